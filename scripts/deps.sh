@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Install the Debian packages pqtls needs to build and test, when missing.
+# Why each is there: see "Dependencies" in README.md.
+set -euo pipefail
+
+pkgs=(build-essential cmake pkg-config
+      libcjson-dev      # JSON manifests, summaries and JSONL records
+      libpcap-dev       # pcap files of what crossed the emulated link
+      libcmocka-dev     # unit tests
+      zlib1g-dev libbrotli-dev libzstd-dev  # RFC 8879 certificate compression in OpenSSL
+      iproute2          # namespaces, veth, routes with initcwnd
+      tshark            # tests open written pcaps with an independent reader
+      dpkg-dev          # apt-get source (OpenSSL 3.5 source package)
+      ca-certificates python3)
+
+missing=()
+for p in "${pkgs[@]}"; do
+	case "$p" in \#*) continue ;; esac
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" != 0 ]; then
+	echo "deps.sh: missing Debian packages: ${missing[*]}" >&2
+	echo "deps.sh: install them as root: apt-get install ${missing[*]}" >&2
+	exit 1
+fi
+echo "deps.sh: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >&2 || true
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2

@@ -1,0 +1,104 @@
+#include "core/stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void pq_stats_init(pq_stats *s)
+{
+	memset(s, 0, sizeof *s);
+}
+
+void pq_stats_dispose(pq_stats *s)
+{
+	free(s->v);
+	memset(s, 0, sizeof *s);
+}
+
+static int reserve(pq_stats *s, size_t need)
+{
+	if (need <= s->cap)
+		return 0;
+	size_t cap = s->cap ? s->cap : 64;
+	while (cap < need)
+		cap *= 2;
+	double *v = realloc(s->v, cap * sizeof *v);
+	if (!v)
+		return PQ_ENOMEM;
+	s->v = v;
+	s->cap = cap;
+	return 0;
+}
+
+int pq_stats_add(pq_stats *s, double x)
+{
+	int rc = reserve(s, s->n + 1);
+	if (rc)
+		return rc;
+	s->v[s->n++] = x;
+	s->sorted = 0;
+	return 0;
+}
+
+int pq_stats_merge(pq_stats *into, const pq_stats *from)
+{
+	int rc = reserve(into, into->n + from->n);
+	if (rc)
+		return rc;
+	if (from->n)
+		memcpy(into->v + into->n, from->v, from->n * sizeof *from->v);
+	into->n += from->n;
+	into->sorted = 0;
+	return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+double pq_stats_percentile(pq_stats *s, double q)
+{
+	if (s->n == 0)
+		return NAN;
+	if (!s->sorted) {
+		qsort(s->v, s->n, sizeof *s->v, cmp_double);
+		s->sorted = 1;
+	}
+	if (q <= 0)
+		return s->v[0];
+	if (q >= 100)
+		return s->v[s->n - 1];
+	double pos = q / 100.0 * (double)(s->n - 1);
+	size_t lo = (size_t)floor(pos);
+	double frac = pos - (double)lo;
+	if (lo + 1 >= s->n)
+		return s->v[s->n - 1];
+	return s->v[lo] + frac * (s->v[lo + 1] - s->v[lo]);
+}
+
+void pq_stats_summary(pq_stats *s, pq_summary *o)
+{
+	o->n = s->n;
+	if (s->n == 0) {
+		o->mean = o->sd = o->min = o->max = NAN;
+		o->p50 = o->p90 = o->p99 = o->p999 = NAN;
+		return;
+	}
+	/* Welford's update keeps the variance accurate for large microsecond values. */
+	double mean = 0, m2 = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		double delta = s->v[i] - mean;
+		mean += delta / (double)(i + 1);
+		m2 += delta * (s->v[i] - mean);
+	}
+	o->mean = mean;
+	o->sd = s->n > 1 ? sqrt(m2 / (double)(s->n - 1)) : 0.0;
+	o->p50 = pq_stats_percentile(s, 50);
+	o->p90 = pq_stats_percentile(s, 90);
+	o->p99 = pq_stats_percentile(s, 99);
+	o->p999 = pq_stats_percentile(s, 99.9);
+	o->min = s->v[0];
+	o->max = s->v[s->n - 1];
+}

@@ -1,0 +1,31 @@
+/* Sample statistics: keeps every sample (a run is at most millions of doubles), so
+ * percentiles are exact, not bucketed. Per-thread sets are merged after join. */
+#ifndef PQ_CORE_STATS_H
+#define PQ_CORE_STATS_H
+
+#include <stddef.h>
+
+#include "core/err.h"
+
+typedef struct pq_stats {
+	double *v;
+	size_t n, cap;
+	int sorted;
+} pq_stats;
+
+typedef struct pq_summary {
+	size_t n;
+	double mean, sd, min, max;
+	double p50, p90, p99, p999;
+} pq_summary;
+
+void pq_stats_init(pq_stats *s);
+void pq_stats_dispose(pq_stats *s);
+int pq_stats_add(pq_stats *s, double x) PQ_MUST_USE;
+int pq_stats_merge(pq_stats *into, const pq_stats *from) PQ_MUST_USE;
+/* Percentile q in [0, 100] by linear interpolation between closest ranks; NaN if empty. */
+double pq_stats_percentile(pq_stats *s, double q);
+/* Fills *out; all fields NaN (n = 0) for an empty set. */
+void pq_stats_summary(pq_stats *s, pq_summary *out);
+
+#endif

@@ -1,0 +1,237 @@
+#include "core/units.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+struct unit {
+	const char *name;
+	double mult;
+};
+
+/* Splits "12.5MiB" into 12.5 and "MiB". Rejects empty, non-numeric, NaN/inf and signs. */
+static int split_number(const char *s, double *num, const char **suffix)
+{
+	if (!s || !*s)
+		return -1;
+	while (isspace((unsigned char)*s))
+		s++;
+	if (!isdigit((unsigned char)*s) && *s != '.')
+		return -1;
+	errno = 0;
+	char *end;
+	double v = strtod(s, &end);
+	if (end == s || errno == ERANGE || !isfinite(v))
+		return -1;
+	while (isspace((unsigned char)*end))
+		end++;
+	*num = v;
+	*suffix = end;
+	return 0;
+}
+
+static const struct unit *find_unit(const struct unit *tab, const char *suffix)
+{
+	for (; tab->name; tab++)
+		if (strcmp(tab->name, suffix) == 0)
+			return tab;
+	return NULL;
+}
+
+static const struct unit size_units[] = {
+	{"", 1},	  {"B", 1},	     {"KiB", 1024.0},	       {"MiB", 1048576.0},
+	{"GiB", 1073741824.0}, {"KB", 1e3}, {"kB", 1e3},	       {"MB", 1e6},
+	{"GB", 1e9},	  {NULL, 0},
+};
+
+int pq_parse_size(const char *s, const char *what, uint64_t *out, pq_diag *d)
+{
+	double v;
+	const char *suf;
+	const struct unit *u;
+	if (split_number(s, &v, &suf) < 0 || !(u = find_unit(size_units, suf)))
+		return pq_diag_set(d, PQ_EINVAL,
+				   "%s: '%s' is not a size; use bytes with an optional unit, e.g. "
+				   "1500, 16KiB, 1.5MiB, 20KB (KB = 1000 B, KiB = 1024 B)",
+				   what, s ? s : "");
+	double b = v * u->mult;
+	if (b > 9.0e18)
+		return pq_diag_set(d, PQ_EINVAL, "%s: '%s' is too large", what, s);
+	if (b != floor(b))
+		return pq_diag_set(d, PQ_EINVAL, "%s: '%s' is not a whole number of bytes", what, s);
+	*out = (uint64_t)b;
+	return 0;
+}
+
+static const struct unit dur_units[] = {
+	{"ns", 1}, {"us", 1e3}, {"µs", 1e3}, {"ms", 1e6}, {"s", 1e9}, {"m", 60e9}, {"min", 60e9},
+	{NULL, 0},
+};
+
+int pq_parse_duration(const char *s, const char *what, int64_t *out_ns, pq_diag *d)
+{
+	double v;
+	const char *suf;
+	const struct unit *u = NULL;
+	if (s && s[0] == '-')
+		return pq_diag_set(d, PQ_EINVAL, "%s: '%s' is negative; a duration must be >= 0",
+				   what, s);
+	if (split_number(s, &v, &suf) == 0 && *suf == '\0' && v == 0) {
+		*out_ns = 0;
+		return 0;
+	}
+	if (split_number(s, &v, &suf) < 0 || !(u = find_unit(dur_units, suf)))
+		return pq_diag_set(d, PQ_EINVAL,
+				   "%s: '%s' is not a duration; give a number with a unit: ns, us, ms, "
+				   "s or m (e.g. 70ms, 1.5s, 250us)",
+				   what, s ? s : "");
+	double ns = v * u->mult;
+	if (ns > 9.0e18)
+		return pq_diag_set(d, PQ_EINVAL, "%s: '%s' is too long", what, s);
+	*out_ns = (int64_t)llround(ns);
+	return 0;
+}
+
+static const struct unit rate_units[] = {
+	{"bit", 1},	    {"bit/s", 1},     {"bps", 1},	   {"kbit", 1e3},
+	{"Kbit", 1e3},	    {"kbit/s", 1e3},  {"Kbit/s", 1e3},	   {"kbps", 1e3},
+	{"Mbit", 1e6},	    {"Mbit/s", 1e6},  {"Mbps", 1e6},	   {"mbit", 1e6},
+	{"Gbit", 1e9},	    {"Gbit/s", 1e9},  {"Gbps", 1e9},	   {"gbit", 1e9},
+	{"B/s", 8},	    {"KB/s", 8e3},    {"kB/s", 8e3},	   {"MB/s", 8e6},
+	{"GB/s", 8e9},	    {"KiB/s", 8192.0}, {"MiB/s", 8388608.0}, {"GiB/s", 8589934592.0},
+	{NULL, 0},
+};
+
+int pq_parse_rate(const char *s, const char *what, uint64_t *out_bps, pq_diag *d)
+{
+	double v;
+	const char *suf;
+	const struct unit *u = NULL;
+	if (split_number(s, &v, &suf) == 0 && *suf == '\0' && v == 0) {
+		*out_bps = 0;
+		return 0;
+	}
+	if (split_number(s, &v, &suf) < 0 || !(u = find_unit(rate_units, suf)))
+		return pq_diag_set(d, PQ_EINVAL,
+				   "%s: '%s' is not a rate; use e.g. 20Mbit, 1Gbit, 500kbit, 2.5MB/s "
+				   "(0 = unlimited)",
+				   what, s ? s : "");
+	double bps = v * u->mult;
+	if (bps > 1e13)
+		return pq_diag_set(d, PQ_EINVAL, "%s: '%s' is above 10 Tbit/s", what, s);
+	*out_bps = (uint64_t)llround(bps);
+	return 0;
+}
+
+int pq_parse_fraction(const char *s, const char *what, double *out, pq_diag *d)
+{
+	double v;
+	const char *suf;
+	if (s && s[0] == '-')
+		return pq_diag_set(d, PQ_EINVAL, "%s: '%s' is negative; use 0%% to 100%%", what, s);
+	if (split_number(s, &v, &suf) < 0 || (*suf && strcmp(suf, "%") != 0))
+		return pq_diag_set(d, PQ_EINVAL,
+				   "%s: '%s' is not a fraction; use a percentage (0.5%%) or a number "
+				   "from 0 to 1 (0.005)",
+				   what, s ? s : "");
+	if (*suf == '%')
+		v /= 100.0;
+	if (v > 1.0)
+		return pq_diag_set(d, PQ_EINVAL, "%s: '%s' is above 100%%; use 0%% to 100%%", what,
+				   s);
+	*out = v;
+	return 0;
+}
+
+int pq_parse_int(const char *s, const char *what, long long min, long long max, long long *out,
+		 pq_diag *d)
+{
+	if (!s || !*s)
+		goto bad;
+	errno = 0;
+	char *end;
+	long long v = strtoll(s, &end, 10);
+	if (end == s || errno == ERANGE)
+		goto bad;
+	if (*end == 'k' && end[1] == '\0') {
+		v *= 1000;
+		end++;
+	} else if (*end == 'M' && end[1] == '\0') {
+		v *= 1000000;
+		end++;
+	}
+	if (*end != '\0')
+		goto bad;
+	if (v < min || v > max)
+		return pq_diag_set(d, PQ_ERANGE, "%s: %s is out of range; use %lld to %lld", what, s,
+				   min, max);
+	*out = v;
+	return 0;
+bad:
+	return pq_diag_set(d, PQ_EINVAL, "%s: '%s' is not a whole number (use %lld to %lld)", what,
+			   s ? s : "", min, max);
+}
+
+int pq_parse_double(const char *s, const char *what, double min, double max, double *out,
+		    pq_diag *d)
+{
+	if (!s || !*s)
+		goto bad;
+	errno = 0;
+	char *end;
+	double v = strtod(s, &end);
+	if (end == s || *end != '\0' || errno == ERANGE || !isfinite(v))
+		goto bad;
+	if (v < min || v > max)
+		return pq_diag_set(d, PQ_ERANGE, "%s: %s is out of range; use %g to %g", what, s, min,
+				   max);
+	*out = v;
+	return 0;
+bad:
+	return pq_diag_set(d, PQ_EINVAL, "%s: '%s' is not a number (use %g to %g)", what,
+			   s ? s : "", min, max);
+}
+
+const char *pq_fmt_size(char *buf, size_t n, uint64_t bytes)
+{
+	if (bytes < 1024)
+		snprintf(buf, n, "%llu B", (unsigned long long)bytes);
+	else if (bytes < 1048576)
+		snprintf(buf, n, "%.1f KiB", (double)bytes / 1024.0);
+	else if (bytes < 1073741824ULL)
+		snprintf(buf, n, "%.1f MiB", (double)bytes / 1048576.0);
+	else
+		snprintf(buf, n, "%.2f GiB", (double)bytes / 1073741824.0);
+	return buf;
+}
+
+const char *pq_fmt_duration(char *buf, size_t n, int64_t ns)
+{
+	double a = fabs((double)ns);
+	if (a < 1e3)
+		snprintf(buf, n, "%lld ns", (long long)ns);
+	else if (a < 1e6)
+		snprintf(buf, n, "%.0f us", (double)ns / 1e3);
+	else if (a < 1e9)
+		snprintf(buf, n, "%.1f ms", (double)ns / 1e6);
+	else
+		snprintf(buf, n, "%.2f s", (double)ns / 1e9);
+	return buf;
+}
+
+const char *pq_fmt_rate(char *buf, size_t n, uint64_t bps)
+{
+	if (bps == 0)
+		snprintf(buf, n, "unlimited");
+	else if (bps < 1000000)
+		snprintf(buf, n, "%.1f kbit/s", (double)bps / 1e3);
+	else if (bps < 1000000000ULL)
+		snprintf(buf, n, "%.1f Mbit/s", (double)bps / 1e6);
+	else
+		snprintf(buf, n, "%.2f Gbit/s", (double)bps / 1e9);
+	return buf;
+}

@@ -1,0 +1,25 @@
+/* pqtls: a post-quantum TLS latency lab. The command table; each command lives in
+ * src/cli/NAME.c. */
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/commands.h"
+
+static const pq_cmd *const commands[] = {
+	&pq_cmd_certs, &pq_cmd_serve, &pq_cmd_bench,   &pq_cmd_link, &pq_cmd_sweep,
+	&pq_cmd_model, &pq_cmd_report, &pq_cmd_zeek, &pq_cmd_version, NULL,
+};
+
+int main(int argc, char **argv)
+{
+	/* A peer that closes mid-write must give EPIPE, not kill the process. */
+	signal(SIGPIPE, SIG_IGN);
+	if (argc >= 2 && strcmp(argv[1], "--version") == 0)
+		argv[1] = "version";
+	if (argc < 2) {
+		fprintf(stderr, "pqtls: a post-quantum TLS latency lab\n\nUsage: pqtls COMMAND [options]\n\n");
+		return pq_cli_dispatch(commands, "pqtls", 0, argv + 1);
+	}
+	return pq_cli_dispatch(commands, "pqtls", argc - 1, argv + 1);
+}

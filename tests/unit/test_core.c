@@ -1,0 +1,136 @@
+/* err, buf, stats, rng, clock. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <openssl/err.h>
+#include <openssl/evp.h>
+
+#include "core/buf.h"
+#include "core/clock.h"
+#include "core/err.h"
+#include "core/rng.h"
+#include "core/stats.h"
+
+static void err_table(void **state)
+{
+	(void)state;
+	assert_string_equal(pq_strerror(0), "success");
+	assert_string_equal(pq_strerror(PQ_EINVAL), "invalid argument");
+	assert_string_equal(pq_strerror(PQ_EMISMATCH),
+			    "negotiated parameters differ from those requested");
+	assert_string_equal(pq_strerror(-ENOENT), "No such file or directory");
+	assert_string_equal(pq_strerror(-99999), "unknown error");
+	pq_diag d;
+	assert_int_equal(pq_diag_set(&d, PQ_ERANGE, "--x: %d too big", 5), PQ_ERANGE);
+	assert_string_equal(pq_diag_msg(&d), "--x: 5 too big");
+	pq_diag_clear(&d);
+	d.code = PQ_EIO;
+	assert_string_equal(pq_diag_msg(&d), "input/output error");
+	assert_int_equal(pq_diag_set(NULL, PQ_EIO, "ignored"), PQ_EIO);
+}
+
+static void err_ossl_drains_queue(void **state)
+{
+	(void)state;
+	/* Provoke an OpenSSL error: an unknown algorithm. */
+	EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_name(NULL, "NO-SUCH-ALGORITHM", NULL);
+	assert_null(c);
+	pq_diag d;
+	assert_int_equal(pq_diag_ossl(&d, PQ_ETLS, "keygen"), PQ_ETLS);
+	assert_non_null(strstr(d.msg, "keygen: "));
+	assert_int_equal(ERR_peek_error(), 0);
+}
+
+static void buf_cap(void **state)
+{
+	(void)state;
+	pq_buf b;
+	pq_buf_init(&b, 10);
+	assert_string_equal(pq_buf_str(&b), "");
+	assert_int_equal(pq_buf_append(&b, "hello", 5), 0);
+	assert_int_equal(pq_buf_printf(&b, "%d", 1234), 0);
+	assert_string_equal(pq_buf_str(&b), "hello1234");
+	assert_int_equal(pq_buf_append(&b, "xy", 2), PQ_ETOOBIG);
+	assert_int_equal(pq_buf_printf(&b, "%s", "xy"), PQ_ETOOBIG);
+	assert_int_equal(b.len, 9);
+	pq_buf_consume(&b, 5);
+	assert_string_equal(pq_buf_str(&b), "1234");
+	pq_buf_consume(&b, 100);
+	assert_int_equal(b.len, 0);
+	pq_buf_dispose(&b);
+}
+
+static void stats_percentiles(void **state)
+{
+	(void)state;
+	pq_stats s, t;
+	pq_summary m;
+	pq_stats_init(&s);
+	pq_stats_init(&t);
+	pq_stats_summary(&s, &m);
+	assert_int_equal(m.n, 0);
+	assert_true(isnan(m.p50));
+	for (int i = 100; i >= 1; i--)
+		assert_int_equal(pq_stats_add(i % 2 ? &s : &t, i), 0);
+	assert_int_equal(pq_stats_merge(&s, &t), 0);
+	pq_stats_summary(&s, &m);
+	assert_int_equal(m.n, 100);
+	assert_float_equal(m.mean, 50.5, 1e-9);
+	assert_float_equal(m.min, 1, 1e-9);
+	assert_float_equal(m.max, 100, 1e-9);
+	assert_float_equal(m.p50, 50.5, 1e-9);
+	assert_float_equal(m.p90, 90.1, 1e-9);
+	assert_float_equal(m.sd, 29.011491975882016, 1e-9);
+	pq_stats_dispose(&s);
+	pq_stats_dispose(&t);
+}
+
+static void rng_deterministic(void **state)
+{
+	(void)state;
+	pq_rng a, b;
+	pq_rng_seed(&a, 42);
+	pq_rng_seed(&b, 42);
+	for (int i = 0; i < 100; i++)
+		assert_true(pq_rng_u64(&a) == pq_rng_u64(&b));
+	/* Bernoulli(0.1) over 100k draws lands within 5 sigma of 10k. */
+	int hits = 0;
+	double sum = 0;
+	for (int i = 0; i < 100000; i++) {
+		hits += pq_rng_bernoulli(&a, 0.1);
+		sum += pq_rng_exp(&a, 2.0);
+		double u = pq_rng_uniform(&a);
+		assert_true(u >= 0 && u < 1);
+	}
+	assert_true(fabs((double)hits - 10000) < 5 * sqrt(100000 * 0.1 * 0.9));
+	assert_float_equal(sum / 100000, 2.0, 0.05);
+	assert_int_equal(pq_rng_bernoulli(&a, 0), 0);
+}
+
+static void clock_fake(void **state)
+{
+	(void)state;
+	pq_clock c;
+	pq_clock_fake_init(&c, 1000);
+	assert_int_equal(pq_clock_now(&c), 1000);
+	c.fake_ns += 5;
+	assert_int_equal(pq_clock_now(&c), 1005);
+	int64_t t0 = pq_clock_now(&pq_clock_mono);
+	assert_true(pq_clock_now(&pq_clock_mono) >= t0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(err_table),	     cmocka_unit_test(err_ossl_drains_queue),
+		cmocka_unit_test(buf_cap),	     cmocka_unit_test(stats_percentiles),
+		cmocka_unit_test(rng_deterministic), cmocka_unit_test(clock_fake),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
