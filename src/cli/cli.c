@@ -247,12 +247,11 @@ void pq_cli_help(FILE *f, const pq_cmd *cmd, const char *path)
 		for (const pq_opt *o = cmd->opts; o->name; o++) {
 			char head[96];
 			const char *mv = type_metavar(o);
-			int n = snprintf(head, sizeof head, "  %s%c%s--%s%s%s",
-					 o->shortname ? "-" : "", o->shortname ? o->shortname : ' ',
-					 o->shortname ? ", " : "  ", o->name, mv ? " " : "",
-					 mv ? mv : "");
-			if (!o->shortname)
-				memmove(head + 2, head + 4, strlen(head + 4) + 1), n -= 2;
+			char sn[8] = "    ";
+			if (o->shortname)
+				snprintf(sn, sizeof sn, "-%c, ", o->shortname);
+			int n = snprintf(head, sizeof head, "  %s--%s%s%s", sn, o->name,
+					 mv ? " " : "", mv ? mv : "");
 			fprintf(f, "%s", head);
 			if (n < 30)
 				fprintf(f, "%*s", 30 - n, "");
