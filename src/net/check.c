@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -126,9 +127,10 @@ static int measure_rtt(struct socks *s, const pq_check_opts *o, int64_t rtt_cfg,
 		if (now > wait_end)
 			break;
 		int64_t until = sent < n ? next : wait_end;
-		int ms = (int)((until - now) / PQ_NS_PER_MS);
+		int64_t left = until > now ? until - now : 0;
+		struct timespec ts = {left / PQ_NS_PER_S, left % PQ_NS_PER_S};
 		struct pollfd pf[2] = {{s->fd[0], POLLIN, 0}, {s->fd[1], POLLIN, 0}};
-		if (poll(pf, 2, ms < 0 ? 0 : ms) < 0 && errno != EINTR)
+		if (ppoll(pf, 2, &ts, NULL) < 0 && errno != EINTR)
 			return -errno;
 		struct probe p;
 		while (recv(s->fd[1], &p, sizeof p, 0) == (ssize_t)sizeof p)

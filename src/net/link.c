@@ -106,6 +106,11 @@ static int ns_sysctls(int nsfd, pq_diag *d)
 		rc = write_sysctl(nsfd, "/proc/sys/net/ipv4/tcp_rmem", "4096 131072 33554432", d);
 	if (!rc)
 		rc = write_sysctl(nsfd, "/proc/sys/net/ipv4/tcp_wmem", "4096 16384 33554432", d);
+	/* The link carries IPv4 only: without this, devices made later (ours) send IPv6 router
+	 * solicitations across it. `lo` keeps ::1. Kernels without IPv6 lack the file. */
+	pq_diag ignore;
+	if (!rc && write_sysctl(nsfd, "/proc/sys/net/ipv6/conf/default/disable_ipv6", "1", &ignore)) {
+	}
 	return rc;
 }
 
