@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/eventfd.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
@@ -89,6 +90,10 @@ static void *fwd_main(void *arg)
 {
 	pq_fwd *f = arg;
 	int stop = 0;
+	/* A higher CFS weight (not a real-time class) so compiles and crypto sharing the two
+	 * cores preempt the forwarder less; failing (no CAP_SYS_NICE) only costs accuracy. */
+	if (setpriority(PRIO_PROCESS, (id_t)gettid(), f->nice)) {
+	}
 	while (!stop) {
 		pthread_mutex_lock(&f->mu);
 		release_due(f, pq_mono_ns());
@@ -143,6 +148,8 @@ int pq_fwd_start(pq_fwd *f, const pq_link_config *cfg, const int64_t comp_ns[2],
 	f->tun[1] = tun_s;
 	f->pcap = pcap;
 	f->early_ns = env_early_ns();
+	const char *nv = getenv("PQTLS_LINK_NICE");
+	f->nice = nv && *nv ? atoi(nv) : -19;
 	f->timer_fd = f->stop_fd = f->epoll_fd = -1;
 	pthread_mutex_init(&f->mu, NULL);
 	pq_stats_init(&f->late);

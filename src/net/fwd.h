@@ -28,6 +28,7 @@ typedef struct pq_fwd {
 	pq_pkt_pool pool;
 	int timer_fd, stop_fd, epoll_fd;
 	int64_t early_ns;
+	int nice;            /* the thread's nice value (PQTLS_LINK_NICE, default -19) */
 	pq_pcapw *pcap;
 	pthread_t thread;
 	int running;

@@ -25,7 +25,7 @@
 /* Measured on the project's 2-core VM (docs/link.md): the forwarder's own path (TUN read
  * wake-up, write into the peer stack) costs about this much per direction beyond a plain
  * veth. Subtracted from each direction's delay so the configured RTT is what a ping sees. */
-#define DEFAULT_COMP_NS (60 * PQ_NS_PER_US)
+#define DEFAULT_COMP_NS (40 * PQ_NS_PER_US)
 
 struct pq_link {
 	pq_link_config cfg;
