@@ -89,7 +89,7 @@ int pq_sh_run(char *const argv[], const char *input, pq_buf *out, pq_diag *d)
 		pq_sh_join(argv, cmd, sizeof cmd);
 		/* Trim the trailing newline so the message reads as one line. */
 		while (local.len && local.p[local.len - 1] == '\n')
-			local.len--;
+			local.p[--local.len] = '\0';
 		rc = pq_diag_set(d, PQ_ECHILD, "'%s'%s%s failed: %s", cmd, input ? " with input " : "",
 				 input ? input : "", local.len ? pq_buf_str(&local) : "no output");
 	}

@@ -29,4 +29,21 @@ for _ in $(seq 50); do
 	sleep 0.05
 done
 if ps -eo pid,args | grep -v grep | grep -q "sleep 300"; then ps -eo pid,ppid,args | grep "sleep 300"; fail "processes left"; fi
+
+# SIGTERM (and SIGINT) make a run stop its programs and remove its link itself.
+$P link run --rtt 10ms -- sleep 300 -- sleep 300 >"$TMP/out" 2>&1 &
+pid=$!
+for _ in $(seq 100); do
+	ip netns list | grep -q "^pqtls-$pid-.*-s" && pgrep -x sleep -P "$pid" >/dev/null && break
+	sleep 0.05
+done
+kill -TERM "$pid"
+set +e
+wait "$pid"
+rc=$?
+set -e
+[ "$rc" = 143 ] || { cat "$TMP/out"; fail "SIGTERM: exit status $rc, wanted 143"; }
+has "$TMP/out" "stopping and removing the link"
+if ip netns list | grep -q "^pqtls-$pid-"; then fail "SIGTERM left namespaces"; fi
+if ps -eo args | grep -v grep | grep -q "sleep 300"; then fail "SIGTERM left processes"; fi
 echo ok
