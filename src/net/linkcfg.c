@@ -14,6 +14,12 @@ const char *pq_cc_name(enum pq_cc cc)
 	return (unsigned)cc < 4 ? cc_names[cc] : NULL;
 }
 
+const char *pq_dist_name(enum pq_dist d)
+{
+	static const char *const names[] = {"normal", "uniform", "paretonormal"};
+	return (unsigned)d < 3 ? names[d] : "?";
+}
+
 const char *pq_backend_name(enum pq_backend b)
 {
 	return (unsigned)b < 3 ? backend_names[b] : "?";
@@ -119,8 +125,14 @@ void pq_link_config_describe(const pq_link_config *c, char *buf, size_t n)
 		describe_pair(buf, n, "one-way", pq_fmt_duration(a, sizeof a, c->dir[0].delay_ns),
 			      pq_fmt_duration(b, sizeof b, c->dir[1].delay_ns));
 	if (c->dir[0].jitter_ns || c->dir[1].jitter_ns)
+	{
 		describe_pair(buf, n, "jitter", pq_fmt_duration(a, sizeof a, c->dir[0].jitter_ns),
 			      pq_fmt_duration(b, sizeof b, c->dir[1].jitter_ns));
+		size_t l0 = strlen(buf);
+		if (l0 < n)
+			snprintf(buf + l0, n - l0, " %s %s", pq_dist_name(c->dir[0].jitter_dist),
+				 c->dir[0].reorder || c->dir[1].reorder ? "reordering" : "keeping order");
+	}
 	if (c->dir[0].loss.p > 0 || c->dir[1].loss.p > 0) {
 		snprintf(a, sizeof a, "%g%%", c->dir[0].loss.p * 100);
 		snprintf(b, sizeof b, "%g%%", c->dir[1].loss.p * 100);
@@ -135,6 +147,16 @@ void pq_link_config_describe(const pq_link_config *c, char *buf, size_t n)
 		describe_pair(buf, n, "rate",
 			      c->dir[0].rate_bps ? pq_fmt_rate(a, sizeof a, c->dir[0].rate_bps) : "unlimited",
 			      c->dir[1].rate_bps ? pq_fmt_rate(b, sizeof b, c->dir[1].rate_bps) : "unlimited");
+	if (c->dir[0].queue_bytes || c->dir[1].queue_bytes || c->dir[0].queue_pkts || c->dir[1].queue_pkts) {
+		if (c->dir[0].queue_pkts || c->dir[1].queue_pkts) {
+			snprintf(a, sizeof a, "%up", c->dir[0].queue_pkts);
+			snprintf(b, sizeof b, "%up", c->dir[1].queue_pkts);
+		} else {
+			pq_fmt_size(a, sizeof a, c->dir[0].queue_bytes);
+			pq_fmt_size(b, sizeof b, c->dir[1].queue_bytes);
+		}
+		describe_pair(buf, n, "queue", a, b);
+	}
 	size_t len = strlen(buf);
 	if (len < n)
 		snprintf(buf + len, n - len, ", mtu %u", c->mtu);

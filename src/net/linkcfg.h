@@ -32,6 +32,7 @@ const char *pq_cc_name(enum pq_cc cc); /* NULL for default */
 enum pq_backend { PQ_BACKEND_AUTO, PQ_BACKEND_USERSPACE, PQ_BACKEND_NETEM };
 #define PQ_BACKEND_CHOICES "auto|userspace|netem"
 const char *pq_backend_name(enum pq_backend b);
+const char *pq_dist_name(enum pq_dist d);
 
 typedef struct pq_link_config {
 	pq_dir_cfg dir[2];

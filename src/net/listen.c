@@ -60,8 +60,6 @@ int pq_listen_wait(pq_link *l, unsigned port, int64_t timeout_ns, pid_t pid, int
 	}
 	if (rc == PQ_ETIMEOUT) {
 		char t[32];
-		struct timespec ts = {0};
-		(void)ts;
 		snprintf(t, sizeof t, "%.1f s", (double)timeout_ns / 1e9);
 		rc = pq_diag_set(d, PQ_ETIMEOUT, "--wait-port %u: nothing listened on TCP port %u in the server "
 				 "namespace within %s (see --wait-timeout)", port, port, t);
