@@ -94,7 +94,7 @@ static void *fwd_main(void *arg)
 	 * cores preempt the forwarder less; failing (no CAP_SYS_NICE) only costs accuracy. */
 	if (setpriority(PRIO_PROCESS, (id_t)gettid(), f->nice)) {
 	}
-	while (!stop) {
+	while (!stop && !__atomic_load_n(&f->stop_req, __ATOMIC_ACQUIRE)) {
 		pthread_mutex_lock(&f->mu);
 		release_due(f, pq_mono_ns());
 		int64_t next = next_due(f);
@@ -200,6 +200,7 @@ int pq_fwd_stop(pq_fwd *f, pq_diag *d)
 {
 	if (f->running) {
 		uint64_t one = 1;
+		__atomic_store_n(&f->stop_req, 1, __ATOMIC_RELEASE);
 		if (write(f->stop_fd, &one, sizeof one) < 0) {
 			/* eventfd writes cannot fail short of overflow; join anyway */
 		}

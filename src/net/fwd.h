@@ -32,6 +32,7 @@ typedef struct pq_fwd {
 	pq_pcapw *pcap;
 	pthread_t thread;
 	int running;
+	volatile int stop_req; /* set (atomically) by pq_fwd_stop: the spin loop may never reach epoll */
 	pthread_mutex_t mu;  /* guards path stats and `late` against pq_fwd_stats_get */
 	pq_stats late;
 	uint64_t write_errors[2];
