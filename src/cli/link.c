@@ -564,6 +564,32 @@ static int parse_link_name(const char *path, const char *name, pid_t *pid)
 	return 0;
 }
 
+/* Asks the owner to finish (it writes its pcap and removes its namespaces), waits a
+ * bounded time, then removes whatever is left. */
+static void down_one(const char *base)
+{
+	char c[80], s[80], nsfile[128];
+	pid_t pid;
+	unsigned n;
+	char side;
+	snprintf(c, sizeof c, "%s-c", base);
+	snprintf(s, sizeof s, "%s-s", base);
+	snprintf(nsfile, sizeof nsfile, PQ_NS_DIR "/%s", c);
+	if (!pq_ns_parse_name(c, &pid, &n, &side) && pid != getpid() && pq_ns_owner_alive(pid) &&
+	    kill(pid, SIGTERM) == 0) {
+		for (int i = 0; i < 500 && access(nsfile, F_OK) == 0; i++) {
+			struct timespec t = {0, 10 * 1000000};
+			nanosleep(&t, NULL);
+		}
+	}
+	int k = pq_ns_remove(c), l = pq_ns_remove(s);
+	int killed = (k > 0 ? k : 0) + (l > 0 ? l : 0);
+	fprintf(stderr, "pqtls link down: removed %s", base);
+	if (killed)
+		fprintf(stderr, " (%d process%s inside killed)", killed, killed == 1 ? "" : "es");
+	fputc('\n', stderr);
+}
+
 static int link_down_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 {
 	(void)cmd;
@@ -574,20 +600,25 @@ static int link_down_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 		return pq_cli_fail(path, "%s", pq_diag_msg(&d));
 	if (o->all) {
 		int n = pq_ns_sweep(stderr);
-		char list[4096];
+		char list[8192];
 		pq_ns_list(list, sizeof list);
-		for (char *s = list, *e; *s; s = e + 1) {
-			e = strchr(s, '\n');
+		for (char *line = list, *e; *line; line = e + 1) {
+			e = strchr(line, '\n');
 			*e = '\0';
-			pid_t pid;
-			unsigned k;
-			char side;
-			if (!pq_ns_parse_name(s, &pid, &k, &side) && pid != getpid())
-				kill(pid, SIGTERM);
-			int killed = pq_ns_remove(s);
-			fprintf(stderr, "pqtls link down: removed %s (%d process%s inside killed)\n", s,
-				killed > 0 ? killed : 0, killed == 1 ? "" : "es");
-			n++;
+			size_t len = strlen(line);
+			/* one call per link, from its client-side name */
+			if (len > 2 && !strcmp(line + len - 2, "-c")) {
+				line[len - 2] = '\0';
+				down_one(line);
+				n++;
+			}
+		}
+		/* a server side whose client side is already gone */
+		pq_ns_list(list, sizeof list);
+		for (char *line = list, *e; *line; line = e + 1) {
+			e = strchr(line, '\n');
+			*e = '\0';
+			pq_ns_remove(line);
 		}
 		if (!n)
 			fprintf(stderr, "pqtls link down: no pqtls links\n");
@@ -599,22 +630,11 @@ static int link_down_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 	int rc = parse_link_name(path, a->argv[0], &pid);
 	if (rc)
 		return rc;
-	char c[80], s[80], nsfile[128];
-	snprintf(c, sizeof c, "%s-c", a->argv[0]);
-	snprintf(s, sizeof s, "%s-s", a->argv[0]);
-	snprintf(nsfile, sizeof nsfile, PQ_NS_DIR "/%s", c);
+	char nsfile[128];
+	snprintf(nsfile, sizeof nsfile, PQ_NS_DIR "/%s-c", a->argv[0]);
 	if (access(nsfile, F_OK))
 		return pq_cli_fail(path, "no link named %s", a->argv[0]);
-	/* Ask the owner first (it writes its pcap and removes its namespaces), then make sure. */
-	if (kill(pid, SIGTERM) == 0) {
-		for (int i = 0; i < 500 && access(nsfile, F_OK) == 0; i++) {
-			struct timespec t = {0, 10 * 1000000};
-			nanosleep(&t, NULL);
-		}
-	}
-	pq_ns_remove(c);
-	pq_ns_remove(s);
-	fprintf(stderr, "pqtls link down: removed %s\n", a->argv[0]);
+	down_one(a->argv[0]);
 	return PQ_EXIT_OK;
 }
 

@@ -169,6 +169,23 @@ int pq_ns_parse_name(const char *name, pid_t *pid, unsigned *n, char *side)
 	return 0;
 }
 
+int pq_ns_owner_alive(pid_t pid)
+{
+	if (kill(pid, 0) != 0 && errno == ESRCH)
+		return 0;
+	/* An owner that died while orphaned can stay a zombie when nobody reaps it. */
+	char path[64], buf[256];
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 1;
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	const char *paren = strrchr(buf, ')');
+	return !(paren && paren[1] == ' ' && paren[2] == 'Z');
+}
+
 int pq_ns_sweep(FILE *log)
 {
 	DIR *dir = opendir(PQ_NS_DIR);
@@ -182,8 +199,8 @@ int pq_ns_sweep(FILE *log)
 		char side;
 		if (pq_ns_parse_name(e->d_name, &pid, &n, &side))
 			continue;
-		if (kill(pid, 0) == 0 || errno != ESRCH)
-			continue; /* owner alive (or not ours to judge) */
+		if (pq_ns_owner_alive(pid))
+			continue;
 		int killed = pq_ns_remove(e->d_name);
 		removed++;
 		if (log)

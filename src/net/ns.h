@@ -34,6 +34,9 @@ int pq_ns_open_file(int fd, const char *path, int flags, int *out, pq_diag *d) P
 /* Splits a name made by this module; 0 when it is one. */
 int pq_ns_parse_name(const char *name, pid_t *pid, unsigned *n, char *side);
 
+/* Is the process that owns a link still running (not gone, not a zombie)? */
+int pq_ns_owner_alive(pid_t pid);
+
 /* Removes every pqtls namespace whose owning pid is no longer running, with the
  * processes left inside it; tells `log` (may be NULL) about each. Returns how many
  * namespaces it removed. */
