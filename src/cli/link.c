@@ -1,14 +1,193 @@
-/* pqtls link: placeholder until its issue lands; replaced by the real command. */
+/* pqtls link: two network namespaces joined by an emulated WAN path (src/net/link.h).
+ * This file holds the command table and what its subcommands share: options to
+ * configuration, signals, the announcement and stats lines. The subcommands live in
+ * link_run.c (run, up, down, exec) and link_tools.c (check, profiles, probes). */
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cli/commands.h"
+#include "cli/link_cli.h"
+#include "core/units.h"
+#include "net/profile.h"
 
-static int link_run(const pq_cmd *cmd, void *opts, pq_cli_args *args)
+volatile sig_atomic_t pq_linkcli_signal;
+
+static void on_signal(int sig)
 {
-	(void)opts;
-	(void)args;
-	fprintf(stderr, "pqtls %s: not built yet\n", cmd->name);
-	return PQ_EXIT_FAIL;
+	pq_linkcli_signal = sig;
 }
 
-const pq_cmd pq_cmd_link = {.name = "link", .summary = "(in progress)", .run = link_run, .max_args = -1};
+void pq_linkcli_catch_signals(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+/* "100p" / "100pkt" / "100packets" are packets, anything else a size. */
+static int parse_queue(const char *s, pq_dir_cfg *dc, pq_diag *d)
+{
+	char *end;
+	errno = 0;
+	unsigned long long n = strtoull(s, &end, 10);
+	if (end != s && (!strcmp(end, "p") || !strcmp(end, "pkt") || !strcmp(end, "pkts") ||
+			 !strcmp(end, "packets"))) {
+		if (errno || n == 0 || n > 1000000)
+			return pq_diag_set(d, PQ_ERANGE, "--queue: '%s' is out of range (accepted: 1p to 1000000p)", s);
+		dc->queue_pkts = (uint32_t)n;
+		dc->queue_bytes = 0;
+		return 0;
+	}
+	uint64_t b;
+	int rc = pq_parse_size(s, "--queue", &b, d);
+	if (rc)
+		return pq_diag_set(d, rc, "--queue: '%s' is neither a size (64KiB) nor a packet count (100p)", s);
+	if (b == 0)
+		return pq_diag_set(d, PQ_ERANGE, "--queue: 0 bytes holds nothing (accepted: at least the MTU)");
+	dc->queue_bytes = b;
+	dc->queue_pkts = 0;
+	return 0;
+}
+
+/* "P,R[,BAD[,GOOD]]" as fractions ("1%,25%"). */
+static int parse_burst(const char *s, pq_loss_cfg *l, pq_diag *d)
+{
+	char buf[128];
+	double v[4] = {0, 0, 1.0, 0};
+	snprintf(buf, sizeof buf, "%s", s);
+	int n = 0;
+	char *save = NULL;
+	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		if (n == 4)
+			return pq_diag_set(d, PQ_EINVAL, "--burst-loss: '%s' has more than 4 values (P,R[,BAD[,GOOD]])", s);
+		if (pq_parse_fraction(t, "--burst-loss", &v[n], d))
+			return pq_diag_set(d, PQ_EINVAL, "--burst-loss: '%s' is not a probability (e.g. 1%% or 0.01); "
+					   "expected P,R[,BAD[,GOOD]]", t);
+		n++;
+	}
+	if (n < 2)
+		return pq_diag_set(d, PQ_EINVAL, "--burst-loss: '%s' needs at least P and R (e.g. 1%%,25%%)", s);
+	l->p = 0;
+	l->ge_p = v[0];
+	l->ge_r = v[1];
+	l->loss_bad = v[2];
+	l->loss_good = v[3];
+	return 0;
+}
+
+static int given(const pq_cmd *cmd, const pq_cli_args *a, const char *name)
+{
+	return pq_cli_given(cmd, a, name);
+}
+
+/* Profile first, then every option that was given. */
+static int build_config(const pq_cmd *cmd, const struct link_opts *o, const pq_cli_args *a, pq_link_config *c,
+			pq_diag *d)
+{
+	int rc;
+	pq_link_config_init(c);
+	if (o->profile && (rc = pq_profile_apply(o->profile, c, d)))
+		return rc;
+	for (int i = 0; i < 2; i++) {
+		pq_dir_cfg *dc = &c->dir[i];
+		if (given(cmd, a, "rtt"))
+			dc->delay_ns = o->rtt / 2 + (i == 0 ? o->rtt % 2 : 0);
+		if (given(cmd, a, "delay"))
+			dc->delay_ns = o->delay;
+		if (given(cmd, a, "jitter"))
+			dc->jitter_ns = o->jitter;
+		if (given(cmd, a, "jitter-dist"))
+			dc->jitter_dist = (enum pq_dist)o->jitter_dist;
+		if (given(cmd, a, "reorder"))
+			dc->reorder = 1;
+		if (given(cmd, a, "loss")) {
+			dc->loss.p = o->loss;
+			dc->loss.ge_p = 0;
+		}
+		if (given(cmd, a, "burst-loss") && (rc = parse_burst(o->burst_loss, &dc->loss, d)))
+			return rc;
+		if (given(cmd, a, "rate"))
+			dc->rate_bps = o->rate;
+		if (given(cmd, a, "queue") && (rc = parse_queue(o->queue, dc, d)))
+			return rc;
+	}
+	if (given(cmd, a, "delay-up"))
+		c->dir[PQ_DIR_C2S].delay_ns = o->delay_up;
+	if (given(cmd, a, "delay-down"))
+		c->dir[PQ_DIR_S2C].delay_ns = o->delay_down;
+	if (given(cmd, a, "loss-up"))
+		c->dir[PQ_DIR_C2S].loss.p = o->loss_up;
+	if (given(cmd, a, "loss-down"))
+		c->dir[PQ_DIR_S2C].loss.p = o->loss_down;
+	if (given(cmd, a, "rate-up"))
+		c->dir[PQ_DIR_C2S].rate_bps = o->rate_up;
+	if (given(cmd, a, "rate-down"))
+		c->dir[PQ_DIR_S2C].rate_bps = o->rate_down;
+	if (o->mtu < 0 || o->mtu > 65535 || o->initcwnd < 0 || o->initcwnd > 1000 || o->initrwnd < 0 ||
+	    o->initrwnd > 1000)
+		return pq_diag_set(d, PQ_ERANGE, "--mtu %lld / --initcwnd %lld / --initrwnd %lld: out of range "
+				   "(MTU 576 to 9000; windows 1 to 1000 segments)", o->mtu, o->initcwnd, o->initrwnd);
+	c->mtu = (uint32_t)o->mtu;
+	if (given(cmd, a, "initcwnd"))
+		c->initcwnd = (uint32_t)o->initcwnd;
+	if (given(cmd, a, "initrwnd"))
+		c->initrwnd = (uint32_t)o->initrwnd;
+	if ((given(cmd, a, "initcwnd") && o->initcwnd == 0) || (given(cmd, a, "initrwnd") && o->initrwnd == 0))
+		return pq_diag_set(d, PQ_ERANGE, "--initcwnd/--initrwnd: 0 segments is not a window (accepted: 1 to 1000)");
+	c->cc = (enum pq_cc)o->cc;
+	c->backend = (enum pq_backend)o->backend;
+	c->seed = (uint64_t)o->seed;
+	return pq_link_config_validate(c, d);
+}
+
+int pq_linkcli_config(const pq_cmd *cmd, const char *path, const struct link_opts *o, const pq_cli_args *a,
+			   pq_link_config *c)
+{
+	pq_diag d;
+	pq_diag_clear(&d);
+	if (build_config(cmd, o, a, c, &d))
+		return pq_cli_usage_error(path, "%s", pq_diag_msg(&d));
+	return 0;
+}
+
+void pq_linkcli_announce(const pq_link *l)
+{
+	char desc[512];
+	pq_link_config_describe(pq_link_cfg(l), desc, sizeof desc);
+	fprintf(stderr, "pqtls link: %s <-> %s, backend %s: %s (client %s, server %s)\n",
+		pq_link_ns_name(l, PQ_SIDE_CLIENT), pq_link_ns_name(l, PQ_SIDE_SERVER),
+		pq_backend_name(pq_link_backend(l)), desc, PQ_LINK_CLIENT_ADDR, PQ_LINK_SERVER_ADDR);
+}
+
+void pq_linkcli_report_stats(pq_link *l)
+{
+	pq_link_stats st;
+	char line[512];
+	if (pq_link_stats_get(l, &st))
+		return;
+	pq_link_stats_format(&st, line, sizeof line);
+	fprintf(stderr, "pqtls %s\n", line);
+	if (pq_link_stats_unplanned(&st))
+		fprintf(stderr, "pqtls link: warning: %llu packets were dropped that the link configuration did "
+			"not ask for; this run is not a valid measurement\n",
+			(unsigned long long)pq_link_stats_unplanned(&st));
+}
+
+static const pq_cmd *const link_subs[] = {
+	&pq_linkcli_run,	    &pq_linkcli_up,	   &pq_linkcli_down,	   &pq_linkcli_exec, &pq_linkcli_check,
+	&pq_linkcli_profiles, &pq_linkcli_probe_server, &pq_linkcli_probe_client, NULL,
+};
+
+const pq_cmd pq_cmd_link = {
+	.name = "link",
+	.summary = "emulated WAN links between two network namespaces (run, up, down, exec, check, profiles)",
+	.usage = "SUBCOMMAND [options]",
+	.subs = link_subs,
+};

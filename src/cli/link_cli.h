@@ -1,0 +1,86 @@
+/* Private to the `pqtls link` command files (src/cli/link*.c): the options struct all
+ * link subcommands share, the link options table, and helpers. */
+#ifndef PQ_CLI_LINK_CLI_H
+#define PQ_CLI_LINK_CLI_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cli/cli.h"
+#include "net/link.h"
+#include "net/linkcfg.h"
+
+struct link_opts {
+	const char *profile;
+	int64_t rtt, delay, delay_up, delay_down, jitter;
+	int jitter_dist, reorder;
+	double loss, loss_up, loss_down;
+	const char *burst_loss;
+	uint64_t rate, rate_up, rate_down;
+	const char *queue;
+	long long mtu, initcwnd, initrwnd, seed;
+	int cc, backend;
+	const char *pcap;
+	long long wait_port;
+	int64_t wait_timeout, grace;
+	int check, json, all;
+	long long samples, port, bytes;
+};
+
+#define O(f) offsetof(struct link_opts, f)
+/* The link's own options, shared by run, up and check. */
+#define LINK_OPTS                                                                                         \
+	{"profile", 'p', PQ_OPT_STR, O(profile), "NAME", NULL,                                            \
+	 "start from a named profile (see 'pqtls link profiles'); options below override it", NULL, 0, 0},  \
+	{"rtt", 0, PQ_OPT_DURATION, O(rtt), NULL, NULL, "round-trip time, split evenly over the two directions", \
+	 NULL, 0, 0},                                                                                     \
+	{"delay", 0, PQ_OPT_DURATION, O(delay), NULL, NULL, "one-way delay, both directions", NULL, 0, 0},   \
+	{"delay-up", 0, PQ_OPT_DURATION, O(delay_up), NULL, NULL, "one-way delay client -> server", NULL, 0, 0}, \
+	{"delay-down", 0, PQ_OPT_DURATION, O(delay_down), NULL, NULL, "one-way delay server -> client", NULL, 0, \
+	 0},                                                                                              \
+	{"jitter", 0, PQ_OPT_DURATION, O(jitter), NULL, NULL,                                             \
+	 "delay variation per direction (sd; half-width for uniform)", NULL, 0, 0},                       \
+	{"jitter-dist", 0, PQ_OPT_CHOICE, O(jitter_dist), NULL, "normal", "jitter distribution", PQ_DIST_CHOICES, \
+	 0, 0},                                                                                           \
+	{"reorder", 0, PQ_OPT_FLAG, O(reorder), NULL, NULL,                                               \
+	 "let jitter reorder packets (default: keep order, as one path would)", NULL, 0, 0},              \
+	{"loss", 0, PQ_OPT_FRACTION, O(loss), NULL, NULL, "random (Bernoulli) loss, each direction", NULL, 0, 0}, \
+	{"loss-up", 0, PQ_OPT_FRACTION, O(loss_up), NULL, NULL, "loss client -> server", NULL, 0, 0},      \
+	{"loss-down", 0, PQ_OPT_FRACTION, O(loss_down), NULL, NULL, "loss server -> client", NULL, 0, 0},  \
+	{"burst-loss", 0, PQ_OPT_STR, O(burst_loss), "P,R[,BAD[,GOOD]]", NULL,                            \
+	 "Gilbert-Elliott loss, each direction: P good->bad, R bad->good, loss in bad (100%) and good (0%)", \
+	 NULL, 0, 0},                                                                                     \
+	{"rate", 0, PQ_OPT_RATE, O(rate), NULL, NULL, "bottleneck rate, each direction (0 = unlimited)", NULL, 0, \
+	 0},                                                                                              \
+	{"rate-up", 0, PQ_OPT_RATE, O(rate_up), NULL, NULL, "rate client -> server", NULL, 0, 0},          \
+	{"rate-down", 0, PQ_OPT_RATE, O(rate_down), NULL, NULL, "rate server -> client", NULL, 0, 0},      \
+	{"queue", 0, PQ_OPT_STR, O(queue), "SIZE|Np", NULL,                                               \
+	 "drop-tail queue at the rate limit: bytes (64KiB) or packets (100p)", NULL, 0, 0},               \
+	{"mtu", 0, PQ_OPT_INT, O(mtu), "BYTES", "1500", "MTU of the link devices", NULL, 0, 0},             \
+	{"initcwnd", 0, PQ_OPT_INT, O(initcwnd), "SEGMENTS", NULL, "server route's initial congestion window", \
+	 NULL, 0, 0},                                                                                     \
+	{"initrwnd", 0, PQ_OPT_INT, O(initrwnd), "SEGMENTS", NULL, "server route's initial receive window", NULL, \
+	 0, 0},                                                                                           \
+	{"cc", 0, PQ_OPT_CHOICE, O(cc), NULL, "default", "congestion control on both routes (ip route congctl)", \
+	 PQ_CC_CHOICES, 0, 0},                                                                            \
+	{"backend", 'b', PQ_OPT_CHOICE, O(backend), NULL, "auto", "emulation backend (auto: netem if the kernel " \
+	 "has it)", PQ_BACKEND_CHOICES, 0, 0},                                                            \
+	{"seed", 0, PQ_OPT_INT, O(seed), "N", "1", "seed for loss and jitter", NULL, 0, 0}
+
+#define END_OPTS {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0}
+
+/* Last SIGINT/SIGTERM/SIGHUP caught after pq_linkcli_catch_signals(), 0 when none. */
+extern volatile sig_atomic_t pq_linkcli_signal;
+void pq_linkcli_catch_signals(void);
+/* Builds the configuration from a profile and the options given; on error prints the
+ * usage message and returns PQ_EXIT_USAGE, else 0. */
+int pq_linkcli_config(const pq_cmd *cmd, const char *path, const struct link_opts *o, const pq_cli_args *a,
+		      pq_link_config *c);
+void pq_linkcli_announce(const pq_link *l);
+void pq_linkcli_report_stats(pq_link *l);
+
+extern const pq_cmd pq_linkcli_run, pq_linkcli_up, pq_linkcli_down, pq_linkcli_exec;
+extern const pq_cmd pq_linkcli_check, pq_linkcli_profiles, pq_linkcli_probe_server, pq_linkcli_probe_client;
+
+#endif

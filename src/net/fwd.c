@@ -1,0 +1,240 @@
+#include "net/fwd.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/resource.h>
+#include <sys/eventfd.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+
+#define FWD_BATCH 64
+#define FWD_MAX_PKTS 65536      /* in flight, both directions: bounds memory */
+#define FWD_MAX_LATE_SAMPLES (4u << 20)
+#define FWD_DEFAULT_EARLY_NS (150 * PQ_NS_PER_US)
+
+static void release_due(pq_fwd *f, int64_t now)
+{
+	for (int dir = 0; dir < 2; dir++) {
+		pq_pkt *p;
+		while ((p = pq_path_pop(&f->path[dir], now))) {
+			/* Lateness is measured when the write starts: write() carries the packet
+			 * through the receiving stack, which is the receiver's cost, not ours. */
+			int64_t t = pq_mono_ns();
+			ssize_t w = write(f->tun[1 - dir], p->data, p->len);
+			if (w != (ssize_t)p->len) {
+				f->path[dir].stats.pkts_out--;
+				f->path[dir].stats.bytes_out -= p->len;
+				f->path[dir].stats.drop_unplanned++;
+				f->write_errors[dir]++;
+			} else {
+				if (f->pcap)
+					pq_pcapw_write(f->pcap, t, p->data, p->len);
+				if (f->late.n < FWD_MAX_LATE_SAMPLES && pq_stats_add(&f->late, (double)(t - p->t_ready)))
+					f->late.n = FWD_MAX_LATE_SAMPLES; /* out of memory: stop sampling */
+			}
+			pq_pkt_put(&f->pool, p);
+		}
+	}
+}
+
+/* Reads up to FWD_BATCH packets from one TUN; returns how many. */
+static int read_batch(pq_fwd *f, int dir)
+{
+	int got = 0;
+	for (; got < FWD_BATCH; got++) {
+		pq_pkt *p = pq_pkt_get(&f->pool);
+		if (!p) {
+			/* Out of buffers: still drain the device, counting what we drop. */
+			uint8_t scratch[65536];
+			if (read(f->tun[dir], scratch, sizeof scratch) <= 0)
+				break;
+			f->path[dir].stats.pkts_in++;
+			f->path[dir].stats.drop_unplanned++;
+			continue;
+		}
+		ssize_t n = read(f->tun[dir], p->data, f->pool.cap);
+		if (n <= 0) {
+			pq_pkt_put(&f->pool, p);
+			break;
+		}
+		p->len = (uint32_t)n;
+		pq_path_push(&f->path[dir], p, pq_mono_ns());
+	}
+	return got;
+}
+
+static int64_t next_due(pq_fwd *f)
+{
+	int64_t a = pq_path_next_ns(&f->path[0]), b = pq_path_next_ns(&f->path[1]);
+	return a < b ? a : b;
+}
+
+static void arm(pq_fwd *f, int64_t at)
+{
+	struct itimerspec its = {0};
+	if (at != INT64_MAX) {
+		if (at < 1)
+			at = 1;
+		its.it_value.tv_sec = at / PQ_NS_PER_S;
+		its.it_value.tv_nsec = at % PQ_NS_PER_S;
+	}
+	timerfd_settime(f->timer_fd, TFD_TIMER_ABSTIME, &its, NULL);
+}
+
+static void *fwd_main(void *arg)
+{
+	pq_fwd *f = arg;
+	int stop = 0;
+	/* A higher CFS weight (not a real-time class) so compiles and crypto sharing the two
+	 * cores preempt the forwarder less; failing (no CAP_SYS_NICE) only costs accuracy. */
+	if (setpriority(PRIO_PROCESS, (id_t)gettid(), f->nice)) {
+	}
+	while (!stop && !__atomic_load_n(&f->stop_req, __ATOMIC_ACQUIRE)) {
+		pthread_mutex_lock(&f->mu);
+		release_due(f, pq_mono_ns());
+		int64_t next = next_due(f);
+		pthread_mutex_unlock(&f->mu);
+
+		if (next != INT64_MAX && next - pq_mono_ns() <= f->early_ns) {
+			/* Close to a release: spin, taking arrivals as they come. */
+			while (pq_mono_ns() < next) {
+				pthread_mutex_lock(&f->mu);
+				read_batch(f, 0);
+				read_batch(f, 1);
+				next = next_due(f);
+				pthread_mutex_unlock(&f->mu);
+			}
+			continue;
+		}
+		arm(f, next == INT64_MAX ? INT64_MAX : next - f->early_ns);
+		struct epoll_event ev[4];
+		int n = epoll_wait(f->epoll_fd, ev, 4, -1);
+		pthread_mutex_lock(&f->mu);
+		for (int i = 0; i < n; i++) {
+			int fd = ev[i].data.fd;
+			if (fd == f->tun[0] || fd == f->tun[1]) {
+				read_batch(f, fd == f->tun[0] ? 0 : 1);
+			} else if (fd == f->timer_fd) {
+				uint64_t x;
+				if (read(fd, &x, sizeof x) < 0) { /* spurious: nothing to do */
+				}
+			} else if (fd == f->stop_fd) {
+				stop = 1;
+			}
+		}
+		pthread_mutex_unlock(&f->mu);
+	}
+	return NULL;
+}
+
+static int64_t env_early_ns(void)
+{
+	const char *s = getenv("PQTLS_LINK_EARLY_US");
+	long v = s ? strtol(s, NULL, 10) : -1;
+	return v >= 0 && v <= 10000 ? v * PQ_NS_PER_US : FWD_DEFAULT_EARLY_NS;
+}
+
+int pq_fwd_start(pq_fwd *f, const pq_link_config *cfg, const int64_t comp_ns[2], int tun_c, int tun_s,
+		 pq_pcapw *pcap, pq_diag *d)
+{
+	int rc = 0;
+	memset(f, 0, sizeof *f);
+	f->tun[0] = tun_c;
+	f->tun[1] = tun_s;
+	f->pcap = pcap;
+	f->early_ns = env_early_ns();
+	const char *nv = getenv("PQTLS_LINK_NICE");
+	f->nice = nv && *nv ? atoi(nv) : -19;
+	f->timer_fd = f->stop_fd = f->epoll_fd = -1;
+	pthread_mutex_init(&f->mu, NULL);
+	pq_stats_init(&f->late);
+	pq_pkt_pool_init(&f->pool, cfg->mtu + 256u, FWD_MAX_PKTS);
+	for (int dir = 0; dir < 2; dir++) {
+		pq_dir_cfg dc = cfg->dir[dir];
+		dc.delay_ns = dc.delay_ns > comp_ns[dir] ? dc.delay_ns - comp_ns[dir] : 0;
+		if ((rc = pq_path_init(&f->path[dir], &dc, cfg->seed + (uint64_t)dir * 0x9e3779b9u, &f->pool, d)))
+			goto out;
+	}
+	f->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	f->stop_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	f->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
+	if (f->timer_fd < 0 || f->stop_fd < 0 || f->epoll_fd < 0) {
+		rc = pq_diag_set(d, -errno, "forwarder: cannot create its timer/event fds: %s", strerror(errno));
+		goto out;
+	}
+	int fds[4] = {f->tun[0], f->tun[1], f->timer_fd, f->stop_fd};
+	for (int i = 0; i < 4; i++) {
+		struct epoll_event ev = {.events = EPOLLIN, .data.fd = fds[i]};
+		if (epoll_ctl(f->epoll_fd, EPOLL_CTL_ADD, fds[i], &ev)) {
+			rc = pq_diag_set(d, -errno, "forwarder: epoll_ctl: %s", strerror(errno));
+			goto out;
+		}
+	}
+	/* Signals belong to the thread that runs the commands, never to the forwarder. */
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	int e = pthread_create(&f->thread, NULL, fwd_main, f);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (e) {
+		rc = pq_diag_set(d, -e, "forwarder: cannot start its thread: %s", strerror(e));
+		goto out;
+	}
+	f->running = 1;
+out:
+	if (rc) {
+		f->pcap = NULL; /* the caller still owns it on failure */
+		pq_diag tmp;
+		(void)pq_fwd_stop(f, &tmp);
+		pq_fwd_dispose(f);
+	}
+	return rc;
+}
+
+int pq_fwd_stop(pq_fwd *f, pq_diag *d)
+{
+	if (f->running) {
+		uint64_t one = 1;
+		__atomic_store_n(&f->stop_req, 1, __ATOMIC_RELEASE);
+		if (write(f->stop_fd, &one, sizeof one) < 0) {
+			/* eventfd writes cannot fail short of overflow; join anyway */
+		}
+		pthread_join(f->thread, NULL);
+		f->running = 0;
+	}
+	for (int i = 0; i < 2; i++) {
+		pq_path_dispose(&f->path[i]);
+		if (f->tun[i] >= 0)
+			close(f->tun[i]);
+		f->tun[i] = -1;
+	}
+	int fds[3] = {f->timer_fd, f->stop_fd, f->epoll_fd};
+	for (int i = 0; i < 3; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	f->timer_fd = f->stop_fd = f->epoll_fd = -1;
+	int rc = pq_pcapw_close(f->pcap, d);
+	f->pcap = NULL;
+	pq_pkt_pool_dispose(&f->pool);
+	return rc;
+}
+
+void pq_fwd_stats_get(pq_fwd *f, pq_fwd_stats *out)
+{
+	pthread_mutex_lock(&f->mu);
+	out->dir[0] = f->path[0].stats;
+	out->dir[1] = f->path[1].stats;
+	pq_stats_summary(&f->late, &out->late);
+	pthread_mutex_unlock(&f->mu);
+}
+
+void pq_fwd_dispose(pq_fwd *f)
+{
+	pq_stats_dispose(&f->late);
+	pthread_mutex_destroy(&f->mu);
+}

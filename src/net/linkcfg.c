@@ -1,0 +1,169 @@
+#include "net/linkcfg.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/units.h"
+
+static const char *const cc_names[] = {NULL, "cubic", "bbr", "reno"};
+static const char *const backend_names[] = {"auto", "userspace", "netem"};
+
+const char *pq_cc_name(enum pq_cc cc)
+{
+	return (unsigned)cc < 4 ? cc_names[cc] : NULL;
+}
+
+const char *pq_dist_name(enum pq_dist d)
+{
+	static const char *const names[] = {"normal", "uniform", "paretonormal"};
+	return (unsigned)d < 3 ? names[d] : "?";
+}
+
+const char *pq_backend_name(enum pq_backend b)
+{
+	return (unsigned)b < 3 ? backend_names[b] : "?";
+}
+
+void pq_link_config_init(pq_link_config *c)
+{
+	memset(c, 0, sizeof *c);
+	c->mtu = 1500;
+	c->seed = 1;
+	for (int i = 0; i < 2; i++) {
+		c->dir[i].loss.loss_bad = 1.0;
+		c->dir[i].jitter_dist = PQ_DIST_NORMAL;
+	}
+}
+
+static int check_prob(double v, const char *dir, const char *what, pq_diag *d)
+{
+	if (!(v >= 0 && v <= 1))
+		return pq_diag_set(d, PQ_ERANGE, "%s %s: %g%% is not a probability (accepted: 0%% to 100%%)",
+				   dir, what, v * 100);
+	return 0;
+}
+
+static int validate_dir(const pq_dir_cfg *c, const char *dir, pq_diag *d)
+{
+	char a[32], b[32];
+	if (c->delay_ns < 0 || c->delay_ns > PQ_LINK_MAX_DELAY_NS)
+		return pq_diag_set(d, PQ_ERANGE, "%s delay: %s is out of range (accepted: 0 to %s one way)",
+				   dir, pq_fmt_duration(a, sizeof a, c->delay_ns),
+				   pq_fmt_duration(b, sizeof b, PQ_LINK_MAX_DELAY_NS));
+	if (c->jitter_ns < 0 || c->jitter_ns > PQ_LINK_MAX_DELAY_NS)
+		return pq_diag_set(d, PQ_ERANGE, "%s jitter: %s is out of range (accepted: 0 to %s)", dir,
+				   pq_fmt_duration(a, sizeof a, c->jitter_ns),
+				   pq_fmt_duration(b, sizeof b, PQ_LINK_MAX_DELAY_NS));
+	int rc;
+	if ((rc = check_prob(c->loss.p, dir, "loss", d)) || (rc = check_prob(c->loss.ge_p, dir, "burst-loss p", d)) ||
+	    (rc = check_prob(c->loss.ge_r, dir, "burst-loss r", d)) ||
+	    (rc = check_prob(c->loss.loss_bad, dir, "burst-loss loss in bad state", d)) ||
+	    (rc = check_prob(c->loss.loss_good, dir, "burst-loss loss in good state", d)))
+		return rc;
+	if (c->loss.ge_p > 0 && c->loss.ge_r <= 0)
+		return pq_diag_set(d, PQ_EINVAL, "%s burst-loss: r (bad -> good) must be above 0 when p is "
+				   "set, or the link stays bad for ever", dir);
+	if (c->loss.p > 0 && c->loss.ge_p > 0)
+		return pq_diag_set(d, PQ_EINVAL, "%s: choose either --loss (Bernoulli) or --burst-loss "
+				   "(Gilbert-Elliott), not both", dir);
+	if (c->rate_bps > PQ_LINK_MAX_RATE_BPS)
+		return pq_diag_set(d, PQ_ERANGE, "%s rate: %s is above the accepted 100 Gbit/s", dir,
+				   pq_fmt_rate(a, sizeof a, c->rate_bps));
+	if ((c->queue_bytes || c->queue_pkts) && !c->rate_bps)
+		return pq_diag_set(d, PQ_EINVAL, "%s queue: a queue limit needs a rate (--rate), since "
+				   "without one nothing ever waits in the queue", dir);
+	return 0;
+}
+
+int pq_link_config_validate(const pq_link_config *c, pq_diag *d)
+{
+	static const char *const names[2] = {"uplink (client->server)", "downlink (server->client)"};
+	for (int i = 0; i < 2; i++) {
+		int rc = validate_dir(&c->dir[i], names[i], d);
+		if (rc)
+			return rc;
+		if (c->dir[i].queue_bytes && c->dir[i].queue_bytes < c->mtu)
+			return pq_diag_set(d, PQ_ERANGE, "%s queue: %llu bytes cannot hold one %u-byte packet "
+					   "(accepted: at least the MTU)", names[i],
+					   (unsigned long long)c->dir[i].queue_bytes, c->mtu);
+	}
+	if (c->mtu < PQ_LINK_MIN_MTU || c->mtu > PQ_LINK_MAX_MTU)
+		return pq_diag_set(d, PQ_ERANGE, "--mtu: %u is out of range (accepted: %u to %u; IPv4 needs "
+				   "at least 576)", c->mtu, PQ_LINK_MIN_MTU, PQ_LINK_MAX_MTU);
+	if (c->initcwnd > 1000 || c->initrwnd > 1000)
+		return pq_diag_set(d, PQ_ERANGE, "--initcwnd/--initrwnd: %u is out of range (accepted: 1 to "
+				   "1000 segments, 0 for the kernel default)",
+				   c->initcwnd > 1000 ? c->initcwnd : c->initrwnd);
+	if ((unsigned)c->cc > PQ_CC_RENO || (unsigned)c->backend > PQ_BACKEND_NETEM)
+		return pq_diag_set(d, PQ_EINVAL, "congestion control or backend out of range");
+	return 0;
+}
+
+int64_t pq_link_config_rtt_ns(const pq_link_config *c)
+{
+	return c->dir[0].delay_ns + c->dir[1].delay_ns;
+}
+
+/* Appends " what up[/down]" when either direction has a non-zero value. */
+static void describe_pair(char *buf, size_t n, const char *what, const char *up, const char *down)
+{
+	size_t len = strlen(buf);
+	if (len >= n)
+		return;
+	if (strcmp(up, down) == 0)
+		snprintf(buf + len, n - len, ", %s %s", what, up);
+	else
+		snprintf(buf + len, n - len, ", %s %s up / %s down", what, up, down);
+}
+
+void pq_link_config_describe(const pq_link_config *c, char *buf, size_t n)
+{
+	char a[32], b[32];
+	snprintf(buf, n, "rtt %s", pq_fmt_duration(a, sizeof a, pq_link_config_rtt_ns(c)));
+	if (c->dir[0].delay_ns != c->dir[1].delay_ns)
+		describe_pair(buf, n, "one-way", pq_fmt_duration(a, sizeof a, c->dir[0].delay_ns),
+			      pq_fmt_duration(b, sizeof b, c->dir[1].delay_ns));
+	if (c->dir[0].jitter_ns || c->dir[1].jitter_ns)
+	{
+		describe_pair(buf, n, "jitter", pq_fmt_duration(a, sizeof a, c->dir[0].jitter_ns),
+			      pq_fmt_duration(b, sizeof b, c->dir[1].jitter_ns));
+		size_t l0 = strlen(buf);
+		if (l0 < n)
+			snprintf(buf + l0, n - l0, " %s %s", pq_dist_name(c->dir[0].jitter_dist),
+				 c->dir[0].reorder || c->dir[1].reorder ? "reordering" : "keeping order");
+	}
+	if (c->dir[0].loss.p > 0 || c->dir[1].loss.p > 0) {
+		snprintf(a, sizeof a, "%g%%", c->dir[0].loss.p * 100);
+		snprintf(b, sizeof b, "%g%%", c->dir[1].loss.p * 100);
+		describe_pair(buf, n, "loss", a, b);
+	}
+	if (c->dir[0].loss.ge_p > 0 || c->dir[1].loss.ge_p > 0) {
+		snprintf(a, sizeof a, "p=%g%%,r=%g%%", c->dir[0].loss.ge_p * 100, c->dir[0].loss.ge_r * 100);
+		snprintf(b, sizeof b, "p=%g%%,r=%g%%", c->dir[1].loss.ge_p * 100, c->dir[1].loss.ge_r * 100);
+		describe_pair(buf, n, "burst-loss", a, b);
+	}
+	if (c->dir[0].rate_bps || c->dir[1].rate_bps)
+		describe_pair(buf, n, "rate",
+			      c->dir[0].rate_bps ? pq_fmt_rate(a, sizeof a, c->dir[0].rate_bps) : "unlimited",
+			      c->dir[1].rate_bps ? pq_fmt_rate(b, sizeof b, c->dir[1].rate_bps) : "unlimited");
+	if (c->dir[0].queue_bytes || c->dir[1].queue_bytes || c->dir[0].queue_pkts || c->dir[1].queue_pkts) {
+		if (c->dir[0].queue_pkts || c->dir[1].queue_pkts) {
+			snprintf(a, sizeof a, "%up", c->dir[0].queue_pkts);
+			snprintf(b, sizeof b, "%up", c->dir[1].queue_pkts);
+		} else {
+			pq_fmt_size(a, sizeof a, c->dir[0].queue_bytes);
+			pq_fmt_size(b, sizeof b, c->dir[1].queue_bytes);
+		}
+		describe_pair(buf, n, "queue", a, b);
+	}
+	size_t len = strlen(buf);
+	if (len < n)
+		snprintf(buf + len, n - len, ", mtu %u", c->mtu);
+	len = strlen(buf);
+	if (c->initcwnd && len < n)
+		snprintf(buf + len, n - len, ", initcwnd %u", c->initcwnd);
+	len = strlen(buf);
+	if (c->cc && len < n)
+		snprintf(buf + len, n - len, ", cc %s", pq_cc_name(c->cc));
+}

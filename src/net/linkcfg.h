@@ -1,0 +1,65 @@
+/* What an emulated link is: per-direction delay, jitter, loss, rate and queue, plus the
+ * things that are the same both ways (MTU, the server route's TCP settings, backend).
+ * Pure data and validation, no system calls, so the CLI, profiles and the experiment
+ * runner all build and check configurations the same way. */
+#ifndef PQ_NET_LINKCFG_H
+#define PQ_NET_LINKCFG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/err.h"
+#include "net/stage.h"
+
+/* Directions: client to server (uplink) and server to client (downlink). */
+enum pq_dir { PQ_DIR_C2S = 0, PQ_DIR_S2C = 1 };
+
+typedef struct pq_dir_cfg {
+	int64_t delay_ns;   /* one-way propagation delay */
+	int64_t jitter_ns;  /* 0 = none; see pq_stage_jitter_new */
+	enum pq_dist jitter_dist;
+	int reorder;        /* jitter may reorder packets */
+	pq_loss_cfg loss;
+	uint64_t rate_bps;  /* 0 = unlimited */
+	uint64_t queue_bytes; /* drop-tail limits, 0 = none of that kind */
+	uint32_t queue_pkts;
+} pq_dir_cfg;
+
+enum pq_cc { PQ_CC_DEFAULT, PQ_CC_CUBIC, PQ_CC_BBR, PQ_CC_RENO };
+#define PQ_CC_CHOICES "default|cubic|bbr|reno"
+const char *pq_cc_name(enum pq_cc cc); /* NULL for default */
+
+enum pq_backend { PQ_BACKEND_AUTO, PQ_BACKEND_USERSPACE, PQ_BACKEND_NETEM };
+#define PQ_BACKEND_CHOICES "auto|userspace|netem"
+const char *pq_backend_name(enum pq_backend b);
+const char *pq_dist_name(enum pq_dist d);
+
+typedef struct pq_link_config {
+	pq_dir_cfg dir[2];
+	uint32_t mtu;
+	uint32_t initcwnd, initrwnd; /* server route; 0 = kernel default */
+	enum pq_cc cc;
+	enum pq_backend backend;
+	uint64_t seed;
+	char profile[32];            /* name of the profile it came from, "" when none */
+} pq_link_config;
+
+/* Limits the validator enforces (and messages quote). */
+#define PQ_LINK_MAX_DELAY_NS (10LL * 1000000000LL) /* one-way, 10 s */
+#define PQ_LINK_MIN_MTU 576u
+#define PQ_LINK_MAX_MTU 9000u
+#define PQ_LINK_MAX_RATE_BPS 100000000000ull       /* 100 Gbit/s */
+
+/* Zero delay, no loss, unlimited rate, MTU 1500, auto backend, seed 1. */
+void pq_link_config_init(pq_link_config *c);
+
+/* Checks every field; on error names the field, the value and the accepted range. */
+int pq_link_config_validate(const pq_link_config *c, pq_diag *d) PQ_MUST_USE;
+
+/* Both directions' delay summed: what a ping across the link should show. */
+int64_t pq_link_config_rtt_ns(const pq_link_config *c);
+
+/* One line describing the link ("rtt 70.0 ms, rate 20.0 Mbit/s both ways, ..."). */
+void pq_link_config_describe(const pq_link_config *c, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,93 @@
+#include "net/pcapw.h"
+
+#include <errno.h>
+#include <pcap/pcap.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/clock.h"
+
+struct pq_pcapw {
+	pcap_t *pc;
+	pcap_dumper_t *dump;
+	char *path, *tmp;
+	int64_t mono0, real0;
+	uint64_t count;
+};
+
+int pq_pcapw_open(const char *path, pq_pcapw **out, pq_diag *d)
+{
+	int rc = 0;
+	pq_pcapw *w = calloc(1, sizeof *w);
+	if (!w)
+		return pq_diag_set(d, PQ_ENOMEM, "out of memory");
+	w->path = strdup(path);
+	if (!w->path || asprintf(&w->tmp, "%s.partial", path) < 0) {
+		w->tmp = NULL;
+		rc = pq_diag_set(d, PQ_ENOMEM, "out of memory");
+		goto out;
+	}
+	w->pc = pcap_open_dead(DLT_RAW, 65535);
+	if (!w->pc) {
+		rc = pq_diag_set(d, PQ_EIO, "--pcap: libpcap could not start a raw-IP capture");
+		goto out;
+	}
+	w->dump = pcap_dump_open(w->pc, w->tmp);
+	if (!w->dump) {
+		rc = pq_diag_set(d, PQ_EIO, "--pcap: cannot write '%s': %s", path, pcap_geterr(w->pc));
+		goto out;
+	}
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	w->real0 = ts.tv_sec * PQ_NS_PER_S + ts.tv_nsec;
+	w->mono0 = pq_mono_ns();
+out:
+	if (rc) {
+		if (w->pc)
+			pcap_close(w->pc);
+		free(w->tmp);
+		free(w->path);
+		free(w);
+		w = NULL;
+	}
+	*out = w;
+	return rc;
+}
+
+void pq_pcapw_write(pq_pcapw *w, int64_t t_ns, const uint8_t *data, uint32_t len)
+{
+	int64_t t = w->real0 + (t_ns - w->mono0);
+	struct pcap_pkthdr h;
+	h.ts.tv_sec = (time_t)(t / PQ_NS_PER_S);
+	h.ts.tv_usec = (suseconds_t)((t % PQ_NS_PER_S) / 1000);
+	h.caplen = h.len = len;
+	pcap_dump((u_char *)w->dump, &h, data);
+	w->count++;
+}
+
+uint64_t pq_pcapw_count(const pq_pcapw *w)
+{
+	return w ? w->count : 0;
+}
+
+int pq_pcapw_close(pq_pcapw *w, pq_diag *d)
+{
+	if (!w)
+		return 0;
+	int rc = 0;
+	if (pcap_dump_flush(w->dump))
+		rc = pq_diag_set(d, PQ_EIO, "--pcap: writing '%s' failed", w->tmp);
+	pcap_dump_close(w->dump);
+	pcap_close(w->pc);
+	if (!rc && rename(w->tmp, w->path))
+		rc = pq_diag_set(d, -errno, "--pcap: cannot rename '%s' to '%s': %s", w->tmp, w->path,
+				 strerror(errno));
+	if (rc)
+		remove(w->tmp);
+	free(w->tmp);
+	free(w->path);
+	free(w);
+	return rc;
+}

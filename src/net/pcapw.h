@@ -1,0 +1,21 @@
+/* Writes the packets that crossed a link as a standard pcap file (LINKTYPE_RAW: each
+ * record is a bare IPv4/IPv6 packet), readable by tshark and tcpdump. The file is
+ * written under a temporary name and renamed on close, so a crashed run never leaves
+ * a file that looks complete. */
+#ifndef PQ_NET_PCAPW_H
+#define PQ_NET_PCAPW_H
+
+#include <stdint.h>
+
+#include "core/err.h"
+
+typedef struct pq_pcapw pq_pcapw;
+
+int pq_pcapw_open(const char *path, pq_pcapw **out, pq_diag *d) PQ_MUST_USE;
+/* t_ns is monotonic; it is shown as wall-clock time relative to when the file was opened. */
+void pq_pcapw_write(pq_pcapw *w, int64_t t_ns, const uint8_t *data, uint32_t len);
+uint64_t pq_pcapw_count(const pq_pcapw *w);
+/* Flushes, closes and renames into place; NULL is ignored. */
+int pq_pcapw_close(pq_pcapw *w, pq_diag *d);
+
+#endif

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Bad input gets a message naming the input and exit status 2; missing privileges get
+# a message naming what is needed. None of these need root.
+set -euo pipefail
+: "${PQTLS:?}"
+P=$PQTLS
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+expect() { # expect STATUS NEEDLE -- ARGS...
+	local want=$1 needle=$2; shift 3
+	set +e
+	"$P" "$@" >"$TMP/out" 2>"$TMP/err"
+	local rc=$?
+	set -e
+	[ "$rc" = "$want" ] || { cat "$TMP/err"; fail "pqtls $*: status $rc, wanted $want"; }
+	grep -qF -- "$needle" "$TMP/err" || { cat "$TMP/err"; fail "pqtls $*: no '$needle' in the message"; }
+}
+
+expect 2 "negative" -- link run --rtt -5ms -- true -- true
+expect 2 "delay" -- link run --delay 1h -- true -- true
+expect 2 "--loss" -- link run --loss 150% -- true -- true
+expect 2 "--mtu: 500" -- link run --mtu 500 -- true -- true
+expect 2 "unknown profile 'mars'" -- link run --profile mars -- true -- true
+expect 2 "missing command" -- link run --rtt 10ms -- true
+expect 2 "missing command" -- link run --rtt 10ms
+expect 2 "--queue" -- link run --rate 10Mbit --queue lots -- true -- true
+expect 2 "needs a rate" -- link run --queue 10p -- true -- true
+expect 2 "--burst-loss" -- link run --burst-loss 1% -- true -- true
+expect 2 "--cc" -- link run --cc vegas -- true -- true
+expect 2 "not a link name" -- link down nonsense
+expect 2 "client or server" -- link exec pqtls-1-0 middle -- true
+
+# Without privileges: the message names what is missing.
+if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
+	set +e
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$P" link run --rtt 10ms -- true -- true 2>"$TMP/err"
+	rc=$?
+	set -e
+	[ "$rc" = 1 ] || { cat "$TMP/err"; fail "unprivileged run: status $rc"; }
+	grep -q "CAP_NET_ADMIN" "$TMP/err" || { cat "$TMP/err"; fail "no CAP_NET_ADMIN in the message"; }
+else
+	echo "note: setpriv or root missing; privilege message not tested"
+fi
+echo ok

@@ -1,0 +1,237 @@
+/* The link's pure parts: configuration checks, profiles, netem command lines, and the
+ * parsers of /proc and tc output. Nothing here needs root. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "core/buf.h"
+#include "net/check.h"
+#include "net/linkcfg.h"
+#include "net/listen.h"
+#include "net/netem.h"
+#include "net/ns.h"
+#include "net/profile.h"
+#include "net/sh.h"
+#include "net/tun.h"
+
+#define MS 1000000LL
+
+static void config_defaults_valid(void **state)
+{
+	(void)state;
+	pq_link_config c;
+	pq_link_config_init(&c);
+	assert_int_equal(pq_link_config_validate(&c, NULL), 0);
+	assert_int_equal(c.mtu, 1500);
+	c.dir[0].delay_ns = c.dir[1].delay_ns = 35 * MS;
+	assert_int_equal(pq_link_config_rtt_ns(&c), 70 * MS);
+	char buf[256];
+	pq_link_config_describe(&c, buf, sizeof buf);
+	assert_non_null(strstr(buf, "rtt 70.0 ms"));
+}
+
+static void expect_bad(pq_link_config *c, const char *needle)
+{
+	pq_diag d;
+	pq_diag_clear(&d);
+	assert_true(pq_link_config_validate(c, &d) < 0);
+	if (!strstr(pq_diag_msg(&d), needle))
+		fail_msg("message '%s' lacks '%s'", pq_diag_msg(&d), needle);
+}
+
+static void config_rejects_bad_values(void **state)
+{
+	(void)state;
+	pq_link_config c;
+	pq_link_config_init(&c);
+	c.dir[0].delay_ns = -1;
+	expect_bad(&c, "uplink (client->server) delay");
+	pq_link_config_init(&c);
+	c.dir[1].delay_ns = 11LL * 1000 * MS;
+	expect_bad(&c, "accepted: 0 to");
+	pq_link_config_init(&c);
+	c.dir[0].loss.p = 1.5;
+	expect_bad(&c, "150% is not a probability");
+	pq_link_config_init(&c);
+	c.mtu = 500;
+	expect_bad(&c, "--mtu: 500");
+	pq_link_config_init(&c);
+	c.dir[0].queue_pkts = 10;
+	expect_bad(&c, "needs a rate");
+	pq_link_config_init(&c);
+	c.dir[0].rate_bps = 1000000;
+	c.dir[0].queue_bytes = 100;
+	expect_bad(&c, "cannot hold one 1500-byte packet");
+	pq_link_config_init(&c);
+	c.dir[0].loss.ge_p = 0.1;
+	expect_bad(&c, "stays bad for ever");
+	pq_link_config_init(&c);
+	c.initcwnd = 5000;
+	expect_bad(&c, "--initcwnd");
+}
+
+static void profiles_apply(void **state)
+{
+	(void)state;
+	pq_link_config c;
+	assert_int_equal(pq_profile_apply("us-west", &c, NULL), 0);
+	assert_int_equal(pq_link_config_rtt_ns(&c), 70 * MS);
+	assert_string_equal(c.profile, "us-west");
+	assert_int_equal(pq_profile_apply("trans-pacific", &c, NULL), 0);
+	assert_int_equal(pq_link_config_rtt_ns(&c), 148 * MS);
+	assert_int_equal(pq_profile_apply("aws-lossy", &c, NULL), 0);
+	assert_true(c.dir[0].loss.p > 0 && c.dir[1].loss.p > 0);
+	for (const pq_profile *p = pq_profiles; p->name; p++) {
+		assert_int_equal(pq_profile_apply(p->name, &c, NULL), 0);
+		assert_int_equal(pq_link_config_validate(&c, NULL), 0);
+	}
+	pq_diag d;
+	assert_int_equal(pq_profile_apply("mars", &c, &d), PQ_EINVAL);
+	assert_non_null(strstr(pq_diag_msg(&d), "unknown profile 'mars'"));
+	assert_non_null(strstr(pq_diag_msg(&d), "same-az"));
+}
+
+static void netem_command_lines(void **state)
+{
+	(void)state;
+	pq_netem_cmd c;
+	char line[1024];
+	pq_dir_cfg dc = {.delay_ns = 35 * MS};
+	assert_int_equal(pq_netem_qdisc_cmd(&c, "ns-c", "pqv0", &dc, 1500, NULL), 0);
+	pq_sh_join(c.argv, line, sizeof line);
+	assert_string_equal(line, "tc -n ns-c qdisc replace dev pqv0 root netem limit 1000 delay 35000us");
+
+	pq_dir_cfg all = {.delay_ns = 74 * MS, .jitter_ns = 2 * MS, .jitter_dist = PQ_DIST_PARETONORMAL,
+			  .reorder = 1, .loss = {.p = 0.015}, .rate_bps = 20000000, .queue_bytes = 64 * 1024};
+	assert_int_equal(pq_netem_qdisc_cmd(&c, "s", "pqv0", &all, 1500, NULL), 0);
+	pq_sh_join(c.argv, line, sizeof line);
+	assert_string_equal(line, "tc -n s qdisc replace dev pqv0 root netem limit 43 delay 74000us 2000us "
+				  "distribution paretonormal loss random 1.5% rate 20000000bit");
+
+	pq_dir_cfg ge = {.delay_ns = 1 * MS, .loss = {.ge_p = 0.01, .ge_r = 0.25, .loss_bad = 1, .loss_good = 0},
+			 .rate_bps = 1000000, .queue_pkts = 50};
+	assert_int_equal(pq_netem_qdisc_cmd(&c, "s", "pqv0", &ge, 1500, NULL), 0);
+	pq_sh_join(c.argv, line, sizeof line);
+	assert_string_equal(line, "tc -n s qdisc replace dev pqv0 root netem limit 50 delay 1000us loss gemodel "
+				  "1% 25% 100% 0% rate 1000000bit");
+
+	/* netem cannot keep order under jitter: refused, not silently different */
+	pq_dir_cfg keep = {.delay_ns = 10 * MS, .jitter_ns = 1 * MS};
+	pq_diag d;
+	assert_int_equal(pq_netem_qdisc_cmd(&c, "s", "pqv0", &keep, 1500, &d), PQ_EUNSUPPORTED);
+	assert_non_null(strstr(pq_diag_msg(&d), "--backend userspace"));
+
+	pq_netem_veth_cmd(&c, "a-c", "a-s", "pqv0");
+	pq_sh_join(c.argv, line, sizeof line);
+	assert_string_equal(line, "ip -n a-c link add pqv0 type veth peer name pqv0 netns a-s");
+
+	uint64_t b, p, dr;
+	assert_int_equal(pq_netem_parse_stats("qdisc netem 8001: root refcnt 2 limit 1000 delay 35ms\n"
+					      " Sent 12345 bytes 67 pkt (dropped 3, overlimits 0 requeues 0)\n",
+					      &b, &p, &dr), 0);
+	assert_int_equal(b, 12345);
+	assert_int_equal(p, 67);
+	assert_int_equal(dr, 3);
+	assert_int_equal(pq_netem_parse_stats("nothing", &b, &p, &dr), PQ_EPARSE);
+}
+
+static void listen_parse(void **state)
+{
+	(void)state;
+	const char *tcp =
+		"  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n"
+		"   0: 0100007F:1F90 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 1 1\n"
+		"   1: 0200004D:1151 0100004D:C350 01 00000000:00000000 00:00000000 00000000     0        0 2 1\n";
+	assert_int_equal(pq_listen_parse(tcp, 8080), 1);
+	assert_int_equal(pq_listen_parse(tcp, 4433), 0); /* established, not listening */
+	assert_int_equal(pq_listen_parse(tcp, 5201), 0);
+	const char *tcp6 =
+		"  sl  local_address                         remote_address                        st\n"
+		"   0: 00000000000000000000000000000000:1151 00000000000000000000000000000000:0000 0A 0\n";
+	assert_int_equal(pq_listen_parse(tcp6, 4433), 1);
+	assert_int_equal(pq_listen_parse("", 1), 0);
+}
+
+static void tun_counters(void **state)
+{
+	(void)state;
+	const char *dev = "Inter-|   Receive                                                |  Transmit\n"
+			  " face |bytes    packets errs drop fifo frame compressed multicast|bytes    packets errs drop "
+			  "fifo colls carrier compressed\n"
+			  "    lo:       0       0    0    0    0     0          0         0        0       0    0    0 "
+			  "   0     0       0          0\n"
+			  "   pq0: 1000      10    0    2    0     0          0         0     3000      30    0    7 "
+			  "   0     0       0          0\n";
+	pq_tun_counters c;
+	assert_int_equal(pq_tun_counters_parse(dev, "pq0", &c), 0);
+	assert_int_equal(c.rx_packets, 10);
+	assert_int_equal(c.rx_dropped, 2);
+	assert_int_equal(c.tx_packets, 30);
+	assert_int_equal(c.tx_dropped, 7);
+	assert_int_equal(pq_tun_counters_parse(dev, "eth9", &c), PQ_EINVAL);
+}
+
+static void ns_names(void **state)
+{
+	(void)state;
+	pid_t pid;
+	unsigned n;
+	char side;
+	assert_int_equal(pq_ns_parse_name("pqtls-1234-7-s", &pid, &n, &side), 0);
+	assert_int_equal(pid, 1234);
+	assert_int_equal(n, 7);
+	assert_int_equal(side, 's');
+	assert_int_equal(pq_ns_parse_name("pqtls-1234-7-x", &pid, &n, &side), PQ_EINVAL);
+	assert_int_equal(pq_ns_parse_name("pqtls-1234-7-cc", &pid, &n, &side), PQ_EINVAL);
+	assert_int_equal(pq_ns_parse_name("other-1-1-c", &pid, &n, &side), PQ_EINVAL);
+	assert_int_equal(pq_ns_parse_name("pqtls-0-1-c", &pid, &n, &side), PQ_EINVAL);
+}
+
+static void wilson_interval(void **state)
+{
+	(void)state;
+	double lo, hi;
+	pq_check_wilson(100, 10000, &lo, &hi); /* 1 % of 10000 */
+	assert_true(lo > 0.0075 && lo < 0.01);
+	assert_true(hi > 0.01 && hi < 0.0130);
+	pq_check_wilson(0, 1000, &lo, &hi);
+	assert_true(lo == 0 && hi > 0 && hi < 0.01);
+	pq_check_wilson(0, 0, &lo, &hi);
+	assert_true(lo == 0 && hi == 1);
+}
+
+static void sh_failure_quotes_command(void **state)
+{
+	(void)state;
+	char *ok[] = {"true", NULL};
+	assert_int_equal(pq_sh_run(ok, NULL, NULL, NULL), 0);
+	char *cat[] = {"cat", NULL};
+	pq_buf out;
+	pq_buf_init(&out, 1024);
+	assert_int_equal(pq_sh_run(cat, "hello\n", &out, NULL), 0);
+	assert_string_equal(pq_buf_str(&out), "hello\n");
+	pq_buf_dispose(&out);
+	char *bad[] = {"sh", "-c", "echo nope >&2; exit 3", NULL};
+	pq_diag d;
+	assert_int_equal(pq_sh_run(bad, NULL, NULL, &d), PQ_ECHILD);
+	assert_non_null(strstr(pq_diag_msg(&d), "'sh -c echo nope >&2; exit 3'"));
+	assert_non_null(strstr(pq_diag_msg(&d), "nope"));
+	char *missing[] = {"/nonexistent/tool", NULL};
+	assert_int_equal(pq_sh_run(missing, NULL, NULL, &d), PQ_ECHILD);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(config_defaults_valid), cmocka_unit_test(config_rejects_bad_values),
+		cmocka_unit_test(profiles_apply),	 cmocka_unit_test(netem_command_lines),
+		cmocka_unit_test(listen_parse),		 cmocka_unit_test(tun_counters),
+		cmocka_unit_test(ns_names),		 cmocka_unit_test(wilson_interval),
+		cmocka_unit_test(sh_failure_quotes_command),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
