@@ -1,0 +1,223 @@
+#!/usr/bin/env python3
+"""Key table and HTML report of `make run` (scripts/quick-run.sh).
+
+Reads OUT/runs/<rtt>/*.jsonl (one pqtls bench record per connection), the chains'
+manifest.json (sizes and the predicted first flight) and the link logs, prints the key
+table, and writes OUT/report.html (tables, an SVG chart, the environment) and
+OUT/summary.json. Standard library only. `pqtls report` will replace this script.
+"""
+import glob
+import html
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+
+ARM_ORDER = ["ecdsa-p256", "rsa-2048", "ml-dsa-44", "ml-dsa-65", "ml-dsa-65+slh-128s-CA",
+             "ecdsa-p256 X25519", "ml-dsa-65 resumed"]
+ARM_CHAIN = {"ecdsa-p256 X25519": "ecdsa-p256", "ml-dsa-65 resumed": "ml-dsa-65"}
+ARM_GROUP = {"ecdsa-p256 X25519": "X25519"}
+BASELINE = "ecdsa-p256"
+
+
+def rtt_ms(label):
+    m = re.fullmatch(r"([\d.]+)(us|ms|s)", label)
+    if not m:
+        return float("nan")
+    return float(m.group(1)) * {"us": 1e-3, "ms": 1.0, "s": 1e3}[m.group(2)]
+
+
+def median(xs):
+    return statistics.median(xs) if xs else float("nan")
+
+
+def bootstrap_ci(a, b, reps=2000):
+    """95 % interval of median(b) - median(a) by a seeded bootstrap."""
+    import random
+    rnd = random.Random(1)
+    if len(a) < 3 or len(b) < 3:
+        return (float("nan"), float("nan"))
+    diffs = sorted(median([rnd.choice(b) for _ in b]) - median([rnd.choice(a) for _ in a])
+                   for _ in range(reps))
+    return diffs[int(0.025 * reps)], diffs[int(0.975 * reps)]
+
+
+def load(out):
+    runs = {}
+    for rdir in sorted(glob.glob(os.path.join(out, "runs", "*")), key=lambda d: rtt_ms(os.path.basename(d))):
+        if not os.path.isdir(rdir):
+            continue
+        rtt = os.path.basename(rdir)
+        arms = {}
+        for f in glob.glob(os.path.join(rdir, "*.jsonl")):
+            arm = re.sub(r"\.r\d+\.jsonl$", "", os.path.basename(f))
+            arm = {a.replace(" ", "_").replace("+", "_"): a for a in ARM_ORDER}.get(arm, arm)
+            with open(f) as fh:
+                arms.setdefault(arm, []).extend(json.loads(line) for line in fh if line.strip())
+        log = ""
+        if os.path.exists(os.path.join(rdir, "link.log")):
+            with open(os.path.join(rdir, "link.log")) as fh:
+                log = fh.read()
+        runs[rtt] = {"arms": arms, "log": log}
+    chains = {}
+    for m in glob.glob(os.path.join(out, "chains", "*", "manifest.json")):
+        with open(m) as fh:
+            chains[os.path.basename(os.path.dirname(m))] = json.load(fh)
+    return runs, chains
+
+
+def flight(chains, arm):
+    man = chains.get(ARM_CHAIN.get(arm, arm))
+    if not man:
+        return None
+    group = ARM_GROUP.get(arm, "X25519MLKEM768")
+    for f in man["tls13"]["flights"]:
+        if f["group"] == group:
+            return man["chain_der_bytes"], f
+    return None
+
+
+def main():
+    out, pqtls = sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else "pqtls"
+    runs, chains = load(out)
+    rtts = list(runs)
+    summary = {"rtts": rtts, "arms": {}}
+    errors = 0
+    for rtt, run in runs.items():
+        for arm, recs in run["arms"].items():
+            ok = [r for r in recs if r.get("error") == "ok"]
+            errors += len(recs) - len(ok)
+            hs = [(r["handshake_us"] - r["start_us"]) / 1e3 for r in ok]
+            tt = [(r["ttfb_us"] - r["start_us"]) / 1e3 for r in ok]
+            srtt = [r["srtt_us"] / 1e3 for r in ok if r.get("srtt_us")]
+            segs = [r["tcp_segs_rx"] for r in ok]
+            negotiated = sorted({f'{r.get("group")}/{r.get("sigalg")}' for r in ok})
+            resumed = sum(1 for r in ok if r.get("resumed"))
+            summary["arms"].setdefault(arm, {})[rtt] = {
+                "n": len(recs), "ok": len(ok), "handshake_ms": hs, "ttfb_ms": tt,
+                "handshake_p50_ms": median(hs), "ttfb_p50_ms": median(tt),
+                "srtt_p50_ms": median(srtt), "rx_segments_p50": median(segs),
+                "negotiated": negotiated, "resumed": resumed}
+
+    arms = [a for a in ARM_ORDER if a in summary["arms"]] + \
+           sorted(a for a in summary["arms"] if a not in ARM_ORDER)
+
+    def cell(arm, rtt, key):
+        return summary["arms"].get(arm, {}).get(rtt, {}).get(key, float("nan"))
+
+    # The key table, as the blog printed it, plus what the blog could not show.
+    lines = []
+    lines.append("Handshake time, median ms (TCP connect + TLS 1.3 handshake), and the extra over %s" % BASELINE)
+    head = f'{"arm":<24}{"chain B":>8}{"flight B":>9}{"segs":>5}{"IW10":>6}'
+    for rtt in rtts:
+        head += f'{rtt:>22}'
+    lines.append(head)
+    for arm in arms:
+        fl = flight(chains, arm)
+        row = f'{arm:<24}'
+        if fl:
+            row += f'{fl[0]:>8}{fl[1]["flight_bytes"]:>9}{fl[1]["segments"]:>5}{"fits" if fl[1]["fits_initial_window"] else "+" + str(fl[1]["slow_start_rounds"] - 1) + "RTT":>6}'
+        else:
+            row += f'{"":>28}'
+        for rtt in rtts:
+            v = cell(arm, rtt, "handshake_p50_ms")
+            base = cell(BASELINE, rtt, "handshake_p50_ms")
+            d = v - base
+            row += f'{v:>11.2f} ({d:+7.2f})' if arm != BASELINE else f'{v:>11.2f}{"":>10}'
+        lines.append(row)
+    lines.append("")
+    lines.append("Time to first byte, median ms (connect to first response byte)")
+    head = f'{"arm":<24}' + "".join(f'{rtt:>12}' for rtt in rtts) + f'{"measured srtt":>16}'
+    lines.append(head)
+    for arm in arms:
+        row = f'{arm:<24}' + "".join(f'{cell(arm, rtt, "ttfb_p50_ms"):>12.2f}' for rtt in rtts)
+        row += "   " + " ".join(f'{cell(arm, rtt, "srtt_p50_ms"):.1f}' for rtt in rtts)
+        lines.append(row)
+    n_total = sum(v["n"] for a in summary["arms"].values() for v in a.values())
+    lines.append("")
+    lines.append(f"{n_total} connections, {errors} failed. Negotiated: " + ", ".join(sorted(
+        {n for a in summary["arms"].values() for v in a.values() for n in v["negotiated"]})))
+    for rtt, run in runs.items():
+        for l in run["log"].splitlines():
+            if l.startswith("pqtls link: backend") or "check" in l.lower() and "rtt" in l.lower():
+                lines.append(f"  [{rtt}] {l}")
+    table = "\n".join(lines)
+    print(table)
+
+    # Environment manifest.
+    def cmd(*a):
+        try:
+            return subprocess.run(a, capture_output=True, text=True, timeout=20).stdout.strip()
+        except Exception as e:  # the report must still be written
+            return f"({e})"
+    env = {"pqtls": cmd(pqtls, "version", "--json"), "kernel": cmd("uname", "-r"),
+           "cpus": os.cpu_count()}
+
+    # Report: tables and an SVG chart of median handshake time per arm per RTT, relative
+    # to the baseline measured in the same run (ratios travel between machines).
+    svg = chart(summary, arms, rtts)
+    doc = f"""<!doctype html><html><head><meta charset="utf-8"><title>pqtls quick run</title>
+<style>body{{font-family:sans-serif;max-width:1100px;margin:2em auto}}pre{{background:#f6f6f6;padding:1em;overflow-x:auto}}</style>
+</head><body><h1>pqtls quick run</h1>
+<p>Does the certificate type cost handshake time at RTT 1, 70 and 148 ms, and where does a chain
+overflow TCP's initial window? Real OpenSSL {html.escape(json.loads(env["pqtls"] or "{}").get("openssl", "?") if env["pqtls"].startswith("{") else "?")}
+over real kernel TCP (cubic, MTU 1500) across an emulated link; arms interleaved in rounds.</p>
+<h2>Key table</h2><pre>{html.escape(table)}</pre>
+<h2>Handshake time relative to {BASELINE} (same RTT, same run)</h2>{svg}
+<h2>Environment</h2><pre>{html.escape(json.dumps(env, indent=1))}</pre>
+<p>Raw records: <code>runs/&lt;rtt&gt;/*.jsonl</code> (one line per connection); chains: <code>chains/*/manifest.json</code>.</p>
+</body></html>"""
+    with open(os.path.join(out, "report.html.tmp"), "w") as fh:
+        fh.write(doc)
+    os.replace(os.path.join(out, "report.html.tmp"), os.path.join(out, "report.html"))
+    slim = {"rtts": rtts, "arms": {a: {r: {k: v for k, v in s.items() if not k.endswith("_ms") or "p50" in k}
+                                       for r, s in d.items()} for a, d in summary["arms"].items()},
+            "environment": env}
+    with open(os.path.join(out, "summary.json"), "w") as fh:
+        json.dump(slim, fh, indent=1)
+    print(f"\nreport: {os.path.join(out, 'report.html')}  (summary.json and raw records beside it)")
+    return 1 if errors and errors == n_total else 0
+
+
+def chart(summary, arms, rtts):
+    w, h, left, top, bottom = 980, 360, 60, 20, 80
+    colors = ["#4269d0", "#efb118", "#ff725c", "#6cc5b0", "#3ca951", "#ff8ab7", "#a463f2", "#97bbf5"]
+    ratios = {}
+    for arm in arms:
+        for rtt in rtts:
+            v = summary["arms"].get(arm, {}).get(rtt, {}).get("handshake_p50_ms", float("nan"))
+            b = summary["arms"].get(BASELINE, {}).get(rtt, {}).get("handshake_p50_ms", float("nan"))
+            ratios[(arm, rtt)] = v / b if b and b == b and v == v else float("nan")
+    finite = [r for r in ratios.values() if r == r]
+    ymax = max(finite + [1.0]) * 1.1
+    gw = (w - left - 20) / max(1, len(rtts))
+    bw = gw * 0.8 / max(1, len(arms))
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h + bottom}" font-size="12">']
+    for t in range(0, int(ymax * 4) + 1):
+        y = top + h - (t / 4) / ymax * h
+        parts.append(f'<line x1="{left}" x2="{w - 20}" y1="{y:.1f}" y2="{y:.1f}" stroke="#ddd"/>'
+                     f'<text x="{left - 6}" y="{y + 4:.1f}" text-anchor="end">{t / 4:.2f}x</text>')
+    for gi, rtt in enumerate(rtts):
+        x0 = left + gi * gw + gw * 0.1
+        for ai, arm in enumerate(arms):
+            r = ratios[(arm, rtt)]
+            if r != r:
+                continue
+            bh = r / ymax * h
+            x = x0 + ai * bw
+            parts.append(f'<rect x="{x:.1f}" y="{top + h - bh:.1f}" width="{bw * 0.9:.1f}" height="{bh:.1f}" fill="{colors[ai % len(colors)]}">'
+                         f'<title>{html.escape(arm)} at {rtt}: {r:.3f}x</title></rect>')
+        parts.append(f'<text x="{x0 + gw * 0.4:.1f}" y="{top + h + 16}" text-anchor="middle">RTT {html.escape(rtt)}</text>')
+    for ai, arm in enumerate(arms):
+        x = left + (ai % 4) * 230
+        y = top + h + 36 + (ai // 4) * 18
+        parts.append(f'<rect x="{x}" y="{y - 10}" width="12" height="12" fill="{colors[ai % len(colors)]}"/>'
+                     f'<text x="{x + 16}" y="{y}">{html.escape(arm)}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
