@@ -31,10 +31,26 @@ static int replaceable(const char *dir)
 int pq_pki_dir_check(const char *target, int force, pq_diag *d)
 {
 	struct stat st;
-	if (lstat(target, &st) != 0)
-		return errno == ENOENT ? 0
-				       : pq_diag_set(d, -errno, "--out %s: %s", target,
-						     strerror(errno));
+	if (lstat(target, &st) != 0) {
+		if (errno != ENOENT)
+			return pq_diag_set(d, -errno, "--out %s: %s", target, strerror(errno));
+		/* Fail now rather than after minutes of SLH-DSA signing. */
+		char parent[4096];
+		snprintf(parent, sizeof parent, "%s", target);
+		for (size_t n = strlen(parent); n > 1 && parent[n - 1] == '/'; n--)
+			parent[n - 1] = '\0';
+		char *slash = strrchr(parent, '/');
+		if (slash == parent)
+			slash[1] = '\0';
+		else if (slash)
+			*slash = '\0';
+		else
+			snprintf(parent, sizeof parent, ".");
+		if (access(parent, W_OK | X_OK) != 0)
+			return pq_diag_set(d, -errno, "--out %s: cannot write into %s: %s", target,
+					   parent, strerror(errno));
+		return 0;
+	}
 	if (!force)
 		return pq_diag_set(d, PQ_EEXIST,
 				   "--out %s: already exists; choose a new directory or add "
