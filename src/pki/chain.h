@@ -38,7 +38,7 @@ typedef struct pq_chain_spec {
 } pq_chain_spec;
 
 typedef struct pq_cert_info {
-	char role[24];       /* "leaf", "intermediate 1" (issued the leaf), "root", "cert 3" */
+	char role[32];       /* "leaf", "intermediate 1" (issued the leaf), "root", "cert 3" */
 	char subject[128];   /* one-line DN */
 	char key_alg[48];    /* "ml-dsa-65", "ecdsa-p256", "p256-ml-dsa-44 (emulated)" */
 	char sig_alg[48];    /* signature on this certificate, OpenSSL's name */

@@ -119,13 +119,13 @@ static int inspect_file(const char *path, pq_chain_info *info, int from_dir, pq_
 	size_t n = 0;
 	int rc = read_pem(path, x, PQ_CHAIN_MAX_CERTS, &n, d);
 	for (size_t i = 0; !rc && i < n; i++) {
-		char role[24];
+		char role[32];
 		if (i == 0)
 			snprintf(role, sizeof role, "leaf");
 		else if (!from_dir && i == n - 1 && self_signed(x[i]))
 			snprintf(role, sizeof role, "root (sent)");
 		else
-			snprintf(role, sizeof role, "intermediate %zu", i);
+			snprintf(role, sizeof role, "intermediate %d", (int)i);
 		describe(x[i], role, &info->cert[i]);
 	}
 	if (!rc) {
