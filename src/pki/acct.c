@@ -3,15 +3,15 @@
 #include <strings.h>
 
 static const pq_acct_group groups[] = {
-	{"X25519", 32, 1},
-	{"X25519MLKEM768", 1120, 1},
-	{"SecP256r1MLKEM768", 1153, 1},
-	{"MLKEM768", 1088, 1},
-	{"secp256r1", 65, 0},
-	{"secp384r1", 97, 0},
-	{"SecP384r1MLKEM1024", 1665, 0},
-	{"MLKEM512", 768, 0},
-	{"MLKEM1024", 1568, 0},
+    {"X25519", 32, 1},
+    {"X25519MLKEM768", 1120, 1},
+    {"SecP256r1MLKEM768", 1153, 1},
+    {"MLKEM768", 1088, 1},
+    {"secp256r1", 65, 0},
+    {"secp384r1", 97, 0},
+    {"SecP384r1MLKEM1024", 1665, 0},
+    {"MLKEM512", 768, 0},
+    {"MLKEM1024", 1568, 0},
 };
 
 #define NGROUPS (sizeof groups / sizeof groups[0])

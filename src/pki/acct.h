@@ -30,7 +30,7 @@
 typedef struct pq_acct_group {
 	const char *name;      /* OpenSSL's group name: "X25519MLKEM768" */
 	unsigned server_share; /* bytes of the server's key_exchange */
-	int common;            /* one of the groups `pqtls certs` tabulates */
+	int common;	       /* one of the groups `pqtls certs` tabulates */
 } pq_acct_group;
 
 size_t pq_acct_group_count(void);
@@ -48,22 +48,22 @@ size_t pq_acct_records(size_t len);
 size_t pq_acct_server_hello(unsigned share);
 
 typedef struct pq_acct_in {
-	const size_t *der;  /* chain as the server sends it: leaf first */
+	const size_t *der; /* chain as the server sends it: leaf first */
 	size_t n;
-	size_t sig_bytes;   /* CertificateVerify signature */
+	size_t sig_bytes; /* CertificateVerify signature */
 	unsigned server_share;
-	size_t ee_bytes;    /* EncryptedExtensions message; 0 means PQ_ACCT_EE_EMPTY */
+	size_t ee_bytes;      /* EncryptedExtensions message; 0 means PQ_ACCT_EE_EMPTY */
 	size_t finished_hash; /* 0 means 48 (SHA-384) */
-	size_t mss;         /* 0 means PQ_ACCT_MSS */
-	size_t iw;          /* 0 means PQ_ACCT_IW */
+	size_t mss;	      /* 0 means PQ_ACCT_MSS */
+	size_t iw;	      /* 0 means PQ_ACCT_IW */
 } pq_acct_in;
 
 typedef struct pq_acct {
 	size_t server_hello, ee, cert_msg, cert_verify, finished; /* messages */
-	size_t flight;      /* TCP payload bytes of the server's first flight */
-	size_t segments;    /* at the MSS */
+	size_t flight;	 /* TCP payload bytes of the server's first flight */
+	size_t segments; /* at the MSS */
 	int fits_iw;
-	unsigned rounds;    /* slow-start rounds to deliver the flight (1 when it fits) */
+	unsigned rounds; /* slow-start rounds to deliver the flight (1 when it fits) */
 } pq_acct;
 
 /* Fills *out. PQ_ERANGE when the chain is empty or a size exceeds what TLS can carry

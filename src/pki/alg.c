@@ -5,42 +5,45 @@
 #include <string.h>
 #include <strings.h>
 
-#define SLH(n, pub, sig) {n, PQ_ALG_SLHDSA, n, NULL, 0, NULL, 0, pub, sig, NULL, 0, 0}
+#define SLH(n, pub, sig)                                                                           \
+	{                                                                                          \
+		n, PQ_ALG_SLHDSA, n, NULL, 0, NULL, 0, pub, sig, NULL, 0, 0                        \
+	}
 
 /* Sizes: FIPS 204/205 and pq-facts.md section 1. ECDSA sig_bytes is the typical DER
  * length (r and s each 50 % likely to need a leading zero byte). */
 static const pq_alg algs[] = {
-	{"ecdsa-p256", PQ_ALG_ECDSA, "EC", "P-256", 0, "SHA256", 1, 65, 71, NULL, 0, 0},
-	{"ecdsa-p384", PQ_ALG_ECDSA, "EC", "P-384", 0, "SHA384", 1, 97, 103, NULL, 0, 0},
-	{"ed25519", PQ_ALG_EDDSA, "ED25519", NULL, 0, NULL, 1, 32, 64, NULL, 0, 0},
-	{"rsa-2048", PQ_ALG_RSA, "RSA", NULL, 2048, "SHA256", 1, 256, 256, NULL, 0, 0},
-	{"rsa-3072", PQ_ALG_RSA, "RSA", NULL, 3072, "SHA256", 1, 384, 384, NULL, 0, 0},
-	{"rsa-4096", PQ_ALG_RSA, "RSA", NULL, 4096, "SHA256", 1, 512, 512, NULL, 0, 0},
-	{"ml-dsa-44", PQ_ALG_MLDSA, "ML-DSA-44", NULL, 0, NULL, 1, 1312, 2420, NULL, 0, 0},
-	{"ml-dsa-65", PQ_ALG_MLDSA, "ML-DSA-65", NULL, 0, NULL, 1, 1952, 3309, NULL, 0, 0},
-	{"ml-dsa-87", PQ_ALG_MLDSA, "ML-DSA-87", NULL, 0, NULL, 1, 2592, 4627, NULL, 0, 0},
-	SLH("slh-dsa-sha2-128s", 32, 7856),
-	SLH("slh-dsa-sha2-128f", 32, 17088),
-	SLH("slh-dsa-sha2-192s", 48, 16224),
-	SLH("slh-dsa-sha2-192f", 48, 35664),
-	SLH("slh-dsa-sha2-256s", 64, 29792),
-	SLH("slh-dsa-sha2-256f", 64, 49856),
-	SLH("slh-dsa-shake-128s", 32, 7856),
-	SLH("slh-dsa-shake-128f", 32, 17088),
-	SLH("slh-dsa-shake-192s", 48, 16224),
-	SLH("slh-dsa-shake-192f", 48, 35664),
-	SLH("slh-dsa-shake-256s", 64, 29792),
-	SLH("slh-dsa-shake-256f", 64, 49856),
-	/* Composite emulations (OQS hybrid pairs). Classical parts as the IETF composite
-	 * draft encodes them: EC point, RSAPublicKey DER, DER ECDSA signature (max). */
-	{"p256-ml-dsa-44", PQ_ALG_COMPOSITE, "ML-DSA-44", NULL, 0, NULL, 1, 1312 + 65, 2420 + 72,
-	 &algs[6], 65, 72},
-	{"rsa3072-ml-dsa-44", PQ_ALG_COMPOSITE, "ML-DSA-44", NULL, 0, NULL, 1, 1312 + 398,
-	 2420 + 384, &algs[6], 398, 384},
-	{"p384-ml-dsa-65", PQ_ALG_COMPOSITE, "ML-DSA-65", NULL, 0, NULL, 1, 1952 + 97, 3309 + 104,
-	 &algs[7], 97, 104},
-	{"p521-ml-dsa-87", PQ_ALG_COMPOSITE, "ML-DSA-87", NULL, 0, NULL, 1, 2592 + 133,
-	 4627 + 139, &algs[8], 133, 139},
+    {"ecdsa-p256", PQ_ALG_ECDSA, "EC", "P-256", 0, "SHA256", 1, 65, 71, NULL, 0, 0},
+    {"ecdsa-p384", PQ_ALG_ECDSA, "EC", "P-384", 0, "SHA384", 1, 97, 103, NULL, 0, 0},
+    {"ed25519", PQ_ALG_EDDSA, "ED25519", NULL, 0, NULL, 1, 32, 64, NULL, 0, 0},
+    {"rsa-2048", PQ_ALG_RSA, "RSA", NULL, 2048, "SHA256", 1, 256, 256, NULL, 0, 0},
+    {"rsa-3072", PQ_ALG_RSA, "RSA", NULL, 3072, "SHA256", 1, 384, 384, NULL, 0, 0},
+    {"rsa-4096", PQ_ALG_RSA, "RSA", NULL, 4096, "SHA256", 1, 512, 512, NULL, 0, 0},
+    {"ml-dsa-44", PQ_ALG_MLDSA, "ML-DSA-44", NULL, 0, NULL, 1, 1312, 2420, NULL, 0, 0},
+    {"ml-dsa-65", PQ_ALG_MLDSA, "ML-DSA-65", NULL, 0, NULL, 1, 1952, 3309, NULL, 0, 0},
+    {"ml-dsa-87", PQ_ALG_MLDSA, "ML-DSA-87", NULL, 0, NULL, 1, 2592, 4627, NULL, 0, 0},
+    SLH("slh-dsa-sha2-128s", 32, 7856),
+    SLH("slh-dsa-sha2-128f", 32, 17088),
+    SLH("slh-dsa-sha2-192s", 48, 16224),
+    SLH("slh-dsa-sha2-192f", 48, 35664),
+    SLH("slh-dsa-sha2-256s", 64, 29792),
+    SLH("slh-dsa-sha2-256f", 64, 49856),
+    SLH("slh-dsa-shake-128s", 32, 7856),
+    SLH("slh-dsa-shake-128f", 32, 17088),
+    SLH("slh-dsa-shake-192s", 48, 16224),
+    SLH("slh-dsa-shake-192f", 48, 35664),
+    SLH("slh-dsa-shake-256s", 64, 29792),
+    SLH("slh-dsa-shake-256f", 64, 49856),
+    /* Composite emulations (OQS hybrid pairs). Classical parts as the IETF composite
+     * draft encodes them: EC point, RSAPublicKey DER, DER ECDSA signature (max). */
+    {"p256-ml-dsa-44", PQ_ALG_COMPOSITE, "ML-DSA-44", NULL, 0, NULL, 1, 1312 + 65, 2420 + 72,
+     &algs[6], 65, 72},
+    {"rsa3072-ml-dsa-44", PQ_ALG_COMPOSITE, "ML-DSA-44", NULL, 0, NULL, 1, 1312 + 398, 2420 + 384,
+     &algs[6], 398, 384},
+    {"p384-ml-dsa-65", PQ_ALG_COMPOSITE, "ML-DSA-65", NULL, 0, NULL, 1, 1952 + 97, 3309 + 104,
+     &algs[7], 97, 104},
+    {"p521-ml-dsa-87", PQ_ALG_COMPOSITE, "ML-DSA-87", NULL, 0, NULL, 1, 2592 + 133, 4627 + 139,
+     &algs[8], 133, 139},
 };
 
 #define NALGS (sizeof algs / sizeof algs[0])
@@ -75,8 +78,8 @@ int pq_alg_lookup(const char *name, const char *what, const pq_alg **out, pq_dia
 	for (size_t i = 0; i < NALGS && len < sizeof list; i++)
 		len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "",
 					algs[i].name);
-	return pq_diag_set(d, PQ_EINVAL, "%s: unknown signature algorithm '%s'; accepted: %s",
-			   what, name ? name : "", list);
+	return pq_diag_set(d, PQ_EINVAL, "%s: unknown signature algorithm '%s'; accepted: %s", what,
+			   name ? name : "", list);
 }
 
 const pq_alg *pq_alg_key_alg(const pq_alg *a)
@@ -113,8 +116,8 @@ static const pq_alg *match_key(EVP_PKEY *k)
 		const pq_alg *a = &algs[i];
 		if (a->base || !EVP_PKEY_is_a(k, a->keytype))
 			continue;
-		if (a->family == PQ_ALG_ECDSA && !(strcmp(a->curve, "P-256") == 0 ? bits == 256
-										 : bits == 384))
+		if (a->family == PQ_ALG_ECDSA &&
+		    !(strcmp(a->curve, "P-256") == 0 ? bits == 256 : bits == 384))
 			continue;
 		if (a->family == PQ_ALG_RSA && (unsigned)bits != a->rsa_bits)
 			continue;

@@ -27,15 +27,15 @@ enum pq_alg_family {
 };
 
 typedef struct pq_alg {
-	const char *name;         /* as users type it: "ml-dsa-65" */
+	const char *name; /* as users type it: "ml-dsa-65" */
 	enum pq_alg_family family;
-	const char *keytype;      /* OpenSSL key type: "EC", "ED25519", "RSA", "ML-DSA-65" */
-	const char *curve;        /* EC group name, else NULL */
-	unsigned rsa_bits;        /* RSA modulus bits, else 0 */
-	const char *digest;       /* "SHA256"/"SHA384" for ECDSA/RSA; NULL for pure signatures */
-	int tls_leaf;             /* can be a TLS 1.3 server key in OpenSSL 3.5 */
+	const char *keytype; /* OpenSSL key type: "EC", "ED25519", "RSA", "ML-DSA-65" */
+	const char *curve;   /* EC group name, else NULL */
+	unsigned rsa_bits;   /* RSA modulus bits, else 0 */
+	const char *digest;  /* "SHA256"/"SHA384" for ECDSA/RSA; NULL for pure signatures */
+	int tls_leaf;	     /* can be a TLS 1.3 server key in OpenSSL 3.5 */
 	unsigned pub_bytes, sig_bytes;
-	const struct pq_alg *base;        /* composite emulation: the real key's algorithm */
+	const struct pq_alg *base;	       /* composite emulation: the real key's algorithm */
 	unsigned emu_pub_extra, emu_sig_extra; /* composite: classical bytes added as padding */
 } pq_alg;
 

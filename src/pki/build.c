@@ -1,7 +1,7 @@
 /* pq_chain_make: keys, certificates, exact padding, and the chain directory. */
-#include <openssl/pem.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <openssl/pem.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -50,7 +50,8 @@ static int make_level(struct built *b, int i, const pq_chain_spec *s, pq_diag *d
 	else if (leaf)
 		snprintf(cn, sizeof cn, "localhost");
 	else
-		snprintf(cn, sizeof cn, "pqtls intermediate %d", b->n - 1 - i); /* chain.pem order */
+		snprintf(cn, sizeof cn, "pqtls intermediate %d",
+			 b->n - 1 - i); /* chain.pem order */
 	int rc = pq_alg_keygen(b->alg[i], &b->key[i], d);
 	if (rc)
 		return rc;
@@ -86,7 +87,8 @@ static int make_cas(struct built *b, const pq_chain_spec *s, pq_diag *d)
 	int rc = 0;
 	for (int i = 0; i < b->n - 1 && !rc; i++) {
 		char what[64];
-		snprintf(what, sizeof what, "%s (composite emulation)", i ? "intermediate" : "root");
+		snprintf(what, sizeof what, "%s (composite emulation)",
+			 i ? "intermediate" : "root");
 		rc = make_level(b, i, s, d);
 		if (!rc && emu_extra(b, i))
 			rc = fit(b, i, der(b, i) + emu_extra(b, i), what, d);
@@ -136,8 +138,9 @@ static int make_leaf(struct built *b, const pq_chain_spec *s, pq_diag *d)
 		return fit(b, leaf, s->pad_leaf_to, what, d);
 	}
 	if (!s->pad_chain_to)
-		return natural > der(b, leaf) ? fit(b, leaf, natural, "leaf (composite emulation)", d)
-					      : 0;
+		return natural > der(b, leaf)
+			   ? fit(b, leaf, natural, "leaf (composite emulation)", d)
+			   : 0;
 	if (s->pad_chain_to < natural + ints)
 		return pq_diag_set(d, PQ_ERANGE,
 				   "--pad-chain-to %zu: below the chain's natural size; the "
@@ -171,11 +174,12 @@ static int fit_issuer_for_both(struct built *b, const pq_chain_spec *s, pq_diag 
 				   "--pad-chain-to %zu with --pad-leaf-to %zu leaves %zu bytes for "
 				   "the intermediates, which need at least %zu",
 				   s->pad_chain_to, s->pad_leaf_to, want, others + der(b, issuer));
-	return fit(b, issuer, want - others, "--pad-chain-to (intermediate, given --pad-leaf-to)", d);
+	return fit(b, issuer, want - others, "--pad-chain-to (intermediate, given --pad-leaf-to)",
+		   d);
 }
 
-static int write_pem(const char *dir, const char *name, struct built *b, int from, int to,
-		     int key, pq_diag *d)
+static int write_pem(const char *dir, const char *name, struct built *b, int from, int to, int key,
+		     pq_diag *d)
 {
 	char path[4200];
 	snprintf(path, sizeof path, "%s/%s", dir, name);

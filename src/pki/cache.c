@@ -25,7 +25,8 @@ int pq_chain_cache_dir(const pq_chain_spec *s, const char *cache_root, char *out
 	else if (home && home[0])
 		snprintf(root, sizeof root, "%s/.cache/pqtls", home);
 	else
-		return pq_diag_set(d, PQ_EINVAL, "chain cache: neither PQTLS_CACHE nor HOME is set");
+		return pq_diag_set(d, PQ_EINVAL,
+				   "chain cache: neither PQTLS_CACHE nor HOME is set");
 	pq_chain_spec_key(s, key, sizeof key);
 	if (!EVP_Digest(key, strlen(key), md, &mdlen, EVP_sha256(), NULL))
 		return pq_diag_ossl(d, PQ_ETLS, "chain cache: cannot hash the spec");
@@ -43,8 +44,7 @@ static int load(const char *dir, const pq_chain_spec *s, pq_chain_info *info, pq
 	return rc ? rc : pq_chain_annotate(info, s, d);
 }
 
-int pq_chain_cached(const pq_chain_spec *s, const char *cache_root, pq_chain_info *info,
-		    pq_diag *d)
+int pq_chain_cached(const pq_chain_spec *s, const char *cache_root, pq_chain_info *info, pq_diag *d)
 {
 	char dir[4096], manifest[4200];
 	int rc = pq_chain_spec_check(s, d);

@@ -30,8 +30,8 @@ static int set_name(X509 *x, const char *cn, int issuer_too)
 {
 	X509_NAME *nm = X509_NAME_new();
 	int ok = nm &&
-		 X509_NAME_add_entry_by_txt(nm, "CN", MBSTRING_ASC, (const unsigned char *)cn,
-					    -1, -1, 0) &&
+		 X509_NAME_add_entry_by_txt(nm, "CN", MBSTRING_ASC, (const unsigned char *)cn, -1,
+					    -1, 0) &&
 		 X509_set_subject_name(x, nm) && (!issuer_too || X509_set_issuer_name(x, nm));
 	X509_NAME_free(nm);
 	return ok;
@@ -54,13 +54,13 @@ int pq_cert_new(const pq_cert_req *r, X509 **out, pq_diag *d)
 	}
 	X509V3_CTX ctx;
 	X509V3_set_ctx(&ctx, r->issuer ? r->issuer : x, x, NULL, NULL, 0);
-	int ok = r->ca ? add_ext(x, &ctx, NID_basic_constraints, "critical,CA:TRUE") &&
-				 add_ext(x, &ctx, NID_key_usage, "critical,keyCertSign,cRLSign")
-		       : add_ext(x, &ctx, NID_basic_constraints, "critical,CA:FALSE") &&
-				 add_ext(x, &ctx, NID_key_usage, "critical,digitalSignature") &&
-				 add_ext(x, &ctx, NID_ext_key_usage, "serverAuth") &&
-				 add_ext(x, &ctx, NID_subject_alt_name,
-					 "DNS:localhost,IP:127.0.0.1,IP:::1");
+	int ok =
+	    r->ca ? add_ext(x, &ctx, NID_basic_constraints, "critical,CA:TRUE") &&
+			add_ext(x, &ctx, NID_key_usage, "critical,keyCertSign,cRLSign")
+		  : add_ext(x, &ctx, NID_basic_constraints, "critical,CA:FALSE") &&
+			add_ext(x, &ctx, NID_key_usage, "critical,digitalSignature") &&
+			add_ext(x, &ctx, NID_ext_key_usage, "serverAuth") &&
+			add_ext(x, &ctx, NID_subject_alt_name, "DNS:localhost,IP:127.0.0.1,IP:::1");
 	if (!ok) {
 		rc = pq_diag_ossl(d, PQ_ETLS, "certificate '%s': cannot add its extensions", r->cn);
 		goto out;

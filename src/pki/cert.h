@@ -11,14 +11,14 @@
 #include "core/err.h"
 
 typedef struct pq_cert_req {
-	const char *cn;         /* subject CN */
-	int ca;                 /* 1: CA certificate; 0: TLS server leaf */
-	EVP_PKEY *key;          /* subject key */
-	X509 *issuer;           /* NULL: self-signed with `key` */
-	EVP_PKEY *issuer_key;   /* signing key (ignored when self-signed) */
-	const EVP_MD *md;       /* signing digest; NULL for ML-DSA, SLH-DSA, Ed25519 */
-	int64_t not_before;     /* Unix seconds (injected: a cached chain stays stable) */
-	int days;               /* validity; keep not_before + days before 2050 (UTCTime) */
+	const char *cn;	      /* subject CN */
+	int ca;		      /* 1: CA certificate; 0: TLS server leaf */
+	EVP_PKEY *key;	      /* subject key */
+	X509 *issuer;	      /* NULL: self-signed with `key` */
+	EVP_PKEY *issuer_key; /* signing key (ignored when self-signed) */
+	const EVP_MD *md;     /* signing digest; NULL for ML-DSA, SLH-DSA, Ed25519 */
+	int64_t not_before;   /* Unix seconds (injected: a cached chain stays stable) */
+	int days;	      /* validity; keep not_before + days before 2050 (UTCTime) */
 } pq_cert_req;
 
 /* A new signed certificate in *out (caller frees with X509_free). */

@@ -28,26 +28,26 @@
 
 typedef struct pq_chain_spec {
 	const pq_alg *root, *inter, *leaf; /* all required (pq_chain_spec_init: ml-dsa-65) */
-	int intermediates;                 /* 0..PQ_CHAIN_MAX_INT */
-	size_t pad_leaf_to;                /* exact leaf DER bytes, 0 = natural */
-	size_t pad_chain_to;               /* exact DER bytes of chain.pem, 0 = natural */
-	enum pq_mtc_mode mtc;              /* MTC size emulation: leaf-only chain */
-	uint64_t mtc_tree_size;            /* subtree entries (>= 2) */
-	const pq_alg *mtc_cosigner;        /* standalone cosignature algorithm; NULL = leaf's */
-	int64_t not_before;                /* Unix seconds; 0 = now minus one hour */
+	int intermediates;		   /* 0..PQ_CHAIN_MAX_INT */
+	size_t pad_leaf_to;		   /* exact leaf DER bytes, 0 = natural */
+	size_t pad_chain_to;		   /* exact DER bytes of chain.pem, 0 = natural */
+	enum pq_mtc_mode mtc;		   /* MTC size emulation: leaf-only chain */
+	uint64_t mtc_tree_size;		   /* subtree entries (>= 2) */
+	const pq_alg *mtc_cosigner;	   /* standalone cosignature algorithm; NULL = leaf's */
+	int64_t not_before;		   /* Unix seconds; 0 = now minus one hour */
 } pq_chain_spec;
 
 typedef struct pq_cert_info {
-	char role[32];       /* "leaf", "intermediate 1" (issued the leaf), "root", "cert 3" */
-	char subject[128];   /* one-line DN */
-	char key_alg[48];    /* "ml-dsa-65", "ecdsa-p256", "p256-ml-dsa-44 (emulated)" */
-	char sig_alg[48];    /* signature on this certificate, OpenSSL's name */
-	size_t pub_bytes;    /* raw public key (emulated size for composites) */
-	size_t sig_bytes;    /* signature on this certificate (emulated size for composites) */
-	size_t pad_bytes;    /* DER bytes of pad extensions (composite filler included) */
-	size_t emu_bytes;    /* of those, bytes standing in for a composite's classical parts */
+	char role[32];	   /* "leaf", "intermediate 1" (issued the leaf), "root", "cert 3" */
+	char subject[128]; /* one-line DN */
+	char key_alg[48];  /* "ml-dsa-65", "ecdsa-p256", "p256-ml-dsa-44 (emulated)" */
+	char sig_alg[48];  /* signature on this certificate, OpenSSL's name */
+	size_t pub_bytes;  /* raw public key (emulated size for composites) */
+	size_t sig_bytes;  /* signature on this certificate (emulated size for composites) */
+	size_t pad_bytes;  /* DER bytes of pad extensions (composite filler included) */
+	size_t emu_bytes;  /* of those, bytes standing in for a composite's classical parts */
 	size_t der_bytes;
-	char sha256[65];     /* hex of the DER */
+	char sha256[65]; /* hex of the DER */
 } pq_cert_info;
 
 typedef struct pq_chain_flight {
@@ -56,24 +56,24 @@ typedef struct pq_chain_flight {
 } pq_chain_flight;
 
 typedef struct pq_chain_info {
-	char dir[512];                 /* chain directory, or "" for a PEM file */
-	char source[512];              /* the PEM file the chain was read from */
+	char dir[512];			       /* chain directory, or "" for a PEM file */
+	char source[512];		       /* the PEM file the chain was read from */
 	pq_cert_info cert[PQ_CHAIN_MAX_CERTS]; /* as in chain.pem: leaf first */
 	size_t n;
-	pq_cert_info root;             /* valid when has_root */
+	pq_cert_info root; /* valid when has_root */
 	int has_root;
-	size_t chain_der;              /* sum of cert[].der_bytes */
+	size_t chain_der;	       /* sum of cert[].der_bytes */
 	size_t tls12_list, tls12_body; /* TLS 1.2 certificate_list and Certificate body */
-	size_t cert_msg;               /* TLS 1.3 Certificate message */
-	size_t cv_sig_bytes;           /* CertificateVerify signature (modelled algorithm) */
-	size_t cv_sig_wire;            /* what OpenSSL really sends (differs for composites) */
-	int leaf_tls_ok;               /* leaf key usable by an OpenSSL 3.5 TLS 1.3 server */
+	size_t cert_msg;	       /* TLS 1.3 Certificate message */
+	size_t cv_sig_bytes;	       /* CertificateVerify signature (modelled algorithm) */
+	size_t cv_sig_wire;	       /* what OpenSSL really sends (differs for composites) */
+	int leaf_tls_ok;	       /* leaf key usable by an OpenSSL 3.5 TLS 1.3 server */
 	pq_chain_flight flight[PQ_CHAIN_MAX_FLIGHTS]; /* the common groups; valid when n_flight */
 	size_t n_flight;
-	char emulation[384];           /* "" or what is emulated (composite, MTC) and how */
+	char emulation[384]; /* "" or what is emulated (composite, MTC) and how */
 	int has_spec;
-	pq_chain_spec spec;            /* when has_spec */
-	size_t mtc_proof_bytes;        /* MTC emulation only */
+	pq_chain_spec spec;	/* when has_spec */
+	size_t mtc_proof_bytes; /* MTC emulation only */
 } pq_chain_info;
 
 /* Defaults: ml-dsa-65 everywhere, one intermediate, natural sizes, no MTC. */

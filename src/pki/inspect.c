@@ -55,24 +55,26 @@ static int read_pem(const char *path, X509 **out, size_t max, size_t *n, pq_diag
 		X509 *x = PEM_read_bio_X509(in, NULL, NULL, NULL);
 		if (!x) {
 			unsigned long e = ERR_peek_last_error();
-			if (ERR_GET_LIB(e) == ERR_LIB_PEM && ERR_GET_REASON(e) == PEM_R_NO_START_LINE &&
-			    *n > 0) {
+			if (ERR_GET_LIB(e) == ERR_LIB_PEM &&
+			    ERR_GET_REASON(e) == PEM_R_NO_START_LINE && *n > 0) {
 				ERR_clear_error();
 				break;
 			}
-			rc = *n == 0 ? pq_diag_set(d, PQ_EPARSE,
-						   "%s: not a PEM file of certificates (found no "
-						   "'-----BEGIN CERTIFICATE-----' block that parses)",
-						   path)
-				     : pq_diag_ossl(d, PQ_EPARSE,
-						    "%s: certificate %zu is not valid PEM/DER", path,
-						    *n + 1);
+			rc = *n == 0
+				 ? pq_diag_set(d, PQ_EPARSE,
+					       "%s: not a PEM file of certificates (found no "
+					       "'-----BEGIN CERTIFICATE-----' block that parses)",
+					       path)
+				 : pq_diag_ossl(d, PQ_EPARSE,
+						"%s: certificate %zu is not valid PEM/DER", path,
+						*n + 1);
 			ERR_clear_error();
 			break;
 		}
 		if (*n == max) {
 			X509_free(x);
-			rc = pq_diag_set(d, PQ_ETOOBIG, "%s: more than %zu certificates", path, max);
+			rc =
+			    pq_diag_set(d, PQ_ETOOBIG, "%s: more than %zu certificates", path, max);
 			break;
 		}
 		out[(*n)++] = x;
@@ -102,7 +104,9 @@ int pq_chain_account(pq_chain_info *info, pq_diag *d)
 		const pq_acct_group *grp = pq_acct_group_at(g);
 		if (!grp->common || info->n_flight == PQ_CHAIN_MAX_FLIGHTS)
 			continue;
-		pq_acct_in in = {.der = der, .n = info->n, .sig_bytes = info->cv_sig_bytes,
+		pq_acct_in in = {.der = der,
+				 .n = info->n,
+				 .sig_bytes = info->cv_sig_bytes,
 				 .server_share = grp->server_share};
 		pq_chain_flight *f = &info->flight[info->n_flight++];
 		f->group = grp;
@@ -198,20 +202,23 @@ int pq_chain_annotate(pq_chain_info *info, const pq_chain_spec *s, pq_diag *d)
 	info->emulation[0] = '\0';
 	if (s->mtc) {
 		const pq_alg *cos = s->mtc_cosigner ? s->mtc_cosigner : s->leaf;
-		info->mtc_proof_bytes = pq_mtc_proof_bytes(s->mtc, s->mtc_tree_size, cos->sig_bytes);
+		info->mtc_proof_bytes =
+		    pq_mtc_proof_bytes(s->mtc, s->mtc_tree_size, cos->sig_bytes);
 		emulate_cert(&info->cert[0], s->leaf, pq_alg_find("ed25519"));
-		snprintf(info->cert[0].sig_alg, sizeof info->cert[0].sig_alg, "mtcProof (emulated)");
+		snprintf(info->cert[0].sig_alg, sizeof info->cert[0].sig_alg,
+			 "mtcProof (emulated)");
 		snprintf(info->root.role, sizeof info->root.role, "MTC anchor");
-		snprintf(info->emulation, sizeof info->emulation,
-			 "Merkle Tree Certificate SIZE EMULATION, not an MTC implementation: the "
-			 "leaf is signed by an Ed25519 stand-in anchor (root.pem) and padded to the "
-			 "DER size of a %s MTC for a subtree of %llu entries (inclusion proof 32 x "
-			 "%u bytes%s%s%s)",
-			 s->mtc == PQ_MTC_STANDALONE ? "standalone" : "landmark-relative",
-			 (unsigned long long)s->mtc_tree_size, pq_mtc_proof_hashes(s->mtc_tree_size),
-			 s->mtc == PQ_MTC_STANDALONE ? ", one " : "",
-			 s->mtc == PQ_MTC_STANDALONE ? cos->name : "",
-			 s->mtc == PQ_MTC_STANDALONE ? " cosignature" : "");
+		snprintf(
+		    info->emulation, sizeof info->emulation,
+		    "Merkle Tree Certificate SIZE EMULATION, not an MTC implementation: the "
+		    "leaf is signed by an Ed25519 stand-in anchor (root.pem) and padded to the "
+		    "DER size of a %s MTC for a subtree of %llu entries (inclusion proof 32 x "
+		    "%u bytes%s%s%s)",
+		    s->mtc == PQ_MTC_STANDALONE ? "standalone" : "landmark-relative",
+		    (unsigned long long)s->mtc_tree_size, pq_mtc_proof_hashes(s->mtc_tree_size),
+		    s->mtc == PQ_MTC_STANDALONE ? ", one " : "",
+		    s->mtc == PQ_MTC_STANDALONE ? cos->name : "",
+		    s->mtc == PQ_MTC_STANDALONE ? " cosignature" : "");
 		info->cert[0].sig_bytes = info->mtc_proof_bytes;
 	} else {
 		for (size_t j = 0; j < info->n; j++)
@@ -219,8 +226,10 @@ int pq_chain_annotate(pq_chain_info *info, const pq_chain_spec *s, pq_diag *d)
 				     j == k ? s->root : s->inter);
 		if (info->has_root)
 			emulate_cert(&info->root, s->root, s->root);
-		const pq_alg *comp = s->leaf->base ? s->leaf : s->inter->base ? s->inter
-							   : s->root->base ? s->root : NULL;
+		const pq_alg *comp = s->leaf->base    ? s->leaf
+				     : s->inter->base ? s->inter
+				     : s->root->base  ? s->root
+						      : NULL;
 		if (comp)
 			snprintf(info->emulation, sizeof info->emulation,
 				 "composite %s is a SIZE EMULATION: OpenSSL 3.5 has no composite "

@@ -16,11 +16,13 @@ static cJSON *spec_json(const pq_chain_spec *s, size_t proof)
 	if (s->mtc) {
 		cJSON_AddStringToObject(o, "mtc", mtc_name(s->mtc));
 		cJSON_AddNumberToObject(o, "mtc_tree_size", (double)s->mtc_tree_size);
-		cJSON_AddNumberToObject(o, "mtc_proof_hashes", pq_mtc_proof_hashes(s->mtc_tree_size));
+		cJSON_AddNumberToObject(o, "mtc_proof_hashes",
+					pq_mtc_proof_hashes(s->mtc_tree_size));
 		cJSON_AddNumberToObject(o, "mtc_proof_bytes", (double)proof);
-		cJSON_AddStringToObject(o, "mtc_cosigner", s->mtc != PQ_MTC_STANDALONE ? "none"
-							   : s->mtc_cosigner ? s->mtc_cosigner->name
-									     : s->leaf->name);
+		cJSON_AddStringToObject(o, "mtc_cosigner",
+					s->mtc != PQ_MTC_STANDALONE ? "none"
+					: s->mtc_cosigner	    ? s->mtc_cosigner->name
+								    : s->leaf->name);
 		cJSON_AddStringToObject(o, "leaf", s->leaf->name);
 		return o;
 	}
@@ -143,7 +145,8 @@ void pq_manifest_print(FILE *f, const pq_chain_info *info)
 		fprintf(f, "(not sent)\n");
 		cert_line(f, &info->root);
 	}
-	fprintf(f, "\nchain.pem DER bytes:       %zu (%zu certificates)\n", info->chain_der, info->n);
+	fprintf(f, "\nchain.pem DER bytes:       %zu (%zu certificates)\n", info->chain_der,
+		info->n);
 	fprintf(f, "TLS 1.3 Certificate msg:   %zu bytes\n", info->cert_msg);
 	fprintf(f, "TLS 1.2 certificate_list:  %zu bytes (Certificate body %zu)\n",
 		info->tls12_list, info->tls12_body);

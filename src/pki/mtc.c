@@ -2,6 +2,8 @@
 
 #include <openssl/objects.h>
 
+#include "pki/der.h"
+
 unsigned pq_mtc_proof_hashes(uint64_t n)
 {
 	unsigned h = 0;
@@ -16,21 +18,6 @@ size_t pq_mtc_proof_bytes(enum pq_mtc_mode mode, uint64_t tree_size, size_t cosi
 	if (mode == PQ_MTC_STANDALONE)
 		len += 1 + PQ_MTC_COSIGNER_ID + 2 + cosig_bytes;
 	return len;
-}
-
-static size_t tlv(size_t n)
-{
-	size_t ll = n < 0x80 ? 1 : n < 0x100 ? 2 : n < 0x10000 ? 3 : n < 0x1000000 ? 4 : 5;
-	return 1 + ll + n;
-}
-
-/* Content length of a TLV of total size n. */
-static size_t content_of(size_t n)
-{
-	for (size_t ll = 1; ll <= 5 && ll + 1 < n; ll++)
-		if (tlv(n - 1 - ll) == n)
-			return n - 1 - ll;
-	return 0;
 }
 
 int pq_mtc_cert_size(X509 *x, enum pq_mtc_mode mode, uint64_t tree_size, size_t cosig_bytes,
@@ -53,8 +40,9 @@ int pq_mtc_cert_size(X509 *x, enum pq_mtc_mode mode, uint64_t tree_size, size_t 
 		goto out;
 	}
 	/* Swap the identifier inside the TBS, then wrap as a Certificate. */
-	size_t len = tlv(content_of((size_t)tbs) - (size_t)own_len + (size_t)mtc_len);
-	*out = tlv(len + (size_t)mtc_len + tlv(1 + pq_mtc_proof_bytes(mode, tree_size, cosig_bytes)));
+	size_t len = pq_der_tlv(pq_der_content((size_t)tbs) - (size_t)own_len + (size_t)mtc_len);
+	*out = pq_der_tlv(len + (size_t)mtc_len +
+			  pq_der_tlv(1 + pq_mtc_proof_bytes(mode, tree_size, cosig_bytes)));
 out:
 	X509_ALGOR_free(mtc);
 	return rc;

@@ -6,8 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CN_MAX 64         /* RFC 5280 ub-common-name */
-#define RESIGN_TRIES 48   /* ECDSA: each signing hits the planned length with p >= 1/4 */
+#include "pki/der.h"
+
+#define CN_MAX 64	/* RFC 5280 ub-common-name */
+#define RESIGN_TRIES 48 /* ECDSA: each signing hits the planned length with p >= 1/4 */
 
 /* One setting of the size knobs: extra CN characters and up to two pad lengths. */
 struct knobs {
@@ -47,13 +49,6 @@ size_t pq_pad_bytes(const X509 *x)
 	}
 	ASN1_OBJECT_free(oid);
 	return total;
-}
-
-/* DER tag + length + content size for `n` content bytes. */
-static size_t tlv(size_t n)
-{
-	size_t ll = n < 0x80 ? 1 : n < 0x100 ? 2 : n < 0x10000 ? 3 : n < 0x1000000 ? 4 : 5;
-	return 1 + ll + n;
 }
 
 static void note_signature(struct fit *f)
@@ -97,10 +92,10 @@ static int set_cn(struct fit *f, int extra)
 		cn[base + (size_t)i] = i == 0 ? '-' : (char)('a' + i % 26);
 	cn[base + (size_t)extra] = '\0';
 	X509_NAME *nm = X509_NAME_new();
-	int ok = nm &&
-		 X509_NAME_add_entry_by_txt(nm, "CN", MBSTRING_ASC, (unsigned char *)cn, -1, -1,
-					    0) &&
-		 X509_set_subject_name(f->x, nm);
+	int ok =
+	    nm &&
+	    X509_NAME_add_entry_by_txt(nm, "CN", MBSTRING_ASC, (unsigned char *)cn, -1, -1, 0) &&
+	    X509_set_subject_name(f->x, nm);
 	X509_NAME_free(nm);
 	return ok;
 }
@@ -128,7 +123,7 @@ static size_t predict(struct fit *f, const struct knobs *k)
 	int tbs = i2d_re_X509_tbs(f->x, NULL);
 	if (tbs <= 0)
 		return 0;
-	return tlv((size_t)tbs + f->algid_len + tlv(1 + f->sig_len));
+	return pq_der_tlv((size_t)tbs + f->algid_len + pq_der_tlv(1 + f->sig_len));
 }
 
 /* Finds p1 (the other knobs fixed) with predict == target; 1 when found. */
@@ -248,12 +243,12 @@ int pq_pad_fit(X509 *x, const pq_pad_req *r, pq_diag *d)
 		struct knobs k;
 		if (!search(&f, r->target, &k)) {
 			rc = f.r->target < natural + PQ_PAD_EXT_MIN && !r->cn
-				     ? pq_diag_set(d, PQ_ERANGE,
-						   "%s: a pad extension adds at least %d bytes; "
-						   "sizes that exist: %zu (natural) or from %zu",
-						   r->what, PQ_PAD_EXT_MIN, natural,
-						   natural + PQ_PAD_EXT_MIN)
-				     : unreachable(&f, natural, d);
+				 ? pq_diag_set(d, PQ_ERANGE,
+					       "%s: a pad extension adds at least %d bytes; "
+					       "sizes that exist: %zu (natural) or from %zu",
+					       r->what, PQ_PAD_EXT_MIN, natural,
+					       natural + PQ_PAD_EXT_MIN)
+				 : unreachable(&f, natural, d);
 			goto out;
 		}
 		for (int t = 0; t < RESIGN_TRIES; t++) {

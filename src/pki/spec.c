@@ -36,22 +36,22 @@ static int check_mtc(const pq_chain_spec *s, pq_diag *d)
 int pq_chain_spec_check(const pq_chain_spec *s, pq_diag *d)
 {
 	if (!s->root || !s->inter || !s->leaf)
-		return pq_diag_set(d, PQ_EINVAL, "chain spec: root, intermediate and leaf "
-						 "algorithms are required");
+		return pq_diag_set(d, PQ_EINVAL,
+				   "chain spec: root, intermediate and leaf "
+				   "algorithms are required");
 	if (s->intermediates < 0 || s->intermediates > PQ_CHAIN_MAX_INT)
 		return pq_diag_set(d, PQ_EINVAL, "--intermediates: %d is outside 0..%d",
 				   s->intermediates, PQ_CHAIN_MAX_INT);
 	if (!s->leaf->tls_leaf)
 		return pq_diag_set(
-			d, PQ_EUNSUPPORTED,
-			"--leaf %s: OpenSSL 3.5 has no TLS 1.3 signature code point for SLH-DSA, "
-			"so a server cannot use an SLH-DSA leaf key. Two ways work: (1) SLH-DSA "
-			"root/intermediates under an ML-DSA leaf, e.g. --root %s --intermediate %s "
-			"--leaf ml-dsa-65; (2) a leaf of another algorithm padded to SLH-DSA's "
-			"size, e.g. --leaf ml-dsa-44 --pad-leaf-to BYTES (a %s signature is %u "
-			"bytes)",
-			s->leaf->name, s->leaf->name, s->leaf->name, s->leaf->name,
-			s->leaf->sig_bytes);
+		    d, PQ_EUNSUPPORTED,
+		    "--leaf %s: OpenSSL 3.5 has no TLS 1.3 signature code point for SLH-DSA, "
+		    "so a server cannot use an SLH-DSA leaf key. Two ways work: (1) SLH-DSA "
+		    "root/intermediates under an ML-DSA leaf, e.g. --root %s --intermediate %s "
+		    "--leaf ml-dsa-65; (2) a leaf of another algorithm padded to SLH-DSA's "
+		    "size, e.g. --leaf ml-dsa-44 --pad-leaf-to BYTES (a %s signature is %u "
+		    "bytes)",
+		    s->leaf->name, s->leaf->name, s->leaf->name, s->leaf->name, s->leaf->sig_bytes);
 	if (s->pad_leaf_to > TLS_CERT_MAX || s->pad_chain_to > TLS_CERT_MAX)
 		return pq_diag_set(d, PQ_ERANGE,
 				   "--pad-leaf-to/--pad-chain-to: at most %u bytes (a TLS "

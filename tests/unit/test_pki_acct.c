@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+/* cmocka needs the headers above. */
 #include <cmocka.h>
 
 #include "pki/acct.h"
@@ -21,15 +22,15 @@ struct row {
 
 /* X25519MLKEM768 (the default group), server EE empty. */
 static const struct row measured[] = {
-	{"Ed25519", 789, 64, 2228, 2, 1, 1},
-	{"ECDSA P-256 (70-byte DER signature)", 922, 70, 2367, 2, 1, 1},
-	{"RSA-2048", 1709, 256, 3340, 3, 1, 1},
-	{"RSA-4096", 2733, 512, 4620, 4, 1, 1},
-	{"ML-DSA-44", 8109, 2420, 11904, 9, 1, 1},
-	{"ML-DSA-65", 11167, 3309, 15851, 11, 0, 2},
-	{"ML-DSA-87", 15083, 4627, 21085, 15, 0, 2},
-	{"ML-DSA-65 leaf, SLH-DSA-128s CA", 18295, 3309, 23001, 16, 0, 2},
-	{"ML-DSA-65 leaf, SLH-DSA-256f CA", 102339, 3309, 107155, 75, 0, 4},
+    {"Ed25519", 789, 64, 2228, 2, 1, 1},
+    {"ECDSA P-256 (70-byte DER signature)", 922, 70, 2367, 2, 1, 1},
+    {"RSA-2048", 1709, 256, 3340, 3, 1, 1},
+    {"RSA-4096", 2733, 512, 4620, 4, 1, 1},
+    {"ML-DSA-44", 8109, 2420, 11904, 9, 1, 1},
+    {"ML-DSA-65", 11167, 3309, 15851, 11, 0, 2},
+    {"ML-DSA-87", 15083, 4627, 21085, 15, 0, 2},
+    {"ML-DSA-65 leaf, SLH-DSA-128s CA", 18295, 3309, 23001, 16, 0, 2},
+    {"ML-DSA-65 leaf, SLH-DSA-256f CA", 102339, 3309, 107155, 75, 0, 4},
 };
 
 static void measured_rows(void **state)
@@ -40,8 +41,8 @@ static void measured_rows(void **state)
 	for (size_t i = 0; i < sizeof measured / sizeof measured[0]; i++) {
 		const struct row *r = &measured[i];
 		size_t der[2] = {r->cert_msg - 18 - r->cert_msg / 3, r->cert_msg / 3};
-		pq_acct_in in = {.der = der, .n = 2, .sig_bytes = r->sig,
-				 .server_share = g->server_share};
+		pq_acct_in in = {
+		    .der = der, .n = 2, .sig_bytes = r->sig, .server_share = g->server_share};
 		pq_acct a;
 		assert_int_equal(pq_acct_flight(&in, &a, NULL), 0);
 		print_message("%-34s flight %zu (measured %zu)\n", r->what, a.flight, r->flight);
@@ -63,8 +64,11 @@ static void x25519_rows(void **state)
 	const pq_acct_group *g = pq_acct_group_find("X25519");
 	size_t der_mldsa[2] = {11167 - 18 - 5601, 5601}, der_ec[2] = {922 - 18 - 450, 450};
 	pq_acct a;
-	pq_acct_in in = {.der = der_mldsa, .n = 2, .sig_bytes = 3309,
-			 .server_share = g->server_share, .ee_bytes = 28};
+	pq_acct_in in = {.der = der_mldsa,
+			 .n = 2,
+			 .sig_bytes = 3309,
+			 .server_share = g->server_share,
+			 .ee_bytes = 28};
 	assert_int_equal(pq_acct_flight(&in, &a, NULL), 0);
 	assert_int_equal(a.server_hello, 122);
 	assert_int_equal(a.flight, 14785);
@@ -133,8 +137,8 @@ static void mss_and_window(void **state)
 {
 	(void)state;
 	size_t der[1] = {10000};
-	pq_acct_in in = {.der = der, .n = 1, .sig_bytes = 2420, .server_share = 1120,
-			 .mss = 1000, .iw = 20};
+	pq_acct_in in = {
+	    .der = der, .n = 1, .sig_bytes = 2420, .server_share = 1120, .mss = 1000, .iw = 20};
 	pq_acct a;
 	assert_int_equal(pq_acct_flight(&in, &a, NULL), 0);
 	assert_int_equal(a.segments, (a.flight + 999) / 1000);
@@ -145,10 +149,13 @@ static void mss_and_window(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(measured_rows),   cmocka_unit_test(x25519_rows),
-		cmocka_unit_test(tls12_and_cert_msg), cmocka_unit_test(records_split),
-		cmocka_unit_test(groups),          cmocka_unit_test(limits),
-		cmocka_unit_test(mss_and_window),
+	    cmocka_unit_test(measured_rows),
+	    cmocka_unit_test(x25519_rows),
+	    cmocka_unit_test(tls12_and_cert_msg),
+	    cmocka_unit_test(records_split),
+	    cmocka_unit_test(groups),
+	    cmocka_unit_test(limits),
+	    cmocka_unit_test(mss_and_window),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

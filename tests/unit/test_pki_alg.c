@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+/* cmocka needs the headers above. */
 #include <cmocka.h>
 
 #include "pki/alg.h"
@@ -39,9 +40,9 @@ static void lookup(void **state)
 static void keygen_and_describe(void **state)
 {
 	(void)state;
-	static const char *names[] = {"ecdsa-p256", "ecdsa-p384", "ed25519", "rsa-2048",
-				      "ml-dsa-44", "ml-dsa-87", "slh-dsa-sha2-128f",
-				      "p256-ml-dsa-44"};
+	static const char *names[] = {"ecdsa-p256",	   "ecdsa-p384",    "ed25519",
+				      "rsa-2048",	   "ml-dsa-44",	    "ml-dsa-87",
+				      "slh-dsa-sha2-128f", "p256-ml-dsa-44"};
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		const pq_alg *a = pq_alg_find(names[i]);
 		EVP_PKEY *k = NULL;
@@ -87,9 +88,9 @@ static void describe_other_keys(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(lookup),
-		cmocka_unit_test(keygen_and_describe),
-		cmocka_unit_test(describe_other_keys),
+	    cmocka_unit_test(lookup),
+	    cmocka_unit_test(keygen_and_describe),
+	    cmocka_unit_test(describe_other_keys),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,15 +1,16 @@
 /* Chain factory: spec checks, directory handling, inspect, cache, MTC and composite
  * emulation sizes. */
+#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+/* cmocka needs the headers above. */
 #include <cmocka.h>
 
 #include "pki/chain.h"
@@ -282,13 +283,13 @@ static void composite(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(spec_checks),
-		cmocka_unit_test_setup_teardown(make_padded_and_inspect, setup, teardown),
-		cmocka_unit_test_setup_teardown(failures_leave_nothing, setup, teardown),
-		cmocka_unit_test_setup_teardown(inspect_errors, setup, teardown),
-		cmocka_unit_test_setup_teardown(cache, setup, teardown),
-		cmocka_unit_test_setup_teardown(mtc_sizes, setup, teardown),
-		cmocka_unit_test_setup_teardown(composite, setup, teardown),
+	    cmocka_unit_test(spec_checks),
+	    cmocka_unit_test_setup_teardown(make_padded_and_inspect, setup, teardown),
+	    cmocka_unit_test_setup_teardown(failures_leave_nothing, setup, teardown),
+	    cmocka_unit_test_setup_teardown(inspect_errors, setup, teardown),
+	    cmocka_unit_test_setup_teardown(cache, setup, teardown),
+	    cmocka_unit_test_setup_teardown(mtc_sizes, setup, teardown),
+	    cmocka_unit_test_setup_teardown(composite, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

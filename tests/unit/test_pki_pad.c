@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+/* cmocka needs the headers above. */
 #include <cmocka.h>
 
 #include <openssl/x509v3.h>
@@ -26,11 +27,20 @@ static void make_pair(struct pair *p, const char *alg)
 	assert_int_equal(pq_alg_keygen(a, &p->ca_key, NULL), 0);
 	assert_int_equal(pq_alg_keygen(a, &p->leaf_key, NULL), 0);
 	p->md = pq_alg_md(a);
-	pq_cert_req r = {.cn = "pad root", .ca = 1, .key = p->ca_key, .md = p->md,
-			 .not_before = 1764000000, .days = 3650};
+	pq_cert_req r = {.cn = "pad root",
+			 .ca = 1,
+			 .key = p->ca_key,
+			 .md = p->md,
+			 .not_before = 1764000000,
+			 .days = 3650};
 	assert_int_equal(pq_cert_new(&r, &p->ca, NULL), 0);
-	pq_cert_req l = {.cn = "localhost", .key = p->leaf_key, .issuer = p->ca,
-			 .issuer_key = p->ca_key, .md = p->md, .not_before = 1764000000, .days = 3650};
+	pq_cert_req l = {.cn = "localhost",
+			 .key = p->leaf_key,
+			 .issuer = p->ca,
+			 .issuer_key = p->ca_key,
+			 .md = p->md,
+			 .not_before = 1764000000,
+			 .days = 3650};
 	assert_int_equal(pq_cert_new(&l, &p->leaf, NULL), 0);
 }
 
@@ -195,12 +205,12 @@ static void pad_is_random(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(sweep_kib_ecdsa),
-		cmocka_unit_test(sweep_kib_mldsa),
-		cmocka_unit_test(boundaries),
-		cmocka_unit_test(tbs_gap_refused),
-		cmocka_unit_test(below_natural_and_small_delta),
-		cmocka_unit_test(pad_is_random),
+	    cmocka_unit_test(sweep_kib_ecdsa),
+	    cmocka_unit_test(sweep_kib_mldsa),
+	    cmocka_unit_test(boundaries),
+	    cmocka_unit_test(tbs_gap_refused),
+	    cmocka_unit_test(below_natural_and_small_delta),
+	    cmocka_unit_test(pad_is_random),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
