@@ -212,16 +212,11 @@ int pq_pad_fit(X509 *x, const pq_pad_req *r, pq_diag *d)
 {
 	struct fit f = {.x = x, .r = r};
 	int rc = 0;
-	size_t natural = pq_pad_der_len(x);
-	if (natural == 0)
+	size_t now = pq_pad_der_len(x), natural;
+	if (now == 0)
 		return pq_diag_ossl(d, PQ_ETLS, "%s: cannot encode the certificate", r->what);
-	if (r->target == natural)
-		return 0;
-	if (r->target < natural)
-		return pq_diag_set(d, PQ_ERANGE,
-				   "%s: below the certificate's natural size; the smallest size "
-				   "is %zu bytes",
-				   r->what, natural);
+	if (r->target == now)
+		return 0; /* already signed at that size (natural or padded earlier) */
 	f.cn_max = r->cn ? CN_MAX - (int)strlen(r->cn) : 0;
 	if (f.cn_max < 0)
 		f.cn_max = 0;
@@ -237,6 +232,15 @@ int pq_pad_fit(X509 *x, const pq_pad_req *r, pq_diag *d)
 		goto out;
 	}
 	note_signature(&f);
+	/* x may carry pads from an earlier fit: natural means without them. */
+	natural = predict(&f, &(struct knobs){0, -1, -1});
+	if (r->target < natural) {
+		rc = pq_diag_set(d, PQ_ERANGE,
+				 "%s: below the certificate's natural size; the smallest size is "
+				 "%zu bytes",
+				 r->what, natural);
+		goto out;
+	}
 	/* Signature lengths vary only for ECDSA: re-sign with the same knobs until the
 	 * planned length comes up, and re-plan with the new length a few times. */
 	for (int round = 0; round < 4; round++) {

@@ -33,6 +33,17 @@ check_chain ml-dsa-65 2 20000
 check_chain ed25519 0 3000
 check_chain rsa-2048 4 50000
 
+# A leaf share that DER cannot encode (an Ed25519 leaf around a 65,540-byte TBS is 65,619
+# bytes, which cannot exist): the leaf's issuer takes a few bytes more instead.
+"$PQTLS" certs --sig ed25519 --out "$T/ed" >/dev/null
+int=$(( $(der_sum "$T/ed") - $(leaf_der "$T/ed") ))
+check_chain ed25519 1 $((int + 65619))
+if "$PQTLS" certs --sig ed25519 --intermediates 0 --pad-chain-to 65619 --out "$T/gap" 2> "$T/gap.err"; then
+	fail "a 65,619-byte Ed25519 leaf cannot exist, yet it was made"
+fi
+grep -q "nearest sizes that exist: 65618 and 65620" "$T/gap.err" || fail "gap message: $(cat "$T/gap.err")"
+[ ! -e "$T/gap" ] || fail "refused chain left a directory"
+
 # Both at once: the leaf gets its size, the intermediates the rest.
 "$PQTLS" certs --sig ml-dsa-44 --intermediates 2 --pad-leaf-to 6000 --pad-chain-to 16000 --out "$T/both" >/dev/null
 [ "$(leaf_der "$T/both")" = 6000 ] && [ "$(der_sum "$T/both")" = 16000 ] || fail "--pad-leaf-to with --pad-chain-to"

@@ -182,6 +182,10 @@ static void below_natural_and_small_delta(void **state)
 	assert_true(fit_exact(&p, p.leaf, 20000, "localhost"));
 	assert_true(fit_exact(&p, p.leaf, 67000, "localhost"));
 	assert_true(verifies(&p));
+	/* Re-fitting smaller starts from the natural size, not from the padded one. */
+	assert_true(fit_exact(&p, p.leaf, 9000, "localhost"));
+	assert_true(fit_exact(&p, p.ca, natural + 100, NULL));
+	assert_true(verifies(&p));
 	free_pair(&p);
 }
 
