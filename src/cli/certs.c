@@ -134,6 +134,16 @@ static int certs_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 		goto out;
 	}
 	pq_chain_spec spec;
+	if (o->mtc && (o->root || o->inter)) {
+		ex = pq_cli_usage_error(PATH, "--mtc: the chain is the leaf alone under an Ed25519 "
+					      "stand-in anchor; --root and --intermediate do not "
+					      "apply (use --sig or --leaf)");
+		goto out;
+	}
+	if (o->cosigner && o->mtc != 1) { /* 1: standalone */
+		ex = pq_cli_usage_error(PATH, "--mtc-cosigner needs --mtc standalone");
+		goto out;
+	}
 	/* An MTC chain is the leaf alone; only an explicit --intermediates contradicts it. */
 	if (o->mtc && !pq_cli_given(cmd, args, "intermediates"))
 		o->intermediates = 0;
