@@ -1,9 +1,9 @@
 #include "pki/alg.h"
 
+#include <ctype.h>
 #include <openssl/core_names.h>
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
 
 #define SLH(n, pub, sig)                                                                           \
 	{                                                                                          \
@@ -58,10 +58,28 @@ const pq_alg *pq_alg_at(size_t i)
 	return i < NALGS ? &algs[i] : NULL;
 }
 
+/* Equal ignoring case, '-' and '_': "ML-DSA-65", "mldsa65" and OQS's "p256_mldsa44"
+ * name the same algorithms as "ml-dsa-65" and "p256-ml-dsa-44". */
+static int same_name(const char *a, const char *b)
+{
+	for (;;) {
+		while (*a == '-' || *a == '_')
+			a++;
+		while (*b == '-' || *b == '_')
+			b++;
+		if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+			return 0;
+		if (!*a)
+			return 1;
+		a++;
+		b++;
+	}
+}
+
 const pq_alg *pq_alg_find(const char *name)
 {
 	for (size_t i = 0; name && i < NALGS; i++)
-		if (strcasecmp(algs[i].name, name) == 0)
+		if (same_name(algs[i].name, name))
 			return &algs[i];
 	return NULL;
 }

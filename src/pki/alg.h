@@ -43,7 +43,8 @@ typedef struct pq_alg {
 size_t pq_alg_count(void);
 const pq_alg *pq_alg_at(size_t i);
 
-/* Case-insensitive lookup by name; NULL when unknown. */
+/* Lookup by name ignoring case, '-' and '_' (so OpenSSL's "mldsa65" and OQS's
+ * "p256_mldsa44" work); NULL when unknown. */
 const pq_alg *pq_alg_find(const char *name);
 
 /* Like pq_alg_find, but an unknown name gives PQ_EINVAL with a message naming `what`

@@ -18,6 +18,11 @@ static void lookup(void **state)
 	assert_null(pq_alg_at(pq_alg_count()));
 	assert_int_equal(pq_alg_lookup("ML-DSA-65", "--sig", &a, &d), 0);
 	assert_string_equal(a->name, "ml-dsa-65");
+	assert_ptr_equal(pq_alg_find("mldsa65"), a);
+	assert_string_equal(pq_alg_find("p256_mldsa44")->name, "p256-ml-dsa-44");
+	assert_null(pq_alg_find("ml-dsa-6"));
+	assert_null(pq_alg_find("ml-dsa-655"));
+	assert_null(pq_alg_find(""));
 	assert_int_equal(pq_alg_lookup("dilithium3", "--leaf", &a, &d), PQ_EINVAL);
 	assert_non_null(strstr(d.msg, "--leaf: unknown signature algorithm 'dilithium3'"));
 	assert_non_null(strstr(d.msg, "slh-dsa-shake-256f"));

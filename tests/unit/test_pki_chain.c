@@ -17,6 +17,8 @@
 #include "pki/dir.h"
 #include "pki/manifest.h"
 
+#include <cjson/cJSON.h>
+
 static char base[256];
 
 static int setup(void **state)
@@ -280,6 +282,58 @@ static void composite(void **state)
 	assert_non_null(strstr(comp.cert[0].key_alg, "(emulated)"));
 }
 
+/* manifest.json carries every certificate (root last, not in the chain) and the flights;
+ * the table shows the same numbers. */
+static void manifest_fields(void **state)
+{
+	(void)state;
+	pq_chain_spec s;
+	pq_chain_info info;
+	pq_diag d = {0};
+	char out[300];
+	spec(&s, "ml-dsa-44", 2);
+	s.pad_leaf_to = 6000;
+	path(out, sizeof out, "m");
+	assert_int_equal(pq_chain_make(&s, out, 0, &info, &d), 0);
+	char *txt = pq_manifest_json(&info);
+	cJSON *m = cJSON_Parse(txt);
+	assert_non_null(m);
+	cJSON *certs = cJSON_GetObjectItem(m, "certificates");
+	assert_int_equal(cJSON_GetArraySize(certs), 4);
+	cJSON *leaf = cJSON_GetArrayItem(certs, 0), *root = cJSON_GetArrayItem(certs, 3);
+	assert_int_equal(cJSON_GetObjectItem(leaf, "der_bytes")->valuedouble, 6000);
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(leaf, "in_chain")));
+	assert_true(cJSON_IsFalse(cJSON_GetObjectItem(root, "in_chain")));
+	assert_string_equal(cJSON_GetObjectItem(leaf, "key_alg")->valuestring, "ml-dsa-44");
+	cJSON *spec_j = cJSON_GetObjectItem(m, "spec");
+	assert_int_equal(cJSON_GetObjectItem(spec_j, "pad_leaf_to")->valuedouble, 6000);
+	cJSON *t13 = cJSON_GetObjectItem(m, "tls13");
+	assert_int_equal(cJSON_GetObjectItem(t13, "certificate_msg_bytes")->valuedouble,
+			 info.cert_msg);
+	cJSON *fl = cJSON_GetObjectItem(t13, "flights");
+	assert_int_equal(cJSON_GetArraySize(fl), 4);
+	cJSON *f0 = cJSON_GetArrayItem(fl, 0);
+	assert_string_equal(cJSON_GetObjectItem(f0, "group")->valuestring, "X25519");
+	assert_int_equal(cJSON_GetObjectItem(f0, "flight_bytes")->valuedouble,
+			 info.flight[0].acct.flight);
+	assert_true(cJSON_IsNull(cJSON_GetObjectItem(m, "emulation")));
+	cJSON_Delete(m);
+	free(txt);
+
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	pq_manifest_print(mem, &info);
+	fclose(mem);
+	char want[96];
+	snprintf(want, sizeof want, "chain.pem DER bytes:       %zu (3 certificates)",
+		 info.chain_der);
+	assert_non_null(strstr(buf, want));
+	assert_non_null(strstr(buf, "X25519MLKEM768"));
+	assert_non_null(strstr(buf, "(not sent)"));
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -290,6 +344,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(cache, setup, teardown),
 	    cmocka_unit_test_setup_teardown(mtc_sizes, setup, teardown),
 	    cmocka_unit_test_setup_teardown(composite, setup, teardown),
+	    cmocka_unit_test_setup_teardown(manifest_fields, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
