@@ -2,6 +2,8 @@
 
 #include <strings.h>
 
+#include "pki/alg.h"
+
 static const pq_acct_group groups[] = {
     {"X25519", 32, 1},
     {"X25519MLKEM768", 1120, 1},
@@ -101,4 +103,23 @@ int pq_acct_flight(const pq_acct_in *in, pq_acct *out, pq_diag *d)
 	}
 	*out = a;
 	return 0;
+}
+
+int pq_acct_flight_named(const size_t *der, size_t n, const char *leaf_alg, const char *group,
+			 pq_acct *out, pq_diag *d)
+{
+	const pq_alg *a = NULL;
+	const pq_acct_group *g = pq_acct_group_find(group);
+	int rc = pq_alg_lookup(leaf_alg, "leaf signature algorithm", &a, d);
+	if (rc)
+		return rc;
+	if (!g)
+		return pq_diag_set(d, PQ_EINVAL,
+				   "TLS group '%s' is unknown to the size model; accepted: X25519, "
+				   "X25519MLKEM768, SecP256r1MLKEM768, MLKEM768, secp256r1, "
+				   "secp384r1, SecP384r1MLKEM1024, MLKEM512, MLKEM1024",
+				   group ? group : "");
+	pq_acct_in in = {
+	    .der = der, .n = n, .sig_bytes = a->sig_bytes, .server_share = g->server_share};
+	return pq_acct_flight(&in, out, d);
 }

@@ -1,6 +1,6 @@
 /* Size accounting: what a chain costs on the wire in a TLS 1.3 server's first flight.
  *
- * Pure arithmetic, no OpenSSL. The model (RFC 8446 sections 4.1.3, 4.3-4.4, 5.2; checked
+ * Pure arithmetic (no OpenSSL calls). The model (RFC 8446 sections 4.1.3, 4.3-4.4, 5.2; checked
  * against the flights measured in pq-facts.md section 6, see tests/unit/test_pki_acct.c):
  *   ServerHello  = 4 + 2 + 32 + 1 + sid + 2 + 1 + 2 + 6 (supported_versions)
  *                  + 8 + server key share                      (sid = 32, echoed)
@@ -69,5 +69,11 @@ typedef struct pq_acct {
 /* Fills *out. PQ_ERANGE when the chain is empty or a size exceeds what TLS can carry
  * (certificate 2^24 - 1, whole message 2^24 - 1, signature 2^16 - 1). */
 int pq_acct_flight(const pq_acct_in *in, pq_acct *out, pq_diag *d) PQ_MUST_USE;
+
+/* The same by names: leaf signature algorithm as in pki/alg.h ("ml-dsa-65"; a composite
+ * counts its classical signature too) and TLS group ("X25519MLKEM768"); default EE,
+ * Finished, MSS and window. PQ_EINVAL names the unknown algorithm or group. */
+int pq_acct_flight_named(const size_t *der, size_t n, const char *leaf_alg, const char *group,
+			 pq_acct *out, pq_diag *d) PQ_MUST_USE;
 
 #endif

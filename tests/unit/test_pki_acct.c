@@ -146,6 +146,22 @@ static void mss_and_window(void **state)
 	assert_int_equal(a.rounds, 1);
 }
 
+static void by_name(void **state)
+{
+	(void)state;
+	size_t der[2] = {11167 - 18 - 5601, 5601};
+	pq_acct a;
+	pq_diag d = {0};
+	assert_int_equal(pq_acct_flight_named(der, 2, "ml-dsa-65", "X25519MLKEM768", &a, &d), 0);
+	assert_int_equal(a.flight, 15851);
+	assert_int_equal(pq_acct_flight_named(der, 2, "p256-ml-dsa-44", "mlkem768", &a, &d), 0);
+	assert_int_equal(a.cert_verify, 8 + 2420 + 72);
+	assert_int_equal(pq_acct_flight_named(der, 2, "falcon-512", "X25519", &a, &d), PQ_EINVAL);
+	assert_non_null(strstr(d.msg, "'falcon-512'"));
+	assert_int_equal(pq_acct_flight_named(der, 2, "ed25519", "X448MLKEM", &a, &d), PQ_EINVAL);
+	assert_non_null(strstr(d.msg, "TLS group 'X448MLKEM' is unknown"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -156,6 +172,7 @@ int main(void)
 	    cmocka_unit_test(groups),
 	    cmocka_unit_test(limits),
 	    cmocka_unit_test(mss_and_window),
+	    cmocka_unit_test(by_name),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
