@@ -1,0 +1,125 @@
+#include "pki/acct.h"
+
+#include <strings.h>
+
+#include "pki/alg.h"
+
+static const pq_acct_group groups[] = {
+    {"X25519", 32, 1},
+    {"X25519MLKEM768", 1120, 1},
+    {"SecP256r1MLKEM768", 1153, 1},
+    {"MLKEM768", 1088, 1},
+    {"secp256r1", 65, 0},
+    {"secp384r1", 97, 0},
+    {"SecP384r1MLKEM1024", 1665, 0},
+    {"MLKEM512", 768, 0},
+    {"MLKEM1024", 1568, 0},
+};
+
+#define NGROUPS (sizeof groups / sizeof groups[0])
+#define U24_MAX 0xffffffu
+
+size_t pq_acct_group_count(void)
+{
+	return NGROUPS;
+}
+
+const pq_acct_group *pq_acct_group_at(size_t i)
+{
+	return i < NGROUPS ? &groups[i] : NULL;
+}
+
+const pq_acct_group *pq_acct_group_find(const char *name)
+{
+	for (size_t i = 0; name && i < NGROUPS; i++)
+		if (strcasecmp(groups[i].name, name) == 0)
+			return &groups[i];
+	return NULL;
+}
+
+size_t pq_acct_cert_msg(const size_t *der, size_t n)
+{
+	size_t len = 4 + 1 + 3;
+	for (size_t i = 0; i < n; i++)
+		len += 3 + der[i] + 2;
+	return len;
+}
+
+size_t pq_acct_tls12_list(const size_t *der, size_t n)
+{
+	size_t len = 0;
+	for (size_t i = 0; i < n; i++)
+		len += 3 + der[i];
+	return len;
+}
+
+size_t pq_acct_records(size_t len)
+{
+	size_t records = len ? (len + PQ_ACCT_RECORD_MAX - 1) / PQ_ACCT_RECORD_MAX : 1;
+	return len + 22 * records;
+}
+
+size_t pq_acct_server_hello(unsigned share)
+{
+	return 4 + 2 + 32 + 1 + 32 + 2 + 1 + 2 + 6 + 8 + (size_t)share;
+}
+
+int pq_acct_flight(const pq_acct_in *in, pq_acct *out, pq_diag *d)
+{
+	if (in->n == 0)
+		return pq_diag_set(d, PQ_ERANGE, "size accounting: the chain has no certificate");
+	for (size_t i = 0; i < in->n; i++)
+		if (in->der[i] > U24_MAX)
+			return pq_diag_set(d, PQ_ERANGE,
+					   "size accounting: certificate %zu is %zu bytes; TLS "
+					   "carries at most %u",
+					   i, in->der[i], U24_MAX);
+	if (in->sig_bytes > 0xffff)
+		return pq_diag_set(d, PQ_ERANGE,
+				   "size accounting: a %zu-byte signature does not fit a "
+				   "CertificateVerify (at most 65535)",
+				   in->sig_bytes);
+	pq_acct a = {0};
+	a.cert_msg = pq_acct_cert_msg(in->der, in->n);
+	if (a.cert_msg - 4 > U24_MAX)
+		return pq_diag_set(d, PQ_ERANGE,
+				   "size accounting: a %zu-byte Certificate message exceeds the "
+				   "TLS limit of %u",
+				   a.cert_msg, U24_MAX + 4);
+	a.server_hello = pq_acct_server_hello(in->server_share);
+	a.ee = in->ee_bytes ? in->ee_bytes : PQ_ACCT_EE_EMPTY;
+	a.cert_verify = 4 + 2 + 2 + in->sig_bytes;
+	a.finished = 4 + (in->finished_hash ? in->finished_hash : 48);
+	a.flight = 5 + a.server_hello + 6 + pq_acct_records(a.ee) + pq_acct_records(a.cert_msg) +
+		   pq_acct_records(a.cert_verify) + pq_acct_records(a.finished);
+	size_t mss = in->mss ? in->mss : PQ_ACCT_MSS;
+	size_t iw = in->iw ? in->iw : PQ_ACCT_IW;
+	a.segments = (a.flight + mss - 1) / mss;
+	a.fits_iw = a.segments <= iw;
+	a.rounds = 1;
+	for (size_t cum = iw, cwnd = iw; cum < a.segments; a.rounds++) {
+		cwnd *= 2;
+		cum += cwnd;
+	}
+	*out = a;
+	return 0;
+}
+
+int pq_acct_flight_named(const size_t *der, size_t n, const char *leaf_alg, const char *group,
+			 pq_acct *out, pq_diag *d)
+{
+	const pq_alg *a = NULL;
+	const pq_acct_group *g = pq_acct_group_find(group);
+	int rc = pq_alg_lookup(leaf_alg, "leaf signature algorithm", &a, d);
+	if (rc)
+		return rc;
+	if (!g)
+		return pq_diag_set(d, PQ_EINVAL,
+				   "TLS group '%s' is unknown to the size model; accepted: X25519, "
+				   "X25519MLKEM768, SecP256r1MLKEM768, MLKEM768, secp256r1, "
+				   "secp384r1, SecP384r1MLKEM1024, MLKEM512, MLKEM1024",
+				   group ? group : "");
+	pq_acct_in in = {
+	    .der = der, .n = n, .sig_bytes = a->sig_bytes, .server_share = g->server_share};
+	return pq_acct_flight(&in, out, d);
+}

@@ -1,0 +1,79 @@
+/* Size accounting: what a chain costs on the wire in a TLS 1.3 server's first flight.
+ *
+ * Pure arithmetic (no OpenSSL calls). The model (RFC 8446 sections 4.1.3, 4.3-4.4, 5.2; checked
+ * against the flights measured in pq-facts.md section 6, see tests/unit/test_pki_acct.c):
+ *   ServerHello  = 4 + 2 + 32 + 1 + sid + 2 + 1 + 2 + 6 (supported_versions)
+ *                  + 8 + server key share                      (sid = 32, echoed)
+ *   Certificate  = 4 + 1 (empty context) + 3 + sum(3 + DER + 2 (no cert extensions))
+ *   CertVerify   = 4 + 2 (scheme) + 2 + signature
+ *   Finished     = 4 + hash length (48 for TLS_AES_256_GCM_SHA384)
+ *   EncryptedExtensions = 6 when empty (plus 4 + 2 + 2 x groups when the server lists
+ *                  its groups because the negotiated one is not its first choice)
+ * Flight on TCP = ServerHello record (5 + SH) + ChangeCipherSpec (6) + for each of
+ * EE, Certificate, CertificateVerify, Finished its own encrypted record(s) of at most
+ * 16384 plaintext bytes, each costing 22 bytes (5 header + 1 type + 16 AEAD tag).
+ * Segments = ceil(flight / MSS); fits when segments <= the initial window. Rounds: the
+ * flights of data it takes in slow start without loss (cwnd doubling from IW: 10, 30, 70,
+ * 150 segments cumulative), so rounds - 1 is the extra round trips the chain costs. */
+#ifndef PQ_PKI_ACCT_H
+#define PQ_PKI_ACCT_H
+
+#include <stddef.h>
+
+#include "core/err.h"
+
+#define PQ_ACCT_MSS 1448
+#define PQ_ACCT_IW 10
+#define PQ_ACCT_RECORD_MAX 16384
+#define PQ_ACCT_EE_EMPTY 6
+
+typedef struct pq_acct_group {
+	const char *name;      /* OpenSSL's group name: "X25519MLKEM768" */
+	unsigned server_share; /* bytes of the server's key_exchange */
+	int common;	       /* one of the groups `pqtls certs` tabulates */
+} pq_acct_group;
+
+size_t pq_acct_group_count(void);
+const pq_acct_group *pq_acct_group_at(size_t i);
+/* Case-insensitive; NULL when unknown. */
+const pq_acct_group *pq_acct_group_find(const char *name);
+
+/* TLS 1.3 Certificate message (with its 4-byte header) for DER sizes der[0..n-1]. */
+size_t pq_acct_cert_msg(const size_t *der, size_t n);
+/* TLS 1.2 certificate_list length (sum(3 + DER)) and Certificate body (list + 3). */
+size_t pq_acct_tls12_list(const size_t *der, size_t n);
+/* Bytes on TCP for a handshake message of `len` bytes in encrypted TLS 1.3 records. */
+size_t pq_acct_records(size_t len);
+/* ServerHello message bytes for a server key share of `share` bytes. */
+size_t pq_acct_server_hello(unsigned share);
+
+typedef struct pq_acct_in {
+	const size_t *der; /* chain as the server sends it: leaf first */
+	size_t n;
+	size_t sig_bytes; /* CertificateVerify signature */
+	unsigned server_share;
+	size_t ee_bytes;      /* EncryptedExtensions message; 0 means PQ_ACCT_EE_EMPTY */
+	size_t finished_hash; /* 0 means 48 (SHA-384) */
+	size_t mss;	      /* 0 means PQ_ACCT_MSS */
+	size_t iw;	      /* 0 means PQ_ACCT_IW */
+} pq_acct_in;
+
+typedef struct pq_acct {
+	size_t server_hello, ee, cert_msg, cert_verify, finished; /* messages */
+	size_t flight;	 /* TCP payload bytes of the server's first flight */
+	size_t segments; /* at the MSS */
+	int fits_iw;
+	unsigned rounds; /* slow-start rounds to deliver the flight (1 when it fits) */
+} pq_acct;
+
+/* Fills *out. PQ_ERANGE when the chain is empty or a size exceeds what TLS can carry
+ * (certificate 2^24 - 1, whole message 2^24 - 1, signature 2^16 - 1). */
+int pq_acct_flight(const pq_acct_in *in, pq_acct *out, pq_diag *d) PQ_MUST_USE;
+
+/* The same by names: leaf signature algorithm as in pki/alg.h ("ml-dsa-65"; a composite
+ * counts its classical signature too) and TLS group ("X25519MLKEM768"); default EE,
+ * Finished, MSS and window. PQ_EINVAL names the unknown algorithm or group. */
+int pq_acct_flight_named(const size_t *der, size_t n, const char *leaf_alg, const char *group,
+			 pq_acct *out, pq_diag *d) PQ_MUST_USE;
+
+#endif

@@ -1,0 +1,185 @@
+#include "pki/alg.h"
+
+#include <ctype.h>
+#include <openssl/core_names.h>
+#include <stdio.h>
+#include <string.h>
+
+#define SLH(n, pub, sig)                                                                           \
+	{                                                                                          \
+		n, PQ_ALG_SLHDSA, n, NULL, 0, NULL, 0, pub, sig, NULL, 0, 0                        \
+	}
+
+/* Sizes: FIPS 204/205 and pq-facts.md section 1. ECDSA sig_bytes is the typical DER
+ * length (r and s each 50 % likely to need a leading zero byte). */
+static const pq_alg algs[] = {
+    {"ecdsa-p256", PQ_ALG_ECDSA, "EC", "P-256", 0, "SHA256", 1, 65, 71, NULL, 0, 0},
+    {"ecdsa-p384", PQ_ALG_ECDSA, "EC", "P-384", 0, "SHA384", 1, 97, 103, NULL, 0, 0},
+    {"ed25519", PQ_ALG_EDDSA, "ED25519", NULL, 0, NULL, 1, 32, 64, NULL, 0, 0},
+    {"rsa-2048", PQ_ALG_RSA, "RSA", NULL, 2048, "SHA256", 1, 256, 256, NULL, 0, 0},
+    {"rsa-3072", PQ_ALG_RSA, "RSA", NULL, 3072, "SHA256", 1, 384, 384, NULL, 0, 0},
+    {"rsa-4096", PQ_ALG_RSA, "RSA", NULL, 4096, "SHA256", 1, 512, 512, NULL, 0, 0},
+    {"ml-dsa-44", PQ_ALG_MLDSA, "ML-DSA-44", NULL, 0, NULL, 1, 1312, 2420, NULL, 0, 0},
+    {"ml-dsa-65", PQ_ALG_MLDSA, "ML-DSA-65", NULL, 0, NULL, 1, 1952, 3309, NULL, 0, 0},
+    {"ml-dsa-87", PQ_ALG_MLDSA, "ML-DSA-87", NULL, 0, NULL, 1, 2592, 4627, NULL, 0, 0},
+    SLH("slh-dsa-sha2-128s", 32, 7856),
+    SLH("slh-dsa-sha2-128f", 32, 17088),
+    SLH("slh-dsa-sha2-192s", 48, 16224),
+    SLH("slh-dsa-sha2-192f", 48, 35664),
+    SLH("slh-dsa-sha2-256s", 64, 29792),
+    SLH("slh-dsa-sha2-256f", 64, 49856),
+    SLH("slh-dsa-shake-128s", 32, 7856),
+    SLH("slh-dsa-shake-128f", 32, 17088),
+    SLH("slh-dsa-shake-192s", 48, 16224),
+    SLH("slh-dsa-shake-192f", 48, 35664),
+    SLH("slh-dsa-shake-256s", 64, 29792),
+    SLH("slh-dsa-shake-256f", 64, 49856),
+    /* Composite emulations (OQS hybrid pairs). Classical parts as the IETF composite
+     * draft encodes them: EC point, RSAPublicKey DER, DER ECDSA signature (max). */
+    {"p256-ml-dsa-44", PQ_ALG_COMPOSITE, "ML-DSA-44", NULL, 0, NULL, 1, 1312 + 65, 2420 + 72,
+     &algs[6], 65, 72},
+    {"rsa3072-ml-dsa-44", PQ_ALG_COMPOSITE, "ML-DSA-44", NULL, 0, NULL, 1, 1312 + 398, 2420 + 384,
+     &algs[6], 398, 384},
+    {"p384-ml-dsa-65", PQ_ALG_COMPOSITE, "ML-DSA-65", NULL, 0, NULL, 1, 1952 + 97, 3309 + 104,
+     &algs[7], 97, 104},
+    {"p521-ml-dsa-87", PQ_ALG_COMPOSITE, "ML-DSA-87", NULL, 0, NULL, 1, 2592 + 133, 4627 + 139,
+     &algs[8], 133, 139},
+};
+
+#define NALGS (sizeof algs / sizeof algs[0])
+
+size_t pq_alg_count(void)
+{
+	return NALGS;
+}
+
+const pq_alg *pq_alg_at(size_t i)
+{
+	return i < NALGS ? &algs[i] : NULL;
+}
+
+/* Equal ignoring case, '-' and '_': "ML-DSA-65", "mldsa65" and OQS's "p256_mldsa44"
+ * name the same algorithms as "ml-dsa-65" and "p256-ml-dsa-44". */
+static int same_name(const char *a, const char *b)
+{
+	for (;;) {
+		while (*a == '-' || *a == '_')
+			a++;
+		while (*b == '-' || *b == '_')
+			b++;
+		if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+			return 0;
+		if (!*a)
+			return 1;
+		a++;
+		b++;
+	}
+}
+
+const pq_alg *pq_alg_find(const char *name)
+{
+	for (size_t i = 0; name && i < NALGS; i++)
+		if (same_name(algs[i].name, name))
+			return &algs[i];
+	return NULL;
+}
+
+int pq_alg_lookup(const char *name, const char *what, const pq_alg **out, pq_diag *d)
+{
+	const pq_alg *a = pq_alg_find(name);
+	if (a) {
+		*out = a;
+		return 0;
+	}
+	char list[512] = "";
+	size_t len = 0;
+	for (size_t i = 0; i < NALGS && len < sizeof list; i++)
+		len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "",
+					algs[i].name);
+	return pq_diag_set(d, PQ_EINVAL, "%s: unknown signature algorithm '%s'; accepted: %s", what,
+			   name ? name : "", list);
+}
+
+const pq_alg *pq_alg_key_alg(const pq_alg *a)
+{
+	return a->base ? a->base : a;
+}
+
+int pq_alg_keygen(const pq_alg *a, EVP_PKEY **out, pq_diag *d)
+{
+	const pq_alg *k = pq_alg_key_alg(a);
+	EVP_PKEY *key = NULL;
+	if (k->family == PQ_ALG_ECDSA)
+		key = EVP_PKEY_Q_keygen(NULL, NULL, "EC", k->curve);
+	else if (k->family == PQ_ALG_RSA)
+		key = EVP_PKEY_Q_keygen(NULL, NULL, "RSA", (size_t)k->rsa_bits);
+	else
+		key = EVP_PKEY_Q_keygen(NULL, NULL, k->keytype);
+	if (!key)
+		return pq_diag_ossl(d, PQ_ETLS, "cannot generate a %s key", a->name);
+	*out = key;
+	return 0;
+}
+
+const EVP_MD *pq_alg_md(const pq_alg *a)
+{
+	const pq_alg *k = pq_alg_key_alg(a);
+	return k->digest ? EVP_get_digestbyname(k->digest) : NULL;
+}
+
+static const pq_alg *match_key(EVP_PKEY *k)
+{
+	int bits = EVP_PKEY_get_bits(k);
+	for (size_t i = 0; i < NALGS; i++) {
+		const pq_alg *a = &algs[i];
+		if (a->base || !EVP_PKEY_is_a(k, a->keytype))
+			continue;
+		if (a->family == PQ_ALG_ECDSA &&
+		    !(strcmp(a->curve, "P-256") == 0 ? bits == 256 : bits == 384))
+			continue;
+		if (a->family == PQ_ALG_RSA && (unsigned)bits != a->rsa_bits)
+			continue;
+		return a;
+	}
+	return NULL;
+}
+
+void pq_alg_describe_key(EVP_PKEY *k, char *name, size_t name_len, unsigned *pub_bytes,
+			 unsigned *sig_bytes, int *tls_leaf)
+{
+	const pq_alg *a = match_key(k);
+	int bits = EVP_PKEY_get_bits(k);
+	size_t pub = 0;
+	if (a) {
+		snprintf(name, name_len, "%s", a->name);
+		*pub_bytes = a->pub_bytes;
+		*sig_bytes = a->sig_bytes;
+		*tls_leaf = a->tls_leaf;
+		return;
+	}
+	*tls_leaf = 0;
+	*sig_bytes = 0;
+	if (EVP_PKEY_is_a(k, "RSA") || EVP_PKEY_is_a(k, "RSA-PSS")) {
+		snprintf(name, name_len, "rsa-%d", bits);
+		*pub_bytes = *sig_bytes = (unsigned)(bits + 7) / 8;
+		*tls_leaf = 1;
+		return;
+	}
+	EVP_PKEY_get_octet_string_param(k, OSSL_PKEY_PARAM_PUB_KEY, NULL, 0, &pub);
+	*pub_bytes = (unsigned)pub;
+	if (EVP_PKEY_is_a(k, "EC")) {
+		/* DER ECDSA: two INTEGERs of the field size, typically one with a 0x00 prefix. */
+		snprintf(name, name_len, "ecdsa-p%d", bits);
+		*sig_bytes = 2 * ((unsigned)bits + 7) / 8 + 7;
+		*tls_leaf = 1;
+		return;
+	}
+	if (EVP_PKEY_is_a(k, "ED448")) {
+		snprintf(name, name_len, "ed448");
+		*sig_bytes = 114;
+		*tls_leaf = 1;
+		return;
+	}
+	const char *t = EVP_PKEY_get0_type_name(k);
+	snprintf(name, name_len, "%s", t ? t : "unknown");
+}

@@ -1,0 +1,173 @@
+#include "pki/manifest.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *mtc_name(enum pq_mtc_mode m)
+{
+	return m == PQ_MTC_STANDALONE ? "standalone" : m == PQ_MTC_LANDMARK ? "landmark" : NULL;
+}
+
+static cJSON *spec_json(const pq_chain_spec *s, size_t proof)
+{
+	cJSON *o = cJSON_CreateObject();
+	if (s->mtc) {
+		cJSON_AddStringToObject(o, "mtc", mtc_name(s->mtc));
+		cJSON_AddNumberToObject(o, "mtc_tree_size", (double)s->mtc_tree_size);
+		cJSON_AddNumberToObject(o, "mtc_proof_hashes",
+					pq_mtc_proof_hashes(s->mtc_tree_size));
+		cJSON_AddNumberToObject(o, "mtc_proof_bytes", (double)proof);
+		cJSON_AddStringToObject(o, "mtc_cosigner",
+					s->mtc != PQ_MTC_STANDALONE ? "none"
+					: s->mtc_cosigner	    ? s->mtc_cosigner->name
+								    : s->leaf->name);
+		cJSON_AddStringToObject(o, "leaf", s->leaf->name);
+		return o;
+	}
+	cJSON_AddStringToObject(o, "root", s->root->name);
+	cJSON_AddStringToObject(o, "intermediate", s->inter->name);
+	cJSON_AddStringToObject(o, "leaf", s->leaf->name);
+	cJSON_AddNumberToObject(o, "intermediates", s->intermediates);
+	cJSON_AddNumberToObject(o, "pad_leaf_to", (double)s->pad_leaf_to);
+	cJSON_AddNumberToObject(o, "pad_chain_to", (double)s->pad_chain_to);
+	return o;
+}
+
+static cJSON *cert_json(const pq_cert_info *c, int in_chain)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "role", c->role);
+	cJSON_AddBoolToObject(o, "in_chain", in_chain);
+	cJSON_AddStringToObject(o, "subject", c->subject);
+	cJSON_AddStringToObject(o, "key_alg", c->key_alg);
+	cJSON_AddNumberToObject(o, "public_key_bytes", (double)c->pub_bytes);
+	cJSON_AddStringToObject(o, "signature_alg", c->sig_alg);
+	cJSON_AddNumberToObject(o, "signature_bytes", (double)c->sig_bytes);
+	cJSON_AddNumberToObject(o, "pad_bytes", (double)c->pad_bytes);
+	cJSON_AddNumberToObject(o, "emulated_bytes", (double)c->emu_bytes);
+	cJSON_AddNumberToObject(o, "der_bytes", (double)c->der_bytes);
+	cJSON_AddStringToObject(o, "sha256", c->sha256);
+	return o;
+}
+
+static cJSON *tls13_json(const pq_chain_info *info)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddNumberToObject(o, "certificate_msg_bytes", (double)info->cert_msg);
+	cJSON_AddBoolToObject(o, "leaf_usable_by_openssl_tls13", info->leaf_tls_ok);
+	cJSON_AddNumberToObject(o, "leaf_signature_bytes", (double)info->cv_sig_bytes);
+	cJSON_AddNumberToObject(o, "leaf_signature_bytes_on_wire", (double)info->cv_sig_wire);
+	cJSON *fl = cJSON_AddArrayToObject(o, "flights");
+	for (size_t i = 0; i < info->n_flight; i++) {
+		const pq_chain_flight *f = &info->flight[i];
+		cJSON *g = cJSON_CreateObject();
+		cJSON_AddStringToObject(g, "group", f->group->name);
+		cJSON_AddNumberToObject(g, "server_hello_bytes", (double)f->acct.server_hello);
+		cJSON_AddNumberToObject(g, "encrypted_extensions_bytes", (double)f->acct.ee);
+		cJSON_AddNumberToObject(g, "certificate_verify_bytes", (double)f->acct.cert_verify);
+		cJSON_AddNumberToObject(g, "finished_bytes", (double)f->acct.finished);
+		cJSON_AddNumberToObject(g, "flight_bytes", (double)f->acct.flight);
+		cJSON_AddNumberToObject(g, "segments", (double)f->acct.segments);
+		cJSON_AddBoolToObject(g, "fits_initial_window", f->acct.fits_iw);
+		cJSON_AddNumberToObject(g, "slow_start_rounds", f->acct.rounds);
+		cJSON_AddItemToArray(fl, g);
+	}
+	return o;
+}
+
+char *pq_manifest_json(const pq_chain_info *info)
+{
+	cJSON *o = cJSON_CreateObject();
+	if (!o)
+		return NULL;
+	cJSON_AddStringToObject(o, "generator", "pqtls certs");
+	if (info->dir[0])
+		cJSON_AddStringToObject(o, "dir", info->dir);
+	cJSON_AddStringToObject(o, "source", info->source);
+	if (info->has_spec)
+		cJSON_AddItemToObject(o, "spec", spec_json(&info->spec, info->mtc_proof_bytes));
+	if (info->emulation[0])
+		cJSON_AddStringToObject(o, "emulation", info->emulation);
+	else
+		cJSON_AddNullToObject(o, "emulation");
+	cJSON *certs = cJSON_AddArrayToObject(o, "certificates");
+	for (size_t i = 0; i < info->n; i++)
+		cJSON_AddItemToArray(certs, cert_json(&info->cert[i], 1));
+	if (info->has_root)
+		cJSON_AddItemToArray(certs, cert_json(&info->root, 0));
+	cJSON_AddNumberToObject(o, "chain_der_bytes", (double)info->chain_der);
+	cJSON *t12 = cJSON_AddObjectToObject(o, "tls12");
+	cJSON_AddNumberToObject(t12, "certificate_list_len", (double)info->tls12_list);
+	cJSON_AddNumberToObject(t12, "certificate_msg_body_len", (double)info->tls12_body);
+	cJSON_AddItemToObject(o, "tls13", tls13_json(info));
+	cJSON_AddNumberToObject(o, "mss", PQ_ACCT_MSS);
+	cJSON_AddNumberToObject(o, "initial_window", PQ_ACCT_IW);
+	char *s = cJSON_Print(o);
+	cJSON_Delete(o);
+	return s;
+}
+
+int pq_manifest_write(const pq_chain_info *info, const char *dir, pq_diag *d)
+{
+	char path[4200];
+	snprintf(path, sizeof path, "%s/manifest.json", dir);
+	char *s = pq_manifest_json(info);
+	if (!s)
+		return pq_diag_set(d, PQ_ENOMEM, "manifest.json: out of memory");
+	FILE *f = fopen(path, "w");
+	int rc = 0;
+	if (!f || fprintf(f, "%s\n", s) < 0)
+		rc = pq_diag_set(d, -errno, "cannot write %s: %s", path, strerror(errno));
+	if (f && fclose(f) != 0 && !rc)
+		rc = pq_diag_set(d, -errno, "cannot write %s: %s", path, strerror(errno));
+	free(s);
+	return rc;
+}
+
+static void cert_line(FILE *f, const pq_cert_info *c)
+{
+	fprintf(f, "%-16s %-28s %8zu  %-24s %8zu %8zu %9zu\n", c->role, c->key_alg, c->pub_bytes,
+		c->sig_alg, c->sig_bytes, c->pad_bytes, c->der_bytes);
+}
+
+void pq_manifest_print(FILE *f, const pq_chain_info *info)
+{
+	fprintf(f, "chain: %s\n", info->dir[0] ? info->dir : info->source);
+	if (info->emulation[0])
+		fprintf(f, "note:  %s\n", info->emulation);
+	fprintf(f, "\n%-16s %-28s %8s  %-24s %8s %8s %9s\n", "certificate", "key", "pubkey",
+		"signed with", "sig", "pad", "DER");
+	for (size_t i = 0; i < info->n; i++)
+		cert_line(f, &info->cert[i]);
+	if (info->has_root) {
+		fprintf(f, "(not sent)\n");
+		cert_line(f, &info->root);
+	}
+	fprintf(f, "\nchain.pem DER bytes:       %zu (%zu certificates)\n", info->chain_der,
+		info->n);
+	fprintf(f, "TLS 1.3 Certificate msg:   %zu bytes\n", info->cert_msg);
+	fprintf(f, "TLS 1.2 certificate_list:  %zu bytes (Certificate body %zu)\n",
+		info->tls12_list, info->tls12_body);
+	if (!info->n_flight) {
+		fprintf(f, "no server flight: the leaf key cannot sign a CertificateVerify\n");
+		return;
+	}
+	fprintf(f, "CertificateVerify:         %zu bytes (%zu-byte signature%s)\n",
+		info->flight[0].acct.cert_verify, info->cv_sig_bytes,
+		info->cv_sig_wire != info->cv_sig_bytes ? ", emulated" : "");
+	if (!info->leaf_tls_ok)
+		fprintf(f, "warning: OpenSSL 3.5 cannot use this leaf key in TLS 1.3\n");
+	fprintf(f, "\nserver first flight (TCP payload, MSS %d, initial window %d segments):\n",
+		PQ_ACCT_MSS, PQ_ACCT_IW);
+	fprintf(f, "%-20s %8s %8s %8s  %s\n", "group", "SH", "bytes", "segments", "fits IW10");
+	for (size_t i = 0; i < info->n_flight; i++) {
+		const pq_chain_flight *fl = &info->flight[i];
+		char fits[32] = "yes";
+		if (!fl->acct.fits_iw)
+			snprintf(fits, sizeof fits, "no, +%u RTT", fl->acct.rounds - 1);
+		fprintf(f, "%-20s %8zu %8zu %8zu  %s\n", fl->group->name, fl->acct.server_hello,
+			fl->acct.flight, fl->acct.segments, fits);
+	}
+}

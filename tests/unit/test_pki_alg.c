@@ -1,0 +1,101 @@
+/* The algorithm table: lookup, messages, key generation, key description. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+/* cmocka needs the headers above. */
+#include <cmocka.h>
+
+#include "pki/alg.h"
+
+static void lookup(void **state)
+{
+	(void)state;
+	const pq_alg *a = NULL;
+	pq_diag d = {0};
+	assert_int_equal(pq_alg_count(), 25); /* 9 + 12 SLH-DSA + 4 composite emulations */
+	assert_null(pq_alg_at(pq_alg_count()));
+	assert_int_equal(pq_alg_lookup("ML-DSA-65", "--sig", &a, &d), 0);
+	assert_string_equal(a->name, "ml-dsa-65");
+	assert_ptr_equal(pq_alg_find("mldsa65"), a);
+	assert_string_equal(pq_alg_find("p256_mldsa44")->name, "p256-ml-dsa-44");
+	assert_null(pq_alg_find("ml-dsa-6"));
+	assert_null(pq_alg_find("ml-dsa-655"));
+	assert_null(pq_alg_find(""));
+	assert_int_equal(pq_alg_lookup("dilithium3", "--leaf", &a, &d), PQ_EINVAL);
+	assert_non_null(strstr(d.msg, "--leaf: unknown signature algorithm 'dilithium3'"));
+	assert_non_null(strstr(d.msg, "slh-dsa-shake-256f"));
+	assert_non_null(strstr(d.msg, "p256-ml-dsa-44"));
+	assert_int_equal(pq_alg_lookup(NULL, "--sig", &a, &d), PQ_EINVAL);
+	int slh = 0;
+	for (size_t i = 0; i < pq_alg_count(); i++) {
+		const pq_alg *x = pq_alg_at(i);
+		slh += x->family == PQ_ALG_SLHDSA;
+		assert_true(x->tls_leaf == (x->family != PQ_ALG_SLHDSA));
+	}
+	assert_int_equal(slh, 12);
+	a = pq_alg_find("p384-ml-dsa-65");
+	assert_ptr_equal(pq_alg_key_alg(a), pq_alg_find("ml-dsa-65"));
+	assert_null(pq_alg_md(a));
+	assert_non_null(pq_alg_md(pq_alg_find("ecdsa-p384")));
+}
+
+/* Keys for every fast family, and their description matches the table. */
+static void keygen_and_describe(void **state)
+{
+	(void)state;
+	static const char *names[] = {"ecdsa-p256",	   "ecdsa-p384",    "ed25519",
+				      "rsa-2048",	   "ml-dsa-44",	    "ml-dsa-87",
+				      "slh-dsa-sha2-128f", "p256-ml-dsa-44"};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		const pq_alg *a = pq_alg_find(names[i]);
+		EVP_PKEY *k = NULL;
+		assert_int_equal(pq_alg_keygen(a, &k, NULL), 0);
+		char name[48];
+		unsigned pub = 0, sig = 0;
+		int tls = -1;
+		pq_alg_describe_key(k, name, sizeof name, &pub, &sig, &tls);
+		const pq_alg *key = pq_alg_key_alg(a);
+		assert_string_equal(name, key->name);
+		assert_int_equal(pub, key->pub_bytes);
+		assert_int_equal(sig, key->sig_bytes);
+		assert_int_equal(tls, key->tls_leaf);
+		EVP_PKEY_free(k);
+	}
+}
+
+/* Keys outside the table still get a name and sizes (web chains: RSA-1024, P-521). */
+static void describe_other_keys(void **state)
+{
+	(void)state;
+	char name[48];
+	unsigned pub = 0, sig = 0;
+	int tls = 0;
+	EVP_PKEY *k = EVP_PKEY_Q_keygen(NULL, NULL, "EC", "P-521");
+	pq_alg_describe_key(k, name, sizeof name, &pub, &sig, &tls);
+	assert_string_equal(name, "ecdsa-p521");
+	assert_int_equal(pub, 133);
+	assert_true(sig >= 137 && sig <= 139);
+	EVP_PKEY_free(k);
+	k = EVP_PKEY_Q_keygen(NULL, NULL, "RSA", (size_t)1024);
+	pq_alg_describe_key(k, name, sizeof name, &pub, &sig, &tls);
+	assert_string_equal(name, "rsa-1024");
+	assert_int_equal(sig, 128);
+	EVP_PKEY_free(k);
+	k = EVP_PKEY_Q_keygen(NULL, NULL, "ML-KEM-768");
+	pq_alg_describe_key(k, name, sizeof name, &pub, &sig, &tls);
+	assert_int_equal(sig, 0); /* cannot sign: no CertificateVerify */
+	assert_int_equal(tls, 0);
+	EVP_PKEY_free(k);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(lookup),
+	    cmocka_unit_test(keygen_and_describe),
+	    cmocka_unit_test(describe_other_keys),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,350 @@
+/* Chain factory: spec checks, directory handling, inspect, cache, MTC and composite
+ * emulation sizes. */
+#include <dirent.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+/* cmocka needs the headers above. */
+#include <cmocka.h>
+
+#include "pki/chain.h"
+#include "pki/dir.h"
+#include "pki/manifest.h"
+
+#include <cjson/cJSON.h>
+
+static char base[256];
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(base, sizeof base, "/tmp/test_pki_chain.XXXXXX");
+	return mkdtemp(base) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	pq_pki_dir_remove(base);
+	return 0;
+}
+
+static void path(char *out, size_t n, const char *name)
+{
+	snprintf(out, n, "%s/%s", base, name);
+}
+
+/* Entries in the test's base directory (temporary directories must not survive). */
+static int entries(void)
+{
+	DIR *d = opendir(base);
+	int n = 0;
+	for (struct dirent *e; d && (e = readdir(d));)
+		n += e->d_name[0] != '.';
+	if (d)
+		closedir(d);
+	return n;
+}
+
+static void spec(pq_chain_spec *s, const char *alg, int ints)
+{
+	pq_chain_spec_init(s);
+	s->root = s->inter = s->leaf = pq_alg_find(alg);
+	s->intermediates = ints;
+}
+
+static void spec_checks(void **state)
+{
+	(void)state;
+	pq_chain_spec s;
+	pq_diag d = {0};
+	spec(&s, "ml-dsa-65", 1);
+	assert_int_equal(pq_chain_spec_check(&s, &d), 0);
+	s.leaf = pq_alg_find("slh-dsa-sha2-128s");
+	assert_int_equal(pq_chain_spec_check(&s, &d), PQ_EUNSUPPORTED);
+	assert_non_null(strstr(d.msg, "--leaf slh-dsa-sha2-128s: OpenSSL 3.5 has no TLS 1.3"));
+	assert_non_null(strstr(d.msg, "--root slh-dsa-sha2-128s --intermediate slh-dsa-sha2-128s "
+				      "--leaf ml-dsa-65"));
+	assert_non_null(strstr(d.msg, "--pad-leaf-to"));
+	spec(&s, "ml-dsa-44", 5);
+	assert_int_equal(pq_chain_spec_check(&s, &d), PQ_EINVAL);
+	assert_non_null(strstr(d.msg, "--intermediates: 5 is outside 0..4"));
+	spec(&s, "ml-dsa-44", 1);
+	s.pad_leaf_to = 9000;
+	s.pad_chain_to = 9000;
+	assert_int_equal(pq_chain_spec_check(&s, &d), PQ_EINVAL);
+	assert_non_null(strstr(d.msg, "no room"));
+	s.pad_leaf_to = 0x1000000;
+	assert_int_equal(pq_chain_spec_check(&s, &d), PQ_ERANGE);
+	spec(&s, "ml-dsa-44", 1);
+	s.mtc = PQ_MTC_LANDMARK;
+	s.mtc_tree_size = 1000;
+	assert_int_equal(pq_chain_spec_check(&s, &d), PQ_EINVAL);
+	assert_non_null(strstr(d.msg, "--intermediates must be 0"));
+	s.intermediates = 0;
+	s.mtc_tree_size = 1;
+	assert_int_equal(pq_chain_spec_check(&s, &d), PQ_EINVAL);
+	assert_non_null(strstr(d.msg, "--mtc-tree-size: 1 entries"));
+	s.root = NULL;
+	assert_int_equal(pq_chain_spec_check(&s, &d), PQ_EINVAL);
+}
+
+static void make_padded_and_inspect(void **state)
+{
+	(void)state;
+	pq_chain_spec s;
+	pq_chain_info info, again;
+	pq_diag d = {0};
+	char out[300], f[400];
+	struct stat st;
+	spec(&s, "ecdsa-p256", 2);
+	s.pad_chain_to = 20000;
+	path(out, sizeof out, "c1");
+	assert_int_equal(pq_chain_make(&s, out, 0, &info, &d), 0);
+	assert_int_equal(info.n, 3);
+	assert_int_equal(info.chain_der, 20000);
+	assert_int_equal(info.cert[0].der_bytes + info.cert[1].der_bytes + info.cert[2].der_bytes,
+			 20000);
+	assert_true(info.cert[0].pad_bytes > 18000);
+	assert_int_equal(info.cert_msg, 20000 + 8 + 3 * 5);
+	assert_int_equal(info.n_flight, 4);
+	assert_string_equal(info.flight[1].group->name, "X25519MLKEM768");
+	assert_true(info.has_root);
+	assert_string_equal(info.cert[0].role, "leaf");
+	assert_string_equal(info.cert[2].role, "intermediate 2");
+	snprintf(f, sizeof f, "%s/leaf.key", out);
+	assert_int_equal(stat(f, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
+	snprintf(f, sizeof f, "%s/manifest.json", out);
+	assert_int_equal(stat(f, &st), 0);
+	/* Inspecting the directory gives the same sizes. */
+	assert_int_equal(pq_chain_inspect(out, &again, &d), 0);
+	assert_int_equal(again.chain_der, 20000);
+	assert_string_equal(again.cert[0].sha256, info.cert[0].sha256);
+	assert_int_equal(entries(), 1);
+	/* Existing directory: refused without --force, replaced with it. */
+	assert_int_equal(pq_chain_make(&s, out, 0, &info, &d), PQ_EEXIST);
+	assert_non_null(strstr(d.msg, "already exists"));
+	s.pad_chain_to = 0;
+	assert_int_equal(pq_chain_make(&s, out, 1, &info, &d), 0);
+	assert_true(info.chain_der < 20000);
+	assert_int_equal(entries(), 1);
+	char *json = pq_manifest_json(&info);
+	assert_non_null(strstr(json, "\"fits_initial_window\""));
+	free(json);
+	pq_pki_dir_remove(out);
+}
+
+static void failures_leave_nothing(void **state)
+{
+	(void)state;
+	pq_chain_spec s;
+	pq_diag d = {0};
+	char out[300], f[400];
+	spec(&s, "ml-dsa-44", 1);
+	s.pad_chain_to = 5000;
+	path(out, sizeof out, "small");
+	assert_int_equal(pq_chain_make(&s, out, 0, NULL, &d), PQ_ERANGE);
+	assert_non_null(strstr(d.msg, "--pad-chain-to 5000: below the chain's natural size; the "
+				      "smallest is"));
+	assert_int_equal(entries(), 0);
+	/* --force never replaces a directory that is not a chain. */
+	path(out, sizeof out, "userdata");
+	assert_int_equal(mkdir(out, 0755), 0);
+	snprintf(f, sizeof f, "%s/notes.txt", out);
+	fclose(fopen(f, "w"));
+	s.pad_chain_to = 0;
+	assert_int_equal(pq_chain_make(&s, out, 1, NULL, &d), PQ_EEXIST);
+	assert_non_null(strstr(d.msg, "not a chain directory"));
+	assert_int_equal(access(f, F_OK), 0);
+	/* A parent that is a file. */
+	char sub[500];
+	snprintf(sub, sizeof sub, "%s/x", f);
+	assert_true(pq_chain_make(&s, sub, 0, NULL, &d) < 0);
+	assert_non_null(strstr(d.msg, "Not a directory"));
+	assert_non_null(strstr(d.msg, sub));
+	assert_int_equal(entries(), 1);
+	pq_pki_dir_remove(f);
+	rmdir(f);
+}
+
+static void inspect_errors(void **state)
+{
+	(void)state;
+	pq_chain_info info;
+	pq_diag d = {0};
+	char f[300];
+	path(f, sizeof f, "junk.pem");
+	FILE *fp = fopen(f, "w");
+	fputs("hello, not a certificate\n", fp);
+	fclose(fp);
+	assert_int_equal(pq_chain_inspect(f, &info, &d), PQ_EPARSE);
+	assert_non_null(strstr(d.msg, "not a PEM file of certificates"));
+	fp = fopen(f, "w");
+	fputs("-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n", fp);
+	fclose(fp);
+	assert_int_equal(pq_chain_inspect(f, &info, &d), PQ_EPARSE);
+	remove(f);
+	assert_int_equal(pq_chain_inspect(f, &info, &d), PQ_EIO);
+	assert_non_null(strstr(d.msg, "no such file"));
+}
+
+static void cache(void **state)
+{
+	(void)state;
+	pq_chain_spec s;
+	pq_chain_info a, b;
+	pq_diag d = {0};
+	char root[300], dir1[4096], dir2[4096];
+	path(root, sizeof root, "cache");
+	spec(&s, "ed25519", 1);
+	s.pad_leaf_to = 3000;
+	assert_int_equal(pq_chain_cached(&s, root, &a, &d), 0);
+	assert_int_equal(pq_chain_cached(&s, root, &b, &d), 1);
+	assert_string_equal(a.dir, b.dir);
+	assert_string_equal(a.cert[0].sha256, b.cert[0].sha256); /* reused, not re-made */
+	assert_int_equal(b.cert[0].der_bytes, 3000);
+	assert_int_equal(pq_chain_cache_dir(&s, root, dir1, sizeof dir1, &d), 0);
+	s.pad_leaf_to = 3001;
+	assert_int_equal(pq_chain_cache_dir(&s, root, dir2, sizeof dir2, &d), 0);
+	assert_string_not_equal(dir1, dir2);
+	assert_int_equal(strncmp(dir1, root, strlen(root)), 0);
+	s.leaf = pq_alg_find("slh-dsa-sha2-128f");
+	assert_int_equal(pq_chain_cached(&s, root, &a, &d), PQ_EUNSUPPORTED);
+	pq_pki_dir_remove(root);
+}
+
+static void mtc_sizes(void **state)
+{
+	(void)state;
+	assert_int_equal(pq_mtc_proof_hashes(2500), 12);
+	assert_int_equal(pq_mtc_proof_hashes(4400000), 23);
+	assert_int_equal(pq_mtc_proof_hashes(UINT64_C(1) << 32), 32);
+	assert_int_equal(pq_mtc_proof_hashes(1), 0);
+	assert_int_equal(pq_mtc_proof_bytes(PQ_MTC_LANDMARK, 4400000, 0), 18 + 736);
+	assert_int_equal(pq_mtc_proof_bytes(PQ_MTC_STANDALONE, 2500, 2420),
+			 18 + 384 + 1 + 4 + 2 + 2420);
+	pq_chain_spec s;
+	pq_chain_info info;
+	pq_diag d = {0};
+	char out[300];
+	spec(&s, "ml-dsa-44", 0);
+	s.mtc = PQ_MTC_LANDMARK;
+	s.mtc_tree_size = 4400000;
+	path(out, sizeof out, "mtc-landmark");
+	assert_int_equal(pq_chain_make(&s, out, 0, &info, &d), 0);
+	assert_int_equal(info.n, 1);
+	/* pq-facts.md estimates ~2.4 KB for a landmark-relative ML-DSA-44 MTC. */
+	print_message("landmark MTC leaf: %zu bytes\n", info.cert[0].der_bytes);
+	assert_in_range(info.cert[0].der_bytes, 2200, 2700);
+	assert_non_null(strstr(info.emulation, "SIZE EMULATION, not an MTC implementation"));
+	assert_int_equal(info.cv_sig_bytes, 2420);
+	s.mtc = PQ_MTC_STANDALONE;
+	s.mtc_tree_size = 2500;
+	path(out, sizeof out, "mtc-standalone");
+	assert_int_equal(pq_chain_make(&s, out, 0, &info, &d), 0);
+	/* ~4.5 KB estimated with one ML-DSA-44 cosignature. */
+	print_message("standalone MTC leaf: %zu bytes\n", info.cert[0].der_bytes);
+	assert_in_range(info.cert[0].der_bytes, 4300, 4800);
+	assert_int_equal(info.mtc_proof_bytes, 18 + 384 + 7 + 2420);
+	s.mtc_tree_size = 2;
+	s.leaf = pq_alg_find("ecdsa-p256");
+	path(out, sizeof out, "mtc-tiny");
+	assert_int_equal(pq_chain_make(&s, out, 0, &info, &d), 0);
+}
+
+/* A composite leaf is the ML-DSA leaf plus exactly the classical key and signature. */
+static void composite(void **state)
+{
+	(void)state;
+	pq_chain_spec s;
+	pq_chain_info plain, comp;
+	pq_diag d = {0};
+	char out[300];
+	spec(&s, "ml-dsa-44", 1);
+	path(out, sizeof out, "plain");
+	assert_int_equal(pq_chain_make(&s, out, 0, &plain, &d), 0);
+	spec(&s, "p256-ml-dsa-44", 1);
+	path(out, sizeof out, "composite");
+	assert_int_equal(pq_chain_make(&s, out, 0, &comp, &d), 0);
+	assert_int_equal(comp.cert[0].der_bytes, plain.cert[0].der_bytes + 65 + 72);
+	assert_int_equal(comp.cert[0].emu_bytes, 65 + 72);
+	assert_int_equal(comp.cert[0].pub_bytes, 1312 + 65);
+	assert_int_equal(comp.cv_sig_bytes, 2420 + 72);
+	assert_int_equal(comp.cv_sig_wire, 2420);
+	assert_non_null(strstr(comp.emulation, "SIZE EMULATION"));
+	assert_non_null(strstr(comp.cert[0].key_alg, "(emulated)"));
+}
+
+/* manifest.json carries every certificate (root last, not in the chain) and the flights;
+ * the table shows the same numbers. */
+static void manifest_fields(void **state)
+{
+	(void)state;
+	pq_chain_spec s;
+	pq_chain_info info;
+	pq_diag d = {0};
+	char out[300];
+	spec(&s, "ml-dsa-44", 2);
+	s.pad_leaf_to = 6000;
+	path(out, sizeof out, "m");
+	assert_int_equal(pq_chain_make(&s, out, 0, &info, &d), 0);
+	char *txt = pq_manifest_json(&info);
+	cJSON *m = cJSON_Parse(txt);
+	assert_non_null(m);
+	cJSON *certs = cJSON_GetObjectItem(m, "certificates");
+	assert_int_equal(cJSON_GetArraySize(certs), 4);
+	cJSON *leaf = cJSON_GetArrayItem(certs, 0), *root = cJSON_GetArrayItem(certs, 3);
+	assert_int_equal(cJSON_GetObjectItem(leaf, "der_bytes")->valuedouble, 6000);
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(leaf, "in_chain")));
+	assert_true(cJSON_IsFalse(cJSON_GetObjectItem(root, "in_chain")));
+	assert_string_equal(cJSON_GetObjectItem(leaf, "key_alg")->valuestring, "ml-dsa-44");
+	cJSON *spec_j = cJSON_GetObjectItem(m, "spec");
+	assert_int_equal(cJSON_GetObjectItem(spec_j, "pad_leaf_to")->valuedouble, 6000);
+	cJSON *t13 = cJSON_GetObjectItem(m, "tls13");
+	assert_int_equal(cJSON_GetObjectItem(t13, "certificate_msg_bytes")->valuedouble,
+			 info.cert_msg);
+	cJSON *fl = cJSON_GetObjectItem(t13, "flights");
+	assert_int_equal(cJSON_GetArraySize(fl), 4);
+	cJSON *f0 = cJSON_GetArrayItem(fl, 0);
+	assert_string_equal(cJSON_GetObjectItem(f0, "group")->valuestring, "X25519");
+	assert_int_equal(cJSON_GetObjectItem(f0, "flight_bytes")->valuedouble,
+			 info.flight[0].acct.flight);
+	assert_true(cJSON_IsNull(cJSON_GetObjectItem(m, "emulation")));
+	cJSON_Delete(m);
+	free(txt);
+
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	pq_manifest_print(mem, &info);
+	fclose(mem);
+	char want[96];
+	snprintf(want, sizeof want, "chain.pem DER bytes:       %zu (3 certificates)",
+		 info.chain_der);
+	assert_non_null(strstr(buf, want));
+	assert_non_null(strstr(buf, "X25519MLKEM768"));
+	assert_non_null(strstr(buf, "(not sent)"));
+	free(buf);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(spec_checks),
+	    cmocka_unit_test_setup_teardown(make_padded_and_inspect, setup, teardown),
+	    cmocka_unit_test_setup_teardown(failures_leave_nothing, setup, teardown),
+	    cmocka_unit_test_setup_teardown(inspect_errors, setup, teardown),
+	    cmocka_unit_test_setup_teardown(cache, setup, teardown),
+	    cmocka_unit_test_setup_teardown(mtc_sizes, setup, teardown),
+	    cmocka_unit_test_setup_teardown(composite, setup, teardown),
+	    cmocka_unit_test_setup_teardown(manifest_fields, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
