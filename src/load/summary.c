@@ -301,7 +301,7 @@ void pq_load_summary_json(const pq_load_summary *s, FILE *f)
 		cJSON_AddStringToObject(x, "version", s->combos[i].version);
 		cJSON_AddStringToObject(x, "group", s->combos[i].group);
 		cJSON_AddStringToObject(x, "sigalg", s->combos[i].sigalg);
-		cJSON_AddBoolToObject(x, "resumed", s->combos[i].resumed);
+		cJSON_AddStringToObject(x, "handshake", s->combos[i].resumed ? "resumed" : "full");
 		cJSON_AddNumberToObject(x, "count", (double)s->combos[i].count);
 		cJSON_AddItemToArray(neg, x);
 	}

@@ -1,5 +1,7 @@
 #include "tls/ctx.h"
 
+#include "tls/certcomp.h"
+
 #include <errno.h>
 #include <openssl/err.h>
 #include <pthread.h>
@@ -154,11 +156,12 @@ static int setup_server(SSL_CTX *ctx, const pq_tls_config *cfg, pq_diag *d)
 		SSL_CTX_set_max_early_data(ctx, cfg->max_early_data);
 		SSL_CTX_set_recv_max_early_data(ctx, cfg->max_early_data);
 	}
-	/* Pre-compress the chain once instead of on every handshake. */
-	if (!(SSL_CTX_get_options(ctx) & SSL_OP_NO_TX_CERTIFICATE_COMPRESSION))
-		SSL_CTX_compress_certs(ctx, 0);
-	ERR_clear_error();
-	return 0;
+	/* Compress the chain once, here, instead of on every handshake. */
+	pq_tls_comp c;
+	int installed = 0, rc = pq_tls_comp_parse(cfg->cert_comp, "--cert-compression", &c, d);
+	if (rc == 0 && c.n)
+		rc = pq_tls_certcomp_install(ctx, &c, &installed, d);
+	return rc;
 }
 
 static int setup_client(SSL_CTX *ctx, const pq_tls_config *cfg, pq_diag *d)
