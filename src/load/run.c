@@ -147,9 +147,10 @@ static int budget_left(runner *r, const phase *ph, int64_t now)
 {
 	if (ph->count && r->launched >= (uint64_t)ph->count)
 		return 0;
-	if (ph->end_ns && now >= ph->end_ns)
-		return 0;
-	if (ph->open && ph->end_ns && ph->origin_ns + pq_arrival_peek(&ph->arr) >= ph->end_ns)
+	/* Open loop: every arrival scheduled before the end starts, however late; dropping
+	 * the late ones would hide exactly the stall the open loop is there to show. */
+	if (ph->open ? ph->end_ns && ph->origin_ns + pq_arrival_peek(&ph->arr) >= ph->end_ns
+		     : ph->end_ns && now >= ph->end_ns)
 		return 0;
 	/* Nothing has worked yet and the first attempts all failed: more would only repeat
 	 * the same error (or wait out the same timeout) many times. */

@@ -8,7 +8,7 @@
 #include "server/internal.h"
 #include "tls/addr.h"
 
-static int listen_one(const pq_addr *a, uint16_t port, int *out, pq_diag *d)
+static int listen_one(const pq_addr *a, uint16_t port, int reuseport, int *out, pq_diag *d)
 {
 	struct sockaddr_storage ss = a->sa;
 	if (ss.ss_family == AF_INET6)
@@ -21,7 +21,7 @@ static int listen_one(const pq_addr *a, uint16_t port, int *out, pq_diag *d)
 		return pq_diag_set(d, -errno, "--listen: socket: %s", strerror(errno));
 	/* SO_REUSEPORT: each worker has its own socket and the kernel spreads connections. */
 	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) < 0 ||
-	    setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one) < 0 ||
+	    (reuseport && setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one) < 0) ||
 	    pq_addr_nodelay(fd) < 0) {
 		rc = pq_diag_set(d, -errno, "--listen: setsockopt: %s", strerror(errno));
 		goto out;
@@ -41,6 +41,30 @@ out:
 	else
 		*out = fd;
 	return rc;
+}
+
+static uint16_t bound_port(int fd, char *text, size_t n)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof ss;
+	getsockname(fd, (struct sockaddr *)&ss, &len);
+	pq_addr_format((struct sockaddr *)&ss, text, n);
+	return ntohs(ss.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
+					      : ((struct sockaddr_in *)&ss)->sin_port);
+}
+
+/* Bind (and listen, so a listener with SO_REUSEPORT conflicts too) a plain socket to
+ * the address, note the port, close it. */
+static int claim_port(const pq_addr *a, uint16_t *port, pq_diag *d)
+{
+	int fd;
+	char text[80];
+	int rc = listen_one(a, a->port, 0, &fd, d);
+	if (rc < 0)
+		return rc;
+	*port = bound_port(fd, text, sizeof text);
+	close(fd);
+	return 0;
 }
 
 int pq_server_new(const pq_server_config *cfg, pq_server **out, pq_diag *d)
@@ -75,22 +99,19 @@ int pq_server_new(const pq_server_config *cfg, pq_server **out, pq_diag *d)
 		rc = pq_diag_set(d, -errno, "eventfd: %s", strerror(errno));
 		goto out;
 	}
-	/* The first bind settles the port (0 = the kernel picks); the others share it. */
-	uint16_t port = a.port;
+	/* SO_REUSEPORT would let us silently share a port with another server of the same
+	 * user, so first claim it with a plain socket: that fails if anyone listens there,
+	 * and settles the port when 0 was asked. Our workers' sockets then share it. */
+	uint16_t port;
+	if ((rc = claim_port(&a, &port, d)) < 0)
+		goto out;
+	s->port = port;
 	for (int i = 0; i < s->nworkers; i++) {
-		if ((rc = listen_one(&a, port, &s->workers[i].listen_fd, d)) < 0)
+		if ((rc = listen_one(&a, port, 1, &s->workers[i].listen_fd, d)) < 0)
 			goto out;
-		if (i == 0) {
-			struct sockaddr_storage ss;
-			socklen_t len = sizeof ss;
-			getsockname(s->workers[0].listen_fd, (struct sockaddr *)&ss, &len);
-			pq_addr_format((struct sockaddr *)&ss, s->address, sizeof s->address);
-			port = ntohs(ss.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
-							      : ((struct sockaddr_in *)&ss)->sin_port);
-			s->port = port;
-		}
 		s->workers[i].srv = s;
 	}
+	bound_port(s->workers[0].listen_fd, s->address, sizeof s->address);
 out:
 	if (rc < 0)
 		pq_server_free(s);

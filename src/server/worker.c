@@ -197,7 +197,8 @@ static int ssl_fail(loop *l, sconn *c, int r)
 	}
 	if (in_hs) {
 		unsigned long oe = ERR_peek_error();
-		if (oe) {
+		/* A peer that hangs up mid-handshake is a reset, not a TLS failure. */
+		if (oe && ERR_GET_REASON(oe) != SSL_R_UNEXPECTED_EOF_WHILE_READING) {
 			st->err[PQ_SRV_HANDSHAKE]++;
 			pq_server_stats_reason(st, ERR_reason_error_string(oe));
 		} else {

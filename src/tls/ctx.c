@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 static int keylog_idx = -1;
 static pthread_once_t keylog_once = PTHREAD_ONCE_INIT;
@@ -130,6 +131,11 @@ static int setup_server(SSL_CTX *ctx, const pq_tls_config *cfg, pq_diag *d)
 						 "is needed");
 	snprintf(chain, sizeof chain, "%s/chain.pem", cfg->certs_dir);
 	snprintf(key, sizeof key, "%s/leaf.key", cfg->certs_dir);
+	for (const char *f = chain; f; f = f == chain ? key : NULL)
+		if (access(f, R_OK) < 0)
+			return pq_diag_set(d, -errno, "--certs: cannot read %s: %s (DIR needs chain.pem "
+						      "and leaf.key, as pqtls certs writes them)",
+					   f, strerror(errno));
 	if (SSL_CTX_use_certificate_chain_file(ctx, chain) != 1)
 		return pq_diag_ossl(d, PQ_EINVAL,
 				    "--certs: cannot load %s (PEM, leaf first, then intermediates)",
