@@ -35,7 +35,7 @@ int pq_addr_parse(const char *s, const char *what, int allow_port0, pq_addr *out
 	long long port;
 	int rc = pq_parse_int(port_s, what, allow_port0 ? 0 : 1, 65535, &port, d);
 	if (rc < 0)
-		return pq_diag_set(d, rc, "%s: port '%s' in '%s' is not a number in %d..65535", what,
+		return pq_diag_set(d, PQ_EINVAL, "%s: port '%s' in '%s' is not a number in %d..65535", what,
 				   port_s, s, allow_port0 ? 0 : 1);
 
 	struct addrinfo hints = {.ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICSERV};
