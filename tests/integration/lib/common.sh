@@ -65,6 +65,7 @@ stop_serve() {
 # start_s_server NAME ARGS...: openssl s_server on a free port (it prints ACCEPT HOST:PORT).
 start_s_server() {
 	local name=$1; shift
+	rm -f "$T/$name.out" # a stale ACCEPT line must not pass for the new server's
 	"$OPENSSL" s_server -accept 127.0.0.1:0 "$@" >"$T/$name.out" 2>"$T/$name.err" &
 	local pid=$!
 	PIDS+=("$pid")
