@@ -59,3 +59,27 @@ grep -q "Protocol: TLSv1.2" "$T/c12.txt" || grep -q "Protocol  : TLSv1.2" "$T/c1
 "$PQTLS" bench "$ADDR_p12" --tls 1.2 --ca "$dir/root.pem" -n 3 --jsonl "$T/b12.jsonl" >/dev/null || fail "bench --tls 1.2"
 [ "$(json_field "$T/b12.jsonl" version | sort -u)" = TLSv1.2 ] || fail "bench --tls 1.2 negotiated $(json_field "$T/b12.jsonl" version)"
 pass "TLS 1.2 on request, both ways"
+
+# HelloRetryRequest: the server's first tuple is a group the client supports but sent no
+# key share for; the record says so, and the fallback warning is allowed here.
+dir=$(chain ecdsa-p256)
+start_serve h --certs "$dir" --groups 'X25519MLKEM768/X25519'
+"$PQTLS" bench "$ADDR_h" --ca "$dir/root.pem" --groups X25519:X25519MLKEM768 --allow-fallback -n 3 \
+	--jsonl "$T/h.jsonl" >"$T/h.txt" || { cat "$T/h.txt"; fail "bench with HRR"; }
+[ "$(json_field "$T/h.jsonl" hrr | sort -u)" = 1 ] || fail "no HelloRetryRequest recorded"
+[ "$(json_field "$T/h.jsonl" group | sort -u)" = X25519MLKEM768 ] || fail "HRR: group not X25519MLKEM768"
+grep -q "HelloRetryRequest: 3 connections" "$T/h.txt" || fail "HRR not in the table"
+pass "HelloRetryRequest recorded (3/3)"
+
+# Key logs from both ends, a 16 MiB body, and the progress line on request.
+start_serve k --certs "$dir" --keylog "$T/server.keys"
+"$PQTLS" bench "$ADDR_k" --ca "$dir/root.pem" --keylog "$T/client.keys" -n 2 \
+	--response-size 16MiB --jsonl "$T/k.jsonl" >/dev/null || fail "bench --response-size 16MiB"
+PQTLS_PROGRESS=1 "$PQTLS" bench "$ADDR_k" --ca "$dir/root.pem" -d 1500ms --requests-per-conn 0 \
+	>/dev/null 2>"$T/k.err" || fail "bench -d 1500ms"
+[ "$(json_field "$T/k.jsonl" body_bytes | sort -u)" = 16777216 ] || fail "16 MiB body not received"
+grep -q "measuring" "$T/k.err" || fail "no progress line with PQTLS_PROGRESS=1"
+for side in server client; do
+	grep -q "^CLIENT_HANDSHAKE_TRAFFIC_SECRET " "$T/$side.keys" || fail "no $side key log"
+done
+pass "key logs, 16 MiB responses, progress line"
