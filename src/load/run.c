@@ -125,8 +125,9 @@ static int retire(runner *r, int idx)
 	return add_record(r->res, &c->rec);
 }
 
-static void advance(runner *r, pq_load_conn *c, uint32_t before)
+static void advance(runner *r, pq_load_conn *c)
 {
+	uint32_t before = c->events;
 	uint32_t ev = pq_load_conn_step(c);
 	if (ev && ev != before) {
 		struct epoll_event e = {.events = ev, .data.ptr = c};
@@ -204,7 +205,7 @@ static int run_phase(runner *r, phase *ph)
 			n = epoll_wait(r->epfd, evs, 256, (int)((wait + PQ_NS_PER_MS - 1) / PQ_NS_PER_MS));
 		for (int i = 0; i < n; i++) {
 			pq_load_conn *c = evs[i].data.ptr;
-			advance(r, c, c->events);
+			advance(r, c);
 		}
 		if (r->cfg->progress && pq_clock_now(clk) >= next_progress) {
 			pq_load_progress p = {.elapsed_ns = pq_clock_now(clk) - t0, .done = r->done,

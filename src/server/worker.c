@@ -133,14 +133,13 @@ static void on_handshake(loop *l, sconn *c)
 	c->deadline = pq_mono_ns() + l->srv->cfg.idle_timeout_ns;
 }
 
-/* Consumes a parsed request (or a bad one) from c->in and prepares the response. */
-static void prepare(loop *l, sconn *c)
+/* Consumes a parsed request (hl > 0 bytes, parsed into req) or a bad one (hl < 0, or a
+ * full buffer without a complete head) from c->in and prepares the response. */
+static void prepare(loop *l, sconn *c, int hl, const pq_http_req *req)
 {
-	pq_http_req req;
-	int hl = pq_http_parse_request(c->in, c->in_len, &req);
 	if (hl > 0) {
-		pq_http_route(&req, &c->resp);
-		c->head_only = req.head == 1;
+		pq_http_route(req, &c->resp);
+		c->head_only = req->head == 1;
 		memmove(c->in, c->in + hl, c->in_len - (size_t)hl);
 		c->in_len -= (size_t)hl;
 	} else {
@@ -238,10 +237,10 @@ static void drive(loop *l, sconn *c)
 			on_handshake(l, c);
 			break;
 		case ST_READ: {
-			pq_http_req probe;
-			int hl = pq_http_parse_request(c->in, c->in_len, &probe);
+			pq_http_req req;
+			int hl = pq_http_parse_request(c->in, c->in_len, &req);
 			if (hl != 0 || c->in_len == sizeof c->in) {
-				prepare(l, c);
+				prepare(l, c, hl, &req);
 				break;
 			}
 			r = SSL_read(c->ssl, c->in + c->in_len, (int)(sizeof c->in - c->in_len));
@@ -274,6 +273,8 @@ static void drive(loop *l, sconn *c)
 				return;
 			}
 			c->sent += (uint64_t)r;
+			/* A slow reader of a large body is making progress, not idling. */
+			c->deadline = pq_mono_ns() + l->srv->cfg.idle_timeout_ns;
 			break;
 		}
 		}
