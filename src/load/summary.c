@@ -216,8 +216,10 @@ void pq_load_summary_print(const pq_load_summary *s, FILE *f)
 	double div = us ? 1e3 : 1e6;
 	fprintf(f, "%zu connections, %zu ok, %zu failed; %.1f conn/s over %.2f s; client CPU %.1f us per connection\n",
 		s->n, s->ok, s->n - s->ok, s->conns_per_s, s->wall_s, s->cpu_us_per_conn);
-	fprintf(f, "  %-20s %8s %9s %9s %9s %9s %9s %9s %9s   (%s from connection start)\n", "phase",
-		"count", "mean", "sd", "p50", "p90", "p99", "p99.9", "max", us ? "us" : "ms");
+	if (s->ok)
+		fprintf(f, "  %-20s %8s %9s %9s %9s %9s %9s %9s %9s   (%s from connection start)\n",
+			"phase", "count", "mean", "sd", "p50", "p90", "p99", "p99.9", "max",
+			us ? "us" : "ms");
 	for (size_t i = 0; i < sizeof shown / sizeof shown[0]; i++)
 		row(f, pq_phase_name(shown[i]), &s->phase[shown[i]], div);
 	row(f, s->open_loop ? "latency (intended)" : "latency", &s->latency, div);
