@@ -14,6 +14,9 @@
 # Environment: PQTLS (default build/pqtls), OPENSSL (default: the cached 3.5 build),
 # ROUNDS (default 3). With two or more CPUs the servers run on CPU 0 and the clients on
 # CPU 1 (taskset), so "one core" means one.
+# When valgrind is installed the clients are also compared by user-space instructions per
+# handshake (callgrind; the difference of a short and a long run, so start-up cancels),
+# which unlike CPU time does not move with the machine's other load. VALGRIND=0 skips it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source tests/integration/lib/common.sh
@@ -68,6 +71,29 @@ summary() {
 }
 median() { sort -n -k"$2","$2" "$1" | awk -v c="$2" '{ v[NR] = $c } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
+# Instructions per handshake under callgrind: (Ir(long) - Ir(short)) / (n(long) - n(short)).
+collected() { sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$1"; }
+ir_pqtls() {
+	local n
+	for n in 20 80; do
+		valgrind --tool=callgrind --callgrind-out-file="$T/cg.out" "$PQTLS" bench "$1" --insecure \
+			--requests-per-conn 0 -n "$n" >/dev/null 2>"$T/vg.$n"
+	done
+	awk -v a="$(collected "$T/vg.20")" -v b="$(collected "$T/vg.80")" 'BEGIN { printf "%.2f", (b - a) / 60 / 1e6 }'
+}
+ir_s_time() {
+	local t
+	for t in 2 6; do
+		valgrind --tool=callgrind --callgrind-out-file="$T/cg.out" "$OPENSSL" s_time -connect "$1" \
+			-new -time "$t" >"$T/st.$t" 2>"$T/vgs.$t"
+	done
+	awk -v a="$(collected "$T/vgs.2")" -v b="$(collected "$T/vgs.6")" \
+		-v na="$(awk '/real seconds/ { print $1 }' "$T/st.2")" -v nb="$(awk '/real seconds/ { print $1 }' "$T/st.6")" \
+		'BEGIN { printf "%.2f", (b - a) / (nb - na) / 1e6 }'
+}
+use_valgrind=0
+[ "${VALGRIND:-1}" != 0 ] && command -v valgrind >/dev/null && use_valgrind=1
+
 out=()
 line() { out+=("$(printf '%-11s %-46s %20s %20s' "$@")"); }
 
@@ -101,6 +127,10 @@ for kind in ecdsa-p256 ml-dsa-65; do
 		server_load "$ss_addr" "$ss" >>"$T/s_ossl"
 		server_load "$ps_addr" "$ps" >>"$T/s_pqtls"
 	done
+	if [ "$use_valgrind" = 1 ]; then
+		ir_st=$(ir_s_time "$ss_addr")
+		ir_pq=$(ir_pqtls "$ss_addr")
+	fi
 	kill "$ss" "$ps"
 
 	line "$kind" "client: openssl s_time -new" "$(summary "$T/c_stime" 1)" "$(summary "$T/c_stime" 2)"
@@ -115,6 +145,10 @@ for kind in ecdsa-p256 ml-dsa-65; do
 		"$(awk -v b="$bound_us" -v c="$(median "$T/s_ossl" 2)" 'BEGIN { printf "%.0f", 100 * b / c }')")")
 	out+=("$(printf '%-11s pqtls bench costs %s %% of the CPU of s_time per handshake (goal below 100 %%)' "$kind" \
 		"$(awk -v b="$(median "$T/c_pqtls" 2)" -v s="$(median "$T/c_stime" 2)" 'BEGIN { printf "%.0f", 100 * b / s }')")")
+	if [ "$use_valgrind" = 1 ]; then
+		out+=("$(printf '%-11s user-space instructions per handshake (callgrind): s_time %s M, pqtls bench %s M (%s %%)' \
+			"$kind" "$ir_st" "$ir_pq" "$(awk -v a="$ir_pq" -v b="$ir_st" 'BEGIN { printf "%.1f", 100 * a / b }')")")
+	fi
 done
 
 echo "handshake rate: $(nproc) CPUs$([ ${#pin_server[@]} -gt 0 ] && echo ', servers on CPU 0, clients on CPU 1'), ${D} s per measurement, median (range) of $ROUNDS interleaved rounds, $("$OPENSSL" version | cut -d' ' -f1-2)"
