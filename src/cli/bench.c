@@ -13,6 +13,7 @@
 #include "load/run.h"
 #include "load/summary.h"
 #include "load/writers.h"
+#include "server/fdlimit.h"
 
 struct bench_opts {
 	long long concurrency, connections, requests, warmup, max_inflight, seed;
@@ -181,6 +182,12 @@ static int bench_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 			       pq_fmt_size(cap, sizeof cap, o->max_cert_list));
 		fflush(stdout);
 	}
+	uint64_t need = (uint64_t)(cfg.rate > 0 ? cfg.max_inflight : cfg.concurrency) + 64;
+	uint64_t have = pq_fdlimit_raise(need);
+	if (have < need)
+		fprintf(stderr, "pqtls bench: note: the open-file limit is %llu, below the %llu this "
+				"run may need; connections beyond it fail\n",
+			(unsigned long long)have, (unsigned long long)need);
 	int lrc = pq_load_run(&cfg, &res, &d);
 	if (cfg.progress)
 		fprintf(stderr, "\r%70s\r", "");

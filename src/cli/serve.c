@@ -14,6 +14,7 @@
 
 #include "cli/commands.h"
 #include "core/clock.h"
+#include "server/fdlimit.h"
 #include "server/server.h"
 
 struct serve_opts {
@@ -150,6 +151,11 @@ static int serve_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 		pq_cli_fail(path, "signalfd: %s", strerror(errno));
 		goto out;
 	}
+	uint64_t need = (uint64_t)o->max_conns + 64, have = pq_fdlimit_raise(need);
+	if (have < need)
+		fprintf(stderr, "pqtls serve: note: the open-file limit is %llu, below --max-conns %lld "
+				"(+64); connections beyond it are refused\n",
+			(unsigned long long)have, o->max_conns);
 	if (pq_server_new(&cfg, &srv, &d) < 0) {
 		pq_cli_fail(path, "%s", pq_diag_msg(&d));
 		goto out;

@@ -41,6 +41,7 @@ typedef struct loop {
 	pq_worker *w;
 	pq_server *srv;
 	sconn *conns;
+	int listen_paused;
 	char out[CHUNK];          /* scratch for head + first body bytes */
 	char pattern[CHUNK + 64]; /* body bytes at any offset: pattern + off % 64 */
 } loop;
@@ -83,8 +84,17 @@ static void accept_some(loop *l)
 	pq_server *srv = l->srv;
 	for (int i = 0; i < 64; i++) {
 		int fd = accept4(l->w->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		if (fd < 0 && (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM)) {
+			/* Out of descriptors: the listening socket stays readable, and a
+			 * level-triggered loop would spin on it. Stop listening until the next
+			 * timeout scan (100 ms), which also frees descriptors. */
+			epoll_ctl(l->w->epfd, EPOLL_CTL_DEL, l->w->listen_fd, NULL);
+			l->listen_paused = 1;
+			l->w->stats.err[PQ_SRV_IO]++;
+			return;
+		}
 		if (fd < 0)
-			return; /* EAGAIN, or a transient error (EMFILE, ECONNABORTED): next wake */
+			return; /* EAGAIN, or a transient error (ECONNABORTED): next wake */
 		l->w->stats.accepted++;
 		if (atomic_fetch_add(&srv->open_conns, 1) >= srv->cfg.max_conns) {
 			atomic_fetch_sub(&srv->open_conns, 1);
@@ -325,6 +335,10 @@ void *pq_worker_main(void *arg)
 		int64_t now = pq_mono_ns();
 		if (now >= next_scan) {
 			expire(l, now);
+			if (l->listen_paused) {
+				struct epoll_event again = {.events = EPOLLIN, .data.ptr = &listen_tag};
+				l->listen_paused = epoll_ctl(w->epfd, EPOLL_CTL_ADD, w->listen_fd, &again) < 0;
+			}
 			next_scan = now + SCAN_NS;
 		}
 	}

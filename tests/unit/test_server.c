@@ -13,10 +13,13 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <cmocka.h>
 
 #include "load/run.h"
+#include "server/fdlimit.h"
 #include "server/server.h"
 
 static char chain_dir[256];
@@ -197,6 +200,61 @@ static void max_conns(void **state)
 	pq_server_free(s); /* stops and waits by itself */
 }
 
+static int64_t cpu_ns(void)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	return (int64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * PQ_NS_PER_S +
+	       (int64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * PQ_NS_PER_US;
+}
+
+/* Out of descriptors, the server pauses accepting instead of spinning on its
+ * listening socket, and serves again once descriptors are free. */
+static void out_of_descriptors(void **state)
+{
+	(void)state;
+	if (!chain_dir[0])
+		skip();
+	pq_server *s = start(1, 100, 10 * PQ_NS_PER_S);
+	uint16_t port = pq_server_port(s);
+	struct rlimit old;
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, &old), 0);
+	int probe = dup(0);
+	assert_true(probe >= 0);
+	close(probe);
+	struct rlimit low = {(rlim_t)probe + 3, old.rlim_max};
+	int64_t cpu0 = cpu_ns();
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &low), 0);
+	pid_t child = fork();
+	if (child == 0) {
+		/* The clients live in a child with the limit lifted again. */
+		setrlimit(RLIMIT_NOFILE, &old);
+		int fds[12];
+		for (int i = 0; i < 12; i++)
+			fds[i] = raw_connect(port);
+		usleep(600000);
+		for (int i = 0; i < 12; i++)
+			close(fds[i]);
+		_exit(0);
+	}
+	int status = 0;
+	waitpid(child, &status, 0);
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &old), 0);
+	/* Spinning for those 600 ms would cost about as much CPU; a paused listener, little. */
+	assert_true(cpu_ns() - cpu0 < 300 * PQ_NS_PER_MS);
+	usleep(300000); /* past the next scan: listening again */
+	int g = raw_connect(port);
+	assert_true(write(g, "GET / HTTP/1.1\r\n\r\n", 18) == 18);
+	assert_true(closed_within(g, 3000));
+	close(g);
+	pq_server_stop(s);
+	pq_server_wait(s);
+	assert_true(pq_server_get_stats(s)->err[PQ_SRV_IO] >= 1);
+	assert_true(pq_server_get_stats(s)->err[PQ_SRV_HANDSHAKE] >= 1);
+	pq_server_free(s);
+	assert_true(pq_fdlimit_raise(16) >= 16);
+}
+
 static void config_errors(void **state)
 {
 	(void)state;
@@ -230,6 +288,7 @@ int main(void)
 		cmocka_unit_test(bench_in_process),
 		cmocka_unit_test(misbehaving_clients),
 		cmocka_unit_test(max_conns),
+		cmocka_unit_test(out_of_descriptors),
 		cmocka_unit_test(config_errors),
 	};
 	return cmocka_run_group_tests(tests, make_chain, remove_chain);
