@@ -13,7 +13,7 @@
 #include "load/run.h"
 #include "load/summary.h"
 #include "load/writers.h"
-#include "server/fdlimit.h"
+#include "server/proc.h"
 
 struct bench_opts {
 	long long concurrency, connections, requests, warmup, max_inflight, seed;
@@ -183,7 +183,7 @@ static int bench_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 		fflush(stdout);
 	}
 	uint64_t need = (uint64_t)(cfg.rate > 0 ? cfg.max_inflight : cfg.concurrency) + 64;
-	uint64_t have = pq_fdlimit_raise(need);
+	uint64_t have = pq_proc_raise_fdlimit(need);
 	if (have < need)
 		fprintf(stderr, "pqtls bench: note: the open-file limit is %llu, below the %llu this "
 				"run may need; connections beyond it fail\n",

@@ -14,7 +14,7 @@
 
 #include "cli/commands.h"
 #include "core/clock.h"
-#include "server/fdlimit.h"
+#include "server/proc.h"
 #include "server/server.h"
 
 struct serve_opts {
@@ -76,14 +76,6 @@ static int write_ready_file(const char *path, const char *addr, pq_diag *d)
 		return pq_diag_set(d, -e, "--ready-file: cannot write %s: %s", path, strerror(e));
 	}
 	return 0;
-}
-
-static int64_t cpu_ns(void)
-{
-	struct rusage ru;
-	getrusage(RUSAGE_SELF, &ru);
-	return (int64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * PQ_NS_PER_S +
-	       (int64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * PQ_NS_PER_US;
 }
 
 /* Waits for SIGINT/SIGTERM (on the signalfd) or the end of `duration`. */
@@ -151,7 +143,7 @@ static int serve_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 		pq_cli_fail(path, "signalfd: %s", strerror(errno));
 		goto out;
 	}
-	uint64_t need = (uint64_t)o->max_conns + 64, have = pq_fdlimit_raise(need);
+	uint64_t need = (uint64_t)o->max_conns + 64, have = pq_proc_raise_fdlimit(need);
 	if (have < need)
 		fprintf(stderr, "pqtls serve: note: the open-file limit is %llu, below --max-conns %lld "
 				"(+64); connections beyond it are refused\n",
@@ -160,7 +152,7 @@ static int serve_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 		pq_cli_fail(path, "%s", pq_diag_msg(&d));
 		goto out;
 	}
-	int64_t cpu0 = cpu_ns(), t0 = pq_mono_ns();
+	int64_t cpu0 = pq_proc_cpu_ns(RUSAGE_SELF), t0 = pq_mono_ns();
 	if (pq_server_start(srv, &d) < 0 ||
 	    (o->ready_file && write_ready_file(o->ready_file, pq_server_address(srv), &d) < 0)) {
 		pq_cli_fail(path, "%s", pq_diag_msg(&d));
@@ -172,7 +164,7 @@ static int serve_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 	wait_for_stop(sfd, o->duration);
 	pq_server_stop(srv);
 	pq_server_wait(srv);
-	int64_t cpu = cpu_ns() - cpu0, wall = pq_mono_ns() - t0;
+	int64_t cpu = pq_proc_cpu_ns(RUSAGE_SELF) - cpu0, wall = pq_mono_ns() - t0;
 	const pq_server_stats *st = pq_server_get_stats(srv);
 	pq_server_stats_print(st, stdout);
 	printf("cpu: %.3f s over %.3f s", (double)cpu / 1e9, (double)wall / 1e9);

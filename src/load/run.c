@@ -12,6 +12,7 @@
 #include "core/rng.h"
 #include "load/arrival.h"
 #include "load/conn.h"
+#include "server/proc.h"
 
 #define POOL_MAX 64
 #define PROGRESS_NS (500 * PQ_NS_PER_MS)
@@ -34,14 +35,6 @@ typedef struct runner {
 	int recording;
 	uint64_t launched, done, ok, errors;
 } runner;
-
-static int64_t thread_cpu_ns(void)
-{
-	struct rusage ru;
-	getrusage(RUSAGE_THREAD, &ru);
-	return (int64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * PQ_NS_PER_S +
-	       (int64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * PQ_NS_PER_US;
-}
 
 /* Tickets arrive here (TLS 1.3: after the handshake, inside SSL_read). */
 static int new_session_cb(SSL *ssl, SSL_SESSION *sess)
@@ -304,9 +297,9 @@ int pq_load_run(const pq_load_config *cfg, pq_load_result *res, pq_diag *d)
 		rc = pq_diag_set(d, PQ_ERANGE, "--rate: %g is not a positive rate", cfg->rate);
 		goto out;
 	}
-	int64_t cpu0 = thread_cpu_ns();
+	int64_t cpu0 = pq_proc_cpu_ns(RUSAGE_THREAD);
 	rc = run_phase(&r, &m);
-	res->cpu_ns = thread_cpu_ns() - cpu0;
+	res->cpu_ns = pq_proc_cpu_ns(RUSAGE_THREAD) - cpu0;
 	res->wall_ns = pq_mono_ns() - start;
 	if (rc < 0)
 		pq_diag_set(d, rc, "out of memory for connection records");

@@ -19,7 +19,7 @@
 #include <cmocka.h>
 
 #include "load/run.h"
-#include "server/fdlimit.h"
+#include "server/proc.h"
 #include "server/server.h"
 
 static char chain_dir[256];
@@ -200,14 +200,6 @@ static void max_conns(void **state)
 	pq_server_free(s); /* stops and waits by itself */
 }
 
-static int64_t cpu_ns(void)
-{
-	struct rusage ru;
-	getrusage(RUSAGE_SELF, &ru);
-	return (int64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * PQ_NS_PER_S +
-	       (int64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * PQ_NS_PER_US;
-}
-
 /* Out of descriptors, the server pauses accepting instead of spinning on its
  * listening socket, and serves again once descriptors are free. */
 static void out_of_descriptors(void **state)
@@ -223,7 +215,7 @@ static void out_of_descriptors(void **state)
 	assert_true(probe >= 0);
 	close(probe);
 	struct rlimit low = {(rlim_t)probe + 3, old.rlim_max};
-	int64_t cpu0 = cpu_ns();
+	int64_t cpu0 = pq_proc_cpu_ns(RUSAGE_SELF);
 	assert_int_equal(setrlimit(RLIMIT_NOFILE, &low), 0);
 	pid_t child = fork();
 	if (child == 0) {
@@ -241,7 +233,7 @@ static void out_of_descriptors(void **state)
 	waitpid(child, &status, 0);
 	assert_int_equal(setrlimit(RLIMIT_NOFILE, &old), 0);
 	/* Spinning for those 600 ms would cost about as much CPU; a paused listener, little. */
-	assert_true(cpu_ns() - cpu0 < 300 * PQ_NS_PER_MS);
+	assert_true(pq_proc_cpu_ns(RUSAGE_SELF) - cpu0 < 300 * PQ_NS_PER_MS);
 	usleep(300000); /* past the next scan: listening again */
 	int g = raw_connect(port);
 	assert_true(write(g, "GET / HTTP/1.1\r\n\r\n", 18) == 18);
@@ -252,7 +244,7 @@ static void out_of_descriptors(void **state)
 	assert_true(pq_server_get_stats(s)->err[PQ_SRV_IO] >= 1);
 	assert_true(pq_server_get_stats(s)->err[PQ_SRV_HANDSHAKE] >= 1);
 	pq_server_free(s);
-	assert_true(pq_fdlimit_raise(16) >= 16);
+	assert_true(pq_proc_raise_fdlimit(16) >= 16);
 }
 
 static void config_errors(void **state)
