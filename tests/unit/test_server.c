@@ -21,30 +21,12 @@
 #include "load/run.h"
 #include "server/proc.h"
 #include "server/server.h"
-
-static char chain_dir[256];
+#include "testchain.h"
 
 static int make_chain(void **state)
 {
 	(void)state;
-	const char *src = getenv("PQTLS_SRC");
-	char cmd[1024];
-	if (!src)
-		return 0;
-	snprintf(chain_dir, sizeof chain_dir, "/tmp/pqtls-unit-server.%d", (int)getpid());
-	snprintf(cmd, sizeof cmd, "OPENSSL=%s bash %s/tests/integration/lib/mkchain.sh ml-dsa-44 %s",
-		 PQTLS_OPENSSL_BIN, src, chain_dir);
-	if (system(cmd) != 0)
-		chain_dir[0] = '\0';
-	return 0;
-}
-
-static int remove_chain(void **state)
-{
-	(void)state;
-	char cmd[512];
-	snprintf(cmd, sizeof cmd, "rm -rf %s", chain_dir);
-	return chain_dir[0] && system(cmd) != 0 ? -1 : 0;
+	return testchain_make("ml-dsa-44");
 }
 
 static pq_server *start(int threads, int max_conns, int64_t hs_timeout)
@@ -283,5 +265,5 @@ int main(void)
 		cmocka_unit_test(out_of_descriptors),
 		cmocka_unit_test(config_errors),
 	};
-	return cmocka_run_group_tests(tests, make_chain, remove_chain);
+	return cmocka_run_group_tests(tests, make_chain, testchain_remove);
 }

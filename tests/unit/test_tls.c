@@ -16,35 +16,12 @@
 #include "tls/addr.h"
 #include "tls/certcomp.h"
 #include "tls/ctx.h"
+#include "testchain.h"
 
-static char chain_dir[256];
-
-/* One ECDSA chain from the integration helper (the same one the tests use). */
 static int make_chain(void **state)
 {
 	(void)state;
-	const char *src = getenv("PQTLS_SRC");
-	char cmd[1024];
-	if (!src)
-		return 0;
-	snprintf(chain_dir, sizeof chain_dir, "/tmp/pqtls-unit-tls.%d", (int)getpid());
-	snprintf(cmd, sizeof cmd, "OPENSSL=%s bash %s/tests/integration/lib/mkchain.sh ecdsa-p256 %s",
-		 PQTLS_OPENSSL_BIN, src, chain_dir);
-	if (system(cmd) != 0)
-		chain_dir[0] = '\0';
-	return 0;
-}
-
-static int remove_chain(void **state)
-{
-	(void)state;
-	char cmd[512];
-	if (chain_dir[0]) {
-		snprintf(cmd, sizeof cmd, "rm -rf %s", chain_dir);
-		if (system(cmd) != 0)
-			return -1;
-	}
-	return 0;
+	return testchain_make("ecdsa-p256");
 }
 
 static void comp_parse(void **state)
@@ -254,5 +231,5 @@ int main(void)
 		cmocka_unit_test(ctx_server_client), cmocka_unit_test(certcomp_matches_openssl),
 		cmocka_unit_test(acct_messages),     cmocka_unit_test(addr_parse),
 	};
-	return cmocka_run_group_tests(tests, make_chain, remove_chain);
+	return cmocka_run_group_tests(tests, make_chain, testchain_remove);
 }
