@@ -18,6 +18,9 @@
 #include <sys/wait.h>
 #include <cmocka.h>
 
+#include <openssl/ssl.h>
+
+#include "core/clock.h"
 #include "load/run.h"
 #include "server/proc.h"
 #include "server/server.h"
@@ -29,10 +32,10 @@ static int make_chain(void **state)
 	return testchain_make("ml-dsa-44");
 }
 
-static pq_server *start(int threads, int max_conns, int64_t hs_timeout)
+static pq_server *start_idle(int threads, int max_conns, int64_t hs_timeout, int64_t idle_timeout)
 {
 	pq_server_config cfg = {.listen = "127.0.0.1:0", .threads = threads, .max_conns = max_conns,
-				.handshake_timeout_ns = hs_timeout, .idle_timeout_ns = 5 * PQ_NS_PER_S,
+				.handshake_timeout_ns = hs_timeout, .idle_timeout_ns = idle_timeout,
 				.tls = {.certs_dir = chain_dir, .tickets = 2}};
 	pq_server *s = NULL;
 	pq_diag d;
@@ -40,6 +43,11 @@ static pq_server *start(int threads, int max_conns, int64_t hs_timeout)
 	assert_true(pq_server_port(s) > 0);
 	assert_int_equal(pq_server_start(s, &d), 0);
 	return s;
+}
+
+static pq_server *start(int threads, int max_conns, int64_t hs_timeout)
+{
+	return start_idle(threads, max_conns, hs_timeout, 5 * PQ_NS_PER_S);
 }
 
 static int raw_connect(uint16_t port)
@@ -166,6 +174,58 @@ static void misbehaving_clients(void **state)
 	pq_server_free(s);
 }
 
+/* A TLS client that sends its ClientHello and then stalls: closed at the handshake
+ * timeout. One that finishes a request and then idles: closed at the idle timeout. */
+static void stalls_after_client_hello_and_idle(void **state)
+{
+	(void)state;
+	if (!chain_dir[0])
+		skip();
+	pq_server *s = start_idle(1, 100, 300 * PQ_NS_PER_MS, 300 * PQ_NS_PER_MS);
+	SSL_CTX *ctx = SSL_CTX_new(TLS_client_method());
+	SSL_CTX_set_verify(ctx, SSL_VERIFY_NONE, NULL);
+
+	/* The ClientHello is made in memory and sent by hand; nothing is read after it. */
+	int fd = raw_connect(pq_server_port(s));
+	SSL *ssl = SSL_new(ctx);
+	BIO *out = BIO_new(BIO_s_mem());
+	SSL_set_bio(ssl, BIO_new(BIO_s_mem()), out);
+	assert_int_equal(SSL_connect(ssl), -1);
+	assert_int_equal(SSL_get_error(ssl, -1), SSL_ERROR_WANT_READ);
+	char *ch = NULL;
+	long chlen = BIO_get_mem_data(out, &ch);
+	assert_true(chlen > 100);
+	assert_true(write(fd, ch, (size_t)chlen) == chlen);
+	assert_true(closed_within(fd, 5000));
+	SSL_free(ssl);
+	close(fd);
+
+	fd = raw_connect(pq_server_port(s));
+	ssl = SSL_new(ctx);
+	SSL_set_fd(ssl, fd);
+	assert_int_equal(SSL_connect(ssl), 1);
+	const char *req = "GET /bytes/10 HTTP/1.1\r\nHost: x\r\n\r\n";
+	assert_int_equal(SSL_write(ssl, req, (int)strlen(req)), (int)strlen(req));
+	char buf[512];
+	assert_true(SSL_read(ssl, buf, sizeof buf) > 0);
+	/* Kept alive, then closed for idling: SSL_read sees the end. */
+	int64_t t0 = pq_mono_ns();
+	while (SSL_read(ssl, buf, sizeof buf) > 0)
+		;
+	assert_true(pq_mono_ns() - t0 < 5 * PQ_NS_PER_S);
+	SSL_free(ssl);
+	close(fd);
+	SSL_CTX_free(ctx);
+
+	pq_server_stop(s);
+	pq_server_wait(s);
+	const pq_server_stats *st = pq_server_get_stats(s);
+	assert_true(st->err[PQ_SRV_HS_TIMEOUT] == 1);
+	assert_true(st->err[PQ_SRV_IDLE_TIMEOUT] == 1);
+	assert_true(st->requests == 1);
+	pq_server_free(s);
+}
+
 static void max_conns(void **state)
 {
 	(void)state;
@@ -261,6 +321,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(bench_in_process),
 		cmocka_unit_test(misbehaving_clients),
+		cmocka_unit_test(stalls_after_client_hello_and_idle),
 		cmocka_unit_test(max_conns),
 		cmocka_unit_test(out_of_descriptors),
 		cmocka_unit_test(config_errors),
