@@ -246,7 +246,7 @@ const pq_cmd pq_cmd_bench = {
 		"  pqtls bench 127.0.0.1:8443 --ca out/mldsa65/root.pem -n 1000 -c 4\n"
 		"  pqtls bench 127.0.0.1:8443 --insecure --rate 500/s --arrivals poisson -d 10s\n"
 		"  pqtls bench 127.0.0.1:8443 --insecure --resume 0.8 -n 2000 --csv runs.csv\n"
-		"  pqtls bench 127.0.0.1:8443 --insecure --groups MLKEM768 -k 0   (handshake only)",
+		"  pqtls bench 127.0.0.1:8443 --insecure --groups MLKEM768 --requests-per-conn 0",
 	.opts = bench_table,
 	.opts_size = sizeof(struct bench_opts),
 	.run = bench_run,
