@@ -16,7 +16,7 @@
 #include "server/proc.h"
 
 struct bench_opts {
-	long long concurrency, connections, requests, warmup, max_inflight, seed;
+	long long concurrency, connections, requests, warmup, max_inflight, seed, threads;
 	const char *rate, *groups, *sigalgs, *cert_comp, *ca, *path, *csv, *jsonl, *keylog;
 	int arrivals, insecure, early_data, tls, json, allow_fallback;
 	int64_t duration, timeout;
@@ -28,6 +28,8 @@ struct bench_opts {
 static const pq_opt bench_table[] = {
 	{"concurrency", 'c', PQ_OPT_INT, O(concurrency), "C", "1",
 	 "closed loop: connections in flight, each followed at once by the next", NULL, 1, 100000},
+	{"threads", 't', PQ_OPT_INT, O(threads), "N", "1",
+	 "event loops (one core each), sharing the connections, concurrency and rate", NULL, 1, 256},
 	{"rate", 'r', PQ_OPT_STR, O(rate), "R/s", NULL,
 	 "open loop: start R connections per second on schedule (latency from the intended start)", NULL, 0, 0},
 	{"arrivals", 0, PQ_OPT_CHOICE, O(arrivals), NULL, "constant",
@@ -156,6 +158,7 @@ static int bench_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 			  : o->duration ? 0 : 100;
 	cfg.duration_ns = o->duration;
 	cfg.concurrency = (int)o->concurrency;
+	cfg.threads = (int)o->threads;
 	cfg.poisson = o->arrivals == 1;
 	cfg.max_inflight = (int)o->max_inflight;
 	cfg.requests_per_conn = (int)o->requests;

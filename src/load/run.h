@@ -6,6 +6,10 @@
  * Poisson), at most max_inflight at a time; a connection that had to wait keeps its
  * intended start, so its latency includes the wait.
  *
+ * With threads > 1 each thread runs its own loop with its share of the connections,
+ * concurrency, rate and warm-up; they start measuring together, from one time origin, and
+ * their records are merged in start order.
+ *
  * Warm-up connections run first (closed loop, not recorded) and provide the tickets
  * that `resume` offers. The run ends after `connections` measured connections or after
  * `duration`, whichever is set (both: whichever comes first), and stops early when its
@@ -36,6 +40,7 @@ typedef struct pq_load_config {
 	pq_tls_config tls;          /* role forced to client */
 	long long connections;      /* measured connections; 0 = limited by duration only */
 	int64_t duration_ns;        /* 0 = limited by connections only */
+	int threads;                /* event loops, each with its share of the load (<= 1: one) */
 	int concurrency;            /* closed loop: in flight */
 	double rate;                /* > 0: open loop, connections per second */
 	int poisson;

@@ -28,6 +28,15 @@ pass "handshake-only connections resume too"
 r=$(num "$T/mix.json" resumed)
 [ "$r" -ge 140 ] && [ "$r" -le 185 ] || fail "--resume 0.8: $r of 200 resumed"
 pass "--resume 0.8: $r of 200 resumed"
+# Two client threads against two server workers: each client thread warms up and
+# resumes with its own tickets; open loop too.
+start_serve t --certs "$dir" --threads 2
+"$PQTLS" bench "$ADDR_t" --ca "$dir/root.pem" --threads 2 -c 4 -n 40 --resume 1 --json >"$T/t.json"
+[ "$(num "$T/t.json" resumed)" = 40 ] || fail "--threads 2 --resume 1: $(num "$T/t.json" resumed) of 40"
+"$PQTLS" bench "$ADDR_t" --ca "$dir/root.pem" --threads 2 --rate 200/s -d 500ms --json >"$T/to.json"
+[ "$(num "$T/to.json" ok)" = 100 ] || fail "--threads 2 --rate 200/s -d 500ms: $(num "$T/to.json" ok) of 100"
+stop_serve t
+pass "--threads 2: closed loop resumes 40/40, open loop makes 100/100"
 stop_serve s
 grep -q "handshakes TLSv1.3 .* resumed: " "$T/s.out" || fail "serve summary does not count resumptions"
 

@@ -117,12 +117,32 @@ static void bench_in_process(void **state)
 	}
 	assert_true(resumed > 5 && resumed < 35);
 	pq_load_result_dispose(&res);
+
+	/* Two client threads share the load; their records merge in start order. */
+	cfg.threads = 2;
+	cfg.resume = 0;
+	cfg.warmup = 0;
+	cfg.connections = 21;
+	assert_int_equal(pq_load_run(&cfg, &res, &d), 0);
+	assert_int_equal(res.n, 21);
+	for (size_t i = 0; i < res.n; i++) {
+		assert_int_equal(res.recs[i].err, PQ_LERR_NONE);
+		assert_true(res.recs[i].id == i + 1);
+		assert_true(i == 0 || res.recs[i].start_ns >= res.recs[i - 1].start_ns);
+	}
+	pq_load_result_dispose(&res);
+	cfg.connections = 1;
+	assert_int_equal(pq_load_run(&cfg, &res, &d), PQ_ERANGE);
+	assert_non_null(strstr(d.msg, "--threads"));
+	cfg.connections = 21;
+	cfg.concurrency = 1;
+	assert_int_equal(pq_load_run(&cfg, &res, &d), PQ_ERANGE);
 	pq_server_stop(s);
 	pq_server_wait(s);
 	const pq_server_stats *st = pq_server_get_stats(s);
-	assert_true(st->handshakes == 44);
+	assert_true(st->handshakes == 44 + 21);
 	assert_true(st->resumed == resumed);
-	assert_true(st->requests == 132);
+	assert_true(st->requests == 3 * (40 + 21) + 3 * 4);
 	uint64_t errs = 0;
 	for (int i = 0; i < PQ_SRV_ERR_COUNT; i++)
 		errs += st->err[i];
