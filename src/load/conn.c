@@ -130,7 +130,14 @@ static uint32_t ssl_fail(pq_load_conn *c, int r)
 		finish(c, PQ_LERR_ALERT, detail);
 	} else if (oe) {
 		const char *reason = ERR_reason_error_string(oe);
-		finish(c, PQ_LERR_PROTOCOL, reason ? reason : "unknown");
+		int why = ERR_GET_REASON(oe);
+		/* The two failures people meet most, with what usually causes them. */
+		const char *hint = why == SSL_R_WRONG_VERSION_NUMBER || why == SSL_R_PACKET_LENGTH_TOO_LONG
+					   ? " (is it a TLS server?)"
+				   : why == SSL_R_EXCESSIVE_MESSAGE_SIZE ? " (a certificate over --max-cert-list?)"
+								       : "";
+		snprintf(detail, sizeof detail, "%s%s", reason ? reason : "unknown", hint);
+		finish(c, PQ_LERR_PROTOCOL, detail);
 	} else if (e == SSL_ERROR_ZERO_RETURN || (e == SSL_ERROR_SYSCALL && err_no == 0)) {
 		finish(c, PQ_LERR_CLOSED, in_hs ? "during the handshake" : "before the response");
 	} else if (e == SSL_ERROR_SYSCALL && (err_no == ECONNRESET || err_no == EPIPE)) {

@@ -20,7 +20,7 @@
 	X(PQ_LERR_TIMEOUT_RESPONSE, "timeout_response", "timed out waiting for the response") \
 	X(PQ_LERR_ALERT, "alert", "handshake alert from the server")                  \
 	X(PQ_LERR_VERIFY, "verify", "server certificate verification failed")        \
-	X(PQ_LERR_PROTOCOL, "protocol", "TLS protocol error (not a TLS server?)")     \
+	X(PQ_LERR_PROTOCOL, "protocol", "TLS protocol error")     \
 	X(PQ_LERR_HTTP, "http", "bad HTTP response")
 
 enum pq_load_err {

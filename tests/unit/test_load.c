@@ -272,7 +272,7 @@ static void run_plain_tcp_peer(void **state)
 	peer_start(&p, PEER_PLAIN);
 	run_against(p.port, 5 * PQ_NS_PER_S, &res);
 	assert_int_equal(res.recs[0].err, PQ_LERR_PROTOCOL);
-	assert_non_null(strstr(res.recs[0].err_detail, "wrong version number"));
+	assert_non_null(strstr(res.recs[0].err_detail, "wrong version number (is it a TLS server?)"));
 	assert_true(res.recs[0].t[PQ_PH_CONNECT] >= 0);
 	pq_load_result_dispose(&res);
 	peer_stop(&p);

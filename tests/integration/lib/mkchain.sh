@@ -5,7 +5,9 @@
 #   DIR/root.pem   the trust anchor (for --ca)
 # Usage: mkchain.sh KIND DIR
 #   KIND: ecdsa-p256 | rsa-2048 | ml-dsa-44 | ml-dsa-65 | ml-dsa-87 | slh-128s
-#   (slh-128s: ML-DSA-65 leaf under SLH-DSA-SHA2-128s intermediate and root)
+#   (slh-128s: ML-DSA-65 leaf under SLH-DSA-SHA2-128s intermediate and root;
+#    slh-256f: the same under SLH-DSA-SHA2-256f, with extra names on the leaf so the
+#    Certificate message passes OpenSSL's 100 KiB receive cap)
 # OPENSSL from the environment (default: openssl on PATH). Leaf names: localhost, 127.0.0.1.
 set -euo pipefail
 kind=${1:?usage: mkchain.sh KIND DIR}
@@ -19,7 +21,8 @@ ml-dsa-44) ca=(-algorithm ML-DSA-44); leaf=("${ca[@]}") ;;
 ml-dsa-65) ca=(-algorithm ML-DSA-65); leaf=("${ca[@]}") ;;
 ml-dsa-87) ca=(-algorithm ML-DSA-87); leaf=("${ca[@]}") ;;
 slh-128s) ca=(-algorithm SLH-DSA-SHA2-128s); leaf=(-algorithm ML-DSA-65) ;;
-*) echo "mkchain.sh: unknown KIND '$kind' (ecdsa-p256 rsa-2048 ml-dsa-44 ml-dsa-65 ml-dsa-87 slh-128s)" >&2; exit 2 ;;
+slh-256f) ca=(-algorithm SLH-DSA-SHA2-256f); leaf=(-algorithm ML-DSA-65) ;;
+*) echo "mkchain.sh: unknown KIND '$kind' (ecdsa-p256 rsa-2048 ml-dsa-44 ml-dsa-65 ml-dsa-87 slh-128s slh-256f)" >&2; exit 2 ;;
 esac
 
 mkdir -p "$dir"
@@ -31,7 +34,11 @@ dgst=()
 case $kind in ecdsa-p256 | rsa-2048) dgst=(-sha256) ;; esac
 
 printf 'basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\n' >ca.ext
-printf 'basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=serverAuth\nsubjectAltName=DNS:localhost,IP:127.0.0.1\n' >leaf.ext
+sans=DNS:localhost,IP:127.0.0.1
+if [ "$kind" = slh-256f ]; then
+	for i in 1 2 3 4 5 6 7 8; do sans+=",DNS:name-$i.padding-to-pass-the-100-kib-certificate-cap.pqtls.test"; done
+fi
+printf 'basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=serverAuth\nsubjectAltName=%s\n' "$sans" >leaf.ext
 
 "$ossl" genpkey "${ca[@]}" -out root.key 2>/dev/null
 "$ossl" req -x509 -new -key root.key -subj /CN=pqtls-root -days 30 -nodes "${dgst[@]}" \
