@@ -219,6 +219,12 @@ static void response_done(pq_load_conn *c)
 	c->done_requests++;
 	c->rec.requests = (uint32_t)c->done_requests;
 	c->head_done = 0;
+	if (c->rec.status >= 400) {
+		char detail[32];
+		snprintf(detail, sizeof detail, "HTTP status %d", c->rec.status);
+		finish(c, PQ_LERR_HTTP, detail);
+		return;
+	}
 	if (c->done_requests >= c->p->requests || !c->keep_alive) {
 		if (c->done_requests < c->p->requests)
 			finish(c, PQ_LERR_HTTP, "server closed keep-alive before all requests");
