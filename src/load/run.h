@@ -17,7 +17,8 @@
  *
  * Contract: pq_load_run returns 0 with records in *res (free with pq_load_result_dispose,
  * also after a failure), or a negative error (bad configuration, TLS context) with a
- * message in *d. Connection failures are not run failures: they are records. */
+ * message in *d. Connection failures are not run failures: they are records.
+ * A peer that closes mid-write raises SIGPIPE: the process must ignore it (main.c does). */
 #ifndef PQ_LOAD_RUN_H
 #define PQ_LOAD_RUN_H
 

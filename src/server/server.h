@@ -9,7 +9,8 @@
  *   pq_server_stop  asks them to finish; safe from a signal handler (one write(2))
  *   pq_server_wait  joins them and merges their statistics
  *   pq_server_free  closes everything (stops and waits first if needed)
- * Every function returning int gives 0 or a negative error with a message in *d. */
+ * Every function returning int gives 0 or a negative error with a message in *d.
+ * A peer that closes mid-write raises SIGPIPE: the process must ignore it (main.c does). */
 #ifndef PQ_SERVER_SERVER_H
 #define PQ_SERVER_SERVER_H
 
