@@ -1,14 +1,258 @@
-/* pqtls bench: placeholder until its issue lands; replaced by the real command. */
+/* pqtls bench: measure TLS connections to any server (pqtls serve, openssl s_server,
+ * ...) with the load runner of src/load/, then print a table per phase and write the
+ * raw records. Exit 0 only when every measured connection succeeded and negotiated what
+ * was asked. */
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cli/commands.h"
+#include "core/units.h"
+#include "load/run.h"
+#include "load/summary.h"
+#include "load/writers.h"
+#include "server/proc.h"
 
-static int bench_run(const pq_cmd *cmd, void *opts, pq_cli_args *args)
+struct bench_opts {
+	long long concurrency, connections, requests, warmup, max_inflight, seed, threads;
+	const char *rate, *groups, *sigalgs, *cert_comp, *ca, *path, *csv, *jsonl, *keylog;
+	int arrivals, insecure, early_data, tls, json, allow_fallback;
+	int64_t duration, timeout;
+	uint64_t response_size, max_cert_list;
+	double resume;
+};
+
+#define O(f) offsetof(struct bench_opts, f)
+static const pq_opt bench_table[] = {
+	{"concurrency", 'c', PQ_OPT_INT, O(concurrency), "C", "1",
+	 "closed loop: connections in flight, each followed at once by the next", NULL, 1, 100000},
+	{"threads", 't', PQ_OPT_INT, O(threads), "N", "1",
+	 "event loops (one core each), sharing the connections, concurrency and rate", NULL, 1, 256},
+	{"rate", 'r', PQ_OPT_STR, O(rate), "R/s", NULL,
+	 "open loop: start R connections per second on schedule (latency from the intended start)", NULL, 0, 0},
+	{"arrivals", 0, PQ_OPT_CHOICE, O(arrivals), NULL, "constant",
+	 "open-loop arrival process", "constant|poisson", 0, 0},
+	{"max-inflight", 0, PQ_OPT_INT, O(max_inflight), "N", "1024",
+	 "open loop: connections in flight at most (later ones wait, and the wait counts)", NULL, 1, 100000},
+	{"connections", 'n', PQ_OPT_INT, O(connections), "N", NULL,
+	 "measured connections (default 100 unless --duration)", NULL, 1, 100000000},
+	{"duration", 'd', PQ_OPT_DURATION, O(duration), NULL, NULL,
+	 "measure for this long", NULL, 0, 0},
+	{"warmup", 'w', PQ_OPT_INT, O(warmup), "N", NULL,
+	 "connections before measuring, not recorded (default: C when --resume, else 0)", NULL, 0, 100000000},
+	{"requests-per-conn", 0, PQ_OPT_INT, O(requests), "K", "1",
+	 "HTTP requests per connection (keep-alive); 0 = handshake only", NULL, 0, 1000000},
+	{"response-size", 0, PQ_OPT_SIZE, O(response_size), "BYTES", NULL,
+	 "ask pqtls serve for this many body bytes (GET /bytes/N)", NULL, 0, 0},
+	{"path", 0, PQ_OPT_STR, O(path), "PATH", NULL,
+	 "request target instead (default /)", NULL, 0, 0},
+	{"resume", 0, PQ_OPT_FRACTION, O(resume), NULL, "0",
+	 "fraction of measured connections that resume with a real ticket (0.8 = 80 %)", NULL, 0, 0},
+	{"early-data", 0, PQ_OPT_FLAG, O(early_data), NULL, NULL,
+	 "send the first request as 0-RTT data when resuming with a ticket that allows it", NULL, 0, 0},
+	{"tls", 0, PQ_OPT_CHOICE, O(tls), NULL, "1.3", "TLS version", "1.3|1.2", 0, 0},
+	{"groups", 'g', PQ_OPT_STR, O(groups), "LIST", NULL,
+	 "key exchange groups to offer; the first must be the one negotiated", NULL, 0, 0},
+	{"sigalgs", 's', PQ_OPT_STR, O(sigalgs), "LIST", NULL,
+	 "signature algorithms to accept; the first must be the one negotiated", NULL, 0, 0},
+	{"cert-compression", 0, PQ_OPT_STR, O(cert_comp), "LIST", "off",
+	 "accept compressed certificates: off, or zlib,brotli,zstd", NULL, 0, 0},
+	{"ca", 0, PQ_OPT_STR, O(ca), "FILE", NULL, "verify the server against these roots (PEM)", NULL, 0, 0},
+	{"insecure", 0, PQ_OPT_FLAG, O(insecure), NULL, NULL, "do not verify the server", NULL, 0, 0},
+	{"max-cert-list", 0, PQ_OPT_SIZE, O(max_cert_list), "BYTES", "16MiB",
+	 "largest Certificate message accepted (OpenSSL's own default is 100KiB)", NULL, 0, 0},
+	{"timeout", 0, PQ_OPT_DURATION, O(timeout), NULL, "10s",
+	 "give up on a connection with no progress for this long (per phase)", NULL, 0, 0},
+	{"csv", 0, PQ_OPT_STR, O(csv), "FILE", NULL, "write one CSV row per connection", NULL, 0, 0},
+	{"jsonl", 0, PQ_OPT_STR, O(jsonl), "FILE", NULL, "write one JSON object per connection", NULL, 0, 0},
+	{"json", 0, PQ_OPT_FLAG, O(json), NULL, NULL, "print the summary as JSON instead of a table", NULL, 0, 0},
+	{"keylog", 0, PQ_OPT_STR, O(keylog), "FILE", NULL, "append TLS secrets (NSS key log format)", NULL, 0, 0},
+	{"allow-fallback", 0, PQ_OPT_FLAG, O(allow_fallback), NULL, NULL,
+	 "exit 0 even when the server negotiated other than the first group/sigalg asked", NULL, 0, 0},
+	{"seed", 0, PQ_OPT_INT, O(seed), "N", "1", "seed for arrivals and the resume draw", NULL, 0, 0},
+	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
+};
+#undef O
+
+static const char *path_name = "pqtls bench";
+
+static void progress(void *arg, const pq_load_progress *p)
 {
-	(void)opts;
-	(void)args;
-	fprintf(stderr, "pqtls %s: not built yet\n", cmd->name);
-	return PQ_EXIT_FAIL;
+	(void)arg;
+	if (p->elapsed_ns < PQ_NS_PER_S)
+		return;
+	fprintf(stderr, "\r  %s %.1f s: %llu done, %llu errors, %llu in flight   ",
+		p->warmup ? "warm-up" : "measuring", (double)p->elapsed_ns / 1e9,
+		(unsigned long long)p->done, (unsigned long long)p->errors,
+		(unsigned long long)p->inflight);
 }
 
-const pq_cmd pq_cmd_bench = {.name = "bench", .summary = "(in progress)", .run = bench_run, .max_args = -1};
+static int parse_rate(const char *s, double *out, pq_diag *d)
+{
+	char buf[64];
+	size_t len = strlen(s);
+	if (len >= sizeof buf)
+		return pq_diag_set(d, PQ_EINVAL, "--rate: '%s' is too long", s);
+	memcpy(buf, s, len + 1);
+	if (len > 2 && strcmp(buf + len - 2, "/s") == 0)
+		buf[len - 2] = '\0';
+	if (pq_parse_double(buf, "--rate", 0.001, 1e7, out, d) < 0)
+		return pq_diag_set(d, PQ_EINVAL,
+				   "--rate: '%s' is not a rate in connections per second (e.g. 500 or 500/s)", s);
+	return 0;
+}
+
+/* The first failure, in words, for the one-line error message. */
+static const char *first_error(const pq_load_summary *s, char *buf, size_t n)
+{
+	size_t best = 0;
+	for (size_t i = 1; i < s->nerrs; i++)
+		if (s->errs[i].count > s->errs[best].count)
+			best = i;
+	if (!s->nerrs)
+		return "";
+	snprintf(buf, n, "%s%s%s", pq_load_err_text(s->errs[best].kind),
+		 s->errs[best].detail[0] ? ": " : "", s->errs[best].detail);
+	return buf;
+}
+
+static int bench_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
+{
+	struct bench_opts *o = optsp;
+	pq_diag d;
+	pq_load_config cfg = {0};
+	pq_load_result res = {0};
+	pq_load_summary sum;
+	char path[64];
+	int rc = PQ_EXIT_FAIL;
+
+	if (pq_addr_parse(args->argv[0], "HOST:PORT", 0, &cfg.target, &d) < 0)
+		return pq_cli_usage_error(path_name, "%s", pq_diag_msg(&d));
+	if (o->rate && parse_rate(o->rate, &cfg.rate, &d) < 0)
+		return pq_cli_usage_error(path_name, "%s", pq_diag_msg(&d));
+	if (!o->ca && !o->insecure)
+		return pq_cli_usage_error(path_name, "give --ca FILE to verify the server (e.g. "
+						     "DIR/root.pem) or --insecure");
+	if (o->path && pq_cli_given(cmd, args, "response-size"))
+		return pq_cli_usage_error(path_name, "--path and --response-size exclude each other");
+	if (pq_cli_given(cmd, args, "response-size")) {
+		snprintf(path, sizeof path, "/bytes/%llu", (unsigned long long)o->response_size);
+		cfg.path = path;
+	} else {
+		cfg.path = o->path ? o->path : "/";
+	}
+	cfg.tls = (pq_tls_config){
+		.role = PQ_TLS_CLIENT,
+		.version = o->tls == 1 ? 12 : 13,
+		.groups = o->groups,
+		.sigalgs = o->sigalgs,
+		.cert_comp = o->cert_comp,
+		.keylog_path = o->keylog,
+		.ca_file = o->ca,
+		.insecure = o->insecure,
+		.max_cert_list = o->max_cert_list,
+	};
+	cfg.connections = pq_cli_given(cmd, args, "connections") ? o->connections
+			  : o->duration ? 0 : 100;
+	cfg.duration_ns = o->duration;
+	cfg.concurrency = (int)o->concurrency;
+	cfg.threads = (int)o->threads;
+	cfg.poisson = o->arrivals == 1;
+	cfg.max_inflight = (int)o->max_inflight;
+	cfg.requests_per_conn = (int)o->requests;
+	cfg.resume = o->resume;
+	cfg.warmup = pq_cli_given(cmd, args, "warmup") ? o->warmup : o->resume > 0 ? o->concurrency : 0;
+	cfg.timeout_ns = o->timeout;
+	cfg.early_data = o->early_data;
+	cfg.seed = (uint64_t)o->seed;
+	if (pq_cli_progress_enabled())
+		cfg.progress = progress;
+
+	if (!o->json) {
+		char cap[32];
+		printf("pqtls bench %s: %s, %s%s", args->argv[0],
+		       cfg.rate > 0 ? "open loop" : "closed loop",
+		       cfg.requests_per_conn ? "GET " : "handshake only",
+		       cfg.requests_per_conn ? cfg.path : "");
+		if (cfg.warmup)
+			printf(", %lld warm-up connections", cfg.warmup);
+		printf("\n");
+		if (o->max_cert_list > 102400)
+			printf("  accepting Certificate messages up to %s (OpenSSL's default is 100 KiB; "
+			       "--max-cert-list 100KiB keeps it)\n",
+			       pq_fmt_size(cap, sizeof cap, o->max_cert_list));
+		fflush(stdout);
+	}
+	uint64_t need = (uint64_t)(cfg.rate > 0 ? cfg.max_inflight : cfg.concurrency) + 64;
+	uint64_t have = pq_proc_raise_fdlimit(need);
+	if (have < need)
+		fprintf(stderr, "pqtls bench: note: the open-file limit is %llu, below the %llu this "
+				"run may need; connections beyond it fail\n",
+			(unsigned long long)have, (unsigned long long)need);
+	int lrc = pq_load_run(&cfg, &res, &d);
+	if (cfg.progress)
+		fprintf(stderr, "\r%70s\r", "");
+	if (lrc < 0) {
+		int usage = lrc == PQ_EINVAL || lrc == PQ_ERANGE;
+		pq_load_result_dispose(&res);
+		return usage ? pq_cli_usage_error(path_name, "%s", pq_diag_msg(&d))
+			     : pq_cli_fail(path_name, "%s", pq_diag_msg(&d));
+	}
+	if (pq_load_summarize(&res, &cfg, &sum) < 0) {
+		pq_cli_fail(path_name, "out of memory summarising %zu records", res.n);
+		goto out;
+	}
+	if (o->json)
+		pq_load_summary_json(&sum, stdout);
+	else
+		pq_load_summary_print(&sum, stdout);
+	fflush(stdout);
+	if ((o->csv && pq_load_write_csv(o->csv, res.recs, res.n, &d) < 0) ||
+	    (o->jsonl && pq_load_write_jsonl(o->jsonl, res.recs, res.n, &d) < 0)) {
+		pq_cli_fail(path_name, "%s", pq_diag_msg(&d));
+		goto out;
+	}
+	char why[200];
+	if (res.warmup_errors && res.n == 0) {
+		pq_cli_fail(path_name, "all %llu warm-up connections failed; nothing measured",
+			    (unsigned long long)res.warmup_errors);
+	} else if (sum.ok < sum.n) {
+		pq_cli_fail(path_name, "%zu of %zu connections failed (%s)%s", sum.n - sum.ok, sum.n,
+			    first_error(&sum, why, sizeof why),
+			    sum.stopped_early ? "; stopped after the first failures" : "");
+	} else if (sum.n == 0) {
+		pq_cli_fail(path_name, "no connection was made");
+	} else if ((sum.group_mismatch || sum.sigalg_mismatch) && !o->allow_fallback) {
+		pq_cli_fail(path_name,
+			    "the server negotiated something other than asked (%zu group, %zu "
+			    "signature mismatches); --allow-fallback accepts that",
+			    sum.group_mismatch, sum.sigalg_mismatch);
+	} else {
+		rc = PQ_EXIT_OK;
+	}
+out:
+	pq_load_result_dispose(&res);
+	return rc;
+}
+
+const pq_cmd pq_cmd_bench = {
+	.name = "bench",
+	.summary = "measure TLS connections (connect, handshake, TTFB, bytes) against any TLS server",
+	.usage = "HOST:PORT [options]",
+	.description =
+		"Every connection is a record: phase times (us, one monotonic clock), negotiated\n"
+		"group and signature, resumption, HelloRetryRequest, bytes of each handshake\n"
+		"message each way, TLS bytes, TCP segments, and tcp_info (srtt, retransmits, cwnd).\n\n"
+		"Examples:\n"
+		"  pqtls bench 127.0.0.1:8443 --ca out/mldsa65/root.pem -n 1000 -c 4\n"
+		"  pqtls bench 127.0.0.1:8443 --insecure --rate 500/s --arrivals poisson -d 10s\n"
+		"  pqtls bench 127.0.0.1:8443 --insecure --resume 0.8 -n 2000 --csv runs.csv\n"
+		"  pqtls bench 127.0.0.1:8443 --insecure --groups MLKEM768 --requests-per-conn 0",
+	.opts = bench_table,
+	.opts_size = sizeof(struct bench_opts),
+	.run = bench_run,
+	.min_args = 1,
+	.max_args = 1,
+};

@@ -1,14 +1,201 @@
-/* pqtls serve: placeholder until its issue lands; replaced by the real command. */
+/* pqtls serve: the TLS server of src/server/ behind a command line. Ready when it prints
+ * "listening on ADDR" on stderr (and writes ADDR to --ready-file); stops on SIGINT or
+ * SIGTERM (read through signalfd, so no handler runs inside the loops) or after
+ * --duration, and prints what it served. */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
 
 #include "cli/commands.h"
+#include "core/clock.h"
+#include "server/proc.h"
+#include "server/server.h"
 
-static int serve_run(const pq_cmd *cmd, void *opts, pq_cli_args *args)
+struct serve_opts {
+	const char *certs, *listen, *groups, *sigalgs, *cert_comp, *keylog, *ready_file;
+	long long threads, tickets, max_conns;
+	int tls;
+	uint64_t max_early_data;
+	int64_t hs_timeout, idle_timeout, duration;
+};
+
+#define O(f) offsetof(struct serve_opts, f)
+static const pq_opt serve_table[] = {
+	{"certs", 'c', PQ_OPT_STR, O(certs), "DIR", NULL,
+	 "chain directory: DIR/chain.pem (leaf first) and DIR/leaf.key (as pqtls certs writes)", NULL, 0, 0},
+	{"listen", 'l', PQ_OPT_STR, O(listen), "HOST:PORT", "127.0.0.1:8443",
+	 "address to listen on; port 0 picks a free one", NULL, 0, 0},
+	{"threads", 't', PQ_OPT_INT, O(threads), "N", "1",
+	 "worker threads, one event loop and SO_REUSEPORT socket each", NULL, 1, 256},
+	{"tls", 0, PQ_OPT_CHOICE, O(tls), NULL, "1.3", "TLS version (1.2 for comparison)", "1.3|1.2", 0, 0},
+	{"groups", 'g', PQ_OPT_STR, O(groups), "LIST", NULL,
+	 "key exchange groups, e.g. X25519MLKEM768:X25519 (default: OpenSSL's)", NULL, 0, 0},
+	{"sigalgs", 's', PQ_OPT_STR, O(sigalgs), "LIST", NULL,
+	 "signature algorithms, e.g. mldsa65:ecdsa_secp256r1_sha256 (default: OpenSSL's)", NULL, 0, 0},
+	{"tickets", 0, PQ_OPT_INT, O(tickets), "N", "2",
+	 "session tickets sent per full handshake; 0 turns resumption off", NULL, 0, 16},
+	{"cert-compression", 0, PQ_OPT_STR, O(cert_comp), "LIST", "off",
+	 "RFC 8879 certificate compression: off, or zlib,brotli,zstd in preference order", NULL, 0, 0},
+	{"max-early-data", 0, PQ_OPT_SIZE, O(max_early_data), "BYTES", "0",
+	 "0-RTT data accepted on resumption (0 = none; tickets become single-use)", NULL, 0, 0},
+	{"keylog", 0, PQ_OPT_STR, O(keylog), "FILE", NULL,
+	 "append TLS secrets to FILE (NSS key log format, for Wireshark)", NULL, 0, 0},
+	{"max-conns", 0, PQ_OPT_INT, O(max_conns), "N", "4096",
+	 "open connections at most; more are closed at once", NULL, 1, 1000000},
+	{"handshake-timeout", 0, PQ_OPT_DURATION, O(hs_timeout), NULL, "10s",
+	 "close a connection whose handshake takes longer", NULL, 0, 0},
+	{"idle-timeout", 0, PQ_OPT_DURATION, O(idle_timeout), NULL, "60s",
+	 "close a kept-alive connection idle this long", NULL, 0, 0},
+	{"duration", 'd', PQ_OPT_DURATION, O(duration), NULL, "0",
+	 "stop by itself after this long (0 = until SIGINT/SIGTERM)", NULL, 0, 0},
+	{"ready-file", 0, PQ_OPT_STR, O(ready_file), "PATH", NULL,
+	 "write the bound address to PATH once listening (for scripts)", NULL, 0, 0},
+	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
+};
+#undef O
+
+static int write_ready_file(const char *path, const char *addr, pq_diag *d)
 {
-	(void)opts;
-	(void)args;
-	fprintf(stderr, "pqtls %s: not built yet\n", cmd->name);
-	return PQ_EXIT_FAIL;
+	char tmp[4096];
+	snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	FILE *f = fopen(tmp, "w");
+	if (!f)
+		return pq_diag_set(d, -errno, "--ready-file: cannot write %s: %s", tmp, strerror(errno));
+	int bad = fprintf(f, "%s\n", addr) < 0;
+	bad |= fclose(f) != 0;
+	/* rename: a script polling PATH never sees a half-written address. */
+	if (bad || rename(tmp, path) < 0) {
+		int e = errno;
+		unlink(tmp);
+		return pq_diag_set(d, -e, "--ready-file: cannot write %s: %s", path, strerror(e));
+	}
+	return 0;
 }
 
-const pq_cmd pq_cmd_serve = {.name = "serve", .summary = "(in progress)", .run = serve_run, .max_args = -1};
+/* Waits for SIGINT/SIGTERM (on the signalfd) or the end of `duration`. */
+static void wait_for_stop(int sfd, int64_t duration)
+{
+	int64_t end = duration ? pq_mono_ns() + duration : 0;
+	for (;;) {
+		int timeout = -1;
+		if (end) {
+			int64_t left = end - pq_mono_ns();
+			if (left <= 0)
+				return;
+			timeout = (int)((left + PQ_NS_PER_MS - 1) / PQ_NS_PER_MS);
+		}
+		struct pollfd p = {.fd = sfd, .events = POLLIN};
+		int n = poll(&p, 1, timeout);
+		if (n > 0) {
+			struct signalfd_siginfo si;
+			if (read(sfd, &si, sizeof si) == (ssize_t)sizeof si)
+				fprintf(stderr, "pqtls serve: %s, stopping\n", strsignal((int)si.ssi_signo));
+			return;
+		}
+		if (n < 0 && errno != EINTR)
+			return;
+	}
+}
+
+static int serve_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
+{
+	(void)cmd, (void)args;
+	const char *path = "pqtls serve";
+	struct serve_opts *o = optsp;
+	pq_diag d;
+	pq_server *srv = NULL;
+	int rc = PQ_EXIT_FAIL, sfd = -1;
+	if (!o->certs)
+		return pq_cli_usage_error(path, "--certs DIR is required (a directory with chain.pem "
+						"and leaf.key, e.g. from pqtls certs)");
+	pq_server_config cfg = {
+		.listen = o->listen,
+		.threads = (int)o->threads,
+		.max_conns = (int)o->max_conns,
+		.handshake_timeout_ns = o->hs_timeout ? o->hs_timeout : 10 * PQ_NS_PER_S,
+		.idle_timeout_ns = o->idle_timeout ? o->idle_timeout : 60 * PQ_NS_PER_S,
+		.tls = {.role = PQ_TLS_SERVER,
+			.version = o->tls == 1 ? 12 : 13,
+			.groups = o->groups,
+			.sigalgs = o->sigalgs,
+			.cert_comp = o->cert_comp,
+			.keylog_path = o->keylog,
+			.certs_dir = o->certs,
+			.tickets = (int)o->tickets,
+			.max_early_data = o->max_early_data > UINT32_MAX ? UINT32_MAX
+									 : (uint32_t)o->max_early_data},
+	};
+	/* Block the stop signals before any thread exists, so every thread inherits the
+	 * mask and only the signalfd below sees them. */
+	sigset_t set, old;
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &set, &old);
+	sfd = signalfd(-1, &set, SFD_CLOEXEC);
+	if (sfd < 0) {
+		pq_cli_fail(path, "signalfd: %s", strerror(errno));
+		goto out;
+	}
+	uint64_t need = (uint64_t)o->max_conns + 64, have = pq_proc_raise_fdlimit(need);
+	if (have < need)
+		fprintf(stderr, "pqtls serve: note: the open-file limit is %llu, below --max-conns %lld "
+				"(+64); connections beyond it are refused\n",
+			(unsigned long long)have, o->max_conns);
+	if (pq_server_new(&cfg, &srv, &d) < 0) {
+		pq_cli_fail(path, "%s", pq_diag_msg(&d));
+		goto out;
+	}
+	int64_t cpu0 = pq_proc_cpu_ns(RUSAGE_SELF), t0 = pq_mono_ns();
+	if (pq_server_start(srv, &d) < 0 ||
+	    (o->ready_file && write_ready_file(o->ready_file, pq_server_address(srv), &d) < 0)) {
+		pq_cli_fail(path, "%s", pq_diag_msg(&d));
+		goto out;
+	}
+	fprintf(stderr, "pqtls serve: listening on %s (%lld thread%s, TLS %s, certs %s)\n",
+		pq_server_address(srv), o->threads, o->threads == 1 ? "" : "s",
+		o->tls == 1 ? "1.2" : "1.3", o->certs);
+	wait_for_stop(sfd, o->duration);
+	pq_server_stop(srv);
+	pq_server_wait(srv);
+	int64_t cpu = pq_proc_cpu_ns(RUSAGE_SELF) - cpu0, wall = pq_mono_ns() - t0;
+	const pq_server_stats *st = pq_server_get_stats(srv);
+	pq_server_stats_print(st, stdout);
+	printf("cpu: %.3f s over %.3f s", (double)cpu / 1e9, (double)wall / 1e9);
+	if (st->handshakes)
+		printf(", %.1f us per handshake", (double)cpu / 1e3 / (double)st->handshakes);
+	printf("\n");
+	fflush(stdout);
+	rc = PQ_EXIT_OK;
+out:
+	pq_server_free(srv);
+	if (o->ready_file && rc != PQ_EXIT_OK)
+		unlink(o->ready_file);
+	if (sfd >= 0)
+		close(sfd);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
+
+const pq_cmd pq_cmd_serve = {
+	.name = "serve",
+	.summary = "serve TLS 1.3 (or 1.2) with a chain directory and a small HTTP/1.1 responder",
+	.usage = "--certs DIR [options]",
+	.description =
+		"HTTP: GET / answers a short page, GET /bytes/N answers N bytes (N up to 64 MiB),\n"
+		"keep-alive; malformed or oversize requests get 400.\n\n"
+		"Examples:\n"
+		"  pqtls serve --certs out/mldsa65 --listen 127.0.0.1:8443\n"
+		"  pqtls serve --certs out/ecdsa --groups X25519MLKEM768:X25519 --tickets 0\n"
+		"  pqtls serve --certs out/mldsa65 --listen 127.0.0.1:0 --ready-file /tmp/addr",
+	.opts = serve_table,
+	.opts_size = sizeof(struct serve_opts),
+	.run = serve_run,
+	.max_args = 0,
+};

@@ -1,0 +1,376 @@
+#include "load/conn.h"
+
+#include <errno.h>
+#include <openssl/err.h>
+#include <openssl/x509.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "load/tcpinfo.h"
+
+static int64_t now(pq_load_conn *c)
+{
+	return pq_clock_now(c->p->clock);
+}
+
+static void mark(pq_load_conn *c, enum pq_phase ph)
+{
+	if (c->rec.t[ph] < 0)
+		c->rec.t[ph] = now(c) - c->start_abs_ns;
+}
+
+static void phase_deadline(pq_load_conn *c)
+{
+	c->deadline_ns = now(c) + c->p->timeout_ns;
+}
+
+static void finish(pq_load_conn *c, enum pq_load_err err, const char *detail)
+{
+	pq_load_record *r = &c->rec;
+	if (c->st == PQ_CS_DONE)
+		return;
+	if (r->err == PQ_LERR_NONE && err != PQ_LERR_NONE) {
+		r->err = err;
+		snprintf(r->err_detail, sizeof r->err_detail, "%s", detail ? detail : "");
+	}
+	if (err == PQ_LERR_NONE)
+		mark(c, PQ_PH_END);
+	const pq_tls_acct *a = &c->acct;
+	memcpy(r->hs_bytes, a->hs_bytes, sizeof r->hs_bytes);
+	r->tls_bytes[PQ_TX] = a->record_bytes[PQ_TX];
+	r->tls_bytes[PQ_RX] = a->record_bytes[PQ_RX];
+	r->hrr = (uint8_t)a->hrr;
+	r->cert_compressed = a->hs_count[PQ_RX][PQ_HS_COMPRESSED_CERTIFICATE] > 0;
+	if (a->t_client_hello_ns)
+		r->t[PQ_PH_CLIENT_HELLO] = a->t_client_hello_ns - c->start_abs_ns;
+	if (a->t_server_hello_ns)
+		r->t[PQ_PH_SERVER_HELLO] = a->t_server_hello_ns - c->start_abs_ns;
+	if (c->fd >= 0) {
+		(void)pq_tcpinfo_read(c->fd, r);
+		if (c->ssl && err == PQ_LERR_NONE)
+			SSL_shutdown(c->ssl); /* one try: close_notify, no waiting for the reply */
+		close(c->fd);
+		c->fd = -1;
+	}
+	ERR_clear_error();
+	SSL_free(c->ssl);
+	c->ssl = NULL;
+	c->st = PQ_CS_DONE;
+	c->events = 0;
+}
+
+void pq_load_conn_start(pq_load_conn *c, const pq_conn_params *p, uint64_t id,
+			int64_t intended_ns, SSL_SESSION *session)
+{
+	memset(c, 0, sizeof *c);
+	c->p = p;
+	c->fd = -1;
+	c->st = PQ_CS_CONNECTING;
+	pq_load_record *r = &c->rec;
+	r->id = id;
+	for (int i = 0; i < PQ_PH_COUNT; i++)
+		r->t[i] = -1;
+	c->start_abs_ns = now(c);
+	r->start_ns = c->start_abs_ns - p->run_start_ns;
+	r->intended_ns = intended_ns < 0 ? r->start_ns : intended_ns;
+	pq_tls_acct_init(&c->acct, p->clock);
+	phase_deadline(c);
+
+	c->ssl = SSL_new(p->ctx);
+	if (!c->ssl) {
+		finish(c, PQ_LERR_CONNECT, "cannot create a TLS connection object");
+		return;
+	}
+	SSL_set_app_data(c->ssl, c);
+	pq_tls_acct_attach(c->ssl, &c->acct);
+	/* SNI and name checks for host names; an IP literal is checked as an IP SAN. */
+	X509_VERIFY_PARAM *vp = SSL_get0_param(c->ssl);
+	if (X509_VERIFY_PARAM_set1_ip_asc(vp, p->target->host) != 1) {
+		SSL_set_tlsext_host_name(c->ssl, p->target->host);
+		SSL_set1_host(c->ssl, p->target->host);
+	}
+	ERR_clear_error();
+	if (session && SSL_set_session(c->ssl, session) == 1)
+		r->resume_offered = 1;
+
+	c->fd = socket(p->target->sa.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (c->fd < 0 || pq_addr_nodelay(c->fd) < 0 || !SSL_set_fd(c->ssl, c->fd)) {
+		finish(c, PQ_LERR_CONNECT, strerror(errno));
+		return;
+	}
+	if (connect(c->fd, (const struct sockaddr *)&p->target->sa, p->target->len) < 0 &&
+	    errno != EINPROGRESS) {
+		int e = errno;
+		finish(c, e == ECONNREFUSED ? PQ_LERR_REFUSED : PQ_LERR_CONNECT, strerror(e));
+		return;
+	}
+	c->events = EPOLLOUT;
+}
+
+/* Classify a failed SSL call. Returns the events to wait for, or 0 when finished. */
+static uint32_t ssl_fail(pq_load_conn *c, int r)
+{
+	int e = SSL_get_error(c->ssl, r);
+	int err_no = errno;
+	if (e == SSL_ERROR_WANT_READ)
+		return EPOLLIN;
+	if (e == SSL_ERROR_WANT_WRITE)
+		return EPOLLOUT;
+	int in_hs = c->st == PQ_CS_HANDSHAKE || c->st == PQ_CS_EARLY;
+	char detail[96] = "";
+	long vr = SSL_get_verify_result(c->ssl);
+	unsigned long oe = ERR_peek_error();
+	if (in_hs && vr != X509_V_OK) {
+		finish(c, PQ_LERR_VERIFY, X509_verify_cert_error_string(vr));
+	} else if (c->acct.alert_rx >= 0) {
+		snprintf(detail, sizeof detail, "%s", SSL_alert_desc_string_long(c->acct.alert_rx));
+		finish(c, PQ_LERR_ALERT, detail);
+	} else if (oe) {
+		const char *reason = ERR_reason_error_string(oe);
+		int why = ERR_GET_REASON(oe);
+		/* The two failures people meet most, with what usually causes them. */
+		const char *hint = why == SSL_R_WRONG_VERSION_NUMBER || why == SSL_R_PACKET_LENGTH_TOO_LONG
+					   ? " (is it a TLS server?)"
+				   : why == SSL_R_EXCESSIVE_MESSAGE_SIZE ? " (a certificate over --max-cert-list?)"
+								       : "";
+		snprintf(detail, sizeof detail, "%s%s", reason ? reason : "unknown", hint);
+		finish(c, PQ_LERR_PROTOCOL, detail);
+	} else if (e == SSL_ERROR_ZERO_RETURN || (e == SSL_ERROR_SYSCALL && err_no == 0)) {
+		finish(c, PQ_LERR_CLOSED, in_hs ? "during the handshake" : "before the response");
+	} else if (e == SSL_ERROR_SYSCALL && (err_no == ECONNRESET || err_no == EPIPE)) {
+		finish(c, PQ_LERR_RESET, in_hs ? "during the handshake" : "after the handshake");
+	} else {
+		finish(c, PQ_LERR_CONNECT, strerror(err_no));
+	}
+	return 0;
+}
+
+static void handshake_done(pq_load_conn *c)
+{
+	pq_load_record *r = &c->rec;
+	const char *sig = NULL, *group = SSL_get0_group_name(c->ssl);
+	mark(c, PQ_PH_HANDSHAKE);
+	snprintf(r->version, sizeof r->version, "%s", SSL_get_version(c->ssl));
+	snprintf(r->group, sizeof r->group, "%s", group ? group : "");
+	if (SSL_get0_peer_signature_name(c->ssl, &sig) == 1 && sig)
+		snprintf(r->sigalg, sizeof r->sigalg, "%s", sig);
+	r->resumed = (uint8_t)SSL_session_reused(c->ssl);
+	r->early_accepted = SSL_get_early_data_status(c->ssl) == SSL_EARLY_DATA_ACCEPTED;
+}
+
+/* After the handshake: the first request, or (handshake only) a ticket, or the end. */
+static void after_handshake(pq_load_conn *c)
+{
+	phase_deadline(c);
+	if (c->rec.early_sent && c->rec.early_accepted) {
+		c->done_requests = 0;
+		c->st = PQ_CS_READ; /* the first request already went as 0-RTT data */
+	} else if (c->p->requests > 0) {
+		c->st = PQ_CS_WRITE;
+	} else if (c->p->want_ticket && !c->ticket_seen &&
+		   SSL_version(c->ssl) == TLS1_3_VERSION) {
+		c->st = PQ_CS_TICKET;
+	} else {
+		finish(c, PQ_LERR_NONE, NULL);
+	}
+}
+
+/* Consume n response bytes from buf. Returns 1 when the response is complete. */
+static int response_bytes(pq_load_conn *c, const char *buf, size_t n)
+{
+	if (!c->head_done) {
+		size_t room = sizeof c->head - c->head_len;
+		size_t k = n < room ? n : room;
+		memcpy(c->head + c->head_len, buf, k);
+		c->head_len += k;
+		int64_t cl;
+		int hl = pq_http_parse_response(c->head, c->head_len, &c->rec.status, &cl, &c->keep_alive);
+		if (hl == 0)
+			return 0;
+		if (hl < 0) {
+			finish(c, PQ_LERR_HTTP, hl == PQ_ETOOBIG ? "response head over 8 KiB"
+								 : "malformed response head");
+			return 0;
+		}
+		c->head_done = 1;
+		c->body_left = cl;
+		/* Bytes of this read past the head are body. */
+		size_t extra = c->head_len - (size_t)hl;
+		c->head_len = 0;
+		return response_bytes(c, buf + (k - extra), n - (k - extra));
+	}
+	if (c->body_left < 0) {
+		c->rec.body_bytes += n;
+		return 0;
+	}
+	size_t take = (uint64_t)c->body_left < n ? (size_t)c->body_left : n;
+	c->rec.body_bytes += take;
+	c->body_left -= (int64_t)take;
+	return c->body_left == 0;
+}
+
+static void response_done(pq_load_conn *c)
+{
+	if (c->done_requests == 0)
+		mark(c, PQ_PH_TTLB);
+	c->done_requests++;
+	c->rec.requests = (uint32_t)c->done_requests;
+	c->head_done = 0;
+	if (c->rec.status >= 400) {
+		char detail[32];
+		snprintf(detail, sizeof detail, "HTTP status %d", c->rec.status);
+		finish(c, PQ_LERR_HTTP, detail);
+		return;
+	}
+	if (c->done_requests >= c->p->requests || !c->keep_alive) {
+		if (c->done_requests < c->p->requests)
+			finish(c, PQ_LERR_HTTP, "server closed keep-alive before all requests");
+		else
+			finish(c, PQ_LERR_NONE, NULL);
+		return;
+	}
+	c->req_sent = 0;
+	c->st = PQ_CS_WRITE;
+	phase_deadline(c);
+}
+
+static uint32_t step_read(pq_load_conn *c)
+{
+	char buf[16384];
+	for (;;) {
+		int r = SSL_read(c->ssl, buf, sizeof buf);
+		if (r <= 0) {
+			int e = SSL_get_error(c->ssl, r);
+			/* A response without Content-Length ends with the connection. */
+			if (c->head_done && c->body_left < 0 &&
+			    (e == SSL_ERROR_ZERO_RETURN || e == SSL_ERROR_SYSCALL)) {
+				c->keep_alive = 0;
+				response_done(c);
+				return c->events;
+			}
+			return ssl_fail(c, r);
+		}
+		if (c->done_requests == 0)
+			mark(c, PQ_PH_TTFB);
+		phase_deadline(c);
+		if (response_bytes(c, buf, (size_t)r)) {
+			response_done(c);
+			return c->st == PQ_CS_DONE ? 0 : EPOLLOUT; /* EPOLLOUT: next request */
+		}
+		if (c->st == PQ_CS_DONE)
+			return 0;
+	}
+}
+
+static uint32_t step(pq_load_conn *c)
+{
+	for (;;) {
+		int r;
+		switch (c->st) {
+		case PQ_CS_CONNECTING: {
+			int soerr = 0;
+			socklen_t len = sizeof soerr;
+			getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &soerr, &len);
+			if (soerr) {
+				finish(c, soerr == ECONNREFUSED ? PQ_LERR_REFUSED : PQ_LERR_CONNECT,
+				       strerror(soerr));
+				return 0;
+			}
+			mark(c, PQ_PH_CONNECT);
+			phase_deadline(c);
+			SSL_set_connect_state(c->ssl);
+			SSL_SESSION *s = SSL_get_session(c->ssl);
+			c->st = c->p->early_data && c->p->requests > 0 && s &&
+					SSL_SESSION_get_max_early_data(s) > 0
+				? PQ_CS_EARLY
+				: PQ_CS_HANDSHAKE;
+			break;
+		}
+		case PQ_CS_EARLY: {
+			size_t w = 0;
+			r = SSL_write_early_data(c->ssl, c->p->request + c->req_sent,
+						 c->p->request_len - c->req_sent, &w);
+			if (r != 1)
+				return ssl_fail(c, r);
+			c->req_sent += w;
+			if (c->req_sent == c->p->request_len) {
+				c->rec.early_sent = 1;
+				mark(c, PQ_PH_REQUEST);
+				c->st = PQ_CS_HANDSHAKE;
+			}
+			break;
+		}
+		case PQ_CS_HANDSHAKE:
+			r = SSL_connect(c->ssl);
+			if (r != 1)
+				return ssl_fail(c, r);
+			handshake_done(c);
+			if (c->rec.early_sent && !c->rec.early_accepted) {
+				c->req_sent = 0; /* rejected 0-RTT: send the request again */
+				c->rec.t[PQ_PH_REQUEST] = -1;
+			}
+			after_handshake(c);
+			if (c->st == PQ_CS_DONE)
+				return 0;
+			break;
+		case PQ_CS_TICKET: {
+			char b[256];
+			r = SSL_read(c->ssl, b, sizeof b);
+			/* The ticket callback runs inside SSL_read. */
+			if (c->ticket_seen) {
+				finish(c, PQ_LERR_NONE, NULL);
+				return 0;
+			}
+			if (r <= 0)
+				return ssl_fail(c, r);
+			break;
+		}
+		case PQ_CS_WRITE:
+			r = SSL_write(c->ssl, c->p->request + c->req_sent,
+				      (int)(c->p->request_len - c->req_sent));
+			if (r <= 0)
+				return ssl_fail(c, r);
+			c->req_sent += (size_t)r;
+			if (c->req_sent == c->p->request_len) {
+				mark(c, PQ_PH_REQUEST);
+				c->st = PQ_CS_READ;
+			}
+			break;
+		case PQ_CS_READ: {
+			uint32_t ev = step_read(c);
+			if (c->st != PQ_CS_WRITE)
+				return ev;
+			break;
+		}
+		case PQ_CS_DONE:
+			return 0;
+		}
+	}
+}
+
+uint32_t pq_load_conn_step(pq_load_conn *c)
+{
+	c->events = step(c);
+	return c->events;
+}
+
+void pq_load_conn_timeout(pq_load_conn *c)
+{
+	static const enum pq_load_err kind[] = {
+		[PQ_CS_CONNECTING] = PQ_LERR_TIMEOUT_CONNECT, [PQ_CS_EARLY] = PQ_LERR_TIMEOUT_HANDSHAKE,
+		[PQ_CS_HANDSHAKE] = PQ_LERR_TIMEOUT_HANDSHAKE, [PQ_CS_TICKET] = PQ_LERR_TIMEOUT_RESPONSE,
+		[PQ_CS_WRITE] = PQ_LERR_TIMEOUT_RESPONSE,      [PQ_CS_READ] = PQ_LERR_TIMEOUT_RESPONSE,
+		[PQ_CS_DONE] = PQ_LERR_NONE};
+	char detail[64];
+	snprintf(detail, sizeof detail, "no progress for %lld ms",
+		 (long long)(c->p->timeout_ns / PQ_NS_PER_MS));
+	finish(c, kind[c->st], detail);
+}
+
+void pq_load_conn_ticket(pq_load_conn *c)
+{
+	c->ticket_seen = 1;
+}

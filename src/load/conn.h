@@ -1,0 +1,80 @@
+/* One client connection of `pqtls bench`, non-blocking: TCP connect, TLS handshake
+ * (optionally resuming a session, optionally with 0-RTT data), K HTTP requests, close,
+ * recording every step into a pq_load_record.
+ *
+ * Contract: pq_load_conn_start opens the socket; the caller polls c->fd for the events
+ * pq_load_conn_step returns (EPOLLIN/EPOLLOUT) and calls step again when they arrive,
+ * until it returns 0 (done: the record is final and the socket closed). Time comes only
+ * from params->clock. */
+#ifndef PQ_LOAD_CONN_H
+#define PQ_LOAD_CONN_H
+
+#include <openssl/ssl.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/clock.h"
+#include "load/record.h"
+#include "server/http.h"
+#include "tls/acct.h"
+#include "tls/addr.h"
+
+typedef struct pq_conn_params {
+	const pq_addr *target;
+	SSL_CTX *ctx;
+	pq_clock *clock;
+	int64_t run_start_ns;  /* the run's time origin (record times are relative to it) */
+	const char *request;   /* full HTTP request text, sent K times */
+	size_t request_len;
+	int requests;          /* K; 0 = handshake only */
+	int want_ticket;       /* handshake-only: wait for a NewSessionTicket before closing */
+	int early_data;        /* send the first request as 0-RTT when the session allows */
+	int64_t timeout_ns;    /* per phase: connect, handshake, each response */
+} pq_conn_params;
+
+enum pq_conn_state {
+	PQ_CS_CONNECTING,
+	PQ_CS_EARLY,
+	PQ_CS_HANDSHAKE,
+	PQ_CS_TICKET,
+	PQ_CS_WRITE,
+	PQ_CS_READ,
+	PQ_CS_DONE
+};
+
+typedef struct pq_load_conn {
+	const pq_conn_params *p;
+	int fd;
+	SSL *ssl;
+	enum pq_conn_state st;
+	int64_t start_abs_ns, deadline_ns;
+	pq_tls_acct acct;
+	pq_load_record rec;
+	int ticket_seen;
+	int done_requests;
+	size_t req_sent;
+	/* response parsing */
+	char head[PQ_HTTP_MAX_HEAD];
+	size_t head_len;
+	int head_done, keep_alive;
+	int64_t body_left; /* -1: until the server closes */
+	uint32_t events;   /* what the caller should wait for */
+	void *user;        /* the caller's (the runner keeps its slot here) */
+} pq_load_conn;
+
+/* Opens the socket and starts connecting (wait for c->events), or ends at once with the
+ * error in the record (c->st == PQ_CS_DONE). intended_ns < 0: the intended start is the
+ * actual one (closed loop). `session` (may be NULL) is offered for resumption. */
+void pq_load_conn_start(pq_load_conn *c, const pq_conn_params *p, uint64_t id,
+			int64_t intended_ns, SSL_SESSION *session);
+
+/* Advance after an event; returns the epoll events to wait for, 0 when done. */
+uint32_t pq_load_conn_step(pq_load_conn *c);
+
+/* Called when c->deadline_ns has passed: ends the connection with a timeout error. */
+void pq_load_conn_timeout(pq_load_conn *c);
+
+/* A NewSessionTicket arrived on this connection (from the runner's session callback). */
+void pq_load_conn_ticket(pq_load_conn *c);
+
+#endif

@@ -1,0 +1,77 @@
+/* One measured connection of `pqtls bench`: what happened when, what was negotiated and
+ * what crossed the wire. Times are nanoseconds from one monotonic clock; phase times are
+ * relative to the connection's start (connect(2) called), -1 when not reached. */
+#ifndef PQ_LOAD_RECORD_H
+#define PQ_LOAD_RECORD_H
+
+#include <stdint.h>
+
+#include "tls/acct.h"
+
+/* Failure kinds, each with a short name for CSV and a sentence for people. */
+#define PQ_LOAD_ERR_TABLE(X)                                                          \
+	X(PQ_LERR_NONE, "ok", "no error")                                             \
+	X(PQ_LERR_REFUSED, "refused", "connection refused (nothing listening)")       \
+	X(PQ_LERR_RESET, "reset", "connection reset by the server")                   \
+	X(PQ_LERR_CLOSED, "closed", "server closed the connection early")             \
+	X(PQ_LERR_CONNECT, "connect", "TCP connect failed")                           \
+	X(PQ_LERR_TIMEOUT_CONNECT, "timeout_connect", "timed out in TCP connect")    \
+	X(PQ_LERR_TIMEOUT_HANDSHAKE, "timeout_handshake", "timed out in the TLS handshake") \
+	X(PQ_LERR_TIMEOUT_RESPONSE, "timeout_response", "timed out waiting for the response") \
+	X(PQ_LERR_ALERT, "alert", "handshake alert from the server")                  \
+	X(PQ_LERR_VERIFY, "verify", "server certificate verification failed")        \
+	X(PQ_LERR_PROTOCOL, "protocol", "TLS protocol error")     \
+	X(PQ_LERR_HTTP, "http", "bad HTTP response")
+
+enum pq_load_err {
+#define PQ_LERR_ENUM(name, shortname, text) name,
+	PQ_LOAD_ERR_TABLE(PQ_LERR_ENUM)
+#undef PQ_LERR_ENUM
+	PQ_LERR_COUNT
+};
+
+const char *pq_load_err_short(enum pq_load_err e);
+const char *pq_load_err_text(enum pq_load_err e);
+
+/* Phases reported per connection (index into pq_load_record.t). */
+enum pq_phase {
+	PQ_PH_CONNECT,      /* start -> TCP established */
+	PQ_PH_CLIENT_HELLO, /* start -> ClientHello handed to the socket */
+	PQ_PH_SERVER_HELLO, /* start -> ServerHello read */
+	PQ_PH_HANDSHAKE,    /* start -> handshake done (client Finished written) */
+	PQ_PH_REQUEST,      /* start -> first request written */
+	PQ_PH_TTFB,         /* start -> first response byte */
+	PQ_PH_TTLB,         /* start -> last byte of the first response */
+	PQ_PH_END,          /* start -> last byte of the last response (or handshake done) */
+	PQ_PH_COUNT
+};
+
+typedef struct pq_load_record {
+	uint64_t id;
+	int64_t intended_ns; /* when it was meant to start, from the run's start */
+	int64_t start_ns;    /* when connect(2) was called, from the run's start */
+	int64_t t[PQ_PH_COUNT];
+	char version[12], group[32], sigalg[32];
+	uint8_t resume_offered, resumed, hrr, early_sent, early_accepted, cert_compressed;
+	uint32_t hs_bytes[2][PQ_HS_COUNT]; /* handshake message bytes by type, PQ_TX/PQ_RX */
+	uint64_t tls_bytes[2];             /* TLS record bytes (with headers) each way */
+	uint64_t tcp_bytes[2];             /* tcp_info bytes_sent / bytes_received */
+	uint32_t tcp_segs[2];              /* tcp_info segs_out / segs_in */
+	uint32_t srtt_us, rttvar_us, retrans, cwnd, mss;
+	uint32_t requests;                 /* complete responses */
+	int status;                        /* HTTP status of the last response, 0 = none */
+	uint64_t body_bytes;
+	enum pq_load_err err;
+	char err_detail[96];
+} pq_load_record;
+
+/* start -> end-of-connection plus the wait before it started: the latency an open-loop
+ * client sees (coordinated omission cannot hide a stall). */
+static inline int64_t pq_load_latency_ns(const pq_load_record *r)
+{
+	return r->t[PQ_PH_END] < 0 ? -1 : r->start_ns - r->intended_ns + r->t[PQ_PH_END];
+}
+
+const char *pq_phase_name(enum pq_phase p);
+
+#endif

@@ -1,0 +1,503 @@
+#include "load/run.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+#include "core/rng.h"
+#include "load/arrival.h"
+#include "load/conn.h"
+#include "server/proc.h"
+
+#define POOL_MAX 64
+#define PROGRESS_NS (500 * PQ_NS_PER_MS)
+
+/* Shared by the threads of one run: the measurement starts for all at once (a barrier
+ * after the warm-up), from one time origin, and progress counts are totals. */
+typedef struct sync {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int expected, arrived, released;
+	int64_t start_ns;
+	atomic_ullong done, errors;
+	atomic_llong inflight;
+} sync_t;
+
+typedef struct runner {
+	const pq_load_config *cfg;
+	sync_t *sync;
+	int index; /* thread number; thread 0 reports progress */
+	pq_load_result *res;
+	SSL_CTX *ctx;
+	int epfd;
+	pq_conn_params params;
+	char request[512];
+	pq_load_conn *slots;
+	pq_load_conn **free_slots, **active;
+	int nfree, nactive, nslots;
+	SSL_SESSION *pool[POOL_MAX];
+	int npool;
+	pq_rng rng;
+	uint64_t next_id;
+	/* the current phase */
+	int recording;
+	uint64_t launched, done, ok, errors;
+} runner;
+
+/* Tickets arrive here (TLS 1.3: after the handshake, inside SSL_read). */
+static int new_session_cb(SSL *ssl, SSL_SESSION *sess)
+{
+	runner *r = SSL_CTX_get_app_data(SSL_get_SSL_CTX(ssl));
+	pq_load_conn *c = SSL_get_app_data(ssl);
+	if (c)
+		pq_load_conn_ticket(c);
+	r->res->tickets++;
+	if (!SSL_SESSION_is_resumable(sess))
+		return 0;
+	if (r->npool == POOL_MAX) {
+		SSL_SESSION_free(r->pool[0]);
+		memmove(r->pool, r->pool + 1, (POOL_MAX - 1) * sizeof r->pool[0]);
+		r->npool--;
+	}
+	r->pool[r->npool++] = sess;
+	return 1; /* we keep the reference */
+}
+
+/* The newest ticket; taken out of the pool unless it is the last one (tickets may be
+ * single-use when the server allows 0-RTT). Caller frees the returned reference. */
+static SSL_SESSION *take_session(runner *r)
+{
+	if (r->npool == 0)
+		return NULL;
+	SSL_SESSION *s = r->pool[r->npool - 1];
+	if (r->npool > 1)
+		r->npool--;
+	else
+		SSL_SESSION_up_ref(s);
+	return s;
+}
+
+static int add_record(pq_load_result *res, const pq_load_record *rec)
+{
+	if (res->n == res->cap) {
+		size_t cap = res->cap ? res->cap * 2 : 1024;
+		pq_load_record *p = realloc(res->recs, cap * sizeof *p);
+		if (!p)
+			return PQ_ENOMEM;
+		res->recs = p;
+		res->cap = cap;
+	}
+	res->recs[res->n++] = *rec;
+	return 0;
+}
+
+static void launch(runner *r, int64_t intended_ns)
+{
+	pq_load_conn *c = r->free_slots[--r->nfree];
+	SSL_SESSION *s = NULL;
+	if (r->recording && r->cfg->resume > 0 && pq_rng_uniform(&r->rng) < r->cfg->resume)
+		s = take_session(r);
+	pq_load_conn_start(c, &r->params, r->next_id++, intended_ns, s);
+	SSL_SESSION_free(s);
+	r->launched++;
+	r->active[r->nactive++] = c;
+	atomic_fetch_add(&r->sync->inflight, 1);
+	if (c->st != PQ_CS_DONE) {
+		struct epoll_event e = {.events = c->events, .data.ptr = c};
+		epoll_ctl(r->epfd, EPOLL_CTL_ADD, c->fd, &e);
+	}
+}
+
+/* Retire a finished connection: record it, free its slot. */
+static int retire(runner *r, int idx)
+{
+	pq_load_conn *c = r->active[idx];
+	r->active[idx] = r->active[--r->nactive];
+	r->free_slots[r->nfree++] = c;
+	r->done++;
+	if (c->rec.err == PQ_LERR_NONE)
+		r->ok++;
+	else
+		r->errors++;
+	atomic_fetch_add(&r->sync->done, 1);
+	atomic_fetch_add(&r->sync->errors, c->rec.err != PQ_LERR_NONE);
+	atomic_fetch_sub(&r->sync->inflight, 1);
+	if (!r->recording) {
+		r->res->warmup_done++;
+		r->res->warmup_errors += c->rec.err != PQ_LERR_NONE;
+		return 0;
+	}
+	return add_record(r->res, &c->rec);
+}
+
+static void advance(runner *r, pq_load_conn *c)
+{
+	uint32_t before = c->events;
+	uint32_t ev = pq_load_conn_step(c);
+	if (ev && ev != before) {
+		struct epoll_event e = {.events = ev, .data.ptr = c};
+		epoll_ctl(r->epfd, EPOLL_CTL_MOD, c->fd, &e);
+	}
+}
+
+typedef struct phase {
+	long long count;   /* 0 = no limit */
+	int64_t end_ns;    /* absolute; 0 = no limit */
+	int open;
+	pq_arrival arr;
+	int64_t origin_ns; /* absolute time of arrival 0 */
+	int concurrency;
+} phase;
+
+static int budget_left(runner *r, const phase *ph, int64_t now)
+{
+	if (ph->count && r->launched >= (uint64_t)ph->count)
+		return 0;
+	/* Open loop: every arrival scheduled before the end starts, however late; dropping
+	 * the late ones would hide exactly the stall the open loop is there to show. */
+	if (ph->open ? ph->end_ns && ph->origin_ns + pq_arrival_peek(&ph->arr) >= ph->end_ns
+		     : ph->end_ns && now >= ph->end_ns)
+		return 0;
+	/* Nothing has worked yet and the first attempts all failed: more would only repeat
+	 * the same error (or wait out the same timeout) many times. */
+	if (r->ok == 0 && r->errors >= (uint64_t)(ph->open ? 10 : ph->concurrency)) {
+		r->res->stopped_early = 1;
+		return 0;
+	}
+	return 1;
+}
+
+static int run_phase(runner *r, phase *ph)
+{
+	pq_clock *clk = r->params.clock;
+	struct epoll_event evs[256];
+	int64_t next_progress = pq_clock_now(clk) + PROGRESS_NS, t0 = pq_clock_now(clk);
+	r->launched = r->done = r->ok = r->errors = 0;
+	atomic_store(&r->sync->done, 0);
+	atomic_store(&r->sync->errors, 0);
+	for (;;) {
+		int64_t now = pq_clock_now(clk);
+		/* Retire finished and timed-out connections first, so their slots refill now. */
+		for (int i = r->nactive - 1; i >= 0; i--) {
+			pq_load_conn *c = r->active[i];
+			if (c->st != PQ_CS_DONE && now >= c->deadline_ns)
+				pq_load_conn_timeout(c);
+			if (c->st == PQ_CS_DONE && retire(r, i) < 0)
+				return PQ_ENOMEM;
+		}
+		int more = budget_left(r, ph, now);
+		if (ph->open) {
+			while (more && r->nfree > 0 &&
+			       ph->origin_ns + pq_arrival_peek(&ph->arr) <= now) {
+				int64_t t = ph->origin_ns + pq_arrival_next(&ph->arr);
+				launch(r, t - r->params.run_start_ns);
+				more = budget_left(r, ph, now);
+			}
+		} else {
+			while (more && r->nactive < ph->concurrency) {
+				launch(r, -1);
+				more = budget_left(r, ph, now);
+			}
+		}
+		if (!more && r->nactive == 0)
+			break;
+		int64_t wait = 10 * PQ_NS_PER_MS;
+		if (ph->open && more && r->nfree > 0) {
+			int64_t until = ph->origin_ns + pq_arrival_peek(&ph->arr) - pq_clock_now(clk);
+			wait = until < 0 ? 0 : until < wait ? until : wait;
+		}
+		struct timespec ts = {.tv_sec = 0, .tv_nsec = wait};
+		int n = epoll_pwait2(r->epfd, evs, 256, &ts, NULL);
+		if (n < 0 && errno == ENOSYS)
+			n = epoll_wait(r->epfd, evs, 256, (int)((wait + PQ_NS_PER_MS - 1) / PQ_NS_PER_MS));
+		for (int i = 0; i < n; i++) {
+			pq_load_conn *c = evs[i].data.ptr;
+			advance(r, c);
+		}
+		if (r->cfg->progress && r->index == 0 && pq_clock_now(clk) >= next_progress) {
+			long long inflight = atomic_load(&r->sync->inflight);
+			pq_load_progress p = {.elapsed_ns = pq_clock_now(clk) - t0,
+					      .done = atomic_load(&r->sync->done),
+					      .errors = atomic_load(&r->sync->errors),
+					      .inflight = inflight > 0 ? (uint64_t)inflight : 0,
+					      .warmup = !r->recording};
+			r->cfg->progress(r->cfg->progress_arg, &p);
+			next_progress += PROGRESS_NS;
+		}
+	}
+	return 0;
+}
+
+static int check_config(const pq_load_config *cfg, pq_diag *d)
+{
+	if (cfg->concurrency < 1 || cfg->concurrency > 100000)
+		return pq_diag_set(d, PQ_ERANGE, "--concurrency: %d is not in 1..100000", cfg->concurrency);
+	if (cfg->rate < 0)
+		return pq_diag_set(d, PQ_ERANGE, "--rate: must be positive");
+	if (cfg->rate > 0 && (cfg->max_inflight < 1 || cfg->max_inflight > 100000))
+		return pq_diag_set(d, PQ_ERANGE, "--max-inflight: %d is not in 1..100000",
+				   cfg->max_inflight);
+	if (cfg->requests_per_conn < 0)
+		return pq_diag_set(d, PQ_ERANGE, "--requests-per-conn: must be 0 or more");
+	if (cfg->timeout_ns <= 0)
+		return pq_diag_set(d, PQ_ERANGE, "--timeout: must be more than 0");
+	int t = cfg->threads > 1 ? cfg->threads : 1;
+	if (t > 256)
+		return pq_diag_set(d, PQ_ERANGE, "--threads: %d is not in 1..256", cfg->threads);
+	if (t > 1 && ((cfg->rate <= 0 && cfg->concurrency < t) || (cfg->rate > 0 && cfg->max_inflight < t)))
+		return pq_diag_set(d, PQ_ERANGE, "--threads %d needs at least as many connections in "
+						 "flight (--concurrency, or --max-inflight with --rate)", t);
+	if (t > 1 && cfg->connections && cfg->connections < t)
+		return pq_diag_set(d, PQ_ERANGE, "--threads %d needs --connections of %d or more", t, t);
+	if (!cfg->connections && !cfg->duration_ns)
+		return pq_diag_set(d, PQ_EINVAL, "give --connections N or --duration T");
+	if (cfg->path && (strlen(cfg->path) > 256 || cfg->path[0] != '/' || strpbrk(cfg->path, " \r\n")))
+		return pq_diag_set(d, PQ_EINVAL, "--path: '%s' is not a request target like /bytes/1024",
+				   cfg->path);
+	return 0;
+}
+
+/* Waits for every thread to end its warm-up; returns the common start of measurement. */
+static void release_if_all_in(sync_t *sy)
+{
+	if (!sy->released && sy->arrived >= sy->expected) {
+		sy->start_ns = pq_mono_ns();
+		sy->released = 1;
+		pthread_cond_broadcast(&sy->cv);
+	}
+}
+
+static int64_t start_together(sync_t *sy)
+{
+	pthread_mutex_lock(&sy->mu);
+	sy->arrived++;
+	release_if_all_in(sy);
+	while (!sy->released)
+		pthread_cond_wait(&sy->cv, &sy->mu);
+	int64_t t = sy->start_ns;
+	pthread_mutex_unlock(&sy->mu);
+	return t;
+}
+
+/* `by` threads will never arrive (they could not be started). */
+static void expect_fewer(sync_t *sy, int by)
+{
+	pthread_mutex_lock(&sy->mu);
+	sy->expected -= by;
+	release_if_all_in(sy);
+	pthread_mutex_unlock(&sy->mu);
+}
+
+/* One thread's share of the run. Every path passes start_together exactly once, so no
+ * thread waits for one that gave up. */
+static int run_one(const pq_load_config *cfg, sync_t *sy, int index, pq_load_result *res,
+		   pq_diag *d)
+{
+	runner r = {.cfg = cfg, .sync = sy, .index = index, .res = res, .epfd = -1};
+	int rc = 0, measure = 1;
+	memset(res, 0, sizeof *res);
+	pq_tls_config tls = cfg->tls;
+	tls.role = PQ_TLS_CLIENT;
+	if ((rc = pq_tls_ctx_new(&tls, &r.ctx, d)) < 0) {
+		start_together(sy);
+		return rc;
+	}
+	SSL_CTX_set_app_data(r.ctx, &r);
+	SSL_CTX_sess_set_new_cb(r.ctx, new_session_cb);
+	pq_rng_seed(&r.rng, cfg->seed);
+
+	r.nslots = cfg->rate > 0 ? cfg->max_inflight : cfg->concurrency;
+	r.slots = calloc((size_t)r.nslots, sizeof *r.slots);
+	r.free_slots = calloc((size_t)r.nslots, sizeof *r.free_slots);
+	r.active = calloc((size_t)r.nslots, sizeof *r.active);
+	r.epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (!r.slots || !r.free_slots || !r.active || r.epfd < 0) {
+		rc = pq_diag_set(d, PQ_ENOMEM, "cannot allocate %d connection slots", r.nslots);
+		start_together(sy);
+		goto out;
+	}
+	for (int i = 0; i < r.nslots; i++)
+		r.free_slots[r.nfree++] = &r.slots[i];
+
+	int v6 = strchr(cfg->target.host, ':') != NULL; /* an IPv6 literal goes in brackets */
+	int n = snprintf(r.request, sizeof r.request,
+			 "GET %s HTTP/1.1\r\nHost: %s%s%s\r\nUser-Agent: pqtls-bench\r\n\r\n",
+			 cfg->path ? cfg->path : "/", v6 ? "[" : "", cfg->target.host, v6 ? "]" : "");
+	r.params = (pq_conn_params){
+		.target = &cfg->target,
+		.ctx = r.ctx,
+		.clock = &pq_clock_mono,
+		.request = r.request,
+		.request_len = (size_t)n,
+		.requests = cfg->requests_per_conn,
+		.want_ticket = cfg->resume > 0,
+		.early_data = cfg->early_data,
+		.timeout_ns = cfg->timeout_ns,
+	};
+
+	if (cfg->warmup > 0) {
+		int wc = cfg->concurrency < r.nslots ? cfg->concurrency : r.nslots;
+		phase w = {.count = cfg->warmup,
+			   .concurrency = wc < cfg->warmup ? wc : (int)cfg->warmup};
+		r.params.run_start_ns = pq_mono_ns();
+		rc = run_phase(&r, &w);
+		measure = rc == 0 && !res->stopped_early;
+	}
+
+	r.recording = 1;
+	int64_t start = start_together(sy);
+	if (!measure)
+		goto out;
+	r.params.run_start_ns = start;
+	phase m = {.count = cfg->connections,
+		   .end_ns = cfg->duration_ns ? start + cfg->duration_ns : 0,
+		   .open = cfg->rate > 0,
+		   .origin_ns = start,
+		   .concurrency = cfg->concurrency};
+	if (m.open && pq_arrival_init(&m.arr, cfg->rate, cfg->poisson, cfg->seed + 1) < 0) {
+		rc = pq_diag_set(d, PQ_ERANGE, "--rate: %g is not a positive rate", cfg->rate);
+		goto out;
+	}
+	/* Threads of a constant-rate run interleave instead of starting in step. */
+	m.origin_ns += cfg->rate > 0 && !cfg->poisson ? (int64_t)(index * 1e9 / cfg->rate / cfg->threads)
+						      : 0;
+	int64_t cpu0 = pq_proc_cpu_ns(RUSAGE_THREAD);
+	rc = run_phase(&r, &m);
+	res->cpu_ns = pq_proc_cpu_ns(RUSAGE_THREAD) - cpu0;
+	res->wall_ns = pq_mono_ns() - start;
+	if (rc < 0)
+		pq_diag_set(d, rc, "out of memory for connection records");
+out:
+	for (int i = 0; i < r.nactive; i++)
+		pq_load_conn_timeout(r.active[i]);
+	for (int i = 0; i < r.npool; i++)
+		SSL_SESSION_free(r.pool[i]);
+	if (r.epfd >= 0)
+		close(r.epfd);
+	free(r.slots);
+	free(r.free_slots);
+	free(r.active);
+	pq_tls_ctx_free(r.ctx);
+	return rc;
+}
+
+typedef struct worker_arg {
+	pq_load_config cfg;
+	sync_t *sync;
+	int index;
+	pq_load_result res;
+	pq_diag diag;
+	int rc;
+	pthread_t th;
+} worker_arg;
+
+static void *worker_main(void *p)
+{
+	worker_arg *w = p;
+	w->rc = run_one(&w->cfg, w->sync, w->index, &w->res, &w->diag);
+	return NULL;
+}
+
+/* Thread i's share of n: n/t, plus one for the first n%t threads. */
+static long long share(long long n, int t, int i)
+{
+	return n / t + (i < n % t);
+}
+
+static int cmp_start(const void *a, const void *b)
+{
+	const pq_load_record *x = a, *y = b;
+	return (x->start_ns > y->start_ns) - (x->start_ns < y->start_ns);
+}
+
+/* Concatenate the threads' records in start order, renumbered; sum what adds up. */
+static int merge(worker_arg *w, int n, pq_load_result *res)
+{
+	size_t total = 0;
+	for (int i = 0; i < n; i++)
+		total += w[i].res.n;
+	res->recs = malloc((total ? total : 1) * sizeof *res->recs);
+	if (!res->recs)
+		return PQ_ENOMEM;
+	res->cap = total;
+	for (int i = 0; i < n; i++) {
+		const pq_load_result *r = &w[i].res;
+		if (r->n)
+			memcpy(res->recs + res->n, r->recs, r->n * sizeof *r->recs);
+		res->n += r->n;
+		res->cpu_ns += r->cpu_ns;
+		res->wall_ns = r->wall_ns > res->wall_ns ? r->wall_ns : res->wall_ns;
+		res->tickets += r->tickets;
+		res->warmup_done += r->warmup_done;
+		res->warmup_errors += r->warmup_errors;
+		res->stopped_early |= r->stopped_early;
+	}
+	qsort(res->recs, res->n, sizeof *res->recs, cmp_start);
+	for (size_t i = 0; i < res->n; i++)
+		res->recs[i].id = i + 1;
+	return 0;
+}
+
+int pq_load_run(const pq_load_config *cfg, pq_load_result *res, pq_diag *d)
+{
+	memset(res, 0, sizeof *res);
+	int rc = check_config(cfg, d), n = cfg->threads > 1 ? cfg->threads : 1;
+	if (rc < 0)
+		return rc;
+	sync_t sy = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER, .expected = n};
+	worker_arg *w = calloc((size_t)n, sizeof *w);
+	if (!w)
+		return pq_diag_set(d, PQ_ENOMEM, "out of memory");
+	int started = 1; /* thread 0 is this one */
+	for (int i = 0; i < n; i++) {
+		w[i].cfg = *cfg;
+		w[i].cfg.threads = n;
+		w[i].cfg.connections = share(cfg->connections, n, i);
+		w[i].cfg.concurrency = (int)share(cfg->concurrency, n, i);
+		w[i].cfg.max_inflight = (int)share(cfg->max_inflight, n, i);
+		w[i].cfg.warmup = share(cfg->warmup, n, i);
+		w[i].cfg.rate = cfg->rate / n;
+		w[i].cfg.seed = cfg->seed + 7919u * (uint64_t)i;
+		w[i].sync = &sy;
+		w[i].index = i;
+	}
+	for (; started < n; started++)
+		if (pthread_create(&w[started].th, NULL, worker_main, &w[started]) != 0)
+			break;
+	if (started < n) {
+		expect_fewer(&sy, n - started);
+		w[started].rc = pq_diag_set(&w[started].diag, PQ_ENOMEM,
+					    "--threads: cannot start thread %d of %d", started + 1, n);
+	}
+	w[0].rc = run_one(&w[0].cfg, &sy, 0, &w[0].res, &w[0].diag);
+	for (int i = 1; i < started; i++)
+		pthread_join(w[i].th, NULL);
+	for (int i = 0; i < n && rc == 0; i++)
+		if (w[i].rc < 0)
+			rc = pq_diag_set(d, w[i].rc, "%s", pq_diag_msg(&w[i].diag));
+	if (rc == 0 && n == 1) {
+		*res = w[0].res;
+		w[0].res.recs = NULL;
+	} else if (rc == 0 && (rc = merge(w, n, res)) < 0) {
+		pq_diag_set(d, rc, "out of memory merging connection records");
+	}
+	for (int i = 0; i < n; i++)
+		pq_load_result_dispose(&w[i].res);
+	pthread_mutex_destroy(&sy.mu);
+	pthread_cond_destroy(&sy.cv);
+	free(w);
+	return rc;
+}
+
+void pq_load_result_dispose(pq_load_result *res)
+{
+	free(res->recs);
+	memset(res, 0, sizeof *res);
+}

@@ -1,0 +1,72 @@
+/* `pqtls bench` as a library: run a load against one TLS server and return one
+ * pq_load_record per measured connection.
+ *
+ * Closed loop (rate == 0): `concurrency` connections in flight, each followed at once by
+ * the next. Open loop (rate > 0): connections start on an arrival schedule (constant or
+ * Poisson), at most max_inflight at a time; a connection that had to wait keeps its
+ * intended start, so its latency includes the wait.
+ *
+ * With threads > 1 each thread runs its own loop with its share of the connections,
+ * concurrency, rate and warm-up; they start measuring together, from one time origin, and
+ * their records are merged in start order.
+ *
+ * Warm-up connections run first (closed loop, not recorded) and provide the tickets
+ * that `resume` offers. The run ends after `connections` measured connections or after
+ * `duration`, whichever is set (both: whichever comes first), and stops early when its
+ * first connections all fail (the error kinds say why).
+ *
+ * Contract: pq_load_run returns 0 with records in *res (free with pq_load_result_dispose,
+ * also after a failure), or a negative error (bad configuration, TLS context) with a
+ * message in *d. Connection failures are not run failures: they are records.
+ * A peer that closes mid-write raises SIGPIPE: the process must ignore it (main.c does). */
+#ifndef PQ_LOAD_RUN_H
+#define PQ_LOAD_RUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/err.h"
+#include "load/record.h"
+#include "tls/addr.h"
+#include "tls/ctx.h"
+
+typedef struct pq_load_progress {
+	int64_t elapsed_ns;
+	uint64_t done, errors, inflight;
+	int warmup;
+} pq_load_progress;
+
+typedef struct pq_load_config {
+	pq_addr target;
+	pq_tls_config tls;          /* role forced to client */
+	long long connections;      /* measured connections; 0 = limited by duration only */
+	int64_t duration_ns;        /* 0 = limited by connections only */
+	int threads;                /* event loops, each with its share of the load (<= 1: one) */
+	int concurrency;            /* closed loop: in flight */
+	double rate;                /* > 0: open loop, connections per second */
+	int poisson;
+	int max_inflight;           /* open loop cap */
+	int requests_per_conn;      /* 0 = handshake only */
+	const char *path;           /* request target, "/" or "/bytes/N" */
+	double resume;              /* fraction of measured connections offered a ticket */
+	long long warmup;
+	int64_t timeout_ns;         /* per phase */
+	int early_data;
+	uint64_t seed;
+	void (*progress)(void *arg, const pq_load_progress *p);
+	void *progress_arg;
+} pq_load_config;
+
+typedef struct pq_load_result {
+	pq_load_record *recs;
+	size_t n, cap;
+	int64_t wall_ns, cpu_ns;   /* of the measured phase (CPU: this thread) */
+	uint64_t tickets;          /* NewSessionTickets received, warm-up included */
+	uint64_t warmup_done, warmup_errors;
+	int stopped_early;         /* the first connections all failed */
+} pq_load_result;
+
+int pq_load_run(const pq_load_config *cfg, pq_load_result *res, pq_diag *d) PQ_MUST_USE;
+void pq_load_result_dispose(pq_load_result *res);
+
+#endif

@@ -1,0 +1,212 @@
+#include "load/writers.h"
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+/* One visitor walks a record's fields, so CSV header, CSV rows and JSON agree. */
+typedef struct sink {
+	void (*num)(struct sink *s, const char *name, long long v);
+	void (*us)(struct sink *s, const char *name, int64_t ns); /* ns shown as us, -1 kept */
+	void (*str)(struct sink *s, const char *name, const char *v);
+	FILE *f;
+	int first;
+} sink;
+
+static void visit(const pq_load_record *r, sink *s)
+{
+	s->num(s, "id", (long long)r->id);
+	s->us(s, "intended_us", r->intended_ns);
+	s->us(s, "start_us", r->start_ns);
+	for (int p = 0; p < PQ_PH_COUNT; p++) {
+		char name[40];
+		snprintf(name, sizeof name, "%s_us", pq_phase_name((enum pq_phase)p));
+		s->us(s, name, r->t[p]);
+	}
+	s->us(s, "latency_us", pq_load_latency_ns(r));
+	s->str(s, "error", pq_load_err_short(r->err));
+	s->str(s, "error_detail", r->err_detail);
+	s->str(s, "version", r->version);
+	s->str(s, "group", r->group);
+	s->str(s, "sigalg", r->sigalg);
+	s->num(s, "resume_offered", r->resume_offered);
+	s->num(s, "resumed", r->resumed);
+	s->num(s, "hrr", r->hrr);
+	s->num(s, "early_sent", r->early_sent);
+	s->num(s, "early_accepted", r->early_accepted);
+	s->num(s, "cert_compressed", r->cert_compressed);
+	for (int dir = 0; dir < 2; dir++)
+		for (int i = 0; i < PQ_HS_COUNT; i++) {
+			char name[64];
+			snprintf(name, sizeof name, "%s_%s", dir == PQ_TX ? "tx" : "rx",
+				 pq_tls_hs_name((enum pq_hs)i));
+			s->num(s, name, r->hs_bytes[dir][i]);
+		}
+	s->num(s, "tls_bytes_tx", (long long)r->tls_bytes[PQ_TX]);
+	s->num(s, "tls_bytes_rx", (long long)r->tls_bytes[PQ_RX]);
+	s->num(s, "tcp_bytes_tx", (long long)r->tcp_bytes[PQ_TX]);
+	s->num(s, "tcp_bytes_rx", (long long)r->tcp_bytes[PQ_RX]);
+	s->num(s, "tcp_segs_tx", r->tcp_segs[PQ_TX]);
+	s->num(s, "tcp_segs_rx", r->tcp_segs[PQ_RX]);
+	s->num(s, "srtt_us", r->srtt_us);
+	s->num(s, "rttvar_us", r->rttvar_us);
+	s->num(s, "retrans", r->retrans);
+	s->num(s, "cwnd", r->cwnd);
+	s->num(s, "mss", r->mss);
+	s->num(s, "requests", r->requests);
+	s->num(s, "status", r->status);
+	s->num(s, "body_bytes", (long long)r->body_bytes);
+}
+
+static void sep(sink *s, char c)
+{
+	if (!s->first)
+		fputc(c, s->f);
+	s->first = 0;
+}
+
+static void head_num(sink *s, const char *name, long long v)
+{
+	(void)v;
+	sep(s, ',');
+	fputs(name, s->f);
+}
+
+static void head_us(sink *s, const char *name, int64_t v)
+{
+	head_num(s, name, v);
+}
+
+static void head_str(sink *s, const char *name, const char *v)
+{
+	(void)v;
+	head_num(s, name, 0);
+}
+
+static void csv_num(sink *s, const char *name, long long v)
+{
+	(void)name;
+	sep(s, ',');
+	fprintf(s->f, "%lld", v);
+}
+
+static void csv_us(sink *s, const char *name, int64_t ns)
+{
+	(void)name;
+	sep(s, ',');
+	if (ns < 0)
+		fputs("-1", s->f);
+	else
+		fprintf(s->f, "%.1f", (double)ns / 1e3);
+}
+
+/* RFC 4180 quoting when needed (details are OpenSSL's words, commas possible). */
+static void csv_str(sink *s, const char *name, const char *v)
+{
+	(void)name;
+	sep(s, ',');
+	if (!strpbrk(v, ",\"\r\n")) {
+		fputs(v, s->f);
+		return;
+	}
+	fputc('"', s->f);
+	for (const char *p = v; *p; p++) {
+		if (*p == '"')
+			fputc('"', s->f);
+		fputc(*p, s->f);
+	}
+	fputc('"', s->f);
+}
+
+static void json_key(sink *s, const char *name)
+{
+	sep(s, ',');
+	fprintf(s->f, "\"%s\":", name);
+}
+
+static void json_num(sink *s, const char *name, long long v)
+{
+	json_key(s, name);
+	fprintf(s->f, "%lld", v);
+}
+
+static void json_us(sink *s, const char *name, int64_t ns)
+{
+	json_key(s, name);
+	if (ns < 0)
+		fputs("null", s->f);
+	else
+		fprintf(s->f, "%.1f", (double)ns / 1e3);
+}
+
+static void json_str(sink *s, const char *name, const char *v)
+{
+	json_key(s, name);
+	fputc('"', s->f);
+	for (const unsigned char *p = (const unsigned char *)v; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(s->f, "\\%c", *p);
+		else if (*p < 0x20)
+			fprintf(s->f, "\\u%04x", *p);
+		else
+			fputc(*p, s->f);
+	}
+	fputc('"', s->f);
+}
+
+void pq_load_csv_stream(FILE *f, const pq_load_record *recs, size_t n)
+{
+	pq_load_record zero;
+	memset(&zero, 0, sizeof zero);
+	sink h = {head_num, head_us, head_str, f, 1};
+	visit(&zero, &h);
+	fputc('\n', f);
+	for (size_t i = 0; i < n; i++) {
+		sink s = {csv_num, csv_us, csv_str, f, 1};
+		visit(&recs[i], &s);
+		fputc('\n', f);
+	}
+}
+
+void pq_load_jsonl_stream(FILE *f, const pq_load_record *recs, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		sink s = {json_num, json_us, json_str, f, 1};
+		fputc('{', f);
+		visit(&recs[i], &s);
+		fputs("}\n", f);
+	}
+}
+
+static int write_file(const char *path, void (*fn)(FILE *, const pq_load_record *, size_t),
+		      const pq_load_record *recs, size_t n, const char *what, pq_diag *d)
+{
+	if (strcmp(path, "-") == 0) {
+		fn(stdout, recs, n);
+		return fflush(stdout) == 0 ? 0 : pq_diag_set(d, PQ_EIO, "%s: cannot write stdout", what);
+	}
+	char tmp[4096];
+	snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	FILE *f = fopen(tmp, "w");
+	if (!f)
+		return pq_diag_set(d, -errno, "%s: cannot create %s: %s", what, tmp, strerror(errno));
+	fn(f, recs, n);
+	int bad = ferror(f);
+	bad |= fclose(f) != 0;
+	if (bad || rename(tmp, path) < 0) {
+		int e = errno ? errno : EIO;
+		unlink(tmp);
+		return pq_diag_set(d, -e, "%s: cannot write %s: %s", what, path, strerror(e));
+	}
+	return 0;
+}
+
+int pq_load_write_csv(const char *path, const pq_load_record *recs, size_t n, pq_diag *d)
+{
+	return write_file(path, pq_load_csv_stream, recs, n, "--csv", d);
+}
+
+int pq_load_write_jsonl(const char *path, const pq_load_record *recs, size_t n, pq_diag *d)
+{
+	return write_file(path, pq_load_jsonl_stream, recs, n, "--jsonl", d);
+}

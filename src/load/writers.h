@@ -1,0 +1,24 @@
+/* Raw per-connection records to files: CSV (one header line, one row per connection)
+ * and JSON Lines (one object per connection), with the same fields in the same order.
+ * Times are microseconds from the run's start or from the connection's start (-1 when a
+ * phase was not reached); bytes are bytes.
+ *
+ * Contract: the file appears complete or not at all: it is written as PATH.tmp and
+ * renamed; on failure nothing is left and *d names the path. "-" writes to stdout. */
+#ifndef PQ_LOAD_WRITERS_H
+#define PQ_LOAD_WRITERS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "core/err.h"
+#include "load/record.h"
+
+int pq_load_write_csv(const char *path, const pq_load_record *recs, size_t n, pq_diag *d) PQ_MUST_USE;
+int pq_load_write_jsonl(const char *path, const pq_load_record *recs, size_t n, pq_diag *d) PQ_MUST_USE;
+
+/* The same rows to an open stream (used by the writers and by tests). */
+void pq_load_csv_stream(FILE *f, const pq_load_record *recs, size_t n);
+void pq_load_jsonl_stream(FILE *f, const pq_load_record *recs, size_t n);
+
+#endif

@@ -1,0 +1,40 @@
+/* Shared between the server's files: the server object and its workers. */
+#ifndef PQ_SERVER_INTERNAL_H
+#define PQ_SERVER_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "server/server.h"
+
+typedef struct pq_worker {
+	struct pq_server *srv;
+	int listen_fd;
+	int epfd;
+	pthread_t thread;
+	int started;
+	pq_server_stats stats;
+} pq_worker;
+
+struct pq_server {
+	pq_server_config cfg;
+	SSL_CTX *ctx;
+	int stop_fd;            /* eventfd: readable = stop */
+	atomic_int open_conns;  /* across workers, for max_conns */
+	pq_worker *workers;
+	int nworkers;
+	int running, waited;
+	char address[80];
+	uint16_t port;
+	pq_server_stats stats;
+};
+
+/* The worker's loop (worker.c); returns when stop_fd becomes readable. */
+void *pq_worker_main(void *arg);
+
+/* Count one handshake under its negotiated parameters / one failure reason. */
+void pq_server_stats_handshake(pq_server_stats *st, const char *version, const char *group,
+			       const char *sigalg, int resumed);
+void pq_server_stats_reason(pq_server_stats *st, const char *reason);
+
+#endif

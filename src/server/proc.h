@@ -1,0 +1,17 @@
+/* Process resources that servers and load generators care about.
+ *
+ * pq_proc_raise_fdlimit: every connection is a descriptor, and many systems start
+ * processes with a soft limit of 1024. It lifts the soft RLIMIT_NOFILE towards `need`
+ * (never above the hard limit, never lowering it) and returns the soft limit in force.
+ *
+ * pq_proc_cpu_ns: user + system CPU time of the process (RUSAGE_SELF) or of the calling
+ * thread (RUSAGE_THREAD), in nanoseconds. */
+#ifndef PQ_SERVER_PROC_H
+#define PQ_SERVER_PROC_H
+
+#include <stdint.h>
+
+uint64_t pq_proc_raise_fdlimit(uint64_t need);
+int64_t pq_proc_cpu_ns(int who);
+
+#endif

@@ -1,0 +1,191 @@
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "server/internal.h"
+#include "tls/addr.h"
+
+static int listen_one(const pq_addr *a, uint16_t port, int reuseport, int *out, pq_diag *d)
+{
+	struct sockaddr_storage ss = a->sa;
+	if (ss.ss_family == AF_INET6)
+		((struct sockaddr_in6 *)&ss)->sin6_port = htons(port);
+	else
+		((struct sockaddr_in *)&ss)->sin_port = htons(port);
+	int fd = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	int one = 1, rc = 0;
+	if (fd < 0)
+		return pq_diag_set(d, -errno, "--listen: socket: %s", strerror(errno));
+	/* SO_REUSEPORT: each worker has its own socket and the kernel spreads connections. */
+	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) < 0 ||
+	    (reuseport && setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one) < 0) ||
+	    pq_addr_nodelay(fd) < 0) {
+		rc = pq_diag_set(d, -errno, "--listen: setsockopt: %s", strerror(errno));
+		goto out;
+	}
+	if (bind(fd, (struct sockaddr *)&ss, a->len) < 0) {
+		rc = pq_diag_set(d, -errno, "--listen: cannot bind %s:%u: %s", a->host, port,
+				 strerror(errno));
+		goto out;
+	}
+	if (listen(fd, 4096) < 0) {
+		rc = pq_diag_set(d, -errno, "--listen: listen: %s", strerror(errno));
+		goto out;
+	}
+out:
+	if (rc < 0)
+		close(fd);
+	else
+		*out = fd;
+	return rc;
+}
+
+static uint16_t bound_port(int fd, char *text, size_t n)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof ss;
+	getsockname(fd, (struct sockaddr *)&ss, &len);
+	pq_addr_format((struct sockaddr *)&ss, text, n);
+	return ntohs(ss.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
+					      : ((struct sockaddr_in *)&ss)->sin_port);
+}
+
+/* Bind (and listen, so a listener with SO_REUSEPORT conflicts too) a plain socket to
+ * the address, note the port, close it. */
+static int claim_port(const pq_addr *a, uint16_t *port, pq_diag *d)
+{
+	int fd;
+	char text[80];
+	int rc = listen_one(a, a->port, 0, &fd, d);
+	if (rc < 0)
+		return rc;
+	*port = bound_port(fd, text, sizeof text);
+	close(fd);
+	return 0;
+}
+
+int pq_server_new(const pq_server_config *cfg, pq_server **out, pq_diag *d)
+{
+	pq_addr a;
+	int rc = pq_addr_parse(cfg->listen ? cfg->listen : "127.0.0.1:8443", "--listen", 1, &a, d);
+	if (rc < 0)
+		return rc;
+	if (cfg->threads < 1 || cfg->threads > 256)
+		return pq_diag_set(d, PQ_ERANGE, "--threads: %d is not in 1..256", cfg->threads);
+	if (cfg->max_conns < 1)
+		return pq_diag_set(d, PQ_ERANGE, "--max-conns: %d must be at least 1", cfg->max_conns);
+
+	pq_server *s = calloc(1, sizeof *s);
+	if (!s)
+		return pq_diag_set(d, PQ_ENOMEM, "out of memory");
+	s->cfg = *cfg;
+	s->cfg.tls.role = PQ_TLS_SERVER;
+	s->stop_fd = -1;
+	s->workers = calloc((size_t)cfg->threads, sizeof *s->workers);
+	if (!s->workers) {
+		rc = pq_diag_set(d, PQ_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (int i = 0; i < cfg->threads; i++)
+		s->workers[i].listen_fd = s->workers[i].epfd = -1;
+	s->nworkers = cfg->threads;
+	if ((rc = pq_tls_ctx_new(&s->cfg.tls, &s->ctx, d)) < 0)
+		goto out;
+	s->stop_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (s->stop_fd < 0) {
+		rc = pq_diag_set(d, -errno, "eventfd: %s", strerror(errno));
+		goto out;
+	}
+	/* SO_REUSEPORT would let us silently share a port with another server of the same
+	 * user, so first claim it with a plain socket: that fails if anyone listens there,
+	 * and settles the port when 0 was asked. Our workers' sockets then share it. */
+	uint16_t port;
+	if ((rc = claim_port(&a, &port, d)) < 0)
+		goto out;
+	s->port = port;
+	for (int i = 0; i < s->nworkers; i++) {
+		if ((rc = listen_one(&a, port, 1, &s->workers[i].listen_fd, d)) < 0)
+			goto out;
+		s->workers[i].srv = s;
+	}
+	bound_port(s->workers[0].listen_fd, s->address, sizeof s->address);
+out:
+	if (rc < 0)
+		pq_server_free(s);
+	else
+		*out = s;
+	return rc;
+}
+
+int pq_server_start(pq_server *s, pq_diag *d)
+{
+	for (int i = 0; i < s->nworkers; i++) {
+		int e = pthread_create(&s->workers[i].thread, NULL, pq_worker_main, &s->workers[i]);
+		if (e) {
+			pq_server_stop(s);
+			pq_server_wait(s);
+			return pq_diag_set(d, -e, "cannot start worker thread: %s", strerror(e));
+		}
+		s->workers[i].started = 1;
+	}
+	s->running = 1;
+	return 0;
+}
+
+void pq_server_stop(pq_server *s)
+{
+	uint64_t one = 1;
+	/* write(2) is async-signal-safe; the result does not matter (counter saturates). */
+	ssize_t n = write(s->stop_fd, &one, sizeof one);
+	(void)n;
+}
+
+void pq_server_wait(pq_server *s)
+{
+	if (s->waited)
+		return;
+	for (int i = 0; i < s->nworkers; i++)
+		if (s->workers[i].started) {
+			pthread_join(s->workers[i].thread, NULL);
+			s->workers[i].started = 0;
+			pq_server_stats_merge(&s->stats, &s->workers[i].stats);
+		}
+	s->waited = s->running;
+	s->running = 0;
+}
+
+void pq_server_free(pq_server *s)
+{
+	if (!s)
+		return;
+	if (s->running) {
+		pq_server_stop(s);
+		pq_server_wait(s);
+	}
+	for (int i = 0; s->workers && i < s->nworkers; i++)
+		if (s->workers[i].listen_fd >= 0)
+			close(s->workers[i].listen_fd);
+	free(s->workers);
+	if (s->stop_fd >= 0)
+		close(s->stop_fd);
+	pq_tls_ctx_free(s->ctx);
+	free(s);
+}
+
+const char *pq_server_address(const pq_server *s)
+{
+	return s->address;
+}
+
+uint16_t pq_server_port(const pq_server *s)
+{
+	return s->port;
+}
+
+const pq_server_stats *pq_server_get_stats(const pq_server *s)
+{
+	return &s->stats;
+}

@@ -1,0 +1,92 @@
+/* pqtls's TLS server as a library: event-driven (one epoll loop per worker thread, each
+ * with its own SO_REUSEPORT listening socket), serving the small HTTP/1.1 of http.h.
+ * `pqtls serve` is a thin CLI over it; `pqtls sweep` starts one in-process.
+ *
+ * Life cycle:
+ *   pq_server_new   makes the TLS context and binds the sockets (so the port is known,
+ *                   also when 0 was asked), nothing runs yet
+ *   pq_server_start starts the workers
+ *   pq_server_stop  asks them to finish; safe from a signal handler (one write(2))
+ *   pq_server_wait  joins them and merges their statistics
+ *   pq_server_free  closes everything (stops and waits first if needed)
+ * Every function returning int gives 0 or a negative error with a message in *d.
+ * A peer that closes mid-write raises SIGPIPE: the process must ignore it (main.c does). */
+#ifndef PQ_SERVER_SERVER_H
+#define PQ_SERVER_SERVER_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/err.h"
+#include "tls/ctx.h"
+
+typedef struct pq_server_config {
+	const char *listen;          /* "127.0.0.1:8443"; port 0 picks a free one */
+	int threads;                 /* worker loops, >= 1 */
+	int max_conns;               /* open connections across workers; beyond: closed at once */
+	int64_t handshake_timeout_ns;
+	int64_t idle_timeout_ns;     /* between requests on a kept-alive connection */
+	pq_tls_config tls;           /* role is forced to PQ_TLS_SERVER */
+} pq_server_config;
+
+/* Failure kinds the server counts. */
+#define PQ_SERVER_ERR_TABLE(X)                                                       \
+	X(PQ_SRV_HANDSHAKE, "handshake failed")                                      \
+	X(PQ_SRV_HS_TIMEOUT, "handshake timeout")                                    \
+	X(PQ_SRV_IDLE_TIMEOUT, "idle timeout")                                       \
+	X(PQ_SRV_RESET, "reset or closed by peer mid-handshake")                     \
+	X(PQ_SRV_BAD_REQUEST, "bad request (400)")                                   \
+	X(PQ_SRV_IO, "I/O error after handshake")                                    \
+	X(PQ_SRV_OVER_LIMIT, "refused: over --max-conns")
+
+enum pq_server_err {
+#define PQ_SRV_ENUM(name, text) name,
+	PQ_SERVER_ERR_TABLE(PQ_SRV_ENUM)
+#undef PQ_SRV_ENUM
+	PQ_SRV_ERR_COUNT
+};
+
+#define PQ_SERVER_MAX_COMBOS 32
+#define PQ_SERVER_MAX_REASONS 16
+
+typedef struct pq_server_combo {
+	char version[12], group[32], sigalg[32];
+	int resumed;
+	uint64_t count;
+} pq_server_combo;
+
+typedef struct pq_server_stats {
+	uint64_t accepted, handshakes, resumed, early_data, requests, body_bytes;
+	uint64_t err[PQ_SRV_ERR_COUNT];
+	pq_server_combo combos[PQ_SERVER_MAX_COMBOS];
+	size_t ncombos;
+	struct {
+		const char *reason; /* OpenSSL's static reason string */
+		uint64_t count;
+	} reasons[PQ_SERVER_MAX_REASONS];
+	size_t nreasons;
+} pq_server_stats;
+
+typedef struct pq_server pq_server;
+
+int pq_server_new(const pq_server_config *cfg, pq_server **out, pq_diag *d) PQ_MUST_USE;
+int pq_server_start(pq_server *s, pq_diag *d) PQ_MUST_USE;
+void pq_server_stop(pq_server *s);
+void pq_server_wait(pq_server *s);
+void pq_server_free(pq_server *s);
+
+/* The bound address, e.g. "127.0.0.1:40123"; valid after pq_server_new. */
+const char *pq_server_address(const pq_server *s);
+uint16_t pq_server_port(const pq_server *s);
+
+/* Statistics merged by pq_server_wait (zero before). */
+const pq_server_stats *pq_server_get_stats(const pq_server *s);
+const char *pq_server_err_name(enum pq_server_err e);
+
+/* "served N connections ..." summary, several lines. */
+void pq_server_stats_print(const pq_server_stats *st, FILE *f);
+
+/* Add into `into` (the merge of per-worker statistics). */
+void pq_server_stats_merge(pq_server_stats *into, const pq_server_stats *from);
+
+#endif

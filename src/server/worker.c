@@ -1,0 +1,353 @@
+/* One worker: an epoll loop over its listening socket, the stop eventfd and its
+ * connections. Each connection is a small state machine driven until OpenSSL wants to
+ * read or write; timeouts are found by a scan every 100 ms (connections per worker are
+ * thousands at most, so a scan costs less than a timer structure would save). */
+#include <errno.h>
+#include <openssl/err.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+#include "server/http.h"
+#include "server/internal.h"
+#include "tls/addr.h"
+
+#define CHUNK 16384
+#define SCAN_NS (100 * PQ_NS_PER_MS)
+
+enum st { ST_EARLY, ST_HANDSHAKE, ST_READ, ST_WRITE };
+
+typedef struct sconn {
+	int fd;
+	SSL *ssl;
+	enum st st;
+	uint32_t events;
+	int64_t deadline;
+	int early_counted;
+	char in[PQ_HTTP_MAX_HEAD];
+	size_t in_len;
+	pq_http_resp resp;
+	int head_only;
+	char head[256];
+	size_t head_len;
+	uint64_t sent, total; /* over head || body */
+	struct sconn *prev, *next;
+} sconn;
+
+typedef struct loop {
+	pq_worker *w;
+	pq_server *srv;
+	sconn *conns;
+	int listen_paused;
+	char out[CHUNK];          /* scratch for head + first body bytes */
+	char pattern[CHUNK + 64]; /* body bytes at any offset: pattern + off % 64 */
+} loop;
+
+static char listen_tag, stop_tag;
+
+static void unlink_conn(loop *l, sconn *c)
+{
+	if (c->prev)
+		c->prev->next = c->next;
+	else
+		l->conns = c->next;
+	if (c->next)
+		c->next->prev = c->prev;
+}
+
+static void close_conn(loop *l, sconn *c, int clean)
+{
+	if (clean && c->st != ST_EARLY && c->st != ST_HANDSHAKE)
+		SSL_shutdown(c->ssl); /* one non-blocking try: sends close_notify */
+	ERR_clear_error();
+	SSL_free(c->ssl);
+	close(c->fd);
+	unlink_conn(l, c);
+	atomic_fetch_sub(&l->srv->open_conns, 1);
+	free(c);
+}
+
+static void want(loop *l, sconn *c, uint32_t ev)
+{
+	if (c->events == ev)
+		return;
+	struct epoll_event e = {.events = ev, .data.ptr = c};
+	if (epoll_ctl(l->w->epfd, EPOLL_CTL_MOD, c->fd, &e) == 0)
+		c->events = ev;
+}
+
+static void accept_some(loop *l)
+{
+	pq_server *srv = l->srv;
+	for (int i = 0; i < 64; i++) {
+		int fd = accept4(l->w->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		if (fd < 0 && (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM)) {
+			/* Out of descriptors: the listening socket stays readable, and a
+			 * level-triggered loop would spin on it. Stop listening until the next
+			 * timeout scan (100 ms), which also frees descriptors. */
+			epoll_ctl(l->w->epfd, EPOLL_CTL_DEL, l->w->listen_fd, NULL);
+			l->listen_paused = 1;
+			l->w->stats.err[PQ_SRV_IO]++;
+			return;
+		}
+		if (fd < 0)
+			return; /* EAGAIN, or a transient error (ECONNABORTED): next wake */
+		l->w->stats.accepted++;
+		if (atomic_fetch_add(&srv->open_conns, 1) >= srv->cfg.max_conns) {
+			atomic_fetch_sub(&srv->open_conns, 1);
+			l->w->stats.err[PQ_SRV_OVER_LIMIT]++;
+			close(fd);
+			continue;
+		}
+		sconn *c = calloc(1, sizeof *c);
+		SSL *ssl = c ? SSL_new(srv->ctx) : NULL;
+		struct epoll_event e = {.events = EPOLLIN, .data.ptr = c};
+		if (!ssl || pq_addr_nodelay(fd) < 0 || !SSL_set_fd(ssl, fd) ||
+		    epoll_ctl(l->w->epfd, EPOLL_CTL_ADD, fd, &e) < 0) {
+			SSL_free(ssl);
+			free(c);
+			close(fd);
+			atomic_fetch_sub(&srv->open_conns, 1);
+			l->w->stats.err[PQ_SRV_IO]++;
+			ERR_clear_error();
+			continue;
+		}
+		SSL_set_accept_state(ssl);
+		c->fd = fd;
+		c->ssl = ssl;
+		c->events = EPOLLIN;
+		c->st = srv->cfg.tls.max_early_data ? ST_EARLY : ST_HANDSHAKE;
+		c->deadline = pq_mono_ns() + srv->cfg.handshake_timeout_ns;
+		c->next = l->conns;
+		if (l->conns)
+			l->conns->prev = c;
+		l->conns = c;
+	}
+}
+
+static void on_handshake(loop *l, sconn *c)
+{
+	const char *sig = NULL;
+	if (!SSL_get0_signature_name(c->ssl, &sig))
+		sig = NULL;
+	pq_server_stats_handshake(&l->w->stats, SSL_get_version(c->ssl),
+				  SSL_get0_group_name(c->ssl), sig, SSL_session_reused(c->ssl));
+	if (SSL_get_early_data_status(c->ssl) == SSL_EARLY_DATA_ACCEPTED && !c->early_counted) {
+		c->early_counted = 1;
+		l->w->stats.early_data++;
+	}
+	c->st = ST_READ;
+	c->deadline = pq_mono_ns() + l->srv->cfg.idle_timeout_ns;
+}
+
+/* Consumes a parsed request (hl > 0 bytes, parsed into req) or a bad one (hl < 0, or a
+ * full buffer without a complete head) from c->in and prepares the response. */
+static void prepare(loop *l, sconn *c, int hl, const pq_http_req *req)
+{
+	if (hl > 0) {
+		pq_http_route(req, &c->resp);
+		c->head_only = req->head == 1;
+		memmove(c->in, c->in + hl, c->in_len - (size_t)hl);
+		c->in_len -= (size_t)hl;
+	} else {
+		/* Malformed or oversize: answer 400 and close; nothing after it is read. */
+		pq_http_bad_request(&c->resp);
+		c->head_only = 0;
+		c->in_len = 0;
+		l->w->stats.err[PQ_SRV_BAD_REQUEST]++;
+	}
+	int n = pq_http_format_head(&c->resp, c->head, sizeof c->head);
+	c->head_len = n > 0 ? (size_t)n : 0;
+	c->sent = 0;
+	c->total = c->head_len + (c->head_only ? 0 : c->resp.body_len);
+	c->st = ST_WRITE;
+}
+
+/* The bytes at offset c->sent of head || body, at most CHUNK of them. Rebuilt the same
+ * way on a retry, as SSL_write requires after WANT_WRITE. */
+static const char *next_chunk(loop *l, sconn *c, size_t *len)
+{
+	uint64_t left = c->total - c->sent;
+	size_t n = left < CHUNK ? (size_t)left : CHUNK;
+	if (c->sent >= c->head_len && !c->resp.page) {
+		*len = n;
+		return l->pattern + (c->sent - c->head_len) % 64;
+	}
+	size_t k = 0;
+	if (c->sent < c->head_len) {
+		k = c->head_len - (size_t)c->sent;
+		memcpy(l->out, c->head + c->sent, k);
+	}
+	uint64_t boff = c->sent + k - c->head_len;
+	if (c->resp.page)
+		memcpy(l->out + k, c->resp.page + boff, n - k);
+	else
+		memcpy(l->out + k, l->pattern + boff % 64, n - k);
+	*len = n;
+	return l->out;
+}
+
+/* Handle a non-positive OpenSSL result. Returns 1 to keep the connection, 0 if closed. */
+static int ssl_fail(loop *l, sconn *c, int r)
+{
+	int e = SSL_get_error(c->ssl, r);
+	pq_server_stats *st = &l->w->stats;
+	int in_hs = c->st == ST_EARLY || c->st == ST_HANDSHAKE;
+	if (e == SSL_ERROR_WANT_READ) {
+		want(l, c, EPOLLIN);
+		return 1;
+	}
+	if (e == SSL_ERROR_WANT_WRITE) {
+		want(l, c, EPOLLOUT);
+		return 1;
+	}
+	if (in_hs) {
+		unsigned long oe = ERR_peek_error();
+		/* A peer that hangs up mid-handshake is a reset, not a TLS failure. */
+		if (oe && ERR_GET_REASON(oe) != SSL_R_UNEXPECTED_EOF_WHILE_READING) {
+			st->err[PQ_SRV_HANDSHAKE]++;
+			pq_server_stats_reason(st, ERR_reason_error_string(oe));
+		} else {
+			st->err[PQ_SRV_RESET]++;
+		}
+	} else if (!(e == SSL_ERROR_ZERO_RETURN ||
+		     (c->st == ST_READ && c->in_len == 0 && (e == SSL_ERROR_SYSCALL || e == SSL_ERROR_SSL)))) {
+		st->err[PQ_SRV_IO]++;
+	}
+	close_conn(l, c, e == SSL_ERROR_ZERO_RETURN);
+	return 0;
+}
+
+static void drive(loop *l, sconn *c)
+{
+	for (;;) {
+		int r;
+		switch (c->st) {
+		case ST_EARLY: {
+			size_t n = 0;
+			r = SSL_read_early_data(c->ssl, c->in + c->in_len, sizeof c->in - c->in_len, &n);
+			if (r == SSL_READ_EARLY_DATA_ERROR) {
+				ssl_fail(l, c, 0);
+				return;
+			}
+			c->in_len += n;
+			if (r == SSL_READ_EARLY_DATA_FINISH || c->in_len == sizeof c->in)
+				c->st = ST_HANDSHAKE;
+			break;
+		}
+		case ST_HANDSHAKE:
+			r = SSL_do_handshake(c->ssl);
+			if (r != 1) {
+				ssl_fail(l, c, r);
+				return;
+			}
+			on_handshake(l, c);
+			break;
+		case ST_READ: {
+			pq_http_req req;
+			int hl = pq_http_parse_request(c->in, c->in_len, &req);
+			if (hl != 0 || c->in_len == sizeof c->in) {
+				prepare(l, c, hl, &req);
+				break;
+			}
+			r = SSL_read(c->ssl, c->in + c->in_len, (int)(sizeof c->in - c->in_len));
+			if (r <= 0) {
+				ssl_fail(l, c, r);
+				return;
+			}
+			c->in_len += (size_t)r;
+			c->deadline = pq_mono_ns() + l->srv->cfg.idle_timeout_ns;
+			break;
+		}
+		case ST_WRITE: {
+			if (c->sent == c->total) {
+				l->w->stats.requests++;
+				l->w->stats.body_bytes += c->head_only ? 0 : c->resp.body_len;
+				if (!c->resp.keep_alive) {
+					close_conn(l, c, 1);
+					return;
+				}
+				c->st = ST_READ;
+				c->deadline = pq_mono_ns() + l->srv->cfg.idle_timeout_ns;
+				want(l, c, EPOLLIN);
+				break;
+			}
+			size_t len;
+			const char *p = next_chunk(l, c, &len);
+			r = SSL_write(c->ssl, p, (int)len);
+			if (r <= 0) {
+				ssl_fail(l, c, r);
+				return;
+			}
+			c->sent += (uint64_t)r;
+			/* A slow reader of a large body is making progress, not idling. */
+			c->deadline = pq_mono_ns() + l->srv->cfg.idle_timeout_ns;
+			break;
+		}
+		}
+	}
+}
+
+static void expire(loop *l, int64_t now)
+{
+	sconn *next;
+	for (sconn *c = l->conns; c; c = next) {
+		next = c->next;
+		if (now < c->deadline)
+			continue;
+		int hs = c->st == ST_EARLY || c->st == ST_HANDSHAKE;
+		l->w->stats.err[hs ? PQ_SRV_HS_TIMEOUT : PQ_SRV_IDLE_TIMEOUT]++;
+		close_conn(l, c, 0);
+	}
+}
+
+void *pq_worker_main(void *arg)
+{
+	pq_worker *w = arg;
+	loop *l = calloc(1, sizeof *l);
+	struct epoll_event evs[128];
+	if (!l)
+		return NULL;
+	l->w = w;
+	l->srv = w->srv;
+	pq_http_body_fill(l->pattern, 0, sizeof l->pattern);
+	w->epfd = epoll_create1(EPOLL_CLOEXEC);
+	struct epoll_event le = {.events = EPOLLIN, .data.ptr = &listen_tag};
+	struct epoll_event se = {.events = EPOLLIN, .data.ptr = &stop_tag};
+	if (w->epfd < 0 || epoll_ctl(w->epfd, EPOLL_CTL_ADD, w->listen_fd, &le) < 0 ||
+	    epoll_ctl(w->epfd, EPOLL_CTL_ADD, w->srv->stop_fd, &se) < 0)
+		goto out;
+	int64_t next_scan = pq_mono_ns() + SCAN_NS;
+	for (int stop = 0; !stop;) {
+		int n = epoll_wait(w->epfd, evs, 128, 100);
+		for (int i = 0; i < n; i++) {
+			void *p = evs[i].data.ptr;
+			if (p == &stop_tag)
+				stop = 1;
+			else if (p == &listen_tag)
+				accept_some(l);
+			else
+				drive(l, p);
+		}
+		int64_t now = pq_mono_ns();
+		if (now >= next_scan) {
+			expire(l, now);
+			if (l->listen_paused) {
+				struct epoll_event again = {.events = EPOLLIN, .data.ptr = &listen_tag};
+				l->listen_paused = epoll_ctl(w->epfd, EPOLL_CTL_ADD, w->listen_fd, &again) < 0;
+			}
+			next_scan = now + SCAN_NS;
+		}
+	}
+out:
+	while (l->conns)
+		close_conn(l, l->conns, 0);
+	if (w->epfd >= 0)
+		close(w->epfd);
+	w->epfd = -1;
+	free(l);
+	return NULL;
+}

@@ -1,0 +1,230 @@
+#include "tls/ctx.h"
+
+#include "tls/certcomp.h"
+
+#include <errno.h>
+#include <openssl/err.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static int keylog_idx = -1;
+static pthread_once_t keylog_once = PTHREAD_ONCE_INIT;
+
+static void keylog_free(void *parent, void *ptr, CRYPTO_EX_DATA *ad, int idx, long argl,
+			void *argp)
+{
+	(void)parent, (void)ad, (void)idx, (void)argl, (void)argp;
+	if (ptr)
+		fclose(ptr);
+}
+
+static void keylog_init(void)
+{
+	keylog_idx = SSL_CTX_get_ex_new_index(0, NULL, NULL, NULL, keylog_free);
+}
+
+/* stdio locks the FILE, so worker threads may log concurrently; flush per line so a
+ * capture tool reading the file sees each secret as soon as it exists. */
+static void keylog_cb(const SSL *ssl, const char *line)
+{
+	FILE *f = SSL_CTX_get_ex_data(SSL_get_SSL_CTX(ssl), keylog_idx);
+	if (f) {
+		fprintf(f, "%s\n", line);
+		fflush(f);
+	}
+}
+
+int pq_tls_comp_parse(const char *s, const char *what, pq_tls_comp *out, pq_diag *d)
+{
+	static const struct {
+		const char *name;
+		int id;
+	} names[] = {{"zlib", TLSEXT_comp_cert_zlib},
+		     {"brotli", TLSEXT_comp_cert_brotli},
+		     {"zstd", TLSEXT_comp_cert_zstd}};
+	pq_tls_comp c = {.n = 0};
+	if (!s || strcmp(s, "off") == 0) {
+		*out = c;
+		return 0;
+	}
+	const char *p = s;
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		size_t i;
+		for (i = 0; i < 3; i++)
+			if (strlen(names[i].name) == len && strncmp(names[i].name, p, len) == 0)
+				break;
+		if (i == 3 || c.n == 3)
+			return pq_diag_set(d, PQ_EINVAL,
+					   "%s: '%.*s' in '%s' is not a certificate compression "
+					   "algorithm (off, or a list of zlib, brotli, zstd)",
+					   what, (int)len, p, s);
+		for (size_t j = 0; j < c.n; j++)
+			if (c.algs[j] == names[i].id)
+				return pq_diag_set(d, PQ_EINVAL, "%s: '%s' names %s twice", what,
+						   s, names[i].name);
+		c.algs[c.n++] = names[i].id;
+		p += len;
+		if (*p == ',' && *++p == '\0')
+			return pq_diag_set(d, PQ_EINVAL, "%s: '%s' ends with a comma", what, s);
+	}
+	if (c.n == 0)
+		return pq_diag_set(d, PQ_EINVAL, "%s: empty (use off, or zlib,brotli,zstd)", what);
+	*out = c;
+	return 0;
+}
+
+static int set_versions(SSL_CTX *ctx, int version, pq_diag *d)
+{
+	int v = version == 12 ? TLS1_2_VERSION : TLS1_3_VERSION;
+	if (version != 0 && version != 12 && version != 13)
+		return pq_diag_set(d, PQ_EINVAL, "--tls: %d is not 1.2 or 1.3", version);
+	if (!SSL_CTX_set_min_proto_version(ctx, v) || !SSL_CTX_set_max_proto_version(ctx, v))
+		return pq_diag_ossl(d, PQ_ETLS, "cannot restrict the TLS version");
+	return 0;
+}
+
+static int set_algorithms(SSL_CTX *ctx, const pq_tls_config *cfg, pq_diag *d)
+{
+	if (cfg->groups && SSL_CTX_set1_groups_list(ctx, cfg->groups) != 1)
+		return pq_diag_ossl(d, PQ_EINVAL,
+				    "--groups: '%s' names a group this OpenSSL does not know "
+				    "(e.g. X25519MLKEM768:X25519; `pqtls version` lists them)",
+				    cfg->groups);
+	if (cfg->sigalgs && SSL_CTX_set1_sigalgs_list(ctx, cfg->sigalgs) != 1)
+		return pq_diag_ossl(d, PQ_EINVAL,
+				    "--sigalgs: '%s' names a signature algorithm this OpenSSL does "
+				    "not know (e.g. mldsa65:ecdsa_secp256r1_sha256; `pqtls version` "
+				    "lists them)",
+				    cfg->sigalgs);
+	return 0;
+}
+
+/* RFC 8879: off means neither sending nor accepting compressed certificates, so a run
+ * measures exactly the chain it names. */
+static int set_cert_comp(SSL_CTX *ctx, const pq_tls_config *cfg, pq_diag *d)
+{
+	pq_tls_comp c;
+	int rc = pq_tls_comp_parse(cfg->cert_comp, "--cert-compression", &c, d);
+	if (rc < 0)
+		return rc;
+	if (c.n == 0) {
+		SSL_CTX_set_options(ctx, SSL_OP_NO_TX_CERTIFICATE_COMPRESSION |
+						 SSL_OP_NO_RX_CERTIFICATE_COMPRESSION);
+		return 0;
+	}
+	if (SSL_CTX_set1_cert_comp_preference(ctx, c.algs, c.n) != 1)
+		return pq_diag_ossl(d, PQ_EUNSUPPORTED,
+				    "--cert-compression: '%s' is not built into this OpenSSL "
+				    "(`pqtls version` lists what is)",
+				    cfg->cert_comp);
+	return 0;
+}
+
+static int setup_server(SSL_CTX *ctx, const pq_tls_config *cfg, pq_diag *d)
+{
+	char chain[4096], key[4096];
+	if (!cfg->certs_dir)
+		return pq_diag_set(d, PQ_EINVAL, "--certs: a directory with chain.pem and leaf.key "
+						 "is needed");
+	snprintf(chain, sizeof chain, "%s/chain.pem", cfg->certs_dir);
+	snprintf(key, sizeof key, "%s/leaf.key", cfg->certs_dir);
+	for (const char *f = chain; f; f = f == chain ? key : NULL)
+		if (access(f, R_OK) < 0)
+			return pq_diag_set(d, -errno, "--certs: cannot read %s: %s (DIR needs chain.pem "
+						      "and leaf.key, as pqtls certs writes them)",
+					   f, strerror(errno));
+	if (SSL_CTX_use_certificate_chain_file(ctx, chain) != 1)
+		return pq_diag_ossl(d, PQ_EINVAL,
+				    "--certs: cannot load %s (PEM, leaf first, then intermediates)",
+				    chain);
+	if (SSL_CTX_use_PrivateKey_file(ctx, key, SSL_FILETYPE_PEM) != 1)
+		return pq_diag_ossl(d, PQ_EINVAL, "--certs: cannot load the private key %s", key);
+	if (SSL_CTX_check_private_key(ctx) != 1)
+		return pq_diag_ossl(d, PQ_EINVAL, "--certs: %s does not match the leaf in %s", key,
+				    chain);
+	if (cfg->tickets < 0 || cfg->tickets > 16)
+		return pq_diag_set(d, PQ_ERANGE, "--tickets: %d is not in 0..16", cfg->tickets);
+	if (cfg->tickets == 0) {
+		/* No tickets and no session cache: every handshake is a full one. */
+		SSL_CTX_set_num_tickets(ctx, 0);
+		SSL_CTX_set_options(ctx, SSL_OP_NO_TICKET);
+		SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_OFF);
+	} else {
+		SSL_CTX_set_num_tickets(ctx, (size_t)cfg->tickets);
+	}
+	if (cfg->max_early_data > 0) {
+		if (cfg->tickets == 0)
+			return pq_diag_set(d, PQ_EINVAL,
+					   "--max-early-data needs tickets (--tickets 1 or more)");
+		SSL_CTX_set_max_early_data(ctx, cfg->max_early_data);
+		SSL_CTX_set_recv_max_early_data(ctx, cfg->max_early_data);
+	}
+	/* Compress the chain once, here, instead of on every handshake. */
+	pq_tls_comp c;
+	int installed = 0, rc = pq_tls_comp_parse(cfg->cert_comp, "--cert-compression", &c, d);
+	if (rc == 0 && c.n)
+		rc = pq_tls_certcomp_install(ctx, &c, &installed, d);
+	return rc;
+}
+
+static int setup_client(SSL_CTX *ctx, const pq_tls_config *cfg, pq_diag *d)
+{
+	if (cfg->insecure) {
+		SSL_CTX_set_verify(ctx, SSL_VERIFY_NONE, NULL);
+	} else {
+		if (!cfg->ca_file)
+			return pq_diag_set(d, PQ_EINVAL,
+					   "no trust anchor: give --ca FILE (e.g. DIR/root.pem) or "
+					   "--insecure to skip verification");
+		if (SSL_CTX_load_verify_locations(ctx, cfg->ca_file, NULL) != 1)
+			return pq_diag_ossl(d, PQ_EINVAL, "--ca: cannot load roots from %s",
+					    cfg->ca_file);
+		SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, NULL);
+	}
+	if (cfg->max_cert_list)
+		SSL_CTX_set_max_cert_list(ctx, (long)cfg->max_cert_list);
+	/* Tickets reach the client through the new-session callback (set by the caller). */
+	SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_CLIENT | SSL_SESS_CACHE_NO_INTERNAL_STORE);
+	return 0;
+}
+
+int pq_tls_ctx_new(const pq_tls_config *cfg, SSL_CTX **out, pq_diag *d)
+{
+	int server = cfg->role == PQ_TLS_SERVER;
+	SSL_CTX *ctx = SSL_CTX_new(server ? TLS_server_method() : TLS_client_method());
+	int rc = 0;
+	if (!ctx)
+		return pq_diag_ossl(d, PQ_ETLS, "cannot create a TLS context");
+	if ((rc = set_versions(ctx, cfg->version, d)) < 0 ||
+	    (rc = set_algorithms(ctx, cfg, d)) < 0 || (rc = set_cert_comp(ctx, cfg, d)) < 0)
+		goto out;
+	rc = server ? setup_server(ctx, cfg, d) : setup_client(ctx, cfg, d);
+	if (rc < 0)
+		goto out;
+	SSL_CTX_set_mode(ctx, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
+	if (cfg->keylog_path) {
+		pthread_once(&keylog_once, keylog_init);
+		FILE *f = fopen(cfg->keylog_path, "a");
+		if (!f) {
+			rc = pq_diag_set(d, -errno, "--keylog: cannot open %s: %s", cfg->keylog_path,
+					 strerror(errno));
+			goto out;
+		}
+		SSL_CTX_set_ex_data(ctx, keylog_idx, f);
+		SSL_CTX_set_keylog_callback(ctx, keylog_cb);
+	}
+out:
+	if (rc < 0)
+		SSL_CTX_free(ctx);
+	else
+		*out = ctx;
+	return rc;
+}
+
+void pq_tls_ctx_free(SSL_CTX *ctx)
+{
+	SSL_CTX_free(ctx);
+}

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Bad input gives a clear message per kind and a non-zero exit, and nothing half-written:
+# wrong port, malformed address, a chain the client cannot verify, an unknown group, a
+# group the server does not offer, a certificate over --max-cert-list, bad options,
+# a missing chain directory. And the server survives garbage, stalls and hang-ups.
+set -euo pipefail
+source "$(dirname "$0")/lib/common.sh"
+
+# expect_fail CODE PATTERN CMD...: CMD exits CODE and its stderr matches PATTERN.
+expect_fail() {
+	local code=$1 pat=$2; shift 2
+	local rc=0
+	"$@" >"$T/out" 2>"$T/err" || rc=$?
+	[ "$rc" = "$code" ] || { cat "$T/out" "$T/err"; fail "'$*' exited $rc, want $code"; }
+	grep -q -- "$pat" "$T/err" || { cat "$T/err"; fail "'$*': stderr lacks '$pat'"; }
+	pass "$(head -1 "$T/err")"
+}
+
+ecdsa=$(chain ecdsa-p256)
+mldsa=$(chain ml-dsa-65)
+other=$(chain ml-dsa-44) # a different root
+
+# A port nothing listens on: take a free one from a server, then stop it.
+start_serve gone --certs "$ecdsa"
+stop_serve gone
+expect_fail 1 "connection refused" "$PQTLS" bench "$ADDR_gone" --insecure -n 5
+expect_fail 2 "HOST:PORT" "$PQTLS" bench 127.0.0.1 --insecure
+expect_fail 2 "port '99999'" "$PQTLS" bench 127.0.0.1:99999 --insecure
+expect_fail 2 "give --ca FILE" "$PQTLS" bench 127.0.0.1:1
+expect_fail 2 "unknown option" "$PQTLS" bench 127.0.0.1:1 --insecure --bogus
+expect_fail 2 "--rate" "$PQTLS" bench 127.0.0.1:1 --insecure --rate fast
+
+start_serve s --certs "$mldsa" --groups X25519MLKEM768:X25519
+expect_fail 1 "verification failed: unable to get local issuer certificate" \
+	"$PQTLS" bench "$ADDR_s" --ca "$other/root.pem" -n 3 --csv "$T/v.csv"
+# The failed run still writes its records, complete: a header and one row per attempt.
+[ "$(wc -l <"$T/v.csv")" -ge 2 ] && ! [ -e "$T/v.csv.tmp" ] || fail "verify failure: CSV not complete"
+grep -q ",verify,unable to get local issuer certificate," "$T/v.csv" || fail "CSV row lacks the error kind"
+expect_fail 1 "bad HTTP response: HTTP status 404" "$PQTLS" bench "$ADDR_s" --insecure --path /nope -n 2
+expect_fail 1 "bad HTTP response: HTTP status 413" "$PQTLS" bench "$ADDR_s" --insecure --response-size 1GiB -n 1
+expect_fail 2 "--groups: 'NoSuchGroup'" "$PQTLS" bench "$ADDR_s" --insecure --groups NoSuchGroup
+expect_fail 1 "handshake alert from the server: handshake failure" \
+	"$PQTLS" bench "$ADDR_s" --insecure --groups MLKEM768 -n 3
+expect_fail 1 "excessive message size" "$PQTLS" bench "$ADDR_s" --insecure --max-cert-list 10KiB -n 2
+# A server that negotiates other than asked is reported loudly (exit 1 unless allowed).
+expect_fail 1 "negotiated something other than asked" \
+	"$PQTLS" bench "$ADDR_s" --insecure --groups SecP256r1MLKEM768:X25519 -n 2
+grep -q "WARNING: 2 connections negotiated a group other than the asked secp256r1mlkem768" "$T/out" ||
+	fail "no loud warning on group fallback"
+"$PQTLS" bench "$ADDR_s" --insecure --groups SecP256r1MLKEM768:X25519 -n 2 --allow-fallback >/dev/null ||
+	fail "--allow-fallback still fails"
+
+# A TLS 1.2-only server: refused by version. (A peer speaking no TLS at all, and one
+# that stalls mid-handshake, are in tests/unit/test_load.c, which can play them.)
+start_serve t12 --certs "$ecdsa" --tls 1.2
+expect_fail 1 "alert" "$PQTLS" bench "$ADDR_t12" --insecure -n 2
+
+expect_fail 2 "--certs DIR is required" "$PQTLS" serve
+expect_fail 1 "cannot read $T/none/chain.pem" "$PQTLS" serve --certs "$T/none" --listen 127.0.0.1:0
+expect_fail 1 "cannot bind" "$PQTLS" serve --certs "$ecdsa" --listen "$ADDR_s"
+expect_fail 1 "--cert-compression: 'lzma'" "$PQTLS" serve --certs "$ecdsa" --listen 127.0.0.1:0 --cert-compression lzma
+expect_fail 2 "--tickets" "$PQTLS" serve --certs "$ecdsa" --tickets 99
+
+# The server survives clients that send garbage, stall, or hang up mid-handshake.
+start_serve r --certs "$ecdsa" --handshake-timeout 1s
+host=${ADDR_r%:*} port=${ADDR_r##*:}
+# (The server may reset a connection while bash is still writing: that is fine.)
+exec 3<>"/dev/tcp/$host/$port"; { printf 'GET / HTTP/1.1\r\n\r\n' >&3; } 2>/dev/null || true
+exec 3<&- 3>&-                                                                        # not TLS
+exec 4<>"/dev/tcp/$host/$port"                                                       # stalls
+exec 5<>"/dev/tcp/$host/$port"; { printf '\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03' >&5; } 2>/dev/null || true
+exec 5<&- 5>&-                                                                        # half a ClientHello
+sleep 2 # past the 1 s handshake timeout
+exec 4<&- 4>&-
+"$PQTLS" bench "$ADDR_r" --ca "$ecdsa/root.pem" -n 5 >/dev/null || fail "server did not survive bad clients"
+# Malformed HTTP after a good handshake gets 400.
+printf 'BROKEN\r\n\r\n' | "$OPENSSL" s_client -connect "$ADDR_r" -quiet -ign_eof 2>/dev/null >"$T/400.txt" || true
+grep -q "^HTTP/1.1 400 Bad Request" "$T/400.txt" || fail "malformed request did not get 400"
+stop_serve r
+grep -q "handshake failed: 1" "$T/r.out" || { cat "$T/r.out"; fail "garbage not counted"; }
+grep -q "handshake timeout: 1" "$T/r.out" || { cat "$T/r.out"; fail "stall not counted"; }
+grep -q "reset or closed by peer mid-handshake: 1" "$T/r.out" || { cat "$T/r.out"; fail "hang-up not counted"; }
+grep -q "bad request (400): 1" "$T/r.out" || { cat "$T/r.out"; fail "400 not counted"; }
+grep -q "5 handshakes\|6 handshakes" "$T/r.out" || { cat "$T/r.out"; fail "good handshakes not counted"; }
+pass "server survived garbage, a stall and a hang-up, and counted each"

@@ -1,0 +1,351 @@
+/* load/arrival, load/writers, load/summary, and load/run against peers that misbehave:
+ * one that speaks no TLS, one that stalls mid-handshake, one that resets, and a closed
+ * port. The peers run in a thread of this process on loopback. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <cmocka.h>
+
+#include "load/arrival.h"
+#include "load/run.h"
+#include "load/summary.h"
+#include "load/writers.h"
+
+static void arrival_constant_and_poisson(void **state)
+{
+	(void)state;
+	pq_arrival a;
+	assert_int_equal(pq_arrival_init(&a, 0, 0, 1), PQ_ERANGE);
+	assert_int_equal(pq_arrival_init(&a, NAN, 0, 1), PQ_ERANGE);
+	assert_int_equal(pq_arrival_init(&a, 1000, 0, 1), 0);
+	assert_int_equal(pq_arrival_peek(&a), 0);
+	assert_int_equal(pq_arrival_next(&a), 0);
+	assert_int_equal(pq_arrival_next(&a), 1000000);
+	for (int i = 0; i < 997; i++)
+		(void)pq_arrival_next(&a);
+	/* No drift: arrival 999 is at 999 ms exactly. */
+	assert_int_equal(pq_arrival_next(&a), 999000000);
+
+	pq_arrival p, q;
+	assert_int_equal(pq_arrival_init(&p, 500, 1, 7), 0);
+	assert_int_equal(pq_arrival_init(&q, 500, 1, 7), 0);
+	int64_t last = 0;
+	int uneven = 0;
+	for (int i = 0; i < 20000; i++) {
+		int64_t t = pq_arrival_next(&p);
+		assert_int_equal(t, pq_arrival_next(&q)); /* same seed, same schedule */
+		assert_true(t >= last);
+		uneven += i > 0 && llabs((t - last) - 2000000) > 500000;
+		last = t;
+	}
+	/* 20000 arrivals at 500/s take about 40 s (sd of the sum ~0.28 s). */
+	assert_true(fabs((double)last / 1e9 - 40.0) < 2.0);
+	assert_true(uneven > 10000);
+}
+
+static pq_load_record sample(uint64_t id, enum pq_load_err err, const char *detail)
+{
+	pq_load_record r;
+	memset(&r, 0, sizeof r);
+	r.id = id;
+	for (int i = 0; i < PQ_PH_COUNT; i++)
+		r.t[i] = -1;
+	r.err = err;
+	snprintf(r.err_detail, sizeof r.err_detail, "%s", detail);
+	return r;
+}
+
+static int count_lines(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	int n = 0, c;
+	if (!f)
+		return -1;
+	while ((c = fgetc(f)) != EOF)
+		n += c == '\n';
+	fclose(f);
+	return n;
+}
+
+static void writers(void **state)
+{
+	(void)state;
+	pq_load_record r[2] = {sample(1, PQ_LERR_NONE, ""), sample(2, PQ_LERR_PROTOCOL, "a, \"b\"")};
+	r[0].t[PQ_PH_CONNECT] = 1500;
+	strcpy(r[0].group, "X25519MLKEM768");
+	char path[128], tmp[140];
+	pq_diag d;
+	snprintf(path, sizeof path, "/tmp/pqtls-unit-load.%d.csv", (int)getpid());
+	assert_int_equal(pq_load_write_csv(path, r, 2, &d), 0);
+	assert_int_equal(count_lines(path), 3);
+	char line[8192];
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(line, sizeof line, f));
+	assert_true(strncmp(line, "id,intended_us,start_us,connect_us,", 35) == 0);
+	assert_non_null(fgets(line, sizeof line, f));
+	assert_non_null(strstr(line, ",1.5,"));
+	assert_non_null(strstr(line, ",X25519MLKEM768,"));
+	assert_non_null(fgets(line, sizeof line, f));
+	assert_non_null(strstr(line, ",protocol,\"a, \"\"b\"\"\","));
+	fclose(f);
+	unlink(path);
+	assert_int_equal(pq_load_write_jsonl(path, r, 2, &d), 0);
+	assert_int_equal(count_lines(path), 2);
+	f = fopen(path, "r");
+	assert_non_null(fgets(line, sizeof line, f));
+	assert_non_null(strstr(line, "\"connect_us\":1.5,"));
+	assert_non_null(strstr(line, "\"ttfb_us\":null"));
+	assert_non_null(fgets(line, sizeof line, f));
+	assert_non_null(strstr(line, "\"error_detail\":\"a, \\\"b\\\"\""));
+	fclose(f);
+	unlink(path);
+	/* A path that cannot be written: a message, and nothing left behind. */
+	assert_true(pq_load_write_csv("/nonexistent/x.csv", r, 2, &d) < 0);
+	assert_non_null(strstr(d.msg, "/nonexistent/x.csv"));
+	snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	assert_int_equal(access(tmp, F_OK), -1);
+}
+
+static void names(void **state)
+{
+	(void)state;
+	char out[32];
+	pq_load_first_name("?*X25519MLKEM768:x25519", out, sizeof out);
+	assert_string_equal(out, "x25519mlkem768");
+	pq_load_first_name("P-256/X25519", out, sizeof out);
+	assert_string_equal(out, "secp256r1");
+	pq_load_first_name("ML-DSA-65:ecdsa_secp256r1_sha256", out, sizeof out);
+	assert_string_equal(out, "mldsa65");
+	pq_load_first_name(NULL, out, sizeof out);
+	assert_string_equal(out, "");
+	pq_load_norm_name("ecdsa_secp256r1_sha256", out, sizeof out);
+	assert_string_equal(out, "ecdsasecp256r1sha256");
+}
+
+static void summary(void **state)
+{
+	(void)state;
+	pq_load_record r[4] = {sample(1, PQ_LERR_NONE, ""), sample(2, PQ_LERR_NONE, ""),
+			       sample(3, PQ_LERR_NONE, ""), sample(4, PQ_LERR_TIMEOUT_HANDSHAKE, "x")};
+	const char *groups[3] = {"X25519MLKEM768", "X25519MLKEM768", "x25519"};
+	for (int i = 0; i < 3; i++) {
+		strcpy(r[i].group, groups[i]);
+		strcpy(r[i].sigalg, "mldsa65");
+		r[i].t[PQ_PH_HANDSHAKE] = (i + 1) * 1000000;
+		r[i].t[PQ_PH_END] = (i + 1) * 2000000;
+		r[i].hs_bytes[PQ_RX][PQ_HS_CERTIFICATE] = 11000;
+	}
+	r[2].resumed = 1;
+	r[2].sigalg[0] = '\0';
+	pq_load_result res = {.recs = r, .n = 4, .wall_ns = PQ_NS_PER_S, .cpu_ns = 3000000};
+	pq_load_config cfg = {.tls = {.groups = "X25519MLKEM768:X25519", .sigalgs = "ML-DSA-65"}};
+	pq_load_summary s;
+	assert_int_equal(pq_load_summarize(&res, &cfg, &s), 0);
+	assert_int_equal(s.n, 4);
+	assert_int_equal(s.ok, 3);
+	assert_int_equal(s.err[PQ_LERR_TIMEOUT_HANDSHAKE], 1);
+	assert_int_equal(s.group_mismatch, 1);
+	assert_int_equal(s.sigalg_mismatch, 0); /* resumed: no signature, no mismatch */
+	assert_int_equal(s.resumed, 1);
+	assert_int_equal(s.ncombos, 2);
+	assert_int_equal(s.phase[PQ_PH_HANDSHAKE].n, 3);
+	assert_float_equal(s.phase[PQ_PH_HANDSHAKE].p50, 2e6, 1);
+	assert_float_equal(s.conns_per_s, 3.0, 1e-9);
+	assert_float_equal(s.cpu_us_per_conn, 1000.0, 1e-9);
+	assert_float_equal(s.rx_cert_bytes, 11000.0, 1e-9);
+	/* The printers write what the summary says. */
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	pq_load_summary_print(&s, f);
+	pq_load_summary_json(&s, f);
+	fclose(f);
+	assert_non_null(strstr(buf, "WARNING: 1 connections negotiated a group other than the asked x25519mlkem768"));
+	assert_non_null(strstr(buf, "error: timed out in the TLS handshake: x: 1"));
+	assert_non_null(strstr(buf, "\"group_mismatch\":1"));
+	free(buf);
+}
+
+/* ---- misbehaving peers ---- */
+
+enum peer_kind { PEER_PLAIN, PEER_STALL, PEER_RESET };
+
+typedef struct peer {
+	int lfd, stop[2];
+	enum peer_kind kind;
+	pthread_t th;
+	uint16_t port;
+} peer;
+
+static void *peer_main(void *arg)
+{
+	peer *p = arg;
+	int held[16], nheld = 0;
+	for (;;) {
+		struct pollfd pf[2] = {{.fd = p->lfd, .events = POLLIN}, {.fd = p->stop[0], .events = POLLIN}};
+		if (poll(pf, 2, 5000) <= 0 || pf[1].revents)
+			break;
+		int fd = accept(p->lfd, NULL, NULL);
+		if (fd < 0)
+			continue;
+		char buf[2048];
+		if (p->kind == PEER_PLAIN) {
+			ssize_t n = read(fd, buf, sizeof buf);
+			(void)n;
+			const char *resp = "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n";
+			n = write(fd, resp, strlen(resp));
+			close(fd);
+		} else if (p->kind == PEER_RESET) {
+			ssize_t n = read(fd, buf, sizeof buf); /* the ClientHello */
+			(void)n;
+			struct linger lg = {1, 0};
+			setsockopt(fd, SOL_SOCKET, SO_LINGER, &lg, sizeof lg);
+			close(fd);
+		} else if (nheld < 16) {
+			held[nheld++] = fd; /* read nothing, answer nothing */
+		} else {
+			close(fd);
+		}
+	}
+	while (nheld)
+		close(held[--nheld]);
+	return NULL;
+}
+
+static void peer_start(peer *p, enum peer_kind kind)
+{
+	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	socklen_t len = sizeof sa;
+	p->kind = kind;
+	p->lfd = socket(AF_INET, SOCK_STREAM, 0);
+	assert_true(p->lfd >= 0);
+	assert_int_equal(bind(p->lfd, (struct sockaddr *)&sa, sizeof sa), 0);
+	assert_int_equal(listen(p->lfd, 16), 0);
+	getsockname(p->lfd, (struct sockaddr *)&sa, &len);
+	p->port = ntohs(sa.sin_port);
+	assert_int_equal(pipe(p->stop), 0);
+	assert_int_equal(pthread_create(&p->th, NULL, peer_main, p), 0);
+}
+
+static void peer_stop(peer *p)
+{
+	ssize_t n = write(p->stop[1], "x", 1);
+	(void)n;
+	pthread_join(p->th, NULL);
+	close(p->lfd);
+	close(p->stop[0]);
+	close(p->stop[1]);
+}
+
+static void run_against(uint16_t port, int64_t timeout_ns, pq_load_result *res)
+{
+	pq_load_config cfg = {.tls = {.insecure = 1}, .connections = 3, .concurrency = 1,
+			      .requests_per_conn = 1, .timeout_ns = timeout_ns, .seed = 1};
+	char addr[32];
+	pq_diag d;
+	snprintf(addr, sizeof addr, "127.0.0.1:%u", port);
+	assert_int_equal(pq_addr_parse(addr, "t", 0, &cfg.target, &d), 0);
+	assert_int_equal(pq_load_run(&cfg, res, &d), 0);
+	/* The first connection fails and nothing has worked: the run stops there. */
+	assert_int_equal(res->n, 1);
+	assert_int_equal(res->stopped_early, 1);
+}
+
+static void run_plain_tcp_peer(void **state)
+{
+	(void)state;
+	peer p;
+	pq_load_result res;
+	peer_start(&p, PEER_PLAIN);
+	run_against(p.port, 5 * PQ_NS_PER_S, &res);
+	assert_int_equal(res.recs[0].err, PQ_LERR_PROTOCOL);
+	assert_non_null(strstr(res.recs[0].err_detail, "wrong version number (is it a TLS server?)"));
+	assert_true(res.recs[0].t[PQ_PH_CONNECT] >= 0);
+	pq_load_result_dispose(&res);
+	peer_stop(&p);
+}
+
+static void run_stalling_peer(void **state)
+{
+	(void)state;
+	peer p;
+	pq_load_result res;
+	peer_start(&p, PEER_STALL);
+	run_against(p.port, 300 * PQ_NS_PER_MS, &res);
+	assert_int_equal(res.recs[0].err, PQ_LERR_TIMEOUT_HANDSHAKE);
+	assert_true(res.recs[0].t[PQ_PH_CLIENT_HELLO] >= 0); /* it did send its ClientHello */
+	assert_true(res.recs[0].t[PQ_PH_SERVER_HELLO] < 0);
+	pq_load_result_dispose(&res);
+	peer_stop(&p);
+}
+
+static void run_resetting_peer(void **state)
+{
+	(void)state;
+	peer p;
+	pq_load_result res;
+	peer_start(&p, PEER_RESET);
+	run_against(p.port, 5 * PQ_NS_PER_S, &res);
+	assert_int_equal(res.recs[0].err, PQ_LERR_RESET);
+	pq_load_result_dispose(&res);
+	peer_stop(&p);
+}
+
+static void run_refused_and_bad_config(void **state)
+{
+	(void)state;
+	peer p;
+	pq_load_result res;
+	peer_start(&p, PEER_PLAIN);
+	uint16_t port = p.port;
+	peer_stop(&p); /* nothing listens there now */
+	run_against(port, PQ_NS_PER_S, &res);
+	assert_int_equal(res.recs[0].err, PQ_LERR_REFUSED);
+	pq_load_result_dispose(&res);
+
+	pq_load_config cfg = {.tls = {.insecure = 1}, .concurrency = 1, .timeout_ns = PQ_NS_PER_S};
+	pq_diag d;
+	assert_int_equal(pq_load_run(&cfg, &res, &d), PQ_EINVAL); /* no count, no duration */
+	cfg.connections = 1;
+	cfg.concurrency = 0;
+	assert_int_equal(pq_load_run(&cfg, &res, &d), PQ_ERANGE);
+	cfg.concurrency = 1;
+	cfg.path = "no-slash";
+	assert_int_equal(pq_load_run(&cfg, &res, &d), PQ_EINVAL);
+	cfg.path = NULL;
+	cfg.tls.groups = "Nope";
+	assert_int_equal(pq_load_run(&cfg, &res, &d), PQ_EINVAL);
+	assert_non_null(strstr(d.msg, "--groups"));
+	pq_load_result_dispose(&res);
+}
+
+int main(void)
+{
+	/* As main.c does: a peer closing mid-write must give EPIPE, not end the test. */
+	signal(SIGPIPE, SIG_IGN);
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(arrival_constant_and_poisson),
+		cmocka_unit_test(writers),
+		cmocka_unit_test(names),
+		cmocka_unit_test(summary),
+		cmocka_unit_test(run_plain_tcp_peer),
+		cmocka_unit_test(run_stalling_peer),
+		cmocka_unit_test(run_resetting_peer),
+		cmocka_unit_test(run_refused_and_bad_config),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,353 @@
+/* server/server, server/worker, server/stats: an in-process server measured by the
+ * in-process load runner, and clients that misbehave: garbage, a stall past the
+ * handshake timeout, a reset mid-handshake, more connections than --max-conns. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <cmocka.h>
+
+#include <openssl/ssl.h>
+
+#include "core/clock.h"
+#include "load/run.h"
+#include "server/proc.h"
+#include "server/server.h"
+#include "testchain.h"
+
+static int make_chain(void **state)
+{
+	(void)state;
+	return testchain_make("ml-dsa-44");
+}
+
+static pq_server *start_idle(int threads, int max_conns, int64_t hs_timeout, int64_t idle_timeout)
+{
+	pq_server_config cfg = {.listen = "127.0.0.1:0", .threads = threads, .max_conns = max_conns,
+				.handshake_timeout_ns = hs_timeout, .idle_timeout_ns = idle_timeout,
+				.tls = {.certs_dir = chain_dir, .tickets = 2}};
+	pq_server *s = NULL;
+	pq_diag d;
+	assert_int_equal(pq_server_new(&cfg, &s, &d), 0);
+	assert_true(pq_server_port(s) > 0);
+	assert_int_equal(pq_server_start(s, &d), 0);
+	return s;
+}
+
+static pq_server *start(int threads, int max_conns, int64_t hs_timeout)
+{
+	return start_idle(threads, max_conns, hs_timeout, 5 * PQ_NS_PER_S);
+}
+
+static int raw_connect(uint16_t port)
+{
+	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons(port),
+				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	assert_int_equal(connect(fd, (struct sockaddr *)&sa, sizeof sa), 0);
+	return fd;
+}
+
+/* Reads until the server closes (returns 1) or `ms` pass (returns 0). */
+static int closed_within(int fd, int ms)
+{
+	char buf[4096];
+	for (;;) {
+		struct pollfd p = {.fd = fd, .events = POLLIN};
+		if (poll(&p, 1, ms) <= 0)
+			return 0;
+		ssize_t n = read(fd, buf, sizeof buf);
+		if (n <= 0)
+			return 1;
+	}
+}
+
+static void bench_in_process(void **state)
+{
+	(void)state;
+	if (!chain_dir[0])
+		skip();
+	pq_server *s = start(2, 100, 10 * PQ_NS_PER_S);
+	char addr[64], ca[300];
+	pq_diag d;
+	snprintf(ca, sizeof ca, "%s/root.pem", chain_dir);
+	pq_load_config cfg = {.tls = {.ca_file = ca, .groups = "X25519MLKEM768"},
+			      .connections = 40, .concurrency = 4, .requests_per_conn = 3,
+			      .path = "/bytes/100000", .resume = 0.5, .warmup = 4,
+			      .timeout_ns = 10 * PQ_NS_PER_S, .seed = 3};
+	assert_int_equal(pq_addr_parse(pq_server_address(s), "t", 0, &cfg.target, &d), 0);
+	snprintf(addr, sizeof addr, "%s", pq_server_address(s));
+	pq_load_result res;
+	assert_int_equal(pq_load_run(&cfg, &res, &d), 0);
+	assert_int_equal(res.n, 40);
+	size_t resumed = 0;
+	for (size_t i = 0; i < res.n; i++) {
+		const pq_load_record *r = &res.recs[i];
+		assert_int_equal(r->err, PQ_LERR_NONE);
+		assert_int_equal(r->requests, 3);
+		assert_int_equal(r->status, 200);
+		assert_true(r->body_bytes == 300000);
+		assert_string_equal(r->group, "X25519MLKEM768");
+		assert_true(r->t[PQ_PH_CONNECT] <= r->t[PQ_PH_CLIENT_HELLO]);
+		assert_true(r->t[PQ_PH_CLIENT_HELLO] <= r->t[PQ_PH_SERVER_HELLO]);
+		assert_true(r->t[PQ_PH_SERVER_HELLO] <= r->t[PQ_PH_HANDSHAKE]);
+		assert_true(r->t[PQ_PH_HANDSHAKE] <= r->t[PQ_PH_TTFB]);
+		assert_true(r->t[PQ_PH_TTFB] <= r->t[PQ_PH_TTLB]);
+		assert_true(r->t[PQ_PH_TTLB] <= r->t[PQ_PH_END]);
+		assert_true(r->tcp_bytes[PQ_RX] >= r->tls_bytes[PQ_RX]);
+		assert_true(r->tcp_segs[PQ_RX] > 0);
+		if (r->resumed) {
+			resumed++;
+			assert_string_equal(r->sigalg, "");
+		} else {
+			assert_string_equal(r->sigalg, "mldsa44");
+			assert_true(r->hs_bytes[PQ_RX][PQ_HS_CERTIFICATE] > 8000);
+		}
+	}
+	assert_true(resumed > 5 && resumed < 35);
+	pq_load_result_dispose(&res);
+
+	/* Two client threads share the load; their records merge in start order. */
+	cfg.threads = 2;
+	cfg.resume = 0;
+	cfg.warmup = 0;
+	cfg.connections = 21;
+	assert_int_equal(pq_load_run(&cfg, &res, &d), 0);
+	assert_int_equal(res.n, 21);
+	for (size_t i = 0; i < res.n; i++) {
+		assert_int_equal(res.recs[i].err, PQ_LERR_NONE);
+		assert_true(res.recs[i].id == i + 1);
+		assert_true(i == 0 || res.recs[i].start_ns >= res.recs[i - 1].start_ns);
+	}
+	pq_load_result_dispose(&res);
+	cfg.connections = 1;
+	assert_int_equal(pq_load_run(&cfg, &res, &d), PQ_ERANGE);
+	assert_non_null(strstr(d.msg, "--threads"));
+	cfg.connections = 21;
+	cfg.concurrency = 1;
+	assert_int_equal(pq_load_run(&cfg, &res, &d), PQ_ERANGE);
+	pq_server_stop(s);
+	pq_server_wait(s);
+	const pq_server_stats *st = pq_server_get_stats(s);
+	assert_true(st->handshakes == 44 + 21);
+	assert_true(st->resumed == resumed);
+	assert_true(st->requests == 3 * (40 + 21) + 3 * 4);
+	uint64_t errs = 0;
+	for (int i = 0; i < PQ_SRV_ERR_COUNT; i++)
+		errs += st->err[i];
+	assert_true(errs == 0);
+	pq_server_free(s);
+}
+
+static void misbehaving_clients(void **state)
+{
+	(void)state;
+	if (!chain_dir[0])
+		skip();
+	pq_server *s = start(1, 100, 300 * PQ_NS_PER_MS);
+	uint16_t port = pq_server_port(s);
+
+	int g = raw_connect(port); /* garbage: closed at once */
+	assert_true(write(g, "GET / HTTP/1.1\r\n\r\n", 18) == 18);
+	assert_true(closed_within(g, 3000));
+	close(g);
+
+	int st = raw_connect(port); /* stalls: closed after the 300 ms handshake timeout */
+	assert_true(closed_within(st, 5000));
+	close(st);
+
+	int r = raw_connect(port); /* half a ClientHello, then RST */
+	assert_true(write(r, "\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03", 11) == 11);
+	usleep(50000);
+	struct linger lg = {1, 0};
+	setsockopt(r, SOL_SOCKET, SO_LINGER, &lg, sizeof lg);
+	close(r);
+	usleep(200000);
+
+	pq_server_stop(s);
+	pq_server_wait(s);
+	const pq_server_stats *ss = pq_server_get_stats(s);
+	assert_true(ss->err[PQ_SRV_HANDSHAKE] == 1);
+	assert_true(ss->err[PQ_SRV_HS_TIMEOUT] == 1);
+	assert_true(ss->err[PQ_SRV_RESET] == 1);
+	assert_true(ss->accepted == 3);
+	assert_true(ss->nreasons == 1);
+	assert_string_equal(ss->reasons[0].reason, "http request");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	pq_server_stats_print(ss, f);
+	fclose(f);
+	assert_non_null(strstr(buf, "errors: handshake timeout: 1"));
+	free(buf);
+	pq_server_free(s);
+}
+
+/* A TLS client that sends its ClientHello and then stalls: closed at the handshake
+ * timeout. One that finishes a request and then idles: closed at the idle timeout. */
+static void stalls_after_client_hello_and_idle(void **state)
+{
+	(void)state;
+	if (!chain_dir[0])
+		skip();
+	pq_server *s = start_idle(1, 100, 300 * PQ_NS_PER_MS, 300 * PQ_NS_PER_MS);
+	SSL_CTX *ctx = SSL_CTX_new(TLS_client_method());
+	SSL_CTX_set_verify(ctx, SSL_VERIFY_NONE, NULL);
+
+	/* The ClientHello is made in memory and sent by hand; nothing is read after it. */
+	int fd = raw_connect(pq_server_port(s));
+	SSL *ssl = SSL_new(ctx);
+	BIO *out = BIO_new(BIO_s_mem());
+	SSL_set_bio(ssl, BIO_new(BIO_s_mem()), out);
+	assert_int_equal(SSL_connect(ssl), -1);
+	assert_int_equal(SSL_get_error(ssl, -1), SSL_ERROR_WANT_READ);
+	char *ch = NULL;
+	long chlen = BIO_get_mem_data(out, &ch);
+	assert_true(chlen > 100);
+	assert_true(write(fd, ch, (size_t)chlen) == chlen);
+	assert_true(closed_within(fd, 5000));
+	SSL_free(ssl);
+	close(fd);
+
+	fd = raw_connect(pq_server_port(s));
+	ssl = SSL_new(ctx);
+	SSL_set_fd(ssl, fd);
+	assert_int_equal(SSL_connect(ssl), 1);
+	const char *req = "GET /bytes/10 HTTP/1.1\r\nHost: x\r\n\r\n";
+	assert_int_equal(SSL_write(ssl, req, (int)strlen(req)), (int)strlen(req));
+	char buf[512];
+	assert_true(SSL_read(ssl, buf, sizeof buf) > 0);
+	/* Kept alive, then closed for idling: SSL_read sees the end. */
+	int64_t t0 = pq_mono_ns();
+	while (SSL_read(ssl, buf, sizeof buf) > 0)
+		;
+	assert_true(pq_mono_ns() - t0 < 5 * PQ_NS_PER_S);
+	SSL_free(ssl);
+	close(fd);
+	SSL_CTX_free(ctx);
+
+	pq_server_stop(s);
+	pq_server_wait(s);
+	const pq_server_stats *st = pq_server_get_stats(s);
+	assert_true(st->err[PQ_SRV_HS_TIMEOUT] == 1);
+	assert_true(st->err[PQ_SRV_IDLE_TIMEOUT] == 1);
+	assert_true(st->requests == 1);
+	pq_server_free(s);
+}
+
+static void max_conns(void **state)
+{
+	(void)state;
+	if (!chain_dir[0])
+		skip();
+	pq_server *s = start(1, 1, 10 * PQ_NS_PER_S);
+	int a = raw_connect(pq_server_port(s));
+	usleep(100000); /* let the worker accept the first */
+	int b = raw_connect(pq_server_port(s));
+	assert_true(closed_within(b, 3000)); /* over the limit: closed at once */
+	assert_false(closed_within(a, 200)); /* the first is still open */
+	close(a);
+	close(b);
+	pq_server_free(s); /* stops and waits by itself */
+}
+
+/* Out of descriptors, the server pauses accepting instead of spinning on its
+ * listening socket, and serves again once descriptors are free. */
+static void out_of_descriptors(void **state)
+{
+	(void)state;
+	if (!chain_dir[0])
+		skip();
+	pq_server *s = start(1, 100, 10 * PQ_NS_PER_S);
+	uint16_t port = pq_server_port(s);
+	struct rlimit old;
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, &old), 0);
+	int probe = dup(0);
+	assert_true(probe >= 0);
+	close(probe);
+	struct rlimit low = {(rlim_t)probe + 3, old.rlim_max};
+	int64_t cpu0 = pq_proc_cpu_ns(RUSAGE_SELF);
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &low), 0);
+	pid_t child = fork();
+	if (child == 0) {
+		/* The clients live in a child with the limit lifted again. */
+		setrlimit(RLIMIT_NOFILE, &old);
+		int fds[12];
+		for (int i = 0; i < 12; i++)
+			fds[i] = raw_connect(port);
+		usleep(600000);
+		for (int i = 0; i < 12; i++)
+			close(fds[i]);
+		_exit(0);
+	}
+	int status = 0;
+	waitpid(child, &status, 0);
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &old), 0);
+	/* Spinning for those 600 ms would cost about as much CPU; a paused listener, little. */
+	assert_true(pq_proc_cpu_ns(RUSAGE_SELF) - cpu0 < 300 * PQ_NS_PER_MS);
+	usleep(300000); /* past the next scan: listening again */
+	int g = raw_connect(port);
+	assert_true(write(g, "GET / HTTP/1.1\r\n\r\n", 18) == 18);
+	assert_true(closed_within(g, 3000));
+	close(g);
+	pq_server_stop(s);
+	pq_server_wait(s);
+	assert_true(pq_server_get_stats(s)->err[PQ_SRV_IO] >= 1);
+	assert_true(pq_server_get_stats(s)->err[PQ_SRV_HANDSHAKE] >= 1);
+	pq_server_free(s);
+	assert_true(pq_proc_raise_fdlimit(16) >= 16);
+}
+
+static void config_errors(void **state)
+{
+	(void)state;
+	pq_server *s = NULL;
+	pq_diag d;
+	pq_server_config cfg = {.listen = "127.0.0.1:0", .threads = 0, .max_conns = 1,
+				.tls = {.certs_dir = chain_dir, .tickets = 2}};
+	assert_int_equal(pq_server_new(&cfg, &s, &d), PQ_ERANGE);
+	cfg.threads = 1;
+	cfg.listen = "localhost";
+	assert_int_equal(pq_server_new(&cfg, &s, &d), PQ_EINVAL);
+	assert_non_null(strstr(d.msg, "--listen"));
+	cfg.listen = "127.0.0.1:0";
+	cfg.tls.certs_dir = "/nonexistent";
+	assert_true(pq_server_new(&cfg, &s, &d) < 0);
+	assert_null(s);
+	if (!chain_dir[0])
+		return;
+	/* A port another server holds is refused, SO_REUSEPORT notwithstanding. */
+	cfg.tls.certs_dir = chain_dir;
+	pq_server *a = NULL;
+	assert_int_equal(pq_server_new(&cfg, &a, &d), 0);
+	cfg.listen = pq_server_address(a);
+	assert_int_equal(pq_server_new(&cfg, &s, &d), -EADDRINUSE);
+	pq_server_free(a);
+}
+
+int main(void)
+{
+	/* As main.c does: a peer closing mid-write must give EPIPE, not end the test. */
+	signal(SIGPIPE, SIG_IGN);
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(bench_in_process),
+		cmocka_unit_test(misbehaving_clients),
+		cmocka_unit_test(stalls_after_client_hello_and_idle),
+		cmocka_unit_test(max_conns),
+		cmocka_unit_test(out_of_descriptors),
+		cmocka_unit_test(config_errors),
+	};
+	return cmocka_run_group_tests(tests, make_chain, testchain_remove);
+}
