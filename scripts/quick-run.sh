@@ -61,7 +61,7 @@ cat >"$out/runs/servers.sh" <<EOF
 trap 'kill \$(jobs -p) 2>/dev/null; wait' TERM INT
 port=$base_port
 for name in $(for c in "${chains[@]}"; do printf '%q ' "${c%%|*}"; done); do
-	"$pqtls" serve --certs "$out/chains/\$name" --listen "0.0.0.0:\$port" --groups X25519MLKEM768:X25519 2>>"\$SERVE_LOG" &
+	"$pqtls" serve --certs "$out/chains/\$name" --listen "0.0.0.0:\$port" --groups X25519MLKEM768:X25519 >>"\$SERVE_LOG" 2>&1 &
 	port=\$((port + 1))
 done
 wait

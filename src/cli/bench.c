@@ -18,6 +18,7 @@
 struct bench_opts {
 	long long concurrency, connections, requests, warmup, max_inflight, seed, threads;
 	const char *rate, *groups, *sigalgs, *cert_comp, *ca, *path, *csv, *jsonl, *keylog;
+	const char *servername;
 	int arrivals, insecure, early_data, tls, json, allow_fallback;
 	int64_t duration, timeout;
 	uint64_t response_size, max_cert_list;
@@ -61,6 +62,9 @@ static const pq_opt bench_table[] = {
 	 "accept compressed certificates: off, or zlib,brotli,zstd", NULL, 0, 0},
 	{"ca", 0, PQ_OPT_STR, O(ca), "FILE", NULL, "verify the server against these roots (PEM)", NULL, 0, 0},
 	{"insecure", 0, PQ_OPT_FLAG, O(insecure), NULL, NULL, "do not verify the server", NULL, 0, 0},
+	{"servername", 0, PQ_OPT_STR, O(servername), "NAME", NULL,
+	 "name to send (SNI), verify and put in Host, when the address is not in the certificate (e.g. localhost across 'pqtls link')",
+	 NULL, 0, 0},
 	{"max-cert-list", 0, PQ_OPT_SIZE, O(max_cert_list), "BYTES", "16MiB",
 	 "largest Certificate message accepted (OpenSSL's own default is 100KiB)", NULL, 0, 0},
 	{"timeout", 0, PQ_OPT_DURATION, O(timeout), NULL, "10s",
@@ -154,6 +158,7 @@ static int bench_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 		.insecure = o->insecure,
 		.max_cert_list = o->max_cert_list,
 	};
+	cfg.servername = o->servername;
 	cfg.connections = pq_cli_given(cmd, args, "connections") ? o->connections
 			  : o->duration ? 0 : 100;
 	cfg.duration_ns = o->duration;

@@ -86,11 +86,14 @@ void pq_load_conn_start(pq_load_conn *c, const pq_conn_params *p, uint64_t id,
 	}
 	SSL_set_app_data(c->ssl, c);
 	pq_tls_acct_attach(c->ssl, &c->acct);
-	/* SNI and name checks for host names; an IP literal is checked as an IP SAN. */
+	/* SNI and name checks for host names; an IP literal is checked as an IP SAN. An
+	 * explicit server name (a server reached by an address its certificate does not
+	 * name, as across an emulated link) replaces the host in both. */
+	const char *name = p->servername ? p->servername : p->target->host;
 	X509_VERIFY_PARAM *vp = SSL_get0_param(c->ssl);
-	if (X509_VERIFY_PARAM_set1_ip_asc(vp, p->target->host) != 1) {
-		SSL_set_tlsext_host_name(c->ssl, p->target->host);
-		SSL_set1_host(c->ssl, p->target->host);
+	if (X509_VERIFY_PARAM_set1_ip_asc(vp, name) != 1) {
+		SSL_set_tlsext_host_name(c->ssl, name);
+		SSL_set1_host(c->ssl, name);
 	}
 	ERR_clear_error();
 	if (session && SSL_set_session(c->ssl, session) == 1)

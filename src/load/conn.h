@@ -21,6 +21,7 @@
 
 typedef struct pq_conn_params {
 	const pq_addr *target;
+	const char *servername; /* SNI and the name verified; NULL = the target host */
 	SSL_CTX *ctx;
 	pq_clock *clock;
 	int64_t run_start_ns;  /* the run's time origin (record times are relative to it) */

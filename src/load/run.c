@@ -326,12 +326,14 @@ static int run_one(const pq_load_config *cfg, sync_t *sy, int index, pq_load_res
 	for (int i = 0; i < r.nslots; i++)
 		r.free_slots[r.nfree++] = &r.slots[i];
 
-	int v6 = strchr(cfg->target.host, ':') != NULL; /* an IPv6 literal goes in brackets */
+	const char *host = cfg->servername ? cfg->servername : cfg->target.host;
+	int v6 = strchr(host, ':') != NULL; /* an IPv6 literal goes in brackets */
 	int n = snprintf(r.request, sizeof r.request,
 			 "GET %s HTTP/1.1\r\nHost: %s%s%s\r\nUser-Agent: pqtls-bench\r\n\r\n",
-			 cfg->path ? cfg->path : "/", v6 ? "[" : "", cfg->target.host, v6 ? "]" : "");
+			 cfg->path ? cfg->path : "/", v6 ? "[" : "", host, v6 ? "]" : "");
 	r.params = (pq_conn_params){
 		.target = &cfg->target,
+		.servername = cfg->servername,
 		.ctx = r.ctx,
 		.clock = &pq_clock_mono,
 		.request = r.request,

@@ -38,6 +38,7 @@ typedef struct pq_load_progress {
 
 typedef struct pq_load_config {
 	pq_addr target;
+	const char *servername;     /* SNI, verified name and Host header; NULL = target host */
 	pq_tls_config tls;          /* role forced to client */
 	long long connections;      /* measured connections; 0 = limited by duration only */
 	int64_t duration_ns;        /* 0 = limited by connections only */
