@@ -46,9 +46,8 @@ def bootstrap_ci(a, b, reps=2000):
 
 def load(out):
     runs = {}
-    for rdir in sorted(glob.glob(os.path.join(out, "runs", "*")), key=lambda d: rtt_ms(os.path.basename(d))):
-        if not os.path.isdir(rdir):
-            continue
+    dirs = [d for d in glob.glob(os.path.join(out, "runs", "*")) if os.path.isdir(d)]
+    for rdir in sorted(dirs, key=lambda d: rtt_ms(os.path.basename(d))):
         rtt = os.path.basename(rdir)
         arms = {}
         for f in glob.glob(os.path.join(rdir, "*.jsonl")):
@@ -89,11 +88,12 @@ def main():
         for arm, recs in run["arms"].items():
             ok = [r for r in recs if r.get("error") == "ok"]
             errors += len(recs) - len(ok)
-            hs = [(r["handshake_us"] - r["start_us"]) / 1e3 for r in ok]
-            tt = [(r["ttfb_us"] - r["start_us"]) / 1e3 for r in ok]
+            # Phase times in a record count from the connection's own start.
+            hs = [r["handshake_us"] / 1e3 for r in ok]
+            tt = [r["ttfb_us"] / 1e3 for r in ok]
             srtt = [r["srtt_us"] / 1e3 for r in ok if r.get("srtt_us")]
             segs = [r["tcp_segs_rx"] for r in ok]
-            negotiated = sorted({f'{r.get("group")}/{r.get("sigalg")}' for r in ok})
+            negotiated = sorted({f'{r.get("group")}/{r.get("sigalg") or "resumed"}' for r in ok})
             resumed = sum(1 for r in ok if r.get("resumed"))
             summary["arms"].setdefault(arm, {})[rtt] = {
                 "n": len(recs), "ok": len(ok), "handshake_ms": hs, "ttfb_ms": tt,
