@@ -54,9 +54,10 @@ start_serve n --certs "$dir" --tickets 0
 "$PQTLS" bench "$ADDR_n" --ca "$dir/root.pem" -n 20 --resume 1 --json >"$T/off.json"
 [ "$(num "$T/off.json" resumed)" = 0 ] || fail "--tickets 0: $(num "$T/off.json" resumed) resumed"
 [ "$(num "$T/off.json" ok)" = 20 ] || fail "--tickets 0: connections failed"
+# In TLS 1.3 a session to save comes only with a ticket: s_client has none to write.
 req | "$OPENSSL" s_client -connect "$ADDR_n" -sess_out "$T/sess0.pem" -ign_eof >"$T/n1.txt" 2>&1
-req | "$OPENSSL" s_client -connect "$ADDR_n" -sess_in "$T/sess0.pem" -ign_eof >"$T/n2.txt" 2>&1
-grep -q "^New, TLSv1.3" "$T/n2.txt" || { cat "$T/n2.txt"; fail "s_client resumed (or failed) although --tickets 0"; }
+grep -q "^HTTP/1.1 200 OK" "$T/n1.txt" || fail "s_client -> serve --tickets 0 failed"
+[ ! -e "$T/sess0.pem" ] || fail "s_client got a resumable session although --tickets 0"
 pass "--tickets 0: none of 20 resumed"
 
 # 0-RTT: the first request goes as early data and the server accepts it.
