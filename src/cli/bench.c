@@ -221,8 +221,10 @@ static int bench_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 	}
 	char why[200];
 	if (res.warmup_errors && res.n == 0) {
-		pq_cli_fail(path_name, "all %llu warm-up connections failed; nothing measured",
-			    (unsigned long long)res.warmup_errors);
+		const pq_load_record *w = &res.warmup_error;
+		pq_cli_fail(path_name, "%llu warm-up connections failed (%s%s%s); nothing measured",
+			    (unsigned long long)res.warmup_errors, pq_load_err_text(w->err),
+			    w->err_detail[0] ? ": " : "", w->err_detail);
 	} else if (sum.ok < sum.n) {
 		pq_cli_fail(path_name, "%zu of %zu connections failed (%s)%s", sum.n - sum.ok, sum.n,
 			    first_error(&sum, why, sizeof why),

@@ -132,6 +132,8 @@ static int retire(runner *r, int idx)
 	if (!r->recording) {
 		r->res->warmup_done++;
 		r->res->warmup_errors += c->rec.err != PQ_LERR_NONE;
+		if (c->rec.err != PQ_LERR_NONE && r->res->warmup_error.err == PQ_LERR_NONE)
+			r->res->warmup_error = c->rec;
 		return 0;
 	}
 	return add_record(r->res, &c->rec);
@@ -439,6 +441,8 @@ static int merge(worker_arg *w, int n, pq_load_result *res)
 		res->tickets += r->tickets;
 		res->warmup_done += r->warmup_done;
 		res->warmup_errors += r->warmup_errors;
+		if (res->warmup_error.err == PQ_LERR_NONE)
+			res->warmup_error = r->warmup_error;
 		res->stopped_early |= r->stopped_early;
 	}
 	qsort(res->recs, res->n, sizeof *res->recs, cmp_start);

@@ -64,6 +64,7 @@ typedef struct pq_load_result {
 	int64_t wall_ns, cpu_ns;   /* of the measured phase (CPU: this thread) */
 	uint64_t tickets;          /* NewSessionTickets received, warm-up included */
 	uint64_t warmup_done, warmup_errors;
+	pq_load_record warmup_error;  /* the first failed warm-up connection (err set) */
 	int stopped_early;         /* the first connections all failed */
 } pq_load_result;
 

@@ -94,15 +94,16 @@ int pq_tls_certcomp_install(SSL_CTX *ctx, const pq_tls_comp *c, int *installed, 
 					  alg_name(c->algs[i]));
 			goto out;
 		}
-		/* RFC 8879 allows it, but a "compressed" chain that grew only costs bytes. */
-		if (clen < len) {
-			if (SSL_CTX_set1_compressed_cert(ctx, c->algs[i], comp, (size_t)clen, (size_t)len) != 1) {
-				rc = pq_diag_ossl(d, PQ_ETLS, "--cert-compression: cannot install the %s chain",
-						  alg_name(c->algs[i]));
-				goto out;
-			}
-			(*installed)++;
+		/* Installed even when it did not shrink (zstd on an ML-DSA chain sometimes
+		 * stores raw blocks and adds a few bytes): OpenSSL would then quietly send
+		 * the plain chain, but a measurement that asked for zstd should see what
+		 * zstd does. RFC 8879 allows it. */
+		if (SSL_CTX_set1_compressed_cert(ctx, c->algs[i], comp, (size_t)clen, (size_t)len) != 1) {
+			rc = pq_diag_ossl(d, PQ_ETLS, "--cert-compression: cannot install the %s chain",
+					  alg_name(c->algs[i]));
+			goto out;
 		}
+		(*installed)++;
 		OPENSSL_free(comp);
 		comp = NULL;
 		COMP_CTX_free(cctx);

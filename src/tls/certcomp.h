@@ -7,9 +7,9 @@
  * extensions, as OpenSSL would send it), compresses it with OpenSSL's COMP methods and
  * installs it with SSL_CTX_set1_compressed_cert, for each algorithm asked.
  *
- * Contract: call after the chain and key are loaded. Returns 0 (each algorithm that
- * makes the message smaller is installed; *installed counts them) or a negative error
- * with *d naming the algorithm. */
+ * Contract: call after the chain and key are loaded. Returns 0 (every algorithm asked
+ * is installed, also one that did not make the message smaller; *installed counts them)
+ * or a negative error with *d naming the algorithm. */
 #ifndef PQ_TLS_CERTCOMP_H
 #define PQ_TLS_CERTCOMP_H
 

@@ -38,6 +38,8 @@ expect_fail 1 "verification failed: unable to get local issuer certificate" \
 grep -q ",verify,unable to get local issuer certificate," "$T/v.csv" || fail "CSV row lacks the error kind"
 expect_fail 1 "bad HTTP response: HTTP status 404" "$PQTLS" bench "$ADDR_s" --insecure --path /nope -n 2
 expect_fail 1 "bad HTTP response: HTTP status 413" "$PQTLS" bench "$ADDR_s" --insecure --response-size 1GiB -n 1
+expect_fail 1 "warm-up connections failed (server certificate verification failed" \
+	"$PQTLS" bench "$ADDR_s" --ca "$other/root.pem" --resume 1 --warmup 3 -n 5
 expect_fail 2 "--groups: 'NoSuchGroup'" "$PQTLS" bench "$ADDR_s" --insecure --groups NoSuchGroup
 expect_fail 1 "handshake alert from the server: handshake failure" \
 	"$PQTLS" bench "$ADDR_s" --insecure --groups MLKEM768 -n 3

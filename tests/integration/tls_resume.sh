@@ -40,11 +40,24 @@ pass "--threads 2: closed loop resumes 40/40, open loop makes 100/100"
 stop_serve s
 grep -q "handshakes TLSv1.3 .* resumed: " "$T/s.out" || fail "serve summary does not count resumptions"
 
+# openssl s_client resumes with a pqtls serve ticket too (and not when tickets are off,
+# below).
+req() { printf 'GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n'; }
+start_serve o --certs "$dir"
+req | "$OPENSSL" s_client -connect "$ADDR_o" -sess_out "$T/sess.pem" -ign_eof >"$T/o1.txt" 2>&1
+req | "$OPENSSL" s_client -connect "$ADDR_o" -sess_in "$T/sess.pem" -ign_eof >"$T/o2.txt" 2>&1
+grep -q "^Reused, TLSv1.3" "$T/o2.txt" || fail "s_client did not resume with a pqtls serve ticket"
+pass "openssl s_client resumes with a pqtls serve ticket"
+
 # Tickets off: nothing to resume, and the run says so.
 start_serve n --certs "$dir" --tickets 0
 "$PQTLS" bench "$ADDR_n" --ca "$dir/root.pem" -n 20 --resume 1 --json >"$T/off.json"
 [ "$(num "$T/off.json" resumed)" = 0 ] || fail "--tickets 0: $(num "$T/off.json" resumed) resumed"
 [ "$(num "$T/off.json" ok)" = 20 ] || fail "--tickets 0: connections failed"
+# In TLS 1.3 a session to save comes only with a ticket: s_client has none to write.
+req | "$OPENSSL" s_client -connect "$ADDR_n" -sess_out "$T/sess0.pem" -ign_eof >"$T/n1.txt" 2>&1
+grep -q "^HTTP/1.1 200 OK" "$T/n1.txt" || fail "s_client -> serve --tickets 0 failed"
+[ ! -e "$T/sess0.pem" ] || fail "s_client got a resumable session although --tickets 0"
 pass "--tickets 0: none of 20 resumed"
 
 # 0-RTT: the first request goes as early data and the server accepts it.
