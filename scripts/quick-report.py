@@ -15,7 +15,7 @@ import statistics
 import subprocess
 import sys
 
-ARM_ORDER = ["ecdsa-p256", "rsa-2048", "ml-dsa-44", "ml-dsa-65", "ml-dsa-65+slh-128s-CA",
+ARM_ORDER = ["ecdsa-p256", "rsa-2048", "ml-dsa-44", "ml-dsa-65-leaf-only", "ml-dsa-65", "ml-dsa-65+slh-128s-CA",
              "ecdsa-p256 X25519", "ml-dsa-65 resumed"]
 ARM_CHAIN = {"ecdsa-p256 X25519": "ecdsa-p256", "ml-dsa-65 resumed": "ml-dsa-65"}
 ARM_GROUP = {"ecdsa-p256 X25519": "X25519"}
@@ -113,6 +113,8 @@ def main():
     head = f'{"arm":<24}{"chain B":>8}{"flight B":>9}{"segs":>5}{"IW10":>6}'
     for rtt in rtts:
         head += f'{rtt:>22}'
+    wan = max(rtts, key=rtt_ms) if rtts else None
+    head += f'{"extra RTTs at " + str(wan):>20}'
     lines.append(head)
     for arm in arms:
         fl = flight(chains, arm)
@@ -126,7 +128,12 @@ def main():
             base = cell(BASELINE, rtt, "handshake_p50_ms")
             d = v - base
             row += f'{v:>11.2f} ({d:+7.2f})' if arm != BASELINE else f'{v:>11.2f}{"":>10}'
+        if wan and arm != BASELINE:
+            # The flight model's prediction (IW10 column) beside what was measured.
+            d = cell(arm, wan, "handshake_p50_ms") - cell(BASELINE, wan, "handshake_p50_ms")
+            row += f'{d / rtt_ms(wan):>+20.2f}'
         lines.append(row)
+    lines.append("(IW10: the flight model's prediction from the chain's bytes; extra RTTs: measured)")
     lines.append("")
     lines.append("Time to first byte, median ms (connect to first response byte)")
     head = f'{"arm":<24}' + "".join(f'{rtt:>12}' for rtt in rtts) + f'{"measured srtt":>16}'

@@ -34,6 +34,7 @@ chains=(
 	"rsa-2048|--sig rsa-2048"
 	"ml-dsa-44|--sig ml-dsa-44"
 	"ml-dsa-65|--sig ml-dsa-65"
+	"ml-dsa-65-leaf-only|--sig ml-dsa-65 --intermediates 0"
 	"ml-dsa-65+slh-128s-CA|--root slh-dsa-sha2-128s --intermediate slh-dsa-sha2-128s --leaf ml-dsa-65"
 )
 # arm  chain  port-offset  extra bench arguments
@@ -42,7 +43,8 @@ arms=(
 	"rsa-2048|rsa-2048|1|--groups X25519MLKEM768"
 	"ml-dsa-44|ml-dsa-44|2|--groups X25519MLKEM768"
 	"ml-dsa-65|ml-dsa-65|3|--groups X25519MLKEM768"
-	"ml-dsa-65+slh-128s-CA|ml-dsa-65+slh-128s-CA|4|--groups X25519MLKEM768"
+	"ml-dsa-65-leaf-only|ml-dsa-65-leaf-only|4|--groups X25519MLKEM768"
+	"ml-dsa-65+slh-128s-CA|ml-dsa-65+slh-128s-CA|5|--groups X25519MLKEM768"
 	"ecdsa-p256 X25519|ecdsa-p256|0|--groups X25519"
 	"ml-dsa-65 resumed|ml-dsa-65|3|--groups X25519MLKEM768 --resume 1 --warmup 1"
 )

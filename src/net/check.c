@@ -17,6 +17,7 @@
 
 #include "core/clock.h"
 #include "core/stats.h"
+#include "net/steal.h"
 
 #define CHECK_PORT 7
 #define Z99 2.5758
@@ -232,6 +233,7 @@ int pq_check_run(pq_link *l, const pq_check_opts *oin, pq_check_result *r, pq_di
 		o.rtt_samples = 200;
 	const pq_link_config *c = pq_link_cfg(l);
 	memset(r, 0, sizeof *r);
+	r->host_steal = -1;
 	r->backend = pq_link_backend(l);
 	r->rtt_cfg_ns = pq_link_config_rtt_ns(c);
 	struct socks s;
@@ -243,6 +245,8 @@ int pq_check_run(pq_link *l, const pq_check_opts *oin, pq_check_result *r, pq_di
 	errno = 0;
 	int old_nice = getpriority(PRIO_PROCESS, tid);
 	int reniced = errno == 0 && setpriority(PRIO_PROCESS, tid, -19) == 0;
+	pq_steal_sample steal0, steal1;
+	int have_steal = pq_steal_read(&steal0) == 0;
 	int rc = socks_open(l, &s, d);
 	if (rc)
 		goto out;
@@ -291,6 +295,7 @@ int pq_check_run(pq_link *l, const pq_check_opts *oin, pq_check_result *r, pq_di
 			r->ok &= cd->loss_ok;
 		}
 	}
+	r->host_steal = have_steal && pq_steal_read(&steal1) == 0 ? pq_steal_fraction(&steal0, &steal1) : -1;
 out:
 	if (reniced && setpriority(PRIO_PROCESS, tid, old_nice)) {
 	}
@@ -319,6 +324,10 @@ void pq_check_format(const pq_check_result *r, char *buf, size_t n)
 						c->loss * 100, c->loss_lo * 100, c->loss_hi * 100,
 						c->loss_ok ? " OK" : " MISSED");
 	}
+	if (r->host_steal >= 0.005 && len < n)
+		len += (size_t)snprintf(buf + len, n - len,
+					"; host steal %.1f%% of CPU time (the VM was descheduled)",
+					100.0 * r->host_steal);
 	if (len < n)
 		snprintf(buf + len, n - len, "; backend %s; %s", pq_backend_name(r->backend),
 			 r->ok ? "within budget" : "LINK MISSED ITS BUDGET");
@@ -330,6 +339,8 @@ char *pq_check_json(const pq_check_result *r)
 	if (!o)
 		return NULL;
 	cJSON_AddStringToObject(o, "backend", pq_backend_name(r->backend));
+	if (r->host_steal >= 0)
+		cJSON_AddNumberToObject(o, "host_steal", r->host_steal);
 	cJSON_AddNumberToObject(o, "rtt_configured_ms", (double)r->rtt_cfg_ns / 1e6);
 	cJSON_AddNumberToObject(o, "rtt_median_ms", r->rtt_p50_ns / 1e6);
 	cJSON_AddNumberToObject(o, "rtt_p99_ms", r->rtt_p99_ns / 1e6);

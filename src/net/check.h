@@ -39,6 +39,7 @@ typedef struct pq_check_result {
 	pq_check_dir dir[2];
 	int ok;                        /* everything judged is within budget */
 	enum pq_backend backend;
+	double host_steal;             /* share of CPU time the hypervisor took meanwhile (-1 unknown) */
 } pq_check_result;
 
 int pq_check_run(pq_link *l, const pq_check_opts *o, pq_check_result *r, pq_diag *d) PQ_MUST_USE;

@@ -1,0 +1,38 @@
+#include "net/steal.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+int pq_steal_parse(const char *text, pq_steal_sample *s)
+{
+	/* cpu user nice system idle iowait irq softirq steal [guest guest_nice] */
+	unsigned long long v[8];
+	if (strncmp(text, "cpu ", 4) != 0 ||
+	    sscanf(text + 4, "%llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
+		   &v[4], &v[5], &v[6], &v[7]) != 8)
+		return PQ_EPARSE;
+	s->total = 0;
+	for (int i = 0; i < 8; i++)
+		s->total += v[i];
+	s->steal = v[7];
+	return 0;
+}
+
+int pq_steal_read(pq_steal_sample *s)
+{
+	char line[512];
+	FILE *f = fopen("/proc/stat", "re");
+	if (!f)
+		return -errno;
+	int rc = fgets(line, sizeof line, f) ? pq_steal_parse(line, s) : PQ_EIO;
+	fclose(f);
+	return rc;
+}
+
+double pq_steal_fraction(const pq_steal_sample *a, const pq_steal_sample *b)
+{
+	if (b->total <= a->total || b->steal < a->steal)
+		return 0.0;
+	return (double)(b->steal - a->steal) / (double)(b->total - a->total);
+}
