@@ -297,8 +297,10 @@ int pq_check_run(pq_link *l, const pq_check_opts *oin, pq_check_result *r, pq_di
 	}
 	r->host_steal = have_steal && pq_steal_read(&steal1) == 0 ? pq_steal_fraction(&steal0, &steal1) : -1;
 out:
-	if (reniced && setpriority(PRIO_PROCESS, tid, old_nice)) {
-	}
+	/* Restoring the weight can only fail if the thread lost CAP_SYS_NICE meanwhile; the
+	 * measurement is done either way. */
+	if (reniced)
+		(void)setpriority(PRIO_PROCESS, tid, old_nice);
 	socks_close(&s);
 	pq_stats_dispose(&rtt);
 	return rc;
