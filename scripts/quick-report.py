@@ -93,12 +93,14 @@ def main():
             tt = [r["ttfb_us"] / 1e3 for r in ok]
             srtt = [r["srtt_us"] / 1e3 for r in ok if r.get("srtt_us")]
             segs = [r["tcp_segs_rx"] for r in ok]
+            hs_rtts = [r["handshake_rtts"] for r in ok if r.get("handshake_rtts") is not None]
             negotiated = sorted({f'{r.get("group")}/{r.get("sigalg") or "resumed"}' for r in ok})
             resumed = sum(1 for r in ok if r.get("resumed"))
             summary["arms"].setdefault(arm, {})[rtt] = {
                 "n": len(recs), "ok": len(ok), "handshake_ms": hs, "ttfb_ms": tt,
                 "handshake_p50_ms": median(hs), "ttfb_p50_ms": median(tt),
                 "srtt_p50_ms": median(srtt), "rx_segments_p50": median(segs),
+                "handshake_rtts_p50": median(hs_rtts),
                 "negotiated": negotiated, "resumed": resumed}
 
     arms = [a for a in ARM_ORDER if a in summary["arms"]] + \
@@ -114,7 +116,7 @@ def main():
     for rtt in rtts:
         head += f'{rtt:>22}'
     wan = max(rtts, key=rtt_ms) if rtts else None
-    head += f'{"extra RTTs at " + str(wan):>20}'
+    head += f'{"extra RTTs at " + str(wan):>20}{"TLS RTTs":>10}'
     lines.append(head)
     for arm in arms:
         fl = flight(chains, arm)
@@ -132,8 +134,11 @@ def main():
             # The flight model's prediction (IW10 column) beside what was measured.
             d = cell(arm, wan, "handshake_p50_ms") - cell(BASELINE, wan, "handshake_p50_ms")
             row += f'{d / rtt_ms(wan):>+20.2f}'
+        if wan:
+            row += f'{cell(arm, wan, "handshake_rtts_p50"):>10.2f}' if arm != BASELINE else f'{"":>20}{cell(arm, wan, "handshake_rtts_p50"):>10.2f}'
         lines.append(row)
-    lines.append("(IW10: the flight model's prediction from the chain's bytes; extra RTTs: measured)")
+    lines.append("(IW10: the flight model's prediction from the chain's bytes; extra RTTs: measured, over the")
+    lines.append(" baseline; TLS RTTs: median round trips from TCP established to handshake done, over min RTT)")
     lines.append("")
     lines.append("Time to first byte, median ms (connect to first response byte)")
     head = f'{"arm":<24}' + "".join(f'{rtt:>12}' for rtt in rtts) + f'{"measured srtt":>16}'

@@ -57,7 +57,7 @@ typedef struct pq_load_record {
 	uint64_t tls_bytes[2];             /* TLS record bytes (with headers) each way */
 	uint64_t tcp_bytes[2];             /* tcp_info bytes_sent / bytes_received */
 	uint32_t tcp_segs[2];              /* tcp_info segs_out / segs_in */
-	uint32_t srtt_us, rttvar_us, retrans, cwnd, mss;
+	uint32_t srtt_us, rttvar_us, min_rtt_us, retrans, cwnd, mss;
 	uint32_t requests;                 /* complete responses */
 	int status;                        /* HTTP status of the last response, 0 = none */
 	uint64_t body_bytes;
@@ -70,6 +70,15 @@ typedef struct pq_load_record {
 static inline int64_t pq_load_latency_ns(const pq_load_record *r)
 {
 	return r->t[PQ_PH_END] < 0 ? -1 : r->start_ns - r->intended_ns + r->t[PQ_PH_END];
+}
+
+/* Round trips the TLS handshake took: TCP established -> handshake done, over the
+ * path's minimum RTT (tcp_info). Crypto time shows as a fraction; -1 when unknown. */
+static inline double pq_load_handshake_rtts(const pq_load_record *r)
+{
+	if (r->t[PQ_PH_HANDSHAKE] < 0 || r->t[PQ_PH_CONNECT] < 0 || r->min_rtt_us == 0)
+		return -1;
+	return (double)(r->t[PQ_PH_HANDSHAKE] - r->t[PQ_PH_CONNECT]) / 1e3 / r->min_rtt_us;
 }
 
 const char *pq_phase_name(enum pq_phase p);

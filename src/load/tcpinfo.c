@@ -20,6 +20,8 @@ int pq_tcpinfo_read(int fd, pq_load_record *r)
 	r->cwnd = ti.tcpi_snd_cwnd;
 	r->mss = ti.tcpi_snd_mss;
 	/* Older kernels return a shorter struct: only read what they filled. */
+	if (len >= offsetof(struct tcp_info, tcpi_min_rtt) + sizeof ti.tcpi_min_rtt)
+		r->min_rtt_us = ti.tcpi_min_rtt;
 	if (len >= offsetof(struct tcp_info, tcpi_segs_in) + sizeof ti.tcpi_segs_in) {
 		r->tcp_segs[PQ_TX] = ti.tcpi_segs_out;
 		r->tcp_segs[PQ_RX] = ti.tcpi_segs_in;

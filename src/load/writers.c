@@ -9,6 +9,7 @@ typedef struct sink {
 	void (*num)(struct sink *s, const char *name, long long v);
 	void (*us)(struct sink *s, const char *name, int64_t ns); /* ns shown as us, -1 kept */
 	void (*str)(struct sink *s, const char *name, const char *v);
+	void (*real)(struct sink *s, const char *name, double v); /* negative = unknown */
 	FILE *f;
 	int first;
 } sink;
@@ -50,6 +51,8 @@ static void visit(const pq_load_record *r, sink *s)
 	s->num(s, "tcp_segs_rx", r->tcp_segs[PQ_RX]);
 	s->num(s, "srtt_us", r->srtt_us);
 	s->num(s, "rttvar_us", r->rttvar_us);
+	s->num(s, "min_rtt_us", r->min_rtt_us);
+	s->real(s, "handshake_rtts", pq_load_handshake_rtts(r));
 	s->num(s, "retrans", r->retrans);
 	s->num(s, "cwnd", r->cwnd);
 	s->num(s, "mss", r->mss);
@@ -81,6 +84,22 @@ static void head_str(sink *s, const char *name, const char *v)
 {
 	(void)v;
 	head_num(s, name, 0);
+}
+
+static void head_real(sink *s, const char *name, double v)
+{
+	(void)v;
+	head_num(s, name, 0);
+}
+
+static void csv_real(sink *s, const char *name, double v)
+{
+	(void)name;
+	sep(s, ',');
+	if (v < 0)
+		fputs("-1", s->f);
+	else
+		fprintf(s->f, "%.3f", v);
 }
 
 static void csv_num(sink *s, const char *name, long long v)
@@ -139,6 +158,15 @@ static void json_us(sink *s, const char *name, int64_t ns)
 		fprintf(s->f, "%.1f", (double)ns / 1e3);
 }
 
+static void json_real(sink *s, const char *name, double v)
+{
+	json_key(s, name);
+	if (v < 0)
+		fputs("null", s->f);
+	else
+		fprintf(s->f, "%.3f", v);
+}
+
 static void json_str(sink *s, const char *name, const char *v)
 {
 	json_key(s, name);
@@ -158,11 +186,11 @@ void pq_load_csv_stream(FILE *f, const pq_load_record *recs, size_t n)
 {
 	pq_load_record zero;
 	memset(&zero, 0, sizeof zero);
-	sink h = {head_num, head_us, head_str, f, 1};
+	sink h = {head_num, head_us, head_str, head_real, f, 1};
 	visit(&zero, &h);
 	fputc('\n', f);
 	for (size_t i = 0; i < n; i++) {
-		sink s = {csv_num, csv_us, csv_str, f, 1};
+		sink s = {csv_num, csv_us, csv_str, csv_real, f, 1};
 		visit(&recs[i], &s);
 		fputc('\n', f);
 	}
@@ -171,7 +199,7 @@ void pq_load_csv_stream(FILE *f, const pq_load_record *recs, size_t n)
 void pq_load_jsonl_stream(FILE *f, const pq_load_record *recs, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		sink s = {json_num, json_us, json_str, f, 1};
+		sink s = {json_num, json_us, json_str, json_real, f, 1};
 		fputc('{', f);
 		visit(&recs[i], &s);
 		fputs("}\n", f);

@@ -86,6 +86,9 @@ static void writers(void **state)
 	pq_load_record r[2] = {sample(1, PQ_LERR_NONE, ""), sample(2, PQ_LERR_PROTOCOL, "a, \"b\"")};
 	r[0].t[PQ_PH_CONNECT] = 1500;
 	strcpy(r[0].group, "X25519MLKEM768");
+	/* Handshake done 2 round trips of 70 ms after TCP was established. */
+	r[0].min_rtt_us = 70000;
+	r[0].t[PQ_PH_HANDSHAKE] = 1500 + 140 * 1000000LL;
 	char path[128], tmp[140];
 	pq_diag d;
 	snprintf(path, sizeof path, "/tmp/pqtls-unit-load.%d.csv", (int)getpid());
@@ -109,8 +112,10 @@ static void writers(void **state)
 	assert_non_null(fgets(line, sizeof line, f));
 	assert_non_null(strstr(line, "\"connect_us\":1.5,"));
 	assert_non_null(strstr(line, "\"ttfb_us\":null"));
+	assert_non_null(strstr(line, "\"min_rtt_us\":70000,\"handshake_rtts\":2.000,"));
 	assert_non_null(fgets(line, sizeof line, f));
 	assert_non_null(strstr(line, "\"error_detail\":\"a, \\\"b\\\"\""));
+	assert_non_null(strstr(line, "\"handshake_rtts\":null")); /* no min RTT known */
 	fclose(f);
 	unlink(path);
 	/* A path that cannot be written: a message, and nothing left behind. */
