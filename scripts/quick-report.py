@@ -68,6 +68,8 @@ def load(out):
 
 
 def flight(chains, arm):
+    if arm.endswith("resumed"):
+        return None  # a PSK handshake sends no certificate: the chain's flight does not apply
     man = chains.get(ARM_CHAIN.get(arm, arm))
     if not man:
         return None
@@ -124,7 +126,7 @@ def main():
         if fl:
             row += f'{fl[0]:>8}{fl[1]["flight_bytes"]:>9}{fl[1]["segments"]:>5}{"fits" if fl[1]["fits_initial_window"] else "+" + str(fl[1]["slow_start_rounds"] - 1) + "RTT":>6}'
         else:
-            row += f'{"":>28}'
+            row += f'{"(resumed: no certificate)":>28}'
         for rtt in rtts:
             v = cell(arm, rtt, "handshake_p50_ms")
             base = cell(BASELINE, rtt, "handshake_p50_ms")
