@@ -78,7 +78,8 @@ $(for a in "${arms[@]}"; do
 	file=$(echo "$arm" | tr ' +' '__')
 	echo "	\"$pqtls\" bench \"\$PQTLS_SERVER_ADDR:$((base_port + off))\" --servername localhost --ca \"$out/chains/$chain/root.pem\" -n $per_round $extra --jsonl \"\$RUN_DIR/$file.r\$round.jsonl\" --json >\"\$RUN_DIR/$file.r\$round.summary.json\""
 done)
-	echo "  round \$round of $rounds done" >&2
+	# fd 3 is the terminal of make run (stderr of the link goes to its log)
+	echo "  round \$round of $rounds done (\$(date +%T))" >&3 2>/dev/null || true
 done
 EOF
 
@@ -89,7 +90,7 @@ for rtt in $rtts; do
 	echo "== RTT $rtt: ${#arms[@]} arms x $rounds rounds x $per_round connections ($total), cubic, MTU 1500"
 	SERVE_LOG="$dir/serve.log" RUN_DIR="$dir" \
 		"$pqtls" link run --rtt "$rtt" --cc cubic --check --wait-port $((base_port + ${#chains[@]} - 1)) -- \
-		bash "$out/runs/servers.sh" -- bash "$out/runs/clients.sh" 2>"$dir/link.log" ||
+		bash "$out/runs/servers.sh" -- bash "$out/runs/clients.sh" 3>&2 2>"$dir/link.log" ||
 		{ tail -n 20 "$dir/link.log" >&2; die "the run at RTT $rtt failed (log: $dir/link.log)"; }
 	grep -E '^pqtls link: backend' "$dir/link.log" | sed 's/^/  /' || true
 done
