@@ -14,9 +14,10 @@
 # Environment: PQTLS (default build/pqtls), OPENSSL (default: the cached 3.5 build),
 # ROUNDS (default 3). With two or more CPUs the servers run on CPU 0 and the clients on
 # CPU 1 (taskset), so "one core" means one.
-# When valgrind is installed the clients are also compared by user-space instructions per
-# handshake (callgrind; the difference of a short and a long run, so start-up cancels),
-# which unlike CPU time does not move with the machine's other load. VALGRIND=0 skips it.
+# When valgrind is installed the clients, and the servers, are also compared by user-space
+# instructions per handshake (callgrind; the difference of a short and a long run, so
+# start-up cancels), which unlike CPU time does not move with the machine's other load.
+# VALGRIND=0 skips it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source tests/integration/lib/common.sh
@@ -91,6 +92,36 @@ ir_s_time() {
 		-v na="$(awk '/real seconds/ { print $1 }' "$T/st.2")" -v nb="$(awk '/real seconds/ { print $1 }' "$T/st.6")" \
 		'BEGIN { printf "%.2f", (b - a) / (nb - na) / 1e6 }'
 }
+# ir_server DIR pqtls|s_server: the server under callgrind, loaded by pqtls bench (not under
+# callgrind) with 20 and then 80 handshake-only connections; each server stops by SIGTERM
+# (pqtls serve) or after -naccept connections (s_server) and reports its total.
+ir_server() {
+	local n pid addr
+	for n in 20 80; do
+		rm -f "$T/irs.addr" "$T/irs.out"
+		if [ "$2" = pqtls ]; then
+			valgrind --tool=callgrind --callgrind-out-file="$T/cgs.out" "$PQTLS" serve --certs "$1" \
+				--listen 127.0.0.1:0 --ready-file "$T/irs.addr" >/dev/null 2>"$T/vgsrv.$n" &
+			pid=$!
+			PIDS+=("$pid")
+			wait_for "$T/irs.addr" . 60 || fail "pqtls serve under valgrind did not start"
+			addr=$(cat "$T/irs.addr")
+		else
+			# shellcheck disable=SC2046
+			valgrind --tool=callgrind --callgrind-out-file="$T/cgs.out" "$OPENSSL" s_server \
+				-accept 127.0.0.1:0 $(s_server_certs "$1") -www -naccept "$n" >"$T/irs.out" 2>"$T/vgsrv.$n" &
+			pid=$!
+			PIDS+=("$pid")
+			wait_for "$T/irs.out" '^ACCEPT' 60 || fail "s_server under valgrind did not start"
+			addr=$(sed -n 's/^ACCEPT //p' "$T/irs.out")
+		fi
+		"$PQTLS" bench "$addr" --insecure --requests-per-conn 0 -n "$n" --json >"$T/irs.json"
+		[ "$(json_field "$T/irs.json" ok)" = "$n" ] || fail "$2 under valgrind: not all $n handshakes made"
+		[ "$2" = pqtls ] && kill -TERM "$pid"
+		wait "$pid" || true
+	done
+	awk -v a="$(collected "$T/vgsrv.20")" -v b="$(collected "$T/vgsrv.80")" 'BEGIN { printf "%.2f", (b - a) / 60 / 1e6 }'
+}
 use_valgrind=0
 [ "${VALGRIND:-1}" != 0 ] && command -v valgrind >/dev/null && use_valgrind=1
 
@@ -132,6 +163,10 @@ for kind in ecdsa-p256 ml-dsa-65; do
 		ir_pq=$(ir_pqtls "$ss_addr")
 	fi
 	kill "$ss" "$ps"
+	if [ "$use_valgrind" = 1 ]; then
+		irs_ss=$(ir_server "$dir" s_server)
+		irs_ps=$(ir_server "$dir" pqtls)
+	fi
 
 	line "$kind" "client: openssl s_time -new" "$(summary "$T/c_stime" 1)" "$(summary "$T/c_stime" 2)"
 	line "$kind" "client: pqtls bench --requests-per-conn 0" "$(summary "$T/c_pqtls" 1)" "$(summary "$T/c_pqtls" 2)"
@@ -148,6 +183,8 @@ for kind in ecdsa-p256 ml-dsa-65; do
 	if [ "$use_valgrind" = 1 ]; then
 		out+=("$(printf '%-11s user-space instructions per handshake (callgrind): s_time %s M, pqtls bench %s M (%s %%)' \
 			"$kind" "$ir_st" "$ir_pq" "$(awk -v a="$ir_pq" -v b="$ir_st" 'BEGIN { printf "%.1f", 100 * a / b }')")")
+		out+=("$(printf '%-11s user-space instructions per handshake (callgrind): s_server %s M, pqtls serve %s M (%s %%)' \
+			"$kind" "$irs_ss" "$irs_ps" "$(awk -v a="$irs_ps" -v b="$irs_ss" 'BEGIN { printf "%.1f", 100 * a / b }')")")
 	fi
 done
 
