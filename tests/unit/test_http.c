@@ -76,22 +76,19 @@ static void route(void **state)
 	pq_http_route(&r, &resp);
 	assert_int_equal(resp.status, 200);
 	assert_true(resp.body_len == 0);
-	strcpy(r.path, "/bytes/999999999999");
-	pq_http_route(&r, &resp);
-	assert_int_equal(resp.status, 400);
-	strcpy(r.path, "/bytes/67108865");
-	pq_http_route(&r, &resp);
-	assert_int_equal(resp.status, 413);
-	strcpy(r.path, "/bytes/12x");
-	pq_http_route(&r, &resp);
-	assert_int_equal(resp.status, 400);
-	strcpy(r.path, "/nope");
-	pq_http_route(&r, &resp);
-	assert_int_equal(resp.status, 404);
-	strcpy(r.path, "/");
-	pq_http_route(&r, &resp);
-	assert_int_equal(resp.status, 200);
-	assert_non_null(resp.page);
+	static const struct {
+		const char *path;
+		int status;
+	} cases[] = {
+		{"/bytes/999999999999", 400}, {"/bytes/67108865", 413}, {"/bytes/12x", 400},
+		{"/nope", 404},		      {"/", 200},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		strcpy(r.path, cases[i].path);
+		pq_http_route(&r, &resp);
+		assert_int_equal(resp.status, cases[i].status);
+	}
+	assert_non_null(resp.page); /* "/" is the short page */
 	r.head = -1;
 	pq_http_route(&r, &resp);
 	assert_int_equal(resp.status, 405);
