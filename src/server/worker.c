@@ -13,7 +13,6 @@
 #include "core/clock.h"
 #include "server/http.h"
 #include "server/internal.h"
-#include "tls/addr.h"
 
 #define CHUNK 16384
 #define SCAN_NS (100 * PQ_NS_PER_MS)
@@ -79,6 +78,8 @@ static void want(loop *l, sconn *c, uint32_t ev)
 		c->events = ev;
 }
 
+static void drive(loop *l, sconn *c);
+
 static void accept_some(loop *l)
 {
 	pq_server *srv = l->srv;
@@ -102,10 +103,12 @@ static void accept_some(loop *l)
 			close(fd);
 			continue;
 		}
+		/* TCP_NODELAY comes from the listening socket: Linux copies it into every
+		 * accepted one (test_server asserts it), which saves a system call each. */
 		sconn *c = calloc(1, sizeof *c);
 		SSL *ssl = c ? SSL_new(srv->ctx) : NULL;
 		struct epoll_event e = {.events = EPOLLIN, .data.ptr = c};
-		if (!ssl || pq_addr_nodelay(fd) < 0 || !SSL_set_fd(ssl, fd) ||
+		if (!ssl || !SSL_set_fd(ssl, fd) ||
 		    epoll_ctl(l->w->epfd, EPOLL_CTL_ADD, fd, &e) < 0) {
 			SSL_free(ssl);
 			free(c);
@@ -125,6 +128,9 @@ static void accept_some(loop *l)
 		if (l->conns)
 			l->conns->prev = c;
 		l->conns = c;
+		/* The ClientHello usually travels with the handshake's last ACK, so it is
+		 * already here: start at once rather than after another epoll_wait. */
+		drive(l, c);
 	}
 }
 

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <arpa/inet.h>
+#include <netinet/tcp.h>
 #include <netinet/in.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -24,6 +25,7 @@
 #include "core/clock.h"
 #include "load/run.h"
 #include "server/proc.h"
+#include "server/internal.h"
 #include "server/server.h"
 #include "testchain.h"
 
@@ -72,6 +74,33 @@ static int closed_within(int fd, int ms)
 		if (n <= 0)
 			return 1;
 	}
+}
+
+/* The worker does not set TCP_NODELAY on accepted sockets: it relies on the listening
+ * socket's, which the kernel copies into each. Accept by hand on a worker's listener
+ * (before the workers run) and look. */
+static void accepted_sockets_have_nodelay(void **state)
+{
+	(void)state;
+	if (!chain_dir[0])
+		skip();
+	pq_server_config cfg = {.listen = "127.0.0.1:0", .threads = 1, .max_conns = 8,
+				.tls = {.certs_dir = chain_dir}};
+	pq_server *s = NULL;
+	pq_diag d;
+	assert_int_equal(pq_server_new(&cfg, &s, &d), 0);
+	int c = raw_connect(pq_server_port(s));
+	struct pollfd p = {.fd = s->workers[0].listen_fd, .events = POLLIN};
+	assert_int_equal(poll(&p, 1, 5000), 1);
+	int a = accept(s->workers[0].listen_fd, NULL, NULL);
+	assert_true(a >= 0);
+	int v = 0;
+	socklen_t len = sizeof v;
+	assert_int_equal(getsockopt(a, IPPROTO_TCP, TCP_NODELAY, &v, &len), 0);
+	assert_int_equal(v, 1);
+	close(a);
+	close(c);
+	pq_server_free(s);
 }
 
 static void bench_in_process(void **state)
@@ -342,6 +371,7 @@ int main(void)
 	/* As main.c does: a peer closing mid-write must give EPIPE, not end the test. */
 	signal(SIGPIPE, SIG_IGN);
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(accepted_sockets_have_nodelay),
 		cmocka_unit_test(bench_in_process),
 		cmocka_unit_test(misbehaving_clients),
 		cmocka_unit_test(stalls_after_client_hello_and_idle),
