@@ -27,6 +27,14 @@ static void phase_deadline(pq_load_conn *c)
 	c->deadline_ns = now(c) + c->p->timeout_ns;
 }
 
+/* The system's words for a failed connect, with the one case where they mislead: on a
+ * blackhole route connect(2) fails with EINVAL, "Invalid argument", which reads like a
+ * bad address rather than a route that discards everything. */
+static const char *connect_error(int e)
+{
+	return e == EINVAL ? "Invalid argument (is the route to that address a blackhole?)" : strerror(e);
+}
+
 static void finish(pq_load_conn *c, enum pq_load_err err, const char *detail)
 {
 	pq_load_record *r = &c->rec;
@@ -107,7 +115,7 @@ void pq_load_conn_start(pq_load_conn *c, const pq_conn_params *p, uint64_t id,
 	if (connect(c->fd, (const struct sockaddr *)&p->target->sa, p->target->len) < 0 &&
 	    errno != EINPROGRESS) {
 		int e = errno;
-		finish(c, e == ECONNREFUSED ? PQ_LERR_REFUSED : PQ_LERR_CONNECT, strerror(e));
+		finish(c, e == ECONNREFUSED ? PQ_LERR_REFUSED : PQ_LERR_CONNECT, connect_error(e));
 		return;
 	}
 	c->events = EPOLLOUT;
@@ -279,7 +287,7 @@ static uint32_t step(pq_load_conn *c)
 			getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &soerr, &len);
 			if (soerr) {
 				finish(c, soerr == ECONNREFUSED ? PQ_LERR_REFUSED : PQ_LERR_CONNECT,
-				       strerror(soerr));
+				       connect_error(soerr));
 				return 0;
 			}
 			mark(c, PQ_PH_CONNECT);
