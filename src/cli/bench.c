@@ -17,7 +17,7 @@
 
 struct bench_opts {
 	long long concurrency, connections, requests, warmup, max_inflight, seed, threads;
-	const char *rate, *groups, *sigalgs, *cert_comp, *ca, *path, *csv, *jsonl, *keylog;
+	const char *rate, *groups, *sigalgs, *ciphersuites, *cert_comp, *ca, *path, *csv, *jsonl, *keylog;
 	const char *servername;
 	int arrivals, insecure, early_data, tls, json, allow_fallback;
 	int64_t duration, timeout;
@@ -58,6 +58,8 @@ static const pq_opt bench_table[] = {
 	 "key exchange groups to offer; the first must be the one negotiated", NULL, 0, 0},
 	{"sigalgs", 's', PQ_OPT_STR, O(sigalgs), "LIST", NULL,
 	 "signature algorithms to accept; the first must be the one negotiated", NULL, 0, 0},
+	{"ciphersuites", 0, PQ_OPT_STR, O(ciphersuites), "LIST", NULL,
+	 "TLS 1.3 cipher suites to offer, e.g. TLS_AES_128_GCM_SHA256 (default: OpenSSL's)", NULL, 0, 0},
 	{"cert-compression", 0, PQ_OPT_STR, O(cert_comp), "LIST", "off",
 	 "accept compressed certificates: off, or zlib,brotli,zstd", NULL, 0, 0},
 	{"ca", 0, PQ_OPT_STR, O(ca), "FILE", NULL, "verify the server against these roots (PEM)", NULL, 0, 0},
@@ -152,6 +154,7 @@ static int bench_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 		.version = o->tls == 1 ? 12 : 13,
 		.groups = o->groups,
 		.sigalgs = o->sigalgs,
+		.ciphersuites = o->ciphersuites,
 		.cert_comp = o->cert_comp,
 		.keylog_path = o->keylog,
 		.ca_file = o->ca,

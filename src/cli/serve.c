@@ -18,7 +18,7 @@
 #include "server/server.h"
 
 struct serve_opts {
-	const char *certs, *listen, *groups, *sigalgs, *cert_comp, *keylog, *ready_file;
+	const char *certs, *listen, *groups, *sigalgs, *ciphersuites, *cert_comp, *keylog, *ready_file;
 	long long threads, tickets, max_conns;
 	int tls;
 	uint64_t max_early_data;
@@ -38,6 +38,9 @@ static const pq_opt serve_table[] = {
 	 "key exchange groups, e.g. X25519MLKEM768:X25519 (default: OpenSSL's)", NULL, 0, 0},
 	{"sigalgs", 's', PQ_OPT_STR, O(sigalgs), "LIST", NULL,
 	 "signature algorithms, e.g. mldsa65:ecdsa_secp256r1_sha256 (default: OpenSSL's)", NULL, 0, 0},
+	{"ciphersuites", 0, PQ_OPT_STR, O(ciphersuites), "LIST", NULL,
+	 "TLS 1.3 cipher suites, in the server's order of preference (default: OpenSSL's, in the client's order)",
+	 NULL, 0, 0},
 	{"tickets", 0, PQ_OPT_INT, O(tickets), "N", "2",
 	 "session tickets sent per full handshake; 0 turns resumption off", NULL, 0, 16},
 	{"cert-compression", 0, PQ_OPT_STR, O(cert_comp), "LIST", "off",
@@ -124,6 +127,7 @@ static int serve_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 			.version = o->tls == 1 ? 12 : 13,
 			.groups = o->groups,
 			.sigalgs = o->sigalgs,
+			.ciphersuites = o->ciphersuites,
 			.cert_comp = o->cert_comp,
 			.keylog_path = o->keylog,
 			.certs_dir = o->certs,

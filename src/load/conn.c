@@ -166,6 +166,8 @@ static void handshake_done(pq_load_conn *c)
 	mark(c, PQ_PH_HANDSHAKE);
 	snprintf(r->version, sizeof r->version, "%s", SSL_get_version(c->ssl));
 	snprintf(r->group, sizeof r->group, "%s", group ? group : "");
+	const SSL_CIPHER *cipher = SSL_get_current_cipher(c->ssl);
+	snprintf(r->cipher, sizeof r->cipher, "%s", cipher ? SSL_CIPHER_standard_name(cipher) : "");
 	if (SSL_get0_peer_signature_name(c->ssl, &sig) == 1 && sig)
 		snprintf(r->sigalg, sizeof r->sigalg, "%s", sig);
 	r->resumed = (uint8_t)SSL_session_reused(c->ssl);

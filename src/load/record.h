@@ -51,7 +51,7 @@ typedef struct pq_load_record {
 	int64_t intended_ns; /* when it was meant to start, from the run's start */
 	int64_t start_ns;    /* when connect(2) was called, from the run's start */
 	int64_t t[PQ_PH_COUNT];
-	char version[12], group[32], sigalg[32];
+	char version[12], group[32], sigalg[32], cipher[40];
 	uint8_t resume_offered, resumed, hrr, early_sent, early_accepted, cert_compressed;
 	uint32_t hs_bytes[2][PQ_HS_COUNT]; /* handshake message bytes by type, PQ_TX/PQ_RX */
 	uint64_t tls_bytes[2];             /* TLS record bytes (with headers) each way */

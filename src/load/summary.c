@@ -56,7 +56,8 @@ static void count_combo(pq_load_summary *s, const pq_load_record *r)
 {
 	for (size_t i = 0; i < s->ncombos; i++)
 		if (s->combos[i].resumed == r->resumed && !strcmp(s->combos[i].version, r->version) &&
-		    !strcmp(s->combos[i].group, r->group) && !strcmp(s->combos[i].sigalg, r->sigalg)) {
+		    !strcmp(s->combos[i].group, r->group) && !strcmp(s->combos[i].sigalg, r->sigalg) &&
+		    !strcmp(s->combos[i].cipher, r->cipher)) {
 			s->combos[i].count++;
 			return;
 		}
@@ -65,6 +66,7 @@ static void count_combo(pq_load_summary *s, const pq_load_record *r)
 		memcpy(c->version, r->version, sizeof c->version);
 		memcpy(c->group, r->group, sizeof c->group);
 		memcpy(c->sigalg, r->sigalg, sizeof c->sigalg);
+		memcpy(c->cipher, r->cipher, sizeof c->cipher);
 		c->resumed = r->resumed;
 		c->count = 1;
 	}
@@ -229,9 +231,10 @@ void pq_load_summary_print(const pq_load_summary *s, FILE *f)
 			us ? "us" : "ms",
 			s->latency_last_p50 > 2 * s->latency_first_p50 ? "  <- growing: the server (or client) cannot keep up" : "");
 	for (size_t i = 0; i < s->ncombos; i++)
-		fprintf(f, "  negotiated %s %s %s %s: %zu\n", s->combos[i].version,
+		fprintf(f, "  negotiated %s %s %s %s %s: %zu\n", s->combos[i].version,
 			s->combos[i].group[0] ? s->combos[i].group : "(no group)",
 			s->combos[i].sigalg[0] ? s->combos[i].sigalg : "(no signature)",
+			s->combos[i].cipher[0] ? s->combos[i].cipher : "(no cipher)",
 			s->combos[i].resumed ? "resumed" : "full", s->combos[i].count);
 	if (s->ok)
 		fprintf(f,
@@ -303,6 +306,7 @@ void pq_load_summary_json(const pq_load_summary *s, FILE *f)
 		cJSON_AddStringToObject(x, "version", s->combos[i].version);
 		cJSON_AddStringToObject(x, "group", s->combos[i].group);
 		cJSON_AddStringToObject(x, "sigalg", s->combos[i].sigalg);
+		cJSON_AddStringToObject(x, "cipher", s->combos[i].cipher);
 		cJSON_AddStringToObject(x, "handshake", s->combos[i].resumed ? "resumed" : "full");
 		cJSON_AddNumberToObject(x, "count", (double)s->combos[i].count);
 		cJSON_AddItemToArray(neg, x);

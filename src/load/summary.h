@@ -15,7 +15,7 @@
 #define PQ_SUM_MAX_ROWS 24
 
 typedef struct pq_load_combo {
-	char version[12], group[32], sigalg[32];
+	char version[12], group[32], sigalg[32], cipher[40];
 	int resumed;
 	size_t count;
 } pq_load_combo;

@@ -30,6 +30,7 @@ static void visit(const pq_load_record *r, sink *s)
 	s->str(s, "version", r->version);
 	s->str(s, "group", r->group);
 	s->str(s, "sigalg", r->sigalg);
+	s->str(s, "cipher", r->cipher);
 	s->num(s, "resume_offered", r->resume_offered);
 	s->num(s, "resumed", r->resumed);
 	s->num(s, "hrr", r->hrr);

@@ -86,8 +86,50 @@ static int set_versions(SSL_CTX *ctx, int version, pq_diag *d)
 	return 0;
 }
 
+/* The TLS 1.3 suites this OpenSSL knows; named in the message for a bad --ciphersuites. */
+#define PQ_TLS13_SUITES                                                                    \
+	"TLS_AES_128_GCM_SHA256, TLS_AES_256_GCM_SHA384, TLS_CHACHA20_POLY1305_SHA256, "   \
+	"TLS_AES_128_CCM_SHA256, TLS_AES_128_CCM_8_SHA256"
+
+/* OpenSSL skips names it does not know as long as one is valid, so a typo would quietly
+ * narrow the offer: check that every name asked for made it into the context. */
+static int set_ciphersuites(SSL_CTX *ctx, const char *list, pq_diag *d)
+{
+	char name[64];
+	if (list[0] == '\0' || SSL_CTX_set_ciphersuites(ctx, list) != 1)
+		return pq_diag_ossl(d, PQ_EINVAL,
+				    "--ciphersuites: '%s' names no TLS 1.3 cipher suite (a colon-separated "
+				    "list of " PQ_TLS13_SUITES ")",
+				    list);
+	STACK_OF(SSL_CIPHER) *have = SSL_CTX_get_ciphers(ctx);
+	for (const char *p = list; *p;) {
+		size_t len = strcspn(p, ":");
+		int found = 0;
+		if (len == 0 || len >= sizeof name)
+			found = 0;
+		else {
+			memcpy(name, p, len);
+			name[len] = '\0';
+			for (int i = 0; i < sk_SSL_CIPHER_num(have) && !found; i++)
+				found = !strcmp(SSL_CIPHER_standard_name(sk_SSL_CIPHER_value(have, i)), name);
+		}
+		if (!found)
+			return pq_diag_set(d, PQ_EINVAL,
+					   "--ciphersuites: '%.*s' in '%s' is not a TLS 1.3 cipher suite "
+					   "(a colon-separated list of " PQ_TLS13_SUITES ")",
+					   (int)len, p, list);
+		p += len;
+		if (*p == ':')
+			p++;
+	}
+	return 0;
+}
+
 static int set_algorithms(SSL_CTX *ctx, const pq_tls_config *cfg, pq_diag *d)
 {
+	int rc;
+	if (cfg->ciphersuites && (rc = set_ciphersuites(ctx, cfg->ciphersuites, d)) < 0)
+		return rc;
 	if (cfg->groups && SSL_CTX_set1_groups_list(ctx, cfg->groups) != 1)
 		return pq_diag_ossl(d, PQ_EINVAL,
 				    "--groups: '%s' names a group this OpenSSL does not know "
@@ -131,6 +173,9 @@ static int setup_server(SSL_CTX *ctx, const pq_tls_config *cfg, pq_diag *d)
 						 "is needed");
 	snprintf(chain, sizeof chain, "%s/chain.pem", cfg->certs_dir);
 	snprintf(key, sizeof key, "%s/leaf.key", cfg->certs_dir);
+	/* Suites given to a server are its preference, as web servers treat them. */
+	if (cfg->ciphersuites)
+		SSL_CTX_set_options(ctx, SSL_OP_CIPHER_SERVER_PREFERENCE);
 	for (const char *f = chain; f; f = f == chain ? key : NULL)
 		if (access(f, R_OK) < 0)
 			return pq_diag_set(d, -errno, "--certs: cannot read %s: %s (DIR needs chain.pem "

@@ -1,5 +1,5 @@
 /* The OpenSSL context factory: one pq_tls_config describes what a server or a client
- * offers (versions, groups, signature algorithms, tickets, certificate compression,
+ * offers (versions, groups, signature algorithms, TLS 1.3 cipher suites, tickets, certificate compression,
  * early data, key log, certificate size cap), and pq_tls_ctx_new turns it into an
  * SSL_CTX or says, naming the option, why it cannot.
  *
@@ -28,6 +28,7 @@ typedef struct pq_tls_config {
 	int version;              /* 13 (default when 0) or 12: the only version offered */
 	const char *groups;       /* "X25519MLKEM768:X25519"; NULL = OpenSSL's default */
 	const char *sigalgs;      /* "mldsa65:ecdsa_secp256r1_sha256"; NULL = default */
+	const char *ciphersuites; /* TLS 1.3 suites, "TLS_AES_128_GCM_SHA256:..."; NULL = default */
 	const char *cert_comp;    /* "off" (or NULL) or "zlib,brotli,zstd" in preference order */
 	const char *keylog_path;  /* NSS key log file, appended; NULL = none */
 	/* server */

@@ -41,6 +41,9 @@ expect_fail 1 "bad HTTP response: HTTP status 413" "$PQTLS" bench "$ADDR_s" --in
 expect_fail 1 "warm-up connections failed (server certificate verification failed" \
 	"$PQTLS" bench "$ADDR_s" --ca "$other/root.pem" --resume 1 --warmup 3 -n 5
 expect_fail 2 "--groups: 'NoSuchGroup'" "$PQTLS" bench "$ADDR_s" --insecure --groups NoSuchGroup
+# OpenSSL alone would drop the unknown name and offer the rest.
+expect_fail 2 "--ciphersuites: 'TLS_AES_128_GCM' in" "$PQTLS" bench "$ADDR_s" --insecure \
+	--ciphersuites TLS_AES_256_GCM_SHA384:TLS_AES_128_GCM
 expect_fail 1 "handshake alert from the server: handshake failure" \
 	"$PQTLS" bench "$ADDR_s" --insecure --groups MLKEM768 -n 3
 expect_fail 1 "excessive message size" "$PQTLS" bench "$ADDR_s" --insecure --max-cert-list 10KiB -n 2
@@ -62,6 +65,8 @@ expect_fail 1 "cannot read $T/none/chain.pem" "$PQTLS" serve --certs "$T/none" -
 expect_fail 1 "cannot bind" "$PQTLS" serve --certs "$ecdsa" --listen "$ADDR_s"
 expect_fail 1 "--cert-compression: 'lzma'" "$PQTLS" serve --certs "$ecdsa" --listen 127.0.0.1:0 --cert-compression lzma
 expect_fail 2 "--tickets" "$PQTLS" serve --certs "$ecdsa" --tickets 99
+expect_fail 1 "--ciphersuites: '' names no TLS 1.3 cipher suite" "$PQTLS" serve --certs "$ecdsa" \
+	--listen 127.0.0.1:0 --ciphersuites ''
 
 # The server survives clients that send garbage, stall, or hang up mid-handshake.
 start_serve r --certs "$ecdsa" --handshake-timeout 1s

@@ -60,6 +60,28 @@ grep -q "Protocol: TLSv1.2" "$T/c12.txt" || grep -q "Protocol  : TLSv1.2" "$T/c1
 [ "$(json_field "$T/b12.jsonl" version | sort -u)" = TLSv1.2 ] || fail "bench --tls 1.2 negotiated $(json_field "$T/b12.jsonl" version)"
 pass "TLS 1.2 on request, both ways"
 
+# TLS 1.3 cipher suites: the client's offer is recorded as negotiated, and a server's
+# --ciphersuites is its preference (s_client offers AES-256 first; the server picks
+# AES-128).
+dir=$(chain ecdsa-p256)
+# shellcheck disable=SC2046
+start_s_server cs $(s_server_certs "$dir") -www
+"$PQTLS" bench "$ADDR_cs" --ca "$dir/root.pem" --ciphersuites TLS_CHACHA20_POLY1305_SHA256 -n 2 \
+	--jsonl "$T/cs.jsonl" >"$T/cs.txt" || { cat "$T/cs.txt"; fail "bench --ciphersuites"; }
+[ "$(json_field "$T/cs.jsonl" cipher | sort -u)" = TLS_CHACHA20_POLY1305_SHA256 ] ||
+	fail "bench --ciphersuites: cipher '$(json_field "$T/cs.jsonl" cipher | sort -u)'"
+grep -q "negotiated TLSv1.3 .* TLS_CHACHA20_POLY1305_SHA256 full: 2" "$T/cs.txt" || { cat "$T/cs.txt"; fail "summary lacks the cipher"; }
+kill "$PID_cs"
+start_serve pc --certs "$dir" --ciphersuites TLS_AES_128_GCM_SHA256:TLS_AES_256_GCM_SHA384
+"$OPENSSL" s_client -connect "$ADDR_pc" -CAfile "$dir/root.pem" -verify_return_error \
+	-ciphersuites TLS_AES_256_GCM_SHA384:TLS_AES_128_GCM_SHA256 </dev/null >"$T/pc.txt" 2>&1 ||
+	{ cat "$T/pc.txt"; fail "s_client -> serve --ciphersuites"; }
+grep -q "Cipher is TLS_AES_128_GCM_SHA256" "$T/pc.txt" || { grep -i cipher "$T/pc.txt"; fail "serve --ciphersuites: not its preference"; }
+"$OPENSSL" s_client -connect "$ADDR_pc" -ciphersuites TLS_CHACHA20_POLY1305_SHA256 </dev/null >"$T/pc2.txt" 2>&1 &&
+	fail "serve --ciphersuites accepted a suite it does not allow"
+stop_serve pc
+pass "TLS 1.3 cipher suites: recorded by bench, the server's preference honoured"
+
 # HelloRetryRequest: the server's first tuple is a group the client supports but sent no
 # key share for; the record says so, and the fallback warning is allowed here.
 dir=$(chain ecdsa-p256)

@@ -59,6 +59,18 @@ static void ctx_errors(void **state)
 	assert_int_equal(pq_tls_ctx_new(&cli, &ctx, &d), PQ_EINVAL);
 	assert_non_null(strstr(d.msg, "--sigalgs"));
 	cli.sigalgs = NULL;
+	/* OpenSSL itself keeps the known names of a list and drops the rest. */
+	cli.ciphersuites = "TLS_AES_128_GCM_SHA256:TLS_AES_512_GCM";
+	assert_int_equal(pq_tls_ctx_new(&cli, &ctx, &d), PQ_EINVAL);
+	assert_non_null(strstr(d.msg, "--ciphersuites: 'TLS_AES_512_GCM' in"));
+	cli.ciphersuites = "NONE";
+	assert_int_equal(pq_tls_ctx_new(&cli, &ctx, &d), PQ_EINVAL);
+	assert_non_null(strstr(d.msg, "names no TLS 1.3 cipher suite"));
+	cli.ciphersuites = "TLS_CHACHA20_POLY1305_SHA256:TLS_AES_128_GCM_SHA256";
+	assert_int_equal(pq_tls_ctx_new(&cli, &ctx, &d), 0);
+	pq_tls_ctx_free(ctx);
+	ctx = NULL;
+	cli.ciphersuites = NULL;
 	cli.version = 11;
 	assert_int_equal(pq_tls_ctx_new(&cli, &ctx, &d), PQ_EINVAL);
 	cli.version = 0;
