@@ -187,6 +187,10 @@ use_perf=0
 	>/dev/null 2>&1 && use_perf=1
 [ "${VALGRIND:-1}" != 0 ] && command -v valgrind >/dev/null && use_valgrind=1
 
+# step TEXT: what is running now, on stderr (the table comes at the end, on stdout).
+started=$SECONDS
+step() { printf 'handshake-rate: [%3d s] %s\n' "$((SECONDS - started))" "$*" >&2; }
+
 out=()
 line() { out+=("$(printf '%-11s %-46s %20s %20s %10s' "$@")"); }
 # ratio BOUND-FILE SERVER-FILE: per round, 100 * bound / server CPU per handshake.
@@ -215,6 +219,7 @@ for kind in ecdsa-p256 ml-dsa-65; do
 
 	for f in c_stime c_pqtls s_ossl s_pqtls bound; do : >"$T/$f"; done
 	for ((r = 0; r < ROUNDS; r++)); do
+		step "$kind: round $((r + 1))/$ROUNDS: clients, crypto bound, servers (~$((4 * D + 5)) s)"
 		client_s_time "$ss_addr" >>"$T/c_stime"
 		client_pqtls "$ss_addr" >>"$T/c_pqtls"
 		bound "$signalg" "$signcol" >>"$T/bound"
@@ -222,6 +227,7 @@ for kind in ecdsa-p256 ml-dsa-65; do
 		server_load "$ps_addr" "$ps" >>"$T/s_pqtls"
 	done
 	if [ "$use_perf" = 1 ]; then
+		step "$kind: perf samples of both servers (~$((2 * D + 10)) s)"
 		perf_ss=$(perf_share "$ss_addr" "$ss" "$signfn")
 		perf_ps=$(perf_share "$ps_addr" "$ps" "$signfn")
 	fi
@@ -229,6 +235,7 @@ for kind in ecdsa-p256 ml-dsa-65; do
 	ratio "$T/bound" "$T/s_ossl" >"$T/r_ossl"
 	awk '{ printf "%.0f %.1f\n", 1e6 / $1, $1 }' "$T/bound" >"$T/bound2"
 	if [ "$use_valgrind" = 1 ]; then
+		step "$kind: instructions under callgrind, clients then servers (a minute or two)"
 		ir_st=$(ir_s_time "$ss_addr")
 		ir_pq=$(ir_pqtls "$ss_addr")
 	fi
