@@ -112,7 +112,7 @@ static int link_run_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 		}
 	if (a->dashdash != 0 || split <= 0 || split == nrest - 1)
 		return pq_cli_usage_error(path, "missing command: expected '-- SERVER-CMD ... -- CLIENT-CMD ...' "
-					  "(e.g. -- pqtls serve --port 4433 -- pqtls bench {server}:4433)");
+					  "(e.g. -- pqtls serve --certs DIR --listen {server}:4433 -- pqtls bench {server}:4433 --insecure)");
 	if (o->wait_port < 0 || o->wait_port > 65535)
 		return pq_cli_usage_error(path, "--wait-port: %lld is not a TCP port (accepted: 1 to 65535)", o->wait_port);
 	char **srv = substitute(rest, split), **cli = substitute(rest + split + 1, nrest - split - 1);
@@ -216,8 +216,8 @@ const pq_cmd pq_linkcli_run = {
 		"PQTLS_CLIENT_ADDR; '{server}' and '{client}' in their arguments become the addresses.\n"
 		"The exit status is the client's. A line of link statistics ends every run.\n\n"
 		"Examples:\n"
-		"  pqtls link run --rtt 70ms --wait-port 4433 -- pqtls serve --port 4433 -- \\\n"
-		"      pqtls bench {server}:4433\n"
+		"  pqtls link run --rtt 70ms --wait-port 4433 -- pqtls serve --certs DIR --listen {server}:4433 -- \\\n"
+		"      pqtls bench {server}:4433 --ca DIR/root.pem --servername localhost\n"
 		"  pqtls link run --profile trans-pacific --loss 1% --wait-port 4433 -- \\\n"
 		"      openssl s_server -accept 4433 -www ... -- curl -k https://{server}:4433/",
 	.opts = run_opts,

@@ -239,10 +239,19 @@ static void response_done(pq_load_conn *c)
 		return;
 	}
 	if (c->done_requests >= c->p->requests || !c->keep_alive) {
-		if (c->done_requests < c->p->requests)
+		if (c->done_requests < c->p->requests) {
 			finish(c, PQ_LERR_HTTP, "server closed keep-alive before all requests");
-		else
+		} else if (c->p->want_ticket && !c->ticket_seen && c->rec.early_accepted) {
+			/* A 0-RTT request answered as 0.5-RTT data arrives before the server
+			 * has the client's Finished, so before its NewSessionTickets: the run
+			 * needs a fresh ticket (0-RTT tickets are single-use), so wait for it.
+			 * The connection's measurement ends here. */
+			mark(c, PQ_PH_END);
+			c->st = PQ_CS_TICKET;
+			phase_deadline(c);
+		} else {
 			finish(c, PQ_LERR_NONE, NULL);
+		}
 		return;
 	}
 	c->req_sent = 0;
@@ -337,6 +346,11 @@ static uint32_t step(pq_load_conn *c)
 				finish(c, PQ_LERR_NONE, NULL);
 				return 0;
 			}
+			if (r <= 0 && c->rec.t[PQ_PH_END] >= 0 && SSL_get_error(c->ssl, r) != SSL_ERROR_WANT_READ) {
+				/* Closed after a complete response: done, just no ticket. */
+				finish(c, PQ_LERR_NONE, NULL);
+				return 0;
+			}
 			if (r <= 0)
 				return ssl_fail(c, r);
 			break;
@@ -378,6 +392,10 @@ void pq_load_conn_timeout(pq_load_conn *c)
 		[PQ_CS_WRITE] = PQ_LERR_TIMEOUT_RESPONSE,      [PQ_CS_READ] = PQ_LERR_TIMEOUT_RESPONSE,
 		[PQ_CS_DONE] = PQ_LERR_NONE};
 	char detail[64];
+	if (c->st == PQ_CS_TICKET && c->rec.t[PQ_PH_END] >= 0) {
+		finish(c, PQ_LERR_NONE, NULL); /* the response was complete; no ticket came */
+		return;
+	}
 	snprintf(detail, sizeof detail, "no progress for %lld ms",
 		 (long long)(c->p->timeout_ns / PQ_NS_PER_MS));
 	finish(c, kind[c->st], detail);

@@ -70,14 +70,17 @@ static int new_session_cb(SSL *ssl, SSL_SESSION *sess)
 	return 1; /* we keep the reference */
 }
 
-/* The newest ticket; taken out of the pool unless it is the last one (tickets may be
- * single-use when the server allows 0-RTT). Caller frees the returned reference. */
+/* The newest ticket, taken out of the pool. Without 0-RTT the last one stays and may be
+ * offered again, so a server that sends few tickets still sees resumptions. With 0-RTT
+ * a ticket is used once, as RFC 8446 (section 8) asks of clients: servers make such
+ * tickets single-use, and OpenSSL's client fails the full handshake that follows when
+ * a spent one is offered again. Caller frees the returned reference. */
 static SSL_SESSION *take_session(runner *r)
 {
 	if (r->npool == 0)
 		return NULL;
 	SSL_SESSION *s = r->pool[r->npool - 1];
-	if (r->npool > 1)
+	if (r->npool > 1 || r->cfg->early_data)
 		r->npool--;
 	else
 		SSL_SESSION_up_ref(s);

@@ -26,6 +26,9 @@ typedef struct sconn {
 	uint32_t events;
 	int64_t deadline;
 	int early_counted;
+	int early_resp;     /* the response being written is 0.5-RTT data (before the
+			     * client's Finished) */
+	int close_after_hs; /* that response said Connection: close */
 	char in[PQ_HTTP_MAX_HEAD];
 	size_t in_len;
 	pq_http_resp resp;
@@ -57,9 +60,16 @@ static void unlink_conn(loop *l, sconn *c)
 		c->next->prev = c->prev;
 }
 
+/* Before the client's Finished: reading early data, completing the handshake, or
+ * answering an early request with 0.5-RTT data. */
+static int in_handshake(const sconn *c)
+{
+	return c->st == ST_EARLY || c->st == ST_HANDSHAKE || c->early_resp;
+}
+
 static void close_conn(loop *l, sconn *c, int clean)
 {
-	if (clean && c->st != ST_EARLY && c->st != ST_HANDSHAKE)
+	if (clean && !in_handshake(c))
 		SSL_shutdown(c->ssl); /* one non-blocking try: sends close_notify */
 	ERR_clear_error();
 	SSL_free(c->ssl);
@@ -201,7 +211,7 @@ static int ssl_fail(loop *l, sconn *c, int r)
 {
 	int e = SSL_get_error(c->ssl, r);
 	pq_server_stats *st = &l->w->stats;
-	int in_hs = c->st == ST_EARLY || c->st == ST_HANDSHAKE;
+	int in_hs = in_handshake(c);
 	if (e == SSL_ERROR_WANT_READ) {
 		want(l, c, EPOLLIN);
 		return 1;
@@ -233,6 +243,21 @@ static void drive(loop *l, sconn *c)
 		int r;
 		switch (c->st) {
 		case ST_EARLY: {
+			/* A whole request in the early data is answered at once, as 0.5-RTT
+			 * data right behind the server's flight: that is what 0-RTT saves,
+			 * a round trip to the first response byte. (Like any 0-RTT server,
+			 * this one answers a request it cannot yet know is not a replay.) */
+			pq_http_req req;
+			int hl = c->in_len ? pq_http_parse_request(c->in, c->in_len, &req) : 0;
+			if (hl != 0) {
+				prepare(l, c, hl, &req);
+				c->early_resp = 1;
+				break;
+			}
+			if (c->in_len == sizeof c->in) {
+				c->st = ST_HANDSHAKE;
+				break;
+			}
 			size_t n = 0;
 			r = SSL_read_early_data(c->ssl, c->in + c->in_len, sizeof c->in - c->in_len, &n);
 			if (r == SSL_READ_EARLY_DATA_ERROR) {
@@ -240,7 +265,7 @@ static void drive(loop *l, sconn *c)
 				return;
 			}
 			c->in_len += n;
-			if (r == SSL_READ_EARLY_DATA_FINISH || c->in_len == sizeof c->in)
+			if (r == SSL_READ_EARLY_DATA_FINISH)
 				c->st = ST_HANDSHAKE;
 			break;
 		}
@@ -253,6 +278,10 @@ static void drive(loop *l, sconn *c)
 			on_handshake(l, c);
 			break;
 		case ST_READ: {
+			if (c->close_after_hs) {
+				close_conn(l, c, 1);
+				return;
+			}
 			pq_http_req req;
 			int hl = pq_http_parse_request(c->in, c->in_len, &req);
 			if (hl != 0 || c->in_len == sizeof c->in) {
@@ -272,6 +301,13 @@ static void drive(loop *l, sconn *c)
 			if (c->sent == c->total) {
 				l->w->stats.requests++;
 				l->w->stats.body_bytes += c->head_only ? 0 : c->resp.body_len;
+				if (c->early_resp) {
+					/* Back to the early data, then the client's Finished. */
+					c->early_resp = 0;
+					c->close_after_hs = !c->resp.keep_alive;
+					c->st = ST_EARLY;
+					break;
+				}
 				if (!c->resp.keep_alive) {
 					close_conn(l, c, 1);
 					return;
@@ -283,7 +319,12 @@ static void drive(loop *l, sconn *c)
 			}
 			size_t len;
 			const char *p = next_chunk(l, c, &len);
-			r = SSL_write(c->ssl, p, (int)len);
+			if (c->early_resp) {
+				size_t w = 0;
+				r = SSL_write_early_data(c->ssl, p, len, &w) == 1 ? (int)w : 0;
+			} else {
+				r = SSL_write(c->ssl, p, (int)len);
+			}
 			if (r <= 0) {
 				ssl_fail(l, c, r);
 				return;
@@ -304,7 +345,7 @@ static void expire(loop *l, int64_t now)
 		next = c->next;
 		if (now < c->deadline)
 			continue;
-		int hs = c->st == ST_EARLY || c->st == ST_HANDSHAKE;
+		int hs = in_handshake(c);
 		l->w->stats.err[hs ? PQ_SRV_HS_TIMEOUT : PQ_SRV_IDLE_TIMEOUT]++;
 		close_conn(l, c, 0);
 	}

@@ -103,6 +103,51 @@ static void accepted_sockets_have_nodelay(void **state)
 	pq_server_free(s);
 }
 
+/* 0-RTT against a server that sends one ticket per handshake: each early request is
+ * answered (as 0.5-RTT data), and since the answer comes before the server's ticket
+ * and 0-RTT tickets are single-use, the client must wait for each fresh ticket or the
+ * run would run out of them. Keep-alive requests after the early one go as usual. */
+static void zero_rtt_in_process(void **state)
+{
+	(void)state;
+	if (!chain_dir[0])
+		skip();
+	pq_server_config scfg = {.listen = "127.0.0.1:0", .threads = 1, .max_conns = 16,
+				 .handshake_timeout_ns = 10 * PQ_NS_PER_S, .idle_timeout_ns = 10 * PQ_NS_PER_S,
+				 .tls = {.certs_dir = chain_dir, .tickets = 1, .max_early_data = 16384}};
+	pq_server *s = NULL;
+	pq_diag d;
+	assert_int_equal(pq_server_new(&scfg, &s, &d), 0);
+	assert_int_equal(pq_server_start(s, &d), 0);
+	pq_load_config cfg = {.tls = {.insecure = 1}, .connections = 30, .concurrency = 3,
+			      .requests_per_conn = 1, .path = "/bytes/5000", .resume = 1, .warmup = 3,
+			      .early_data = 1, .timeout_ns = 10 * PQ_NS_PER_S, .seed = 5};
+	assert_int_equal(pq_addr_parse(pq_server_address(s), "t", 0, &cfg.target, &d), 0);
+	/* One request (answered before the ticket comes), then two (keep-alive after the
+	 * early one). */
+	for (int k = 1; k <= 2; k++) {
+		pq_load_result res;
+		cfg.requests_per_conn = k;
+		assert_int_equal(pq_load_run(&cfg, &res, &d), 0);
+		assert_int_equal(res.n, 30);
+		for (size_t i = 0; i < res.n; i++) {
+			const pq_load_record *r = &res.recs[i];
+			assert_int_equal(r->err, PQ_LERR_NONE);
+			assert_int_equal(r->resumed, 1);
+			assert_int_equal(r->early_accepted, 1);
+			assert_int_equal(r->requests, k);
+			assert_true(r->body_bytes == 5000u * (unsigned)k);
+		}
+		pq_load_result_dispose(&res);
+	}
+	pq_server_stop(s);
+	pq_server_wait(s);
+	const pq_server_stats *st = pq_server_get_stats(s);
+	assert_int_equal(st->early_data, 60);
+	assert_int_equal(st->requests, 33 + 66);
+	pq_server_free(s);
+}
+
 static void bench_in_process(void **state)
 {
 	(void)state;
@@ -372,6 +417,7 @@ int main(void)
 	signal(SIGPIPE, SIG_IGN);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(accepted_sockets_have_nodelay),
+		cmocka_unit_test(zero_rtt_in_process),
 		cmocka_unit_test(bench_in_process),
 		cmocka_unit_test(misbehaving_clients),
 		cmocka_unit_test(stalls_after_client_hello_and_idle),
