@@ -16,8 +16,8 @@ import subprocess
 import sys
 
 ARM_ORDER = ["ecdsa-p256", "rsa-2048", "ml-dsa-44", "ml-dsa-65-leaf-only", "ml-dsa-65", "ml-dsa-65+slh-128s-CA",
-             "ecdsa-p256 X25519", "ml-dsa-65 resumed"]
-ARM_CHAIN = {"ecdsa-p256 X25519": "ecdsa-p256", "ml-dsa-65 resumed": "ml-dsa-65"}
+             "ecdsa-p256 X25519", "ml-dsa-65 resumed", "ml-dsa-65 0-RTT"]
+ARM_CHAIN = {"ecdsa-p256 X25519": "ecdsa-p256", "ml-dsa-65 resumed": "ml-dsa-65", "ml-dsa-65 0-RTT": "ml-dsa-65"}
 ARM_GROUP = {"ecdsa-p256 X25519": "X25519"}
 BASELINE = "ecdsa-p256"
 
@@ -68,7 +68,7 @@ def load(out):
 
 
 def flight(chains, arm):
-    if arm.endswith("resumed"):
+    if arm.endswith("resumed") or arm.endswith("0-RTT"):
         return None  # a PSK handshake sends no certificate: the chain's flight does not apply
     man = chains.get(ARM_CHAIN.get(arm, arm))
     if not man:
@@ -98,12 +98,13 @@ def main():
             hs_rtts = [r["handshake_rtts"] for r in ok if r.get("handshake_rtts") is not None]
             negotiated = sorted({f'{r.get("group")}/{r.get("sigalg") or "resumed"}' for r in ok})
             resumed = sum(1 for r in ok if r.get("resumed"))
+            early = sum(1 for r in ok if r.get("early_accepted"))
             summary["arms"].setdefault(arm, {})[rtt] = {
                 "n": len(recs), "ok": len(ok), "handshake_ms": hs, "ttfb_ms": tt,
                 "handshake_p50_ms": median(hs), "ttfb_p50_ms": median(tt),
                 "srtt_p50_ms": median(srtt), "rx_segments_p50": median(segs),
                 "handshake_rtts_p50": median(hs_rtts),
-                "negotiated": negotiated, "resumed": resumed}
+                "negotiated": negotiated, "resumed": resumed, "early_accepted": early}
 
     arms = [a for a in ARM_ORDER if a in summary["arms"]] + \
            sorted(a for a in summary["arms"] if a not in ARM_ORDER)
@@ -197,7 +198,7 @@ over real kernel TCP (cubic, MTU 1500) across an emulated link; arms interleaved
 
 def chart(summary, arms, rtts):
     w, h, left, top, bottom = 980, 360, 60, 20, 80
-    colors = ["#4269d0", "#efb118", "#ff725c", "#6cc5b0", "#3ca951", "#ff8ab7", "#a463f2", "#97bbf5"]
+    colors = ["#4269d0", "#efb118", "#ff725c", "#6cc5b0", "#3ca951", "#ff8ab7", "#a463f2", "#97bbf5", "#9c6b4e"]
     ratios = {}
     for arm in arms:
         for rtt in rtts:

@@ -47,6 +47,7 @@ arms=(
 	"ml-dsa-65+slh-128s-CA|ml-dsa-65+slh-128s-CA|5|--groups X25519MLKEM768"
 	"ecdsa-p256 X25519|ecdsa-p256|0|--groups X25519"
 	"ml-dsa-65 resumed|ml-dsa-65|3|--groups X25519MLKEM768 --resume 1 --warmup 1"
+	"ml-dsa-65 0-RTT|ml-dsa-65|3|--groups X25519MLKEM768 --resume 1 --warmup 1 --early-data"
 )
 base_port=8441
 
@@ -63,7 +64,9 @@ cat >"$out/runs/servers.sh" <<EOF
 trap 'kill \$(jobs -p) 2>/dev/null; wait' TERM INT
 port=$base_port
 for name in $(for c in "${chains[@]}"; do printf '%q ' "${c%%|*}"; done); do
-	"$pqtls" serve --certs "$out/chains/\$name" --listen "0.0.0.0:\$port" --groups X25519MLKEM768:X25519 >>"\$SERVE_LOG" 2>&1 &
+	# 0-RTT only where an arm uses it: it makes that server's tickets single-use.
+	early=\$([ "\$name" = ml-dsa-65 ] && echo --max-early-data=16KiB || true)
+	"$pqtls" serve --certs "$out/chains/\$name" --listen "0.0.0.0:\$port" --groups X25519MLKEM768:X25519 \$early >>"\$SERVE_LOG" 2>&1 &
 	port=\$((port + 1))
 done
 wait

@@ -2,7 +2,8 @@
 # `make run`'s pipeline end to end, small: chains from pqtls certs, one pqtls serve per
 # chain and pqtls bench across a 50 ms pqtls link, then the report. Asserts what the run
 # exists to show: an ML-DSA-65 leaf+intermediate flight (15.7 kB, 11 segments) needs one
-# more round trip than an ECDSA one, an ML-DSA-65 leaf alone does not, and the report is
+# more round trip than an ECDSA one, an ML-DSA-65 leaf alone does not, 0-RTT brings the
+# first byte a round trip sooner than plain resumption, and the report is
 # written. Round trips are counted against the path's min RTT, and the bounds are half an
 # RTT wide, so the vCPU stalls this shared machine shows cannot flip the verdict.
 set -euo pipefail
@@ -23,7 +24,7 @@ python3 - "$T/out/summary.json" <<'PY' || fail "summary does not show the initia
 import json, sys
 s = json.load(open(sys.argv[1]))
 arms = s["arms"]
-assert len(arms) == 8, sorted(arms)
+assert len(arms) == 9, sorted(arms)
 for name, by_rtt in arms.items():
     v = by_rtt["50ms"]
     assert v["ok"] == v["n"] == 3, (name, v)
@@ -33,7 +34,13 @@ assert r("ml-dsa-65-leaf-only") < 1.5, r("ml-dsa-65-leaf-only")
 assert r("ml-dsa-65") > 1.5, r("ml-dsa-65")
 assert r("ml-dsa-65 resumed") < 1.5, r("ml-dsa-65 resumed")
 assert arms["ml-dsa-65 resumed"]["50ms"]["resumed"] == 3
+# 0-RTT: every request went early, and its answer came at least half an RTT sooner.
+z = arms["ml-dsa-65 0-RTT"]["50ms"]
+assert z["resumed"] == z["early_accepted"] == 3, z
+t = lambda a: arms[a]["50ms"]["ttfb_p50_ms"]
+assert t("ml-dsa-65 resumed") - t("ml-dsa-65 0-RTT") >= 25, (t("ml-dsa-65 resumed"), t("ml-dsa-65 0-RTT"))
 print("ok: TLS round trips at 50 ms: ecdsa %.2f, ml-dsa-65 leaf only %.2f, ml-dsa-65 %.2f, resumed %.2f"
       % (r("ecdsa-p256"), r("ml-dsa-65-leaf-only"), r("ml-dsa-65"), r("ml-dsa-65 resumed")))
+print("ok: TTFB at 50 ms: resumed %.1f ms, 0-RTT %.1f ms" % (t("ml-dsa-65 resumed"), t("ml-dsa-65 0-RTT")))
 PY
 echo ok
