@@ -73,8 +73,10 @@ static int new_session_cb(SSL *ssl, SSL_SESSION *sess)
 /* The newest ticket, taken out of the pool. Without 0-RTT the last one stays and may be
  * offered again, so a server that sends few tickets still sees resumptions. With 0-RTT
  * a ticket is used once, as RFC 8446 (section 8) asks of clients: servers make such
- * tickets single-use, and OpenSSL's client fails the full handshake that follows when
- * a spent one is offered again. Caller frees the returned reference. */
+ * tickets single-use, and an SSL_SESSION that has carried 0-RTT, set again on a new
+ * connection, makes OpenSSL 3.5's client abort the full handshake that follows with an
+ * internal_error alert (the same ticket re-read from a file, as s_client -sess_in does,
+ * falls back to a full handshake cleanly). Caller frees the returned reference. */
 static SSL_SESSION *take_session(runner *r)
 {
 	if (r->npool == 0)
