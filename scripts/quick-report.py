@@ -197,7 +197,9 @@ over real kernel TCP (cubic, MTU 1500) across an emulated link; arms interleaved
 
 
 def chart(summary, arms, rtts):
-    w, h, left, top, bottom = 980, 360, 60, 20, 80
+    # The legend takes four arms a row under the bars; the picture grows with its rows.
+    w, h, left, top = 980, 360, 60, 20
+    bottom = 44 + 18 * ((len(arms) + 3) // 4)
     colors = ["#4269d0", "#efb118", "#ff725c", "#6cc5b0", "#3ca951", "#ff8ab7", "#a463f2", "#97bbf5", "#9c6b4e"]
     ratios = {}
     for arm in arms:
