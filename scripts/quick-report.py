@@ -172,7 +172,8 @@ def main():
 
     # Report: tables and an SVG chart of median handshake time per arm per RTT, relative
     # to the baseline measured in the same run (ratios travel between machines).
-    svg = chart(summary, arms, rtts)
+    svg = chart(summary, arms, rtts, "handshake_p50_ms")
+    svg_ttfb = chart(summary, arms, rtts, "ttfb_p50_ms")
     doc = f"""<!doctype html><html><head><meta charset="utf-8"><title>pqtls quick run</title>
 <style>body{{font-family:sans-serif;max-width:1100px;margin:2em auto}}pre{{background:#f6f6f6;padding:1em;overflow-x:auto}}</style>
 </head><body><h1>pqtls quick run</h1>
@@ -181,6 +182,9 @@ overflow TCP's initial window? Real OpenSSL {html.escape(json.loads(env["pqtls"]
 over real kernel TCP (cubic, MTU 1500) across an emulated link; arms interleaved in rounds.</p>
 <h2>Key table</h2><pre>{html.escape(table)}</pre>
 <h2>Handshake time relative to {BASELINE} (same RTT, same run)</h2>{svg}
+<h2>Time to first byte relative to {BASELINE} (same RTT, same run)</h2>
+<p>Where resumption and 0-RTT show: a resumed handshake is as fast as the baseline's, but a
+request sent as 0-RTT data is answered a round trip sooner.</p>{svg_ttfb}
 <h2>Environment</h2><pre>{html.escape(json.dumps(env, indent=1))}</pre>
 <p>Raw records: <code>runs/&lt;rtt&gt;/*.jsonl</code> (one line per connection); chains: <code>chains/*/manifest.json</code>.</p>
 </body></html>"""
@@ -196,7 +200,8 @@ over real kernel TCP (cubic, MTU 1500) across an emulated link; arms interleaved
     return 1 if errors and errors == n_total else 0
 
 
-def chart(summary, arms, rtts):
+def chart(summary, arms, rtts, key):
+    """Bars of each arm's median `key` over the baseline's, per RTT (same run)."""
     # The legend takes four arms a row under the bars; the picture grows with its rows.
     w, h, left, top = 980, 360, 60, 20
     bottom = 44 + 18 * ((len(arms) + 3) // 4)
@@ -204,8 +209,8 @@ def chart(summary, arms, rtts):
     ratios = {}
     for arm in arms:
         for rtt in rtts:
-            v = summary["arms"].get(arm, {}).get(rtt, {}).get("handshake_p50_ms", float("nan"))
-            b = summary["arms"].get(BASELINE, {}).get(rtt, {}).get("handshake_p50_ms", float("nan"))
+            v = summary["arms"].get(arm, {}).get(rtt, {}).get(key, float("nan"))
+            b = summary["arms"].get(BASELINE, {}).get(rtt, {}).get(key, float("nan"))
             ratios[(arm, rtt)] = v / b if b and b == b and v == v else float("nan")
     finite = [r for r in ratios.values() if r == r]
     ymax = max(finite + [1.0]) * 1.1

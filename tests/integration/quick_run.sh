@@ -19,7 +19,7 @@ PQTLS_OUT=$T/out PQTLS_QUICK_RTTS=50ms PQTLS_QUICK_ROUNDS=1 PQTLS_QUICK_PER_ROUN
 	bash "$SRC/scripts/quick-run.sh" "$P" >"$T/log" 2>&1 || { cat "$T/log"; fail "quick-run failed"; }
 cat "$T/log"
 [ -s "$T/out/report.html" ] || fail "no report.html"
-grep -q "<svg" "$T/out/report.html" || fail "report has no chart"
+[ "$(grep -o "<svg" "$T/out/report.html" | wc -l)" = 2 ] || fail "report lacks its two charts (handshake, first byte)"
 python3 - "$T/out/summary.json" <<'PY' || fail "summary does not show the initial-window cliff"
 import json, sys
 s = json.load(open(sys.argv[1]))
