@@ -3,7 +3,7 @@
 
 Reads OUT/runs/<rtt>/*.jsonl (one pqtls bench record per connection), the chains'
 manifest.json (sizes and the predicted first flight) and the link logs, prints the key
-table, and writes OUT/report.html (tables, an SVG chart, the environment) and
+table, and writes OUT/report.html (tables, two SVG charts, the environment) and
 OUT/summary.json. Standard library only. `pqtls report` will replace this script.
 """
 import glob
@@ -170,7 +170,7 @@ def main():
     env = {"pqtls": cmd(pqtls, "version", "--json"), "kernel": cmd("uname", "-r"),
            "cpus": os.cpu_count()}
 
-    # Report: tables and an SVG chart of median handshake time per arm per RTT, relative
+    # Report: tables and SVG charts of median handshake time and TTFB per arm per RTT, relative
     # to the baseline measured in the same run (ratios travel between machines).
     svg = chart(summary, arms, rtts, "handshake_p50_ms")
     svg_ttfb = chart(summary, arms, rtts, "ttfb_p50_ms")
