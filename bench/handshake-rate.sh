@@ -21,6 +21,9 @@
 # Environment: PQTLS (default build/pqtls), OPENSSL (default: the cached 3.5 build),
 # ROUNDS (default 5), LOAD (default 8). With two or more CPUs the servers run on CPU 0
 # and the clients on CPU 1 (taskset), so "one core" means one.
+# OpenSSL's own cost per handshake, with no sockets, kernel or peer process, comes from
+# pqtls-inmem (built beside pqtls: both sides in one thread over a memory BIO pair, the
+# server's CPU counted alone); each server's CPU per handshake is also set against it.
 # When valgrind is installed the clients, and the servers, are also compared by user-space
 # instructions per handshake (callgrind; the difference of a short and a long run, so
 # start-up cancels), which unlike CPU time does not move with the machine's other load.
@@ -98,6 +101,10 @@ perf_share() {
 		awk -v f="$3" '$NF == f || $NF == "mlx_kem_encapsulate" { sub("%", "", $1); s += $1 }
 			END { printf "%.0f", s }'
 }
+
+# inmem DIR: "server-us client-us" per handshake of OpenSSL alone, in memory, on the
+# servers' CPU (pqtls-inmem).
+inmem() { "${pin_server[@]}" "$INMEM" "$1" "$2" | awk '{ print $1, $2 }'; }
 
 # bound SIGN-ALGORITHM SIGN-LABEL: "us-per-handshake" of the crypto bound, measured now:
 # one signature and one X25519MLKEM768 encapsulation, from openssl speed on the
@@ -181,6 +188,9 @@ ir_server() {
 		'BEGIN { printf "%.2f %.0f %.2f", (b - a) / 60 / 1e6, (cb > ca ? 100 * (cb - ca) / (b - a) : 0),
 			(b - a - (cb - ca)) / 60 / 1e6 }'
 }
+INMEM=${INMEM:-$(dirname "$PQTLS")/pqtls-inmem}
+use_inmem=0
+[ -x "$INMEM" ] && use_inmem=1
 use_valgrind=0
 use_perf=0
 [ "${PERF:-1}" != 0 ] && command -v perf >/dev/null && perf record -q -e cpu-clock -o "$T/probe.data" -- true \
@@ -193,14 +203,15 @@ step() { printf 'handshake-rate: [%3d s] %s\n' "$((SECONDS - started))" "$*" >&2
 
 out=()
 line() { out+=("$(printf '%-11s %-46s %20s %20s %10s' "$@")"); }
-# ratio BOUND-FILE SERVER-FILE: per round, 100 * bound / server CPU per handshake.
-ratio() { paste "$1" "$2" | awk '{ printf "%.1f\n", 100 * $1 / $3 }'; }
+# ratio FILE-A COL-A FILE-B COL-B: per round (line), 100 * A's column / B's column: the
+# share of a bound (microseconds per handshake in A) that a server (in B) reaches.
+ratio() { paste -d' ' "$1" "$3" | awk -v a="$2" -v b="$(($(head -1 "$1" | wc -w) + $4))" '{ printf "%.1f\n", 100 * $a / $b }'; }
 
 for kind in ecdsa-p256 ml-dsa-65; do
 	dir=$(chain "$kind")
 	case $kind in
-	ecdsa-p256) signalg=ecdsap256 signcol="ecdsa (nistp256)" signfn=ossl_ecdsa_sign signame="ECDSA P-256 sign" ;;
-	ml-dsa-65) signalg=ML-DSA-65 signcol=ML-DSA-65 signfn=ossl_ml_dsa_sign signame="ML-DSA-65 sign" ;;
+	ecdsa-p256) signalg=ecdsap256 signcol="ecdsa (nistp256)" signfn=ossl_ecdsa_sign signame="ECDSA P-256 sign" nmem=600 ;;
+	ml-dsa-65) signalg=ML-DSA-65 signcol=ML-DSA-65 signfn=ossl_ml_dsa_sign signame="ML-DSA-65 sign" nmem=300 ;;
 	esac
 
 	rm -f "$T/ss.out" "$T/p.addr"
@@ -217,12 +228,13 @@ for kind in ecdsa-p256 ml-dsa-65; do
 	ss_addr=$(sed -n 's/^ACCEPT //p' "$T/ss.out")
 	ps_addr=$(cat "$T/p.addr")
 
-	for f in c_stime c_pqtls s_ossl s_pqtls bound; do : >"$T/$f"; done
+	for f in c_stime c_pqtls s_ossl s_pqtls bound mem; do : >"$T/$f"; done
 	for ((r = 0; r < ROUNDS; r++)); do
 		step "$kind: round $((r + 1))/$ROUNDS: clients, crypto bound, servers (~$((4 * D + 5)) s)"
 		client_s_time "$ss_addr" >>"$T/c_stime"
 		client_pqtls "$ss_addr" >>"$T/c_pqtls"
 		bound "$signalg" "$signcol" >>"$T/bound"
+		[ "$use_inmem" = 1 ] && inmem "$dir" "$nmem" >>"$T/mem"
 		server_load "$ss_addr" "$ss" >>"$T/s_ossl"
 		server_load "$ps_addr" "$ps" >>"$T/s_pqtls"
 	done
@@ -231,8 +243,8 @@ for kind in ecdsa-p256 ml-dsa-65; do
 		perf_ss=$(perf_share "$ss_addr" "$ss" "$signfn")
 		perf_ps=$(perf_share "$ps_addr" "$ps" "$signfn")
 	fi
-	ratio "$T/bound" "$T/s_pqtls" >"$T/r_pqtls"
-	ratio "$T/bound" "$T/s_ossl" >"$T/r_ossl"
+	ratio "$T/bound" 1 "$T/s_pqtls" 2 >"$T/r_pqtls"
+	ratio "$T/bound" 1 "$T/s_ossl" 2 >"$T/r_ossl"
 	awk '{ printf "%.0f %.1f\n", 1e6 / $1, $1 }' "$T/bound" >"$T/bound2"
 	if [ "$use_valgrind" = 1 ]; then
 		step "$kind: instructions under callgrind, clients then servers (a minute or two)"
@@ -252,9 +264,22 @@ for kind in ecdsa-p256 ml-dsa-65; do
 	line "$kind" "server: pqtls serve --threads 1" "$(summary "$T/s_pqtls" 1)" "$(summary "$T/s_pqtls" 2)" \
 		"$(median "$T/s_pqtls" 3) %"
 	line "$kind" "crypto bound: $signame + KEM encaps" "$(summary "$T/bound2" 1)" "$(summary "$T/bound2" 2)" ""
+	if [ "$use_inmem" = 1 ]; then
+		awk '{ printf "%.0f %.1f\n", 1e6 / $1, $1 }' "$T/mem" >"$T/mem2"
+		line "$kind" "OpenSSL alone, in memory: server side" "$(summary "$T/mem2" 1)" "$(summary "$T/mem2" 2)" ""
+	fi
 	out+=("$(printf '%-11s pqtls serve reaches %s %% of its crypto bound per CPU-second (goal 80 %%)' "$kind" \
 		"$(summary "$T/r_pqtls" 1)")")
 	out+=("$(printf '%-11s openssl s_server reaches %s %% of the same bound' "$kind" "$(summary "$T/r_ossl" 1)")")
+	if [ "$use_inmem" = 1 ]; then
+		ratio "$T/mem" 1 "$T/s_pqtls" 2 >"$T/m_pqtls"
+		ratio "$T/mem" 1 "$T/s_ossl" 2 >"$T/m_ossl"
+		ratio "$T/bound" 1 "$T/mem2" 2 >"$T/m_bound"
+		out+=("$(printf '%-11s OpenSSL alone, in memory, reaches %s %% of the crypto bound: the ceiling for a server on its default handshake' \
+			"$kind" "$(summary "$T/m_bound" 1)")")
+		out+=("$(printf '%-11s pqtls serve reaches %s %% of OpenSSL alone in memory; openssl s_server %s %%' \
+			"$kind" "$(summary "$T/m_pqtls" 1)" "$(summary "$T/m_ossl" 1)")")
+	fi
 	if [ "$use_perf" = 1 ]; then
 		out+=("$(printf '%-11s share of server CPU time in that crypto, same run (perf): s_server %s %%, pqtls serve %s %%' \
 			"$kind" "$perf_ss" "$perf_ps")")

@@ -1,4 +1,4 @@
-/* tls/ctx, tls/acct, tls/certcomp, tls/addr. */
+/* tls/ctx, tls/acct, tls/certcomp, tls/addr, tls/mem. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +16,7 @@
 #include "tls/addr.h"
 #include "tls/certcomp.h"
 #include "tls/ctx.h"
+#include "tls/mem.h"
 #include "testchain.h"
 
 static int make_chain(void **state)
@@ -121,6 +122,53 @@ static void ctx_server_client(void **state)
 	assert_int_equal(pq_tls_ctx_new(&cli, &ctx, &d), 0);
 	assert_int_equal(SSL_CTX_get_max_cert_list(ctx), 1000);
 	pq_tls_ctx_free(ctx);
+}
+
+/* A fake CPU clock: every reading is 1 us later, so each timed call costs exactly 1 us
+ * and a side's total counts its calls. */
+static int64_t fake_cpu_now;
+static int64_t fake_cpu(void)
+{
+	return fake_cpu_now += 1000;
+}
+
+static void mem_handshakes(void **state)
+{
+	(void)state;
+	if (!chain_dir[0])
+		skip();
+	SSL_CTX *s = NULL, *c = NULL, *picky = NULL;
+	pq_diag d;
+	pq_tls_config srv = {.role = PQ_TLS_SERVER, .certs_dir = chain_dir, .tickets = 2};
+	pq_tls_config cli = {.role = PQ_TLS_CLIENT, .insecure = 1};
+	assert_int_equal(pq_tls_ctx_new(&srv, &s, &d), 0);
+	assert_int_equal(pq_tls_ctx_new(&cli, &c, &d), 0);
+	pq_tls_mem_result r;
+	assert_int_equal(pq_tls_mem_handshakes(s, c, 5, fake_cpu, &r, &d), 0);
+	assert_int_equal(r.handshakes, 5);
+	assert_string_equal(r.group, "X25519MLKEM768");
+	assert_string_equal(r.sigalg, "ecdsa_secp256r1_sha256");
+	/* Server per handshake: SSL_new, SSL_free and two SSL_do_handshake calls (the
+	 * ClientHello in, then the client's Finished in and the tickets out). */
+	assert_int_equal(r.server_ns, 5 * 4 * 1000);
+	assert_int_equal(r.client_ns, 5 * 2 * 1000);
+	/* The thread's own CPU clock: real, positive times. */
+	assert_int_equal(pq_tls_mem_handshakes(s, c, 3, NULL, &r, &d), 0);
+	assert_true(r.server_ns > 0 && r.client_ns > 0);
+	/* A client that offers no group the server has: the handshake fails, named. */
+	pq_tls_config only = {.role = PQ_TLS_CLIENT, .insecure = 1, .groups = "ffdhe2048"};
+	pq_tls_config srv2 = srv;
+	srv2.groups = "X25519";
+	SSL_CTX *s2 = NULL;
+	assert_int_equal(pq_tls_ctx_new(&only, &picky, &d), 0);
+	assert_int_equal(pq_tls_ctx_new(&srv2, &s2, &d), 0);
+	assert_int_equal(pq_tls_mem_handshakes(s2, picky, 2, NULL, &r, &d), PQ_ETLS);
+	assert_non_null(strstr(d.msg, "in-memory handshake: the"));
+	assert_int_equal(r.handshakes, 0);
+	pq_tls_ctx_free(s2);
+	pq_tls_ctx_free(picky);
+	pq_tls_ctx_free(s);
+	pq_tls_ctx_free(c);
 }
 
 /* Our Certificate message body is byte for byte the length OpenSSL computes itself. */
@@ -242,6 +290,7 @@ int main(void)
 		cmocka_unit_test(comp_parse),	     cmocka_unit_test(ctx_errors),
 		cmocka_unit_test(ctx_server_client), cmocka_unit_test(certcomp_matches_openssl),
 		cmocka_unit_test(acct_messages),     cmocka_unit_test(addr_parse),
+		cmocka_unit_test(mem_handshakes),
 	};
 	return cmocka_run_group_tests(tests, make_chain, testchain_remove);
 }
