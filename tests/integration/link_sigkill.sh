@@ -3,8 +3,11 @@
 # command has run: no namespace, no device, no process.
 set -euo pipefail
 source "$(dirname "$0")/link_lib.bash"
+# The programs inside sleep for a duration no other process on the machine has, so the
+# checks below cannot mistake someone else's sleep for one of ours.
+NAP=300.$$
 
-$P link run --rtt 10ms -- sleep 300 -- sleep 300 >"$TMP/out" 2>&1 &
+$P link run --rtt 10ms -- sleep "$NAP" -- sleep "$NAP" >"$TMP/out" 2>&1 &
 pid=$!
 trap 'kill -9 $pid 2>/dev/null || true; cleanup_tmp' EXIT
 # Wait (bounded) until its namespaces exist.
@@ -28,10 +31,10 @@ for _ in $(seq 50); do
 	pgrep -x sleep -P "$pid" >/dev/null 2>&1 || break
 	sleep 0.05
 done
-if ps -eo pid,args | grep -v grep | grep -q "sleep 300"; then ps -eo pid,ppid,args | grep "sleep 300"; fail "processes left"; fi
+if ps -eo pid,args | grep -v grep | grep -qF "sleep $NAP"; then ps -eo pid,ppid,args | grep -F "sleep $NAP"; fail "processes left"; fi
 
 # SIGTERM (and SIGINT) make a run stop its programs and remove its link itself.
-$P link run --rtt 10ms -- sleep 300 -- sleep 300 >"$TMP/out" 2>&1 &
+$P link run --rtt 10ms -- sleep "$NAP" -- sleep "$NAP" >"$TMP/out" 2>&1 &
 pid=$!
 for _ in $(seq 100); do
 	ip netns list | grep -q "^pqtls-$pid-.*-s" && pgrep -x sleep -P "$pid" >/dev/null && break
@@ -45,5 +48,5 @@ set -e
 [ "$rc" = 143 ] || { cat "$TMP/out"; fail "SIGTERM: exit status $rc, wanted 143"; }
 has "$TMP/out" "stopping and removing the link"
 if ip netns list | grep -q "^pqtls-$pid-"; then fail "SIGTERM left namespaces"; fi
-if ps -eo args | grep -v grep | grep -q "sleep 300"; then fail "SIGTERM left processes"; fi
+if ps -eo args | grep -v grep | grep -qF "sleep $NAP"; then fail "SIGTERM left processes"; fi
 echo ok

@@ -42,13 +42,14 @@ has "$TMP/err" "no link named"
 # A `link up` owner killed with SIGKILL (it may linger as an unreaped zombie) is swept
 # by the next command, together with what ran inside.
 name=$($P link up --rtt 5ms 2>/dev/null)
-$P link exec "$name" server -- sleep 300 &
-for _ in $(seq 100); do pgrep -f "^sleep 300" >/dev/null && break; sleep 0.05; done
+NAP=300.$$ # a duration no other process has, so pgrep finds only ours
+$P link exec "$name" server -- sleep "$NAP" &
+for _ in $(seq 100); do pgrep -f "^sleep $NAP" >/dev/null && break; sleep 0.05; done
 kill -9 "$(cut -d- -f2 <<<"$name")"
 sleep 0.1
 $P link run -- true -- true 2>"$TMP/err"
 has "$TMP/err" "removed namespace $name-c left by pid"
 if ip netns list | grep -q "^$name-"; then fail "namespaces of a killed owner remain"; fi
-for _ in $(seq 50); do pgrep -f "^sleep 300" >/dev/null || break; sleep 0.05; done
-! pgrep -f "^sleep 300" >/dev/null || fail "process inside a swept link survived"
+for _ in $(seq 50); do pgrep -f "^sleep $NAP" >/dev/null || break; sleep 0.05; done
+! pgrep -f "^sleep $NAP" >/dev/null || fail "process inside a swept link survived"
 echo ok
