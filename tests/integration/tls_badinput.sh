@@ -61,6 +61,14 @@ start_serve t12 --certs "$ecdsa" --tls 1.2
 expect_fail 1 "alert" "$PQTLS" bench "$ADDR_t12" --insecure -n 2
 
 expect_fail 2 "--certs DIR is required" "$PQTLS" serve
+# bench/handshake-rate.sh's helper, built beside pqtls.
+INMEM=$(dirname "$PQTLS")/pqtls-inmem
+if [ -x "$INMEM" ]; then
+	expect_fail 1 "cannot read $T/none/chain.pem" "$INMEM" "$T/none"
+	expect_fail 2 "N 'x' is not a positive number" "$INMEM" "$ecdsa" x
+	[ "$("$INMEM" "$ecdsa" 3 | cut -d' ' -f3-)" = "X25519MLKEM768 ecdsa_secp256r1_sha256" ] ||
+		fail "pqtls-inmem: not a handshake with the default group and the chain's signature"
+fi
 expect_fail 1 "cannot read $T/none/chain.pem" "$PQTLS" serve --certs "$T/none" --listen 127.0.0.1:0
 expect_fail 1 "cannot bind" "$PQTLS" serve --certs "$ecdsa" --listen "$ADDR_s"
 expect_fail 1 "--cert-compression: 'lzma'" "$PQTLS" serve --certs "$ecdsa" --listen 127.0.0.1:0 --cert-compression lzma
