@@ -205,7 +205,7 @@ out=()
 line() { out+=("$(printf '%-11s %-46s %20s %20s %10s' "$@")"); }
 # ratio FILE-A COL-A FILE-B COL-B: per round (line), 100 * A's column / B's column: the
 # share of a bound (microseconds per handshake in A) that a server (in B) reaches.
-ratio() { paste -d' ' "$1" "$3" | awk -v a="$2" -v b="$(($(head -1 "$1" | wc -w) + $4))" '{ printf "%.1f\n", 100 * $a / $b }'; }
+ratio() { awk -v a="$2" -v b="$4" 'NR == FNR { v[FNR] = $a; next } { printf "%.1f\n", 100 * v[FNR] / $b }' "$1" "$3"; }
 
 for kind in ecdsa-p256 ml-dsa-65; do
 	dir=$(chain "$kind")

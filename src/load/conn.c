@@ -35,6 +35,13 @@ static const char *connect_error(int e)
 	return e == EINVAL ? "Invalid argument (is the route to that address a blackhole?)" : strerror(e);
 }
 
+/* The last response is complete and the connection only waits for a ticket (after a
+ * 0.5-RTT answer): its measurement is over, so a close or a timeout now is no error. */
+static int only_ticket_left(const pq_load_conn *c)
+{
+	return c->st == PQ_CS_TICKET && c->rec.t[PQ_PH_END] >= 0;
+}
+
 static void finish(pq_load_conn *c, enum pq_load_err err, const char *detail)
 {
 	pq_load_record *r = &c->rec;
@@ -346,9 +353,8 @@ static uint32_t step(pq_load_conn *c)
 				finish(c, PQ_LERR_NONE, NULL);
 				return 0;
 			}
-			if (r <= 0 && c->rec.t[PQ_PH_END] >= 0 && SSL_get_error(c->ssl, r) != SSL_ERROR_WANT_READ) {
-				/* Closed after a complete response: done, just no ticket. */
-				finish(c, PQ_LERR_NONE, NULL);
+			if (r <= 0 && only_ticket_left(c) && SSL_get_error(c->ssl, r) != SSL_ERROR_WANT_READ) {
+				finish(c, PQ_LERR_NONE, NULL); /* closed: done, just no ticket */
 				return 0;
 			}
 			if (r <= 0)
@@ -392,8 +398,8 @@ void pq_load_conn_timeout(pq_load_conn *c)
 		[PQ_CS_WRITE] = PQ_LERR_TIMEOUT_RESPONSE,      [PQ_CS_READ] = PQ_LERR_TIMEOUT_RESPONSE,
 		[PQ_CS_DONE] = PQ_LERR_NONE};
 	char detail[64];
-	if (c->st == PQ_CS_TICKET && c->rec.t[PQ_PH_END] >= 0) {
-		finish(c, PQ_LERR_NONE, NULL); /* the response was complete; no ticket came */
+	if (only_ticket_left(c)) {
+		finish(c, PQ_LERR_NONE, NULL); /* no ticket came */
 		return;
 	}
 	snprintf(detail, sizeof detail, "no progress for %lld ms",
