@@ -35,11 +35,23 @@
 # VALGRIND=0 skips it. When perf works, the share of each server's CPU time
 # spent in that crypto is also sampled, in the same run (PERF=0 skips it).
 set -euo pipefail
-cd "$(dirname "$0")/.."
-source tests/integration/lib/common.sh
 D=${1:-3}
 ROUNDS=${ROUNDS:-5}
 LOAD=${LOAD:-8}
+# Checked before anything runs: one argument at most, and each a whole number >= 1.
+if [ "$#" -gt 1 ]; then
+	echo "handshake-rate: one argument at most (usage: bench/handshake-rate.sh [SECONDS per measurement])" >&2
+	exit 2
+fi
+for v in "SECONDS=$D" "ROUNDS=$ROUNDS" "LOAD=$LOAD"; do
+	if ! [[ ${v#*=} =~ ^[1-9][0-9]*$ ]]; then
+		echo "handshake-rate: ${v%%=*} '${v#*=}' is not a whole number of at least 1" \
+			"(usage: bench/handshake-rate.sh [SECONDS per measurement]; ROUNDS and LOAD from the environment)" >&2
+		exit 2
+	fi
+done
+cd "$(dirname "$0")/.."
+source tests/integration/lib/common.sh
 
 pin_server=() pin_client=()
 if command -v taskset >/dev/null && [ "$(nproc)" -ge 2 ]; then

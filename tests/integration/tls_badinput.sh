@@ -61,6 +61,11 @@ start_serve t12 --certs "$ecdsa" --tls 1.2
 expect_fail 1 "alert" "$PQTLS" bench "$ADDR_t12" --insecure -n 2
 
 expect_fail 2 "--certs DIR is required" "$PQTLS" serve
+# bench/handshake-rate.sh refuses its bad arguments before it starts anything.
+HR=$LIB_DIR/../../../bench/handshake-rate.sh
+expect_fail 2 "SECONDS 'abc' is not a whole number" bash "$HR" abc
+expect_fail 2 "ROUNDS '0' is not a whole number" env ROUNDS=0 bash "$HR"
+expect_fail 2 "one argument at most" bash "$HR" 1 2
 # bench/handshake-rate.sh's helper, built beside pqtls.
 INMEM=$(dirname "$PQTLS")/pqtls-inmem
 if [ -x "$INMEM" ]; then
