@@ -117,6 +117,8 @@ static void ints(void **state)
 	assert_non_null(strstr(d.msg, "0 to 4"));
 	assert_int_equal(pq_parse_int("two", "x", 0, 4, &v, NULL), PQ_EINVAL);
 	assert_int_equal(pq_parse_int("3x", "x", 0, 4, &v, NULL), PQ_EINVAL);
+	/* Found by fuzz/fuzz_units.c: the M suffix overflowed (undefined behaviour). */
+	assert_int_equal(pq_parse_int("22222222222232M", "x", 0, 4, &v, NULL), PQ_ERANGE);
 	double dv;
 	assert_int_equal(pq_parse_double("0.8", "x", 0, 1, &dv, NULL), 0);
 	assert_int_equal(pq_parse_double("nan", "x", 0, 1, &dv, NULL), PQ_EINVAL);
