@@ -144,6 +144,16 @@ static void accept_some(loop *l)
 	}
 }
 
+/* Waiting for a request: the idle timeout until its first byte; from then on the whole
+ * head must arrive within the header timeout, however it trickles (a byte every few
+ * seconds must not hold the connection forever). */
+static void read_deadline(loop *l, sconn *c, int64_t now)
+{
+	int64_t ht = l->srv->cfg.header_timeout_ns ? l->srv->cfg.header_timeout_ns
+						   : PQ_SERVER_HEADER_TIMEOUT_NS;
+	c->deadline = now + (c->in_len ? ht : l->srv->cfg.idle_timeout_ns);
+}
+
 static void on_handshake(loop *l, sconn *c)
 {
 	const char *sig = NULL;
@@ -156,7 +166,7 @@ static void on_handshake(loop *l, sconn *c)
 		l->w->stats.early_data++;
 	}
 	c->st = ST_READ;
-	c->deadline = pq_mono_ns() + l->srv->cfg.idle_timeout_ns;
+	read_deadline(l, c, pq_mono_ns());
 }
 
 /* Consumes a parsed request (hl > 0 bytes, parsed into req) or a bad one (hl < 0, or a
@@ -294,7 +304,8 @@ static void drive(loop *l, sconn *c)
 				return;
 			}
 			c->in_len += (size_t)r;
-			c->deadline = pq_mono_ns() + l->srv->cfg.idle_timeout_ns;
+			if (c->in_len == (size_t)r) /* the head's first bytes start its clock */
+				read_deadline(l, c, pq_mono_ns());
 			break;
 		}
 		case ST_WRITE: {
@@ -313,7 +324,7 @@ static void drive(loop *l, sconn *c)
 					return;
 				}
 				c->st = ST_READ;
-				c->deadline = pq_mono_ns() + l->srv->cfg.idle_timeout_ns;
+				read_deadline(l, c, pq_mono_ns()); /* pipelined bytes: a head begun */
 				want(l, c, EPOLLIN);
 				break;
 			}
@@ -345,8 +356,10 @@ static void expire(loop *l, int64_t now)
 		next = c->next;
 		if (now < c->deadline)
 			continue;
-		int hs = in_handshake(c);
-		l->w->stats.err[hs ? PQ_SRV_HS_TIMEOUT : PQ_SRV_IDLE_TIMEOUT]++;
+		enum pq_server_err why = in_handshake(c)			  ? PQ_SRV_HS_TIMEOUT
+					 : c->st == ST_READ && c->in_len > 0 ? PQ_SRV_HEADER_TIMEOUT
+									      : PQ_SRV_IDLE_TIMEOUT;
+		l->w->stats.err[why]++;
 		close_conn(l, c, 0);
 	}
 }

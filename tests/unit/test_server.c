@@ -321,6 +321,53 @@ static void stalls_after_client_hello_and_idle(void **state)
 	pq_server_free(s);
 }
 
+/* Slowloris: a client that trickles its request head a byte at a time must not hold the
+ * connection past the header timeout, though every byte is "progress" and comes well
+ * within the idle timeout. Trickled for up to 5 s, 8 times the header timeout (the
+ * margin is for this shared machine); before the fix it stayed open throughout. */
+static void slowloris_head_is_bounded(void **state)
+{
+	(void)state;
+	if (!chain_dir[0])
+		skip();
+	pq_server_config cfg = {.listen = "127.0.0.1:0", .threads = 1, .max_conns = 16,
+				.handshake_timeout_ns = 5 * PQ_NS_PER_S, .idle_timeout_ns = 3 * PQ_NS_PER_S,
+				.header_timeout_ns = 600 * PQ_NS_PER_MS,
+				.tls = {.certs_dir = chain_dir, .tickets = 0}};
+	pq_server *s = NULL;
+	pq_diag d;
+	assert_int_equal(pq_server_new(&cfg, &s, &d), 0);
+	assert_int_equal(pq_server_start(s, &d), 0);
+	SSL_CTX *ctx = SSL_CTX_new(TLS_client_method());
+	SSL_CTX_set_verify(ctx, SSL_VERIFY_NONE, NULL);
+	int fd = raw_connect(pq_server_port(s));
+	SSL *ssl = SSL_new(ctx);
+	SSL_set_fd(ssl, fd);
+	assert_int_equal(SSL_connect(ssl), 1);
+	const char *head = "GET / HTTP/1.1\r\nHost: x\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+	int64_t t0 = pq_mono_ns();
+	int closed = 0;
+	for (size_t i = 0; !closed && pq_mono_ns() - t0 < 5 * PQ_NS_PER_S; i++) {
+		if (SSL_write(ssl, head + i % strlen(head), 1) != 1)
+			break;
+		struct pollfd p = {.fd = fd, .events = POLLIN};
+		if (poll(&p, 1, 200) == 1) {
+			char buf[256];
+			closed = SSL_read(ssl, buf, sizeof buf) <= 0;
+		}
+	}
+	int64_t held = pq_mono_ns() - t0;
+	SSL_free(ssl);
+	close(fd);
+	SSL_CTX_free(ctx);
+	pq_server_stop(s);
+	pq_server_wait(s);
+	assert_true(held < 5 * PQ_NS_PER_S);
+	assert_true(pq_server_get_stats(s)->err[PQ_SRV_HEADER_TIMEOUT] == 1);
+	assert_true(pq_server_get_stats(s)->requests == 0);
+	pq_server_free(s);
+}
+
 static void max_conns(void **state)
 {
 	(void)state;
@@ -421,6 +468,7 @@ int main(void)
 		cmocka_unit_test(bench_in_process),
 		cmocka_unit_test(misbehaving_clients),
 		cmocka_unit_test(stalls_after_client_hello_and_idle),
+		cmocka_unit_test(slowloris_head_is_bounded),
 		cmocka_unit_test(max_conns),
 		cmocka_unit_test(out_of_descriptors),
 		cmocka_unit_test(config_errors),
