@@ -258,7 +258,9 @@ static void drive(loop *l, sconn *c)
 			 * a round trip to the first response byte. (Like any 0-RTT server,
 			 * this one answers a request it cannot yet know is not a replay.) */
 			pq_http_req req;
-			int hl = c->in_len ? pq_http_parse_request(c->in, c->in_len, &req) : 0;
+			int hl = c->in_len && !c->close_after_hs
+					 ? pq_http_parse_request(c->in, c->in_len, &req)
+					 : 0;
 			if (hl != 0) {
 				prepare(l, c, hl, &req);
 				c->early_resp = 1;
@@ -274,7 +276,10 @@ static void drive(loop *l, sconn *c)
 				ssl_fail(l, c, 0);
 				return;
 			}
-			c->in_len += n;
+			/* After a response that closes (a 400, "Connection: close"), the rest
+			 * of the early data is read and dropped, as over 1-RTT nothing after
+			 * it would be read at all. */
+			c->in_len = c->close_after_hs ? 0 : c->in_len + n;
 			if (r == SSL_READ_EARLY_DATA_FINISH)
 				c->st = ST_HANDSHAKE;
 			break;
@@ -315,7 +320,7 @@ static void drive(loop *l, sconn *c)
 				if (c->early_resp) {
 					/* Back to the early data, then the client's Finished. */
 					c->early_resp = 0;
-					c->close_after_hs = !c->resp.keep_alive;
+					c->close_after_hs |= !c->resp.keep_alive;
 					c->st = ST_EARLY;
 					break;
 				}
