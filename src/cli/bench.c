@@ -131,6 +131,7 @@ static int bench_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 	pq_load_config cfg = {0};
 	pq_load_result res = {0};
 	pq_load_summary sum;
+	pq_load_out csv = {0}, jsonl = {0};
 	char path[64];
 	int rc = PQ_EXIT_FAIL;
 
@@ -193,6 +194,12 @@ static int bench_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 			       pq_fmt_size(cap, sizeof cap, o->max_cert_list));
 		fflush(stdout);
 	}
+	/* Outputs first: a path that cannot be written fails now, not after the run. */
+	if ((o->csv && pq_load_out_open(&csv, o->csv, "--csv", &d) < 0) ||
+	    (o->jsonl && pq_load_out_open(&jsonl, o->jsonl, "--jsonl", &d) < 0)) {
+		pq_load_out_abort(&csv);
+		return pq_cli_fail(path_name, "%s", pq_diag_msg(&d));
+	}
 	uint64_t need = (uint64_t)(cfg.rate > 0 ? cfg.max_inflight : cfg.concurrency) + 64;
 	uint64_t have = pq_proc_raise_fdlimit(need);
 	if (have < need)
@@ -205,6 +212,8 @@ static int bench_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 	if (lrc < 0) {
 		int usage = lrc == PQ_EINVAL || lrc == PQ_ERANGE;
 		pq_load_result_dispose(&res);
+		pq_load_out_abort(&csv);
+		pq_load_out_abort(&jsonl);
 		return usage ? pq_cli_usage_error(path_name, "%s", pq_diag_msg(&d))
 			     : pq_cli_fail(path_name, "%s", pq_diag_msg(&d));
 	}
@@ -217,8 +226,8 @@ static int bench_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 	else
 		pq_load_summary_print(&sum, stdout);
 	fflush(stdout);
-	if ((o->csv && pq_load_write_csv(o->csv, res.recs, res.n, &d) < 0) ||
-	    (o->jsonl && pq_load_write_jsonl(o->jsonl, res.recs, res.n, &d) < 0)) {
+	if (pq_load_out_commit(&csv, pq_load_csv_stream, res.recs, res.n, &d) < 0 ||
+	    pq_load_out_commit(&jsonl, pq_load_jsonl_stream, res.recs, res.n, &d) < 0) {
 		pq_cli_fail(path_name, "%s", pq_diag_msg(&d));
 		goto out;
 	}
@@ -243,6 +252,8 @@ static int bench_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 		rc = PQ_EXIT_OK;
 	}
 out:
+	pq_load_out_abort(&csv);
+	pq_load_out_abort(&jsonl);
 	pq_load_result_dispose(&res);
 	return rc;
 }

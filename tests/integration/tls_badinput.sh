@@ -6,16 +6,6 @@
 set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"
 
-# expect_fail CODE PATTERN CMD...: CMD exits CODE and its stderr matches PATTERN.
-expect_fail() {
-	local code=$1 pat=$2; shift 2
-	local rc=0
-	"$@" >"$T/out" 2>"$T/err" || rc=$?
-	[ "$rc" = "$code" ] || { cat "$T/out" "$T/err"; fail "'$*' exited $rc, want $code"; }
-	grep -q -- "$pat" "$T/err" || { cat "$T/err"; fail "'$*': stderr lacks '$pat'"; }
-	pass "$(head -1 "$T/err")"
-}
-
 ecdsa=$(chain ecdsa-p256)
 mldsa=$(chain ml-dsa-65)
 other=$(chain ml-dsa-44) # a different root
