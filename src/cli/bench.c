@@ -3,6 +3,7 @@
  * raw records. Exit 0 only when every measured connection succeeded and negotiated what
  * was asked. */
 #include <math.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +21,7 @@ struct bench_opts {
 	const char *rate, *groups, *sigalgs, *ciphersuites, *cert_comp, *ca, *path, *csv, *jsonl, *keylog;
 	const char *servername;
 	int arrivals, insecure, early_data, tls, json, allow_fallback;
-	int64_t duration, timeout;
+	int64_t duration, timeout, conn_timeout;
 	uint64_t response_size, max_cert_list;
 	double resume;
 };
@@ -71,6 +72,9 @@ static const pq_opt bench_table[] = {
 	 "largest Certificate message accepted (OpenSSL's own default is 100KiB)", NULL, 0, 0},
 	{"timeout", 0, PQ_OPT_DURATION, O(timeout), NULL, "10s",
 	 "give up on a connection with no progress for this long (per phase)", NULL, 0, 0},
+	{"conn-timeout", 0, PQ_OPT_DURATION, O(conn_timeout), NULL, "60s",
+	 "give up on a connection not finished this long after it started (every phase, the body included; 0 = never)",
+	 NULL, 0, 0},
 	{"csv", 0, PQ_OPT_STR, O(csv), "FILE", NULL, "write one CSV row per connection", NULL, 0, 0},
 	{"jsonl", 0, PQ_OPT_STR, O(jsonl), "FILE", NULL, "write one JSON object per connection", NULL, 0, 0},
 	{"json", 0, PQ_OPT_FLAG, O(json), NULL, NULL, "print the summary as JSON instead of a table", NULL, 0, 0},
@@ -83,6 +87,24 @@ static const pq_opt bench_table[] = {
 #undef O
 
 static const char *path_name = "pqtls bench";
+
+/* SIGINT/SIGTERM end the run; the records measured so far are still written. The
+ * handler resets itself, so a second signal ends the process at once. */
+static volatile sig_atomic_t stop_flag;
+
+static void on_stop_signal(int sig)
+{
+	(void)sig;
+	stop_flag = 1;
+}
+
+static void catch_stop_signals(void)
+{
+	struct sigaction sa = {.sa_handler = on_stop_signal, .sa_flags = SA_RESETHAND};
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
 
 static void progress(void *arg, const pq_load_progress *p)
 {
@@ -174,6 +196,8 @@ static int bench_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 	cfg.resume = o->resume;
 	cfg.warmup = pq_cli_given(cmd, args, "warmup") ? o->warmup : o->resume > 0 ? o->concurrency : 0;
 	cfg.timeout_ns = o->timeout;
+	cfg.total_timeout_ns = o->conn_timeout;
+	cfg.stop = &stop_flag;
 	cfg.early_data = o->early_data;
 	cfg.seed = (uint64_t)o->seed;
 	if (pq_cli_progress_enabled())
@@ -206,6 +230,7 @@ static int bench_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 		fprintf(stderr, "pqtls bench: note: the open-file limit is %llu, below the %llu this "
 				"run may need; connections beyond it fail\n",
 			(unsigned long long)have, (unsigned long long)need);
+	catch_stop_signals();
 	int lrc = pq_load_run(&cfg, &res, &d);
 	if (cfg.progress)
 		fprintf(stderr, "\r%70s\r", "");
@@ -232,7 +257,14 @@ static int bench_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 		goto out;
 	}
 	char why[200];
-	if (res.warmup_errors && res.n == 0) {
+	if (res.interrupted) {
+		pq_cli_fail(path_name, "interrupted by a signal after %zu connections; their records "
+				       "are written", res.n);
+	} else if (res.server_gone) {
+		pq_cli_fail(path_name, "stopped: %d connections in a row were refused (has the "
+				       "server exited?); %zu connections recorded",
+			    PQ_LOAD_REFUSED_IN_ROW, res.n);
+	} else if (res.warmup_errors && res.n == 0) {
 		const pq_load_record *w = &res.warmup_error;
 		pq_cli_fail(path_name, "%llu warm-up connections failed (%s%s%s); nothing measured",
 			    (unsigned long long)res.warmup_errors, pq_load_err_text(w->err),
