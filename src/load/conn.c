@@ -143,6 +143,11 @@ static uint32_t ssl_fail(pq_load_conn *c, int r)
 	if (e == SSL_ERROR_WANT_WRITE)
 		return EPOLLOUT;
 	int in_hs = c->st == PQ_CS_HANDSHAKE || c->st == PQ_CS_EARLY;
+	/* Where a close or reset came: before the ServerHello it is a server that would
+	 * not talk at all (over its connection limit, or exiting), not a TLS failure. */
+	const char *when = !c->acct.t_server_hello_ns ? "before its ServerHello (over its connection limit, or exiting?)"
+			   : in_hs		      ? "during the handshake"
+						      : "after the handshake";
 	char detail[96] = "";
 	long vr = SSL_get_verify_result(c->ssl);
 	unsigned long oe = ERR_peek_error();
@@ -151,6 +156,14 @@ static uint32_t ssl_fail(pq_load_conn *c, int r)
 	} else if (c->acct.alert_rx >= 0) {
 		snprintf(detail, sizeof detail, "%s", SSL_alert_desc_string_long(c->acct.alert_rx));
 		finish(c, PQ_LERR_ALERT, detail);
+	} else if (oe && ERR_SYSTEM_ERROR(oe)) {
+		/* A system error inside OpenSSL's read or write: it has no reason string. */
+		int se = ERR_GET_REASON(oe);
+		snprintf(detail, sizeof detail, "%s %s", strerror(se), when);
+		finish(c, se == ECONNRESET || se == EPIPE ? PQ_LERR_RESET : PQ_LERR_CONNECT,
+		       se == ECONNRESET || se == EPIPE ? when : detail);
+	} else if (oe && ERR_GET_REASON(oe) == SSL_R_UNEXPECTED_EOF_WHILE_READING) {
+		finish(c, PQ_LERR_CLOSED, in_hs || !c->acct.t_server_hello_ns ? when : "before the response");
 	} else if (oe) {
 		const char *reason = ERR_reason_error_string(oe);
 		int why = ERR_GET_REASON(oe);
@@ -162,9 +175,9 @@ static uint32_t ssl_fail(pq_load_conn *c, int r)
 		snprintf(detail, sizeof detail, "%s%s", reason ? reason : "unknown", hint);
 		finish(c, PQ_LERR_PROTOCOL, detail);
 	} else if (e == SSL_ERROR_ZERO_RETURN || (e == SSL_ERROR_SYSCALL && err_no == 0)) {
-		finish(c, PQ_LERR_CLOSED, in_hs ? "during the handshake" : "before the response");
+		finish(c, PQ_LERR_CLOSED, in_hs || !c->acct.t_server_hello_ns ? when : "before the response");
 	} else if (e == SSL_ERROR_SYSCALL && (err_no == ECONNRESET || err_no == EPIPE)) {
-		finish(c, PQ_LERR_RESET, in_hs ? "during the handshake" : "after the handshake");
+		finish(c, PQ_LERR_RESET, when);
 	} else {
 		finish(c, PQ_LERR_CONNECT, strerror(err_no));
 	}

@@ -43,7 +43,8 @@ typedef struct pq_server_config {
 	X(PQ_SRV_RESET, "reset or closed by peer mid-handshake")                     \
 	X(PQ_SRV_BAD_REQUEST, "bad request (400)")                                   \
 	X(PQ_SRV_IO, "I/O error after handshake")                                    \
-	X(PQ_SRV_OVER_LIMIT, "refused: over --max-conns")
+	X(PQ_SRV_OVER_LIMIT, "refused: over the connection limit")                   \
+	X(PQ_SRV_NO_FDS, "accept paused: out of file descriptors (EMFILE/ENFILE)")
 
 enum pq_server_err {
 #define PQ_SRV_ENUM(name, text) name,

@@ -101,7 +101,7 @@ static void accept_some(loop *l)
 			 * timeout scan (100 ms), which also frees descriptors. */
 			epoll_ctl(l->w->epfd, EPOLL_CTL_DEL, l->w->listen_fd, NULL);
 			l->listen_paused = 1;
-			l->w->stats.err[PQ_SRV_IO]++;
+			l->w->stats.err[PQ_SRV_NO_FDS]++;
 			return;
 		}
 		if (fd < 0)

@@ -379,6 +379,18 @@ static void max_conns(void **state)
 	int b = raw_connect(pq_server_port(s));
 	assert_true(closed_within(b, 3000)); /* over the limit: closed at once */
 	assert_false(closed_within(a, 200)); /* the first is still open */
+	/* bench names that refusal: a close before the ServerHello, not a TLS error (it was
+	 * "TLS protocol error: unexpected eof while reading"). */
+	pq_diag d;
+	pq_load_result res;
+	pq_load_config cfg = {.tls = {.insecure = 1}, .connections = 1, .concurrency = 1,
+			      .requests_per_conn = 1, .timeout_ns = 5 * PQ_NS_PER_S};
+	assert_int_equal(pq_addr_parse(pq_server_address(s), "t", 0, &cfg.target, &d), 0);
+	assert_int_equal(pq_load_run(&cfg, &res, &d), 0);
+	assert_int_equal(res.n, 1);
+	assert_true(res.recs[0].err == PQ_LERR_CLOSED || res.recs[0].err == PQ_LERR_RESET);
+	assert_non_null(strstr(res.recs[0].err_detail, "before its ServerHello"));
+	pq_load_result_dispose(&res);
 	close(a);
 	close(b);
 	pq_server_free(s); /* stops and waits by itself */
@@ -425,7 +437,8 @@ static void out_of_descriptors(void **state)
 	close(g);
 	pq_server_stop(s);
 	pq_server_wait(s);
-	assert_true(pq_server_get_stats(s)->err[PQ_SRV_IO] >= 1);
+	assert_true(pq_server_get_stats(s)->err[PQ_SRV_NO_FDS] >= 1); /* named, not "I/O" */
+	assert_true(pq_server_get_stats(s)->err[PQ_SRV_IO] == 0);
 	assert_true(pq_server_get_stats(s)->err[PQ_SRV_HANDSHAKE] >= 1);
 	pq_server_free(s);
 	assert_true(pq_proc_raise_fdlimit(16) >= 16);
