@@ -161,6 +161,12 @@ static int bench_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 		return pq_cli_usage_error(path_name, "%s", pq_diag_msg(&d));
 	if (o->rate && parse_rate(o->rate, &cfg.rate, &d) < 0)
 		return pq_cli_usage_error(path_name, "%s", pq_diag_msg(&d));
+	if (o->servername && !o->servername[0])
+		return pq_cli_usage_error(path_name, "--servername: the name is empty; give the name the "
+						     "certificate is for (e.g. localhost), or leave the option out");
+	if (pq_cli_given(cmd, args, "max-cert-list") && o->max_cert_list == 0)
+		return pq_cli_usage_error(path_name, "--max-cert-list: 0 bytes would accept no certificate; "
+						     "give a size such as 100KiB (default 16MiB)");
 	if (!o->ca && !o->insecure)
 		return pq_cli_usage_error(path_name, "give --ca FILE to verify the server (e.g. "
 						     "DIR/root.pem) or --insecure");

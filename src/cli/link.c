@@ -130,10 +130,16 @@ static int build_config(const pq_cmd *cmd, const struct link_opts *o, const pq_c
 		c->dir[PQ_DIR_C2S].rate_bps = o->rate_up;
 	if (given(cmd, a, "rate-down"))
 		c->dir[PQ_DIR_S2C].rate_bps = o->rate_down;
-	if (o->mtu < 0 || o->mtu > 65535 || o->initcwnd < 0 || o->initcwnd > 1000 || o->initrwnd < 0 ||
-	    o->initrwnd > 1000)
-		return pq_diag_set(d, PQ_ERANGE, "--mtu %lld / --initcwnd %lld / --initrwnd %lld: out of range "
-				   "(MTU 576 to 9000; windows 1 to 1000 segments)", o->mtu, o->initcwnd, o->initrwnd);
+	/* Each range names only its own option (the message once named all three). */
+	if (o->mtu < 0 || o->mtu > 65535)
+		return pq_diag_set(d, PQ_ERANGE, "--mtu: %lld is out of range (accepted: %u to %u)", o->mtu,
+				   PQ_LINK_MIN_MTU, PQ_LINK_MAX_MTU);
+	if (o->initcwnd < 0 || o->initcwnd > 1000)
+		return pq_diag_set(d, PQ_ERANGE, "--initcwnd: %lld is out of range (accepted: 1 to 1000 segments)",
+				   o->initcwnd);
+	if (o->initrwnd < 0 || o->initrwnd > 1000)
+		return pq_diag_set(d, PQ_ERANGE, "--initrwnd: %lld is out of range (accepted: 1 to 1000 segments)",
+				   o->initrwnd);
 	c->mtu = (uint32_t)o->mtu;
 	if (given(cmd, a, "initcwnd"))
 		c->initcwnd = (uint32_t)o->initcwnd;

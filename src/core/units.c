@@ -123,6 +123,10 @@ int pq_parse_rate(const char *s, const char *what, uint64_t *out_bps, pq_diag *d
 	double bps = v * u->mult;
 	if (bps > 1e13)
 		return pq_diag_set(d, PQ_EINVAL, "%s: '%s' is above 10 Tbit/s", what, s);
+	/* Rounded to 0 it would silently mean unlimited. */
+	if (llround(bps) == 0)
+		return pq_diag_set(d, PQ_EINVAL, "%s: '%s' is below 1 bit/s (the smallest rate is 1bit; "
+						 "0 = unlimited)", what, s);
 	*out_bps = (uint64_t)llround(bps);
 	return 0;
 }

@@ -84,6 +84,9 @@ static void rates(void **state)
 	pq_diag d;
 	assert_int_equal(pq_parse_rate("20", "--rate", &v, &d), PQ_EINVAL);
 	assert_non_null(strstr(d.msg, "Mbit"));
+	/* Rounded to 0 bit/s it would mean unlimited: refused. */
+	assert_int_equal(pq_parse_rate("0.0001bit", "--rate", &v, &d), PQ_EINVAL);
+	assert_non_null(strstr(d.msg, "--rate: '0.0001bit' is below 1 bit/s"));
 	assert_int_equal(pq_parse_rate("fast", "--rate", &v, &d), PQ_EINVAL);
 }
 
