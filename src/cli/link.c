@@ -107,6 +107,8 @@ static int build_config(const pq_cmd *cmd, const struct link_opts *o, const pq_c
 			dc->jitter_dist = (enum pq_dist)o->jitter_dist;
 		if (given(cmd, a, "reorder"))
 			dc->reorder = 1;
+		if (given(cmd, a, "keep-order"))
+			dc->reorder = 0;
 		if (given(cmd, a, "loss")) {
 			dc->loss.p = o->loss;
 			dc->loss.ge_p = 0;

@@ -85,6 +85,13 @@ static void profiles_apply(void **state)
 	assert_int_equal(pq_link_config_rtt_ns(&c), 148 * MS);
 	assert_int_equal(pq_profile_apply("aws-lossy", &c, NULL), 0);
 	assert_true(c.dir[0].loss.p > 0 && c.dir[1].loss.p > 0);
+	/* The aws-* profiles reorder (as the study's netem did) and say so in their entry;
+	 * the lossy one asks for a longer server handshake timeout than the default 10 s. */
+	assert_true(c.dir[0].reorder && c.dir[1].reorder);
+	for (const pq_profile *p = pq_profiles; p->name; p++) {
+		assert_int_equal(p->reorder, strncmp(p->name, "aws-", 4) == 0);
+		assert_true(p->loss == 0 || p->serve_handshake_timeout_ns > 10000 * MS);
+	}
 	for (const pq_profile *p = pq_profiles; p->name; p++) {
 		assert_int_equal(pq_profile_apply(p->name, &c, NULL), 0);
 		assert_int_equal(pq_link_config_validate(&c, NULL), 0);
