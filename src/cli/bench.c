@@ -9,11 +9,11 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "core/proc.h"
 #include "core/units.h"
 #include "load/run.h"
 #include "load/summary.h"
 #include "load/writers.h"
-#include "server/proc.h"
 
 struct bench_opts {
 	long long concurrency, connections, requests, warmup, max_inflight, seed, threads;

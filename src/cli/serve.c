@@ -14,7 +14,7 @@
 
 #include "cli/commands.h"
 #include "core/clock.h"
-#include "server/proc.h"
+#include "core/proc.h"
 #include "server/server.h"
 
 struct serve_opts {

@@ -14,10 +14,10 @@
 #include <stdint.h>
 
 #include "core/clock.h"
+#include "http/http.h"
 #include "load/record.h"
-#include "server/http.h"
+#include "net/addr.h"
 #include "tls/acct.h"
-#include "tls/addr.h"
 
 typedef struct pq_conn_params {
 	const pq_addr *target;

@@ -11,10 +11,10 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/proc.h"
 #include "core/rng.h"
 #include "load/arrival.h"
 #include "load/conn.h"
-#include "server/proc.h"
 
 #define POOL_MAX 64
 #define PROGRESS_NS (500 * PQ_NS_PER_MS)

@@ -27,7 +27,7 @@
 
 #include "core/err.h"
 #include "load/record.h"
-#include "tls/addr.h"
+#include "net/addr.h"
 #include "tls/ctx.h"
 
 typedef struct pq_load_progress {

@@ -11,6 +11,7 @@
 #include "pki/cert.h"
 #include "pki/chain.h"
 #include "pki/dir.h"
+#include "pki/files.h"
 #include "pki/manifest.h"
 #include "pki/pad.h"
 
@@ -205,9 +206,9 @@ static int write_pem(const char *dir, const char *name, struct built *b, int fro
 static int write_dir(struct built *b, const char *dir, pq_diag *d)
 {
 	int leaf = b->n - 1, rc;
-	if ((rc = write_pem(dir, "root.pem", b, 0, 0, 0, d)) ||
-	    (rc = write_pem(dir, "chain.pem", b, leaf, 1 < leaf ? 1 : leaf, 0, d)) ||
-	    (rc = write_pem(dir, "leaf.key", b, leaf, leaf, 1, d)))
+	if ((rc = write_pem(dir, PQ_CHAIN_FILE_ROOT, b, 0, 0, 0, d)) ||
+	    (rc = write_pem(dir, PQ_CHAIN_FILE_CHAIN, b, leaf, 1 < leaf ? 1 : leaf, 0, d)) ||
+	    (rc = write_pem(dir, PQ_CHAIN_FILE_KEY, b, leaf, leaf, 1, d)))
 		return rc;
 	return 0;
 }
@@ -248,7 +249,7 @@ int pq_chain_make(const pq_chain_spec *s, const char *outdir, int force, pq_chai
 	if ((rc = write_dir(&b, tmp, d)) || (rc = pq_chain_inspect(tmp, info, d)))
 		goto out;
 	snprintf(info->dir, sizeof info->dir, "%s", outdir);
-	snprintf(info->source, sizeof info->source, "%s/chain.pem", outdir);
+	snprintf(info->source, sizeof info->source, "%s/" PQ_CHAIN_FILE_CHAIN, outdir);
 	if ((rc = pq_chain_annotate(info, s, d)) || (rc = pq_manifest_write(info, tmp, d)) ||
 	    (rc = pq_pki_dir_commit(tmp, outdir, force, d)))
 		goto out;

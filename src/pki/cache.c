@@ -8,6 +8,7 @@
 
 #include "pki/chain.h"
 #include "pki/dir.h"
+#include "pki/files.h"
 
 #define HASH_HEX 24 /* 96 bits of SHA-256: no collisions among a lab's specs */
 
@@ -52,7 +53,7 @@ int pq_chain_cached(const pq_chain_spec *s, const char *cache_root, pq_chain_inf
 		rc = pq_chain_cache_dir(s, cache_root, dir, sizeof dir, d);
 	if (rc)
 		return rc;
-	snprintf(manifest, sizeof manifest, "%s/manifest.json", dir);
+	snprintf(manifest, sizeof manifest, "%s/" PQ_CHAIN_FILE_MANIFEST, dir);
 	if (access(manifest, R_OK) == 0)
 		return (rc = load(dir, s, info, d)) ? rc : 1;
 	char *slash = strrchr(dir, '/');

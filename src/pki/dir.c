@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "pki/files.h"
+
 /* 1 when dir is empty or holds manifest.json, 0 otherwise, -errno on failure. */
 static int replaceable(const char *dir)
 {
@@ -21,7 +23,7 @@ static int replaceable(const char *dir)
 		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
 			continue;
 		empty = 0;
-		if (strcmp(e->d_name, "manifest.json") == 0)
+		if (strcmp(e->d_name, PQ_CHAIN_FILE_MANIFEST) == 0)
 			manifest = 1;
 	}
 	closedir(dh);

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "pki/chain.h"
+#include "pki/files.h"
 #include "pki/pad.h"
 
 static void describe(X509 *x, const char *role, pq_cert_info *c)
@@ -168,9 +169,9 @@ int pq_chain_inspect(const char *path, pq_chain_info *info, pq_diag *d)
 	int rc;
 	if (S_ISDIR(st.st_mode)) {
 		snprintf(info->dir, sizeof info->dir, "%s", path);
-		snprintf(info->source, sizeof info->source, "%s/chain.pem", path);
+		snprintf(info->source, sizeof info->source, "%s/" PQ_CHAIN_FILE_CHAIN, path);
 		char root[sizeof info->source];
-		snprintf(root, sizeof root, "%s/root.pem", path);
+		snprintf(root, sizeof root, "%s/" PQ_CHAIN_FILE_ROOT, path);
 		rc = inspect_file(info->source, info, 1, d);
 		if (!rc && stat(root, &st) == 0)
 			rc = inspect_root(root, info, d);

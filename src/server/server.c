@@ -5,8 +5,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "net/addr.h"
 #include "server/internal.h"
-#include "tls/addr.h"
 
 static int listen_one(const pq_addr *a, uint16_t port, int reuseport, int *out, pq_diag *d)
 {

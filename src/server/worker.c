@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
-#include "server/http.h"
+#include "http/http.h"
 #include "server/internal.h"
 
 #define CHUNK 16384

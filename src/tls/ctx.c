@@ -1,5 +1,6 @@
 #include "tls/ctx.h"
 
+#include "pki/files.h"
 #include "tls/certcomp.h"
 
 #include <errno.h>
@@ -169,17 +170,17 @@ static int setup_server(SSL_CTX *ctx, const pq_tls_config *cfg, pq_diag *d)
 {
 	char chain[4096], key[4096];
 	if (!cfg->certs_dir)
-		return pq_diag_set(d, PQ_EINVAL, "--certs: a directory with chain.pem and leaf.key "
+		return pq_diag_set(d, PQ_EINVAL, "--certs: a directory with " PQ_CHAIN_FILE_CHAIN " and " PQ_CHAIN_FILE_KEY " "
 						 "is needed");
-	snprintf(chain, sizeof chain, "%s/chain.pem", cfg->certs_dir);
-	snprintf(key, sizeof key, "%s/leaf.key", cfg->certs_dir);
+	snprintf(chain, sizeof chain, "%s/" PQ_CHAIN_FILE_CHAIN, cfg->certs_dir);
+	snprintf(key, sizeof key, "%s/" PQ_CHAIN_FILE_KEY, cfg->certs_dir);
 	/* Suites given to a server are its preference, as web servers treat them. */
 	if (cfg->ciphersuites)
 		SSL_CTX_set_options(ctx, SSL_OP_CIPHER_SERVER_PREFERENCE);
 	for (const char *f = chain; f; f = f == chain ? key : NULL)
 		if (access(f, R_OK) < 0)
-			return pq_diag_set(d, -errno, "--certs: cannot read %s: %s (DIR needs chain.pem "
-						      "and leaf.key, as pqtls certs writes them)",
+			return pq_diag_set(d, -errno, "--certs: cannot read %s: %s (DIR needs " PQ_CHAIN_FILE_CHAIN
+						      " and " PQ_CHAIN_FILE_KEY ", as pqtls certs writes them)",
 					   f, strerror(errno));
 	if (SSL_CTX_use_certificate_chain_file(ctx, chain) != 1)
 		return pq_diag_ossl(d, PQ_EINVAL,

@@ -23,8 +23,8 @@
 #include <openssl/ssl.h>
 
 #include "core/clock.h"
+#include "core/proc.h"
 #include "load/run.h"
-#include "server/proc.h"
 #include "server/internal.h"
 #include "server/server.h"
 #include "testchain.h"
