@@ -55,7 +55,7 @@ static int read_pem(const char *path, X509 **out, size_t max, size_t *n, pq_diag
 		ERR_clear_error();
 		X509 *x = PEM_read_bio_X509(in, NULL, NULL, NULL);
 		if (!x) {
-			unsigned long e = ERR_peek_last_error();
+			unsigned long e = pq_ossl_peek(1, NULL);
 			if (ERR_GET_LIB(e) == ERR_LIB_PEM &&
 			    ERR_GET_REASON(e) == PEM_R_NO_START_LINE && *n > 0) {
 				ERR_clear_error();
