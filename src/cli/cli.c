@@ -223,7 +223,10 @@ int pq_cli_given(const pq_cmd *cmd, const pq_cli_args *args, const char *name)
 	for (int i = 0; cmd->opts && cmd->opts[i].name && i < PQ_CLI_MAX_OPTS; i++)
 		if (strcmp(cmd->opts[i].name, name) == 0)
 			return args->given[i];
-	return 0;
+	/* A name the table lacks is a typo in the caller, which would otherwise read as
+	 * "not given" forever: stop at once, in every build. */
+	fprintf(stderr, "pq_cli_given: command '%s' has no option '%s'\n", cmd->name, name);
+	abort();
 }
 
 void pq_cli_list(FILE *f, const pq_cmd *const *cmds, const char *path)

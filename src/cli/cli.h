@@ -78,7 +78,8 @@ int pq_cli_dispatch(const pq_cmd *const *cmds, const char *path, int argc, char 
 int pq_cli_parse(const pq_cmd *cmd, const char *path, int argc, char **argv, void *opts,
 		 pq_cli_args *args);
 
-/* Was option `name` given on the command line? */
+/* Was option `name` given on the command line? A name that is not in cmd's table is a
+ * bug in the caller: it aborts (every build), rather than reading as "not given". */
 int pq_cli_given(const pq_cmd *cmd, const pq_cli_args *args, const char *name);
 
 /* Print the generated help for a command (or a command table) to f. */

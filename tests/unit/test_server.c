@@ -317,7 +317,11 @@ static void max_conns(void **state)
 	(void)state;
 	pq_server *s = start(1, 1, 10 * PQ_NS_PER_S);
 	int a = raw_connect(pq_server_port(s));
-	usleep(100000); /* let the worker accept the first */
+	/* Wait for the worker to accept the first: it holds the one slot then. */
+	for (int ms = 0; atomic_load(&s->open_conns) < 1; ms++) {
+		assert_true(ms < 10000);
+		poll(NULL, 0, 1);
+	}
 	int b = raw_connect(pq_server_port(s));
 	assert_true(closed_within(b, 3000)); /* over the limit: closed at once */
 	assert_false(closed_within(a, 200)); /* the first is still open */
