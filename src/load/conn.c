@@ -147,12 +147,15 @@ static uint32_t fail_status(pq_load_conn *c, const pq_tls_status *st)
 		finish(c, PQ_LERR_ALERT, detail);
 	} else if (st->queued) {
 		int why = st->why;
+		const char *reason = *st->reason ? st->reason : "unknown";
 		/* The two failures people meet most, with what usually causes them. */
-		const char *hint = why == SSL_R_WRONG_VERSION_NUMBER || why == SSL_R_PACKET_LENGTH_TOO_LONG
-					   ? " (is it a TLS server?)"
-				   : why == SSL_R_EXCESSIVE_MESSAGE_SIZE ? " (a certificate over --max-cert-list?)"
-								       : "";
-		snprintf(detail, sizeof detail, "%s%s", *st->reason ? st->reason : "unknown", hint);
+		if (why == SSL_R_WRONG_VERSION_NUMBER || why == SSL_R_PACKET_LENGTH_TOO_LONG)
+			snprintf(detail, sizeof detail, "%s (is it a TLS server?)", reason);
+		else if (why == SSL_R_EXCESSIVE_MESSAGE_SIZE)
+			snprintf(detail, sizeof detail, "%s (a certificate over %s?)", reason,
+				 c->p->cap_name ? c->p->cap_name : "the size cap");
+		else
+			snprintf(detail, sizeof detail, "%s", reason);
 		finish(c, PQ_LERR_PROTOCOL, detail);
 	} else if (st->io == PQ_TLS_IO_CLOSED || st->io == PQ_TLS_IO_EOF) {
 		finish(c, PQ_LERR_CLOSED, in_hs ? "during the handshake" : "before the response");

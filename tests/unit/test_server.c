@@ -203,7 +203,7 @@ static void bench_in_process(void **state)
 	pq_load_result_dispose(&res);
 	cfg.connections = 1;
 	assert_int_equal(pq_load_run(&cfg, &res, &d), PQ_ERANGE);
-	assert_non_null(strstr(d.msg, "--threads"));
+	assert_non_null(strstr(d.msg, "threads 2 needs connections of 2"));
 	cfg.connections = 21;
 	cfg.concurrency = 1;
 	assert_int_equal(pq_load_run(&cfg, &res, &d), PQ_ERANGE);
@@ -386,7 +386,12 @@ static void config_errors(void **state)
 	cfg.threads = 1;
 	cfg.listen = "localhost";
 	assert_int_equal(pq_server_new(&cfg, &s, &d), PQ_EINVAL);
+	assert_non_null(strstr(d.msg, "listen"));
+	static const pq_name names[] = {{"listen", "--listen"}, {NULL, NULL}};
+	cfg.names = names; /* the caller's name for it, when it gives one */
+	assert_int_equal(pq_server_new(&cfg, &s, &d), PQ_EINVAL);
 	assert_non_null(strstr(d.msg, "--listen"));
+	cfg.names = NULL;
 	cfg.listen = "127.0.0.1:0";
 	cfg.tls.certs_dir = "/nonexistent";
 	assert_true(pq_server_new(&cfg, &s, &d) < 0);
