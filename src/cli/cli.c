@@ -340,6 +340,18 @@ int pq_cli_dispatch(const pq_cmd *const *cmds, const char *path, int argc, char 
 				  path);
 }
 
+int pq_cli_cache_root(char *buf, size_t n)
+{
+	const char *env = getenv("PQTLS_CACHE"), *home = getenv("HOME");
+	if (env && env[0])
+		snprintf(buf, n, "%s", env);
+	else if (home && home[0])
+		snprintf(buf, n, "%s/.cache/pqtls", home);
+	else
+		return -1;
+	return 0;
+}
+
 int pq_cli_progress_enabled(void)
 {
 	const char *e = getenv("PQTLS_PROGRESS");

@@ -93,6 +93,10 @@ int pq_cli_usage_error(const char *path, const char *fmt, ...) __attribute__((fo
 /* Failure of a command: prints "PATH: error: message" to stderr, returns PQ_EXIT_FAIL. */
 int pq_cli_fail(const char *path, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* The cache directory commands use: $PQTLS_CACHE, else ~/.cache/pqtls. Returns -1 when
+ * neither PQTLS_CACHE nor HOME is set. */
+int pq_cli_cache_root(char *buf, size_t n);
+
 /* Is stderr a terminal (for progress lines)? Honours PQTLS_PROGRESS=0/1. */
 int pq_cli_progress_enabled(void);
 

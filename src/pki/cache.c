@@ -2,7 +2,6 @@
 #include <errno.h>
 #include <openssl/evp.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -18,16 +17,9 @@ int pq_chain_cache_dir(const pq_chain_spec *s, const char *cache_root, char *out
 	char key[512], root[4096];
 	unsigned char md[EVP_MAX_MD_SIZE];
 	unsigned mdlen = 0;
-	const char *env = getenv("PQTLS_CACHE"), *home = getenv("HOME");
-	if (cache_root && cache_root[0])
-		snprintf(root, sizeof root, "%s", cache_root);
-	else if (env && env[0])
-		snprintf(root, sizeof root, "%s", env);
-	else if (home && home[0])
-		snprintf(root, sizeof root, "%s/.cache/pqtls", home);
-	else
-		return pq_diag_set(d, PQ_EINVAL,
-				   "chain cache: neither PQTLS_CACHE nor HOME is set");
+	if (!cache_root || !cache_root[0])
+		return pq_diag_set(d, PQ_EINVAL, "chain cache: no cache directory given");
+	snprintf(root, sizeof root, "%s", cache_root);
 	pq_chain_spec_key(s, key, sizeof key);
 	if (!EVP_Digest(key, strlen(key), md, &mdlen, EVP_sha256(), NULL))
 		return pq_diag_ossl(d, PQ_ETLS, "chain cache: cannot hash the spec");

@@ -165,7 +165,7 @@ int pq_chain_inspect(const char *path, pq_chain_info *info, pq_diag *d)
 	struct stat st;
 	*info = (pq_chain_info){0};
 	if (stat(path, &st) != 0)
-		return pq_diag_set(d, PQ_EIO, "--inspect %s: no such file or directory", path);
+		return pq_diag_set(d, PQ_EIO, "%s: no such file or directory", path);
 	int rc;
 	if (S_ISDIR(st.st_mode)) {
 		snprintf(info->dir, sizeof info->dir, "%s", path);
