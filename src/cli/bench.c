@@ -10,11 +10,12 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/names.h"
+#include "core/proc.h"
 #include "core/units.h"
 #include "load/run.h"
 #include "load/summary.h"
 #include "load/writers.h"
-#include "server/proc.h"
 
 struct bench_opts {
 	long long concurrency, connections, requests, warmup, max_inflight, seed, threads;
@@ -189,7 +190,9 @@ static int bench_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 		.ca_file = o->ca,
 		.insecure = o->insecure,
 		.max_cert_list = o->max_cert_list,
+		.names = pq_cli_tls_names,
 	};
+	cfg.names = pq_cli_load_names;
 	cfg.servername = o->servername;
 	cfg.connections = pq_cli_given(cmd, args, "connections") ? o->connections
 			  : o->duration ? 0 : 100;

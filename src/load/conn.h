@@ -14,10 +14,10 @@
 #include <stdint.h>
 
 #include "core/clock.h"
+#include "http/http.h"
 #include "load/record.h"
-#include "server/http.h"
+#include "net/addr.h"
 #include "tls/acct.h"
-#include "tls/addr.h"
 
 typedef struct pq_conn_params {
 	const pq_addr *target;
@@ -32,6 +32,7 @@ typedef struct pq_conn_params {
 	int early_data;        /* send the first request as 0-RTT when the session allows */
 	int64_t timeout_ns;    /* per phase: connect, handshake, each response */
 	int64_t total_timeout_ns; /* from start to end, every phase and the body; 0 = none */
+	const char *cap_name;  /* the caller's name for the Certificate size cap, for hints */
 } pq_conn_params;
 
 enum pq_conn_state {

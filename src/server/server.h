@@ -19,6 +19,7 @@
 
 #include "core/clock.h"
 #include "core/err.h"
+#include "core/names.h"
 #include "tls/ctx.h"
 
 #define PQ_SERVER_HEADER_TIMEOUT_NS (10 * PQ_NS_PER_S)
@@ -32,6 +33,9 @@ typedef struct pq_server_config {
 	int64_t header_timeout_ns;   /* a request head, from its first byte to its end
 				      * (slowloris); 0 = PQ_SERVER_HEADER_TIMEOUT_NS */
 	pq_tls_config tls;           /* role is forced to PQ_TLS_SERVER */
+	/* What the caller calls these inputs in messages (keys: "listen", "threads",
+	 * "max_conns"); NULL: those keys. TLS inputs: tls.names. */
+	const pq_name *names;
 } pq_server_config;
 
 /* Failure kinds the server counts. */
