@@ -182,6 +182,14 @@ void pq_linkcli_report_stats(pq_link *l)
 		return;
 	pq_link_stats_format(&st, line, sizeof line);
 	fprintf(stderr, "pqtls %s\n", line);
+	if (pq_link_stats_late_over(&st)) {
+		char p99[32], budget[32];
+		fprintf(stderr, "pqtls link: self-check: release lateness p99 %s is over the %s budget; times "
+			"measured beside this traffic include up to that much of the forwarder's own delay "
+			"(a loaded machine?)\n",
+			pq_fmt_duration(p99, sizeof p99, (int64_t)st.late.p99),
+			pq_fmt_duration(budget, sizeof budget, PQ_LINK_LATE_BUDGET_NS));
+	}
 	if (pq_link_stats_unplanned(&st))
 		fprintf(stderr, "pqtls link: warning: %llu packets were dropped that the link configuration did "
 			"not ask for; this run is not a valid measurement\n",

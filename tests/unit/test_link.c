@@ -10,6 +10,7 @@
 
 #include "core/buf.h"
 #include "net/check.h"
+#include "net/link.h"
 #include "net/linkcfg.h"
 #include "net/listen.h"
 #include "net/netem.h"
@@ -100,6 +101,26 @@ static void profiles_apply(void **state)
 	assert_int_equal(pq_profile_apply("mars", &c, &d), PQ_EINVAL);
 	assert_non_null(strstr(pq_diag_msg(&d), "unknown profile 'mars'"));
 	assert_non_null(strstr(pq_diag_msg(&d), "same-az"));
+}
+
+/* The lateness budget (1 ms at p99): over it, a run's self-check says so. */
+static void lateness_budget(void **state)
+{
+	(void)state;
+	pq_link_stats st = {.backend = PQ_BACKEND_USERSPACE};
+	st.late.n = 100;
+	st.late.p99 = 900e3;
+	assert_false(pq_link_stats_late_over(&st));
+	st.late.p99 = 3.1e6;
+	assert_true(pq_link_stats_late_over(&st));
+	char line[512];
+	pq_link_stats_format(&st, line, sizeof line);
+	assert_non_null(strstr(line, "p99 3.1 ms"));
+	st.backend = PQ_BACKEND_NETEM; /* netem has no forwarder to be late */
+	assert_false(pq_link_stats_late_over(&st));
+	st.backend = PQ_BACKEND_USERSPACE;
+	st.late.n = 0;
+	assert_false(pq_link_stats_late_over(&st));
 }
 
 static void netem_command_lines(void **state)
@@ -238,7 +259,7 @@ int main(void)
 		cmocka_unit_test(profiles_apply),	 cmocka_unit_test(netem_command_lines),
 		cmocka_unit_test(listen_parse),		 cmocka_unit_test(tun_counters),
 		cmocka_unit_test(ns_names),		 cmocka_unit_test(wilson_interval),
-		cmocka_unit_test(sh_failure_quotes_command),
+		cmocka_unit_test(sh_failure_quotes_command), cmocka_unit_test(lateness_budget),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
