@@ -42,7 +42,7 @@ static const pq_opt bench_table[] = {
 	{"connections", 'n', PQ_OPT_INT, O(connections), "N", NULL,
 	 "measured connections (default 100 unless --duration)", NULL, 1, 100000000},
 	{"duration", 'd', PQ_OPT_DURATION, O(duration), NULL, NULL,
-	 "measure for this long", NULL, 0, 0},
+	 "measure for this long; connections still in flight get one --timeout more, then are cut", NULL, 0, 0},
 	{"warmup", 'w', PQ_OPT_INT, O(warmup), "N", NULL,
 	 "connections before measuring, not recorded (default: C when --resume, else 0)", NULL, 0, 100000000},
 	{"requests-per-conn", 0, PQ_OPT_INT, O(requests), "K", "1",
@@ -306,7 +306,9 @@ const pq_cmd pq_cmd_bench = {
 	.description =
 		"Every connection is a record: phase times (us, one monotonic clock), negotiated\n"
 		"group and signature, resumption, HelloRetryRequest, bytes of each handshake\n"
-		"message each way, TLS bytes, TCP segments, and tcp_info (srtt, retransmits, cwnd).\n\n"
+		"message each way, TLS bytes, TCP segments, and tcp_info (srtt, retransmits, cwnd).\n"
+		"SIGINT or SIGTERM ends the run and still writes the summary and the records so far;\n"
+		"a server that stops answering (16 connections refused in a row) ends it too.\n\n"
 		"Examples:\n"
 		"  pqtls bench 127.0.0.1:8443 --ca out/mldsa65/root.pem -n 1000 -c 4\n"
 		"  pqtls bench 127.0.0.1:8443 --insecure --rate 500/s --arrivals poisson -d 10s\n"
