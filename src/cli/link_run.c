@@ -122,7 +122,8 @@ static int link_run_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 	pid_t spid = 0, cpid = 0;
 	int status = 0;
 	pq_linkcli_catch_signals();
-	pq_link_opts lo = {.pcap_path = o->pcap, .log = stderr, .comp_ns = -1};
+	pq_link_opts lo;
+	pq_linkcli_opts(&lo, o->pcap);
 	if (!srv || !cli) {
 		rc = pq_cli_fail(path, "out of memory");
 		goto out;
@@ -219,7 +220,8 @@ const pq_cmd pq_linkcli_run = {
 		"  pqtls link run --rtt 70ms --wait-port 4433 -- pqtls serve --certs DIR --listen {server}:4433 -- \\\n"
 		"      pqtls bench {server}:4433 --ca DIR/root.pem --servername localhost\n"
 		"  pqtls link run --profile trans-pacific --loss 1% --wait-port 4433 -- \\\n"
-		"      openssl s_server -accept 4433 -www ... -- curl -k https://{server}:4433/",
+		"      openssl s_server -accept 4433 -www ... -- curl -k https://{server}:4433/\n\n"
+		LINK_ENV_HELP,
 	.opts = run_opts,
 	.opts_size = sizeof(struct link_opts),
 	.run = link_run_run,
@@ -257,7 +259,8 @@ static int link_up_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 		sigaddset(&set, SIGHUP);
 		sigprocmask(SIG_BLOCK, &set, NULL);
 		pq_link *l = NULL;
-		pq_link_opts lo = {.pcap_path = o->pcap, .log = stderr, .comp_ns = -1};
+		pq_link_opts lo;
+		pq_linkcli_opts(&lo, o->pcap);
 		if (pq_link_up(&cfg, &lo, &l, &d)) {
 			dprintf(p[1], "E%s\n", pq_diag_msg(&d));
 			_exit(1);
@@ -314,6 +317,7 @@ const pq_cmd pq_linkcli_up = {
 	.name = "up",
 	.summary = "create a link and keep it until 'pqtls link down NAME' (prints NAME)",
 	.usage = "[link options]",
+	.description = LINK_ENV_HELP,
 	.opts = up_opts,
 	.opts_size = sizeof(struct link_opts),
 	.run = link_up_run,

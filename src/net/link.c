@@ -151,15 +151,14 @@ static int up_userspace(pq_link *l, const pq_link_opts *o, pq_diag *d)
 			(void)pq_tun_counters_read(l->devstat[s], PQ_LINK_IFNAME, &l->base[s]);
 	}
 	if (!rc && o && o->pcap_path)
-		rc = pq_pcapw_open(o->pcap_path, &pcap, d);
+		rc = pq_pcapw_open(o->pcap_path, pq_name_of(l->cfg.names, "pcap"), &pcap, d);
 	if (rc)
 		goto out;
 	int64_t comp = o && o->comp_ns >= 0 ? o->comp_ns : DEFAULT_COMP_NS;
-	const char *env = getenv("PQTLS_LINK_COMP_US");
-	if (env && *env)
-		comp = strtoll(env, NULL, 10) * PQ_NS_PER_US;
 	int64_t comp2[2] = {comp, comp};
-	rc = pq_fwd_start(&l->fwd, &l->cfg, comp2, tun[0], tun[1], pcap, d);
+	pq_fwd_tune tune = {.early_ns = o ? o->early_ns : -1,
+			    .nice = o ? o->nice : PQ_FWD_DEFAULT_NICE};
+	rc = pq_fwd_start(&l->fwd, &l->cfg, comp2, tun[0], tun[1], pcap, &tune, d);
 	if (!rc) {
 		l->fwd_on = 1;
 		tun[0] = tun[1] = -1; /* owned by the forwarder now */
@@ -180,12 +179,15 @@ static int up_netem(pq_link *l, const pq_link_opts *o, pq_diag *d)
 {
 	pq_netem_cmd c;
 	if (o && o->pcap_path)
-		return pq_diag_set(d, PQ_EUNSUPPORTED, "--pcap needs the userspace backend (netem packets never "
-				   "pass through pqtls); add --backend userspace");
+		return pq_diag_set(d, PQ_EUNSUPPORTED,
+				   "%s needs the userspace backend (netem packets never pass through "
+				   "pqtls); add %s userspace",
+				   pq_name_of(l->cfg.names, "pcap"), pq_name_of(l->cfg.names, "backend"));
 	/* Build both qdisc commands first: refuse before changing anything. */
 	pq_netem_cmd q[2];
 	for (int s = 0; s < 2; s++) {
-		int rc = pq_netem_qdisc_cmd(&q[s], l->ns[s], NETEM_DEV, &l->cfg.dir[s], l->cfg.mtu, d);
+		int rc = pq_netem_qdisc_cmd(&q[s], l->ns[s], NETEM_DEV, &l->cfg.dir[s], l->cfg.mtu,
+					    l->cfg.names, d);
 		if (rc)
 			return rc;
 	}
@@ -196,6 +198,11 @@ static int up_netem(pq_link *l, const pq_link_opts *o, pq_diag *d)
 	for (int s = 0; s < 2 && !rc; s++)
 		rc = pq_sh_run(q[s].argv, NULL, NULL, d);
 	return rc;
+}
+
+void pq_link_opts_init(pq_link_opts *o)
+{
+	*o = (pq_link_opts){.comp_ns = -1, .early_ns = -1, .nice = PQ_FWD_DEFAULT_NICE};
 }
 
 int pq_link_up(const pq_link_config *cfg, const pq_link_opts *o, pq_link **out, pq_diag *d)
@@ -229,8 +236,10 @@ int pq_link_up(const pq_link_config *cfg, const pq_link_opts *o, pq_link **out, 
 		pq_diag_clear(&why);
 		int have = pq_netem_available(l->ns[0], &why);
 		if (!have && l->backend == PQ_BACKEND_NETEM) {
-			rc = pq_diag_set(d, PQ_EUNSUPPORTED, "--backend netem: this kernel cannot run netem (%s); "
-					 "use --backend userspace", pq_diag_msg(&why));
+			const char *b = pq_name_of(l->cfg.names, "backend");
+			rc = pq_diag_set(d, PQ_EUNSUPPORTED,
+					 "%s netem: this kernel cannot run netem (%s); use %s userspace", b,
+					 pq_diag_msg(&why), b);
 			goto out;
 		}
 		/* netem cannot write a pcap; auto keeps the backend that can honour every option */

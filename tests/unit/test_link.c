@@ -58,7 +58,7 @@ static void config_rejects_bad_values(void **state)
 	expect_bad(&c, "150% is not a probability");
 	pq_link_config_init(&c);
 	c.mtu = 500;
-	expect_bad(&c, "--mtu: 500");
+	expect_bad(&c, "mtu: 500");
 	pq_link_config_init(&c);
 	c.dir[0].queue_pkts = 10;
 	expect_bad(&c, "needs a rate");
@@ -71,26 +71,30 @@ static void config_rejects_bad_values(void **state)
 	expect_bad(&c, "stays bad for ever");
 	pq_link_config_init(&c);
 	c.initcwnd = 5000;
-	expect_bad(&c, "--initcwnd");
+	expect_bad(&c, "initcwnd: 5000");
+	static const pq_name names[] = {{"initcwnd", "--initcwnd"}, {NULL, NULL}};
+	c.names = names; /* the caller's names, when it gives them */
+	expect_bad(&c, "--initcwnd: 5000");
 }
 
 static void profiles_apply(void **state)
 {
 	(void)state;
 	pq_link_config c;
-	assert_int_equal(pq_profile_apply("us-west", &c, NULL), 0);
+	assert_int_equal(pq_profile_apply("us-west", "profile", &c, NULL), 0);
 	assert_int_equal(pq_link_config_rtt_ns(&c), 70 * MS);
 	assert_string_equal(c.profile, "us-west");
-	assert_int_equal(pq_profile_apply("trans-pacific", &c, NULL), 0);
+	assert_int_equal(pq_profile_apply("trans-pacific", "profile", &c, NULL), 0);
 	assert_int_equal(pq_link_config_rtt_ns(&c), 148 * MS);
-	assert_int_equal(pq_profile_apply("aws-lossy", &c, NULL), 0);
+	assert_int_equal(pq_profile_apply("aws-lossy", "profile", &c, NULL), 0);
 	assert_true(c.dir[0].loss.p > 0 && c.dir[1].loss.p > 0);
 	for (const pq_profile *p = pq_profiles; p->name; p++) {
-		assert_int_equal(pq_profile_apply(p->name, &c, NULL), 0);
+		assert_int_equal(pq_profile_apply(p->name, "profile", &c, NULL), 0);
 		assert_int_equal(pq_link_config_validate(&c, NULL), 0);
 	}
 	pq_diag d;
-	assert_int_equal(pq_profile_apply("mars", &c, &d), PQ_EINVAL);
+	assert_int_equal(pq_profile_apply("mars", "-p", &c, &d), PQ_EINVAL);
+	assert_non_null(strstr(pq_diag_msg(&d), "-p: unknown profile")); /* the caller's name */
 	assert_non_null(strstr(pq_diag_msg(&d), "unknown profile 'mars'"));
 	assert_non_null(strstr(pq_diag_msg(&d), "same-az"));
 }
@@ -101,20 +105,20 @@ static void netem_command_lines(void **state)
 	pq_netem_cmd c;
 	char line[1024];
 	pq_dir_cfg dc = {.delay_ns = 35 * MS};
-	assert_int_equal(pq_netem_qdisc_cmd(&c, "ns-c", "pqv0", &dc, 1500, NULL), 0);
+	assert_int_equal(pq_netem_qdisc_cmd(&c, "ns-c", "pqv0", &dc, 1500, NULL, NULL), 0);
 	pq_sh_join(c.argv, line, sizeof line);
 	assert_string_equal(line, "tc -n ns-c qdisc replace dev pqv0 root netem limit 1000 delay 35000us");
 
 	pq_dir_cfg all = {.delay_ns = 74 * MS, .jitter_ns = 2 * MS, .jitter_dist = PQ_DIST_PARETONORMAL,
 			  .reorder = 1, .loss = {.p = 0.015}, .rate_bps = 20000000, .queue_bytes = 64 * 1024};
-	assert_int_equal(pq_netem_qdisc_cmd(&c, "s", "pqv0", &all, 1500, NULL), 0);
+	assert_int_equal(pq_netem_qdisc_cmd(&c, "s", "pqv0", &all, 1500, NULL, NULL), 0);
 	pq_sh_join(c.argv, line, sizeof line);
 	assert_string_equal(line, "tc -n s qdisc replace dev pqv0 root netem limit 43 delay 74000us 2000us "
 				  "distribution paretonormal loss random 1.5% rate 20000000bit");
 
 	pq_dir_cfg ge = {.delay_ns = 1 * MS, .loss = {.ge_p = 0.01, .ge_r = 0.25, .loss_bad = 1, .loss_good = 0},
 			 .rate_bps = 1000000, .queue_pkts = 50};
-	assert_int_equal(pq_netem_qdisc_cmd(&c, "s", "pqv0", &ge, 1500, NULL), 0);
+	assert_int_equal(pq_netem_qdisc_cmd(&c, "s", "pqv0", &ge, 1500, NULL, NULL), 0);
 	pq_sh_join(c.argv, line, sizeof line);
 	assert_string_equal(line, "tc -n s qdisc replace dev pqv0 root netem limit 50 delay 1000us loss gemodel "
 				  "1% 25% 100% 0% rate 1000000bit");
@@ -122,7 +126,10 @@ static void netem_command_lines(void **state)
 	/* netem cannot keep order under jitter: refused, not silently different */
 	pq_dir_cfg keep = {.delay_ns = 10 * MS, .jitter_ns = 1 * MS};
 	pq_diag d;
-	assert_int_equal(pq_netem_qdisc_cmd(&c, "s", "pqv0", &keep, 1500, &d), PQ_EUNSUPPORTED);
+	assert_int_equal(pq_netem_qdisc_cmd(&c, "s", "pqv0", &keep, 1500, NULL, &d), PQ_EUNSUPPORTED);
+	assert_non_null(strstr(pq_diag_msg(&d), "use reorder to accept that, or backend userspace"));
+	static const pq_name names[] = {{"reorder", "--reorder"}, {"backend", "--backend"}, {NULL, NULL}};
+	assert_int_equal(pq_netem_qdisc_cmd(&c, "s", "pqv0", &keep, 1500, names, &d), PQ_EUNSUPPORTED);
 	assert_non_null(strstr(pq_diag_msg(&d), "--backend userspace"));
 
 	pq_netem_veth_cmd(&c, "a-c", "a-s", "pqv0");
