@@ -13,6 +13,7 @@
 #include "cli/names.h"
 #include "core/clock.h"
 #include "core/units.h"
+#include "net/check.h"
 #include "net/profile.h"
 
 volatile sig_atomic_t pq_linkcli_signal;
@@ -132,6 +133,29 @@ void pq_linkcli_announce(const pq_link *l)
 	fprintf(stderr, "pqtls link: %s <-> %s, backend %s: %s (client %s, server %s)\n",
 		pq_link_ns_name(l, PQ_SIDE_CLIENT), pq_link_ns_name(l, PQ_SIDE_SERVER),
 		pq_backend_name(pq_link_backend(l)), desc, PQ_LINK_CLIENT_ADDR, PQ_LINK_SERVER_ADDR);
+}
+
+int pq_linkcli_finish(pq_link *l, const char *path, int rc)
+{
+	pq_diag d;
+	if (pq_link_stop(l, &d))
+		rc = rc ? rc : pq_cli_fail(path, "%s", pq_diag_msg(&d));
+	pq_linkcli_report_stats(l);
+	if (pq_link_down(l, &d))
+		rc = rc ? rc : pq_cli_fail(path, "%s", pq_diag_msg(&d));
+	return rc;
+}
+
+void pq_linkcli_check_line(pq_link *l)
+{
+	pq_check_result cr;
+	pq_diag d;
+	char line[512];
+	if (pq_check_run(l, NULL, &cr, &d) == 0)
+		pq_check_format(&cr, line, sizeof line);
+	else
+		snprintf(line, sizeof line, "%s", pq_diag_msg(&d));
+	fprintf(stderr, "pqtls link check: %s\n", line);
 }
 
 void pq_linkcli_report_stats(pq_link *l)

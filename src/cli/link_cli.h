@@ -91,6 +91,11 @@ int pq_linkcli_config(const pq_cmd *cmd, const char *path, const struct link_opt
 void pq_linkcli_opts(pq_link_opts *lo, const char *pcap);
 void pq_linkcli_announce(const pq_link *l);
 void pq_linkcli_report_stats(pq_link *l);
+/* Measures the link as `link check` does and prints one line to stderr. */
+void pq_linkcli_check_line(pq_link *l);
+/* Stops the link, prints its stats and takes it down; returns rc, or the exit code of
+ * the first failure when rc is 0. */
+int pq_linkcli_finish(pq_link *l, const char *path, int rc);
 
 extern const pq_cmd pq_linkcli_run, pq_linkcli_up, pq_linkcli_down, pq_linkcli_exec;
 extern const pq_cmd pq_linkcli_check, pq_linkcli_profiles, pq_linkcli_probe_server, pq_linkcli_probe_client;
