@@ -231,6 +231,57 @@ static void sh_failure_quotes_command(void **state)
 	assert_int_equal(pq_sh_run(missing, NULL, NULL, &d), PQ_ECHILD);
 }
 
+/* One RTT split: the halves add up to the RTT, the odd nanosecond going client->server. */
+static void rtt_split(void **state)
+{
+	(void)state;
+	pq_link_config c;
+	pq_link_config_init(&c);
+	pq_link_config_set_rtt(&c, 70 * MS + 1);
+	assert_int_equal(pq_link_config_rtt_ns(&c), 70 * MS + 1);
+	assert_int_equal(c.dir[PQ_DIR_C2S].delay_ns, 35 * MS + 1);
+	assert_int_equal(c.dir[PQ_DIR_S2C].delay_ns, 35 * MS);
+	assert_int_equal(pq_profile_apply("us-west", "profile", &c, NULL), 0);
+	assert_int_equal(c.dir[PQ_DIR_C2S].delay_ns, c.dir[PQ_DIR_S2C].delay_ns);
+}
+
+static void queue_and_burst_parsing(void **state)
+{
+	(void)state;
+	pq_dir_cfg dc = {0};
+	pq_diag d;
+	assert_int_equal(pq_linkcfg_parse_queue("100p", "q", &dc, &d), 0);
+	assert_int_equal(dc.queue_pkts, 100);
+	assert_int_equal(pq_linkcfg_parse_queue("64KiB", "q", &dc, &d), 0);
+	assert_int_equal(dc.queue_bytes, 65536);
+	assert_int_equal(dc.queue_pkts, 0); /* one limit at a time */
+	assert_int_equal(pq_linkcfg_parse_queue("20packets", "q", &dc, &d), 0);
+	assert_int_equal(dc.queue_pkts, 20);
+	assert_int_equal(dc.queue_bytes, 0);
+	assert_int_equal(pq_linkcfg_parse_queue("0p", "--queue", &dc, &d), PQ_ERANGE);
+	assert_non_null(strstr(d.msg, "--queue: '0p' is out of range"));
+	assert_int_equal(pq_linkcfg_parse_queue("lots", "--queue", &dc, &d), PQ_EINVAL);
+	assert_non_null(strstr(d.msg, "neither a size"));
+	assert_int_equal(pq_linkcfg_parse_queue("0", "--queue", &dc, &d), PQ_ERANGE);
+
+	pq_loss_cfg l = {.p = 0.5};
+	assert_int_equal(pq_linkcfg_parse_burst("1%,25%", "b", &l, &d), 0);
+	assert_float_equal(l.p, 0, 1e-12);
+	assert_float_equal(l.ge_p, 0.01, 1e-12);
+	assert_float_equal(l.ge_r, 0.25, 1e-12);
+	assert_float_equal(l.loss_bad, 1, 1e-12);
+	assert_float_equal(l.loss_good, 0, 1e-12);
+	assert_int_equal(pq_linkcfg_parse_burst("1%,25%,50%,1%", "b", &l, &d), 0);
+	assert_float_equal(l.loss_bad, 0.5, 1e-12);
+	assert_float_equal(l.loss_good, 0.01, 1e-12);
+	assert_int_equal(pq_linkcfg_parse_burst("1%", "--burst-loss", &l, &d), PQ_EINVAL);
+	assert_non_null(strstr(d.msg, "--burst-loss: '1%' needs at least P and R"));
+	assert_int_equal(pq_linkcfg_parse_burst("1%,2%,3%,4%,5%", "--burst-loss", &l, &d), PQ_EINVAL);
+	assert_non_null(strstr(d.msg, "more than 4 values"));
+	assert_int_equal(pq_linkcfg_parse_burst("1%,x", "--burst-loss", &l, &d), PQ_EINVAL);
+	assert_non_null(strstr(d.msg, "'x' is not a probability"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -238,7 +289,8 @@ int main(void)
 		cmocka_unit_test(profiles_apply),	 cmocka_unit_test(netem_command_lines),
 		cmocka_unit_test(listen_parse),		 cmocka_unit_test(tun_counters),
 		cmocka_unit_test(ns_names),		 cmocka_unit_test(wilson_interval),
-		cmocka_unit_test(sh_failure_quotes_command),
+		cmocka_unit_test(sh_failure_quotes_command), cmocka_unit_test(rtt_split),
+		cmocka_unit_test(queue_and_burst_parsing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
