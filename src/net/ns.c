@@ -223,8 +223,9 @@ int pq_ns_names(pq_ns_name **out, size_t *n)
 	int rc = 0;
 	struct dirent *e;
 	while ((e = readdir(dir))) {
+		size_t len = strlen(e->d_name);
 		if (strncmp(e->d_name, PQ_NS_PREFIX, strlen(PQ_NS_PREFIX)) != 0 ||
-		    strlen(e->d_name) >= sizeof(pq_ns_name))
+		    len >= sizeof(pq_ns_name))
 			continue;
 		if (*n == cap) {
 			cap = cap ? cap * 2 : 16;
@@ -235,7 +236,7 @@ int pq_ns_names(pq_ns_name **out, size_t *n)
 			}
 			*out = grown;
 		}
-		snprintf((*out)[(*n)++], sizeof(pq_ns_name), "%s", e->d_name);
+		memcpy((*out)[(*n)++], e->d_name, len + 1);
 	}
 	closedir(dir);
 	if (rc) {
