@@ -4,12 +4,15 @@
 set -euo pipefail
 source "$(dirname "$0")/link_lib.bash"
 
+# A port of this test's own, so pgrep below finds no other test's probe server.
+PORT=$((20000 + $$ % 20000))
+
 # Addresses in the environment and {server} substitution; the server's output shows.
 # (Each run in the background only to learn its pid: its namespaces carry it, and other
 # tests may make links of their own meanwhile.)
-$P link run --rtt 20ms --wait-port 5201 -- \
-	sh -c 'echo "server at $PQTLS_SERVER_ADDR"; exec "$0" link probe-server --port 5201' "$P" -- \
-	sh -c 'echo "client at $PQTLS_CLIENT_ADDR to {server}"; "$0" link probe-client --bytes 1000 -n 3 {server}' "$P" \
+$P link run --rtt 20ms --wait-port "$PORT" -- \
+	sh -c 'echo "server at $PQTLS_SERVER_ADDR"; exec "$0" link probe-server --port "$1"' "$P" "$PORT" -- \
+	sh -c 'echo "client at $PQTLS_CLIENT_ADDR to {server}"; "$0" link probe-client --port "$1" --bytes 1000 -n 3 {server}' "$P" "$PORT" \
 	>"$TMP/out" 2>"$TMP/err" &
 run1=$!
 wait "$run1"
@@ -37,7 +40,7 @@ awk -v m="$ms" 'BEGIN { exit !(m > 35 && m < 80) }' || fail "1000 bytes took $ms
 
 # Nothing left behind: no namespace of either run, no server process.
 if ip netns list | grep -Eq "^pqtls-($run1|$run2)-"; then ip netns list; fail "namespaces left behind"; fi
-! pgrep -f "probe-server --port 5201" >/dev/null || fail "probe server still running"
+! pgrep -f "probe-server --port $PORT" >/dev/null || fail "probe server still running"
 
 # A server that never listens: bounded wait, clear message.
 set +e
