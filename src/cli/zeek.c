@@ -1,0 +1,247 @@
+/* pqtls zeek: TLS 1.3 adoption and resumption by CDN / cloud / other from Zeek ssl.log
+ * (src/zeek/). This file parses options and prints; the library does the work. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/commands.h"
+#include "core/buf.h"
+#include "zeek/partial.h"
+#include "zeek/report.h"
+#include "zeek/run.h"
+
+#ifndef PQTLS_DATA_DIR
+#define PQTLS_DATA_DIR "data"
+#endif
+#define DEFAULT_RANGES PQTLS_DATA_DIR "/zeek/cdncheck-sources_data.json.gz"
+
+/* Everything was read, but some input lines were skipped (counted in the report). */
+#define EXIT_SKIPPED 3
+
+struct zeek_opts {
+	const char *ranges, *asn_db, *cdn_asns, *cloud_asns, *partial;
+	int by, json, csv;
+	long long threads, top;
+	uint64_t chunk;
+};
+
+#define O(f) offsetof(struct zeek_opts, f)
+#define OUT_OPTS                                                                                         \
+	{"by", 0, PQ_OPT_CHOICE, O(by), NULL, "none", "add a trend of TLS 1.3 share and resumption",        \
+	 "none|day|month", 0, 0},                                                                        \
+	{"json", 0, PQ_OPT_FLAG, O(json), NULL, NULL, "print one JSON object", NULL, 0, 0},                \
+	{"csv", 0, PQ_OPT_FLAG, O(csv), NULL, NULL,                                                      \
+	 "print CSV: period,category,metric,k,n,rate,ci95_lo,ci95_hi", NULL, 0, 0},                      \
+	{"top", 0, PQ_OPT_INT, O(top), "N", "10", "entries in each top list", NULL, 1, 100000}
+
+static const pq_opt summary_table[] = {
+	{"ranges", 0, PQ_OPT_STR, O(ranges), "FILE[,FILE]", "builtin",
+	 "CDN/cloud address ranges: cdncheck's sources_data.json shape or 'CIDR cdn|cloud [NAME]' lines; "
+	 "cdn:FILE / cloud:FILE for bare CIDR lists; 'builtin' is the snapshot in data/zeek, 'none' disables",
+	 NULL, 0, 0},
+	{"asn-db", 0, PQ_OPT_STR, O(asn_db), "FILE", NULL,
+	 "MaxMind DB with ASNs (GeoLite2-ASN or compatible): classify by ASN where no range decides", NULL, 0, 0},
+	{"cdn-asns", 0, PQ_OPT_STR, O(cdn_asns), "LIST|@FILE", NULL,
+	 "CDN ASNs replacing the built-in list (docs/zeek.md gives its sources)", NULL, 0, 0},
+	{"cloud-asns", 0, PQ_OPT_STR, O(cloud_asns), "LIST|@FILE", NULL,
+	 "cloud ASNs replacing the built-in list", NULL, 0, 0},
+	{"partial", 0, PQ_OPT_STR, O(partial), "FILE", NULL,
+	 "also write the exact counts to FILE for `pqtls zeek merge`", NULL, 0, 0},
+	{"threads", 't', PQ_OPT_INT, O(threads), "N", "0", "threads (0: one per core)", NULL, 0, 1024},
+	{"chunk", 0, PQ_OPT_SIZE, O(chunk), NULL, "64MiB",
+	 "piece of an uncompressed log each thread takes at a time", NULL, 0, 0},
+	OUT_OPTS,
+	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
+};
+
+static const pq_opt merge_table[] = {
+	OUT_OPTS,
+	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
+};
+
+static int print(const char *path, const struct zeek_opts *o, const pq_zeek_agg *a, const char *classification)
+{
+	pq_zeek_report_opts ro = {(int)o->top, o->by, classification};
+	if (o->json) {
+		cJSON *j = pq_zeek_report_json(a, &ro);
+		char *s = j ? cJSON_Print(j) : NULL;
+		cJSON_Delete(j);
+		if (!s)
+			return pq_cli_fail(path, "out of memory");
+		puts(s);
+		free(s);
+	} else if (o->csv) {
+		pq_zeek_report_csv(stdout, a, &ro);
+	} else {
+		pq_zeek_report_text(stdout, a, &ro);
+	}
+	if (fflush(stdout))
+		return pq_cli_fail(path, "writing the report failed");
+	uint64_t skipped = pq_zeek_report_skipped(a);
+	if (skipped) {
+		fprintf(stderr, "%s: %llu input lines skipped as malformed (reasons and first lines in the report)\n",
+			path, (unsigned long long)skipped);
+		return EXIT_SKIPPED;
+	}
+	return PQ_EXIT_OK;
+}
+
+static int load_ranges(pq_zeek_classifier *c, const char *spec, pq_buf *desc, pq_diag *d)
+{
+	char *copy = strdup(spec), *save = NULL;
+	int rc = copy ? 0 : PQ_ENOMEM;
+	for (char *t = copy ? strtok_r(copy, ",", &save) : NULL; t && !rc; t = strtok_r(NULL, ",", &save)) {
+		int cat = PQ_ZCAT_N;
+		if (!strncmp(t, "cdn:", 4))
+			cat = PQ_ZCAT_CDN, t += 4;
+		else if (!strncmp(t, "cloud:", 6))
+			cat = PQ_ZCAT_CLOUD, t += 6;
+		const char *path = strcmp(t, "builtin") ? t : DEFAULT_RANGES;
+		rc = pq_zeek_ranges_load(c, path, cat, d);
+		if (!rc)
+			rc = pq_buf_printf(desc, "%sranges %s", desc->len ? "; " : "", path);
+	}
+	if (!rc)
+		rc = pq_buf_printf(desc, " (%zu prefixes)", c->lpm.prefixes);
+	free(copy);
+	return rc;
+}
+
+static int setup(const struct zeek_opts *o, pq_zeek_classifier *c, pq_buf *desc, pq_diag *d)
+{
+	int rc = pq_zeek_asns_default(c);
+	if (!rc && strcmp(o->ranges, "none"))
+		rc = load_ranges(c, o->ranges, desc, d);
+	if (!rc && o->cdn_asns)
+		rc = pq_zeek_asns_set(c, PQ_ZCAT_CDN, o->cdn_asns, "--cdn-asns", d);
+	if (!rc && o->cloud_asns)
+		rc = pq_zeek_asns_set(c, PQ_ZCAT_CLOUD, o->cloud_asns, "--cloud-asns", d);
+	if (!rc && o->asn_db) {
+		rc = pq_zeek_asn_open(c, o->asn_db, d);
+		if (!rc)
+			rc = pq_buf_printf(desc, "%sthen ASN from %s (%zu CDN ASNs%s, %zu cloud ASNs%s)",
+					   desc->len ? "; " : "", o->asn_db, c->cdn.n, o->cdn_asns ? "" : " built-in",
+					   c->cloud.n, o->cloud_asns ? "" : " built-in");
+	}
+	if (!rc && !desc->len)
+		rc = pq_buf_printf(desc, "none (every server Unknown)");
+	return rc;
+}
+
+static int summary_run(const pq_cmd *cmd, void *opts, pq_cli_args *args)
+{
+	const char *path = "pqtls zeek summary";
+	struct zeek_opts *o = opts;
+	(void)cmd;
+	if (o->json && o->csv)
+		return pq_cli_usage_error(path, "--json and --csv are exclusive: choose one");
+	pq_zeek_classifier c;
+	pq_zeek_files files = {0};
+	pq_zeek_agg agg;
+	pq_buf desc;
+	pq_diag d = {0};
+	int ex = PQ_EXIT_FAIL;
+	pq_buf_init(&desc, 4096);
+	pq_zeek_agg_init(&agg, &c);
+	if (pq_zeek_classifier_init(&c)) {
+		pq_cli_fail(path, "out of memory");
+		goto out;
+	}
+	int rc = setup(o, &c, &desc, &d);
+	for (int i = 0; !rc && i < args->argc; i++)
+		rc = pq_zeek_files_add(&files, args->argv[i], &d);
+	if (!rc) {
+		long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+		pq_zeek_run_cfg cfg = {o->threads ? (int)o->threads : (int)(ncpu > 0 ? ncpu : 1),
+				       (size_t)(o->chunk ? o->chunk : 1), &c};
+		rc = pq_zeek_run(&files, &cfg, &agg, &d);
+	}
+	if (!rc && o->partial)
+		rc = pq_zeek_partial_write(&agg, pq_buf_str(&desc), o->partial, &d);
+	if (rc) {
+		pq_cli_fail(path, "%s", pq_diag_msg(&d));
+		goto out;
+	}
+	ex = print(path, o, &agg, pq_buf_str(&desc));
+out:
+	pq_zeek_agg_dispose(&agg);
+	pq_zeek_files_free(&files);
+	pq_zeek_classifier_dispose(&c);
+	pq_buf_dispose(&desc);
+	return ex;
+}
+
+static int merge_run(const pq_cmd *cmd, void *opts, pq_cli_args *args)
+{
+	const char *path = "pqtls zeek merge";
+	struct zeek_opts *o = opts;
+	(void)cmd;
+	if (o->json && o->csv)
+		return pq_cli_usage_error(path, "--json and --csv are exclusive: choose one");
+	pq_zeek_agg agg;
+	pq_zeek_agg_init(&agg, NULL);
+	char *classification = NULL;
+	pq_diag d = {0};
+	int rc = 0, ex = PQ_EXIT_FAIL;
+	for (int i = 0; !rc && i < args->argc; i++) {
+		char *cl = NULL;
+		rc = pq_zeek_partial_read(&agg, args->argv[i], &cl, &d);
+		if (!rc && classification && cl && strcmp(cl, classification))
+			fprintf(stderr, "%s: warning: %s was classified differently (%s) from the first file (%s)\n",
+				path, args->argv[i], cl, classification);
+		if (!classification)
+			classification = cl;
+		else
+			free(cl);
+	}
+	if (rc)
+		pq_cli_fail(path, "%s", pq_diag_msg(&d));
+	else
+		ex = print(path, o, &agg, classification);
+	free(classification);
+	pq_zeek_agg_dispose(&agg);
+	return ex;
+}
+
+static const pq_cmd zeek_summary = {
+	.name = "summary",
+	.summary = "TLS versions, resumption by CDN/cloud/other with 95% CIs, groups, top names and ASNs",
+	.usage = "[options] FILE|DIR ...",
+	.description =
+		"Reads Zeek ssl.log files, tab-separated (any Zeek version; columns from the #fields header) or\n"
+		"JSON lines, plain or gzip; a directory stands for the ssl*.log[.gz] files under it. Every core\n"
+		"reads (across files, and within a large uncompressed file); memory grows with the number of\n"
+		"distinct servers, server names and days, not with the number of rows.\n"
+		"Malformed lines are skipped, counted by reason and listed with file and line.\n"
+		"Exit status: 0 all read, 3 done but some lines skipped, 1 failure, 2 usage error.\n\n"
+		"  pqtls zeek summary /var/log/zeek/2026-04-14/ --by day\n"
+		"  pqtls zeek summary ssl.*.log.gz --asn-db GeoLite2-ASN.mmdb --json\n"
+		"  parallel pqtls zeek summary {} --partial {}.part ::: *.log.gz; pqtls zeek merge *.part\n",
+	.opts = summary_table,
+	.opts_size = sizeof(struct zeek_opts),
+	.run = summary_run,
+	.min_args = 1,
+	.max_args = -1,
+};
+
+static const pq_cmd zeek_merge = {
+	.name = "merge",
+	.summary = "add up --partial files exactly (as one run over all their inputs) and report",
+	.usage = "[options] PARTIAL.json ...",
+	.description = "Exit status: 0, or 3 when the runs that wrote the files skipped malformed lines.\n",
+	.opts = merge_table,
+	.opts_size = sizeof(struct zeek_opts),
+	.run = merge_run,
+	.min_args = 1,
+	.max_args = -1,
+};
+
+static const pq_cmd *const zeek_subs[] = {&zeek_summary, &zeek_merge, NULL};
+
+const pq_cmd pq_cmd_zeek = {
+	.name = "zeek",
+	.summary = "TLS 1.3 adoption and resumption by CDN/cloud/other from Zeek ssl.log (summary, merge)",
+	.usage = "SUBCOMMAND [options]",
+	.subs = zeek_subs,
+};

@@ -1,0 +1,110 @@
+#include "zeek/map.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Values start at the key's length rounded up to 8, so any value struct is aligned. */
+static size_t val_off(size_t klen)
+{
+	return (klen + 7) & ~(size_t)7;
+}
+
+uint64_t pq_zeek_map_hash(const void *key, size_t klen)
+{
+	/* FNV-1a, then a final mix so that linear probing sees spread-out low bits. */
+	const unsigned char *p = key;
+	uint64_t h = 1469598103934665603ULL;
+	for (size_t i = 0; i < klen; i++)
+		h = (h ^ p[i]) * 1099511628211ULL;
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	return h | 1; /* 0 marks an empty slot */
+}
+
+void pq_zeek_map_init(pq_zeek_map *m, size_t value_size)
+{
+	memset(m, 0, sizeof *m);
+	m->vsize = value_size;
+}
+
+void pq_zeek_map_dispose(pq_zeek_map *m)
+{
+	for (size_t i = 0; i < m->cap; i++)
+		free(m->slots[i].key);
+	free(m->slots);
+	m->slots = NULL;
+	m->cap = m->len = 0;
+}
+
+static pq_zeek_map_slot *probe(const pq_zeek_map *m, uint64_t h, const void *key, size_t klen)
+{
+	size_t mask = m->cap - 1;
+	for (size_t i = h & mask;; i = (i + 1) & mask) {
+		pq_zeek_map_slot *s = &m->slots[i];
+		if (!s->hash || (s->hash == h && s->klen == klen && !memcmp(s->key, key, klen)))
+			return s;
+	}
+}
+
+static int grow(pq_zeek_map *m)
+{
+	size_t ncap = m->cap ? m->cap * 2 : 64;
+	pq_zeek_map_slot *old = m->slots;
+	size_t ocap = m->cap;
+	m->slots = calloc(ncap, sizeof *m->slots);
+	if (!m->slots) {
+		m->slots = old;
+		return -1;
+	}
+	m->cap = ncap;
+	for (size_t i = 0; i < ocap; i++)
+		if (old[i].hash)
+			*probe(m, old[i].hash, old[i].key, old[i].klen) = old[i];
+	free(old);
+	return 0;
+}
+
+void *pq_zeek_map_find(const pq_zeek_map *m, const void *key, size_t klen)
+{
+	if (!m->cap)
+		return NULL;
+	pq_zeek_map_slot *s = probe(m, pq_zeek_map_hash(key, klen), key, klen);
+	return s->hash ? s->key + val_off(s->klen) : NULL;
+}
+
+void *pq_zeek_map_get(pq_zeek_map *m, const void *key, size_t klen, int *fresh)
+{
+	if (fresh)
+		*fresh = 0;
+	if ((m->len + 1) * 4 > m->cap * 3 && grow(m))
+		return NULL;
+	uint64_t h = pq_zeek_map_hash(key, klen);
+	pq_zeek_map_slot *s = probe(m, h, key, klen);
+	if (s->hash)
+		return s->key + val_off(s->klen);
+	unsigned char *k = calloc(1, val_off(klen) + m->vsize);
+	if (!k)
+		return NULL;
+	memcpy(k, key, klen);
+	s->hash = h;
+	s->key = k;
+	s->klen = (uint32_t)klen;
+	m->len++;
+	if (fresh)
+		*fresh = 1;
+	return k + val_off(klen);
+}
+
+void *pq_zeek_map_next(const pq_zeek_map *m, size_t *it, const void **key, size_t *klen)
+{
+	while (*it < m->cap) {
+		pq_zeek_map_slot *s = &m->slots[(*it)++];
+		if (s->hash) {
+			*key = s->key;
+			*klen = s->klen;
+			return s->key + val_off(s->klen);
+		}
+	}
+	return NULL;
+}

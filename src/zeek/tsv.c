@@ -1,0 +1,250 @@
+#include "zeek/tsv.h"
+
+#include <stdio.h>
+#include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+static const char *const col_names[PQ_ZC_N] = {
+	[PQ_ZC_TS] = "ts",
+	[PQ_ZC_RESP_H] = "id.resp_h",
+	[PQ_ZC_VERSION] = "version",
+	[PQ_ZC_RESUMED] = "resumed",
+	[PQ_ZC_ESTABLISHED] = "established",
+	[PQ_ZC_SERVER_NAME] = "server_name",
+	[PQ_ZC_CURVE] = "curve",
+};
+
+static void reset_block(pq_zeek_tsv *t)
+{
+	t->nfields = 0;
+	t->ntypes = -1;
+	t->bad = 0;
+	t->bad_detail[0] = '\0';
+	for (int i = 0; i < PQ_ZC_N; i++)
+		t->col[i] = -1;
+	memset(t->slot, -1, sizeof t->slot);
+}
+
+void pq_zeek_tsv_init(pq_zeek_tsv *t)
+{
+	memset(t, 0, sizeof *t);
+	t->sep = '\t';
+	t->set_sep = ',';
+	memcpy(t->empty, "(empty)", t->empty_len = 7);
+	memcpy(t->unset, "-", t->unset_len = 1);
+	reset_block(t);
+}
+
+static int header_bad(pq_zeek_tsv *t, const char *what)
+{
+	t->bad = 1;
+	snprintf(t->bad_detail, sizeof t->bad_detail, "%s", what);
+	return PQ_EPARSE;
+}
+
+/* One value of a header line: exactly one byte after unescaping, or a short string. */
+static int header_value(pq_zeek_tsv *t, char *v, size_t len, char *out, size_t cap, size_t *olen,
+			const char *what)
+{
+	long n = pq_zeek_unescape(v, len);
+	if (n < 0 || (size_t)n >= cap)
+		return header_bad(t, what);
+	memcpy(out, v, (size_t)n);
+	*olen = (size_t)n;
+	return 0;
+}
+
+static int set_fields(pq_zeek_tsv *t, char *p, size_t len)
+{
+	reset_block(t);
+	t->blocks++;
+	int n = 0;
+	for (size_t i = 0, start = 0; i <= len; i++) {
+		if (i < len && p[i] != t->sep)
+			continue;
+		if (n >= PQ_ZEEK_TSV_MAXF)
+			return header_bad(t, "#fields has more columns than pqtls reads (512)");
+		for (int c = 0; c < PQ_ZC_N; c++) {
+			if (strlen(col_names[c]) == i - start && !memcmp(col_names[c], p + start, i - start)) {
+				if (t->col[c] >= 0)
+					return header_bad(t, "#fields names a column twice");
+				t->col[c] = n;
+				t->slot[n] = (signed char)c;
+			}
+		}
+		n++;
+		start = i + 1;
+	}
+	t->nfields = n;
+	if (t->col[PQ_ZC_RESP_H] < 0)
+		return header_bad(t, "#fields has no id.resp_h column");
+	return 0;
+}
+
+int pq_zeek_tsv_header(pq_zeek_tsv *t, char *line, size_t len)
+{
+	/* "#separator \x09" is the one header line whose key ends at a space. */
+	if (len >= 11 && !memcmp(line, "#separator ", 11)) {
+		char c[4];
+		size_t n;
+		reset_block(t);
+		if (header_value(t, line + 11, len - 11, c, sizeof c, &n, "#separator is not one byte") ||
+		    n != 1 || c[0] == '\n')
+			return header_bad(t, "#separator is not one byte (pqtls reads single-byte separators)");
+		t->sep = c[0];
+		return 0;
+	}
+	char *val = memchr(line, t->sep, len);
+	size_t klen = val ? (size_t)(val - line) : len;
+	size_t vlen = val ? len - klen - 1 : 0;
+	val = val ? val + 1 : line + len;
+#define KEY(s) (klen == sizeof(s) - 1 && !memcmp(line, s, klen))
+	if (KEY("#set_separator")) {
+		char c[4];
+		size_t n;
+		if (header_value(t, val, vlen, c, sizeof c, &n, "#set_separator is not one byte") || n != 1)
+			return header_bad(t, "#set_separator is not one byte");
+		t->set_sep = c[0];
+	} else if (KEY("#empty_field")) {
+		return header_value(t, val, vlen, t->empty, sizeof t->empty, &t->empty_len,
+				    "#empty_field is longer than 31 bytes");
+	} else if (KEY("#unset_field")) {
+		return header_value(t, val, vlen, t->unset, sizeof t->unset, &t->unset_len,
+				    "#unset_field is longer than 31 bytes");
+	} else if (KEY("#fields")) {
+		return set_fields(t, val, vlen);
+	} else if (KEY("#types")) {
+		int n = 1;
+		for (size_t i = 0; i < vlen; i++)
+			n += val[i] == t->sep;
+		t->ntypes = n;
+		if (t->nfields && n != t->nfields)
+			return header_bad(t, "#types and #fields differ in length");
+	}
+#undef KEY
+	/* #path, #open, #close and comments carry nothing pqtls needs. */
+	return 0;
+}
+
+static int bad(pq_zeek_rec *r, int why, const char *detail)
+{
+	r->bad = why;
+	snprintf(r->bad_detail, sizeof r->bad_detail, "%s", detail);
+	return PQ_EPARSE;
+}
+
+typedef struct span {
+	char *p;
+	size_t n;
+} span;
+
+/* Splits the line at the separator, keeping the columns pqtls reads; returns the field
+ * count, or -1 when a control byte other than the separator appears. */
+static int split(const pq_zeek_tsv *t, char *line, size_t len, span out[PQ_ZC_N])
+{
+	int f = 0;
+	size_t start = 0, i = 0;
+	unsigned char sep = (unsigned char)t->sep;
+#ifdef __SSE2__
+	const __m128i vsep = _mm_set1_epi8((char)sep), v1f = _mm_set1_epi8(0x1f);
+	for (; i + 16 <= len; i += 16) {
+		__m128i x = _mm_loadu_si128((const __m128i *)(line + i));
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, vsep));
+		unsigned ctl = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(x, v1f), v1f));
+		if (ctl & ~m)
+			return -1;
+		while (m) {
+			size_t pos = i + (size_t)__builtin_ctz(m);
+			if (f < PQ_ZEEK_TSV_MAXF && t->slot[f] >= 0)
+				out[(int)t->slot[f]] = (span){line + start, pos - start};
+			f++;
+			start = pos + 1;
+			m &= m - 1;
+		}
+	}
+#endif
+	for (; i < len; i++) {
+		unsigned char c = (unsigned char)line[i];
+		if (c == sep) {
+			if (f < PQ_ZEEK_TSV_MAXF && t->slot[f] >= 0)
+				out[(int)t->slot[f]] = (span){line + start, i - start};
+			f++;
+			start = i + 1;
+		} else if (c < 0x20) {
+			return -1;
+		}
+	}
+	if (f < PQ_ZEEK_TSV_MAXF && t->slot[f] >= 0)
+		out[(int)t->slot[f]] = (span){line + start, len - start};
+	return f + 1;
+}
+
+static int is_unset(const pq_zeek_tsv *t, span s)
+{
+	return !s.p || (s.n == t->unset_len && !memcmp(s.p, t->unset, s.n));
+}
+
+static int is_empty(const pq_zeek_tsv *t, span s)
+{
+	return s.n == t->empty_len && !memcmp(s.p, t->empty, s.n);
+}
+
+/* A string column: NULL when unset or empty, else decoded in place. */
+static int text(const pq_zeek_tsv *t, span s, pq_zeek_rec *r, const char *name, const char **out,
+		size_t *olen)
+{
+	if (is_unset(t, s) || is_empty(t, s))
+		return 0;
+	long n = pq_zeek_unescape(s.p, s.n);
+	if (n < 0)
+		return bad(r, PQ_ZB_ESCAPE, name);
+	*out = s.p;
+	*olen = (size_t)n;
+	return 0;
+}
+
+static int tribool(const pq_zeek_tsv *t, span s, pq_zeek_rec *r, const char *name, int *out)
+{
+	if (is_unset(t, s))
+		return 0;
+	int v = pq_zeek_bool(s.p, s.n);
+	if (v < 0)
+		return bad(r, PQ_ZB_VALUE, name);
+	*out = v;
+	return 0;
+}
+
+int pq_zeek_tsv_row(const pq_zeek_tsv *t, char *line, size_t len, pq_zeek_rec *r)
+{
+	pq_zeek_rec_clear(r);
+	if (!t->nfields)
+		return bad(r, PQ_ZB_NOHEADER, "no #fields line before this row");
+	if (t->bad)
+		return bad(r, PQ_ZB_HEADER, t->bad_detail);
+	span s[PQ_ZC_N] = {{0}};
+	int n = split(t, line, len, s);
+	if (n < 0)
+		return bad(r, PQ_ZB_BINARY, "control byte");
+	if (n != t->nfields) {
+		char d[64];
+		snprintf(d, sizeof d, "%d fields, header has %d", n, t->nfields);
+		return bad(r, PQ_ZB_FIELDS, d);
+	}
+	span a = s[PQ_ZC_RESP_H];
+	if (is_unset(t, a) || pq_zeek_addr_parse(a.p, a.n, &r->resp))
+		return bad(r, PQ_ZB_ADDR, "id.resp_h");
+	if (!is_unset(t, s[PQ_ZC_TS]))
+		r->has_ts = !pq_zeek_time_parse(s[PQ_ZC_TS].p, s[PQ_ZC_TS].n, &r->ts);
+	const char *v = NULL;
+	size_t vn = 0;
+	if (text(t, s[PQ_ZC_VERSION], r, "version", &v, &vn) ||
+	    text(t, s[PQ_ZC_SERVER_NAME], r, "server_name", &r->server_name, &r->server_name_len) ||
+	    text(t, s[PQ_ZC_CURVE], r, "curve", &r->curve, &r->curve_len) ||
+	    tribool(t, s[PQ_ZC_RESUMED], r, "resumed", &r->resumed) ||
+	    tribool(t, s[PQ_ZC_ESTABLISHED], r, "established", &r->established))
+		return PQ_EPARSE;
+	r->version = v ? pq_zeek_version(v, vn) : PQ_ZV_UNSET;
+	return 0;
+}
