@@ -37,28 +37,35 @@ def read_lines(path):
             yield raw.rstrip(b"\n")
 
 
+def header(line, h):
+    """Applies a '#' line to the header state h; False for a data line."""
+    if line.startswith(b"#separator "):
+        h["sep"], h["fields"] = unescape(line[11:]), None  # a new header block
+        return True
+    if not line.startswith(b"#"):
+        return False
+    key, _, val = line.partition(h["sep"])
+    names = {b"#set_separator": "setsep", b"#empty_field": "empty", b"#unset_field": "unset"}
+    if key in names:
+        h[names[key]] = unescape(val)
+    elif key == b"#fields":
+        h["fields"] = val.split(h["sep"])
+    elif key == b"#types":
+        h["types"] = val.split(h["sep"])
+    return True
+
+
+def new_header():
+    return {"sep": b"\t", "setsep": b",", "empty": b"(empty)", "unset": b"-", "fields": None, "types": None}
+
+
 def tsv_rows(path):
-    """Yields dicts of decoded values (None when unset) and counts skipped lines."""
-    sep, setsep, empty, unset = b"\t", b",", b"(empty)", b"-"
-    fields = None
+    """Yields dicts of decoded values (None when unset), or None for a skipped line."""
+    h = new_header()
     for line in read_lines(path):
-        if not line:
+        if not line or header(line, h):
             continue
-        if line.startswith(b"#separator "):
-            sep = unescape(line[11:])
-            fields = None
-            continue
-        if line.startswith(b"#"):
-            key, _, val = line.partition(sep)
-            if key == b"#set_separator":
-                setsep = unescape(val)
-            elif key == b"#empty_field":
-                empty = unescape(val)
-            elif key == b"#unset_field":
-                unset = unescape(val)
-            elif key == b"#fields":
-                fields = val.split(sep)
-            continue
+        sep, empty, unset, fields = h["sep"], h["empty"], h["unset"], h["fields"]
         parts = line.split(sep)
         if fields is None or b"id.resp_h" not in fields or len(parts) != len(fields):
             yield None
@@ -170,26 +177,12 @@ def count(args):
 def tojson(args):
     iso = args[0] == "--iso"
     path = args[-1]
-    sep, setsep, empty, unset = b"\t", b",", b"(empty)", b"-"
-    fields = types = None
+    h = new_header()
     outb = sys.stdout.buffer
     for line in read_lines(path):
-        if line.startswith(b"#separator "):
-            sep = unescape(line[11:])
+        if header(line, h):
             continue
-        if line.startswith(b"#"):
-            key, _, val = line.partition(sep)
-            if key == b"#set_separator":
-                setsep = unescape(val)
-            elif key == b"#empty_field":
-                empty = unescape(val)
-            elif key == b"#unset_field":
-                unset = unescape(val)
-            elif key == b"#fields":
-                fields = val.split(sep)
-            elif key == b"#types":
-                types = val.split(sep)
-            continue
+        sep, setsep, empty, unset, fields, types = (h[k] for k in ("sep", "setsep", "empty", "unset", "fields", "types"))
         if not line or fields is None:
             continue
         obj = {}

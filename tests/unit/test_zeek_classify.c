@@ -1,0 +1,172 @@
+/* zeek/classify, ranges, asn: categories and the deciding method, ranges files in both
+ * shapes, ASN lists, MaxMind DBs (good, wrong type, corrupt; skipped without ../shared). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "zeek_testdir.h"
+
+#include "zeek/classify.h"
+
+
+static const char *write_file(const char *name, const char *text)
+{
+	static char path[256];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+static pq_zeek_class cls(const pq_zeek_classifier *c, const char *ip)
+{
+	pq_zeek_addr a;
+	assert_int_equal(pq_zeek_addr_parse(ip, strlen(ip), &a), 0);
+	return pq_zeek_classify(c, &a);
+}
+
+static void ranges_json_and_lines(void **state)
+{
+	(void)state;
+	pq_zeek_classifier c;
+	pq_diag d = {0};
+	assert_int_equal(pq_zeek_classifier_init(&c), 0);
+	/* Nothing loaded: every address Unknown, decided by no method. */
+	assert_int_equal(cls(&c, "8.8.8.8").cat, PQ_ZCAT_UNKNOWN);
+	assert_int_equal(cls(&c, "8.8.8.8").method, PQ_ZM_NONE);
+	const char *j = write_file("r.json", "{\"cdn\":{\"edge\":[\"198.51.100.0/24\"]},\"waf\":{\"shield\":[\"2001:db8:1::/48\"]},"
+					     "\"cloud\":{\"big\":[\"198.51.0.0/16\",\"198.51.100.0/24\"]},\"common\":{\"x\":[\"a.com\"]}}");
+	assert_int_equal(pq_zeek_ranges_load(&c, j, PQ_ZCAT_N, &d), 0);
+	const char *l = write_file("r.txt", "# comment\n203.0.113.0/25 cloud small # trailing\n\n203.0.113.128/25\n");
+	assert_int_equal(pq_zeek_ranges_load(&c, l, PQ_ZCAT_CDN, &d), 0);
+	pq_zeek_class k = cls(&c, "198.51.100.7");
+	assert_int_equal(k.cat, PQ_ZCAT_CDN); /* cdn listed first: the equal cloud prefix loses */
+	assert_int_equal(k.method, PQ_ZM_RANGES);
+	assert_string_equal(c.prov_name[k.provider], "edge");
+	assert_int_equal(cls(&c, "198.51.7.7").cat, PQ_ZCAT_CLOUD);
+	assert_int_equal(cls(&c, "2001:db8:1::9").cat, PQ_ZCAT_CDN); /* a listed range beats special space */
+	assert_int_equal(cls(&c, "2001:db8:2::9").cat, PQ_ZCAT_UNKNOWN); /* documentation space */
+	assert_int_equal(cls(&c, "203.0.113.5").cat, PQ_ZCAT_CLOUD);
+	assert_int_equal(cls(&c, "203.0.113.200").cat, PQ_ZCAT_CDN);
+	k = cls(&c, "8.8.8.8");
+	assert_int_equal(k.cat, PQ_ZCAT_OTHER); /* public, on no list: Other, by ranges */
+	assert_int_equal(k.method, PQ_ZM_RANGES);
+	assert_int_equal(cls(&c, "10.1.1.1").cat, PQ_ZCAT_UNKNOWN);
+	assert_int_equal(cls(&c, "fe80::1").cat, PQ_ZCAT_UNKNOWN);
+	assert_int_equal(cls(&c, "::ffff:8.8.8.8").cat, PQ_ZCAT_UNKNOWN);
+	assert_int_equal(cls(&c, "2606:4700::1").cat, PQ_ZCAT_OTHER);
+	pq_zeek_classifier_dispose(&c);
+}
+
+static void ranges_bad(void **state)
+{
+	(void)state;
+	pq_zeek_classifier c;
+	pq_diag d = {0};
+	assert_int_equal(pq_zeek_classifier_init(&c), 0);
+	struct {
+		const char *text, *want;
+	} cases[] = {
+		{"{\"cdn\":[1]}", "is not an array"},
+		{"{\"cloudy\":{}}", "no \"cdn\""},
+		{"{\"cdn\":{\"x\":\"1.2.3.0/24\"}}", "is not an array"},
+		{"{\"cdn\":{\"x\":[\"1.2.3.0/99\"]}}", "is not a CIDR prefix"},
+		{"{\"cdn\":", "not a JSON object"},
+		{"1.2.3.0/24 cdn\nbanana cdn\n", ":2: 'banana' is not a CIDR"},
+		{"1.2.3.0/24\n", ":1: no category"},
+		{"# only a comment\n", "no CIDR prefixes"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		const char *p = write_file("bad.txt", cases[i].text);
+		assert_int_not_equal(pq_zeek_ranges_load(&c, p, PQ_ZCAT_N, &d), 0);
+		assert_non_null(strstr(d.msg, "bad.txt"));
+		if (!strstr(d.msg, cases[i].want))
+			fail_msg("case %zu: '%s' lacks '%s'", i, d.msg, cases[i].want);
+	}
+	assert_int_equal(pq_zeek_ranges_load(&c, "/nonexistent/r.json", PQ_ZCAT_N, &d), -2);
+	assert_non_null(strstr(d.msg, "/nonexistent/r.json"));
+	pq_zeek_classifier_dispose(&c);
+}
+
+static void asn_lists(void **state)
+{
+	(void)state;
+	pq_zeek_classifier c;
+	pq_diag d = {0};
+	assert_int_equal(pq_zeek_classifier_init(&c), 0);
+	assert_int_equal(pq_zeek_asns_default(&c), 0);
+	assert_true(c.cdn.n > 40 && c.cloud.n > 10);
+	assert_int_equal(pq_zeek_asns_set(&c, PQ_ZCAT_CDN, "AS3, 1,as2 # c\n", "--cdn-asns", &d), 0);
+	assert_int_equal(c.cdn.n, 3);
+	assert_int_equal(c.cdn.v[0], 1);
+	assert_int_equal(c.cdn.v[2], 3);
+	const char *bad[] = {"AS", "12x", "0", "4294967296", "", "AS-1"};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		assert_int_equal(pq_zeek_asns_set(&c, PQ_ZCAT_CDN, bad[i], "--cdn-asns", &d), PQ_EINVAL);
+		assert_non_null(strstr(d.msg, "--cdn-asns"));
+	}
+	assert_int_equal(c.cdn.n, 3); /* a bad list leaves the old one */
+	const char *f = write_file("asns.txt", "# cloud\n16509\nAS8075\n");
+	char spec[300];
+	snprintf(spec, sizeof spec, "@%s", f);
+	assert_int_equal(pq_zeek_asns_set(&c, PQ_ZCAT_CLOUD, spec, "--cloud-asns", &d), 0);
+	assert_int_equal(c.cloud.n, 2);
+	assert_int_not_equal(pq_zeek_asns_set(&c, PQ_ZCAT_CLOUD, "@/nonexistent", "--cloud-asns", &d), 0);
+	assert_non_null(strstr(d.msg, "/nonexistent"));
+	pq_zeek_classifier_dispose(&c);
+}
+
+static void maxmind(void **state)
+{
+	(void)state;
+	char db[512], city[512], broken[512];
+	snprintf(db, sizeof db, "%s/data/mmdb/test-data/GeoLite2-ASN-Test.mmdb", PQTLS_SHARED_DIR);
+	snprintf(city, sizeof city, "%s/data/mmdb/test-data/GeoIP2-City-Test.mmdb", PQTLS_SHARED_DIR);
+	snprintf(broken, sizeof broken, "%s/data/mmdb/test-data/MaxMind-DB-test-broken-pointers-24.mmdb",
+		 PQTLS_SHARED_DIR);
+	if (access(db, R_OK)) {
+		print_message("skip: %s is absent\n", db);
+		skip();
+	}
+	pq_zeek_classifier c;
+	pq_diag d = {0};
+	assert_int_equal(pq_zeek_classifier_init(&c), 0);
+	assert_int_equal(pq_zeek_asns_set(&c, PQ_ZCAT_CDN, "15169", "x", &d), 0);
+	assert_int_equal(pq_zeek_asns_set(&c, PQ_ZCAT_CLOUD, "7018", "x", &d), 0);
+	assert_int_equal(pq_zeek_asn_open(&c, city, &d), PQ_EINVAL);
+	assert_non_null(strstr(d.msg, "has no ASNs"));
+	assert_int_equal(pq_zeek_asn_open(&c, broken, &d), PQ_EPARSE);
+	assert_non_null(strstr(d.msg, "broken-pointers"));
+	assert_int_not_equal(pq_zeek_asn_open(&c, dir, &d), 0); /* a directory */
+	assert_non_null(strstr(d.msg, dir));
+	assert_int_equal(pq_zeek_asn_open(&c, db, &d), 0);
+	/* 1.0.0.0/24 is AS15169 and 12.81.92.0/22 AS7018 in the DB's source data. */
+	pq_zeek_class k = cls(&c, "1.0.0.1");
+	assert_int_equal(k.asn, 15169);
+	assert_int_equal(k.cat, PQ_ZCAT_CDN);
+	assert_int_equal(k.method, PQ_ZM_ASN);
+	assert_int_equal(cls(&c, "12.81.92.1").cat, PQ_ZCAT_CLOUD);
+	k = cls(&c, "203.0.113.1");
+	assert_int_equal(k.cat, PQ_ZCAT_UNKNOWN);
+	assert_int_equal(k.asn, 0);
+	pq_zeek_classifier_dispose(&c);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(ranges_json_and_lines),
+		cmocka_unit_test(ranges_bad),
+		cmocka_unit_test(asn_lists),
+		cmocka_unit_test(maxmind),
+	};
+	return cmocka_run_group_tests(tests, testdir_setup, testdir_teardown);
+}
