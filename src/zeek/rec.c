@@ -1,12 +1,14 @@
 #include "zeek/rec.h"
 
 #include <arpa/inet.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 void pq_zeek_rec_clear(pq_zeek_rec *r)
 {
-	memset(r, 0, sizeof *r);
+	memset(r, 0, offsetof(pq_zeek_rec, bad_detail)); /* the detail is set with bad */
+	r->bad_detail[0] = '\0';
 	r->version = PQ_ZV_UNSET;
 	r->resumed = r->established = PQ_ZEEK_UNKNOWN;
 }

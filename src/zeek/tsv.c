@@ -142,19 +142,21 @@ typedef struct span {
 
 /* Splits the line at the separator, keeping the columns pqtls reads; returns the field
  * count, or -1 when a control byte other than the separator appears. */
-static int split(const pq_zeek_tsv *t, char *line, size_t len, span out[PQ_ZC_N])
+static int split(const pq_zeek_tsv *t, char *line, size_t len, span out[PQ_ZC_N], int *esc)
 {
 	int f = 0;
+	unsigned bs = 0;
 	size_t start = 0, i = 0;
 	unsigned char sep = (unsigned char)t->sep;
 #ifdef __SSE2__
-	const __m128i vsep = _mm_set1_epi8((char)sep), v1f = _mm_set1_epi8(0x1f);
+	const __m128i vsep = _mm_set1_epi8((char)sep), v1f = _mm_set1_epi8(0x1f), vbs = _mm_set1_epi8('\\');
 	for (; i + 16 <= len; i += 16) {
 		__m128i x = _mm_loadu_si128((const __m128i *)(line + i));
 		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, vsep));
 		unsigned ctl = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(x, v1f), v1f));
 		if (ctl & ~m)
 			return -1;
+		bs |= (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, vbs));
 		while (m) {
 			size_t pos = i + (size_t)__builtin_ctz(m);
 			if (f < PQ_ZEEK_TSV_MAXF && t->slot[f] >= 0)
@@ -175,7 +177,9 @@ static int split(const pq_zeek_tsv *t, char *line, size_t len, span out[PQ_ZC_N]
 		} else if (c < 0x20) {
 			return -1;
 		}
+		bs |= c == '\\';
 	}
+	*esc = bs != 0;
 	if (f < PQ_ZEEK_TSV_MAXF && t->slot[f] >= 0)
 		out[(int)t->slot[f]] = (span){line + start, len - start};
 	return f + 1;
@@ -191,13 +195,14 @@ static int is_empty(const pq_zeek_tsv *t, span s)
 	return s.n == t->empty_len && !memcmp(s.p, t->empty, s.n);
 }
 
-/* A string column: NULL when unset or empty, else decoded in place. */
-static int text(const pq_zeek_tsv *t, span s, pq_zeek_rec *r, const char *name, const char **out,
+/* A string column: NULL when unset or empty, else decoded in place (esc: the line has
+ * a backslash somewhere). */
+static int text(const pq_zeek_tsv *t, span s, int esc, pq_zeek_rec *r, const char *name, const char **out,
 		size_t *olen)
 {
 	if (is_unset(t, s) || is_empty(t, s))
 		return 0;
-	long n = pq_zeek_unescape(s.p, s.n);
+	long n = esc ? pq_zeek_unescape(s.p, s.n) : (long)s.n;
 	if (n < 0)
 		return bad(r, PQ_ZB_ESCAPE, name);
 	*out = s.p;
@@ -224,7 +229,8 @@ int pq_zeek_tsv_row(const pq_zeek_tsv *t, char *line, size_t len, pq_zeek_rec *r
 	if (t->bad)
 		return bad(r, PQ_ZB_HEADER, t->bad_detail);
 	span s[PQ_ZC_N] = {{0}};
-	int n = split(t, line, len, s);
+	int esc = 0;
+	int n = split(t, line, len, s, &esc);
 	if (n < 0)
 		return bad(r, PQ_ZB_BINARY, "control byte");
 	if (n != t->nfields) {
@@ -239,9 +245,9 @@ int pq_zeek_tsv_row(const pq_zeek_tsv *t, char *line, size_t len, pq_zeek_rec *r
 		r->has_ts = !pq_zeek_time_parse(s[PQ_ZC_TS].p, s[PQ_ZC_TS].n, &r->ts);
 	const char *v = NULL;
 	size_t vn = 0;
-	if (text(t, s[PQ_ZC_VERSION], r, "version", &v, &vn) ||
-	    text(t, s[PQ_ZC_SERVER_NAME], r, "server_name", &r->server_name, &r->server_name_len) ||
-	    text(t, s[PQ_ZC_CURVE], r, "curve", &r->curve, &r->curve_len) ||
+	if (text(t, s[PQ_ZC_VERSION], esc, r, "version", &v, &vn) ||
+	    text(t, s[PQ_ZC_SERVER_NAME], esc, r, "server_name", &r->server_name, &r->server_name_len) ||
+	    text(t, s[PQ_ZC_CURVE], esc, r, "curve", &r->curve, &r->curve_len) ||
 	    tribool(t, s[PQ_ZC_RESUMED], r, "resumed", &r->resumed) ||
 	    tribool(t, s[PQ_ZC_ESTABLISHED], r, "established", &r->established))
 		return PQ_EPARSE;
