@@ -54,8 +54,9 @@ int pq_zeek_asn_open(pq_zeek_classifier *c, const char *path, pq_diag *d)
 	MMDB_s db;
 	int e = MMDB_open(path, MMDB_MODE_MMAP, &db);
 	if (e != MMDB_SUCCESS) {
-		const char *why = e == MMDB_IO_ERROR ? strerror(errno) : MMDB_strerror(e);
-		return pq_diag_set(d, e == MMDB_IO_ERROR ? PQ_EIO : PQ_EPARSE,
+		int sys = e == MMDB_IO_ERROR || e == MMDB_FILE_OPEN_ERROR;
+		const char *why = sys && errno ? strerror(errno) : MMDB_strerror(e);
+		return pq_diag_set(d, sys ? PQ_EIO : PQ_EPARSE,
 				   "%s: not a readable MaxMind DB: %s (expected GeoLite2-ASN or a compatible .mmdb)",
 				   path, why);
 	}

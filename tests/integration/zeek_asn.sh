@@ -7,8 +7,8 @@
 set -euo pipefail
 : "${PQTLS:?PQTLS must name the pqtls binary}"
 M=${PQTLS_SHARED:-../shared}/data/mmdb
-[ -f "$M/test-data/GeoLite2-ASN-Test.mmdb" ] || { echo "skip: $M is absent (MaxMind test DBs; set PQTLS_SHARED)"; exit 77; }
-command -v python3 >/dev/null || { echo "skip: python3 is absent"; exit 77; }
+[ -f "$M/test-data/GeoLite2-ASN-Test.mmdb" ] || { echo "skip: ../shared is absent (no $M: the MaxMind test DBs)"; exit 77; }
+command -v python3 >/dev/null || { echo "FAIL: python3 is absent (scripts/deps.sh installs it)" >&2; exit 1; }
 T=$(mktemp -d "${TMPDIR:-/tmp}/pqtls-zeek.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }

@@ -100,7 +100,7 @@ if [ -d "$M/bad-data" ]; then
 	expect 1 "GeoIP2-City' database has no ASNs" "$PQTLS" zeek summary --asn-db "$M/test-data/GeoIP2-City-Test.mmdb" "$T/bad.json"
 	pass "a City DB: $(cat "$T/err")"
 else
-	echo "skip (part): $M is absent, corrupt MaxMind DBs not tried"
+	echo "note: ../shared is absent ($M): corrupt MaxMind DBs not tried here (zeek_asn.sh skips)"
 fi
 expect 1 "not a readable MaxMind DB" "$PQTLS" zeek summary --asn-db "$T/bad.log" "$T/bad.json"
 expect 1 "nope.mmdb" "$PQTLS" zeek summary --asn-db "$T/nope.mmdb" "$T/bad.json"

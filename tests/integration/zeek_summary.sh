@@ -8,8 +8,8 @@
 set -euo pipefail
 : "${PQTLS:?PQTLS must name the pqtls binary}"
 Z=${PQTLS_SHARED:-../shared}/data/zeek
-[ -d "$Z" ] || { echo "skip: $Z is absent (the shared Zeek logs; set PQTLS_SHARED)"; exit 77; }
-command -v python3 >/dev/null || { echo "skip: python3 is absent (the independent reference)"; exit 77; }
+[ -d "$Z" ] || { echo "skip: ../shared is absent (no $Z: the shared Zeek logs)"; exit 77; }
+command -v python3 >/dev/null || { echo "FAIL: python3 is absent (scripts/deps.sh installs it)" >&2; exit 1; }
 REF="$(dirname "$0")/lib/zeek_ref.py"
 T=$(mktemp -d "${TMPDIR:-/tmp}/pqtls-zeek.XXXXXX")
 trap 'rm -rf "$T"' EXIT
