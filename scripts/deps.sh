@@ -8,6 +8,8 @@ pkgs=(build-essential cmake pkg-config
       libpcap-dev       # pcap files of what crossed the emulated link
       libmaxminddb-dev  # zeek --asn-db: ASNs from MaxMind DBs
       parallel          # tests: zeek --partial files made one per task, then merged
+      libsqlite3-dev    # zeek savings: reads a sweep's results database
+      sqlite3           # tests: build a results database with the sqlite3 CLI
       libcmocka-dev     # unit tests
       zlib1g-dev libbrotli-dev libzstd-dev  # RFC 8879 certificate compression in OpenSSL; zlib: gzip Zeek logs
       iproute2          # namespaces, veth, routes with initcwnd

@@ -10,6 +10,7 @@
 #include "zeek/partial.h"
 #include "zeek/report.h"
 #include "zeek/run.h"
+#include "zeek/savings.h"
 
 #ifndef PQTLS_DATA_DIR
 #define PQTLS_DATA_DIR "data"
@@ -20,8 +21,8 @@
 #define EXIT_SKIPPED 3
 
 struct zeek_opts {
-	const char *ranges, *asn_db, *cdn_asns, *cloud_asns, *partial;
-	int by, json, csv;
+	const char *ranges, *asn_db, *cdn_asns, *cloud_asns, *partial, *sweep;
+	int by, json, csv, partials;
 	long long threads, top;
 	uint64_t chunk;
 };
@@ -35,23 +36,37 @@ struct zeek_opts {
 	 "print CSV: period,category,metric,k,n,rate,ci95_lo,ci95_hi", NULL, 0, 0},                      \
 	{"top", 0, PQ_OPT_INT, O(top), "N", "10", "entries in each top list", NULL, 1, 100000}
 
+#define CLASSIFY_OPTS                                                                                    \
+	{"ranges", 0, PQ_OPT_STR, O(ranges), "FILE[,FILE]", "builtin",                                   \
+	 "CDN/cloud address ranges: cdncheck's sources_data.json shape or 'CIDR cdn|cloud [NAME]' lines; " \
+	 "cdn:FILE / cloud:FILE for bare CIDR lists; 'builtin' is the snapshot in data/zeek, 'none' disables", \
+	 NULL, 0, 0},                                                                                    \
+	{"asn-db", 0, PQ_OPT_STR, O(asn_db), "FILE", NULL,                                               \
+	 "MaxMind DB with ASNs (GeoLite2-ASN or compatible): classify by ASN where no range decides", NULL, 0, 0}, \
+	{"cdn-asns", 0, PQ_OPT_STR, O(cdn_asns), "LIST|@FILE", NULL,                                     \
+	 "CDN ASNs replacing the built-in list (docs/zeek.md gives its sources)", NULL, 0, 0},            \
+	{"cloud-asns", 0, PQ_OPT_STR, O(cloud_asns), "LIST|@FILE", NULL,                                 \
+	 "cloud ASNs replacing the built-in list", NULL, 0, 0},                                          \
+	{"threads", 't', PQ_OPT_INT, O(threads), "N", "0", "threads (0: one per core)", NULL, 0, 1024},   \
+	{"chunk", 0, PQ_OPT_SIZE, O(chunk), NULL, "64MiB",                                               \
+	 "piece of an uncompressed log each thread takes at a time", NULL, 0, 0}
+
 static const pq_opt summary_table[] = {
-	{"ranges", 0, PQ_OPT_STR, O(ranges), "FILE[,FILE]", "builtin",
-	 "CDN/cloud address ranges: cdncheck's sources_data.json shape or 'CIDR cdn|cloud [NAME]' lines; "
-	 "cdn:FILE / cloud:FILE for bare CIDR lists; 'builtin' is the snapshot in data/zeek, 'none' disables",
-	 NULL, 0, 0},
-	{"asn-db", 0, PQ_OPT_STR, O(asn_db), "FILE", NULL,
-	 "MaxMind DB with ASNs (GeoLite2-ASN or compatible): classify by ASN where no range decides", NULL, 0, 0},
-	{"cdn-asns", 0, PQ_OPT_STR, O(cdn_asns), "LIST|@FILE", NULL,
-	 "CDN ASNs replacing the built-in list (docs/zeek.md gives its sources)", NULL, 0, 0},
-	{"cloud-asns", 0, PQ_OPT_STR, O(cloud_asns), "LIST|@FILE", NULL,
-	 "cloud ASNs replacing the built-in list", NULL, 0, 0},
+	CLASSIFY_OPTS,
 	{"partial", 0, PQ_OPT_STR, O(partial), "FILE", NULL,
 	 "also write the exact counts to FILE for `pqtls zeek merge`", NULL, 0, 0},
-	{"threads", 't', PQ_OPT_INT, O(threads), "N", "0", "threads (0: one per core)", NULL, 0, 1024},
-	{"chunk", 0, PQ_OPT_SIZE, O(chunk), NULL, "64MiB",
-	 "piece of an uncompressed log each thread takes at a time", NULL, 0, 0},
 	OUT_OPTS,
+	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
+};
+
+static const pq_opt savings_table[] = {
+	{"sweep", 0, PQ_OPT_STR, O(sweep), "RESULTS.db", NULL,
+	 "the results database of a `pqtls sweep` with fresh and resumed arms (required)", NULL, 0, 0},
+	{"partials", 0, PQ_OPT_FLAG, O(partials), NULL, NULL,
+	 "the arguments are --partial files, not logs", NULL, 0, 0},
+	CLASSIFY_OPTS,
+	{"csv", 0, PQ_OPT_FLAG, O(csv), NULL, NULL,
+	 "print CSV: chain,rtt_ms,ttfb_fresh_ms,ttfb_resumed_ms,category,resumption,saving_ms,...", NULL, 0, 0},
 	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
 
@@ -129,6 +144,65 @@ static int setup(const struct zeek_opts *o, pq_zeek_classifier *c, pq_buf *desc,
 	return rc;
 }
 
+/* Classifies and counts the logs named by args into agg; desc says how it classified. */
+static int collect(const struct zeek_opts *o, const pq_cli_args *args, pq_zeek_classifier *c, pq_zeek_agg *agg,
+		   pq_buf *desc, pq_diag *d)
+{
+	pq_zeek_files files = {0};
+	int rc = setup(o, c, desc, d);
+	for (int i = 0; !rc && i < args->argc; i++)
+		rc = pq_zeek_files_add(&files, args->argv[i], d);
+	if (!rc) {
+		long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+		pq_zeek_run_cfg cfg = {o->threads ? (int)o->threads : (int)(ncpu > 0 ? ncpu : 1),
+				       (size_t)(o->chunk ? o->chunk : 1), c};
+		rc = pq_zeek_run(&files, &cfg, agg, d);
+	}
+	pq_zeek_files_free(&files);
+	return rc;
+}
+
+/* Adds partial files into agg; *classification is the first one's. */
+static int read_partials(const char *path, const pq_cli_args *args, pq_zeek_agg *agg, char **classification,
+			 pq_diag *d)
+{
+	int rc = 0;
+	for (int i = 0; !rc && i < args->argc; i++) {
+		char *cl = NULL;
+		rc = pq_zeek_partial_read(agg, args->argv[i], &cl, d);
+		if (!rc && *classification && cl && strcmp(cl, *classification))
+			fprintf(stderr, "%s: warning: %s was classified differently (%s) from the first file (%s)\n",
+				path, args->argv[i], cl, *classification);
+		if (!*classification)
+			*classification = cl;
+		else
+			free(cl);
+	}
+	return rc;
+}
+
+/* What summary and savings hold while they read: the classifier, the counts, and a line
+ * saying how servers were classified. */
+typedef struct session {
+	pq_zeek_classifier c;
+	pq_zeek_agg agg;
+	pq_buf desc;
+} session;
+
+static int session_init(session *z)
+{
+	pq_buf_init(&z->desc, 4096);
+	pq_zeek_agg_init(&z->agg, &z->c);
+	return pq_zeek_classifier_init(&z->c);
+}
+
+static void session_dispose(session *z)
+{
+	pq_zeek_agg_dispose(&z->agg);
+	pq_zeek_classifier_dispose(&z->c);
+	pq_buf_dispose(&z->desc);
+}
+
 static int summary_run(const pq_cmd *cmd, void *opts, pq_cli_args *args)
 {
 	const char *path = "pqtls zeek summary";
@@ -136,39 +210,57 @@ static int summary_run(const pq_cmd *cmd, void *opts, pq_cli_args *args)
 	(void)cmd;
 	if (o->json && o->csv)
 		return pq_cli_usage_error(path, "--json and --csv are exclusive: choose one");
-	pq_zeek_classifier c;
-	pq_zeek_files files = {0};
-	pq_zeek_agg agg;
-	pq_buf desc;
+	session z;
 	pq_diag d = {0};
 	int ex = PQ_EXIT_FAIL;
-	pq_buf_init(&desc, 4096);
-	pq_zeek_agg_init(&agg, &c);
-	if (pq_zeek_classifier_init(&c)) {
-		pq_cli_fail(path, "out of memory");
-		goto out;
-	}
-	int rc = setup(o, &c, &desc, &d);
-	for (int i = 0; !rc && i < args->argc; i++)
-		rc = pq_zeek_files_add(&files, args->argv[i], &d);
-	if (!rc) {
-		long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-		pq_zeek_run_cfg cfg = {o->threads ? (int)o->threads : (int)(ncpu > 0 ? ncpu : 1),
-				       (size_t)(o->chunk ? o->chunk : 1), &c};
-		rc = pq_zeek_run(&files, &cfg, &agg, &d);
-	}
+	int rc = session_init(&z);
+	if (!rc)
+		rc = collect(o, args, &z.c, &z.agg, &z.desc, &d);
 	if (!rc && o->partial)
-		rc = pq_zeek_partial_write(&agg, pq_buf_str(&desc), o->partial, &d);
+		rc = pq_zeek_partial_write(&z.agg, pq_buf_str(&z.desc), o->partial, &d);
+	if (rc)
+		pq_cli_fail(path, "%s", pq_diag_msg(&d));
+	else
+		ex = print(path, o, &z.agg, pq_buf_str(&z.desc));
+	session_dispose(&z);
+	return ex;
+}
+
+static int savings_run(const pq_cmd *cmd, void *opts, pq_cli_args *args)
+{
+	const char *path = "pqtls zeek savings";
+	struct zeek_opts *o = opts;
+	(void)cmd;
+	if (!o->sweep)
+		return pq_cli_usage_error(path, "--sweep RESULTS.db is required (a pqtls sweep results database)");
+	session z;
+	pq_zeek_savings sv = {0};
+	pq_diag d = {0};
+	char *classification = NULL;
+	int ex = PQ_EXIT_FAIL;
+	int rc = session_init(&z);
+	if (!rc)
+		rc = pq_zeek_savings_load(&sv, o->sweep, &d);
+	if (!rc)
+		rc = o->partials ? read_partials(path, args, &z.agg, &classification, &d)
+				 : collect(o, args, &z.c, &z.agg, &z.desc, &d);
 	if (rc) {
 		pq_cli_fail(path, "%s", pq_diag_msg(&d));
 		goto out;
 	}
-	ex = print(path, o, &agg, pq_buf_str(&desc));
+	if (!o->csv)
+		printf("classification: %s\n", classification ? classification : pq_buf_str(&z.desc));
+	pq_zeek_savings_print(stdout, &sv, &z.agg, o->csv);
+	ex = fflush(stdout) ? pq_cli_fail(path, "writing the table failed") : PQ_EXIT_OK;
+	if (ex == PQ_EXIT_OK && pq_zeek_report_skipped(&z.agg)) {
+		fprintf(stderr, "%s: %llu input lines skipped as malformed (`zeek summary` lists them)\n", path,
+			(unsigned long long)pq_zeek_report_skipped(&z.agg));
+		ex = EXIT_SKIPPED;
+	}
 out:
-	pq_zeek_agg_dispose(&agg);
-	pq_zeek_files_free(&files);
-	pq_zeek_classifier_dispose(&c);
-	pq_buf_dispose(&desc);
+	free(classification);
+	pq_zeek_savings_free(&sv);
+	session_dispose(&z);
 	return ex;
 }
 
@@ -183,18 +275,8 @@ static int merge_run(const pq_cmd *cmd, void *opts, pq_cli_args *args)
 	pq_zeek_agg_init(&agg, NULL);
 	char *classification = NULL;
 	pq_diag d = {0};
-	int rc = 0, ex = PQ_EXIT_FAIL;
-	for (int i = 0; !rc && i < args->argc; i++) {
-		char *cl = NULL;
-		rc = pq_zeek_partial_read(&agg, args->argv[i], &cl, &d);
-		if (!rc && classification && cl && strcmp(cl, classification))
-			fprintf(stderr, "%s: warning: %s was classified differently (%s) from the first file (%s)\n",
-				path, args->argv[i], cl, classification);
-		if (!classification)
-			classification = cl;
-		else
-			free(cl);
-	}
+	int ex = PQ_EXIT_FAIL;
+	int rc = read_partials(path, args, &agg, &classification, &d);
 	if (rc)
 		pq_cli_fail(path, "%s", pq_diag_msg(&d));
 	else
@@ -237,11 +319,29 @@ static const pq_cmd zeek_merge = {
 	.max_args = -1,
 };
 
-static const pq_cmd *const zeek_subs[] = {&zeek_summary, &zeek_merge, NULL};
+static const pq_cmd zeek_savings = {
+	.name = "savings",
+	.summary = "expected TTFB saving per connection from resumption, per category (the paper's Figure 7)",
+	.usage = "--sweep RESULTS.db [options] FILE|DIR ... (or --partials PARTIAL.json ...)",
+	.description =
+		"Combines each category's resumption rate (all TLS versions) from the logs with the median\n"
+		"time to first byte a pqtls sweep measured fresh and resumed, per chain and RTT, without loss\n"
+		"and without 0-RTT: saving = rate x (fresh - resumed), in ms and in % of the fresh TTFB,\n"
+		"with the rate's 95% Wilson interval. Exit status as for summary.\n\n"
+		"  pqtls zeek savings --sweep results.db /var/log/zeek/2026-04-14/\n"
+		"  pqtls zeek savings --sweep results.db --partials parts/*.json --csv\n",
+	.opts = savings_table,
+	.opts_size = sizeof(struct zeek_opts),
+	.run = savings_run,
+	.min_args = 1,
+	.max_args = -1,
+};
+
+static const pq_cmd *const zeek_subs[] = {&zeek_summary, &zeek_merge, &zeek_savings, NULL};
 
 const pq_cmd pq_cmd_zeek = {
 	.name = "zeek",
-	.summary = "TLS 1.3 adoption and resumption by CDN/cloud/other from Zeek ssl.log (summary, merge)",
+	.summary = "TLS 1.3 adoption and resumption by CDN/cloud/other from Zeek ssl.log (summary, merge, savings)",
 	.usage = "SUBCOMMAND [options]",
 	.subs = zeek_subs,
 };
