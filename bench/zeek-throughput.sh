@@ -60,14 +60,18 @@ written = 0
 with open(out, "wb") as f:
     while written < size:
         for head, rows, col, tcol in blocks:
-            chunk = []
-            for r in rows:
-                r = list(r)
-                r[col] = rng.choice(pool)
-                r[tcol] = b"%d.%06d" % (t0 + rng.randrange(span), rng.randrange(10**6))
-                chunk.append(b"\t".join(r) + b"\n")
-            body = b"".join(chunk)
-            data = head + body * max(1, (4 << 20) // len(body))  # ~4 MiB blocks, as hourly rotated logs
+            # ~4 MiB of distinct rows per header block, as hourly rotated logs: the block's
+            # real rows again and again, each with its own server and time.
+            chunk, n = [head], 0
+            while n < 4 << 20:
+                for r in rows:
+                    r = list(r)
+                    r[col] = rng.choice(pool)
+                    r[tcol] = b"%d.%06d" % (t0 + rng.randrange(span), rng.randrange(10**6))
+                    line = b"\t".join(r) + b"\n"
+                    chunk.append(line)
+                    n += len(line)
+            data = b"".join(chunk)
             f.write(data)
             written += len(data)
 PY

@@ -7,10 +7,10 @@
 void pq_zeek_agg_init(pq_zeek_agg *a, const pq_zeek_classifier *cls)
 {
 	memset(a, 0, sizeof *a);
-	pq_zeek_map_init(&a->servers, sizeof(pq_zeek_server));
+	pq_zeek_map_init_fixed(&a->servers, sizeof(pq_zeek_addr), sizeof(pq_zeek_server));
 	pq_zeek_map_init(&a->names, sizeof(uint64_t));
 	pq_zeek_map_init(&a->groups, sizeof(uint64_t));
-	pq_zeek_map_init(&a->days, sizeof(pq_zeek_day) * PQ_ZCAT_N);
+	pq_zeek_map_init_fixed(&a->days, sizeof(int64_t), sizeof(pq_zeek_day) * PQ_ZCAT_N);
 	a->cls = cls;
 }
 
@@ -36,22 +36,19 @@ static int64_t day_of(int64_t ts)
 	return ts >= 0 ? ts / 86400 : -((-ts + 86399) / 86400);
 }
 
-static pq_zeek_server *server(pq_zeek_agg *a, const pq_zeek_addr *addr)
+static pq_zeek_server *server(pq_zeek_agg *a, const pq_zeek_addr *addr, uint64_t hash)
 {
 	int fresh;
-	pq_zeek_server *s = pq_zeek_map_get(&a->servers, addr, sizeof *addr, &fresh);
-	if (s && fresh) {
+	pq_zeek_server *s = pq_zeek_map_get_hashed(&a->servers, addr, sizeof *addr, hash, &fresh);
+	if (s && fresh)
 		s->cls = a->cls ? pq_zeek_classify(a->cls, addr)
 				: (pq_zeek_class){PQ_ZCAT_UNKNOWN, PQ_ZM_NONE, 0, -1};
-		if (a->cls && s->cls.provider >= 0)
-			snprintf(s->provider, sizeof s->provider, "%s", a->cls->prov_name[s->cls.provider]);
-	}
 	return s;
 }
 
-int pq_zeek_agg_add(pq_zeek_agg *a, const pq_zeek_rec *r)
+static int add(pq_zeek_agg *a, const pq_zeek_rec *r, uint64_t hash)
 {
-	pq_zeek_server *s = server(a, &r->resp);
+	pq_zeek_server *s = server(a, &r->resp, hash);
 	if (!s)
 		return PQ_ENOMEM;
 	int cat = s->cls.cat;
@@ -87,6 +84,25 @@ int pq_zeek_agg_add(pq_zeek_agg *a, const pq_zeek_rec *r)
 	d[cat].res_yes += res == PQ_ZR_YES;
 	d[cat].res_known += res != PQ_ZR_UNKNOWN;
 	return 0;
+}
+
+int pq_zeek_agg_add(pq_zeek_agg *a, const pq_zeek_rec *r)
+{
+	return add(a, r, pq_zeek_map_hash(&r->resp, sizeof r->resp));
+}
+
+int pq_zeek_agg_add_batch(pq_zeek_agg *a, const pq_zeek_rec *r, size_t n)
+{
+	uint64_t h[64];
+	int rc = 0;
+	for (size_t i = 0; i < n && !rc; i += 64) {
+		size_t m = n - i < 64 ? n - i : 64;
+		for (size_t k = 0; k < m; k++)
+			h[k] = pq_zeek_map_prefetch(&a->servers, &r[i + k].resp, sizeof r->resp);
+		for (size_t k = 0; k < m && !rc; k++)
+			rc = add(a, &r[i + k], h[k]);
+	}
+	return rc;
 }
 
 static int sample_cmp(const pq_zeek_sample *x, const pq_zeek_sample *y)
@@ -174,10 +190,8 @@ int pq_zeek_agg_merge(pq_zeek_agg *into, const pq_zeek_agg *from)
 		pq_zeek_server *t = pq_zeek_map_get(&into->servers, k, kl, &fresh);
 		if (!t)
 			return PQ_ENOMEM;
-		if (fresh) {
+		if (fresh)
 			t->cls = s->cls;
-			memcpy(t->provider, s->provider, sizeof t->provider);
-		}
 		t->rows += s->rows;
 		t->res_yes += s->res_yes;
 	}

@@ -35,7 +35,6 @@ typedef struct pq_zeek_day {
 typedef struct pq_zeek_server {
 	pq_zeek_class cls;
 	uint64_t rows, res_yes;
-	char provider[40];
 } pq_zeek_server;
 
 #define PQ_ZEEK_SAMPLES 20
@@ -64,6 +63,9 @@ typedef struct pq_zeek_agg {
 void pq_zeek_agg_init(pq_zeek_agg *a, const pq_zeek_classifier *cls);
 void pq_zeek_agg_dispose(pq_zeek_agg *a);
 int pq_zeek_agg_add(pq_zeek_agg *a, const pq_zeek_rec *r) PQ_MUST_USE;
+/* The same for n rows: their servers are looked up together, so that the memory
+ * latency of one overlaps the others' (a busy site's servers do not fit in cache). */
+int pq_zeek_agg_add_batch(pq_zeek_agg *a, const pq_zeek_rec *r, size_t n) PQ_MUST_USE;
 void pq_zeek_agg_bad(pq_zeek_agg *a, const char *file, uint32_t unit, uint64_t line, int why, const char *detail);
 void pq_zeek_cnt_add(pq_zeek_cnt *into, const pq_zeek_cnt *from);
 int pq_zeek_agg_merge(pq_zeek_agg *into, const pq_zeek_agg *from) PQ_MUST_USE;

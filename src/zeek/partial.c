@@ -43,7 +43,6 @@ static cJSON *build(const pq_zeek_agg *a, const char *classification)
 		uint64_t v[5] = {s->cls.cat, s->cls.method, s->cls.asn, s->rows, s->res_yes};
 		for (int i = 0; i < 5; i++)
 			cJSON_AddItemToArray(e, cJSON_CreateNumber((double)v[i]));
-		cJSON_AddItemToArray(e, cJSON_CreateString(s->provider));
 		cJSON_AddItemToArray(srv, e);
 	}
 	const pq_zeek_map *maps[2] = {&a->names, &a->groups};
@@ -120,7 +119,7 @@ typedef struct rd {
 static int shape(rd *r, const char *what)
 {
 	if (!r->rc)
-		r->rc = pq_diag_set(r->d, PQ_EPARSE, "%s: %s is missing or malformed (not a pqtls zeek --partial file?)",
+		r->rc = pq_diag_set(r->d, PQ_EPARSE, "%s: %s is missing or malformed (not partial counts written by pqtls zeek?)",
 				    r->path, what);
 	return r->rc;
 }
@@ -151,10 +150,10 @@ static int read_servers(rd *r, const cJSON *arr, pq_zeek_agg *a)
 		return shape(r, "\"servers\"");
 	cJSON_ArrayForEach(e, arr)
 	{
-		const cJSON *ip = cJSON_GetArrayItem(e, 0), *prov = cJSON_GetArrayItem(e, 6);
+		const cJSON *ip = cJSON_GetArrayItem(e, 0);
 		pq_zeek_addr addr;
 		uint64_t v[5];
-		if (cJSON_GetArraySize(e) != 7 || !cJSON_IsString(ip) || !cJSON_IsString(prov) ||
+		if (cJSON_GetArraySize(e) != 6 || !cJSON_IsString(ip) ||
 		    pq_zeek_addr_parse(ip->valuestring, strlen(ip->valuestring), &addr))
 			return shape(r, "a server entry");
 		for (int i = 0; i < 5; i++)
@@ -166,10 +165,8 @@ static int read_servers(rd *r, const cJSON *arr, pq_zeek_agg *a)
 		pq_zeek_server *s = pq_zeek_map_get(&a->servers, &addr, sizeof addr, &fresh);
 		if (!s)
 			return r->rc = PQ_ENOMEM;
-		if (fresh) {
+		if (fresh)
 			s->cls = (pq_zeek_class){(uint8_t)v[0], (uint8_t)v[1], (uint32_t)v[2], -1};
-			snprintf(s->provider, sizeof s->provider, "%s", prov->valuestring);
-		}
 		s->rows += v[3];
 		s->res_yes += v[4];
 	}
@@ -256,7 +253,7 @@ int pq_zeek_partial_read(pq_zeek_agg *a, const char *path, char **classification
 	free(text);
 	const cJSON *fmt = cJSON_GetObjectItemCaseSensitive(j, "pqtls_zeek_partial");
 	if (!cJSON_IsNumber(fmt) || fmt->valueint != FORMAT) {
-		rc = pq_diag_set(d, PQ_EPARSE, "%s: not a pqtls zeek --partial file (format %d expected)", path, FORMAT);
+		rc = pq_diag_set(d, PQ_EPARSE, "%s: not partial counts written by pqtls zeek (format %d expected)", path, FORMAT);
 		goto out;
 	}
 	/* Into a fresh aggregate first, so that a bad file adds nothing. */

@@ -30,15 +30,27 @@ void pq_zeek_scan_inherit(pq_zeek_scan *s, const char *hdr, size_t len)
 	s->blocks0 = s->tsv.blocks;
 }
 
+int pq_zeek_scan_flush(pq_zeek_scan *s)
+{
+	int rc = pq_zeek_agg_add_batch(s->agg, s->batch, s->nbatch);
+	s->nbatch = 0;
+	return rc;
+}
+
 int pq_zeek_scan_line(pq_zeek_scan *s, char *line, size_t len)
 {
 	s->line++;
 	if (!len)
 		return 0;
-	pq_zeek_rec r;
+	if (s->nbatch == sizeof s->batch / sizeof s->batch[0]) {
+		int frc = pq_zeek_scan_flush(s);
+		if (frc)
+			return frc;
+	}
+	pq_zeek_rec *rp = &s->batch[s->nbatch];
 	int rc;
-	if (s->json) {
-		rc = pq_zeek_json_row(line, len, &r);
+	if (s->json || line[0] == '{') { /* a JSON row where TSV was expected: JSON all the same */
+		rc = pq_zeek_json_row(line, len, rp);
 	} else if (line[0] == '#') {
 		/* A copy: a later chunk of the same file may be reading these bytes now. */
 		char h[16384];
@@ -53,13 +65,14 @@ int pq_zeek_scan_line(pq_zeek_scan *s, char *line, size_t len)
 			pq_zeek_agg_bad(s->agg, s->file, s->unit, s->line, PQ_ZB_HEADER, s->tsv.bad_detail);
 		return 0;
 	} else {
-		rc = pq_zeek_tsv_row(&s->tsv, line, len, &r);
+		rc = pq_zeek_tsv_row(&s->tsv, line, len, rp);
 	}
 	if (rc) {
-		pq_zeek_agg_bad(s->agg, s->file, s->unit, s->line, r.bad, r.bad_detail);
+		pq_zeek_agg_bad(s->agg, s->file, s->unit, s->line, rp->bad, rp->bad_detail);
 		return 0;
 	}
-	return pq_zeek_agg_add(s->agg, &r);
+	s->nbatch++;
+	return 0;
 }
 
 long pq_zeek_scan_buf(pq_zeek_scan *s, char *buf, size_t len, int final)
@@ -75,6 +88,9 @@ long pq_zeek_scan_buf(pq_zeek_scan *s, char *buf, size_t len, int final)
 			return rc;
 		pos += n + 1;
 	}
+	int rc = pq_zeek_scan_flush(s);
+	if (rc)
+		return rc;
 	if (final && pos < len) {
 		s->line++;
 		pq_zeek_agg_bad(s->agg, s->file, s->unit, s->line, PQ_ZB_TRUNCATED, "no newline at the end");

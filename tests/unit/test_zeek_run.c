@@ -121,6 +121,12 @@ static void scan_truncated_and_json(void **state)
 	assert_true(used > 0);
 	assert_int_equal(a.bad[PQ_ZB_TRUNCATED], 1);
 	assert_int_equal(a.samples[1].line, 4);
+	/* A TSV file whose first line is damaged, then JSON rows: the rows are still read. */
+	pq_zeek_scan_init(&s, &a, "y.log", 0, 0);
+	char mixed[] = "garbage\n{\"id.resp_h\":\"1.2.3.6\"}\n";
+	assert_int_equal(pq_zeek_scan_buf(&s, mixed, strlen(mixed), 1), (long)strlen(mixed));
+	assert_int_equal(a.rows, 2);
+	assert_int_equal(a.bad[PQ_ZB_NOHEADER], 1);
 	pq_zeek_agg_dispose(&a);
 }
 
