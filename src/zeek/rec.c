@@ -73,10 +73,12 @@ static int parse_v4(const char *s, size_t len, uint8_t out[4])
 int pq_zeek_addr_parse(const char *s, size_t len, pq_zeek_addr *a)
 {
 	memset(a, 0, sizeof *a);
-	if (!memchr(s, ':', len)) {
-		a->fam = 4;
-		return parse_v4(s, len, a->b);
-	}
+	a->fam = 4;
+	if (!parse_v4(s, len, a->b))
+		return 0;
+	memset(a, 0, sizeof *a);
+	if (!memchr(s, ':', len))
+		return -1;
 	char tmp[64];
 	if (len >= sizeof tmp)
 		return -1;

@@ -75,10 +75,42 @@ int pq_zeek_scan_line(pq_zeek_scan *s, char *line, size_t len)
 	return 0;
 }
 
+/* A TSV row at buf[0..avail) in one pass (fields and the line's end): its length in
+ * *n; 1 when the row is not complete yet. */
+static int tsv_next(pq_zeek_scan *s, char *buf, size_t avail, size_t *n)
+{
+	if (s->nbatch == sizeof s->batch / sizeof s->batch[0]) {
+		int rc = pq_zeek_scan_flush(s);
+		if (rc)
+			return rc;
+	}
+	pq_zeek_rec *rp = &s->batch[s->nbatch];
+	int rc = pq_zeek_tsv_row_next(&s->tsv, buf, avail, rp, n);
+	if (rc == 1)
+		return 1;
+	s->line++;
+	if (rc)
+		pq_zeek_agg_bad(s->agg, s->file, s->unit, s->line, rp->bad, rp->bad_detail);
+	else
+		s->nbatch++;
+	return 0;
+}
+
 long pq_zeek_scan_buf(pq_zeek_scan *s, char *buf, size_t len, int final)
 {
 	size_t pos = 0;
 	while (pos < len) {
+		char c = buf[pos];
+		if (!s->json && c != '#' && c != '{' && c != '\n') {
+			size_t n = 0;
+			int rc = tsv_next(s, buf + pos, len - pos, &n);
+			if (rc == 1)
+				break;
+			if (rc)
+				return rc;
+			pos += n + 1;
+			continue;
+		}
 		char *nl = memchr(buf + pos, '\n', len - pos);
 		if (!nl)
 			break;

@@ -140,23 +140,37 @@ typedef struct span {
 	size_t n;
 } span;
 
-/* Splits the line at the separator, keeping the columns pqtls reads; returns the field
- * count, or -1 when a control byte other than the separator appears. */
-static int split(const pq_zeek_tsv *t, char *line, size_t len, span out[PQ_ZC_N], int *esc)
+/* Splits a row at the separator, keeping the columns pqtls reads. With to_nl the row
+ * ends at the first newline of line[0..avail) (one pass finds fields and the end);
+ * without, it is all of line[0..avail). Returns the field count, -1 when a control byte
+ * other than the separator appears, -2 (to_nl only) when there is no newline; sets
+ * *linelen except for -2. */
+static int split(const pq_zeek_tsv *t, char *line, size_t avail, int to_nl, span out[PQ_ZC_N], int *esc,
+		 size_t *linelen)
 {
 	int f = 0;
 	unsigned bs = 0;
-	size_t start = 0, i = 0;
+	size_t start = 0, i = 0, len = avail;
 	unsigned char sep = (unsigned char)t->sep;
 #ifdef __SSE2__
-	const __m128i vsep = _mm_set1_epi8((char)sep), v1f = _mm_set1_epi8(0x1f), vbs = _mm_set1_epi8('\\');
-	for (; i + 16 <= len; i += 16) {
+	const __m128i vsep = _mm_set1_epi8((char)sep), v1f = _mm_set1_epi8(0x1f), vbs = _mm_set1_epi8('\\'),
+		      vnl = _mm_set1_epi8('\n');
+	for (; i + 16 <= avail; i += 16) {
 		__m128i x = _mm_loadu_si128((const __m128i *)(line + i));
 		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, vsep));
 		unsigned ctl = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(x, v1f), v1f));
+		unsigned b = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, vbs));
+		unsigned nl = to_nl ? (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, vnl)) : 0;
+		if (nl) { /* only what is before the newline belongs to this row */
+			unsigned below = (nl & -nl) - 1;
+			m &= below;
+			ctl &= below;
+			b &= below;
+			len = i + (size_t)__builtin_ctz(nl);
+		}
 		if (ctl & ~m)
-			return -1;
-		bs |= (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, vbs));
+			goto binary;
+		bs |= b;
 		while (m) {
 			size_t pos = i + (size_t)__builtin_ctz(m);
 			if (f < PQ_ZEEK_TSV_MAXF && t->slot[f] >= 0)
@@ -165,24 +179,43 @@ static int split(const pq_zeek_tsv *t, char *line, size_t len, span out[PQ_ZC_N]
 			start = pos + 1;
 			m &= m - 1;
 		}
+		if (nl)
+			goto done;
 	}
 #endif
-	for (; i < len; i++) {
+	for (; i < avail; i++) {
 		unsigned char c = (unsigned char)line[i];
 		if (c == sep) {
 			if (f < PQ_ZEEK_TSV_MAXF && t->slot[f] >= 0)
 				out[(int)t->slot[f]] = (span){line + start, i - start};
 			f++;
 			start = i + 1;
+		} else if (c == '\n' && to_nl) {
+			len = i;
+			goto done;
 		} else if (c < 0x20) {
-			return -1;
+			goto binary;
 		}
 		bs |= c == '\\';
 	}
+	if (to_nl)
+		return -2;
+done:
 	*esc = bs != 0;
+	*linelen = len;
 	if (f < PQ_ZEEK_TSV_MAXF && t->slot[f] >= 0)
 		out[(int)t->slot[f]] = (span){line + start, len - start};
 	return f + 1;
+binary:
+	if (to_nl) {
+		const char *e = memchr(line + i, '\n', avail - i);
+		if (!e)
+			return -2;
+		*linelen = (size_t)(e - line);
+	} else {
+		*linelen = avail;
+	}
+	return -1;
 }
 
 static int is_unset(const pq_zeek_tsv *t, span s)
@@ -221,17 +254,10 @@ static int tribool(const pq_zeek_tsv *t, span s, pq_zeek_rec *r, const char *nam
 	return 0;
 }
 
-int pq_zeek_tsv_row(const pq_zeek_tsv *t, char *line, size_t len, pq_zeek_rec *r)
+/* Decodes the split columns of a row of n fields. */
+static int decode(const pq_zeek_tsv *t, span s[PQ_ZC_N], int n, int esc, pq_zeek_rec *r)
 {
-	pq_zeek_rec_clear(r);
-	if (!t->nfields)
-		return bad(r, PQ_ZB_NOHEADER, "no #fields line before this row");
-	if (t->bad)
-		return bad(r, PQ_ZB_HEADER, t->bad_detail);
-	span s[PQ_ZC_N] = {{0}};
-	int esc = 0;
-	int n = split(t, line, len, s, &esc);
-	if (n < 0)
+	if (n == -1)
 		return bad(r, PQ_ZB_BINARY, "control byte");
 	if (n != t->nfields) {
 		char d[64];
@@ -253,4 +279,40 @@ int pq_zeek_tsv_row(const pq_zeek_tsv *t, char *line, size_t len, pq_zeek_rec *r
 		return PQ_EPARSE;
 	r->version = v ? pq_zeek_version(v, vn) : PQ_ZV_UNSET;
 	return 0;
+}
+
+/* Rows under no usable header: why. */
+static int no_header(const pq_zeek_tsv *t, pq_zeek_rec *r)
+{
+	if (!t->nfields)
+		return bad(r, PQ_ZB_NOHEADER, "no #fields line before this row");
+	return bad(r, PQ_ZB_HEADER, t->bad_detail);
+}
+
+int pq_zeek_tsv_row(const pq_zeek_tsv *t, char *line, size_t len, pq_zeek_rec *r)
+{
+	pq_zeek_rec_clear(r);
+	if (!t->nfields || t->bad)
+		return no_header(t, r);
+	span s[PQ_ZC_N] = {{0}};
+	int esc = 0;
+	size_t ll;
+	int n = split(t, line, len, 0, s, &esc, &ll);
+	return decode(t, s, n, esc, r);
+}
+
+int pq_zeek_tsv_row_next(const pq_zeek_tsv *t, char *buf, size_t avail, pq_zeek_rec *r, size_t *linelen)
+{
+	pq_zeek_rec_clear(r);
+	if (!t->nfields || t->bad) {
+		const char *e = memchr(buf, '\n', avail);
+		if (!e)
+			return 1;
+		*linelen = (size_t)(e - buf);
+		return no_header(t, r);
+	}
+	span s[PQ_ZC_N] = {{0}};
+	int esc = 0;
+	int n = split(t, buf, avail, 1, s, &esc, linelen);
+	return n == -2 ? 1 : decode(t, s, n, esc, r);
 }

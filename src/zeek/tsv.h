@@ -45,5 +45,9 @@ typedef struct pq_zeek_tsv {
 void pq_zeek_tsv_init(pq_zeek_tsv *t);
 int pq_zeek_tsv_header(pq_zeek_tsv *t, char *line, size_t len) PQ_MUST_USE;
 int pq_zeek_tsv_row(const pq_zeek_tsv *t, char *line, size_t len, pq_zeek_rec *r) PQ_MUST_USE;
+/* The row at the start of buf[0..avail), ending at its newline, found in the same pass
+ * as the fields: 0 or PQ_EPARSE as pq_zeek_tsv_row with the row's length (without the
+ * newline) in *linelen, or 1 when buf holds no newline (a partial row: read more). */
+int pq_zeek_tsv_row_next(const pq_zeek_tsv *t, char *buf, size_t avail, pq_zeek_rec *r, size_t *linelen) PQ_MUST_USE;
 
 #endif

@@ -134,6 +134,46 @@ static void bad_headers(void **state)
 	assert_int_equal(t.blocks, 3);
 }
 
+/* One pass over a buffer: rows end at their newline; a partial row asks for more. */
+static void rows_in_a_buffer(void **state)
+{
+	(void)state;
+	pq_zeek_tsv t;
+	pq_zeek_rec r;
+	size_t n = 0;
+	pq_zeek_tsv_init(&t);
+	char none[] = "1\t1.2.3.4\n";
+	assert_int_equal(pq_zeek_tsv_row_next(&t, none, strlen(none), &r, &n), PQ_EPARSE);
+	assert_int_equal(r.bad, PQ_ZB_NOHEADER);
+	assert_int_equal(n, 9);
+	assert_int_equal(hdr(&t, "#fields\tts\tid.resp_h\tserver_name"), 0);
+	/* Rows longer and shorter than the 16-byte vector, a control byte before the newline. */
+	char buf[] = "1\t192.0.2.1\ta-rather-long-server-name.example\n2\t::1\tb\n3\t192.0.2.3\tx\x01y\n4\t192.0.2.4\tpart";
+	char *p = buf;
+	size_t avail = strlen(buf);
+	assert_int_equal(pq_zeek_tsv_row_next(&t, p, avail, &r, &n), 0);
+	assert_int_equal(n, strlen("1\t192.0.2.1\ta-rather-long-server-name.example"));
+	assert_memory_equal(r.server_name, "a-rather-long-server-name.example", r.server_name_len);
+	p += n + 1, avail -= n + 1;
+	assert_int_equal(pq_zeek_tsv_row_next(&t, p, avail, &r, &n), 0);
+	assert_int_equal(n, 7);
+	assert_int_equal(r.resp.fam, 6);
+	p += n + 1, avail -= n + 1;
+	assert_int_equal(pq_zeek_tsv_row_next(&t, p, avail, &r, &n), PQ_EPARSE);
+	assert_int_equal(r.bad, PQ_ZB_BINARY);
+	assert_int_equal(n, strlen("3\t192.0.2.3\tx\x01y"));
+	p += n + 1, avail -= n + 1;
+	assert_int_equal(pq_zeek_tsv_row_next(&t, p, avail, &r, &n), 1); /* no newline yet */
+	/* A control byte in a row with no newline after it: still "read more". */
+	char cut[] = "5\t192.0.2.5\t\x02 and more than sixteen bytes";
+	assert_int_equal(pq_zeek_tsv_row_next(&t, cut, strlen(cut), &r, &n), 1);
+	/* Fields after the newline are not this row's. */
+	char two[] = "6\t192.0.2.6\n7\t192.0.2.7\tz\n";
+	assert_int_equal(pq_zeek_tsv_row_next(&t, two, strlen(two), &r, &n), PQ_EPARSE);
+	assert_int_equal(r.bad, PQ_ZB_FIELDS);
+	assert_int_equal(n, 11);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -141,6 +181,7 @@ int main(void)
 		cmocka_unit_test(custom_separators),
 		cmocka_unit_test(bad_rows),
 		cmocka_unit_test(bad_headers),
+		cmocka_unit_test(rows_in_a_buffer),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
