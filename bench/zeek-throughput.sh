@@ -10,7 +10,7 @@
 # /tmp and is deleted at the end. pqtls classifies with the built-in ranges and, when the
 # MaxMind test DB is there, by ASN too (its test DB covers few addresses: the lookups are
 # real, most answers empty).
-#   SIZE=2G SERVERS=200000 THREADS=$(nproc) bash bench/zeek-throughput.sh
+#   SIZE=2G SERVERS=200000 DIST=uniform|zipf THREADS=$(nproc) bash bench/zeek-throughput.sh
 # Goal (issue 11): >= 1 GB/s per core on uncompressed TSV while classifying.
 set -euo pipefail
 PQTLS=${PQTLS:-build/pqtls}
@@ -18,6 +18,7 @@ SHARED=${PQTLS_SHARED:-$(dirname "$0")/../../shared}
 Z=$SHARED/data/zeek
 SIZE=${SIZE:-2G}
 SERVERS=${SERVERS:-200000}
+DIST=${DIST:-uniform} # uniform: every server as likely (no locality, the hard case); zipf: popularity 1/rank
 THREADS=${THREADS:-$(nproc)}
 PY_MB=${PY_MB:-200}
 [ -x "$PQTLS" ] || { echo "zeek-throughput: PQTLS=$PQTLS is not built" >&2; exit 1; }
@@ -27,10 +28,10 @@ T=$(mktemp -d /tmp/pqtls-zeek-bench.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 
 echo "zeek-throughput: building a $SIZE log from the real rows of $Z in $T" >&2
-python3 - "$T/big.log" "$bytes" "$SERVERS" "$(dirname "$0")/../data/zeek/cdncheck-sources_data.json.gz" \
+python3 - "$T/big.log" "$bytes" "$SERVERS" "$DIST" "$(dirname "$0")/../data/zeek/cdncheck-sources_data.json.gz" \
 	"$Z"/zeek-btest-baselines-v4.0.0/*ssl*.log "$Z"/zeek-btest-baselines-v8/*__ssl*.log "$Z"/zat/ssl.log "$Z"/zat/tor_ssl.log <<'PY'
 import gzip, ipaddress, json, random, sys
-out, size, nserv, ranges, logs = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5:]
+out, size, nserv, dist, ranges, logs = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5], sys.argv[6:]
 rng = random.Random(11)
 nets = [ipaddress.ip_network(c) for g in ("cdn", "cloud") for v in json.load(gzip.open(ranges))[g].values() for c in v]
 nets = [n for n in nets if n.version == 4]
@@ -41,6 +42,12 @@ for i in range(nserv):
         pool.append(str(n.network_address + rng.randrange(n.num_addresses)).encode())
     else:
         pool.append(b"%d.%d.%d.%d" % (rng.randrange(1, 224), rng.randrange(256), rng.randrange(256), rng.randrange(1, 255)))
+if dist == "zipf":
+    import bisect, itertools
+    cum = list(itertools.accumulate(1.0 / (k + 1) for k in range(nserv)))
+    pick = lambda: pool[min(bisect.bisect(cum, rng.random() * cum[-1]), nserv - 1)]
+else:
+    pick = lambda: rng.choice(pool)
 blocks = []
 for path in logs:
     head, rows, col, tcol = [], [], None, None
@@ -66,7 +73,7 @@ with open(out, "wb") as f:
             while n < 4 << 20:
                 for r in rows:
                     r = list(r)
-                    r[col] = rng.choice(pool)
+                    r[col] = pick()
                     r[tcol] = b"%d.%06d" % (t0 + rng.randrange(span), rng.randrange(10**6))
                     line = b"\t".join(r) + b"\n"
                     chunk.append(line)
@@ -76,7 +83,7 @@ with open(out, "wb") as f:
             written += len(data)
 PY
 mb=$(($(stat -c %s "$T/big.log") / 1000000))
-echo "zeek-throughput: $mb MB, $(grep -c '^#fields' "$T/big.log") header blocks; gzip -1 copy" >&2
+echo "zeek-throughput: $mb MB, $(grep -c '^#fields' "$T/big.log") header blocks, $SERVERS servers ($DIST); gzip -1 copy" >&2
 gzip -1 -c "$T/big.log" >"$T/big.log.gz"
 gzmb=$(($(stat -c %s "$T/big.log.gz") / 1000000))
 cat "$T/big.log" >/dev/null # into the page cache for everyone alike
