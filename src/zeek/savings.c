@@ -96,7 +96,8 @@ out:
 /* Groups sorted samples by (chain, RTT) and keeps groups measured both ways. */
 static int group(pq_zeek_savings *s, sample *v, size_t n)
 {
-	qsort(v, n, sizeof *v, sample_cmp);
+	if (n)
+		qsort(v, n, sizeof *v, sample_cmp);
 	for (size_t i = 0; i < n;) {
 		size_t j = i, k;
 		while (j < n && !strcmp(v[j].chain, v[i].chain) && v[j].rtt_us == v[i].rtt_us)
