@@ -292,7 +292,7 @@ static const pq_cmd zeek_summary = {
 	.usage = "[options] FILE|DIR ...",
 	.description =
 		"Reads Zeek ssl.log files, tab-separated (any Zeek version; columns from the #fields header) or\n"
-		"JSON lines, plain or gzip; a directory stands for the ssl*.log[.gz] files under it. Every core\n"
+		"JSON lines, plain or gzip; a directory stands for its ssl*.log[.gz] and *_ssl*.log[.gz]. Every core\n"
 		"reads (across files, and within a large uncompressed file); memory grows with the number of\n"
 		"distinct servers, server names and days, not with the number of rows.\n"
 		"Malformed lines are skipped, counted by reason and listed with file and line.\n"
