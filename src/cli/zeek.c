@@ -7,6 +7,7 @@
 
 #include "cli/commands.h"
 #include "core/buf.h"
+#include "zeek/certs.h"
 #include "zeek/partial.h"
 #include "zeek/report.h"
 #include "zeek/run.h"
@@ -21,7 +22,7 @@
 #define EXIT_SKIPPED 3
 
 struct zeek_opts {
-	const char *ranges, *asn_db, *cdn_asns, *cloud_asns, *partial, *sweep;
+	const char *ranges, *asn_db, *cdn_asns, *cloud_asns, *partial, *sweep, *x509, *files, *group;
 	int by, json, csv, partials;
 	long long threads, top;
 	uint64_t chunk;
@@ -67,6 +68,20 @@ static const pq_opt savings_table[] = {
 	CLASSIFY_OPTS,
 	{"csv", 0, PQ_OPT_FLAG, O(csv), NULL, NULL,
 	 "print CSV: chain,rtt_ms,ttfb_fresh_ms,ttfb_resumed_ms,category,resumption,saving_ms,...", NULL, 0, 0},
+	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
+};
+
+static const pq_opt certs_table[] = {
+	{"x509", 0, PQ_OPT_STR, O(x509), "FILE[,FILE]", NULL,
+	 "x509.log (key and signature types; DER sizes too when it has the base64 cert column)", NULL, 0, 0},
+	{"files", 0, PQ_OPT_STR, O(files), "FILE[,FILE]", NULL,
+	 "files.log (DER sizes: seen_bytes of each certificate, by fuid or sha256)", NULL, 0, 0},
+	{"group", 0, PQ_OPT_STR, O(group), "GROUP", "X25519MLKEM768",
+	 "key-exchange group of the first flight the chains are weighed in", NULL, 0, 0},
+	{"json", 0, PQ_OPT_FLAG, O(json), NULL, NULL, "print one JSON object", NULL, 0, 0},
+	{"threads", 't', PQ_OPT_INT, O(threads), "N", "0", "threads (0: one per core)", NULL, 0, 1024},
+	{"chunk", 0, PQ_OPT_SIZE, O(chunk), NULL, "64MiB",
+	 "piece of an uncompressed log each thread takes at a time", NULL, 0, 0},
 	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
 
@@ -160,6 +175,75 @@ static int collect(const struct zeek_opts *o, const pq_cli_args *args, pq_zeek_c
 	}
 	pq_zeek_files_free(&files);
 	return rc;
+}
+
+/* Loads each comma-separated x509/files log into db. */
+static int load_certdb(pq_zeek_certdb *db, const char *list, pq_diag *d)
+{
+	char *copy = list ? strdup(list) : NULL, *save = NULL;
+	int rc = list && !copy ? PQ_ENOMEM : 0;
+	for (char *p = copy ? strtok_r(copy, ",", &save) : NULL; p && !rc; p = strtok_r(NULL, ",", &save))
+		rc = pq_zeek_certdb_load(db, p, d);
+	free(copy);
+	return rc;
+}
+
+static int certs_run(const pq_cmd *cmd, void *opts, pq_cli_args *args)
+{
+	const char *path = "pqtls zeek certs";
+	struct zeek_opts *o = opts;
+	(void)cmd;
+	if (!o->x509 && !o->files)
+		return pq_cli_usage_error(path, "give --x509 FILE and/or --files FILE: the certificates' sizes and types");
+	pq_zeek_certdb db;
+	pq_zeek_files files = {0};
+	pq_zeek_agg agg;
+	pq_zeek_certstats st;
+	pq_diag d = {0};
+	int ex = PQ_EXIT_FAIL;
+	pq_zeek_certdb_init(&db);
+	pq_zeek_agg_init(&agg, NULL);
+	int rc = load_certdb(&db, o->x509, &d);
+	if (!rc)
+		rc = load_certdb(&db, o->files, &d);
+	for (int i = 0; !rc && i < args->argc; i++)
+		rc = pq_zeek_files_add(&files, args->argv[i], &d);
+	if (!rc) {
+		long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+		pq_zeek_run_cfg cfg = {o->threads ? (int)o->threads : (int)(ncpu > 0 ? ncpu : 1),
+				       (size_t)(o->chunk ? o->chunk : 1), NULL, 1};
+		rc = pq_zeek_run(&files, &cfg, &agg, &d);
+	}
+	if (!rc)
+		rc = pq_zeek_certs_eval(&db, &agg.chains, o->group, &st, &d);
+	if (rc) {
+		if (rc == PQ_EINVAL && strstr(d.msg, "group '"))
+			ex = pq_cli_usage_error(path, "--%s", pq_diag_msg(&d));
+		else
+			pq_cli_fail(path, "%s", pq_diag_msg(&d));
+		goto out;
+	}
+	if (o->json) {
+		cJSON *j = pq_zeek_certs_json(&st);
+		char *txt = j ? cJSON_Print(j) : NULL;
+		cJSON_Delete(j);
+		if (txt)
+			puts(txt);
+		free(txt);
+	} else {
+		pq_zeek_certs_print(stdout, &st);
+	}
+	ex = fflush(stdout) ? pq_cli_fail(path, "writing the table failed") : PQ_EXIT_OK;
+	uint64_t skipped = pq_zeek_report_skipped(&agg) + db.bad;
+	if (ex == PQ_EXIT_OK && skipped) {
+		fprintf(stderr, "%s: %llu input lines skipped as malformed\n", path, (unsigned long long)skipped);
+		ex = EXIT_SKIPPED;
+	}
+out:
+	pq_zeek_files_free(&files);
+	pq_zeek_agg_dispose(&agg);
+	pq_zeek_certdb_dispose(&db);
+	return ex;
 }
 
 /* Adds partial files into agg; *classification is the first one's. */
@@ -337,11 +421,30 @@ static const pq_cmd zeek_savings = {
 	.max_args = -1,
 };
 
-static const pq_cmd *const zeek_subs[] = {&zeek_summary, &zeek_merge, &zeek_savings, NULL};
+static const pq_cmd zeek_certs = {
+	.name = "certs",
+	.summary = "server certificate chains from ssl.log + x509.log/files.log: would they fit IW10 with ML-DSA?",
+	.usage = "--x509 FILE [--files FILE] [options] SSL_LOG|DIR ...",
+	.description =
+		"Joins the chains ssl.log names (cert_chain_fps or cert_chain_fuids) to each certificate's DER\n"
+		"size (files.log seen_bytes, or x509.log's base64 cert column) and key and signature types\n"
+		"(x509.log), and weighs the server's first flight with pqtls's own accounting: as logged, and\n"
+		"with ML-DSA-44 or ML-DSA-65 keys and signatures in every certificate. Zeek sees no\n"
+		"certificates in TLS 1.3, so the chains are those of TLS 1.2 and earlier connections.\n"
+		"Exit status as for summary.\n\n"
+		"  pqtls zeek certs --x509 x509.log --files files.log ssl.log\n",
+	.opts = certs_table,
+	.opts_size = sizeof(struct zeek_opts),
+	.run = certs_run,
+	.min_args = 1,
+	.max_args = -1,
+};
+
+static const pq_cmd *const zeek_subs[] = {&zeek_summary, &zeek_merge, &zeek_savings, &zeek_certs, NULL};
 
 const pq_cmd pq_cmd_zeek = {
 	.name = "zeek",
-	.summary = "TLS 1.3 adoption and resumption by CDN/cloud/other from Zeek ssl.log (summary, merge, savings)",
+	.summary = "TLS 1.3 adoption and resumption by CDN/cloud/other from Zeek ssl.log (summary, merge, savings, certs)",
 	.usage = "SUBCOMMAND [options]",
 	.subs = zeek_subs,
 };

@@ -11,6 +11,7 @@ void pq_zeek_agg_init(pq_zeek_agg *a, const pq_zeek_classifier *cls)
 	pq_zeek_map_init(&a->names, sizeof(uint64_t));
 	pq_zeek_map_init(&a->groups, sizeof(uint64_t));
 	pq_zeek_map_init_fixed(&a->days, sizeof(int64_t), sizeof(pq_zeek_day) * PQ_ZCAT_N);
+	pq_zeek_map_init(&a->chains, sizeof(uint64_t));
 	a->cls = cls;
 }
 
@@ -20,6 +21,7 @@ void pq_zeek_agg_dispose(pq_zeek_agg *a)
 	pq_zeek_map_dispose(&a->names);
 	pq_zeek_map_dispose(&a->groups);
 	pq_zeek_map_dispose(&a->days);
+	pq_zeek_map_dispose(&a->chains);
 }
 
 static int count_str(pq_zeek_map *m, const char *s, size_t n, uint64_t k)
@@ -29,6 +31,32 @@ static int count_str(pq_zeek_map *m, const char *s, size_t n, uint64_t k)
 		return PQ_ENOMEM;
 	*v += k;
 	return 0;
+}
+
+/* The row's chain as its ids (decoded) joined by '\n', counted once more. */
+static int count_chain(pq_zeek_agg *a, const pq_zeek_rec *r)
+{
+	char key[8192];
+	size_t k = 0;
+	for (size_t i = 0; i < r->chain_len;) {
+		const char *e = memchr(r->chain + i, r->chain_sep, r->chain_len - i);
+		size_t n = (e ? (size_t)(e - r->chain) : r->chain_len) - i;
+		if (k + n + 1 > sizeof key) {
+			a->chains_bad++;
+			return 0;
+		}
+		if (k)
+			key[k++] = '\n';
+		memcpy(key + k, r->chain + i, n);
+		long d = r->chain_escaped ? pq_zeek_unescape(key + k, n) : (long)n;
+		if (d < 0) {
+			a->chains_bad++;
+			return 0;
+		}
+		k += (size_t)d;
+		i += n + 1;
+	}
+	return k ? count_str(&a->chains, key, k, 1) : 0;
 }
 
 static int64_t day_of(int64_t ts)
@@ -62,6 +90,8 @@ static int add(pq_zeek_agg *a, const pq_zeek_rec *r, uint64_t hash)
 	if (r->server_name && count_str(&a->names, r->server_name, r->server_name_len, 1))
 		return PQ_ENOMEM;
 	if (r->curve && count_str(&a->groups, r->curve, r->curve_len, 1))
+		return PQ_ENOMEM;
+	if (a->want_chains && r->chain && count_chain(a, r))
 		return PQ_ENOMEM;
 	if (r->version == PQ_ZV_UNSET)
 		return 0; /* no ServerHello: counted apart, in no resumption denominator */
@@ -180,7 +210,9 @@ int pq_zeek_agg_merge(pq_zeek_agg *into, const pq_zeek_agg *from)
 	into->header_blocks += from->header_blocks;
 	for (int i = 0; i < from->nsamples; i++)
 		keep_sample(into, &from->samples[i]);
-	if (merge_counts(&into->names, &from->names) || merge_counts(&into->groups, &from->groups))
+	into->chains_bad += from->chains_bad;
+	if (merge_counts(&into->names, &from->names) || merge_counts(&into->groups, &from->groups) ||
+	    merge_counts(&into->chains, &from->chains))
 		return PQ_ENOMEM;
 	size_t it = 0, kl;
 	const void *k;

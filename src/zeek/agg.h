@@ -55,6 +55,9 @@ typedef struct pq_zeek_agg {
 	pq_zeek_map names;   /* server_name -> uint64_t */
 	pq_zeek_map groups;  /* curve -> uint64_t */
 	pq_zeek_map days;    /* int64_t day since epoch -> pq_zeek_day[PQ_ZCAT_N] */
+	int want_chains;     /* keep the certificate chains (zeek certs) */
+	pq_zeek_map chains;  /* chain ids joined by '\n' -> connections (uint64_t) */
+	uint64_t chains_bad; /* chains that could not be kept: an id with a bad escape, over 8 KiB */
 	pq_zeek_sample samples[PQ_ZEEK_SAMPLES]; /* the first, by file and line */
 	int nsamples;
 	const pq_zeek_classifier *cls; /* NULL: every server Unknown */

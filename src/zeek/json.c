@@ -42,6 +42,32 @@ static int tribool(const cJSON *o, const char *key, int *out, pq_zeek_rec *r)
 	return 0;
 }
 
+/* The certificate ids, joined by ',' into *dst (Zeek's ids hold no comma). */
+static void chain(const cJSON *o, char **dst, pq_zeek_rec *r)
+{
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, "cert_chain_fps"), *e;
+	if (!cJSON_IsArray(a))
+		a = cJSON_GetObjectItemCaseSensitive(o, "cert_chain_fuids");
+	if (!cJSON_IsArray(a) || !cJSON_GetArraySize(a))
+		return;
+	char *start = *dst;
+	cJSON_ArrayForEach(e, a)
+	{
+		if (!cJSON_IsString(e))
+			continue;
+		size_t n = strlen(e->valuestring);
+		if (*dst > start)
+			*(*dst)++ = ',';
+		memcpy(*dst, e->valuestring, n);
+		*dst += n;
+	}
+	if (*dst > start) {
+		r->chain = start;
+		r->chain_len = (size_t)(*dst - start);
+		r->chain_sep = ',';
+	}
+}
+
 static void timestamp(const cJSON *o, pq_zeek_rec *r)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "ts");
@@ -80,6 +106,7 @@ int pq_zeek_json_row(char *line, size_t len, pq_zeek_rec *r)
 		goto out;
 	}
 	r->version = v ? pq_zeek_version(v, vn) : PQ_ZV_UNSET;
+	chain(o, &dst, r);
 out:
 	cJSON_Delete(o);
 	return rc;

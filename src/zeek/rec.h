@@ -65,6 +65,10 @@ typedef struct pq_zeek_rec {
 	int resumed, established; /* 0, 1 or PQ_ZEEK_UNKNOWN */
 	const char *server_name, *curve; /* NULL when absent or unset */
 	size_t server_name_len, curve_len;
+	const char *chain;   /* certificate ids as logged (still escaped), NULL when none */
+	size_t chain_len;
+	char chain_sep;      /* between the ids */
+	int chain_escaped;   /* ids still carry Zeek's \xNN escapes (TSV) */
 	int bad;             /* enum pq_zeek_bad when parsing failed */
 	char bad_detail[96]; /* which column or value, for the report */
 } pq_zeek_rec;

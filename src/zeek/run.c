@@ -321,6 +321,7 @@ int pq_zeek_run(const pq_zeek_files *files, const pq_zeek_run_cfg *cfg, pq_zeek_
 	for (int i = 0; i < nt; i++) {
 		w[i].j = &j;
 		pq_zeek_agg_init(&w[i].agg, cfg->cls);
+		w[i].agg.want_chains = cfg->want_chains;
 	}
 	for (size_t f = 0; f < files->n && !rc; f++)
 		rc = plan_file(files, f, cfg->chunk ? cfg->chunk : (size_t)64 << 20, &j.u, &j.nu, &cap, &bytes, d);

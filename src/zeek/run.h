@@ -19,6 +19,7 @@ typedef struct pq_zeek_run_cfg {
 	int threads;      /* >= 1 */
 	size_t chunk;     /* bytes per chunk of an uncompressed file */
 	const pq_zeek_classifier *cls;
+	int want_chains;  /* keep certificate chains (pq_zeek_agg.chains) */
 } pq_zeek_run_cfg;
 
 int pq_zeek_run(const pq_zeek_files *files, const pq_zeek_run_cfg *cfg, pq_zeek_agg *out, pq_diag *d) PQ_MUST_USE;

@@ -6,7 +6,7 @@
 #include <emmintrin.h>
 #endif
 
-static const char *const col_names[PQ_ZC_N] = {
+static const char *const ssl_cols[PQ_ZC_N] = {
 	[PQ_ZC_TS] = "ts",
 	[PQ_ZC_RESP_H] = "id.resp_h",
 	[PQ_ZC_VERSION] = "version",
@@ -14,7 +14,11 @@ static const char *const col_names[PQ_ZC_N] = {
 	[PQ_ZC_ESTABLISHED] = "established",
 	[PQ_ZC_SERVER_NAME] = "server_name",
 	[PQ_ZC_CURVE] = "curve",
+	[PQ_ZC_CHAIN_FPS] = "cert_chain_fps",
+	[PQ_ZC_CHAIN_FUIDS] = "cert_chain_fuids",
 };
+
+typedef pq_zeek_span span;
 
 static void reset_block(pq_zeek_tsv *t)
 {
@@ -22,14 +26,22 @@ static void reset_block(pq_zeek_tsv *t)
 	t->ntypes = -1;
 	t->bad = 0;
 	t->bad_detail[0] = '\0';
-	for (int i = 0; i < PQ_ZC_N; i++)
+	for (int i = 0; i < PQ_ZEEK_TSV_MAXCOLS; i++)
 		t->col[i] = -1;
 	memset(t->slot, -1, sizeof t->slot);
 }
 
 void pq_zeek_tsv_init(pq_zeek_tsv *t)
 {
+	pq_zeek_tsv_init_cols(t, ssl_cols, PQ_ZC_N, PQ_ZC_RESP_H);
+}
+
+void pq_zeek_tsv_init_cols(pq_zeek_tsv *t, const char *const *names, int n, int required)
+{
 	memset(t, 0, sizeof *t);
+	t->names = names;
+	t->nnames = n < PQ_ZEEK_TSV_MAXCOLS ? n : PQ_ZEEK_TSV_MAXCOLS;
+	t->required = required;
 	t->sep = '\t';
 	t->set_sep = ',';
 	memcpy(t->empty, "(empty)", t->empty_len = 7);
@@ -66,8 +78,8 @@ static int set_fields(pq_zeek_tsv *t, char *p, size_t len)
 			continue;
 		if (n >= PQ_ZEEK_TSV_MAXF)
 			return header_bad(t, "#fields has more columns than pqtls reads (512)");
-		for (int c = 0; c < PQ_ZC_N; c++) {
-			if (strlen(col_names[c]) == i - start && !memcmp(col_names[c], p + start, i - start)) {
+		for (int c = 0; c < t->nnames; c++) {
+			if (strlen(t->names[c]) == i - start && !memcmp(t->names[c], p + start, i - start)) {
 				if (t->col[c] >= 0)
 					return header_bad(t, "#fields names a column twice");
 				t->col[c] = n;
@@ -78,8 +90,11 @@ static int set_fields(pq_zeek_tsv *t, char *p, size_t len)
 		start = i + 1;
 	}
 	t->nfields = n;
-	if (t->col[PQ_ZC_RESP_H] < 0)
-		return header_bad(t, "#fields has no id.resp_h column");
+	if (t->required >= 0 && t->col[t->required] < 0) {
+		char d[96];
+		snprintf(d, sizeof d, "#fields has no %s column", t->names[t->required]);
+		return header_bad(t, d);
+	}
 	return 0;
 }
 
@@ -135,17 +150,12 @@ static int bad(pq_zeek_rec *r, int why, const char *detail)
 	return PQ_EPARSE;
 }
 
-typedef struct span {
-	char *p;
-	size_t n;
-} span;
-
 /* Splits a row at the separator, keeping the columns pqtls reads. With to_nl the row
  * ends at the first newline of line[0..avail) (one pass finds fields and the end);
  * without, it is all of line[0..avail). Returns the field count, -1 when a control byte
  * other than the separator appears, -2 (to_nl only) when there is no newline; sets
  * *linelen except for -2. */
-static int split(const pq_zeek_tsv *t, char *line, size_t avail, int to_nl, span out[PQ_ZC_N], int *esc,
+static int split(const pq_zeek_tsv *t, char *line, size_t avail, int to_nl, span *out, int *esc,
 		 size_t *linelen)
 {
 	int f = 0;
@@ -255,7 +265,7 @@ static int tribool(const pq_zeek_tsv *t, span s, pq_zeek_rec *r, const char *nam
 }
 
 /* Decodes the split columns of a row of n fields. */
-static int decode(const pq_zeek_tsv *t, span s[PQ_ZC_N], int n, int esc, pq_zeek_rec *r)
+static int decode(const pq_zeek_tsv *t, span *s, int n, int esc, pq_zeek_rec *r)
 {
 	if (n == -1)
 		return bad(r, PQ_ZB_BINARY, "control byte");
@@ -278,6 +288,15 @@ static int decode(const pq_zeek_tsv *t, span s[PQ_ZC_N], int n, int esc, pq_zeek
 	    tribool(t, s[PQ_ZC_ESTABLISHED], r, "established", &r->established))
 		return PQ_EPARSE;
 	r->version = v ? pq_zeek_version(v, vn) : PQ_ZV_UNSET;
+	/* The chain stays raw (escaped ids joined by the set separator): only `zeek certs`
+	 * reads it, through pq_zeek_chain_ids. */
+	span c = s[PQ_ZC_CHAIN_FPS].p ? s[PQ_ZC_CHAIN_FPS] : s[PQ_ZC_CHAIN_FUIDS];
+	if (!is_unset(t, c) && !is_empty(t, c)) {
+		r->chain = c.p;
+		r->chain_len = c.n;
+		r->chain_sep = t->set_sep;
+		r->chain_escaped = 1;
+	}
 	return 0;
 }
 
@@ -294,7 +313,7 @@ int pq_zeek_tsv_row(const pq_zeek_tsv *t, char *line, size_t len, pq_zeek_rec *r
 	pq_zeek_rec_clear(r);
 	if (!t->nfields || t->bad)
 		return no_header(t, r);
-	span s[PQ_ZC_N] = {{0}};
+	span s[PQ_ZEEK_TSV_MAXCOLS] = {{0}};
 	int esc = 0;
 	size_t ll;
 	int n = split(t, line, len, 0, s, &esc, &ll);
@@ -311,8 +330,34 @@ int pq_zeek_tsv_row_next(const pq_zeek_tsv *t, char *buf, size_t avail, pq_zeek_
 		*linelen = (size_t)(e - buf);
 		return no_header(t, r);
 	}
-	span s[PQ_ZC_N] = {{0}};
+	span s[PQ_ZEEK_TSV_MAXCOLS] = {{0}};
 	int esc = 0;
 	int n = split(t, buf, avail, 1, s, &esc, linelen);
 	return n == -2 ? 1 : decode(t, s, n, esc, r);
+}
+
+int pq_zeek_tsv_split(const pq_zeek_tsv *t, char *line, size_t len, pq_zeek_span *out, int *why)
+{
+	int esc;
+	size_t ll;
+	for (int i = 0; i < t->nnames; i++)
+		out[i] = (span){NULL, 0};
+	*why = !t->nfields ? PQ_ZB_NOHEADER : t->bad ? PQ_ZB_HEADER : PQ_ZB_NONE;
+	if (*why)
+		return PQ_EPARSE;
+	int n = split(t, line, len, 0, out, &esc, &ll);
+	*why = n < 0 ? PQ_ZB_BINARY : n != t->nfields ? PQ_ZB_FIELDS : PQ_ZB_NONE;
+	return *why ? PQ_EPARSE : n;
+}
+
+int pq_zeek_tsv_value(const pq_zeek_tsv *t, pq_zeek_span s, const char **out, size_t *n)
+{
+	if (is_unset(t, s) || is_empty(t, s))
+		return 0;
+	long k = pq_zeek_unescape(s.p, s.n);
+	if (k < 0)
+		return -1;
+	*out = s.p;
+	*n = (size_t)k;
+	return 1;
 }

@@ -5,14 +5,9 @@
 # every network are Unknown; ranges decide before ASNs and the report says which method
 # decided each row. Expected values are computed here in Python from the source JSON.
 set -euo pipefail
-: "${PQTLS:?PQTLS must name the pqtls binary}"
+source "$(dirname "$0")/lib/zeek.bash"
 M=${PQTLS_SHARED:-../shared}/data/mmdb
 [ -f "$M/test-data/GeoLite2-ASN-Test.mmdb" ] || { echo "skip: ../shared is absent (no $M: the MaxMind test DBs)"; exit 77; }
-command -v python3 >/dev/null || { echo "FAIL: python3 is absent (scripts/deps.sh installs it)" >&2; exit 1; }
-T=$(mktemp -d "${TMPDIR:-/tmp}/pqtls-zeek.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-pass() { echo "ok: $*"; }
 DB=$M/test-data/GeoLite2-ASN-Test.mmdb
 
 # The log: for each network of the source data its first address (i+1 rows, resumed on

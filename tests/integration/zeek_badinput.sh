@@ -7,11 +7,7 @@
 # never a crash (this test also runs under ASan+UBSan). Bad ranges, ASN lists and
 # options give exit 1 or 2 with a message naming the input.
 set -euo pipefail
-: "${PQTLS:?PQTLS must name the pqtls binary}"
-T=$(mktemp -d "${TMPDIR:-/tmp}/pqtls-zeek.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-pass() { echo "ok: $*"; }
+source "$(dirname "$0")/lib/zeek.bash"
 
 # expect CODE PATTERN CMD...: CMD exits CODE and stdout+stderr match PATTERN.
 expect() {

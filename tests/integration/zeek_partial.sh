@@ -4,15 +4,10 @@
 # result equals one run over all the logs, to the last count, trend and skipped-line list
 # included. A bad partial file is refused with its name and nothing is printed.
 set -euo pipefail
-: "${PQTLS:?PQTLS must name the pqtls binary}"
+source "$(dirname "$0")/lib/zeek.bash"
 Z=${PQTLS_SHARED:-../shared}/data/zeek
 [ -d "$Z" ] || { echo "skip: ../shared is absent (no $Z: the shared Zeek logs)"; exit 77; }
 command -v parallel >/dev/null || { echo "FAIL: GNU parallel is absent (scripts/deps.sh installs it)" >&2; exit 1; }
-command -v python3 >/dev/null || { echo "FAIL: python3 is absent (scripts/deps.sh installs it)" >&2; exit 1; }
-T=$(mktemp -d "${TMPDIR:-/tmp}/pqtls-zeek.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-pass() { echo "ok: $*"; }
 
 mkdir "$T/logs"
 i=0

@@ -6,12 +6,8 @@
 # medians and savings are computed in Python (statistics.median) from the same rows. A
 # newer schema, a file that is no database, and a sweep without resumed arms are refused.
 set -euo pipefail
-: "${PQTLS:?PQTLS must name the pqtls binary}"
+source "$(dirname "$0")/lib/zeek.bash"
 command -v sqlite3 >/dev/null || { echo "FAIL: sqlite3 is absent (scripts/deps.sh installs it)" >&2; exit 1; }
-T=$(mktemp -d "${TMPDIR:-/tmp}/pqtls-zeek.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-pass() { echo "ok: $*"; }
 
 # Rows: two chains at 50 and 100 ms, fresh and resumed, some failed, some lossy, some 0-RTT.
 python3 - "$T" <<'PY'
@@ -72,20 +68,13 @@ pass "$(($(wc -l <"$T/out.csv") - 1)) savings rows (2 chains x 2 RTTs x CDN/Othe
 	fail "savings from a partial file differ from savings from the log"
 pass "the same from a --partial file"
 
-expect() {
-	local code=$1 pat=$2; shift 2
-	local rc=0
-	"$@" >"$T/out" 2>"$T/err" || rc=$?
-	[ "$rc" = "$code" ] && grep -q -- "$pat" "$T/err" || { cat "$T/out" "$T/err"; fail "'$*' exited $rc, want $code and '$pat'"; }
-	pass "$(cat "$T/err")"
-}
 sqlite3 "$T/v3.db" "CREATE TABLE meta(key TEXT, value TEXT); INSERT INTO meta VALUES('schema_version','3');"
-expect 1 "v3.db has schema version 3; this pqtls reads 1 to 2" "$PQTLS" zeek savings --sweep "$T/v3.db" "$T/ssl.log"
-expect 1 "not a pqtls sweep results database" "$PQTLS" zeek savings --sweep "$T/ssl.log" "$T/ssl.log"
+expect_err 1 "v3.db has schema version 3; this pqtls reads 1 to 2" "$PQTLS" zeek savings --sweep "$T/v3.db" "$T/ssl.log"
+expect_err 1 "not a pqtls sweep results database" "$PQTLS" zeek savings --sweep "$T/ssl.log" "$T/ssl.log"
 sqlite3 "$T/fresh.db" <<'SQL'
 CREATE TABLE meta(key TEXT, value TEXT); INSERT INTO meta VALUES('schema_version','2');
 CREATE TABLE conn_cell(chain_desc TEXT, rtt_us INTEGER, resumed INTEGER, early_sent INTEGER, error_kind TEXT, loss_pct REAL, ttfb_us REAL);
 INSERT INTO conn_cell VALUES('x', 50000, 0, 0, 'ok', 0, 150000);
 SQL
-expect 1 "no chain was measured both fresh and resumed" "$PQTLS" zeek savings --sweep "$T/fresh.db" "$T/ssl.log"
-expect 2 "--sweep RESULTS.db is required" "$PQTLS" zeek savings "$T/ssl.log"
+expect_err 1 "no chain was measured both fresh and resumed" "$PQTLS" zeek savings --sweep "$T/fresh.db" "$T/ssl.log"
+expect_err 2 "--sweep RESULTS.db is required" "$PQTLS" zeek savings "$T/ssl.log"

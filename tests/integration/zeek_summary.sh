@@ -6,15 +6,10 @@
 # (epoch and ISO-8601 ts) and gzip gives identical numbers; the thread count and the chunk
 # size change nothing; resumption is unknown, not zero, where the log has no `resumed`.
 set -euo pipefail
-: "${PQTLS:?PQTLS must name the pqtls binary}"
+source "$(dirname "$0")/lib/zeek.bash"
 Z=${PQTLS_SHARED:-../shared}/data/zeek
 [ -d "$Z" ] || { echo "skip: ../shared is absent (no $Z: the shared Zeek logs)"; exit 77; }
-command -v python3 >/dev/null || { echo "FAIL: python3 is absent (scripts/deps.sh installs it)" >&2; exit 1; }
 REF="$(dirname "$0")/lib/zeek_ref.py"
-T=$(mktemp -d "${TMPDIR:-/tmp}/pqtls-zeek.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-pass() { echo "ok: $*"; }
 
 mapfile -t LOGS < <(ls "$Z"/zeek-btest-baselines-v4.0.0/*ssl*.log "$Z"/zeek-btest-baselines-v8/*__ssl*.log \
 	"$Z"/zat/ssl.log "$Z"/zat/tor_ssl.log "$Z"/zat/json/ssl.log)

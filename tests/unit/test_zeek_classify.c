@@ -14,16 +14,6 @@
 #include "zeek/classify.h"
 
 
-static const char *write_file(const char *name, const char *text)
-{
-	static char path[256];
-	snprintf(path, sizeof path, "%s/%s", dir, name);
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-	return path;
-}
 
 static pq_zeek_class cls(const pq_zeek_classifier *c, const char *ip)
 {
@@ -41,10 +31,10 @@ static void ranges_json_and_lines(void **state)
 	/* Nothing loaded: every address Unknown, decided by no method. */
 	assert_int_equal(cls(&c, "8.8.8.8").cat, PQ_ZCAT_UNKNOWN);
 	assert_int_equal(cls(&c, "8.8.8.8").method, PQ_ZM_NONE);
-	const char *j = write_file("r.json", "{\"cdn\":{\"edge\":[\"198.51.100.0/24\"]},\"waf\":{\"shield\":[\"2001:db8:1::/48\"]},"
+	const char *j = testdir_write("r.json", "{\"cdn\":{\"edge\":[\"198.51.100.0/24\"]},\"waf\":{\"shield\":[\"2001:db8:1::/48\"]},"
 					     "\"cloud\":{\"big\":[\"198.51.0.0/16\",\"198.51.100.0/24\"]},\"common\":{\"x\":[\"a.com\"]}}");
 	assert_int_equal(pq_zeek_ranges_load(&c, j, PQ_ZCAT_N, &d), 0);
-	const char *l = write_file("r.txt", "# comment\n203.0.113.0/25 cloud small # trailing\n\n203.0.113.128/25\n");
+	const char *l = testdir_write("r.txt", "# comment\n203.0.113.0/25 cloud small # trailing\n\n203.0.113.128/25\n");
 	assert_int_equal(pq_zeek_ranges_load(&c, l, PQ_ZCAT_CDN, &d), 0);
 	pq_zeek_class k = cls(&c, "198.51.100.7");
 	assert_int_equal(k.cat, PQ_ZCAT_CDN); /* cdn listed first: the equal cloud prefix loses */
@@ -84,7 +74,7 @@ static void ranges_bad(void **state)
 		{"# only a comment\n", "no CIDR prefixes"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-		const char *p = write_file("bad.txt", cases[i].text);
+		const char *p = testdir_write("bad.txt", cases[i].text);
 		assert_int_not_equal(pq_zeek_ranges_load(&c, p, PQ_ZCAT_N, &d), 0);
 		assert_non_null(strstr(d.msg, "bad.txt"));
 		if (!strstr(d.msg, cases[i].want))
@@ -113,7 +103,7 @@ static void asn_lists(void **state)
 		assert_non_null(strstr(d.msg, "--cdn-asns"));
 	}
 	assert_int_equal(c.cdn.n, 3); /* a bad list leaves the old one */
-	const char *f = write_file("asns.txt", "# cloud\n16509\nAS8075\n");
+	const char *f = testdir_write("asns.txt", "# cloud\n16509\nAS8075\n");
 	char spec[300];
 	snprintf(spec, sizeof spec, "@%s", f);
 	assert_int_equal(pq_zeek_asns_set(&c, PQ_ZCAT_CLOUD, spec, "--cloud-asns", &d), 0);
@@ -131,7 +121,7 @@ static void not_a_db(void **state)
 	pq_zeek_classifier c;
 	pq_diag d = {0};
 	assert_int_equal(pq_zeek_classifier_init(&c), 0);
-	const char *p = write_file("fake.mmdb", "\xab\xcd\xefMaxMind.com but nothing after it");
+	const char *p = testdir_write("fake.mmdb", "\xab\xcd\xefMaxMind.com but nothing after it");
 	assert_int_equal(pq_zeek_asn_open(&c, p, &d), PQ_EPARSE);
 	assert_non_null(strstr(d.msg, "fake.mmdb: not a readable MaxMind DB"));
 	assert_int_not_equal(pq_zeek_asn_open(&c, dir, &d), 0); /* a directory */
