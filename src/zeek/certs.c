@@ -143,14 +143,10 @@ static void json_row(pq_zeek_certdb *db, char *line, size_t len, row *r, int *rc
 	cJSON_Delete(o);
 }
 
-int pq_zeek_certdb_load(pq_zeek_certdb *db, const char *path, pq_diag *d)
+int pq_zeek_certdb_add_text(pq_zeek_certdb *db, char *text, size_t len)
 {
-	char *text = NULL;
-	size_t len = 0;
-	int rc = pq_zeek_slurp(path, (size_t)1 << 32, &text, &len, d);
-	if (rc)
-		return rc;
 	pq_zeek_tsv t;
+	int rc = 0;
 	pq_zeek_tsv_init_cols(&t, cols, C_N, -1);
 	for (size_t pos = 0; pos < len && !rc;) {
 		char *nl = memchr(text + pos, '\n', len - pos);
@@ -179,6 +175,17 @@ int pq_zeek_certdb_load(pq_zeek_certdb *db, const char *path, pq_diag *d)
 		}
 		pos += n + 1;
 	}
+	return rc;
+}
+
+int pq_zeek_certdb_load(pq_zeek_certdb *db, const char *path, pq_diag *d)
+{
+	char *text = NULL;
+	size_t len = 0;
+	int rc = pq_zeek_slurp(path, (size_t)1 << 32, &text, &len, d);
+	if (rc)
+		return rc;
+	rc = pq_zeek_certdb_add_text(db, text, len);
 	if (rc)
 		pq_diag_set(d, rc, "%s: %s", path, pq_strerror(rc));
 	free(text);

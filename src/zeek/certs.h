@@ -40,6 +40,8 @@ void pq_zeek_certdb_init(pq_zeek_certdb *db);
 void pq_zeek_certdb_dispose(pq_zeek_certdb *db);
 /* x509.log or files.log, TSV or JSON lines, plain or gzip; which one by its columns. */
 int pq_zeek_certdb_load(pq_zeek_certdb *db, const char *path, pq_diag *d) PQ_MUST_USE;
+/* The same from text in memory (modified in place); 0 or PQ_ENOMEM. */
+int pq_zeek_certdb_add_text(pq_zeek_certdb *db, char *text, size_t len) PQ_MUST_USE;
 
 enum { PQ_ZCERT_ASIS, PQ_ZCERT_MLDSA44, PQ_ZCERT_MLDSA65, PQ_ZCERT_N };
 
