@@ -10,12 +10,12 @@ pkgs=(build-essential cmake pkg-config
       parallel          # tests: zeek --partial files made one per task, then merged
       libsqlite3-dev    # zeek savings: reads a sweep's results database
       sqlite3           # tests: build a results database with the sqlite3 CLI
-      clang libclang-rt-14-dev  # libFuzzer targets (make fuzz; a short run in make test)
       libcmocka-dev     # unit tests
       zlib1g-dev libbrotli-dev libzstd-dev  # RFC 8879 certificate compression in OpenSSL; zlib: gzip Zeek logs
       iproute2          # namespaces, veth, routes with initcwnd
       tshark            # tests open written pcaps with an independent reader
       dpkg-dev          # apt-get source (OpenSSL 3.5 source package)
+      clang libclang-rt-14-dev  # libFuzzer targets in fuzz/ (make fuzz, short runs in make test)
       ca-certificates python3)
 
 missing=()
