@@ -6,8 +6,12 @@ set -euo pipefail
 pkgs=(build-essential cmake pkg-config
       libcjson-dev      # JSON manifests, summaries and JSONL records
       libpcap-dev       # pcap files of what crossed the emulated link
+      libmaxminddb-dev  # zeek --asn-db: ASNs from MaxMind DBs
+      parallel          # tests: zeek --partial files made one per task, then merged
+      libsqlite3-dev    # zeek savings: reads a sweep's results database
+      sqlite3           # tests: build a results database with the sqlite3 CLI
       libcmocka-dev     # unit tests
-      zlib1g-dev libbrotli-dev libzstd-dev  # RFC 8879 certificate compression in OpenSSL
+      zlib1g-dev libbrotli-dev libzstd-dev  # RFC 8879 certificate compression in OpenSSL; zlib: gzip Zeek logs
       iproute2          # namespaces, veth, routes with initcwnd
       tshark            # tests open written pcaps with an independent reader
       dpkg-dev          # apt-get source (OpenSSL 3.5 source package)

@@ -12,6 +12,6 @@ extern const pq_cmd pq_cmd_version; /* src/cli/version.c */
 extern const pq_cmd pq_cmd_sweep;   /* src/cli/planned.c */
 extern const pq_cmd pq_cmd_model;
 extern const pq_cmd pq_cmd_report;
-extern const pq_cmd pq_cmd_zeek;
+extern const pq_cmd pq_cmd_zeek;    /* src/cli/zeek.c */
 
 #endif
