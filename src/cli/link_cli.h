@@ -82,8 +82,8 @@ struct link_opts {
 	"  PQTLS_LINK_NICE      the forwarder thread's nice value (default: -19)\n"                 \
 	"  PQTLS_LINK_RT_PRIO   the forwarder thread's SCHED_FIFO priority, 0 to 99, 0 for the\n"  \
 	"                       normal class (default: 10; when refused: the normal class at\n"   \
-	"                       PQTLS_LINK_NICE, with a note); real-time, it never busy-waits\n"  \
-	"                       (PQTLS_LINK_EARLY_US applies to the normal class)\n"              \
+	"                       PQTLS_LINK_NICE, with a note); real-time, it busy-waits at\n"   \
+	"                       most 10% of each 10 ms\n"                                          \
 	"  PQTLS_LINK_BATCH_US  real-time, past its spin budget (dense traffic), the forwarder\n" \
 	"                       wakes at most once per this long, in us, 0 to 500 (default:\n"   \
 	"                       100; 0: once per release)\n"
