@@ -147,6 +147,32 @@ static const char *first_error(const pq_load_summary *s, char *buf, size_t n)
 	return buf;
 }
 
+/* Each finished connection goes to the summary and the outputs at once, so a run of
+ * any length holds no records. */
+struct bench_sink {
+	pq_load_acc *acc;
+	pq_load_out *csv, *jsonl;
+};
+
+static int sink_record(void *arg, const pq_load_record *rec, pq_diag *d)
+{
+	struct bench_sink *k = arg;
+	int rc = pq_load_acc_add(k->acc, rec);
+	if (rc < 0)
+		return pq_diag_set(d, rc, "out of memory summarising connection %llu",
+				   (unsigned long long)rec->id);
+	if (k->csv->f) {
+		pq_load_csv_row(k->csv->f, rec);
+		if ((rc = pq_load_out_check(k->csv, d)) < 0)
+			return rc;
+	}
+	if (k->jsonl->f) {
+		pq_load_jsonl_row(k->jsonl->f, rec);
+		rc = pq_load_out_check(k->jsonl, d);
+	}
+	return rc;
+}
+
 static int bench_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 {
 	struct bench_opts *o = optsp;
@@ -155,6 +181,7 @@ static int bench_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 	pq_load_result res = {0};
 	pq_load_summary sum;
 	pq_load_out csv = {0}, jsonl = {0};
+	struct bench_sink sink = {.csv = &csv, .jsonl = &jsonl};
 	char path[64];
 	int rc = PQ_EXIT_FAIL;
 
@@ -233,6 +260,16 @@ static int bench_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 		pq_load_out_abort(&csv);
 		return pq_cli_fail(path_name, "%s", pq_diag_msg(&d));
 	}
+	if (csv.f)
+		pq_load_csv_header(csv.f);
+	if (pq_load_acc_new(&sink.acc, &cfg) < 0) {
+		pq_load_out_abort(&csv);
+		pq_load_out_abort(&jsonl);
+		return pq_cli_fail(path_name, "out of memory for the summary");
+	}
+	cfg.sink = sink_record;
+	cfg.sink_arg = &sink;
+	cfg.no_keep = 1;
 	uint64_t need = (uint64_t)(cfg.rate > 0 ? cfg.max_inflight : cfg.concurrency) + 64;
 	uint64_t have = pq_proc_raise_fdlimit(need);
 	if (have < need)
@@ -246,13 +283,15 @@ static int bench_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 	if (lrc < 0) {
 		int usage = lrc == PQ_EINVAL || lrc == PQ_ERANGE;
 		pq_load_result_dispose(&res);
+		pq_load_acc_free(sink.acc);
 		pq_load_out_abort(&csv);
 		pq_load_out_abort(&jsonl);
 		return usage ? pq_cli_usage_error(path_name, "%s", pq_diag_msg(&d))
 			     : pq_cli_fail(path_name, "%s", pq_diag_msg(&d));
 	}
-	if (pq_load_summarize(&res, &cfg, &sum) < 0) {
-		pq_cli_fail(path_name, "out of memory summarising %zu records", res.n);
+	if (pq_load_acc_finish(sink.acc, &res, &sum) < 0) {
+		pq_cli_fail(path_name, "out of memory summarising %llu records",
+			    (unsigned long long)res.measured);
 		goto out;
 	}
 	if (o->json)
@@ -260,20 +299,20 @@ static int bench_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 	else
 		pq_load_summary_print(&sum, stdout);
 	fflush(stdout);
-	if (pq_load_out_commit(&csv, pq_load_csv_stream, res.recs, res.n, &d) < 0 ||
-	    pq_load_out_commit(&jsonl, pq_load_jsonl_stream, res.recs, res.n, &d) < 0) {
+	if (pq_load_out_commit(&csv, NULL, NULL, 0, &d) < 0 ||
+	    pq_load_out_commit(&jsonl, NULL, NULL, 0, &d) < 0) {
 		pq_cli_fail(path_name, "%s", pq_diag_msg(&d));
 		goto out;
 	}
 	char why[200];
 	if (res.interrupted) {
 		pq_cli_fail(path_name, "interrupted by a signal after %zu connections; their records "
-				       "are written", res.n);
+				       "are written", sum.n);
 	} else if (res.server_gone) {
 		pq_cli_fail(path_name, "stopped: %d connections in a row were refused (has the "
 				       "server exited?); %zu connections recorded",
-			    PQ_LOAD_REFUSED_IN_ROW, res.n);
-	} else if (res.warmup_errors && res.n == 0) {
+			    PQ_LOAD_REFUSED_IN_ROW, sum.n);
+	} else if (res.warmup_errors && sum.n == 0) {
 		const pq_load_record *w = &res.warmup_error;
 		pq_cli_fail(path_name, "%llu warm-up connections failed (%s%s%s); nothing measured",
 			    (unsigned long long)res.warmup_errors, pq_load_err_text(w->err),
@@ -293,6 +332,7 @@ static int bench_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 		rc = PQ_EXIT_OK;
 	}
 out:
+	pq_load_acc_free(sink.acc);
 	pq_load_out_abort(&csv);
 	pq_load_out_abort(&jsonl);
 	pq_load_result_dispose(&res);
@@ -308,7 +348,14 @@ const pq_cmd pq_cmd_bench = {
 		"group and signature, resumption, HelloRetryRequest, bytes of each handshake\n"
 		"message each way, TLS bytes, TCP segments, and tcp_info (srtt, retransmits, cwnd).\n"
 		"SIGINT or SIGTERM ends the run and still writes the summary and the records so far;\n"
-		"a server that stops answering (16 connections refused in a row) ends it too.\n\n"
+		"a server that stops answering (16 connections refused in a row) ends it too.\n"
+		"Memory stays bounded however long the run: each connection's row is written to\n"
+		"--csv/--jsonl (as FILE.tmp, renamed at the end) as it finishes, in completion\n"
+		"order (sort by start_us for start order; with --threads > 1 the id is the launch\n"
+		"sequence over all threads). Counts, means, sd, min and max are exact; the\n"
+		"percentiles are exact up to 10000 values per phase, beyond that within 0.1 % of\n"
+		"the closest-rank values (log-spaced buckets); the open-loop first/last tenth\n"
+		"medians beyond 10000 come from an evenly spaced sample of 5000-10000.\n\n"
 		"Examples:\n"
 		"  pqtls bench 127.0.0.1:8443 --ca out/mldsa65/root.pem -n 1000 -c 4\n"
 		"  pqtls bench 127.0.0.1:8443 --insecure --rate 500/s --arrivals poisson -d 10s\n"

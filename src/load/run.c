@@ -28,6 +28,9 @@ typedef struct sync {
 	int64_t start_ns;
 	atomic_ullong done, errors;
 	atomic_llong inflight;
+	atomic_ullong next_id; /* launch sequence over all threads */
+	atomic_int sink_failed;
+	pthread_mutex_t sink_mu; /* one sink call at a time */
 } sync_t;
 
 typedef struct runner {
@@ -45,7 +48,7 @@ typedef struct runner {
 	SSL_SESSION *pool[POOL_MAX];
 	int npool;
 	pq_rng rng;
-	uint64_t next_id;
+	pq_diag *diag; /* where a sink's failure is told */
 	/* the current phase */
 	int recording;
 	uint64_t launched, done, ok, errors;
@@ -111,7 +114,7 @@ static void launch(runner *r, int64_t intended_ns)
 	SSL_SESSION *s = NULL;
 	if (r->recording && r->cfg->resume > 0 && pq_rng_uniform(&r->rng) < r->cfg->resume)
 		s = take_session(r);
-	pq_load_conn_start(c, &r->params, r->next_id++, intended_ns, s);
+	pq_load_conn_start(c, &r->params, atomic_fetch_add(&r->sync->next_id, 1), intended_ns, s);
 	SSL_SESSION_free(s);
 	r->launched++;
 	r->active[r->nactive++] = c;
@@ -165,7 +168,19 @@ static int retire(runner *r, int idx)
 			r->res->warmup_error = c->rec;
 		return 0;
 	}
-	return add_record(r->res, &c->rec);
+	r->res->measured++;
+	if (r->cfg->sink && !atomic_load(&r->sync->sink_failed)) {
+		pthread_mutex_lock(&r->sync->sink_mu);
+		int rc = atomic_load(&r->sync->sink_failed)
+				 ? 0
+				 : r->cfg->sink(r->cfg->sink_arg, &c->rec, r->diag);
+		if (rc < 0)
+			atomic_store(&r->sync->sink_failed, 1);
+		pthread_mutex_unlock(&r->sync->sink_mu);
+		if (rc < 0)
+			return rc;
+	}
+	return r->cfg->no_keep ? 0 : add_record(r->res, &c->rec);
 }
 
 static void advance(runner *r, pq_load_conn *c)
@@ -193,6 +208,8 @@ static int budget_left(runner *r, const phase *ph, int64_t now)
 		r->res->interrupted = 1;
 		return 0;
 	}
+	if (atomic_load(&r->sync->sink_failed))
+		return 0;
 	/* The server answered before and now nothing listens: it has gone away. (Before
 	 * any success the start-up guard below says it.) */
 	if (r->ok > 0 && r->refused_in_row >= PQ_LOAD_REFUSED_IN_ROW) {
@@ -230,19 +247,22 @@ static int run_phase(runner *r, phase *ph)
 			pq_load_conn *c = r->active[i];
 			if (c->st != PQ_CS_DONE && now >= c->deadline_ns)
 				pq_load_conn_timeout(c);
-			if (c->st == PQ_CS_DONE && retire(r, i) < 0)
-				return PQ_ENOMEM;
+			int rc = c->st == PQ_CS_DONE ? retire(r, i) : 0;
+			if (rc < 0)
+				return rc;
 		}
 		int more = budget_left(r, ph, now);
 		/* The run's end (a signal, or its duration plus one per-phase timeout of
 		 * grace): whatever is still in flight is cut, so the run ends on time. */
 		int interrupted = r->cfg->stop && *r->cfg->stop;
-		if (interrupted || (ph->end_ns && now >= ph->end_ns + r->cfg->timeout_ns)) {
+		int failed = atomic_load(&r->sync->sink_failed);
+		if (interrupted || failed || (ph->end_ns && now >= ph->end_ns + r->cfg->timeout_ns)) {
 			for (int i = r->nactive - 1; i >= 0; i--) {
 				pq_load_conn_cut(r->active[i], interrupted ? "interrupted by a signal"
 									   : "past the run's duration");
-				if (retire(r, i) < 0)
-					return PQ_ENOMEM;
+				int rc = retire(r, i);
+				if (rc < 0)
+					return rc;
 			}
 			break;
 		}
@@ -363,7 +383,7 @@ static void expect_fewer(sync_t *sy, int by)
 static int run_one(const pq_load_config *cfg, sync_t *sy, int index, pq_load_result *res,
 		   pq_diag *d)
 {
-	runner r = {.cfg = cfg, .sync = sy, .index = index, .res = res, .epfd = -1};
+	runner r = {.cfg = cfg, .sync = sy, .index = index, .res = res, .epfd = -1, .diag = d};
 	int rc = 0, measure = 1;
 	memset(res, 0, sizeof *res);
 	pq_tls_config tls = cfg->tls;
@@ -440,7 +460,7 @@ static int run_one(const pq_load_config *cfg, sync_t *sy, int index, pq_load_res
 	rc = run_phase(&r, &m);
 	res->cpu_ns = pq_proc_cpu_ns(RUSAGE_THREAD) - cpu0;
 	res->wall_ns = pq_mono_ns() - start;
-	if (rc < 0)
+	if (rc == PQ_ENOMEM && !atomic_load(&sy->sink_failed))
 		pq_diag_set(d, rc, "out of memory for connection records");
 out:
 	for (int i = 0; i < r.nactive; i++)
@@ -510,6 +530,7 @@ static int merge(worker_arg *w, int n, pq_load_result *res)
 		res->stopped_early |= r->stopped_early;
 		res->server_gone |= r->server_gone;
 		res->interrupted |= r->interrupted;
+		res->measured += r->measured;
 	}
 	qsort(res->recs, res->n, sizeof *res->recs, cmp_start);
 	for (size_t i = 0; i < res->n; i++)
@@ -523,7 +544,8 @@ int pq_load_run(const pq_load_config *cfg, pq_load_result *res, pq_diag *d)
 	int rc = check_config(cfg, d), n = cfg->threads > 1 ? cfg->threads : 1;
 	if (rc < 0)
 		return rc;
-	sync_t sy = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER, .expected = n};
+	sync_t sy = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER,
+		     .sink_mu = PTHREAD_MUTEX_INITIALIZER, .expected = n};
 	worker_arg *w = calloc((size_t)n, sizeof *w);
 	if (!w)
 		return pq_diag_set(d, PQ_ENOMEM, "out of memory");
@@ -565,6 +587,7 @@ int pq_load_run(const pq_load_config *cfg, pq_load_result *res, pq_diag *d)
 		pq_load_result_dispose(&w[i].res);
 	pthread_mutex_destroy(&sy.mu);
 	pthread_cond_destroy(&sy.cv);
+	pthread_mutex_destroy(&sy.sink_mu);
 	free(w);
 	return rc;
 }

@@ -64,6 +64,17 @@ typedef struct pq_load_config {
 	uint64_t seed;
 	void (*progress)(void *arg, const pq_load_progress *p);
 	void *progress_arg;
+	/* Optional record sink: called once per measured connection as it finishes, in
+	 * completion order (not start order), from the thread that ran it but never two at
+	 * once (the run holds a lock around the call), so it needs no locking of its own.
+	 * With threads > 1 the id it sees is the launch sequence over all threads (warm-up
+	 * included), unique but not renumbered 1..n as the merged result's ids are. A
+	 * negative return ends the run: connections in flight are cut without reaching
+	 * the sink, and pq_load_run returns that error with the sink's message in *d. */
+	int (*sink)(void *arg, const pq_load_record *rec, pq_diag *d);
+	void *sink_arg;
+	int no_keep; /* records go to the sink only: pq_load_result.recs stays empty, so the
+		      * run's memory does not grow with its length */
 	/* What the caller calls these inputs in messages (keys: the field names above,
 	 * "concurrency", "timeout_ns", ...); NULL: the field names. TLS inputs: tls.names. */
 	const pq_name *names;
@@ -79,6 +90,7 @@ typedef struct pq_load_result {
 	int stopped_early;         /* the first connections all failed */
 	int server_gone;           /* stopped: PQ_LOAD_REFUSED_IN_ROW refused in a row */
 	int interrupted;           /* *stop ended the run */
+	uint64_t measured;         /* measured connections, kept in recs or not */
 } pq_load_result;
 
 /* Connections refused in a row (nothing listens: the server exited) that end a run.

@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 void pq_load_norm_name(const char *name, char *out, size_t n)
@@ -80,117 +81,295 @@ static uint32_t sum_hs(const pq_load_record *r, int dir)
 	return t;
 }
 
-static int cmp_intended(const void *a, const void *b)
+/* One series of values: every value while there are at most PQ_LOAD_EXACT_MAX (the
+ * summary then is pq_stats' exact one), after that counts in log-spaced buckets
+ * (DDSketch's mapping: bucket i holds (g^(i-1), g^i], g = (1+a)/(1-a), and stands for
+ * 2 g^i / (g+1), within a = PQ_LOAD_REL_ERR of every value in it). Count, mean, sd
+ * (Welford), min and max stay exact. */
+#define HIST_A PQ_LOAD_REL_ERR
+#define HIST_MAX_BUCKET 17500 /* g^17500 ~ 1.5e15: 17 days in ns, petabytes in bytes */
+
+typedef struct series {
+	pq_stats exact;
+	uint64_t *b; /* buckets, once past PQ_LOAD_EXACT_MAX */
+	uint64_t zero; /* values below 1 (0 ns, 0 bytes) */
+	size_t n;
+	double mean, m2, min, max;
+} series;
+
+static double hist_lg(void)
 {
-	const pq_load_record *x = *(pq_load_record *const *)a, *y = *(pq_load_record *const *)b;
-	return (x->intended_ns > y->intended_ns) - (x->intended_ns < y->intended_ns);
+	return log((1 + HIST_A) / (1 - HIST_A));
+}
+
+static void hist_put(series *x, double v)
+{
+	if (v < 1) {
+		x->zero++;
+		return;
+	}
+	double i = ceil(log(v) / hist_lg());
+	x->b[i < 0 ? 0 : i > HIST_MAX_BUCKET ? HIST_MAX_BUCKET : (size_t)i]++;
+}
+
+static int series_add(series *x, double v)
+{
+	x->n++;
+	double delta = v - x->mean;
+	x->mean += delta / (double)x->n;
+	x->m2 += delta * (v - x->mean);
+	x->min = x->n == 1 || v < x->min ? v : x->min;
+	x->max = x->n == 1 || v > x->max ? v : x->max;
+	if (x->b) {
+		hist_put(x, v);
+		return 0;
+	}
+	int rc = pq_stats_add(&x->exact, v);
+	if (rc < 0 || x->exact.n <= PQ_LOAD_EXACT_MAX)
+		return rc;
+	x->b = calloc(HIST_MAX_BUCKET + 1, sizeof *x->b);
+	if (!x->b)
+		return PQ_ENOMEM;
+	for (size_t i = 0; i < x->exact.n; i++)
+		hist_put(x, x->exact.v[i]);
+	pq_stats_dispose(&x->exact);
+	return 0;
+}
+
+/* The value of order statistic k (0-based) from the buckets. */
+static double hist_rank(const series *x, uint64_t k)
+{
+	uint64_t seen = x->zero;
+	if (k < seen)
+		return x->min;
+	for (size_t i = 0; i <= HIST_MAX_BUCKET; i++) {
+		seen += x->b[i];
+		if (k < seen) {
+			double g = (1 + HIST_A) / (1 - HIST_A);
+			double v = 2 * exp((double)i * hist_lg()) / (g + 1);
+			return v < x->min ? x->min : v > x->max ? x->max : v;
+		}
+	}
+	return x->max;
+}
+
+/* pq_stats_percentile's definition (interpolation between closest ranks) on the buckets. */
+static double hist_percentile(const series *x, double q)
+{
+	if (q <= 0)
+		return x->min;
+	if (q >= 100)
+		return x->max;
+	double pos = q / 100.0 * (double)(x->n - 1);
+	uint64_t lo = (uint64_t)floor(pos);
+	double frac = pos - (double)lo, a = hist_rank(x, lo);
+	return lo + 1 >= x->n ? x->max : a + frac * (hist_rank(x, lo + 1) - a);
+}
+
+static void series_summary(series *x, pq_summary *o)
+{
+	if (!x->b) {
+		pq_stats_summary(&x->exact, o);
+		return;
+	}
+	o->n = x->n;
+	o->mean = x->mean;
+	o->sd = sqrt(x->m2 / (double)(x->n - 1));
+	o->min = x->min;
+	o->max = x->max;
+	o->p50 = hist_percentile(x, 50);
+	o->p90 = hist_percentile(x, 90);
+	o->p99 = hist_percentile(x, 99);
+	o->p999 = hist_percentile(x, 99.9);
+}
+
+static size_t series_bytes(const series *x)
+{
+	return x->exact.cap * sizeof(double) + (x->b ? (HIST_MAX_BUCKET + 1) * sizeof *x->b : 0);
+}
+
+static void series_dispose(series *x)
+{
+	pq_stats_dispose(&x->exact);
+	free(x->b);
+}
+
+/* Successful connections' (intended start, latency), for the first/last tenth trend:
+ * all of them up to PQ_LOAD_EXACT_MAX, then a systematic sample (every 2^k-th in
+ * completion order) of PQ_LOAD_EXACT_MAX / 2 .. PQ_LOAD_EXACT_MAX. */
+typedef struct trend_pt {
+	int64_t intended;
+	double latency;
+} trend_pt;
+
+struct pq_load_acc {
+	pq_load_summary s;
+	series ph[PQ_PH_COUNT], lat, full, resumed;
+	trend_pt *pts;
+	size_t npts;
+	uint64_t stride, seen;
+};
+
+int pq_load_acc_new(pq_load_acc **out, const pq_load_config *cfg)
+{
+	pq_load_acc *a = calloc(1, sizeof *a);
+	*out = a;
+	if (!a || !(a->pts = malloc((PQ_LOAD_EXACT_MAX + 1) * sizeof *a->pts))) {
+		free(a);
+		*out = NULL;
+		return PQ_ENOMEM;
+	}
+	a->stride = 1;
+	pq_load_first_name(cfg->tls.groups, a->s.want_group, sizeof a->s.want_group);
+	pq_load_first_name(cfg->tls.sigalgs, a->s.want_sigalg, sizeof a->s.want_sigalg);
+	a->s.open_loop = cfg->rate > 0;
+	return 0;
+}
+
+static void trend_add(pq_load_acc *a, int64_t intended, double latency)
+{
+	if (a->seen++ % a->stride)
+		return;
+	a->pts[a->npts++] = (trend_pt){intended, latency};
+	if (a->npts <= PQ_LOAD_EXACT_MAX)
+		return;
+	size_t k = 0;
+	for (size_t i = 0; i < a->npts; i += 2)
+		a->pts[k++] = a->pts[i];
+	a->npts = k;
+	a->stride *= 2;
+	a->seen = 1; /* the last one was kept (PQ_LOAD_EXACT_MAX is even): the next is
+		      * one new stride after it */
+}
+
+int pq_load_acc_add(pq_load_acc *a, const pq_load_record *r)
+{
+	pq_load_summary *s = &a->s;
+	int rc = 0;
+	s->n++;
+	s->resume_offered += r->resume_offered;
+	if (r->err != PQ_LERR_NONE) {
+		count_error(s, r);
+		return 0;
+	}
+	s->ok++;
+	s->resumed += r->resumed;
+	s->hrr += r->hrr;
+	s->early_accepted += r->early_accepted;
+	s->cert_compressed += r->cert_compressed;
+	count_combo(s, r);
+	char got[32];
+	pq_load_norm_name(r->group, got, sizeof got);
+	if (s->want_group[0] && strcmp(got, s->want_group) != 0)
+		s->group_mismatch++;
+	pq_load_norm_name(r->sigalg, got, sizeof got);
+	if (s->want_sigalg[0] && !r->resumed && strcmp(got, s->want_sigalg) != 0)
+		s->sigalg_mismatch++;
+	for (int p = 0; p < PQ_PH_COUNT && rc == 0; p++)
+		if (r->t[p] >= 0)
+			rc = series_add(&a->ph[p], (double)r->t[p]);
+	if (rc == 0)
+		rc = series_add(&a->lat, (double)pq_load_latency_ns(r));
+	if (rc == 0)
+		rc = series_add(r->resumed ? &a->resumed : &a->full, sum_hs(r, PQ_RX));
+	trend_add(a, r->intended_ns, (double)pq_load_latency_ns(r));
+	s->rx_handshake_bytes += sum_hs(r, PQ_RX);
+	s->tx_handshake_bytes += sum_hs(r, PQ_TX);
+	s->rx_cert_bytes += r->hs_bytes[PQ_RX][PQ_HS_CERTIFICATE] +
+			    r->hs_bytes[PQ_RX][PQ_HS_COMPRESSED_CERTIFICATE];
+	s->tls_rx += (double)r->tls_bytes[PQ_RX];
+	s->tls_tx += (double)r->tls_bytes[PQ_TX];
+	s->segs_rx += r->tcp_segs[PQ_RX];
+	s->segs_tx += r->tcp_segs[PQ_TX];
+	return rc;
+}
+
+size_t pq_load_acc_bytes(const pq_load_acc *a)
+{
+	size_t t = sizeof *a + (PQ_LOAD_EXACT_MAX + 1) * sizeof *a->pts;
+	for (int p = 0; p < PQ_PH_COUNT; p++)
+		t += series_bytes(&a->ph[p]);
+	return t + series_bytes(&a->lat) + series_bytes(&a->full) + series_bytes(&a->resumed);
+}
+
+static int cmp_intended(const void *x, const void *y)
+{
+	const trend_pt *p = x, *q = y;
+	return (p->intended > q->intended) - (p->intended < q->intended);
 }
 
 /* Median latency of the first and the last tenth of successful connections by intended
  * start: an overloaded server shows as a later tenth that waits longer. */
-static int latency_trend(const pq_load_result *res, pq_load_summary *s)
+static int latency_trend(pq_load_acc *a)
 {
-	const pq_load_record **ok = malloc((res->n ? res->n : 1) * sizeof *ok);
-	size_t n = 0;
+	pq_load_summary *s = &a->s;
+	size_t n = a->npts, tenth = n / 10;
 	int rc = 0;
-	if (!ok)
-		return PQ_ENOMEM;
-	for (size_t i = 0; i < res->n; i++)
-		if (res->recs[i].err == PQ_LERR_NONE)
-			ok[n++] = &res->recs[i];
-	qsort(ok, n, sizeof *ok, cmp_intended);
-	size_t tenth = n / 10;
-	pq_stats a, b;
-	pq_stats_init(&a);
-	pq_stats_init(&b);
+	qsort(a->pts, n, sizeof *a->pts, cmp_intended);
+	pq_stats x, y;
+	pq_stats_init(&x);
+	pq_stats_init(&y);
 	for (size_t i = 0; i < tenth && rc == 0; i++) {
-		rc = pq_stats_add(&a, (double)pq_load_latency_ns(ok[i]));
+		rc = pq_stats_add(&x, a->pts[i].latency);
 		if (rc == 0)
-			rc = pq_stats_add(&b, (double)pq_load_latency_ns(ok[n - 1 - i]));
+			rc = pq_stats_add(&y, a->pts[n - 1 - i].latency);
 	}
-	s->latency_first_p50 = tenth ? pq_stats_percentile(&a, 50) : NAN;
-	s->latency_last_p50 = tenth ? pq_stats_percentile(&b, 50) : NAN;
-	pq_stats_dispose(&a);
-	pq_stats_dispose(&b);
-	free(ok);
+	s->latency_first_p50 = tenth ? pq_stats_percentile(&x, 50) : NAN;
+	s->latency_last_p50 = tenth ? pq_stats_percentile(&y, 50) : NAN;
+	pq_stats_dispose(&x);
+	pq_stats_dispose(&y);
 	return rc;
 }
 
-int pq_load_summarize(const pq_load_result *res, const pq_load_config *cfg, pq_load_summary *s)
+int pq_load_acc_finish(pq_load_acc *a, const pq_load_result *res, pq_load_summary *out)
 {
-	pq_stats ph[PQ_PH_COUNT], lat, full, resumed;
-	int rc = 0;
-	memset(s, 0, sizeof *s);
-	for (int p = 0; p < PQ_PH_COUNT; p++)
-		pq_stats_init(&ph[p]);
-	pq_stats_init(&lat);
-	pq_stats_init(&full);
-	pq_stats_init(&resumed);
-	pq_load_first_name(cfg->tls.groups, s->want_group, sizeof s->want_group);
-	pq_load_first_name(cfg->tls.sigalgs, s->want_sigalg, sizeof s->want_sigalg);
-	s->n = res->n;
-	for (size_t i = 0; i < res->n && rc == 0; i++) {
-		const pq_load_record *r = &res->recs[i];
-		s->resume_offered += r->resume_offered;
-		if (r->err != PQ_LERR_NONE) {
-			count_error(s, r);
-			continue;
-		}
-		s->ok++;
-		s->resumed += r->resumed;
-		s->hrr += r->hrr;
-		s->early_accepted += r->early_accepted;
-		s->cert_compressed += r->cert_compressed;
-		count_combo(s, r);
-		char got[32];
-		pq_load_norm_name(r->group, got, sizeof got);
-		if (s->want_group[0] && strcmp(got, s->want_group) != 0)
-			s->group_mismatch++;
-		pq_load_norm_name(r->sigalg, got, sizeof got);
-		if (s->want_sigalg[0] && !r->resumed && strcmp(got, s->want_sigalg) != 0)
-			s->sigalg_mismatch++;
-		for (int p = 0; p < PQ_PH_COUNT && rc == 0; p++)
-			if (r->t[p] >= 0)
-				rc = pq_stats_add(&ph[p], (double)r->t[p]);
-		if (rc == 0)
-			rc = pq_stats_add(&lat, (double)pq_load_latency_ns(r));
-		if (rc == 0)
-			rc = pq_stats_add(r->resumed ? &resumed : &full, sum_hs(r, PQ_RX));
-		s->rx_handshake_bytes += sum_hs(r, PQ_RX);
-		s->tx_handshake_bytes += sum_hs(r, PQ_TX);
-		s->rx_cert_bytes += r->hs_bytes[PQ_RX][PQ_HS_CERTIFICATE] +
-				    r->hs_bytes[PQ_RX][PQ_HS_COMPRESSED_CERTIFICATE];
-		s->tls_rx += (double)r->tls_bytes[PQ_RX];
-		s->tls_tx += (double)r->tls_bytes[PQ_TX];
-		s->segs_rx += r->tcp_segs[PQ_RX];
-		s->segs_tx += r->tcp_segs[PQ_TX];
-	}
+	pq_load_summary *s = &a->s;
 	if (s->ok) {
 		double k = (double)s->ok;
 		s->rx_handshake_bytes /= k, s->tx_handshake_bytes /= k, s->rx_cert_bytes /= k;
 		s->tls_rx /= k, s->tls_tx /= k, s->segs_rx /= k, s->segs_tx /= k;
 	}
 	for (int p = 0; p < PQ_PH_COUNT; p++)
-		pq_stats_summary(&ph[p], &s->phase[p]);
-	pq_stats_summary(&lat, &s->latency);
+		series_summary(&a->ph[p], &s->phase[p]);
+	series_summary(&a->lat, &s->latency);
 	pq_summary fs, rs;
-	pq_stats_summary(&full, &fs);
-	pq_stats_summary(&resumed, &rs);
+	series_summary(&a->full, &fs);
+	series_summary(&a->resumed, &rs);
 	s->rx_handshake_full = fs.mean;
 	s->rx_handshake_resumed = rs.mean;
-	if (rc == 0)
-		rc = latency_trend(res, s);
+	int rc = latency_trend(a);
 	s->wall_s = (double)res->wall_ns / 1e9;
 	s->cpu_s = (double)res->cpu_ns / 1e9;
 	s->conns_per_s = s->wall_s > 0 ? (double)s->ok / s->wall_s : 0;
 	s->cpu_us_per_conn = s->ok ? (double)res->cpu_ns / 1e3 / (double)s->ok : NAN;
-	s->open_loop = cfg->rate > 0;
 	s->stopped_early = res->stopped_early;
+	*out = *s;
+	return rc;
+}
+
+void pq_load_acc_free(pq_load_acc *a)
+{
+	if (!a)
+		return;
 	for (int p = 0; p < PQ_PH_COUNT; p++)
-		pq_stats_dispose(&ph[p]);
-	pq_stats_dispose(&lat);
-	pq_stats_dispose(&full);
-	pq_stats_dispose(&resumed);
+		series_dispose(&a->ph[p]);
+	series_dispose(&a->lat);
+	series_dispose(&a->full);
+	series_dispose(&a->resumed);
+	free(a->pts);
+	free(a);
+}
+
+int pq_load_summarize(const pq_load_result *res, const pq_load_config *cfg, pq_load_summary *s)
+{
+	pq_load_acc *a;
+	int rc = pq_load_acc_new(&a, cfg);
+	memset(s, 0, sizeof *s);
+	for (size_t i = 0; i < res->n && rc == 0; i++)
+		rc = pq_load_acc_add(a, &res->recs[i]);
+	if (rc == 0)
+		rc = pq_load_acc_finish(a, res, s);
+	pq_load_acc_free(a);
 	return rc;
 }
 

@@ -43,6 +43,26 @@ typedef struct pq_load_summary {
 	int open_loop, stopped_early;
 } pq_load_summary;
 
+/* A summary built record by record, in memory bounded however many records it sees
+ * (pq_load_acc_bytes: under 2 MB): counts, sums, means, sd, min and max are exact;
+ * the percentiles are exact while a series has at most PQ_LOAD_EXACT_MAX values, and
+ * beyond that come from log-spaced buckets: each bucket value is within PQ_LOAD_REL_ERR
+ * (relative) of the order statistic it stands for, so a percentile lies within that of
+ * the closest-rank values the exact interpolation uses. The first/last-tenth latency
+ * medians are exact up to PQ_LOAD_EXACT_MAX successful connections, beyond that from a
+ * systematic sample (every 2^k-th in the order added) of at least half as many. The
+ * summary of records added in one order equals pq_load_summarize over them in that
+ * order. */
+#define PQ_LOAD_EXACT_MAX 10000
+#define PQ_LOAD_REL_ERR 0.001
+typedef struct pq_load_acc pq_load_acc;
+int pq_load_acc_new(pq_load_acc **a, const pq_load_config *cfg) PQ_MUST_USE;
+int pq_load_acc_add(pq_load_acc *a, const pq_load_record *r) PQ_MUST_USE;
+/* Fills *s (the run's times and flags from res; its records are not read). */
+int pq_load_acc_finish(pq_load_acc *a, const pq_load_result *res, pq_load_summary *s) PQ_MUST_USE;
+size_t pq_load_acc_bytes(const pq_load_acc *a);
+void pq_load_acc_free(pq_load_acc *a);
+
 /* groups/sigalgs: what was asked (the first entry is what must be negotiated), or NULL. */
 int pq_load_summarize(const pq_load_result *res, const pq_load_config *cfg,
 		      pq_load_summary *s) PQ_MUST_USE;

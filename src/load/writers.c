@@ -184,28 +184,50 @@ static void json_str(sink *s, const char *name, const char *v)
 	fputc('"', s->f);
 }
 
-void pq_load_csv_stream(FILE *f, const pq_load_record *recs, size_t n)
+void pq_load_csv_header(FILE *f)
 {
 	pq_load_record zero;
 	memset(&zero, 0, sizeof zero);
 	sink h = {head_num, head_us, head_str, head_real, f, 1};
 	visit(&zero, &h);
 	fputc('\n', f);
-	for (size_t i = 0; i < n; i++) {
-		sink s = {csv_num, csv_us, csv_str, csv_real, f, 1};
-		visit(&recs[i], &s);
-		fputc('\n', f);
-	}
+}
+
+void pq_load_csv_row(FILE *f, const pq_load_record *r)
+{
+	sink s = {csv_num, csv_us, csv_str, csv_real, f, 1};
+	visit(r, &s);
+	fputc('\n', f);
+}
+
+void pq_load_jsonl_row(FILE *f, const pq_load_record *r)
+{
+	sink s = {json_num, json_us, json_str, json_real, f, 1};
+	fputc('{', f);
+	visit(r, &s);
+	fputs("}\n", f);
+}
+
+void pq_load_csv_stream(FILE *f, const pq_load_record *recs, size_t n)
+{
+	pq_load_csv_header(f);
+	for (size_t i = 0; i < n; i++)
+		pq_load_csv_row(f, &recs[i]);
 }
 
 void pq_load_jsonl_stream(FILE *f, const pq_load_record *recs, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		sink s = {json_num, json_us, json_str, json_real, f, 1};
-		fputc('{', f);
-		visit(&recs[i], &s);
-		fputs("}\n", f);
-	}
+	for (size_t i = 0; i < n; i++)
+		pq_load_jsonl_row(f, &recs[i]);
+}
+
+int pq_load_out_check(const pq_load_out *o, pq_diag *d)
+{
+	if (!o->f || !ferror(o->f))
+		return 0;
+	int e = errno ? errno : EIO;
+	return pq_diag_set(d, -e, "%s: cannot write %s: %s", o->what,
+			   o->f == stdout ? "stdout" : o->tmp, strerror(e));
 }
 
 int pq_load_out_open(pq_load_out *o, const char *path, const char *what, pq_diag *d)
@@ -243,7 +265,8 @@ int pq_load_out_commit(pq_load_out *o, pq_load_stream_fn fn, const pq_load_recor
 {
 	if (!o->f)
 		return 0;
-	fn(o->f, recs, n);
+	if (fn)
+		fn(o->f, recs, n);
 	if (o->f == stdout) {
 		o->f = NULL;
 		return fflush(stdout) == 0 ? 0 : pq_diag_set(d, PQ_EIO, "%s: cannot write stdout", o->what);

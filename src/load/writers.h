@@ -27,8 +27,13 @@ typedef struct pq_load_out {
 } pq_load_out;
 
 int pq_load_out_open(pq_load_out *o, const char *path, const char *what, pq_diag *d) PQ_MUST_USE;
+/* fn NULL: only close and rename (the rows were streamed with the row functions below). */
 int pq_load_out_commit(pq_load_out *o, pq_load_stream_fn fn, const pq_load_record *recs, size_t n,
 		       pq_diag *d) PQ_MUST_USE;
+/* After rows were streamed into o->f: a write error so far (a full disk, a file size
+ * limit) as an error naming the output, else 0. Call it right after writing, so errno
+ * is the write's. */
+int pq_load_out_check(const pq_load_out *o, pq_diag *d) PQ_MUST_USE;
 void pq_load_out_abort(pq_load_out *o);
 
 int pq_load_write_csv(const char *path, const char *what, const pq_load_record *recs, size_t n,
@@ -39,5 +44,9 @@ int pq_load_write_jsonl(const char *path, const char *what, const pq_load_record
 /* The same rows to an open stream (used by the writers and by tests). */
 void pq_load_csv_stream(FILE *f, const pq_load_record *recs, size_t n);
 void pq_load_jsonl_stream(FILE *f, const pq_load_record *recs, size_t n);
+/* One at a time, for records streamed as connections finish. */
+void pq_load_csv_header(FILE *f);
+void pq_load_csv_row(FILE *f, const pq_load_record *r);
+void pq_load_jsonl_row(FILE *f, const pq_load_record *r);
 
 #endif

@@ -19,6 +19,7 @@
 #include <sys/socket.h>
 #include <cmocka.h>
 
+#include "core/stats.h"
 #include "load/arrival.h"
 #include "load/run.h"
 #include "load/summary.h"
@@ -295,6 +296,59 @@ static void run_plain_tcp_peer(void **state)
 	peer_stop(&p);
 }
 
+typedef struct sink_seen {
+	int calls, fail_at;
+	uint64_t last_id;
+} sink_seen;
+
+static int test_sink(void *arg, const pq_load_record *rec, pq_diag *d)
+{
+	sink_seen *k = arg;
+	k->calls++;
+	k->last_id = rec->id;
+	if (k->calls == k->fail_at)
+		return pq_diag_set(d, PQ_EIO, "sink: cannot write record %llu", (unsigned long long)rec->id);
+	return 0;
+}
+
+/* Records go to the sink as they finish; with no_keep none stays in the result; a
+ * sink's failure fails the run with its message. */
+static void run_sink_and_no_keep(void **state)
+{
+	(void)state;
+	peer p;
+	peer_start(&p, PEER_PLAIN);
+	pq_load_config cfg = {.tls = {.insecure = 1}, .connections = 3, .concurrency = 1,
+			      .requests_per_conn = 1, .timeout_ns = 5 * PQ_NS_PER_S, .seed = 1};
+	char addr[32];
+	pq_diag d;
+	pq_load_result res;
+	sink_seen k = {0};
+	snprintf(addr, sizeof addr, "127.0.0.1:%u", p.port);
+	assert_int_equal(pq_addr_parse(addr, "t", 0, &cfg.target, &d), 0);
+	cfg.sink = test_sink;
+	cfg.sink_arg = &k;
+	cfg.no_keep = 1;
+	assert_int_equal(pq_load_run(&cfg, &res, &d), 0);
+	assert_int_equal(k.calls, 1); /* stopped early after the first failure */
+	assert_int_equal(res.n, 0);
+	assert_null(res.recs);
+	assert_int_equal(res.measured, 1);
+	pq_load_result_dispose(&res);
+	/* Kept as well when asked: the sink and the result see the same record. */
+	cfg.no_keep = 0;
+	k = (sink_seen){0};
+	assert_int_equal(pq_load_run(&cfg, &res, &d), 0);
+	assert_int_equal(res.n, 1);
+	assert_int_equal(res.recs[0].id, k.last_id);
+	pq_load_result_dispose(&res);
+	k = (sink_seen){.fail_at = 1};
+	assert_int_equal(pq_load_run(&cfg, &res, &d), PQ_EIO);
+	assert_non_null(strstr(d.msg, "sink: cannot write record"));
+	pq_load_result_dispose(&res);
+	peer_stop(&p);
+}
+
 static void run_stalling_peer(void **state)
 {
 	(void)state;
@@ -355,6 +409,110 @@ static void run_refused_and_bad_config(void **state)
 	pq_load_result_dispose(&res);
 }
 
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The percentile of the sorted v by pq_stats' definition lies between v[lo] and v[lo+1]:
+ * the bucketed one may be off by PQ_LOAD_REL_ERR of those. */
+static void assert_near_rank(const double *v, size_t n, double q, double got)
+{
+	double pos = q / 100.0 * (double)(n - 1);
+	size_t lo = (size_t)floor(pos), hi = lo + 1 < n ? lo + 1 : lo;
+	double a = v[lo] * (1 - PQ_LOAD_REL_ERR) * (1 - 1e-12), b = v[hi] * (1 + PQ_LOAD_REL_ERR) * (1 + 1e-12);
+	if (got < a || got > b)
+		fail_msg("p%g: %.3f not in [%.3f, %.3f] (n %zu)", q, got, a, b, n);
+}
+
+/* Seeded samples spread over six decades (10 us .. 10 s in ns): small runs summarise
+ * exactly as pq_stats does; large ones within the stated error, in bounded memory. */
+static void acc_bounded_and_accurate(void **state)
+{
+	(void)state;
+	const size_t sizes[] = {PQ_LOAD_EXACT_MAX, 1000000};
+	pq_load_config cfg = {.rate = 0};
+	for (size_t k = 0; k < 2; k++) {
+		size_t n = sizes[k];
+		double *v = malloc(n * sizeof *v);
+		assert_non_null(v);
+		pq_load_acc *a;
+		assert_int_equal(pq_load_acc_new(&a, &cfg), 0);
+		uint64_t x = 88172645463325252ull + k;
+		pq_stats exact;
+		pq_stats_init(&exact);
+		for (size_t i = 0; i < n; i++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17; /* xorshift64 */
+			double u = (double)(x >> 11) / 9007199254740992.0;
+			v[i] = floor(1e4 * pow(10, 6 * u * u)); /* skewed towards the low end */
+			pq_load_record r = sample(i + 1, PQ_LERR_NONE, "");
+			/* latency = t[END] = i: grows through the run */
+			r.intended_ns = r.start_ns = (int64_t)i;
+			r.t[PQ_PH_HANDSHAKE] = (int64_t)v[i];
+			r.t[PQ_PH_END] = (int64_t)i;
+			assert_int_equal(pq_load_acc_add(a, &r), 0);
+			assert_int_equal(pq_stats_add(&exact, v[i]), 0);
+		}
+		/* The stated bound, checked at its worst (every series past the exact part
+		 * has its buckets; before, exact values up to PQ_LOAD_EXACT_MAX). */
+		assert_true(pq_load_acc_bytes(a) < 2u << 20);
+		pq_load_result res = {.wall_ns = PQ_NS_PER_S, .cpu_ns = 1};
+		pq_load_summary s;
+		assert_int_equal(pq_load_acc_finish(a, &res, &s), 0);
+		pq_load_acc_free(a);
+		pq_summary e;
+		pq_stats_summary(&exact, &e);
+		qsort(v, n, sizeof *v, cmp_dbl);
+		const pq_summary *m = &s.phase[PQ_PH_HANDSHAKE];
+		assert_int_equal(m->n, n);
+		assert_true(m->min == e.min && m->max == e.max);
+		if (n <= PQ_LOAD_EXACT_MAX) { /* exact: the same numbers, bit for bit */
+			assert_true(m->p50 == e.p50 && m->p90 == e.p90 && m->p99 == e.p99 &&
+				    m->p999 == e.p999 && m->mean == e.mean && m->sd == e.sd);
+			/* the medians of 0 .. n/10-1 and of the last tenth */
+			assert_true(s.latency_first_p50 == (double)(n / 10 - 1) / 2);
+			assert_true(s.latency_last_p50 == (double)(n - 1) - (double)(n / 10 - 1) / 2);
+		} else {
+			assert_near_rank(v, n, 50, m->p50);
+			assert_near_rank(v, n, 90, m->p90);
+			assert_near_rank(v, n, 99, m->p99);
+			assert_near_rank(v, n, 99.9, m->p999);
+			assert_float_equal(m->mean, e.mean, e.mean * 1e-9);
+			assert_float_equal(m->sd, e.sd, e.sd * 1e-6);
+			/* Not exact any more: the buckets are visible somewhere. */
+			assert_true(m->p50 != e.p50 || m->p90 != e.p90 || m->p99 != e.p99);
+			/* The first and last tenths by intended start, from the sample, are
+			 * within one sampling stride (n / PQ_LOAD_EXACT_MAX * 2) of the exact
+			 * medians n/20 and n - n/20. */
+			double stride = 2.0 * (double)n / PQ_LOAD_EXACT_MAX;
+			assert_float_equal(s.latency_first_p50, (double)n / 20, stride);
+			assert_float_equal(s.latency_last_p50, (double)n - (double)n / 20, stride);
+		}
+		pq_stats_dispose(&exact);
+		free(v);
+	}
+}
+
+/* A stream whose writes fail (a full disk) is reported, naming the output. */
+static void out_check_write_error(void **state)
+{
+	(void)state;
+	pq_load_out o = {.what = "--csv", .tmp = "full.csv.tmp"};
+	o.f = fopen("/dev/full", "w");
+	if (!o.f)
+		skip();
+	pq_diag d;
+	assert_int_equal(pq_load_out_check(&o, &d), 0);
+	pq_load_record r = sample(1, PQ_LERR_NONE, "");
+	for (int i = 0; i < 200; i++) /* more than a stdio buffer: a write reaches the disk */
+		pq_load_csv_row(o.f, &r);
+	assert_true(pq_load_out_check(&o, &d) < 0);
+	assert_non_null(strstr(d.msg, "--csv: cannot write full.csv.tmp"));
+	fclose(o.f);
+}
+
+
 int main(void)
 {
 	/* As main.c does: a peer closing mid-write must give EPIPE, not end the test. */
@@ -366,6 +524,9 @@ int main(void)
 		cmocka_unit_test(summary),
 		cmocka_unit_test(run_plain_tcp_peer),
 		cmocka_unit_test(run_stalling_peer),
+		cmocka_unit_test(run_sink_and_no_keep),
+		cmocka_unit_test(acc_bounded_and_accurate),
+		cmocka_unit_test(out_check_write_error),
 		cmocka_unit_test(run_resetting_peer),
 		cmocka_unit_test(run_refused_and_bad_config),
 	};
