@@ -10,6 +10,7 @@ pkgs=(build-essential cmake pkg-config
       parallel          # tests: zeek --partial files made one per task, then merged
       libsqlite3-dev    # zeek savings: reads a sweep's results database
       sqlite3           # tests: build a results database with the sqlite3 CLI
+      time              # tests: GNU time's peak RSS shows bench's memory stays bounded
       libcmocka-dev     # unit tests
       zlib1g-dev libbrotli-dev libzstd-dev  # RFC 8879 certificate compression in OpenSSL; zlib: gzip Zeek logs
       iproute2          # namespaces, veth, routes with initcwnd
