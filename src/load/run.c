@@ -257,9 +257,11 @@ static int run_phase(runner *r, phase *ph)
 		int interrupted = r->cfg->stop && *r->cfg->stop;
 		int failed = atomic_load(&r->sync->sink_failed);
 		if (interrupted || failed || (ph->end_ns && now >= ph->end_ns + r->cfg->timeout_ns)) {
+			const char *why = interrupted ? "interrupted by a signal"
+					  : failed    ? "the run failed"
+						      : "past the run's duration";
 			for (int i = r->nactive - 1; i >= 0; i--) {
-				pq_load_conn_cut(r->active[i], interrupted ? "interrupted by a signal"
-									   : "past the run's duration");
+				pq_load_conn_cut(r->active[i], why);
 				int rc = retire(r, i);
 				if (rc < 0)
 					return rc;
