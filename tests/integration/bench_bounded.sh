@@ -23,11 +23,18 @@ peak() {
 # 11000 is past the 10000 values a series keeps exactly, so the buckets are in use.
 # The records alone of 10500 more connections would take 10500 x ~0.5 KB = 5 MB (the
 # library before this change grew by 5.9 MB here); the bounded summary takes under 2 MB.
-small=$(peak 500)
-large=$(peak 11000)
-[ $((large - small)) -lt 3072 ] ||
-	fail "peak RSS grew from $small KB (500 connections) to $large KB (11000): more than 3 MB"
-pass "peak RSS $small KB for 500 connections, $large KB for 11000 (rows streamed, summary bounded)"
+# Under ASan+UBSan freed memory sits in a quarantine (RSS says nothing about what is
+# held) and the run is ten times slower: there only the rows are checked, on a short run.
+if grep -aq __asan_init "$PQTLS"; then
+	peak 300 >/dev/null
+	pass "sanitizer build: 300 rows streamed (peak RSS is checked by the normal build)"
+else
+	small=$(peak 500)
+	large=$(peak 11000)
+	[ $((large - small)) -lt 3072 ] ||
+		fail "peak RSS grew from $small KB (500 connections) to $large KB (11000): more than 3 MB"
+	pass "peak RSS $small KB for 500 connections, $large KB for 11000 (rows streamed, summary bounded)"
+fi
 
 # A file size limit of 64 KB: the CSV (~0.4 KB a row) fails a few hundred rows in.
 set +e
