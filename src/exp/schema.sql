@@ -106,6 +106,7 @@ CREATE TABLE cell (
 	initcwnd_segs           INTEGER NOT NULL,
 	cc                      TEXT NOT NULL,
 	-- load
+	request_path            TEXT NOT NULL,
 	response_bytes          INTEGER NOT NULL,
 	connections             INTEGER NOT NULL,
 	warmup_conns            INTEGER NOT NULL,
@@ -124,7 +125,7 @@ CREATE TABLE cell (
 	server_errors           INTEGER,
 	server_error_detail     TEXT,
 	client_cpu_us           INTEGER,
-	server_cpu_us           INTEGER,
+	server_link_cpu_us      INTEGER,
 	host_steal_pct          REAL,
 	host_runq_before        INTEGER,
 	host_runq_after         INTEGER,
