@@ -31,8 +31,7 @@ static int make_one(const pq_exp_cell *cell, const char *cache_root, FILE *log, 
 		rc = pq_chain_cached(&s, cache_root, &c->info, d);
 	if (rc < 0) {
 		const char *where = cell->p.pad_chain_to && cell->pad_where ? cell->pad_where : cell->arm_where;
-		return pq_diag_set(d, rc, "%s: the chain of arm '%s' cannot be built: %s", where, cell->p.arm,
-				   pq_diag_msg(d));
+		return pq_diag_prefix(d, rc, "%s: the chain of arm '%s' cannot be built", where, cell->p.arm);
 	}
 	c->cached = rc == 1;
 	if (log && !c->cached) {

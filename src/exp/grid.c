@@ -35,7 +35,7 @@ static int count_cells(const pq_exp_spec *s, int trials, size_t *out, pq_diag *d
 					   "%s: the grid has more than %d cells (arms x dimensions x trials); every cell "
 					   "starts a server and takes a second or more, so that is most of a day here: "
 					   "split the study into several specs, or fewer values per dimension",
-					   s->name, PQ_EXP_MAX_CELLS);
+					   s->source[0] ? s->source : s->name, PQ_EXP_MAX_CELLS);
 	}
 	*out = (size_t)total;
 	return 0;

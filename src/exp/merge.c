@@ -68,7 +68,6 @@ static int duplicate_cell(sqlite3 *db, const char *input, pq_diag *d)
 
 static int merge_one(sqlite3 *db, const char *input, pq_diag *d)
 {
-	char sql[1200];
 	char *q = sqlite3_mprintf("ATTACH DATABASE %Q AS src", input);
 	int rc = pq_sql_exec(db, q ? q : "", "attaching an input", d);
 	sqlite3_free(q);
@@ -90,10 +89,8 @@ static int merge_one(sqlite3 *db, const char *input, pq_diag *d)
 		{"cell_id", cell_base}, {"run_id", run_base}, {"link_check_id", lc_base}, {NULL, NULL}};
 	const char *const conn_shift[][2] = {{"cell_id", cell_base}, {NULL, NULL}};
 	if ((rc = copy_table(db, "run", run_shift, d)) < 0 || (rc = copy_table(db, "link_check", lc_shift, d)) < 0 ||
-	    (rc = copy_table(db, "cell", cell_shift, d)) < 0 || (rc = copy_table(db, "conn", conn_shift, d)) < 0) {
-		snprintf(sql, sizeof sql, "%s: %s", input, pq_diag_msg(d));
-		rc = pq_diag_set(d, rc, "%s", sql);
-	}
+	    (rc = copy_table(db, "cell", cell_shift, d)) < 0 || (rc = copy_table(db, "conn", conn_shift, d)) < 0)
+		rc = pq_diag_prefix(d, rc, "%s", input);
 out:
 	if (pq_sql_exec(db, "DETACH DATABASE src", "detaching an input", rc < 0 ? NULL : d) < 0 && rc == 0)
 		rc = PQ_EIO;

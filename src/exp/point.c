@@ -142,7 +142,7 @@ int pq_exp_point_link(const pq_exp_point *p, uint64_t seed, const char *what, pq
 	if (p->profile[0]) {
 		int rc = pq_profile_apply(p->profile, c, d);
 		if (rc < 0)
-			return pq_diag_set(d, rc, "%s: %s", what, pq_diag_msg(d));
+			return pq_diag_prefix(d, rc, "%s", what);
 	}
 	for (int i = 0; i < 2; i++) {
 		pq_dir_cfg *dc = &c->dir[i];
@@ -165,7 +165,7 @@ int pq_exp_point_link(const pq_exp_point *p, uint64_t seed, const char *what, pq
 	c->seed = seed;
 	int rc = pq_link_config_validate(c, d);
 	if (rc < 0)
-		return pq_diag_set(d, rc, "%s: %s", what, pq_diag_msg(d));
+		return pq_diag_prefix(d, rc, "%s", what);
 	return 0;
 }
 

@@ -245,7 +245,7 @@ static int link_up(const pq_exp_grid *g, const pq_exp_cell *c, pq_store *st, con
 	pq_link_config_describe(&lc, desc, sizeof desc);
 	pq_link_opts lo = {.log = o->log, .comp_ns = -1};
 	if ((rc = pq_link_up(&lc, &lo, &lr->link, d)) < 0)
-		return pq_diag_set(d, rc, "link (%s): %s", desc, pq_diag_msg(d));
+		return pq_diag_prefix(d, rc, "link (%s)", desc);
 	const char *backend = pq_backend_name(pq_link_backend(lr->link));
 	if (o->log)
 		fprintf(o->log, "link up: %s (%s)\n", desc, backend);
@@ -258,7 +258,7 @@ static int link_up(const pq_exp_grid *g, const pq_exp_cell *c, pq_store *st, con
 	for (int attempt = 1; attempt <= PQ_EXP_CHECK_TRIES; attempt++) {
 		pq_check_result cr;
 		if ((rc = pq_check_run(lr->link, NULL, &cr, d)) < 0)
-			return pq_diag_set(d, rc, "link self-check (%s): %s", desc, pq_diag_msg(d));
+			return pq_diag_prefix(d, rc, "link self-check (%s)", desc);
 		if ((rc = pq_store_link_check(st, c->link_key, desc, backend, &cr, &lr->check_id, d)) < 0)
 			return rc;
 		pq_check_format(&cr, line, sizeof line);

@@ -289,7 +289,7 @@ static int one_value(const keydef *k, pq_exp_list *l, char *tok, const char *whe
 	case T_PROFILE: {
 		pq_link_config c;
 		if (pq_profile_apply(tok, &c, d) < 0)
-			return pq_diag_set(d, PQ_EINVAL, "%s: %s", where, pq_diag_msg(d));
+			return pq_diag_prefix(d, PQ_EINVAL, "%s", where);
 		snprintf(v.s, sizeof v.s, "%s", tok);
 		break;
 	}
@@ -414,6 +414,7 @@ int pq_exp_spec_parse(pq_exp_spec *s, const char *file, const char *text, pq_dia
 	pq_exp_section *cur = &s->global;
 	if (!copy)
 		return pq_diag_set(d, PQ_ENOMEM, "out of memory");
+	snprintf(s->source, sizeof s->source, "%s", file);
 	if ((rc = append_text(s, text, d)) < 0)
 		goto out;
 	char *p = copy;

@@ -61,6 +61,7 @@ typedef struct pq_exp_section {
 
 typedef struct pq_exp_spec {
 	char name[64];
+	char source[256];               /* the file (or preset) it was read from */
 	char *text;                    /* what was read, then the command-line dimensions */
 	size_t text_len;
 	pq_exp_section global;
