@@ -311,13 +311,15 @@ static int set_list(enum pq_exp_key ki, pq_exp_list *l, const char *value, const
 	l->given = 1;
 	snprintf(l->where, sizeof l->where, "%s", where);
 	char buf[200];
-	char *save = NULL;
 	char *t = trim(copy);
 	if (!*t) {
 		rc = pq_diag_set(d, PQ_EINVAL, "%s: empty dimension; allowed: %s", where, allowed(k, buf, sizeof buf));
 		goto out;
 	}
-	for (char *tok = strtok_r(t, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+	for (char *tok = t; tok;) {
+		char *comma = strchr(tok, ',');
+		if (comma)
+			*comma = '\0';
 		char *v = trim(tok);
 		if (!*v) {
 			rc = pq_diag_set(d, PQ_EINVAL, "%s: empty value in the list; allowed: %s", where,
@@ -327,12 +329,10 @@ static int set_list(enum pq_exp_key ki, pq_exp_list *l, const char *value, const
 		rc = one_value(k, l, v, where, d);
 		if (rc < 0)
 			goto out;
+		tok = comma ? comma + 1 : NULL;
 	}
 	if (k->global_only && l->n > 1)
 		rc = pq_diag_set(d, PQ_EINVAL, "%s: takes one value, not a list", where);
-	else if (t[strlen(t) - 1] == ',')
-		rc = pq_diag_set(d, PQ_EINVAL, "%s: the list ends with ','; allowed: %s", where,
-				 allowed(k, buf, sizeof buf));
 out:
 	free(copy);
 	return rc;

@@ -156,8 +156,11 @@ int pq_store_open(const char *path, const char *spec_name, const char *grid_hash
 		return rc;
 	if (access(path, F_OK) < 0 && (rc = pq_store_create(path, spec_name, grid_hash, d)) < 0)
 		return rc;
-	/* flock is independent of SQLite's POSIX locks; the descriptor stays open until after
-	 * sqlite3_close, so closing it cannot drop SQLite's locks. */
+	/* flock, not a POSIX lock: SQLite releases every POSIX lock of the process on the file
+	 * when it unlocks (F_UNLCK over the whole file), and would drop ours. flock is
+	 * independent of those; the descriptor (close-on-exec, so helper programs do not keep
+	 * it) stays open until after sqlite3_close. The kernel releases it when the process
+	 * ends, however it ends. */
 	fd = open(path, O_RDWR | O_CLOEXEC);
 	if (fd < 0)
 		return pq_diag_set(d, -errno, "%s: cannot open for writing: %s", path, strerror(errno));
