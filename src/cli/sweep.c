@@ -44,7 +44,7 @@ static const pq_opt sweep_table[] = {
 	{"no-check", 0, PQ_OPT_FLAG, O(no_check), NULL, NULL,
 	 "measure even when a link's self-check fails (the result is stored either way)", NULL, 0, 0},
 	{"backend", 0, PQ_OPT_CHOICE, O(backend), NULL, "auto", "link emulation backend", PQ_BACKEND_CHOICES, 0, 0},
-	{"cache", 0, PQ_OPT_STR, O(cache), "DIR", "~/.cache/pqtls", "chain cache", NULL, 0, 0},
+	{"cache", 0, PQ_OPT_STR, O(cache), "DIR", NULL, "chain cache (default $PQTLS_CACHE, else ~/.cache/pqtls)", NULL, 0, 0},
 	{"dry-run", 'n', PQ_OPT_FLAG, O(dry_run), NULL, NULL, "print the grid and its estimated time, measure nothing", NULL, 0, 0},
 	{"quiet", 'q', PQ_OPT_FLAG, O(quiet), NULL, NULL, "no progress or link lines", NULL, 0, 0},
 	{"fault-server-dies-in-cell", 0, PQ_OPT_STR, O(fault), "INDEX", NULL,
