@@ -74,6 +74,8 @@ static int merge_one(sqlite3 *db, const char *input, pq_diag *d)
 	if (rc < 0)
 		return rc;
 	char run_base[32], lc_base[32], cell_base[32];
+	if ((rc = pq_sql_exec(db, "BEGIN", "merge", d)) < 0)
+		goto out;
 	if ((rc = duplicate_cell(db, input, d)) < 0)
 		goto out;
 	if (pq_sql_get_text(db, "SELECT COALESCE(MAX(run_id), 0) FROM main.run", run_base, sizeof run_base) < 0 ||
@@ -91,7 +93,11 @@ static int merge_one(sqlite3 *db, const char *input, pq_diag *d)
 	if ((rc = copy_table(db, "run", run_shift, d)) < 0 || (rc = copy_table(db, "link_check", lc_shift, d)) < 0 ||
 	    (rc = copy_table(db, "cell", cell_shift, d)) < 0 || (rc = copy_table(db, "conn", conn_shift, d)) < 0)
 		rc = pq_diag_prefix(d, rc, "%s", input);
+	if (rc == 0)
+		rc = pq_sql_exec(db, "COMMIT", "merge", d);
 out:
+	if (rc < 0)
+		(void)sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 	if (pq_sql_exec(db, "DETACH DATABASE src", "detaching an input", rc < 0 ? NULL : d) < 0 && rc == 0)
 		rc = PQ_EIO;
 	return rc;
@@ -131,12 +137,10 @@ int pq_exp_merge(const char *const *inputs, size_t n, const char *out, pq_exp_me
 		rc = pq_diag_set(d, PQ_EIO, "%s: cannot open", tmp);
 		goto out;
 	}
-	if ((rc = pq_sql_exec(db, "BEGIN", "merge", d)) < 0)
-		goto out;
+	/* One transaction per input (DETACH is not allowed inside one); the whole merge is
+	 * still all or nothing, as the output appears under its name only at the end. */
 	for (size_t i = 0; i < n && rc == 0; i++)
 		rc = merge_one(db, inputs[i], d);
-	if (rc == 0)
-		rc = pq_sql_exec(db, "COMMIT", "merge", d);
 	if (rc == 0 && stats) {
 		count(db, "SELECT COUNT(*) FROM run", &stats->runs);
 		count(db, "SELECT COUNT(*) FROM cell", &stats->cells);
