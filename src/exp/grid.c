@@ -73,7 +73,7 @@ static int expand_arm(const pq_exp_spec *s, size_t a, pq_exp_grid *g, pq_diag *d
 		else
 			snprintf(base.arm, sizeof base.arm, "%.24s %.38s", base.leaf->name, base.group);
 		pq_link_config lc;
-		int rc = pq_exp_point_link(&base, g->seed, arm ? arm->where : s->name, &lc, d);
+		int rc = pq_exp_point_link(&base, g->seed, arm ? arm->where : s->source, &lc, d);
 		if (rc < 0)
 			return rc;
 		for (int t = 1; t <= g->trials; t++) {
@@ -84,7 +84,7 @@ static int expand_arm(const pq_exp_spec *s, size_t a, pq_exp_grid *g, pq_diag *d
 			c->index = g->n++;
 			c->arm = a;
 			c->pad_where = l[PQ_K_PAD] ? l[PQ_K_PAD]->where : NULL;
-			c->arm_where = arm ? arm->where : s->name;
+			c->arm_where = arm ? arm->where : s->source;
 			if (pq_exp_point_cell_key(&c->p, c->key) < 0 || pq_exp_point_link_key(&c->p, c->link_key) < 0 ||
 			    pq_exp_point_key(&c->p, c->point_key) < 0)
 				return pq_diag_set(d, PQ_ETOOBIG, "%s: parameters too long", c->arm_where);

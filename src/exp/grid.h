@@ -24,7 +24,8 @@ typedef struct pq_exp_cell {
 	size_t index;         /* in the canonical order, 0-based */
 	size_t group;         /* (link, trial) group in the canonical order */
 	size_t arm;           /* section index (0 when the spec has no arms) */
-	const char *pad_where; /* where pad-chain-to was given (for chain errors), or NULL */
+	const char *pad_where; /* where pad-chain-to was given (for chain errors), or NULL;
+				* this and arm_where point into the spec: keep it while the grid is used */
 	const char *arm_where; /* the [arm] line, or the spec name */
 } pq_exp_cell;
 
