@@ -9,24 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "testdir.h"
 #include "exp/chains.h"
-
-static char dir[64];
-
-static int setup(void **state)
-{
-	(void)state;
-	snprintf(dir, sizeof dir, "/tmp/pqtls-chains-XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	char cmd[128];
-	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	return system(cmd) == 0 ? 0 : -1;
-}
 
 static int grid(const char *text, pq_exp_spec *s, pq_exp_grid *g, pq_diag *d)
 {
@@ -90,5 +74,5 @@ int main(void)
 		cmocka_unit_test(builds_each_once),
 		cmocka_unit_test(pad_below_minimum),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, testdir_setup, testdir_teardown);
 }

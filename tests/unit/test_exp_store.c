@@ -13,27 +13,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "testdir.h"
 #include "exp/export.h"
 #include "exp/hostload.h"
 #include "exp/merge.h"
 #include "exp/store.h"
-
-static char dir[64];
-
-static int setup(void **state)
-{
-	(void)state;
-	snprintf(dir, sizeof dir, "/tmp/pqtls-store-XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	char cmd[128];
-	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	return system(cmd) == 0 ? 0 : -1;
-}
 
 static long long q(const char *path, const char *sql)
 {
@@ -205,5 +189,5 @@ int main(void)
 		cmocka_unit_test(merge_and_export),
 		cmocka_unit_test(hostload_parse),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, testdir_setup, testdir_teardown);
 }
