@@ -49,6 +49,7 @@ typedef struct pq_exp_point {
 	double open_rate;             /* > 0: open loop, connections per second */
 	int64_t timeout_ns;           /* client per phase; 0 = derived from the link */
 	int trial;                    /* 1-based */
+	int remote;                   /* a remote server: chain, tickets and link are its own */
 } pq_exp_point;
 
 enum {
