@@ -285,7 +285,14 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 		goto out;
 	}
 	FILE *log = o->quiet ? NULL : stderr;
-	if (!g.server[0] && (lrc = pq_exp_chains_prepare(&g, o->cache, log, &chains, &d)) < 0) {
+	char cache[512];
+	if (o->cache)
+		snprintf(cache, sizeof cache, "%s", o->cache);
+	else if (pq_cli_cache_root(cache, sizeof cache) < 0) {
+		rc = pq_cli_usage_error(path_name, "--cache DIR is needed: neither PQTLS_CACHE nor HOME is set");
+		goto out;
+	}
+	if (!g.server[0] && (lrc = pq_exp_chains_prepare(&g, cache, log, &chains, &d)) < 0) {
 		rc = usage_or_fail(lrc, &d);
 		goto out;
 	}

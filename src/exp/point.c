@@ -106,9 +106,21 @@ int pq_exp_point_link_key(const pq_exp_point *p, char out[PQ_EXP_KEY_HEX])
 	return 0;
 }
 
+/* The chain factory's inputs under their spec keys, for its messages. */
+static const pq_name chain_names[] = {
+	{"root", "root"},
+	{"inter", "intermediate"},
+	{"leaf", "leaf"},
+	{"intermediates", "intermediates"},
+	{"pad_chain_to", "pad-chain-to"},
+	{"mtc", "mtc"},
+	{NULL, NULL},
+};
+
 void pq_exp_point_chain(const pq_exp_point *p, pq_chain_spec *s)
 {
 	pq_chain_spec_init(s);
+	s->names = chain_names;
 	s->leaf = p->leaf;
 	s->inter = p->inter;
 	s->root = p->root;

@@ -9,7 +9,7 @@
 #include "load/run.h"
 #include "net/check.h"
 #include "net/link.h"
-#include "server/proc.h"
+#include "core/proc.h"
 #include "server/server.h"
 
 typedef struct cellrun {

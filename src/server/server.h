@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 #include "core/err.h"
+#include "core/names.h"
 #include "tls/ctx.h"
 
 typedef struct pq_server_config {
@@ -27,6 +28,9 @@ typedef struct pq_server_config {
 	int64_t handshake_timeout_ns;
 	int64_t idle_timeout_ns;     /* between requests on a kept-alive connection */
 	pq_tls_config tls;           /* role is forced to PQ_TLS_SERVER */
+	/* What the caller calls these inputs in messages (keys: "listen", "threads",
+	 * "max_conns"); NULL: those keys. TLS inputs: tls.names. */
+	const pq_name *names;
 } pq_server_config;
 
 /* Failure kinds the server counts. */
@@ -37,7 +41,7 @@ typedef struct pq_server_config {
 	X(PQ_SRV_RESET, "reset or closed by peer mid-handshake")                     \
 	X(PQ_SRV_BAD_REQUEST, "bad request (400)")                                   \
 	X(PQ_SRV_IO, "I/O error after handshake")                                    \
-	X(PQ_SRV_OVER_LIMIT, "refused: over --max-conns")
+	X(PQ_SRV_OVER_LIMIT, "refused: over the connection limit")
 
 enum pq_server_err {
 #define PQ_SRV_ENUM(name, text) name,

@@ -9,7 +9,7 @@ T=$(mktemp -d)
 spid=
 trap '[ -n "$spid" ] && kill $spid 2>/dev/null; wait 2>/dev/null; rm -rf "$T"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
-command -v python3 >/dev/null || { echo "skip: needs python3 (sqlite3 module) to read the database"; exit 77; }
+command -v python3 >/dev/null || fail "needs python3 (scripts/deps.sh installs it)"
 
 "$P" certs --sig ecdsa-p256 --out "$T/chain" >/dev/null
 "$P" serve --certs "$T/chain" --listen 127.0.0.1:0 --ready-file "$T/addr" --groups X25519MLKEM768:X25519 2>"$T/serve.err" &
