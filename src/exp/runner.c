@@ -27,6 +27,8 @@ typedef struct cellrun {
 	pq_diag diag;
 	int load_rc;
 	int server_killed;
+	const pq_exp_progress *pr; /* the sweep's counts before this cell */
+	int64_t t0;
 	char ca[600];
 } cellrun;
 
@@ -44,6 +46,15 @@ static int server_new_in_ns(void *arg)
 static void load_progress(void *arg, const pq_load_progress *p)
 {
 	cellrun *r = arg;
+	if (r->o->progress && !p->warmup) {
+		/* a long cell moves the bar too */
+		pq_exp_progress now = *r->pr;
+		now.conns += p->done;
+		now.failures += p->errors;
+		now.elapsed_ns = pq_clock_now(&pq_clock_mono) - r->t0;
+		now.arm = r->c->p.arm;
+		r->o->progress(r->o->progress_arg, &now);
+	}
 	/* Tests: the server dies mid-cell, as a crashed process would: every socket closes. */
 	if (r->srv && !p->warmup && p->done > 0 && (long long)r->c->index == r->o->fault_stop_server_cell) {
 		pq_server_free(r->srv);
@@ -324,6 +335,8 @@ int pq_exp_run(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store *st, 
 		r->g = g;
 		r->c = c;
 		r->o = o;
+		r->pr = &pr;
+		r->t0 = t0;
 		r->link = lr.link;
 		r->chain = g->server[0] ? NULL : pq_exp_chains_find(chains, &c->p);
 		pq_store_cell_row_init(&r->row);
