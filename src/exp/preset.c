@@ -92,8 +92,8 @@ static const char ttfb_rtt[] =
 	ARM("ml-dsa-44", "sig = ml-dsa-44\n")
 	ARM("ml-dsa-65", "sig = ml-dsa-65\n")
 	ARM("slh-192s CA + ml-dsa-44", "root = slh-dsa-sha2-192s\nintermediate = slh-dsa-sha2-192s\nleaf = ml-dsa-44\n")
-	ARM("mtc landmark ml-dsa-44", "sig = ml-dsa-44\nmtc = landmark\n")
-	ARM("mtc standalone ml-dsa-44", "sig = ml-dsa-44\nmtc = standalone\n")
+	ARM("mtc landmark ml-dsa-44", "sig = ml-dsa-44\nintermediates = 0\nmtc = landmark\n")
+	ARM("mtc standalone ml-dsa-44", "sig = ml-dsa-44\nintermediates = 0\nmtc = standalone\n")
 	ARM("ecdsa-p256 resumed", "sig = ecdsa-p256\nresume = 100%\nwarmup = 1\n")
 	ARM("ml-dsa-44 resumed", "sig = ml-dsa-44\nresume = 100%\nwarmup = 1\n")
 	ARM("ml-dsa-65 resumed", "sig = ml-dsa-65\nresume = 100%\nwarmup = 1\n");
@@ -109,8 +109,8 @@ static const char mtc_cdn[] =
 	ARM("ecdsa-p256 today", "sig = ecdsa-p256\n")
 	ARM("ml-dsa-44 today", "sig = ml-dsa-44\n")
 	ARM("ml-dsa-65 today", "sig = ml-dsa-65\n")
-	ARM("ml-dsa-44 mtc landmark", "sig = ml-dsa-44\nmtc = landmark\n")
-	ARM("ml-dsa-44 mtc standalone", "sig = ml-dsa-44\nmtc = standalone\n")
+	ARM("ml-dsa-44 mtc landmark", "sig = ml-dsa-44\nintermediates = 0\nmtc = landmark\n")
+	ARM("ml-dsa-44 mtc standalone", "sig = ml-dsa-44\nintermediates = 0\nmtc = standalone\n")
 	ARM("ecdsa-p256 compressed", "sig = ecdsa-p256\ncert-compression = zstd\n")
 	ARM("ml-dsa-44 compressed", "sig = ml-dsa-44\ncert-compression = zstd\n");
 
