@@ -34,6 +34,10 @@ assert db.execute("SELECT COUNT(*) FROM conn WHERE error_kind = 'ok'").fetchone(
 assert db.execute("SELECT MIN(body_bytes) FROM conn c JOIN cell USING (cell_id) WHERE request_path = '/bytes/4096'").fetchone()[0] == 4096
 print("ok: 8 cells, 24 connections against", sys.argv[2])
 PY
+# Without --out the results go to out/NAME/results.db under the current directory.
+(cd "$T" && "$P" sweep --server "$addr" --ca "$T/chain/root.pem" --name dflt --connections 1 -q >/dev/null) ||
+	fail "the sweep without --out failed"
+[ -s "$T/out/dflt/results.db" ] || fail "no out/dflt/results.db"
 # What the remote fixes cannot be asked for.
 rc=0
 "$P" sweep --server "$addr" --ca "$T/chain/root.pem" --sig ml-dsa-65 --out "$T/x.db" 2>"$T/e" || rc=$?
