@@ -4,7 +4,7 @@
 # the chain, tickets and path are the server's and recorded as such; keys that would
 # pretend to set them are refused. Needs no root.
 set -euo pipefail
-P=${PQTLS:-build/pqtls}
+P=$(readlink -f "${PQTLS:-build/pqtls}")
 T=$(mktemp -d)
 spid=
 trap '[ -n "$spid" ] && kill $spid 2>/dev/null; wait 2>/dev/null; rm -rf "$T"' EXIT
@@ -35,9 +35,10 @@ assert db.execute("SELECT MIN(body_bytes) FROM conn c JOIN cell USING (cell_id) 
 print("ok: 8 cells, 24 connections against", sys.argv[2])
 PY
 # Without --out the results go to out/NAME/results.db under the current directory.
-(cd "$T" && "$P" sweep --server "$addr" --ca "$T/chain/root.pem" --name dflt --connections 1 -q >/dev/null) ||
+mkdir "$T/cwd"
+(cd "$T/cwd" && "$P" sweep --server "$addr" --ca "$T/chain/root.pem" --name dflt --connections 1 -q >/dev/null) ||
 	fail "the sweep without --out failed"
-[ -s "$T/out/dflt/results.db" ] || fail "no out/dflt/results.db"
+[ -s "$T/cwd/out/dflt/results.db" ] || fail "no out/dflt/results.db"
 # What the remote fixes cannot be asked for.
 rc=0
 "$P" sweep --server "$addr" --ca "$T/chain/root.pem" --sig ml-dsa-65 --out "$T/x.db" 2>"$T/e" || rc=$?
