@@ -44,11 +44,11 @@ int pq_exp_point_link_text(const pq_exp_point *p, char *buf, size_t n)
 int pq_exp_point_text(const pq_exp_point *p, int with_trial, char *buf, size_t n)
 {
 	int len = snprintf(buf, n,
-			   "arm=%s;leaf=%s;inter=%s;root=%s;intermediates=%d;pad=%llu;mtc=%s;comp=%s;"
+			   "arm=%s;leaf=%s;inter=%s;root=%s;intermediates=%d;pad=%llu;pad_like=%s;mtc=%s;comp=%s;"
 			   "group=%s;tickets=%d;resume=%.6f;early=%d;warmup=%lld;path=%s;connections=%lld;"
 			   "concurrency=%d;open_rate=%.6f;timeout_ns=%lld;remote=%d;",
 			   p->arm, p->leaf->name, p->inter->name, p->root->name, p->intermediates,
-			   (unsigned long long)p->pad_chain_to, mtc_name(p->mtc), p->cert_comp, p->group,
+			   (unsigned long long)p->pad_chain_to, p->pad_like ? p->pad_like->name : "", mtc_name(p->mtc), p->cert_comp, p->group,
 			   p->tickets, p->resume, p->early_data, p->warmup, p->path, p->connections,
 			   p->concurrency, p->open_rate, (long long)p->timeout_ns, p->remote);
 	if (len < 0 || (size_t)len >= n)

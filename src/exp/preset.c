@@ -69,7 +69,7 @@ static const char ttfb_size[] =
 
 static const char ttfb_intermediates[] =
 	"# arXiv 2604.24869 Table V: TTFB with 0 to 3 intermediates, real ML-DSA-44 and ML-DSA-65\n"
-	"# chains beside ECDSA chains (natural size; padded to the ML-DSA sizes: see ttfb-size).\n"
+	"# chains beside ECDSA chains at their natural size and padded to the ML-DSA chains' sizes.\n"
 	"name = ttfb-intermediates\n"
 	"profile = paper-10, paper-50, paper-100\n"
 	"intermediates = 0, 1, 2, 3\n"
@@ -78,7 +78,9 @@ static const char ttfb_intermediates[] =
 	"connections = 20\n"
 	ARM("ecdsa-p256", "sig = ecdsa-p256\n")
 	ARM("ml-dsa-44", "sig = ml-dsa-44\n")
-	ARM("ml-dsa-65", "sig = ml-dsa-65\n");
+	ARM("ml-dsa-65", "sig = ml-dsa-65\n")
+	ARM("ecdsa-p256 sized as ml-dsa-44", "sig = ecdsa-p256\npad-chain-to = like ml-dsa-44\n")
+	ARM("ecdsa-p256 sized as ml-dsa-65", "sig = ecdsa-p256\npad-chain-to = like ml-dsa-65\n");
 
 static const char ttfb_rtt[] =
 	"# arXiv 2604.24869 Table VI: TTFB of ECDSA, ML-DSA-44/65, an SLH-DSA CA chain and MTC size\n"

@@ -174,6 +174,8 @@ static void chain_row(cellrun *r)
 	r->row.cert_msg_bytes = (long long)r->chain->info.cert_msg;
 	pq_exp_chain_flight(r->chain, r->c->p.group, &r->row.first_flight_bytes, &r->row.first_flight_segs);
 	r->row.chain_cached = r->chain->cached;
+	if (r->c->p.pad_like)
+		r->row.pad_resolved = (long long)r->chain->info.chain_der;
 }
 
 /* Measures one cell into r->res and r->row; the cell's own failures go into the row. */

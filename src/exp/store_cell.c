@@ -91,6 +91,8 @@ static void bind_row(pq_sql_stmt *st, const pq_store_cell_row *r)
 	opt_int(st, ":first_flight_bytes", r->first_flight_bytes);
 	opt_int(st, ":first_flight_segs", r->first_flight_segs);
 	opt_int(st, ":chain_cached", r->chain_cached);
+	if (r->pad_resolved > 0) /* overrides the parameter's 0: the size it was padded to */
+		pq_sql_int(st, ":chain_pad_to_bytes", r->pad_resolved);
 	pq_sql_int(st, ":client_timeout_us", r->client_timeout_ns / 1000);
 	pq_sql_int(st, ":server_hs_timeout_us", r->server_hs_timeout_ns / 1000);
 	pq_sql_int(st, ":server_idle_timeout_us", r->server_idle_timeout_ns / 1000);
