@@ -399,8 +399,10 @@ double pq_exp_estimate_s(const pq_exp_grid *g)
 		if (p->gilbert)
 			loss = p->loss;
 		per *= 1 + 20 * loss; /* retransmission timeouts */
-		double conc = p->open_rate > 0 ? 1 : p->concurrency;
-		s += 0.05 + (double)(p->connections + p->warmup) * per / conc;
+		if (p->open_rate > 0) /* open loop: the schedule, then the last connection's own time */
+			s += 0.05 + (double)p->connections / p->open_rate + per + (double)p->warmup * per;
+		else
+			s += 0.05 + (double)(p->connections + p->warmup) * per / p->concurrency;
 	}
 	return s;
 }
