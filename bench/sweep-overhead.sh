@@ -39,7 +39,9 @@ import json, sqlite3, statistics, sys
 t, rounds, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 bench, sweep = [], []
 for r in range(1, rounds + 1):
-    s = json.load(open(f"{t}/bench{r}.json"))
+    # the bench summary is the first JSON object; the server's own report follows it
+    text = open(f"{t}/bench{r}.json").read()
+    s = json.JSONDecoder().raw_decode(text[text.index("{"):])[0]
     recs = [json.loads(l) for l in open(f"{t}/bench{r}.jsonl")]
     ends = [x["end_us"] for x in recs if x.get("end_us") is not None]
     hs = statistics.median(x["handshake_us"] for x in recs if x.get("handshake_us") is not None)
