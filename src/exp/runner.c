@@ -172,7 +172,8 @@ static void chain_row(cellrun *r)
 	pq_exp_chain_describe(r->chain, r->row.chain_desc, sizeof r->row.chain_desc);
 	r->row.chain_der_bytes = (long long)r->chain->info.chain_der;
 	r->row.cert_msg_bytes = (long long)r->chain->info.cert_msg;
-	pq_exp_chain_flight(r->chain, r->c->p.group, &r->row.first_flight_bytes, &r->row.first_flight_segs);
+	pq_exp_chain_flight(r->chain, r->c->p.group, r->c->p.mtu, &r->row.first_flight_bytes,
+			    &r->row.first_flight_segs);
 	r->row.chain_cached = r->chain->cached;
 	if (r->c->p.pad_like)
 		r->row.pad_resolved = (long long)r->chain->info.chain_der;
