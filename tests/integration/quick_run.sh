@@ -5,7 +5,8 @@
 # segments) needs one more round trip than an ECDSA one, an ML-DSA-65 leaf alone does not,
 # 0-RTT brings the first byte a round trip sooner than plain resumption, and the report is
 # written. Round trips are counted against the path's min RTT, and the bounds are half an
-# RTT wide, so the vCPU stalls this shared machine shows cannot flip the verdict. The link
+# RTT wide, and each is a median of 5 connections, so the vCPU stalls this shared machine shows
+# (one of three connections 25 ms late was seen under ASan) cannot flip the verdict. The link
 # self-check is stored but not enforced (--no-check): on this shared VM its 2 ms p99 budget
 # is often missed, and sweep_*.sh test the check's effect.
 set -euo pipefail
@@ -17,7 +18,7 @@ T=$(mktemp -d /tmp/pqtls-quick-test.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-"$P" sweep --preset quick --rtt 50ms --trials 1 --connections 3 --no-check --out "$T/out/results.db" \
+"$P" sweep --preset quick --rtt 50ms --trials 1 --connections 5 --no-check --out "$T/out/results.db" \
 	>"$T/log" 2>&1 || { cat "$T/log"; fail "the quick sweep failed"; }
 python3 "$SRC/scripts/quick-report.py" "$T/out" "$P" >>"$T/log" 2>&1 || { cat "$T/log"; fail "the report failed"; }
 cat "$T/log"
@@ -31,16 +32,16 @@ arms = s["arms"]
 assert len(arms) == 9, sorted(arms)
 for name, by_rtt in arms.items():
     v = by_rtt["50ms"]
-    assert v["ok"] == v["n"] == 3, (name, v)
+    assert v["ok"] == v["n"] == 5, (name, v)
 r = lambda a: arms[a]["50ms"]["handshake_rtts_p50"]
 assert r("ecdsa-p256") < 1.5, r("ecdsa-p256")
 assert r("ml-dsa-65-leaf-only") < 1.5, r("ml-dsa-65-leaf-only")
 assert r("ml-dsa-65") > 1.5, r("ml-dsa-65")
 assert r("ml-dsa-65 resumed") < 1.5, r("ml-dsa-65 resumed")
-assert arms["ml-dsa-65 resumed"]["50ms"]["resumed"] == 3
+assert arms["ml-dsa-65 resumed"]["50ms"]["resumed"] == 5
 # 0-RTT: every request went early, and its answer came at least half an RTT sooner.
 z = arms["ml-dsa-65 0-RTT"]["50ms"]
-assert z["resumed"] == z["early_accepted"] == 3, z
+assert z["resumed"] == z["early_accepted"] == 5, z
 t = lambda a: arms[a]["50ms"]["ttfb_p50_ms"]
 assert t("ml-dsa-65 resumed") - t("ml-dsa-65 0-RTT") >= 25, (t("ml-dsa-65 resumed"), t("ml-dsa-65 0-RTT"))
 print("ok: TLS round trips at 50 ms: ecdsa %.2f, ml-dsa-65 leaf only %.2f, ml-dsa-65 %.2f, resumed %.2f"
