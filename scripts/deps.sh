@@ -6,10 +6,12 @@ set -euo pipefail
 pkgs=(build-essential cmake pkg-config
       libcjson-dev      # JSON manifests, summaries and JSONL records
       libpcap-dev       # pcap files of what crossed the emulated link
-      libsqlite3-dev    # the results database of pqtls sweep
-      parallel          # the shard test runs a sweep's shards with GNU parallel
+      libmaxminddb-dev  # zeek --asn-db: ASNs from MaxMind DBs
+      parallel          # tests: a sweep's shards, and zeek --partial files, run as a job runner would
+      libsqlite3-dev    # the results database of pqtls sweep (zeek savings reads it too)
+      sqlite3           # tests: build a results database with the sqlite3 CLI
       libcmocka-dev     # unit tests
-      zlib1g-dev libbrotli-dev libzstd-dev  # RFC 8879 certificate compression in OpenSSL
+      zlib1g-dev libbrotli-dev libzstd-dev  # RFC 8879 certificate compression in OpenSSL; zlib: gzip Zeek logs
       iproute2          # namespaces, veth, routes with initcwnd
       tshark            # tests open written pcaps with an independent reader
       dpkg-dev          # apt-get source (OpenSSL 3.5 source package)
