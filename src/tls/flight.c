@@ -1,5 +1,7 @@
 #include "tls/flight.h"
 
+#include "tls/mem.h"
+
 #include <openssl/bio.h>
 #include <openssl/err.h>
 #include <stdio.h>
@@ -26,19 +28,6 @@ static long record_write(BIO *b, int oper, const char *argp, size_t len, int arg
 	return ret;
 }
 
-/* SSL_do_handshake on one side until it finishes or waits for the peer. Returns 1 when
- * done, 0 when waiting, or a negative error. */
-static int drive(SSL *ssl, const char *side, pq_diag *d)
-{
-	int r = SSL_do_handshake(ssl);
-	if (r == 1)
-		return 1;
-	int e = SSL_get_error(ssl, r);
-	if (e == SSL_ERROR_WANT_READ || e == SSL_ERROR_WANT_WRITE)
-		return 0;
-	return pq_diag_ossl(d, PQ_ETLS, "in-memory handshake: the %s failed", side);
-}
-
 /* The four phases: client hello, server flight, client finished, server tickets. The
  * writes of each go to their own record, selected through *cur_s / *cur_c. */
 static int run(SSL *s, SSL *c, pq_tls_writes **cur_s, pq_tls_writes **cur_c, pq_tls_flight *out,
@@ -46,18 +35,18 @@ static int run(SSL *s, SSL *c, pq_tls_writes **cur_s, pq_tls_writes **cur_c, pq_
 {
 	int rc, c_done = 0, s_done = 0;
 	*cur_c = &out->client_hello;
-	if ((rc = drive(c, "client", d)) < 0)
+	if ((rc = pq_tls_mem_step(c, "client", d)) < 0)
 		return rc;
 	*cur_s = &out->server;
-	if ((rc = drive(s, "server", d)) < 0)
+	if ((rc = pq_tls_mem_step(s, "server", d)) < 0)
 		return rc;
 	*cur_c = &out->client_fin;
 	for (int i = 0; i < MAX_CALLS && !c_done; i++)
-		if ((c_done = drive(c, "client", d)) < 0)
+		if ((c_done = pq_tls_mem_step(c, "client", d)) < 0)
 			return c_done;
 	*cur_s = &out->tickets;
 	for (int i = 0; i < MAX_CALLS && !s_done; i++)
-		if ((s_done = drive(s, "server", d)) < 0)
+		if ((s_done = pq_tls_mem_step(s, "server", d)) < 0)
 			return s_done;
 	if (!c_done || !s_done)
 		return pq_diag_set(d, PQ_ESTATE,
