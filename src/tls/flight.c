@@ -93,3 +93,26 @@ out:
 	ERR_clear_error();
 	return rc;
 }
+
+int pq_tls_client_hello_bytes(SSL_CTX *client, size_t *out, pq_diag *d)
+{
+	SSL *c = SSL_new(client);
+	BIO *rb = BIO_new(BIO_s_mem()), *wb = BIO_new(BIO_s_mem());
+	int rc = 0;
+	if (!c || !rb || !wb) {
+		BIO_free(rb);
+		BIO_free(wb);
+		rc = pq_diag_ossl(d, PQ_ENOMEM, "ClientHello size: cannot create the SSL objects");
+		goto out;
+	}
+	SSL_set_bio(c, rb, wb);
+	SSL_set_connect_state(c);
+	if ((rc = pq_tls_mem_step(c, "client", d)) < 0)
+		goto out;
+	*out = (size_t)BIO_pending(wb);
+	rc = 0;
+out:
+	SSL_free(c);
+	ERR_clear_error();
+	return rc;
+}

@@ -37,4 +37,8 @@ typedef struct pq_tls_flight {
 int pq_tls_flight_measure(SSL_CTX *server, SSL_CTX *client, pq_tls_flight *out,
 			  pq_diag *d) PQ_MUST_USE;
 
+/* Bytes of the ClientHello flight `client` writes (no server needed): what the model
+ * uses when it has no chain to run a whole handshake with. */
+int pq_tls_client_hello_bytes(SSL_CTX *client, size_t *out, pq_diag *d) PQ_MUST_USE;
+
 #endif
