@@ -27,6 +27,7 @@ typedef struct pq_server_config {
 	int64_t handshake_timeout_ns;
 	int64_t idle_timeout_ns;     /* between requests on a kept-alive connection */
 	pq_tls_config tls;           /* role is forced to PQ_TLS_SERVER */
+	int flight_one_write;        /* hand the first flight to TCP in one write (tls/onewrite.h) */
 } pq_server_config;
 
 /* Failure kinds the server counts. */

@@ -13,6 +13,7 @@
 #include "core/clock.h"
 #include "server/http.h"
 #include "server/internal.h"
+#include "tls/onewrite.h"
 
 #define CHUNK 16384
 #define SCAN_NS (100 * PQ_NS_PER_MS)
@@ -118,7 +119,10 @@ static void accept_some(loop *l)
 		sconn *c = calloc(1, sizeof *c);
 		SSL *ssl = c ? SSL_new(srv->ctx) : NULL;
 		struct epoll_event e = {.events = EPOLLIN, .data.ptr = c};
-		if (!ssl || !SSL_set_fd(ssl, fd) ||
+		int bio_ok = ssl && (srv->cfg.flight_one_write
+					     ? pq_tls_onewrite_attach(ssl, fd, PQ_TLS_ONEWRITE_BUF, NULL) == 0
+					     : SSL_set_fd(ssl, fd) == 1);
+		if (!bio_ok ||
 		    epoll_ctl(l->w->epfd, EPOLL_CTL_ADD, fd, &e) < 0) {
 			SSL_free(ssl);
 			free(c);
@@ -157,6 +161,10 @@ static void on_handshake(loop *l, sconn *c)
 	}
 	c->st = ST_READ;
 	c->deadline = pq_mono_ns() + l->srv->cfg.idle_timeout_ns;
+	/* The flight and tickets are flushed; application data goes straight out. A
+	 * failure leaves the buffer in place, which still sends (on OpenSSL's flushes). */
+	if (l->srv->cfg.flight_one_write && pq_tls_onewrite_detach(c->ssl, NULL) < 0)
+		l->w->stats.err[PQ_SRV_IO]++;
 }
 
 /* Consumes a parsed request (hl > 0 bytes, parsed into req) or a bad one (hl < 0, or a
