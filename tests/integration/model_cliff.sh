@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The flight model's cliff against a real link: ECDSA chains padded either side of the
+# cliff `pqtls model` predicts (11,495 chain bytes with X25519MLKEM768, IW10; the flat
+# bytes-over-MSS count put it at 13,015), measured over a 20 ms link, and the cliff moved
+# by `pqtls serve --flight-one-write`. Handshake round trips (TLS part, from TCP
+# established) are measured medians; 1 vs 2 is a whole RTT apart, so the bound (< 1.5
+# or > 1.5) holds on a busy machine.
+set -euo pipefail
+source "$(dirname "$0")/link_lib.bash"
+
+# The prediction: the cliff falls between 11,300 and 11,700 (the signature varies by a
+# byte or two), and one write moves it past 11,700.
+$P model --sig ecdsa-p256 --chain-bytes 11300..11700 --step 400 --json >"$TMP/m.json"
+jq -e '.cliffs[0].first_over_chain_bytes > 11300 and .cliffs[0].first_over_chain_bytes <= 11700' "$TMP/m.json" >/dev/null ||
+	fail "model: no cliff between 11,300 and 11,700: $(cat "$TMP/m.json")"
+$P model --sig ecdsa-p256 --chain-bytes 11300..11700 --one-write --json >"$TMP/m1.json"
+jq -e '.cliffs | length == 0' "$TMP/m1.json" >/dev/null || fail "model --one-write still has a cliff below 11,700"
+
+for p in 11300 11700; do $P certs --sig ecdsa-p256 --pad-chain-to $p --out "$TMP/e$p" >/dev/null; done
+# ML-DSA-44: the model puts its cliff at 10,047 / 10,048 (measured: about 10.05 KB).
+$P model --sig ml-dsa-44 --chain-bytes 9900..10200 --json | jq -e '.cliffs[0].last_fit_chain_bytes == 10047' >/dev/null ||
+	fail "model: the ML-DSA-44 cliff moved from 10,047"
+for p in 9900 10200; do $P certs --sig ml-dsa-44 --pad-chain-to $p --out "$TMP/m$p" >/dev/null; done
+# The model from the chain itself agrees (writes measured in memory).
+for p in 11300 11700; do
+	$P model --certs "$TMP/e$p" --json >"$TMP/c$p.json"
+done
+jq -e '.prediction.handshake_rtts == 2' "$TMP/c11300.json" >/dev/null || fail "model: 11,300 should fit"
+jq -e '.prediction.handshake_rtts == 3' "$TMP/c11700.json" >/dev/null || fail "model: 11,700 should not fit"
+
+cat >"$TMP/srv.sh" <<EOS
+trap 'kill \$(jobs -p) 2>/dev/null; wait' TERM INT
+"$P" serve --certs "$TMP/e11300" --listen 0.0.0.0:8461 --groups X25519MLKEM768 &
+"$P" serve --certs "$TMP/e11700" --listen 0.0.0.0:8462 --groups X25519MLKEM768 &
+"$P" serve --certs "$TMP/e11700" --listen 0.0.0.0:8463 --groups X25519MLKEM768 --flight-one-write &
+"$P" serve --certs "$TMP/m9900" --listen 0.0.0.0:8464 --groups X25519MLKEM768 &
+"$P" serve --certs "$TMP/m10200" --listen 0.0.0.0:8465 --groups X25519MLKEM768 &
+wait
+EOS
+cat >"$TMP/cli.sh" <<EOS
+for port in 8461 8462 8463 8464 8465; do
+	"$P" bench \$PQTLS_SERVER_ADDR:\$port --insecure -n 5 --groups X25519MLKEM768 --jsonl "$TMP/r\$port.jsonl" >/dev/null
+done
+EOS
+$P link run --rtt 20ms --wait-port 8465 -- bash "$TMP/srv.sh" -- bash "$TMP/cli.sh" 2>"$TMP/link.log" ||
+	{ tail -n 20 "$TMP/link.log"; fail "the run over the link failed"; }
+median() { jq -s '[.[].handshake_rtts] | sort | .[length / 2 | floor]' "$1"; }
+
