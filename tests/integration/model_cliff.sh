@@ -46,3 +46,11 @@ $P link run --rtt 20ms --wait-port 8465 -- bash "$TMP/srv.sh" -- bash "$TMP/cli.
 	{ tail -n 20 "$TMP/link.log"; fail "the run over the link failed"; }
 median() { jq -s '[.[].handshake_rtts] | sort | .[length / 2 | floor]' "$1"; }
 
+m1=$(median "$TMP/r8461.jsonl") m2=$(median "$TMP/r8462.jsonl") m3=$(median "$TMP/r8463.jsonl")
+echo "TLS round trips: ECDSA 11,300 B $m1; 11,700 B $m2; 11,700 B in one write $m3"
+awk -v a="$m1" -v b="$m2" -v c="$m3" 'BEGIN { exit !(a < 1.5 && b > 1.5 && c < 1.5) }' ||
+	fail "measured round trips $m1 / $m2 / $m3, wanted about 1 / 2 / 1"
+m4=$(median "$TMP/r8464.jsonl") m5=$(median "$TMP/r8465.jsonl")
+echo "TLS round trips: ML-DSA-44 9,900 B $m4; 10,200 B $m5"
+awk -v a="$m4" -v b="$m5" 'BEGIN { exit !(a < 1.5 && b > 1.5) }' ||
+	fail "ML-DSA-44: measured round trips $m4 / $m5, wanted about 1 / 2"
