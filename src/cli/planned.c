@@ -19,5 +19,4 @@ static int planned_run(const pq_cmd *cmd, void *opts, pq_cli_args *args)
 			    .run = planned_run, .max_args = -1}
 
 PLANNED(pq_cmd_sweep, "sweep", "(planned) run an experiment grid and store every connection");
-PLANNED(pq_cmd_report, "report", "(planned) write the HTML report with plots from stored results");
 PLANNED(pq_cmd_zeek, "zeek", "(planned) resumption rates by CDN/cloud/other from Zeek ssl.log");
