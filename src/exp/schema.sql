@@ -1,4 +1,4 @@
--- pqtls results database, schema_version 1 (docs/results.md documents every column).
+-- pqtls results database, schema_version 2 (docs/results.md documents every column).
 -- Units are in column names: _us microseconds, _bytes bytes, _bps bits per second,
 -- _pct percent (0..100), _segs TCP segments, _pkts packets. NULL means "not reached"
 -- or "not measured", never zero.
@@ -66,6 +66,7 @@ CREATE TABLE link_check (
 CREATE TABLE cell (
 	cell_id                 INTEGER PRIMARY KEY,
 	cell_key                TEXT NOT NULL,
+	point_key               TEXT NOT NULL,
 	host_name               TEXT NOT NULL,
 	run_id                  INTEGER NOT NULL REFERENCES run(run_id),
 	link_check_id           INTEGER REFERENCES link_check(link_check_id),
@@ -200,7 +201,7 @@ CREATE INDEX cell_arm ON cell(arm, rtt_us);
 
 -- Every connection with its cell's parameters: the table most questions start from.
 CREATE VIEW conn_cell AS
-SELECT c.cell_key, c.host_name, c.trial, c.arm, c.chain_leaf, c.chain_intermediates,
+SELECT c.cell_key, c.point_key, c.host_name, c.trial, c.arm, c.chain_leaf, c.chain_intermediates,
        c.chain_pad_to_bytes, c.chain_der_bytes, c.cert_msg_bytes, c.first_flight_bytes,
        c.tls_group AS group_asked, c.resume_pct, c.early_data AS early_data_asked,
        c.link_profile, c.rtt_us, c.loss_pct, c.rate_bps, c.jitter_us, c.mtu_bytes,
@@ -229,30 +230,40 @@ WITH ok AS (
 	       MAX(CASE WHEN r_lb = (n * 95 + 99) / 100 THEN ttlb_us END) AS ttlb_p95_us
 	FROM ok GROUP BY cell_id
 )
-SELECT c.cell_id, c.cell_key, c.host_name, c.arm, c.trial, c.link_key, c.rtt_us, c.loss_pct,
+SELECT c.cell_id, c.cell_key, c.point_key, c.host_name, c.arm, c.trial, c.link_key, c.rtt_us, c.loss_pct,
        c.response_bytes, c.status, c.conns_ok, c.conns_failed, a.connect_p50_us,
        a.handshake_p50_us, a.handshake_p95_us, a.ttfb_p50_us, a.ttfb_p95_us, a.ttlb_p50_us,
        a.ttlb_p95_us
 FROM cell c LEFT JOIN agg a USING (cell_id);
 
--- Per arm and link condition (all trials pooled): medians over every successful
--- connection of every trial, and the failure count. The key table of `make run`.
+-- Per grid point (all trials pooled; one host): medians over every successful connection
+-- of every trial, and the failure count. The key table of `make run` reads it.
 CREATE VIEW arm_stats AS
 WITH ok AS (
-	SELECT c.host_name, c.arm, c.link_key, c.rtt_us, c.loss_pct, c.response_bytes,
-	       n.handshake_us, n.ttfb_us, n.ttlb_us,
+	SELECT c.host_name, c.point_key, n.handshake_us, n.ttfb_us, n.ttlb_us,
 	       ROW_NUMBER() OVER w_hs AS r_hs, ROW_NUMBER() OVER w_fb AS r_fb,
 	       ROW_NUMBER() OVER w_lb AS r_lb, COUNT(*) OVER w AS n
 	FROM conn n JOIN cell c USING (cell_id) WHERE n.error_kind = 'ok'
-	WINDOW w AS (PARTITION BY c.host_name, c.arm, c.link_key, c.response_bytes),
+	WINDOW w AS (PARTITION BY c.host_name, c.point_key),
 	       w_hs AS (w ORDER BY n.handshake_us), w_fb AS (w ORDER BY n.ttfb_us),
 	       w_lb AS (w ORDER BY n.ttlb_us)
+), agg AS (
+	SELECT host_name, point_key, MAX(n) AS conns_ok,
+	       AVG(CASE WHEN r_hs IN ((n + 1) / 2, (n + 2) / 2) THEN handshake_us END) AS handshake_p50_us,
+	       AVG(CASE WHEN r_fb IN ((n + 1) / 2, (n + 2) / 2) THEN ttfb_us END) AS ttfb_p50_us,
+	       AVG(CASE WHEN r_lb IN ((n + 1) / 2, (n + 2) / 2) THEN ttlb_us END) AS ttlb_p50_us
+	FROM ok GROUP BY host_name, point_key
+), pts AS (
+	SELECT host_name, point_key, MIN(arm) AS arm, MIN(link_key) AS link_key, MIN(rtt_us) AS rtt_us,
+	       MIN(loss_pct) AS loss_pct, MIN(link_profile) AS link_profile, MIN(tls_group) AS tls_group,
+	       MIN(chain_der_bytes) AS chain_der_bytes, MIN(request_path) AS request_path,
+	       MIN(response_bytes) AS response_bytes, COUNT(*) AS cells, SUM(conns_failed) AS conns_failed
+	FROM cell GROUP BY host_name, point_key
 )
-SELECT host_name, arm, link_key, rtt_us, loss_pct, response_bytes, MAX(n) AS conns_ok,
-       AVG(CASE WHEN r_hs IN ((n + 1) / 2, (n + 2) / 2) THEN handshake_us END) AS handshake_p50_us,
-       AVG(CASE WHEN r_fb IN ((n + 1) / 2, (n + 2) / 2) THEN ttfb_us END) AS ttfb_p50_us,
-       AVG(CASE WHEN r_lb IN ((n + 1) / 2, (n + 2) / 2) THEN ttlb_us END) AS ttlb_p50_us
-FROM ok GROUP BY host_name, arm, link_key, response_bytes;
+SELECT p.host_name, p.point_key, p.arm, p.link_key, p.rtt_us, p.loss_pct, p.link_profile, p.tls_group,
+       p.chain_der_bytes, p.request_path, p.response_bytes, p.cells, COALESCE(a.conns_ok, 0) AS conns_ok,
+       p.conns_failed, a.handshake_p50_us, a.ttfb_p50_us, a.ttlb_p50_us
+FROM pts p LEFT JOIN agg a USING (host_name, point_key);
 
-PRAGMA user_version = 1;
+PRAGMA user_version = 2;
 

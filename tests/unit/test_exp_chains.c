@@ -1,0 +1,78 @@
+/* exp/chains.c: each distinct chain of a grid built once (through the cache), its
+ * description and modelled flight; a chain that cannot be built names the spec line. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testdir.h"
+#include "exp/chains.h"
+
+static int grid(const char *text, pq_exp_spec *s, pq_exp_grid *g, pq_diag *d)
+{
+	pq_exp_spec_init(s);
+	int rc = pq_exp_spec_parse(s, "c.spec", text, d);
+	return rc < 0 ? rc : pq_exp_grid_expand(s, g, d);
+}
+
+static void builds_each_once(void **state)
+{
+	(void)state;
+	pq_exp_spec s;
+	pq_exp_grid g;
+	pq_exp_chains cs;
+	pq_diag d;
+	assert_int_equal(grid("sig = ecdsa-p256\nrtt = 1ms, 2ms\ngroup = X25519, X25519MLKEM768\n"
+			      "intermediates = 0, 1\n", &s, &g, &d), 0);
+	assert_int_equal(g.n, 8);
+	assert_int_equal(pq_exp_chains_prepare(&g, dir, NULL, &cs, &d), 0);
+	assert_int_equal(cs.n, 2); /* intermediates 0 and 1: two chains for eight cells */
+	const pq_exp_chain *c = pq_exp_chains_find(&cs, &g.cells[0].p);
+	assert_non_null(c);
+	char desc[256];
+	pq_exp_chain_describe(c, desc, sizeof desc);
+	assert_non_null(strstr(desc, "ecdsa-p256 leaf <- 0 x ecdsa-p256 <- ecdsa-p256 root"));
+	long long b1, s1, b2, s2;
+	pq_exp_chain_flight(c, "X25519", &b1, &s1);
+	pq_exp_chain_flight(c, "X25519MLKEM768", &b2, &s2);
+	assert_true(b1 > (long long)c->info.cert_msg);
+	assert_true(b2 > b1 + 1000); /* the ML-KEM share is over a kilobyte */
+	pq_exp_chain_flight(c, "no-such-group", &b1, &s1);
+	assert_int_equal(b1, -1);
+	pq_exp_chains_dispose(&cs);
+	/* a second time everything comes from the cache */
+	assert_int_equal(pq_exp_chains_prepare(&g, dir, NULL, &cs, &d), 0);
+	assert_true(cs.c[0].cached && cs.c[1].cached);
+	pq_exp_chains_dispose(&cs);
+	pq_exp_grid_dispose(&g);
+	pq_exp_spec_dispose(&s);
+}
+
+static void pad_below_minimum(void **state)
+{
+	(void)state;
+	pq_exp_spec s;
+	pq_exp_grid g;
+	pq_exp_chains cs;
+	pq_diag d;
+	assert_int_equal(grid("sig = ecdsa-p256\n\npad-chain-to = 100\n", &s, &g, &d), 0);
+	assert_true(pq_exp_chains_prepare(&g, dir, NULL, &cs, &d) < 0);
+	assert_non_null(strstr(pq_diag_msg(&d), "c.spec:3: pad-chain-to: the chain of arm"));
+	assert_non_null(strstr(pq_diag_msg(&d), "below the chain's natural size"));
+	assert_int_equal(cs.n, 0);
+	pq_exp_grid_dispose(&g);
+	pq_exp_spec_dispose(&s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(builds_each_once),
+		cmocka_unit_test(pad_below_minimum),
+	};
+	return cmocka_run_group_tests(tests, testdir_setup, testdir_teardown);
+}
