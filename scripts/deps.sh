@@ -12,7 +12,10 @@ pkgs=(build-essential cmake pkg-config
       iproute2          # namespaces, veth, routes with initcwnd
       tshark            # tests open written pcaps with an independent reader
       dpkg-dev          # apt-get source (OpenSSL 3.5 source package)
-      ca-certificates python3)
+      sqlite3           # tests: databases made by hand for the report's bad-input cases
+      chromium          # tests: the report opened in a headless browser
+      ca-certificates
+      python3)          # tests only: several integration tests read JSON with it
 
 missing=()
 for p in "${pkgs[@]}"; do

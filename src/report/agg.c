@@ -51,6 +51,8 @@ static int cmp_ll(const void *x, const void *y)
 
 static int same_group(const pq_rdb_cell *a, const pq_rdb_cell *b)
 {
+	if (a->point_key[0] && b->point_key[0])
+		return strcmp(a->host, b->host) == 0 && strcmp(a->point_key, b->point_key) == 0;
 	return strcmp(a->host, b->host) == 0 && strcmp(a->arm, b->arm) == 0 &&
 	       strcmp(a->link_key, b->link_key) == 0 && a->response_bytes == b->response_bytes &&
 	       a->pad_to_bytes == b->pad_to_bytes && a->chain_der_bytes == b->chain_der_bytes &&

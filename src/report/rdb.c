@@ -127,12 +127,12 @@ static int check_meta(sqlite3 *db, const char *path, pq_rdb *out, pq_diag *d)
 	return 0;
 }
 
-static const char *CELL_SQL =
-    "SELECT cell_id, host_name, arm, chain_leaf, tls_group, link_key, status, rtt_us, "
-    "response_bytes, COALESCE(chain_der_bytes, -1), chain_pad_to_bytes, "
-    "COALESCE(first_flight_bytes, -1), COALESCE(first_flight_segs, -1), chain_intermediates, "
-    "initcwnd_segs, mtu_bytes, early_data, trial, resume_pct, loss_pct, jitter_us, rate_bps "
-    "FROM cell ORDER BY host_name, cell_index, trial";
+#define CELL_SQL(point) \
+    "SELECT " point ", cell_id, host_name, arm, chain_leaf, tls_group, link_key, status, rtt_us, " \
+    "response_bytes, COALESCE(chain_der_bytes, -1), chain_pad_to_bytes, " \
+    "COALESCE(first_flight_bytes, -1), COALESCE(first_flight_segs, -1), chain_intermediates, " \
+    "initcwnd_segs, mtu_bytes, early_data, trial, resume_pct, loss_pct, jitter_us, rate_bps " \
+    "FROM cell ORDER BY host_name, cell_index, trial"
 
 static void text_col(sqlite3_stmt *st, int i, char *buf, size_t n)
 {
@@ -140,31 +140,34 @@ static void text_col(sqlite3_stmt *st, int i, char *buf, size_t n)
 	snprintf(buf, n, "%s", t ? (const char *)t : "");
 }
 
+/* Columns in CELL_SQL's order. */
 static void read_cell(sqlite3_stmt *st, pq_rdb_cell *c)
 {
+	int i = 0;
 	memset(c, 0, sizeof *c);
-	c->id = sqlite3_column_int64(st, 0);
-	text_col(st, 1, c->host, sizeof c->host);
-	text_col(st, 2, c->arm, sizeof c->arm);
-	text_col(st, 3, c->leaf, sizeof c->leaf);
-	text_col(st, 4, c->group, sizeof c->group);
-	text_col(st, 5, c->link_key, sizeof c->link_key);
-	text_col(st, 6, c->status, sizeof c->status);
-	c->rtt_us = sqlite3_column_int64(st, 7);
-	c->response_bytes = sqlite3_column_int64(st, 8);
-	c->chain_der_bytes = sqlite3_column_int64(st, 9);
-	c->pad_to_bytes = sqlite3_column_int64(st, 10);
-	c->flight_bytes = sqlite3_column_int64(st, 11);
-	c->flight_segs = sqlite3_column_int64(st, 12);
-	c->intermediates = sqlite3_column_int(st, 13);
-	c->initcwnd = sqlite3_column_int(st, 14);
-	c->mtu = sqlite3_column_int(st, 15);
-	c->early_data = sqlite3_column_int(st, 16);
-	c->trial = sqlite3_column_int(st, 17);
-	c->resume_pct = sqlite3_column_double(st, 18);
-	c->loss_pct = sqlite3_column_double(st, 19);
-	c->jitter_us = sqlite3_column_double(st, 20);
-	c->rate_bps = sqlite3_column_double(st, 21);
+	text_col(st, i++, c->point_key, sizeof c->point_key);
+	c->id = sqlite3_column_int64(st, i++);
+	text_col(st, i++, c->host, sizeof c->host);
+	text_col(st, i++, c->arm, sizeof c->arm);
+	text_col(st, i++, c->leaf, sizeof c->leaf);
+	text_col(st, i++, c->group, sizeof c->group);
+	text_col(st, i++, c->link_key, sizeof c->link_key);
+	text_col(st, i++, c->status, sizeof c->status);
+	c->rtt_us = sqlite3_column_int64(st, i++);
+	c->response_bytes = sqlite3_column_int64(st, i++);
+	c->chain_der_bytes = sqlite3_column_int64(st, i++);
+	c->pad_to_bytes = sqlite3_column_int64(st, i++);
+	c->flight_bytes = sqlite3_column_int64(st, i++);
+	c->flight_segs = sqlite3_column_int64(st, i++);
+	c->intermediates = sqlite3_column_int(st, i++);
+	c->initcwnd = sqlite3_column_int(st, i++);
+	c->mtu = sqlite3_column_int(st, i++);
+	c->early_data = sqlite3_column_int(st, i++);
+	c->trial = sqlite3_column_int(st, i++);
+	c->resume_pct = sqlite3_column_double(st, i++);
+	c->loss_pct = sqlite3_column_double(st, i++);
+	c->jitter_us = sqlite3_column_double(st, i++);
+	c->rate_bps = sqlite3_column_double(st, i);
 }
 
 static double real_or_nan(sqlite3_stmt *st, int i)
@@ -218,7 +221,9 @@ static int load_cells(sqlite3 *db, const char *path, pq_rdb *out, pq_diag *d)
 {
 	sqlite3_stmt *st = NULL;
 	size_t cap = 0;
-	int rc = sqlite3_prepare_v2(db, CELL_SQL, -1, &st, NULL);
+	/* Schema 2 names the grid point across trials; schema 1 cells group by parameters. */
+	const char *sql = out->schema >= 2 ? CELL_SQL("point_key") : CELL_SQL("''");
+	int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
 	if (rc != SQLITE_OK)
 		return sql_fail(db, rc, path, "reading cell", d);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {

@@ -13,7 +13,7 @@
 
 #include "core/err.h"
 
-#define PQ_RDB_SCHEMA 1
+#define PQ_RDB_SCHEMA 2
 
 typedef struct pq_rdb_conn {
 	double connect_us, handshake_us, ttfb_us, ttlb_us; /* NaN when not reached */
@@ -25,6 +25,7 @@ typedef struct pq_rdb_cell {
 	long long id, rtt_us, response_bytes, chain_der_bytes, pad_to_bytes;
 	long long flight_bytes, flight_segs;
 	char host[96], arm[96], leaf[48], group[48], link_key[48], status[16];
+	char point_key[48]; /* the grid point across trials (schema 2); "" in schema 1 */
 	int intermediates, initcwnd, mtu, early_data, trial;
 	double resume_pct, loss_pct, jitter_us, rate_bps;
 	size_t c0, nc; /* its connections: conns[c0 .. c0 + nc - 1] */

@@ -10,23 +10,27 @@ source "$(dirname "$0")/link_lib.bash"
 
 # The prediction: the cliff falls between 11,300 and 11,700 (the signature varies by a
 # byte or two), and one write moves it past 11,700.
+# JSON fields by a path like cliffs.0.last_fit_chain_bytes (python3: a test-only need).
+field() { python3 -c 'import json,sys; v=json.load(open(sys.argv[1]))
+for k in sys.argv[2].split("."): v = v[int(k)] if k.isdigit() else v[k]
+print(v)' "$1" "$2"; }
 $P model --sig ecdsa-p256 --chain-bytes 11300..11700 --step 400 --json >"$TMP/m.json"
-jq -e '.cliffs[0].first_over_chain_bytes > 11300 and .cliffs[0].first_over_chain_bytes <= 11700' "$TMP/m.json" >/dev/null ||
-	fail "model: no cliff between 11,300 and 11,700: $(cat "$TMP/m.json")"
+c=$(field "$TMP/m.json" cliffs.0.first_over_chain_bytes)
+[ "$c" -gt 11300 ] && [ "$c" -le 11700 ] || fail "model: no cliff between 11,300 and 11,700: $(cat "$TMP/m.json")"
 $P model --sig ecdsa-p256 --chain-bytes 11300..11700 --one-write --json >"$TMP/m1.json"
-jq -e '.cliffs | length == 0' "$TMP/m1.json" >/dev/null || fail "model --one-write still has a cliff below 11,700"
+[ "$(field "$TMP/m1.json" cliffs)" = "[]" ] || fail "model --one-write still has a cliff below 11,700"
 
 for p in 11300 11700; do $P certs --sig ecdsa-p256 --pad-chain-to $p --out "$TMP/e$p" >/dev/null; done
 # ML-DSA-44: the model puts its cliff at 10,047 / 10,048 (measured: about 10.05 KB).
-$P model --sig ml-dsa-44 --chain-bytes 9900..10200 --json | jq -e '.cliffs[0].last_fit_chain_bytes == 10047' >/dev/null ||
-	fail "model: the ML-DSA-44 cliff moved from 10,047"
+$P model --sig ml-dsa-44 --chain-bytes 9900..10200 --json >"$TMP/m44.json"
+[ "$(field "$TMP/m44.json" cliffs.0.last_fit_chain_bytes)" = 10047 ] || fail "model: the ML-DSA-44 cliff moved from 10,047"
 for p in 9900 10200; do $P certs --sig ml-dsa-44 --pad-chain-to $p --out "$TMP/m$p" >/dev/null; done
 # The model from the chain itself agrees (writes measured in memory).
 for p in 11300 11700; do
 	$P model --certs "$TMP/e$p" --json >"$TMP/c$p.json"
 done
-jq -e '.prediction.handshake_rtts == 2' "$TMP/c11300.json" >/dev/null || fail "model: 11,300 should fit"
-jq -e '.prediction.handshake_rtts == 3' "$TMP/c11700.json" >/dev/null || fail "model: 11,700 should not fit"
+[ "$(field "$TMP/c11300.json" prediction.handshake_rtts)" = 2 ] || fail "model: 11,300 should fit"
+[ "$(field "$TMP/c11700.json" prediction.handshake_rtts)" = 3 ] || fail "model: 11,700 should not fit"
 
 cat >"$TMP/srv.sh" <<EOS
 trap 'kill \$(jobs -p) 2>/dev/null; wait' TERM INT
@@ -44,7 +48,7 @@ done
 EOS
 $P link run --rtt 20ms --wait-port 8465 -- bash "$TMP/srv.sh" -- bash "$TMP/cli.sh" 2>"$TMP/link.log" ||
 	{ tail -n 20 "$TMP/link.log"; fail "the run over the link failed"; }
-median() { jq -s '[.[].handshake_rtts] | sort | .[length / 2 | floor]' "$1"; }
+median() { python3 -c 'import json,sys; v=sorted(json.loads(l)["handshake_rtts"] for l in open(sys.argv[1])); print(v[len(v)//2])' "$1"; }
 
 m1=$(median "$TMP/r8461.jsonl") m2=$(median "$TMP/r8462.jsonl") m3=$(median "$TMP/r8463.jsonl")
 echo "TLS round trips: ECDSA 11,300 B $m1; 11,700 B $m2; 11,700 B in one write $m3"
