@@ -9,6 +9,7 @@
 #include "load/run.h"
 #include "net/check.h"
 #include "net/link.h"
+#include "pki/acct.h"
 #include "server/proc.h"
 #include "server/server.h"
 
@@ -69,6 +70,7 @@ static void server_config(cellrun *r)
 		.max_conns = 4096,
 		.handshake_timeout_ns = t,
 		.idle_timeout_ns = t,
+		.flight_one_write = p->flight_one_write,
 		.tls = {.role = PQ_TLS_SERVER,
 			.groups = p->group,
 			.cert_comp = p->cert_comp,
@@ -162,6 +164,9 @@ static void chain_row(cellrun *r)
 	r->row.chain_der_bytes = (long long)r->chain->info.chain_der;
 	r->row.cert_msg_bytes = (long long)r->chain->info.cert_msg;
 	pq_exp_chain_flight(r->chain, r->c->p.group, &r->row.first_flight_bytes, &r->row.first_flight_segs);
+	/* One write: no short segment per OpenSSL piece, the flight's bytes over the MSS. */
+	if (r->c->p.flight_one_write && r->row.first_flight_bytes > 0)
+		r->row.first_flight_segs = (r->row.first_flight_bytes + PQ_ACCT_MSS - 1) / PQ_ACCT_MSS;
 	r->row.chain_cached = r->chain->cached;
 }
 

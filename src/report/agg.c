@@ -1,6 +1,7 @@
 #include "report/agg.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +21,7 @@ const char *const pq_agg_phase_name[PQ_AGG_PHASES] = {"handshake", "TTFB", "TTLB
 
 typedef struct model_cache {
 	char leaf[48], group[48];
-	int inter, ok;
+	int inter, one_write, ok;
 	pq_model_base base;
 } model_cache;
 
@@ -56,6 +57,7 @@ static int same_group(const pq_rdb_cell *a, const pq_rdb_cell *b)
 	return strcmp(a->host, b->host) == 0 && strcmp(a->arm, b->arm) == 0 &&
 	       strcmp(a->link_key, b->link_key) == 0 && a->response_bytes == b->response_bytes &&
 	       a->pad_to_bytes == b->pad_to_bytes && a->chain_der_bytes == b->chain_der_bytes &&
+	       a->one_write == b->one_write &&
 	       strcmp(a->group, b->group) == 0;
 }
 
@@ -69,7 +71,7 @@ static const pq_model_base *cached_base(model_cache *mc, size_t *nmc, const pq_r
 {
 	for (size_t i = 0; i < *nmc; i++)
 		if (strcmp(mc[i].leaf, c->leaf) == 0 && strcmp(mc[i].group, c->group) == 0 &&
-		    mc[i].inter == c->intermediates)
+		    mc[i].inter == c->intermediates && mc[i].one_write == c->one_write)
 			return mc[i].ok ? &mc[i].base : NULL;
 	if (*nmc == MODEL_CACHE)
 		return NULL;
@@ -77,8 +79,9 @@ static const pq_model_base *cached_base(model_cache *mc, size_t *nmc, const pq_r
 	snprintf(m->leaf, sizeof m->leaf, "%s", c->leaf);
 	snprintf(m->group, sizeof m->group, "%s", c->group);
 	m->inter = c->intermediates;
-	m->ok = pq_model_base_alg(c->leaf, "chain_leaf", c->intermediates, c->group, 0, &m->base,
-				  NULL) == 0;
+	m->one_write = c->one_write;
+	m->ok = pq_model_base_alg(c->leaf, "chain_leaf", c->intermediates, c->group,
+				  c->one_write ? SIZE_MAX : 0, &m->base, NULL) == 0;
 	return m->ok ? &m->base : NULL;
 }
 

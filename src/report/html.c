@@ -179,80 +179,137 @@ static void key_tables(page *p)
 	pq_out_printf(o, "</div>");
 }
 
-/* Time against chain size at one RTT: measured medians (handshake, TTFB) and the
- * model's TTFB, with the model's cliffs and the detected steps. */
+/* One line of the size chart: the groups of `arm` (or, with arm < 0, every key arm's
+ * full handshake) at one RTT and host, by chain size. */
+typedef struct size_line {
+	double x[MAX_PTS], hs[MAX_PTS], fb[MAX_PTS], mfb[MAX_PTS];
+	size_t n;
+	const pq_rdb_cell *ref; /* the parameters the model's cliffs are drawn for */
+	int hs_only;		/* no response asked: fb[] and mfb[] are the handshake's */
+} size_line;
+
+static void size_points(const page *p, int rtt, int host, int arm, size_line *l)
+{
+	const pq_agg *a = p->a;
+	double rt = (double)a->rtts[rtt] / 1e3;
+	l->n = 0;
+	l->ref = NULL;
+	for (size_t i = 0; i < a->n && l->n < MAX_PTS; i++) {
+		const pq_agg_group *g = &a->g[i];
+		int mine = arm >= 0 ? g->arm == arm : a->kind[g->arm] == PQ_AGG_KEY && g->cell->resume_pct == 0;
+		int hs_only = !g->n[PQ_AGG_TTFB];
+		if (!mine || g->rtt != rtt || g->host != host || !g->n[hs_only ? PQ_AGG_HS : PQ_AGG_TTFB] ||
+		    g->cell->response_bytes > 65536 || g->cell->chain_der_bytes <= 0)
+			continue;
+		l->hs_only = hs_only;
+		size_t k = l->n++;
+		double x = (double)g->cell->chain_der_bytes / 1e3;
+		while (k > 0 && l->x[k - 1] > x) { /* insertion by chain size */
+			l->x[k] = l->x[k - 1], l->hs[k] = l->hs[k - 1], l->fb[k] = l->fb[k - 1];
+			l->mfb[k] = l->mfb[k - 1];
+			k--;
+		}
+		l->x[k] = x;
+		l->hs[k] = g->desc[PQ_AGG_HS].median;
+		l->fb[k] = g->desc[hs_only ? PQ_AGG_HS : PQ_AGG_TTFB].median;
+		l->mfb[k] = g->has_model ? (hs_only ? g->model.handshake : g->model.ttfb) * rt : NAN;
+		if (!l->ref || g->cell->chain_der_bytes > l->ref->chain_der_bytes)
+			l->ref = g->cell;
+	}
+}
+
+/* The model's first cliff in the line's size range, as a mark. */
+static size_t cliff_mark(const size_line *l, pq_svg_mark *m, char *label, size_t n)
+{
+	const pq_rdb_cell *c = l->ref;
+	pq_model_base b;
+	pq_model_in net;
+	pq_model_cliff cl[2];
+	size_t nc = 0;
+	if (!c || pq_model_base_alg(c->leaf, "chain_leaf", c->intermediates, c->group,
+				    c->one_write ? SIZE_MAX : 0, &b, NULL) < 0)
+		return 0;
+	pq_model_base_net(&b, c->mtu > 52 ? (size_t)c->mtu - 52 : 0, c->initcwnd > 0 ? (size_t)c->initcwnd : 0, 0, &net);
+	size_t lo = pq_model_min_chain(&b.acct_in), from = (size_t)(l->x[0] * 1e3);
+	if (pq_model_cliffs(&b.acct_in, from > lo ? from : lo, (size_t)(l->x[l->n - 1] * 1e3), &net, cl, 2,
+			    &nc, NULL) < 0 || !nc)
+		return 0;
+	snprintf(label, n, "model: %s%s cliff %.2f kB", c->leaf, c->one_write ? " one-write" : "",
+		 (double)cl[0].first_over / 1e3);
+	*m = (pq_svg_mark){(double)cl[0].first_over / 1e3, label};
+	return 1;
+}
+
+static void steps_text(const size_line *l, double rt, const char *name, char *buf, size_t n)
+{
+	pq_step st[8];
+	size_t ns = pq_step_find(l->x, l->fb, l->n, rt, 0.5, st, 8), off = 0;
+	off += (size_t)snprintf(buf + off, n - off, " %s: ", name);
+	if (!ns)
+		snprintf(buf + off, n - off, "no step;");
+	for (size_t i = 0; i < ns && i < 8 && off < n; i++)
+		off += (size_t)snprintf(buf + off, n - off, "%.2f-%.2f kB (%+.2f RTT)%s", st[i].x_before,
+					st[i].x_after, st[i].jump_rtts, i + 1 < ns ? ", " : ";");
+}
+
+/* Time against chain size at one RTT: measured medians and the model's TTFB per arm
+ * that sweeps the size (or the key arms together), the model's cliffs marked, and the
+ * steps found in the measurement. */
 static void size_chart(page *p, int rtt, int host)
 {
 	const pq_agg *a = p->a;
-	double x[MAX_PTS], hs[MAX_PTS], fb[MAX_PTS], mfb[MAX_PTS], mhs[MAX_PTS];
-	size_t n = 0;
-	const pq_rdb_cell *ref = NULL;
-	for (size_t i = 0; i < a->n && n < MAX_PTS; i++) {
-		const pq_agg_group *g = &a->g[i];
-		if (g->rtt != rtt || g->host != host || g->cell->resume_pct > 0 || !g->n[PQ_AGG_TTFB] ||
-		    g->cell->response_bytes > 65536 || g->cell->chain_der_bytes <= 0)
-			continue;
-		/* Insertion by chain size. */
-		size_t k = n++;
-		while (k > 0 && x[k - 1] > (double)g->cell->chain_der_bytes / 1e3) {
-			x[k] = x[k - 1], hs[k] = hs[k - 1], fb[k] = fb[k - 1], mfb[k] = mfb[k - 1], mhs[k] = mhs[k - 1];
-			k--;
-		}
-		x[k] = (double)g->cell->chain_der_bytes / 1e3;
-		hs[k] = g->desc[PQ_AGG_HS].median;
-		fb[k] = g->desc[PQ_AGG_TTFB].median;
-		double rt = (double)a->rtts[rtt] / 1e3;
-		mfb[k] = g->has_model ? g->model.ttfb * rt : NAN;
-		mhs[k] = g->has_model ? g->model.handshake * rt : NAN;
-		if (p->a->kind[g->arm] == PQ_AGG_SIZE || !ref)
-			ref = g->cell;
-	}
-	if (n < 3 || !ref)
-		return;
-	char id[48], cap[400];
+	size_line *lines = calloc(4, sizeof *lines);
+	pq_svg_series s[9];
+	pq_svg_mark marks[4];
+	char mark_labels[4][96], steps[600] = "", arm[4][100], fbname[4][160], mname[4][160];
+	size_t nl = 0, ns = 0, nm = 0;
+	int key_mode = 0;
 	double rt = (double)a->rtts[rtt] / 1e3;
-	snprintf(id, sizeof id, "fig-size-h%d-r%d", host, rtt);
-	/* The model's cliffs for the sweep's leaf, and the measured steps. */
-	pq_svg_mark marks[12];
-	char labels[12][80];
-	size_t nm = 0;
-	pq_model_base b;
-	if (pq_model_base_alg(ref->leaf, "chain_leaf", ref->intermediates, ref->group, 0, &b, NULL) == 0) {
-		pq_model_in net;
-		pq_model_cliff c[4];
-		size_t nc = 0;
-		pq_model_base_net(&b, ref->mtu > 52 ? (size_t)ref->mtu - 52 : 0, ref->initcwnd > 0 ? (size_t)ref->initcwnd : 0, 0, &net);
-		size_t lo = pq_model_min_chain(&b.acct_in);
-		if (pq_model_cliffs(&b.acct_in, lo > (size_t)(x[0] * 1e3) ? lo : (size_t)(x[0] * 1e3),
-				    (size_t)(x[n - 1] * 1e3), &net, c, 4, &nc, NULL) == 0)
-			for (size_t i = 0; i < nc && nm < 4; i++) {
-				snprintf(labels[nm], sizeof labels[0], "model: %s cliff %.2f kB", ref->leaf,
-					 (double)c[i].first_over / 1e3);
-				marks[nm] = (pq_svg_mark){(double)c[i].first_over / 1e3, labels[nm]};
-				nm++;
-			}
+	if (!lines) {
+		p->o->err = PQ_ENOMEM;
+		return;
 	}
-	pq_step st[8];
-	size_t ns = pq_step_find(x, fb, n, rt, 0.5, st, 8);
-	char steps[200] = "";
-	for (size_t i = 0, off = 0; i < ns && i < 8 && off < sizeof steps; i++)
-		off += (size_t)snprintf(steps + off, sizeof steps - off, "%s%.2f-%.2f kB (%+.2f RTT)",
-					i ? "; " : "", st[i].x_before, st[i].x_after, st[i].jump_rtts);
-	snprintf(cap, sizeof cap,
-		 "Median handshake and TTFB against the chain's DER size at %g ms RTT (host %s), "
-		 "with the flight model's TTFB (round trips x RTT) and its cliffs for a %s chain. "
-		 "Measured steps of at least half a round trip: %s.",
-		 rt, a->hosts[host], ref->leaf, ns ? steps : "none");
-	pq_svg_series s[4] = {
-	    {"handshake, measured median", x, hs, n, NULL, NULL, PQ_SVG_LINE, 0},
-	    {"TTFB, measured median", x, fb, n, NULL, NULL, PQ_SVG_LINE, 1},
-	    {"TTFB, model (round trips x RTT)", x, mfb, n, NULL, NULL, PQ_SVG_STEP, 2},
-	    {"handshake, model", x, mhs, n, NULL, NULL, PQ_SVG_STEP, 3},
-	};
-	pq_svg_chart c = {.id = id, .caption = cap, .x = {"chain size, DER (kB)", 0, 0, 0},
-			  .y = {"time (ms)", 0, 0, 0}, .s = s, .ns = 4, .marks = marks, .nmarks = nm};
-	pq_svg_chart_write(p->o, &c);
-	fig_add(p, id);
+	for (size_t k = 0; k < a->narms && nl < 4; k++)
+		if (a->kind[k] == PQ_AGG_SIZE) {
+			size_points(p, rtt, host, (int)k, &lines[nl]);
+			if (lines[nl].n >= 3)
+				snprintf(arm[nl++], sizeof arm[0], "%.99s", a->arms[k]);
+		}
+	if (!nl) {
+		size_points(p, rtt, host, -1, &lines[0]);
+		key_mode = lines[0].n >= 3;
+		if (key_mode)
+			snprintf(arm[nl++], sizeof arm[0], "key arms");
+	}
+	for (size_t i = 0; i < nl; i++) {
+		size_line *l = &lines[i];
+		const char *ph = l->hs_only ? "handshake" : "TTFB";
+		snprintf(fbname[i], sizeof fbname[0], "%.99s: %s, measured median", arm[i], ph);
+		snprintf(mname[i], sizeof mname[0], "%.99s: %s, model", arm[i], ph);
+		s[ns++] = (pq_svg_series){fbname[i], l->x, l->fb, l->n, NULL, NULL, PQ_SVG_LINE, (int)(2 * i)};
+		s[ns++] = (pq_svg_series){mname[i], l->x, l->mfb, l->n, NULL, NULL, PQ_SVG_STEP, (int)(2 * i + 1)};
+		size_t off = strlen(steps);
+		steps_text(l, rt, arm[i], steps + off, sizeof steps - off);
+		nm += cliff_mark(l, &marks[nm], mark_labels[nm], sizeof mark_labels[0]);
+	}
+	if (key_mode) /* the key arms' handshake too */
+		s[ns++] = (pq_svg_series){"key arms: handshake, measured median", lines[0].x, lines[0].hs,
+					  lines[0].n, NULL, NULL, PQ_SVG_LINE, 2};
+	if (nl) {
+		char id[48], cap[900];
+		snprintf(id, sizeof id, "fig-size-h%d-r%d", host, rtt);
+		snprintf(cap, sizeof cap,
+			 "Median time to first byte (handshake time where no response was asked) against "
+			 "the chain's DER size at %g ms RTT (host %s), "
+			 "with the flight model's prediction (round trips x RTT) and its cliffs marked. "
+			 "Measured steps of at least half a round trip:%s",
+			 rt, a->hosts[host], steps);
+		pq_svg_chart c = {.id = id, .caption = cap, .x = {"chain size, DER (kB)", 0, 0, 0},
+				  .y = {"time (ms)", 0, 0, 0}, .s = s, .ns = ns, .marks = marks, .nmarks = nm};
+		pq_svg_chart_write(p->o, &c);
+		fig_add(p, id);
+	}
+	free(lines);
 }
 
 static int cmp_double(const void *x, const void *y)
@@ -375,24 +432,30 @@ static void agreement(page *p)
 			 "<th class=\"l\">agrees</th></tr></thead><tbody>");
 	for (size_t i = 0; i < a->n; i++) {
 		const pq_agg_group *g = &a->g[i];
-		if (!g->has_model || !isfinite(g->rounds[PQ_AGG_TTFB]))
+		int ph = isfinite(g->rounds[PQ_AGG_TTFB]) ? PQ_AGG_TTFB : PQ_AGG_HS;
+		unsigned pred = ph == PQ_AGG_TTFB ? g->model.ttfb : g->model.handshake;
+		if (!g->has_model || !isfinite(g->rounds[ph]))
 			continue;
 		total++;
 		agree += (size_t)g->agrees;
 		double *X = g->agrees ? px : bx, *Y = g->agrees ? py : by;
 		size_t *k = g->agrees ? &n : &nb;
 		if (*k < MAX_PTS) {
-			X[*k] = g->model.ttfb + 0.04 * (double)(g->arm % 5) - 0.08; /* spread equal points */
-			Y[(*k)++] = g->rounds[PQ_AGG_TTFB];
+			X[*k] = pred + 0.04 * (double)(g->arm % 5) - 0.08; /* spread equal points */
+			Y[(*k)++] = g->rounds[ph];
 		}
 		pq_out_printf(o, "<tr><td class=\"l\">");
 		pq_out_text(o, a->hosts[g->host]);
 		pq_out_printf(o, "</td><td class=\"l\">");
 		pq_out_text(o, a->arms[g->arm]);
-		pq_out_printf(o, "</td><td>%g</td><td>%lld</td><td>%lld</td><td>%u / %.2f</td><td>%u / %.2f</td><td class=\"l%s\">",
+		pq_out_printf(o, "</td><td>%g</td><td>%lld</td><td>%lld</td><td>%u / %.2f</td>",
 			      (double)g->cell->rtt_us / 1e3, g->cell->chain_der_bytes,
-			      g->cell->response_bytes, g->model.handshake, g->rounds[PQ_AGG_HS],
-			      g->model.ttfb, g->rounds[PQ_AGG_TTFB], g->agrees ? "" : " bad");
+			      g->cell->response_bytes, g->model.handshake, g->rounds[PQ_AGG_HS]);
+		if (ph == PQ_AGG_TTFB)
+			pq_out_printf(o, "<td>%u / %.2f</td>", g->model.ttfb, g->rounds[PQ_AGG_TTFB]);
+		else
+			pq_out_printf(o, "<td class=\"na\">no response asked</td>");
+		pq_out_printf(o, "<td class=\"l%s\">", g->agrees ? "" : " bad");
 		pq_out_text(o, g->agrees ? "yes" : g->agree_why);
 		pq_out_printf(o, "</td></tr>");
 	}
@@ -404,8 +467,9 @@ static void agreement(page *p)
 	pq_svg_series s[2] = {{"agrees", px, py, n, NULL, NULL, PQ_SVG_POINTS, 2},
 			      {"differs (reason in the table)", bx, by, nb, NULL, NULL, PQ_SVG_POINTS, 1}};
 	pq_svg_chart c = {.id = "fig-agreement",
-			  .caption = "Measured TTFB in round trips (median over min RTT) against the flight "
-				     "model's prediction, one point per cell; the dashed line is agreement.",
+			  .caption = "Measured TTFB in round trips (median over min RTT; the handshake where no "
+				     "response was asked) against the flight model's prediction, one point per "
+				     "cell; the dashed line is agreement.",
 			  .x = {"predicted TTFB (round trips)", 0, 0, 0},
 			  .y = {"measured TTFB (round trips)", 0, 0, 0},
 			  .s = s,

@@ -127,11 +127,12 @@ static int check_meta(sqlite3 *db, const char *path, pq_rdb *out, pq_diag *d)
 	return 0;
 }
 
-#define CELL_SQL(point) \
+#define CELL_SQL(point, one_write) \
     "SELECT " point ", cell_id, host_name, arm, chain_leaf, tls_group, link_key, status, rtt_us, " \
     "response_bytes, COALESCE(chain_der_bytes, -1), chain_pad_to_bytes, " \
     "COALESCE(first_flight_bytes, -1), COALESCE(first_flight_segs, -1), chain_intermediates, " \
-    "initcwnd_segs, mtu_bytes, early_data, trial, resume_pct, loss_pct, jitter_us, rate_bps " \
+    "initcwnd_segs, mtu_bytes, early_data, trial, resume_pct, loss_pct, jitter_us, rate_bps, " \
+    one_write " " \
     "FROM cell ORDER BY host_name, cell_index, trial"
 
 static void text_col(sqlite3_stmt *st, int i, char *buf, size_t n)
@@ -167,7 +168,8 @@ static void read_cell(sqlite3_stmt *st, pq_rdb_cell *c)
 	c->resume_pct = sqlite3_column_double(st, i++);
 	c->loss_pct = sqlite3_column_double(st, i++);
 	c->jitter_us = sqlite3_column_double(st, i++);
-	c->rate_bps = sqlite3_column_double(st, i);
+	c->rate_bps = sqlite3_column_double(st, i++);
+	c->one_write = sqlite3_column_int(st, i);
 }
 
 static double real_or_nan(sqlite3_stmt *st, int i)
@@ -217,12 +219,30 @@ static int load_conns(sqlite3 *db, const char *path, pq_rdb *out, pq_diag *d)
 	return rc == SQLITE_DONE ? 0 : sql_fail(db, rc, path, "reading conn", d);
 }
 
+/* Does the cell table have this column (added after the schema's first release)? */
+static int has_column(sqlite3 *db, const char *col)
+{
+	sqlite3_stmt *st = NULL;
+	int found = 0;
+	if (sqlite3_prepare_v2(db, "SELECT name FROM pragma_table_info('cell')", -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	while (!found && sqlite3_step(st) == SQLITE_ROW) {
+		const unsigned char *n = sqlite3_column_text(st, 0);
+		found = n && strcmp((const char *)n, col) == 0;
+	}
+	sqlite3_finalize(st);
+	return found;
+}
+
 static int load_cells(sqlite3 *db, const char *path, pq_rdb *out, pq_diag *d)
 {
 	sqlite3_stmt *st = NULL;
 	size_t cap = 0;
 	/* Schema 2 names the grid point across trials; schema 1 cells group by parameters. */
-	const char *sql = out->schema >= 2 ? CELL_SQL("point_key") : CELL_SQL("''");
+	int ow = has_column(db, "flight_one_write");
+	const char *sql = out->schema >= 2 ? (ow ? CELL_SQL("point_key", "flight_one_write")
+						 : CELL_SQL("point_key", "0"))
+					   : CELL_SQL("''", "0");
 	int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
 	if (rc != SQLITE_OK)
 		return sql_fail(db, rc, path, "reading cell", d);

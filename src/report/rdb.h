@@ -27,6 +27,7 @@ typedef struct pq_rdb_cell {
 	char host[96], arm[96], leaf[48], group[48], link_key[48], status[16];
 	char point_key[48]; /* the grid point across trials (schema 2); "" in schema 1 */
 	int intermediates, initcwnd, mtu, early_data, trial;
+	int one_write; /* flight_one_write (0 where the column is absent) */
 	double resume_pct, loss_pct, jitter_us, rate_bps;
 	size_t c0, nc; /* its connections: conns[c0 .. c0 + nc - 1] */
 } pq_rdb_cell;
