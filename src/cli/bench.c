@@ -9,11 +9,12 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/names.h"
+#include "core/proc.h"
 #include "core/units.h"
 #include "load/run.h"
 #include "load/summary.h"
 #include "load/writers.h"
-#include "server/proc.h"
 
 struct bench_opts {
 	long long concurrency, connections, requests, warmup, max_inflight, seed, threads;
@@ -160,7 +161,9 @@ static int bench_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 		.ca_file = o->ca,
 		.insecure = o->insecure,
 		.max_cert_list = o->max_cert_list,
+		.names = pq_cli_tls_names,
 	};
+	cfg.names = pq_cli_load_names;
 	cfg.servername = o->servername;
 	cfg.connections = pq_cli_given(cmd, args, "connections") ? o->connections
 			  : o->duration ? 0 : 100;
@@ -217,8 +220,8 @@ static int bench_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 	else
 		pq_load_summary_print(&sum, stdout);
 	fflush(stdout);
-	if ((o->csv && pq_load_write_csv(o->csv, res.recs, res.n, &d) < 0) ||
-	    (o->jsonl && pq_load_write_jsonl(o->jsonl, res.recs, res.n, &d) < 0)) {
+	if ((o->csv && pq_load_write_csv(o->csv, "--csv", res.recs, res.n, &d) < 0) ||
+	    (o->jsonl && pq_load_write_jsonl(o->jsonl, "--jsonl", res.recs, res.n, &d) < 0)) {
 		pq_cli_fail(path_name, "%s", pq_diag_msg(&d));
 		goto out;
 	}

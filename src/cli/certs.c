@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/names.h"
 #include "pki/chain.h"
 #include "pki/manifest.h"
 
@@ -93,6 +94,7 @@ static int alg_opt(const char *name, const char *what, const char *fallback, con
 static int make_spec(const struct certs_opts *o, pq_chain_spec *s, pq_diag *d)
 {
 	pq_chain_spec_init(s);
+	s->names = pq_cli_chain_names;
 	int rc;
 	if ((rc = alg_opt(o->root, "--root", o->sig, &s->root, d)) ||
 	    (rc = alg_opt(o->inter, "--intermediate", o->sig, &s->inter, d)) ||
@@ -129,7 +131,7 @@ static int certs_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 			goto out;
 		}
 		ex = pq_chain_inspect(o->inspect, info, &d)
-			 ? pq_cli_fail(PATH, "%s", pq_diag_msg(&d))
+			 ? pq_cli_fail(PATH, "--inspect %s", pq_diag_msg(&d))
 			 : output(o, info);
 		goto out;
 	}
@@ -155,8 +157,13 @@ static int certs_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 		fprintf(stderr,
 			"%s: generating keys and signing (SLH-DSA 's' sets take seconds)...\n",
 			PATH);
+	char cache[4096];
+	if (!o->out && pq_cli_cache_root(cache, sizeof cache) < 0) {
+		ex = pq_cli_fail(PATH, "chain cache: neither PQTLS_CACHE nor HOME is set (or give --out)");
+		goto out;
+	}
 	int rc = o->out ? pq_chain_make(&spec, o->out, o->force, info, &d)
-			: pq_chain_cached(&spec, NULL, info, &d);
+			: pq_chain_cached(&spec, cache, info, &d);
 	if (rc < 0)
 		ex = pq_cli_fail(PATH, "%s", pq_diag_msg(&d));
 	else

@@ -223,7 +223,10 @@ int pq_cli_given(const pq_cmd *cmd, const pq_cli_args *args, const char *name)
 	for (int i = 0; cmd->opts && cmd->opts[i].name && i < PQ_CLI_MAX_OPTS; i++)
 		if (strcmp(cmd->opts[i].name, name) == 0)
 			return args->given[i];
-	return 0;
+	/* A name the table lacks is a typo in the caller, which would otherwise read as
+	 * "not given" forever: stop at once, in every build. */
+	fprintf(stderr, "pq_cli_given: command '%s' has no option '%s'\n", cmd->name, name);
+	abort();
 }
 
 void pq_cli_list(FILE *f, const pq_cmd *const *cmds, const char *path)
@@ -339,6 +342,18 @@ int pq_cli_dispatch(const pq_cmd *const *cmds, const char *path, int argc, char 
 	}
 	return pq_cli_usage_error(path, "unknown command '%s'; run '%s --help' for the list", name,
 				  path);
+}
+
+int pq_cli_cache_root(char *buf, size_t n)
+{
+	const char *env = getenv("PQTLS_CACHE"), *home = getenv("HOME");
+	if (env && env[0])
+		snprintf(buf, n, "%s", env);
+	else if (home && home[0])
+		snprintf(buf, n, "%s/.cache/pqtls", home);
+	else
+		return -1;
+	return 0;
 }
 
 int pq_cli_progress_enabled(void)

@@ -79,7 +79,8 @@ int pq_cli_dispatch(const pq_cmd *const *cmds, const char *path, int argc, char 
 int pq_cli_parse(const pq_cmd *cmd, const char *path, int argc, char **argv, void *opts,
 		 pq_cli_args *args);
 
-/* Was option `name` given on the command line? */
+/* Was option `name` given on the command line? A name that is not in cmd's table is a
+ * bug in the caller: it aborts (every build), rather than reading as "not given". */
 int pq_cli_given(const pq_cmd *cmd, const pq_cli_args *args, const char *name);
 
 /* Print the generated help for a command (or a command table) to f. */
@@ -92,6 +93,10 @@ int pq_cli_usage_error(const char *path, const char *fmt, ...) __attribute__((fo
 
 /* Failure of a command: prints "PATH: error: message" to stderr, returns PQ_EXIT_FAIL. */
 int pq_cli_fail(const char *path, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The cache directory commands use: $PQTLS_CACHE, else ~/.cache/pqtls. Returns -1 when
+ * neither PQTLS_CACHE nor HOME is set. */
+int pq_cli_cache_root(char *buf, size_t n);
 
 /* Is stderr a terminal (for progress lines)? Honours PQTLS_PROGRESS=0/1. */
 int pq_cli_progress_enabled(void);

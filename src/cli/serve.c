@@ -13,8 +13,9 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/names.h"
 #include "core/clock.h"
-#include "server/proc.h"
+#include "core/proc.h"
 #include "server/server.h"
 
 struct serve_opts {
@@ -141,7 +142,9 @@ static int serve_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 			.certs_dir = o->certs,
 			.tickets = (int)o->tickets,
 			.max_early_data = o->max_early_data > UINT32_MAX ? UINT32_MAX
-									 : (uint32_t)o->max_early_data},
+									 : (uint32_t)o->max_early_data,
+			.names = pq_cli_tls_names},
+		.names = pq_cli_server_names,
 	};
 	/* Block the stop signals before any thread exists, so every thread inherits the
 	 * mask and only the signalfd below sees them. */

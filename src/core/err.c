@@ -67,6 +67,16 @@ int pq_diag_ossl(pq_diag *d, int err, const char *fmt, ...)
 	return err;
 }
 
+unsigned long pq_ossl_peek(int last, const char **reason)
+{
+	unsigned long e = last ? ERR_peek_last_error() : ERR_peek_error();
+	if (reason) {
+		const char *r = e ? ERR_reason_error_string(e) : NULL;
+		*reason = r ? r : "";
+	}
+	return e;
+}
+
 void pq_diag_clear(pq_diag *d)
 {
 	if (d) {

@@ -7,7 +7,8 @@
  * Functions that can fail for reasons a user should see also take a pq_diag*, into
  * which they write one sentence naming the input, what was wrong and what would be
  * accepted. pq_diag_set() returns the code it is given, so a failure reads as
- *     return pq_diag_set(d, PQ_EINVAL, "--rtt: '%s' is not a duration (e.g. 50ms)", s);
+ *     return pq_diag_set(d, PQ_EINVAL, "%s: '%s' is not a duration (e.g. 50ms)", what, s);
+ * where `what` is the caller's name for the input (core/names.h). 
  * A NULL pq_diag is allowed everywhere and simply discards the text. */
 #ifndef PQ_CORE_ERR_H
 #define PQ_CORE_ERR_H
@@ -65,6 +66,11 @@ int pq_diag_ossl(pq_diag *d, int err, const char *fmt, ...) PQ_PRINTF(3, 4);
 /* Puts "PREFIX: " (printf-style) before the message already in d, and sets err: for a
  * caller that adds where the failing input came from. d may be NULL. */
 int pq_diag_prefix(pq_diag *d, int err, const char *fmt, ...) PQ_PRINTF(3, 4);
+/* The oldest (last = 0) or newest (last = 1) error in OpenSSL's error queue, left in
+ * place for pq_diag_ossl: its packed code (0 when the queue is empty) and, when reason
+ * is not NULL, its text (never NULL: "" when OpenSSL has none). Only this file and
+ * pq_diag_ossl read the queue; tls/io.h classifies it for I/O. */
+unsigned long pq_ossl_peek(int last, const char **reason);
 
 /* Clear a diagnostic so it can be reused. */
 void pq_diag_clear(pq_diag *d);

@@ -10,7 +10,7 @@
 #include "net/check.h"
 #include "net/link.h"
 #include "pki/acct.h"
-#include "server/proc.h"
+#include "core/proc.h"
 #include "server/server.h"
 
 typedef struct cellrun {

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "load/tcpinfo.h"
+#include "tls/io.h"
 
 static int64_t now(pq_load_conn *c)
 {
@@ -128,42 +129,49 @@ void pq_load_conn_start(pq_load_conn *c, const pq_conn_params *p, uint64_t id,
 	c->events = EPOLLOUT;
 }
 
-/* Classify a failed SSL call. Returns the events to wait for, or 0 when finished. */
-static uint32_t ssl_fail(pq_load_conn *c, int r)
+/* Act on a failed SSL call's status. Returns the events to wait for, or 0 when
+ * finished. */
+static uint32_t fail_status(pq_load_conn *c, const pq_tls_status *st)
 {
-	int e = SSL_get_error(c->ssl, r);
-	int err_no = errno;
-	if (e == SSL_ERROR_WANT_READ)
+	if (st->io == PQ_TLS_IO_WANT_READ)
 		return EPOLLIN;
-	if (e == SSL_ERROR_WANT_WRITE)
+	if (st->io == PQ_TLS_IO_WANT_WRITE)
 		return EPOLLOUT;
 	int in_hs = c->st == PQ_CS_HANDSHAKE || c->st == PQ_CS_EARLY;
 	char detail[96] = "";
 	long vr = SSL_get_verify_result(c->ssl);
-	unsigned long oe = ERR_peek_error();
 	if (in_hs && vr != X509_V_OK) {
 		finish(c, PQ_LERR_VERIFY, X509_verify_cert_error_string(vr));
 	} else if (c->acct.alert_rx >= 0) {
 		snprintf(detail, sizeof detail, "%s", SSL_alert_desc_string_long(c->acct.alert_rx));
 		finish(c, PQ_LERR_ALERT, detail);
-	} else if (oe) {
-		const char *reason = ERR_reason_error_string(oe);
-		int why = ERR_GET_REASON(oe);
+	} else if (st->queued) {
+		int why = st->why;
+		const char *reason = *st->reason ? st->reason : "unknown";
 		/* The two failures people meet most, with what usually causes them. */
-		const char *hint = why == SSL_R_WRONG_VERSION_NUMBER || why == SSL_R_PACKET_LENGTH_TOO_LONG
-					   ? " (is it a TLS server?)"
-				   : why == SSL_R_EXCESSIVE_MESSAGE_SIZE ? " (a certificate over --max-cert-list?)"
-								       : "";
-		snprintf(detail, sizeof detail, "%s%s", reason ? reason : "unknown", hint);
+		if (why == SSL_R_WRONG_VERSION_NUMBER || why == SSL_R_PACKET_LENGTH_TOO_LONG)
+			snprintf(detail, sizeof detail, "%s (is it a TLS server?)", reason);
+		else if (why == SSL_R_EXCESSIVE_MESSAGE_SIZE)
+			snprintf(detail, sizeof detail, "%s (a certificate over %s?)", reason,
+				 c->p->cap_name ? c->p->cap_name : "the size cap");
+		else
+			snprintf(detail, sizeof detail, "%s", reason);
 		finish(c, PQ_LERR_PROTOCOL, detail);
-	} else if (e == SSL_ERROR_ZERO_RETURN || (e == SSL_ERROR_SYSCALL && err_no == 0)) {
+	} else if (st->io == PQ_TLS_IO_CLOSED || st->io == PQ_TLS_IO_EOF) {
 		finish(c, PQ_LERR_CLOSED, in_hs ? "during the handshake" : "before the response");
-	} else if (e == SSL_ERROR_SYSCALL && (err_no == ECONNRESET || err_no == EPIPE)) {
+	} else if (st->io == PQ_TLS_IO_RESET) {
 		finish(c, PQ_LERR_RESET, in_hs ? "during the handshake" : "after the handshake");
 	} else {
-		finish(c, PQ_LERR_CONNECT, strerror(err_no));
+		finish(c, PQ_LERR_CONNECT, strerror(st->sys_errno));
 	}
 	return 0;
+}
+
+static uint32_t ssl_fail(pq_load_conn *c, int r)
+{
+	pq_tls_status st;
+	pq_tls_io_status(c->ssl, r, &st);
+	return fail_status(c, &st);
 }
 
 static void handshake_done(pq_load_conn *c)
@@ -272,15 +280,19 @@ static uint32_t step_read(pq_load_conn *c)
 	for (;;) {
 		int r = SSL_read(c->ssl, buf, sizeof buf);
 		if (r <= 0) {
-			int e = SSL_get_error(c->ssl, r);
-			/* A response without Content-Length ends with the connection. */
+			pq_tls_status st;
+			pq_tls_io io = pq_tls_io_status(c->ssl, r, &st);
+			/* A response without Content-Length ends with the connection: a
+			 * close_notify, or an end that OpenSSL did not report as a TLS error. */
 			if (c->head_done && c->body_left < 0 &&
-			    (e == SSL_ERROR_ZERO_RETURN || e == SSL_ERROR_SYSCALL)) {
+			    (io == PQ_TLS_IO_CLOSED ||
+			     (!st.queued && (io == PQ_TLS_IO_EOF || io == PQ_TLS_IO_RESET ||
+					     io == PQ_TLS_IO_SYSCALL)))) {
 				c->keep_alive = 0;
 				response_done(c);
 				return c->events;
 			}
-			return ssl_fail(c, r);
+			return fail_status(c, &st);
 		}
 		if (c->done_requests == 0)
 			mark(c, PQ_PH_TTFB);
@@ -353,12 +365,14 @@ static uint32_t step(pq_load_conn *c)
 				finish(c, PQ_LERR_NONE, NULL);
 				return 0;
 			}
-			if (r <= 0 && only_ticket_left(c) && SSL_get_error(c->ssl, r) != SSL_ERROR_WANT_READ) {
+			pq_tls_status st;
+			if (pq_tls_io_status(c->ssl, r, &st) == PQ_TLS_IO_OK)
+				break;
+			if (only_ticket_left(c) && st.io != PQ_TLS_IO_WANT_READ) {
 				finish(c, PQ_LERR_NONE, NULL); /* closed: done, just no ticket */
 				return 0;
 			}
-			if (r <= 0)
-				return ssl_fail(c, r);
+			return fail_status(c, &st);
 			break;
 		}
 		case PQ_CS_WRITE:

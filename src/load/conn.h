@@ -14,10 +14,10 @@
 #include <stdint.h>
 
 #include "core/clock.h"
+#include "http/http.h"
 #include "load/record.h"
-#include "server/http.h"
+#include "net/addr.h"
 #include "tls/acct.h"
-#include "tls/addr.h"
 
 typedef struct pq_conn_params {
 	const pq_addr *target;
@@ -31,6 +31,7 @@ typedef struct pq_conn_params {
 	int want_ticket;       /* handshake-only: wait for a NewSessionTicket before closing */
 	int early_data;        /* send the first request as 0-RTT when the session allows */
 	int64_t timeout_ns;    /* per phase: connect, handshake, each response */
+	const char *cap_name;  /* the caller's name for the Certificate size cap, for hints */
 } pq_conn_params;
 
 enum pq_conn_state {

@@ -11,10 +11,10 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/proc.h"
 #include "core/rng.h"
 #include "load/arrival.h"
 #include "load/conn.h"
-#include "server/proc.h"
 
 #define POOL_MAX 64
 #define PROGRESS_NS (500 * PQ_NS_PER_MS)
@@ -244,31 +244,38 @@ static int run_phase(runner *r, phase *ph)
 
 static int check_config(const pq_load_config *cfg, pq_diag *d)
 {
+#define N(key) pq_name_of(cfg->names, key)
 	if (cfg->concurrency < 1 || cfg->concurrency > 100000)
-		return pq_diag_set(d, PQ_ERANGE, "--concurrency: %d is not in 1..100000", cfg->concurrency);
+		return pq_diag_set(d, PQ_ERANGE, "%s: %d is not in 1..100000", N("concurrency"),
+				   cfg->concurrency);
 	if (cfg->rate < 0)
-		return pq_diag_set(d, PQ_ERANGE, "--rate: must be positive");
+		return pq_diag_set(d, PQ_ERANGE, "%s: must be positive", N("rate"));
 	if (cfg->rate > 0 && (cfg->max_inflight < 1 || cfg->max_inflight > 100000))
-		return pq_diag_set(d, PQ_ERANGE, "--max-inflight: %d is not in 1..100000",
+		return pq_diag_set(d, PQ_ERANGE, "%s: %d is not in 1..100000", N("max_inflight"),
 				   cfg->max_inflight);
 	if (cfg->requests_per_conn < 0)
-		return pq_diag_set(d, PQ_ERANGE, "--requests-per-conn: must be 0 or more");
+		return pq_diag_set(d, PQ_ERANGE, "%s: must be 0 or more", N("requests_per_conn"));
 	if (cfg->timeout_ns <= 0)
-		return pq_diag_set(d, PQ_ERANGE, "--timeout: must be more than 0");
+		return pq_diag_set(d, PQ_ERANGE, "%s: must be more than 0", N("timeout_ns"));
 	int t = cfg->threads > 1 ? cfg->threads : 1;
 	if (t > 256)
-		return pq_diag_set(d, PQ_ERANGE, "--threads: %d is not in 1..256", cfg->threads);
+		return pq_diag_set(d, PQ_ERANGE, "%s: %d is not in 1..256", N("threads"), cfg->threads);
 	if (t > 1 && ((cfg->rate <= 0 && cfg->concurrency < t) || (cfg->rate > 0 && cfg->max_inflight < t)))
-		return pq_diag_set(d, PQ_ERANGE, "--threads %d needs at least as many connections in "
-						 "flight (--concurrency, or --max-inflight with --rate)", t);
+		return pq_diag_set(d, PQ_ERANGE,
+				   "%s %d needs at least as many connections in flight (%s, or %s "
+				   "with %s)",
+				   N("threads"), t, N("concurrency"), N("max_inflight"), N("rate"));
 	if (t > 1 && cfg->connections && cfg->connections < t)
-		return pq_diag_set(d, PQ_ERANGE, "--threads %d needs --connections of %d or more", t, t);
+		return pq_diag_set(d, PQ_ERANGE, "%s %d needs %s of %d or more", N("threads"), t,
+				   N("connections"), t);
 	if (!cfg->connections && !cfg->duration_ns)
-		return pq_diag_set(d, PQ_EINVAL, "give --connections N or --duration T");
+		return pq_diag_set(d, PQ_EINVAL, "give %s N or %s T", N("connections"),
+				   N("duration_ns"));
 	if (cfg->path && (strlen(cfg->path) > 256 || cfg->path[0] != '/' || strpbrk(cfg->path, " \r\n")))
-		return pq_diag_set(d, PQ_EINVAL, "--path: '%s' is not a request target like /bytes/1024",
-				   cfg->path);
+		return pq_diag_set(d, PQ_EINVAL, "%s: '%s' is not a request target like /bytes/1024",
+				   N("path"), cfg->path);
 	return 0;
+#undef N
 }
 
 /* Waits for every thread to end its warm-up; returns the common start of measurement. */
@@ -349,6 +356,7 @@ static int run_one(const pq_load_config *cfg, sync_t *sy, int index, pq_load_res
 		.want_ticket = cfg->resume > 0,
 		.early_data = cfg->early_data,
 		.timeout_ns = cfg->timeout_ns,
+		.cap_name = pq_name_of(cfg->tls.names, "max_cert_list"),
 	};
 
 	if (cfg->warmup > 0) {
@@ -371,7 +379,8 @@ static int run_one(const pq_load_config *cfg, sync_t *sy, int index, pq_load_res
 		   .origin_ns = start,
 		   .concurrency = cfg->concurrency};
 	if (m.open && pq_arrival_init(&m.arr, cfg->rate, cfg->poisson, cfg->seed + 1) < 0) {
-		rc = pq_diag_set(d, PQ_ERANGE, "--rate: %g is not a positive rate", cfg->rate);
+		rc = pq_diag_set(d, PQ_ERANGE, "%s: %g is not a positive rate",
+				 pq_name_of(cfg->names, "rate"), cfg->rate);
 		goto out;
 	}
 	/* Threads of a constant-rate run interleave instead of starting in step. */
@@ -485,7 +494,8 @@ int pq_load_run(const pq_load_config *cfg, pq_load_result *res, pq_diag *d)
 	if (started < n) {
 		expect_fewer(&sy, n - started);
 		w[started].rc = pq_diag_set(&w[started].diag, PQ_ENOMEM,
-					    "--threads: cannot start thread %d of %d", started + 1, n);
+					    "%s: cannot start thread %d of %d",
+					    pq_name_of(cfg->names, "threads"), started + 1, n);
 	}
 	w[0].rc = run_one(&w[0].cfg, &sy, 0, &w[0].res, &w[0].diag);
 	for (int i = 1; i < started; i++)

@@ -26,8 +26,9 @@
 #include <stdint.h>
 
 #include "core/err.h"
+#include "core/names.h"
 #include "load/record.h"
-#include "tls/addr.h"
+#include "net/addr.h"
 #include "tls/ctx.h"
 
 typedef struct pq_load_progress {
@@ -56,6 +57,9 @@ typedef struct pq_load_config {
 	uint64_t seed;
 	void (*progress)(void *arg, const pq_load_progress *p);
 	void *progress_arg;
+	/* What the caller calls these inputs in messages (keys: the field names above,
+	 * "concurrency", "timeout_ns", ...); NULL: the field names. TLS inputs: tls.names. */
+	const pq_name *names;
 } pq_load_config;
 
 typedef struct pq_load_result {

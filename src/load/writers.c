@@ -230,12 +230,14 @@ static int write_file(const char *path, void (*fn)(FILE *, const pq_load_record 
 	return 0;
 }
 
-int pq_load_write_csv(const char *path, const pq_load_record *recs, size_t n, pq_diag *d)
+int pq_load_write_csv(const char *path, const char *what, const pq_load_record *recs, size_t n,
+		      pq_diag *d)
 {
-	return write_file(path, pq_load_csv_stream, recs, n, "--csv", d);
+	return write_file(path, pq_load_csv_stream, recs, n, what, d);
 }
 
-int pq_load_write_jsonl(const char *path, const pq_load_record *recs, size_t n, pq_diag *d)
+int pq_load_write_jsonl(const char *path, const char *what, const pq_load_record *recs, size_t n,
+			pq_diag *d)
 {
-	return write_file(path, pq_load_jsonl_stream, recs, n, "--jsonl", d);
+	return write_file(path, pq_load_jsonl_stream, recs, n, what, d);
 }

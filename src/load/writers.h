@@ -4,7 +4,8 @@
  * phase was not reached); bytes are bytes.
  *
  * Contract: the file appears complete or not at all: it is written as PATH.tmp and
- * renamed; on failure nothing is left and *d names the path. "-" writes to stdout. */
+ * renamed; on failure nothing is left and *d names `what` (the caller's name for the
+ * output) and the path. "-" writes to stdout. */
 #ifndef PQ_LOAD_WRITERS_H
 #define PQ_LOAD_WRITERS_H
 
@@ -14,8 +15,10 @@
 #include "core/err.h"
 #include "load/record.h"
 
-int pq_load_write_csv(const char *path, const pq_load_record *recs, size_t n, pq_diag *d) PQ_MUST_USE;
-int pq_load_write_jsonl(const char *path, const pq_load_record *recs, size_t n, pq_diag *d) PQ_MUST_USE;
+int pq_load_write_csv(const char *path, const char *what, const pq_load_record *recs, size_t n,
+		      pq_diag *d) PQ_MUST_USE;
+int pq_load_write_jsonl(const char *path, const char *what, const pq_load_record *recs, size_t n,
+			pq_diag *d) PQ_MUST_USE;
 
 /* The same rows to an open stream (used by the writers and by tests). */
 void pq_load_csv_stream(FILE *f, const pq_load_record *recs, size_t n);

@@ -11,11 +11,13 @@
 #include "pki/cert.h"
 #include "pki/chain.h"
 #include "pki/dir.h"
+#include "pki/files.h"
 #include "pki/manifest.h"
 #include "pki/pad.h"
 
 #define MAX_LEVELS (PQ_CHAIN_MAX_INT + 2)
 #define VALID_DAYS 7300 /* 20 years: cached chains do not expire, UTCTime still applies */
+#define N(key) pq_name_of(s->names, key) /* the caller's name for an input of spec s */
 
 /* level 0 is the root, 1..k the intermediates (1 under the root), k + 1 the leaf. */
 struct built {
@@ -110,10 +112,13 @@ static int make_mtc_leaf(struct built *b, const pq_chain_spec *s, pq_diag *d)
 	target += b->alg[leaf]->emu_pub_extra; /* the anchor is Ed25519, never composite */
 	if (target < der(b, leaf))
 		return pq_diag_set(d, PQ_ERANGE,
-				   "--mtc-tree-size %llu: the implied MTC (%zu bytes) is smaller "
+				   "%s %llu: the implied MTC (%zu bytes) is smaller "
 				   "than the emulating leaf (%zu bytes); use a larger tree",
-				   (unsigned long long)s->mtc_tree_size, target, der(b, leaf));
-	return fit(b, leaf, target, "--mtc (leaf)", d);
+				   N("mtc_tree_size"), (unsigned long long)s->mtc_tree_size, target,
+				   der(b, leaf));
+	char what[96];
+	snprintf(what, sizeof what, "%s (leaf)", N("mtc"));
+	return fit(b, leaf, target, what, d);
 }
 
 /* The leaf, padded to its own target or to what the chain target leaves for it. When
@@ -129,7 +134,7 @@ static int make_leaf(struct built *b, const pq_chain_spec *s, pq_diag *d)
 		ints += der(b, i);
 	char what[96];
 	if (s->pad_leaf_to) {
-		snprintf(what, sizeof what, "--pad-leaf-to %zu (leaf)", s->pad_leaf_to);
+		snprintf(what, sizeof what, "%s %zu (leaf)", N("pad_leaf_to"), s->pad_leaf_to);
 		if (s->pad_leaf_to < natural)
 			return pq_diag_set(d, PQ_ERANGE,
 					   "%s: below the leaf's natural size; the smallest is %zu "
@@ -143,17 +148,19 @@ static int make_leaf(struct built *b, const pq_chain_spec *s, pq_diag *d)
 			   : 0;
 	if (s->pad_chain_to < natural + ints)
 		return pq_diag_set(d, PQ_ERANGE,
-				   "--pad-chain-to %zu: below the chain's natural size; the "
+				   "%s %zu: below the chain's natural size; the "
 				   "smallest is %zu bytes (leaf %zu + intermediates %zu)",
-				   s->pad_chain_to, natural + ints, natural, ints);
-	snprintf(what, sizeof what, "--pad-chain-to %zu (leaf)", s->pad_chain_to);
+				   N("pad_chain_to"), s->pad_chain_to, natural + ints, natural, ints);
+	snprintf(what, sizeof what, "%s %zu (leaf)", N("pad_chain_to"), s->pad_chain_to);
+	char iwhat[96];
+	snprintf(iwhat, sizeof iwhat, "%s (intermediate)", N("pad_chain_to"));
 	rc = fit(b, leaf, s->pad_chain_to - ints, what, d);
 	for (size_t shift = 24; rc == PQ_ERANGE && issuer > 0 && shift <= 48; shift += 24) {
 		size_t int_size = der(b, issuer) + shift;
 		if (s->pad_chain_to - ints < natural + shift)
 			break;
 		pq_diag_clear(d);
-		if ((rc = fit(b, issuer, int_size, "--pad-chain-to (intermediate)", d)))
+		if ((rc = fit(b, issuer, int_size, iwhat, d)))
 			return rc;
 		rc = fit(b, leaf, s->pad_chain_to - (ints + shift), what, d);
 		ints += shift;
@@ -161,7 +168,7 @@ static int make_leaf(struct built *b, const pq_chain_spec *s, pq_diag *d)
 	return rc;
 }
 
-/* With both --pad-leaf-to and --pad-chain-to, the leaf's issuer takes the difference. */
+/* With both pad targets (leaf and chain), the leaf's issuer takes the difference. */
 static int fit_issuer_for_both(struct built *b, const pq_chain_spec *s, pq_diag *d)
 {
 	int issuer = b->n - 2;
@@ -171,11 +178,14 @@ static int fit_issuer_for_both(struct built *b, const pq_chain_spec *s, pq_diag 
 	size_t want = s->pad_chain_to - s->pad_leaf_to;
 	if (want < others + der(b, issuer))
 		return pq_diag_set(d, PQ_ERANGE,
-				   "--pad-chain-to %zu with --pad-leaf-to %zu leaves %zu bytes for "
-				   "the intermediates, which need at least %zu",
-				   s->pad_chain_to, s->pad_leaf_to, want, others + der(b, issuer));
-	return fit(b, issuer, want - others, "--pad-chain-to (intermediate, given --pad-leaf-to)",
-		   d);
+				   "%s %zu with %s %zu leaves %zu bytes for the intermediates, "
+				   "which need at least %zu",
+				   N("pad_chain_to"), s->pad_chain_to, N("pad_leaf_to"), s->pad_leaf_to,
+				   want, others + der(b, issuer));
+	char what[128];
+	snprintf(what, sizeof what, "%s (intermediate, given %s)", N("pad_chain_to"),
+		 N("pad_leaf_to"));
+	return fit(b, issuer, want - others, what, d);
 }
 
 static int write_pem(const char *dir, const char *name, struct built *b, int from, int to, int key,
@@ -205,9 +215,9 @@ static int write_pem(const char *dir, const char *name, struct built *b, int fro
 static int write_dir(struct built *b, const char *dir, pq_diag *d)
 {
 	int leaf = b->n - 1, rc;
-	if ((rc = write_pem(dir, "root.pem", b, 0, 0, 0, d)) ||
-	    (rc = write_pem(dir, "chain.pem", b, leaf, 1 < leaf ? 1 : leaf, 0, d)) ||
-	    (rc = write_pem(dir, "leaf.key", b, leaf, leaf, 1, d)))
+	if ((rc = write_pem(dir, PQ_CHAIN_FILE_ROOT, b, 0, 0, 0, d)) ||
+	    (rc = write_pem(dir, PQ_CHAIN_FILE_CHAIN, b, leaf, 1 < leaf ? 1 : leaf, 0, d)) ||
+	    (rc = write_pem(dir, PQ_CHAIN_FILE_KEY, b, leaf, leaf, 1, d)))
 		return rc;
 	return 0;
 }
@@ -238,19 +248,19 @@ int pq_chain_make(const pq_chain_spec *s, const char *outdir, int force, pq_chai
 	*info = (pq_chain_info){0};
 	int rc = pq_chain_spec_check(s, d);
 	if (!rc)
-		rc = pq_pki_dir_check(outdir, force, d);
+		rc = pq_pki_dir_check(outdir, force, s->names, d);
 	if (!rc)
 		rc = build(&b, s, d);
 	if (!rc)
-		rc = pq_pki_dir_tmp(outdir, tmp, sizeof tmp, d);
+		rc = pq_pki_dir_tmp(outdir, s->names, tmp, sizeof tmp, d);
 	if (rc)
 		goto out;
 	if ((rc = write_dir(&b, tmp, d)) || (rc = pq_chain_inspect(tmp, info, d)))
 		goto out;
 	snprintf(info->dir, sizeof info->dir, "%s", outdir);
-	snprintf(info->source, sizeof info->source, "%s/chain.pem", outdir);
+	snprintf(info->source, sizeof info->source, "%s/" PQ_CHAIN_FILE_CHAIN, outdir);
 	if ((rc = pq_chain_annotate(info, s, d)) || (rc = pq_manifest_write(info, tmp, d)) ||
-	    (rc = pq_pki_dir_commit(tmp, outdir, force, d)))
+	    (rc = pq_pki_dir_commit(tmp, outdir, force, s->names, d)))
 		goto out;
 	tmp[0] = '\0';
 out:

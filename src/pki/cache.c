@@ -2,12 +2,12 @@
 #include <errno.h>
 #include <openssl/evp.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "pki/chain.h"
 #include "pki/dir.h"
+#include "pki/files.h"
 
 #define HASH_HEX 24 /* 96 bits of SHA-256: no collisions among a lab's specs */
 
@@ -17,16 +17,9 @@ int pq_chain_cache_dir(const pq_chain_spec *s, const char *cache_root, char *out
 	char key[512], root[4096];
 	unsigned char md[EVP_MAX_MD_SIZE];
 	unsigned mdlen = 0;
-	const char *env = getenv("PQTLS_CACHE"), *home = getenv("HOME");
-	if (cache_root && cache_root[0])
-		snprintf(root, sizeof root, "%s", cache_root);
-	else if (env && env[0])
-		snprintf(root, sizeof root, "%s", env);
-	else if (home && home[0])
-		snprintf(root, sizeof root, "%s/.cache/pqtls", home);
-	else
-		return pq_diag_set(d, PQ_EINVAL,
-				   "chain cache: neither PQTLS_CACHE nor HOME is set");
+	if (!cache_root || !cache_root[0])
+		return pq_diag_set(d, PQ_EINVAL, "chain cache: no cache directory given");
+	snprintf(root, sizeof root, "%s", cache_root);
 	pq_chain_spec_key(s, key, sizeof key);
 	if (!EVP_Digest(key, strlen(key), md, &mdlen, EVP_sha256(), NULL))
 		return pq_diag_ossl(d, PQ_ETLS, "chain cache: cannot hash the spec");
@@ -52,7 +45,7 @@ int pq_chain_cached(const pq_chain_spec *s, const char *cache_root, pq_chain_inf
 		rc = pq_chain_cache_dir(s, cache_root, dir, sizeof dir, d);
 	if (rc)
 		return rc;
-	snprintf(manifest, sizeof manifest, "%s/manifest.json", dir);
+	snprintf(manifest, sizeof manifest, "%s/" PQ_CHAIN_FILE_MANIFEST, dir);
 	if (access(manifest, R_OK) == 0)
 		return (rc = load(dir, s, info, d)) ? rc : 1;
 	char *slash = strrchr(dir, '/');

@@ -8,7 +8,7 @@
  * Library use (serve, bench, sweep call this in-process):
  *   pq_chain_spec s; pq_chain_spec_init(&s);  s.leaf = pq_alg_find("ml-dsa-65"); ...
  *   pq_chain_info info;
- *   int hit = pq_chain_cached(&s, NULL, &info, &d);    // dir in info.dir
+ *   int hit = pq_chain_cached(&s, cache_root, &info, &d);    // dir in info.dir
  * Sizes, padding and the TLS accounting are in pq_chain_info; see pki/acct.h for the
  * flight model and pki/pad.h for how padding is made exact. */
 #ifndef PQ_PKI_CHAIN_H
@@ -18,12 +18,13 @@
 #include <stdint.h>
 
 #include "core/err.h"
+#include "core/names.h"
 #include "pki/acct.h"
 #include "pki/alg.h"
 #include "pki/mtc.h"
 
 #define PQ_CHAIN_MAX_INT 4
-#define PQ_CHAIN_MAX_CERTS 16 /* --inspect reads chains up to this many certificates */
+#define PQ_CHAIN_MAX_CERTS 16 /* pq_chain_inspect reads chains up to this many certificates */
 #define PQ_CHAIN_MAX_FLIGHTS 4
 
 typedef struct pq_chain_spec {
@@ -35,6 +36,10 @@ typedef struct pq_chain_spec {
 	uint64_t mtc_tree_size;		   /* subtree entries (>= 2) */
 	const pq_alg *mtc_cosigner;	   /* standalone cosignature algorithm; NULL = leaf's */
 	int64_t not_before;		   /* Unix seconds; 0 = now minus one hour */
+	/* What the caller calls the inputs in messages: the fields above ("root", "inter",
+	 * "leaf", "pad_leaf_to", ...) and pq_chain_make's "outdir" and "force". NULL: those
+	 * keys. Not part of the cache key. */
+	const pq_name *names;
 } pq_chain_spec;
 
 typedef struct pq_cert_info {
@@ -80,8 +85,8 @@ typedef struct pq_chain_info {
 void pq_chain_spec_init(pq_chain_spec *s);
 
 /* Checks a spec before any key is made: PQ_EINVAL/PQ_EUNSUPPORTED with a message naming
- * the option (--leaf, --intermediates, --mtc, ...). An SLH-DSA leaf is refused with the
- * two ways that work. */
+ * the input (by s->names: leaf, intermediates, mtc, ...). An SLH-DSA leaf is refused
+ * with the two ways that work. */
 int pq_chain_spec_check(const pq_chain_spec *s, pq_diag *d) PQ_MUST_USE;
 
 /* Canonical text of the spec's parameters (not not_before), the cache key's input. */
@@ -99,8 +104,8 @@ int pq_chain_make(const pq_chain_spec *s, const char *outdir, int force, pq_chai
  * with no PEM certificate is PQ_EPARSE. */
 int pq_chain_inspect(const char *path, pq_chain_info *info, pq_diag *d) PQ_MUST_USE;
 
-/* The cache directory for a spec: <root>/chains/<hash>, where root is cache_root, else
- * $PQTLS_CACHE, else ~/.cache/pqtls. */
+/* The cache directory for a spec: <cache_root>/chains/<hash>. cache_root is required
+ * (the CLI's default is $PQTLS_CACHE, else ~/.cache/pqtls: pq_cli_cache_root). */
 int pq_chain_cache_dir(const pq_chain_spec *s, const char *cache_root, char *out, size_t n,
 		       pq_diag *d) PQ_MUST_USE;
 

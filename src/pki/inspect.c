@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "pki/chain.h"
+#include "pki/files.h"
 #include "pki/pad.h"
 
 static void describe(X509 *x, const char *role, pq_cert_info *c)
@@ -54,7 +55,7 @@ static int read_pem(const char *path, X509 **out, size_t max, size_t *n, pq_diag
 		ERR_clear_error();
 		X509 *x = PEM_read_bio_X509(in, NULL, NULL, NULL);
 		if (!x) {
-			unsigned long e = ERR_peek_last_error();
+			unsigned long e = pq_ossl_peek(1, NULL);
 			if (ERR_GET_LIB(e) == ERR_LIB_PEM &&
 			    ERR_GET_REASON(e) == PEM_R_NO_START_LINE && *n > 0) {
 				ERR_clear_error();
@@ -164,13 +165,13 @@ int pq_chain_inspect(const char *path, pq_chain_info *info, pq_diag *d)
 	struct stat st;
 	*info = (pq_chain_info){0};
 	if (stat(path, &st) != 0)
-		return pq_diag_set(d, PQ_EIO, "--inspect %s: no such file or directory", path);
+		return pq_diag_set(d, PQ_EIO, "%s: no such file or directory", path);
 	int rc;
 	if (S_ISDIR(st.st_mode)) {
 		snprintf(info->dir, sizeof info->dir, "%s", path);
-		snprintf(info->source, sizeof info->source, "%s/chain.pem", path);
+		snprintf(info->source, sizeof info->source, "%s/" PQ_CHAIN_FILE_CHAIN, path);
 		char root[sizeof info->source];
-		snprintf(root, sizeof root, "%s/root.pem", path);
+		snprintf(root, sizeof root, "%s/" PQ_CHAIN_FILE_ROOT, path);
 		rc = inspect_file(info->source, info, 1, d);
 		if (!rc && stat(root, &st) == 0)
 			rc = inspect_root(root, info, d);

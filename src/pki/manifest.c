@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pki/files.h"
+
 static const char *mtc_name(enum pq_mtc_mode m)
 {
 	return m == PQ_MTC_STANDALONE ? "standalone" : m == PQ_MTC_LANDMARK ? "landmark" : NULL;
@@ -117,7 +119,7 @@ char *pq_manifest_json(const pq_chain_info *info)
 int pq_manifest_write(const pq_chain_info *info, const char *dir, pq_diag *d)
 {
 	char path[4200];
-	snprintf(path, sizeof path, "%s/manifest.json", dir);
+	snprintf(path, sizeof path, "%s/" PQ_CHAIN_FILE_MANIFEST, dir);
 	char *s = pq_manifest_json(info);
 	if (!s)
 		return pq_diag_set(d, PQ_ENOMEM, "manifest.json: out of memory");

@@ -26,7 +26,7 @@ typedef struct pq_pad_req {
 	const EVP_MD *md; /* its digest, NULL for ML-DSA/SLH-DSA/Ed25519 */
 	size_t target;	  /* wanted DER size of the whole certificate */
 	const char *cn;	  /* when not NULL, the subject CN may grow from this base */
-	const char *what; /* for messages: "--pad-leaf-to 20000 (leaf)" */
+	const char *what; /* for messages: the caller's name, "pad_leaf_to 20000 (leaf)" */
 } pq_pad_req;
 
 /* Makes the signed certificate x exactly r->target DER bytes (re-signing it). x must be

@@ -14,22 +14,25 @@ void pq_chain_spec_init(pq_chain_spec *s)
 	s->mtc_tree_size = 0;
 }
 
+#define N(key) pq_name_of(s->names, key)
+
 static int check_mtc(const pq_chain_spec *s, pq_diag *d)
 {
 	if (s->intermediates != 0)
 		return pq_diag_set(d, PQ_EINVAL,
-				   "--mtc: a Merkle Tree Certificate chain is the leaf alone; "
-				   "--intermediates must be 0 (got %d)",
-				   s->intermediates);
+				   "%s: a Merkle Tree Certificate chain is the leaf alone; "
+				   "%s must be 0 (got %d)",
+				   N("mtc"), N("intermediates"), s->intermediates);
 	if (s->pad_leaf_to || s->pad_chain_to)
 		return pq_diag_set(d, PQ_EINVAL,
-				   "--mtc: the size comes from the MTC formula; --pad-leaf-to and "
-				   "--pad-chain-to cannot be combined with it");
+				   "%s: the size comes from the MTC formula; %s and %s cannot be "
+				   "combined with it",
+				   N("mtc"), N("pad_leaf_to"), N("pad_chain_to"));
 	if (s->mtc_tree_size < 2 || s->mtc_tree_size > (UINT64_C(1) << 48))
 		return pq_diag_set(d, PQ_EINVAL,
-				   "--mtc-tree-size: %" PRIu64 " entries is outside 2..2^48 (an "
+				   "%s: %" PRIu64 " entries is outside 2..2^48 (an "
 				   "MTC log index is 48 bits)",
-				   s->mtc_tree_size);
+				   N("mtc_tree_size"), s->mtc_tree_size);
 	return 0;
 }
 
@@ -40,34 +43,36 @@ int pq_chain_spec_check(const pq_chain_spec *s, pq_diag *d)
 				   "chain spec: root, intermediate and leaf "
 				   "algorithms are required");
 	if (s->intermediates < 0 || s->intermediates > PQ_CHAIN_MAX_INT)
-		return pq_diag_set(d, PQ_EINVAL, "--intermediates: %d is outside 0..%d",
+		return pq_diag_set(d, PQ_EINVAL, "%s: %d is outside 0..%d", N("intermediates"),
 				   s->intermediates, PQ_CHAIN_MAX_INT);
 	if (!s->leaf->tls_leaf)
 		return pq_diag_set(
 		    d, PQ_EUNSUPPORTED,
-		    "--leaf %s: OpenSSL 3.5 has no TLS 1.3 signature code point for SLH-DSA, "
+		    "%s %s: OpenSSL 3.5 has no TLS 1.3 signature code point for SLH-DSA, "
 		    "so a server cannot use an SLH-DSA leaf key. Two ways work: (1) SLH-DSA "
-		    "root/intermediates under an ML-DSA leaf, e.g. --root %s --intermediate %s "
-		    "--leaf ml-dsa-65; (2) a leaf of another algorithm padded to SLH-DSA's "
-		    "size, e.g. --leaf ml-dsa-44 --pad-leaf-to BYTES (a %s signature is %u "
+		    "root/intermediates under an ML-DSA leaf, e.g. %s %s %s %s "
+		    "%s ml-dsa-65; (2) a leaf of another algorithm padded to SLH-DSA's "
+		    "size, e.g. %s ml-dsa-44 %s BYTES (a %s signature is %u "
 		    "bytes)",
-		    s->leaf->name, s->leaf->name, s->leaf->name, s->leaf->name, s->leaf->sig_bytes);
+		    N("leaf"), s->leaf->name, N("root"), s->leaf->name, N("inter"), s->leaf->name,
+		    N("leaf"), N("leaf"), N("pad_leaf_to"), s->leaf->name, s->leaf->sig_bytes);
 	if (s->pad_leaf_to > TLS_CERT_MAX || s->pad_chain_to > TLS_CERT_MAX)
 		return pq_diag_set(d, PQ_ERANGE,
-				   "--pad-leaf-to/--pad-chain-to: at most %u bytes (a TLS "
-				   "certificate entry's limit)",
-				   TLS_CERT_MAX);
+				   "%s/%s: at most %u bytes (a TLS certificate entry's limit)",
+				   N("pad_leaf_to"), N("pad_chain_to"), TLS_CERT_MAX);
 	if (s->pad_leaf_to && s->pad_chain_to) {
 		if (s->intermediates == 0 && s->pad_leaf_to != s->pad_chain_to)
 			return pq_diag_set(d, PQ_EINVAL,
-					   "--pad-leaf-to %zu and --pad-chain-to %zu differ, but "
-					   "with --intermediates 0 the chain is the leaf alone",
-					   s->pad_leaf_to, s->pad_chain_to);
+					   "%s %zu and %s %zu differ, but with %s 0 the chain "
+					   "is the leaf alone",
+					   N("pad_leaf_to"), s->pad_leaf_to, N("pad_chain_to"),
+					   s->pad_chain_to, N("intermediates"));
 		if (s->intermediates > 0 && s->pad_leaf_to >= s->pad_chain_to)
 			return pq_diag_set(d, PQ_EINVAL,
-					   "--pad-leaf-to %zu leaves no room for %d "
-					   "intermediate(s) within --pad-chain-to %zu",
-					   s->pad_leaf_to, s->intermediates, s->pad_chain_to);
+					   "%s %zu leaves no room for %d intermediate(s) within "
+					   "%s %zu",
+					   N("pad_leaf_to"), s->pad_leaf_to, s->intermediates,
+					   N("pad_chain_to"), s->pad_chain_to);
 	}
 	return s->mtc != PQ_MTC_NONE ? check_mtc(s, d) : 0;
 }

@@ -5,10 +5,11 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "net/addr.h"
 #include "server/internal.h"
-#include "tls/addr.h"
 
-static int listen_one(const pq_addr *a, uint16_t port, int reuseport, int *out, pq_diag *d)
+static int listen_one(const pq_addr *a, uint16_t port, int reuseport, const char *what, int *out,
+		      pq_diag *d)
 {
 	struct sockaddr_storage ss = a->sa;
 	if (ss.ss_family == AF_INET6)
@@ -18,21 +19,21 @@ static int listen_one(const pq_addr *a, uint16_t port, int reuseport, int *out, 
 	int fd = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	int one = 1, rc = 0;
 	if (fd < 0)
-		return pq_diag_set(d, -errno, "--listen: socket: %s", strerror(errno));
+		return pq_diag_set(d, -errno, "%s: socket: %s", what, strerror(errno));
 	/* SO_REUSEPORT: each worker has its own socket and the kernel spreads connections. */
 	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) < 0 ||
 	    (reuseport && setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one) < 0) ||
 	    pq_addr_nodelay(fd) < 0) {
-		rc = pq_diag_set(d, -errno, "--listen: setsockopt: %s", strerror(errno));
+		rc = pq_diag_set(d, -errno, "%s: setsockopt: %s", what, strerror(errno));
 		goto out;
 	}
 	if (bind(fd, (struct sockaddr *)&ss, a->len) < 0) {
-		rc = pq_diag_set(d, -errno, "--listen: cannot bind %s:%u: %s", a->host, port,
+		rc = pq_diag_set(d, -errno, "%s: cannot bind %s:%u: %s", what, a->host, port,
 				 strerror(errno));
 		goto out;
 	}
 	if (listen(fd, 4096) < 0) {
-		rc = pq_diag_set(d, -errno, "--listen: listen: %s", strerror(errno));
+		rc = pq_diag_set(d, -errno, "%s: listen: %s", what, strerror(errno));
 		goto out;
 	}
 out:
@@ -55,11 +56,11 @@ static uint16_t bound_port(int fd, char *text, size_t n)
 
 /* Bind (and listen, so a listener with SO_REUSEPORT conflicts too) a plain socket to
  * the address, note the port, close it. */
-static int claim_port(const pq_addr *a, uint16_t *port, pq_diag *d)
+static int claim_port(const pq_addr *a, const char *what, uint16_t *port, pq_diag *d)
 {
 	int fd;
 	char text[80];
-	int rc = listen_one(a, a->port, 0, &fd, d);
+	int rc = listen_one(a, a->port, 0, what, &fd, d);
 	if (rc < 0)
 		return rc;
 	*port = bound_port(fd, text, sizeof text);
@@ -70,13 +71,16 @@ static int claim_port(const pq_addr *a, uint16_t *port, pq_diag *d)
 int pq_server_new(const pq_server_config *cfg, pq_server **out, pq_diag *d)
 {
 	pq_addr a;
-	int rc = pq_addr_parse(cfg->listen ? cfg->listen : "127.0.0.1:8443", "--listen", 1, &a, d);
+	const char *what = pq_name_of(cfg->names, "listen");
+	int rc = pq_addr_parse(cfg->listen ? cfg->listen : "127.0.0.1:8443", what, 1, &a, d);
 	if (rc < 0)
 		return rc;
 	if (cfg->threads < 1 || cfg->threads > 256)
-		return pq_diag_set(d, PQ_ERANGE, "--threads: %d is not in 1..256", cfg->threads);
+		return pq_diag_set(d, PQ_ERANGE, "%s: %d is not in 1..256",
+				   pq_name_of(cfg->names, "threads"), cfg->threads);
 	if (cfg->max_conns < 1)
-		return pq_diag_set(d, PQ_ERANGE, "--max-conns: %d must be at least 1", cfg->max_conns);
+		return pq_diag_set(d, PQ_ERANGE, "%s: %d must be at least 1",
+				   pq_name_of(cfg->names, "max_conns"), cfg->max_conns);
 
 	pq_server *s = calloc(1, sizeof *s);
 	if (!s)
@@ -103,11 +107,11 @@ int pq_server_new(const pq_server_config *cfg, pq_server **out, pq_diag *d)
 	 * user, so first claim it with a plain socket: that fails if anyone listens there,
 	 * and settles the port when 0 was asked. Our workers' sockets then share it. */
 	uint16_t port;
-	if ((rc = claim_port(&a, &port, d)) < 0)
+	if ((rc = claim_port(&a, what, &port, d)) < 0)
 		goto out;
 	s->port = port;
 	for (int i = 0; i < s->nworkers; i++) {
-		if ((rc = listen_one(&a, port, 1, &s->workers[i].listen_fd, d)) < 0)
+		if ((rc = listen_one(&a, port, 1, what, &s->workers[i].listen_fd, d)) < 0)
 			goto out;
 		s->workers[i].srv = s;
 	}

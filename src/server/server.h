@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 #include "core/err.h"
+#include "core/names.h"
 #include "tls/ctx.h"
 
 typedef struct pq_server_config {
@@ -28,6 +29,9 @@ typedef struct pq_server_config {
 	int64_t idle_timeout_ns;     /* between requests on a kept-alive connection */
 	pq_tls_config tls;           /* role is forced to PQ_TLS_SERVER */
 	int flight_one_write;        /* hand the first flight to TCP in one write (tls/onewrite.h) */
+	/* What the caller calls these inputs in messages (keys: "listen", "threads",
+	 * "max_conns"); NULL: those keys. TLS inputs: tls.names. */
+	const pq_name *names;
 } pq_server_config;
 
 /* Failure kinds the server counts. */
@@ -38,7 +42,7 @@ typedef struct pq_server_config {
 	X(PQ_SRV_RESET, "reset or closed by peer mid-handshake")                     \
 	X(PQ_SRV_BAD_REQUEST, "bad request (400)")                                   \
 	X(PQ_SRV_IO, "I/O error after handshake")                                    \
-	X(PQ_SRV_OVER_LIMIT, "refused: over --max-conns")
+	X(PQ_SRV_OVER_LIMIT, "refused: over the connection limit")
 
 enum pq_server_err {
 #define PQ_SRV_ENUM(name, text) name,

@@ -11,8 +11,9 @@
 #include <unistd.h>
 
 #include "core/clock.h"
-#include "server/http.h"
+#include "http/http.h"
 #include "server/internal.h"
+#include "tls/io.h"
 #include "tls/onewrite.h"
 
 #define CHUNK 16384
@@ -217,31 +218,30 @@ static const char *next_chunk(loop *l, sconn *c, size_t *len)
 /* Handle a non-positive OpenSSL result. Returns 1 to keep the connection, 0 if closed. */
 static int ssl_fail(loop *l, sconn *c, int r)
 {
-	int e = SSL_get_error(c->ssl, r);
+	pq_tls_status ts;
+	pq_tls_io io = pq_tls_io_status(c->ssl, r, &ts);
 	pq_server_stats *st = &l->w->stats;
-	int in_hs = in_handshake(c);
-	if (e == SSL_ERROR_WANT_READ) {
+	if (io == PQ_TLS_IO_WANT_READ) {
 		want(l, c, EPOLLIN);
 		return 1;
 	}
-	if (e == SSL_ERROR_WANT_WRITE) {
+	if (io == PQ_TLS_IO_WANT_WRITE) {
 		want(l, c, EPOLLOUT);
 		return 1;
 	}
-	if (in_hs) {
-		unsigned long oe = ERR_peek_error();
+	if (in_handshake(c)) {
 		/* A peer that hangs up mid-handshake is a reset, not a TLS failure. */
-		if (oe && ERR_GET_REASON(oe) != SSL_R_UNEXPECTED_EOF_WHILE_READING) {
+		if (io == PQ_TLS_IO_TLS && ts.queued) {
 			st->err[PQ_SRV_HANDSHAKE]++;
-			pq_server_stats_reason(st, ERR_reason_error_string(oe));
+			pq_server_stats_reason(st, *ts.reason ? ts.reason : NULL);
 		} else {
 			st->err[PQ_SRV_RESET]++;
 		}
-	} else if (!(e == SSL_ERROR_ZERO_RETURN ||
-		     (c->st == ST_READ && c->in_len == 0 && (e == SSL_ERROR_SYSCALL || e == SSL_ERROR_SSL)))) {
+	} else if (!(io == PQ_TLS_IO_CLOSED || (c->st == ST_READ && c->in_len == 0))) {
+		/* A client that ends its connection between requests is not an error. */
 		st->err[PQ_SRV_IO]++;
 	}
-	close_conn(l, c, e == SSL_ERROR_ZERO_RETURN);
+	close_conn(l, c, io == PQ_TLS_IO_CLOSED);
 	return 0;
 }
 

@@ -62,7 +62,8 @@ static const char *alg_name(int alg)
 	return alg == TLSEXT_comp_cert_zlib ? "zlib" : alg == TLSEXT_comp_cert_brotli ? "brotli" : "zstd";
 }
 
-int pq_tls_certcomp_install(SSL_CTX *ctx, const pq_tls_comp *c, int *installed, pq_diag *d)
+int pq_tls_certcomp_install(SSL_CTX *ctx, const pq_tls_comp *c, const char *what, int *installed,
+			    pq_diag *d)
 {
 	STACK_OF(X509) *chain = NULL;
 	X509 *leaf = SSL_CTX_get0_certificate(ctx);
@@ -84,13 +85,13 @@ int pq_tls_certcomp_install(SSL_CTX *ctx, const pq_tls_comp *c, int *installed, 
 		comp = OPENSSL_malloc((size_t)cap);
 		if (!cctx || !comp) {
 			rc = pq_diag_ossl(d, PQ_EUNSUPPORTED,
-					  "--cert-compression: %s is not available in this OpenSSL",
+					  "%s: %s is not available in this OpenSSL", what,
 					  alg_name(c->algs[i]));
 			goto out;
 		}
 		int clen = COMP_compress_block(cctx, comp, cap, msg, (int)len);
 		if (clen <= 0) {
-			rc = pq_diag_ossl(d, PQ_ETLS, "--cert-compression: %s failed on the chain",
+			rc = pq_diag_ossl(d, PQ_ETLS, "%s: %s failed on the chain", what,
 					  alg_name(c->algs[i]));
 			goto out;
 		}
@@ -99,7 +100,7 @@ int pq_tls_certcomp_install(SSL_CTX *ctx, const pq_tls_comp *c, int *installed, 
 		 * the plain chain, but a measurement that asked for zstd should see what
 		 * zstd does. RFC 8879 allows it. */
 		if (SSL_CTX_set1_compressed_cert(ctx, c->algs[i], comp, (size_t)clen, (size_t)len) != 1) {
-			rc = pq_diag_ossl(d, PQ_ETLS, "--cert-compression: cannot install the %s chain",
+			rc = pq_diag_ossl(d, PQ_ETLS, "%s: cannot install the %s chain", what,
 					  alg_name(c->algs[i]));
 			goto out;
 		}

@@ -18,7 +18,8 @@
 #include "core/err.h"
 #include "tls/ctx.h"
 
-int pq_tls_certcomp_install(SSL_CTX *ctx, const pq_tls_comp *c, int *installed,
+/* `what` names the setting in messages (the caller's name for it). */
+int pq_tls_certcomp_install(SSL_CTX *ctx, const pq_tls_comp *c, const char *what, int *installed,
 			    pq_diag *d) PQ_MUST_USE;
 
 /* The uncompressed Certificate message body for leaf + chain, into a new buffer

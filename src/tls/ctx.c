@@ -1,5 +1,6 @@
 #include "tls/ctx.h"
 
+#include "pki/files.h"
 #include "tls/certcomp.h"
 
 #include <errno.h>
@@ -76,31 +77,37 @@ int pq_tls_comp_parse(const char *s, const char *what, pq_tls_comp *out, pq_diag
 	return 0;
 }
 
-static int set_versions(SSL_CTX *ctx, int version, pq_diag *d)
+static const char *name(const pq_tls_config *cfg, const char *key)
 {
+	return pq_name_of(cfg->names, key);
+}
+
+static int set_versions(SSL_CTX *ctx, const pq_tls_config *cfg, pq_diag *d)
+{
+	int version = cfg->version;
 	int v = version == 12 ? TLS1_2_VERSION : TLS1_3_VERSION;
 	if (version != 0 && version != 12 && version != 13)
-		return pq_diag_set(d, PQ_EINVAL, "--tls: %d is not 1.2 or 1.3", version);
+		return pq_diag_set(d, PQ_EINVAL, "%s: %d is not 1.2 or 1.3", name(cfg, "version"), version);
 	if (!SSL_CTX_set_min_proto_version(ctx, v) || !SSL_CTX_set_max_proto_version(ctx, v))
 		return pq_diag_ossl(d, PQ_ETLS, "cannot restrict the TLS version");
 	return 0;
 }
 
-/* The TLS 1.3 suites this OpenSSL knows; named in the message for a bad --ciphersuites. */
+/* The TLS 1.3 suites this OpenSSL knows; named in the message for bad cipher suites. */
 #define PQ_TLS13_SUITES                                                                    \
 	"TLS_AES_128_GCM_SHA256, TLS_AES_256_GCM_SHA384, TLS_CHACHA20_POLY1305_SHA256, "   \
 	"TLS_AES_128_CCM_SHA256, TLS_AES_128_CCM_8_SHA256"
 
 /* OpenSSL skips names it does not know as long as one is valid, so a typo would quietly
  * narrow the offer: check that every name asked for made it into the context. */
-static int set_ciphersuites(SSL_CTX *ctx, const char *list, pq_diag *d)
+static int set_ciphersuites(SSL_CTX *ctx, const char *list, const char *what, pq_diag *d)
 {
 	char name[64];
 	if (list[0] == '\0' || SSL_CTX_set_ciphersuites(ctx, list) != 1)
 		return pq_diag_ossl(d, PQ_EINVAL,
-				    "--ciphersuites: '%s' names no TLS 1.3 cipher suite (a colon-separated "
+				    "%s: '%s' names no TLS 1.3 cipher suite (a colon-separated "
 				    "list of " PQ_TLS13_SUITES ")",
-				    list);
+				    what, list);
 	STACK_OF(SSL_CIPHER) *have = SSL_CTX_get_ciphers(ctx);
 	for (const char *p = list; *p;) {
 		size_t len = strcspn(p, ":");
@@ -115,9 +122,9 @@ static int set_ciphersuites(SSL_CTX *ctx, const char *list, pq_diag *d)
 		}
 		if (!found)
 			return pq_diag_set(d, PQ_EINVAL,
-					   "--ciphersuites: '%.*s' in '%s' is not a TLS 1.3 cipher suite "
+					   "%s: '%.*s' in '%s' is not a TLS 1.3 cipher suite "
 					   "(a colon-separated list of " PQ_TLS13_SUITES ")",
-					   (int)len, p, list);
+					   what, (int)len, p, list);
 		p += len;
 		if (*p == ':')
 			p++;
@@ -128,19 +135,19 @@ static int set_ciphersuites(SSL_CTX *ctx, const char *list, pq_diag *d)
 static int set_algorithms(SSL_CTX *ctx, const pq_tls_config *cfg, pq_diag *d)
 {
 	int rc;
-	if (cfg->ciphersuites && (rc = set_ciphersuites(ctx, cfg->ciphersuites, d)) < 0)
+	if (cfg->ciphersuites && (rc = set_ciphersuites(ctx, cfg->ciphersuites, name(cfg, "ciphersuites"), d)) < 0)
 		return rc;
 	if (cfg->groups && SSL_CTX_set1_groups_list(ctx, cfg->groups) != 1)
 		return pq_diag_ossl(d, PQ_EINVAL,
-				    "--groups: '%s' names a group this OpenSSL does not know "
+				    "%s: '%s' names a group this OpenSSL does not know "
 				    "(e.g. X25519MLKEM768:X25519; `pqtls version` lists them)",
-				    cfg->groups);
+				    name(cfg, "groups"), cfg->groups);
 	if (cfg->sigalgs && SSL_CTX_set1_sigalgs_list(ctx, cfg->sigalgs) != 1)
 		return pq_diag_ossl(d, PQ_EINVAL,
-				    "--sigalgs: '%s' names a signature algorithm this OpenSSL does "
+				    "%s: '%s' names a signature algorithm this OpenSSL does "
 				    "not know (e.g. mldsa65:ecdsa_secp256r1_sha256; `pqtls version` "
 				    "lists them)",
-				    cfg->sigalgs);
+				    name(cfg, "sigalgs"), cfg->sigalgs);
 	return 0;
 }
 
@@ -149,7 +156,7 @@ static int set_algorithms(SSL_CTX *ctx, const pq_tls_config *cfg, pq_diag *d)
 static int set_cert_comp(SSL_CTX *ctx, const pq_tls_config *cfg, pq_diag *d)
 {
 	pq_tls_comp c;
-	int rc = pq_tls_comp_parse(cfg->cert_comp, "--cert-compression", &c, d);
+	int rc = pq_tls_comp_parse(cfg->cert_comp, name(cfg, "cert_comp"), &c, d);
 	if (rc < 0)
 		return rc;
 	if (c.n == 0) {
@@ -159,39 +166,45 @@ static int set_cert_comp(SSL_CTX *ctx, const pq_tls_config *cfg, pq_diag *d)
 	}
 	if (SSL_CTX_set1_cert_comp_preference(ctx, c.algs, c.n) != 1)
 		return pq_diag_ossl(d, PQ_EUNSUPPORTED,
-				    "--cert-compression: '%s' is not built into this OpenSSL "
+				    "%s: '%s' is not built into this OpenSSL "
 				    "(`pqtls version` lists what is)",
-				    cfg->cert_comp);
+				    name(cfg, "cert_comp"), cfg->cert_comp);
 	return 0;
 }
 
 static int setup_server(SSL_CTX *ctx, const pq_tls_config *cfg, pq_diag *d)
 {
 	char chain[4096], key[4096];
+	const char *certs = name(cfg, "certs_dir");
 	if (!cfg->certs_dir)
-		return pq_diag_set(d, PQ_EINVAL, "--certs: a directory with chain.pem and leaf.key "
-						 "is needed");
-	snprintf(chain, sizeof chain, "%s/chain.pem", cfg->certs_dir);
-	snprintf(key, sizeof key, "%s/leaf.key", cfg->certs_dir);
+		return pq_diag_set(d, PQ_EINVAL,
+				   "%s: a directory with " PQ_CHAIN_FILE_CHAIN " and " PQ_CHAIN_FILE_KEY
+				   " is needed",
+				   certs);
+	snprintf(chain, sizeof chain, "%s/" PQ_CHAIN_FILE_CHAIN, cfg->certs_dir);
+	snprintf(key, sizeof key, "%s/" PQ_CHAIN_FILE_KEY, cfg->certs_dir);
 	/* Suites given to a server are its preference, as web servers treat them. */
 	if (cfg->ciphersuites)
 		SSL_CTX_set_options(ctx, SSL_OP_CIPHER_SERVER_PREFERENCE);
 	for (const char *f = chain; f; f = f == chain ? key : NULL)
 		if (access(f, R_OK) < 0)
-			return pq_diag_set(d, -errno, "--certs: cannot read %s: %s (DIR needs chain.pem "
-						      "and leaf.key, as pqtls certs writes them)",
-					   f, strerror(errno));
+			return pq_diag_set(d, -errno,
+					   "%s: cannot read %s: %s (DIR needs " PQ_CHAIN_FILE_CHAIN
+					   " and " PQ_CHAIN_FILE_KEY ", as pqtls certs writes them)",
+					   certs, f, strerror(errno));
 	if (SSL_CTX_use_certificate_chain_file(ctx, chain) != 1)
 		return pq_diag_ossl(d, PQ_EINVAL,
-				    "--certs: cannot load %s (PEM, leaf first, then intermediates)",
-				    chain);
+				    "%s: cannot load %s (PEM, leaf first, then intermediates)",
+				    certs, chain);
 	if (SSL_CTX_use_PrivateKey_file(ctx, key, SSL_FILETYPE_PEM) != 1)
-		return pq_diag_ossl(d, PQ_EINVAL, "--certs: cannot load the private key %s", key);
+		return pq_diag_ossl(d, PQ_EINVAL, "%s: cannot load the private key %s", certs,
+				    key);
 	if (SSL_CTX_check_private_key(ctx) != 1)
-		return pq_diag_ossl(d, PQ_EINVAL, "--certs: %s does not match the leaf in %s", key,
-				    chain);
+		return pq_diag_ossl(d, PQ_EINVAL, "%s: %s does not match the leaf in %s", certs,
+				    key, chain);
 	if (cfg->tickets < 0 || cfg->tickets > 16)
-		return pq_diag_set(d, PQ_ERANGE, "--tickets: %d is not in 0..16", cfg->tickets);
+		return pq_diag_set(d, PQ_ERANGE, "%s: %d is not in 0..16", name(cfg, "tickets"),
+				   cfg->tickets);
 	if (cfg->tickets == 0) {
 		/* No tickets and no session cache: every handshake is a full one. */
 		SSL_CTX_set_num_tickets(ctx, 0);
@@ -203,15 +216,16 @@ static int setup_server(SSL_CTX *ctx, const pq_tls_config *cfg, pq_diag *d)
 	if (cfg->max_early_data > 0) {
 		if (cfg->tickets == 0)
 			return pq_diag_set(d, PQ_EINVAL,
-					   "--max-early-data needs tickets (--tickets 1 or more)");
+					   "%s needs tickets (%s 1 or more)", name(cfg, "max_early_data"),
+					   name(cfg, "tickets"));
 		SSL_CTX_set_max_early_data(ctx, cfg->max_early_data);
 		SSL_CTX_set_recv_max_early_data(ctx, cfg->max_early_data);
 	}
 	/* Compress the chain once, here, instead of on every handshake. */
 	pq_tls_comp c;
-	int installed = 0, rc = pq_tls_comp_parse(cfg->cert_comp, "--cert-compression", &c, d);
+	int installed = 0, rc = pq_tls_comp_parse(cfg->cert_comp, name(cfg, "cert_comp"), &c, d);
 	if (rc == 0 && c.n)
-		rc = pq_tls_certcomp_install(ctx, &c, &installed, d);
+		rc = pq_tls_certcomp_install(ctx, &c, name(cfg, "cert_comp"), &installed, d);
 	return rc;
 }
 
@@ -222,11 +236,12 @@ static int setup_client(SSL_CTX *ctx, const pq_tls_config *cfg, pq_diag *d)
 	} else {
 		if (!cfg->ca_file)
 			return pq_diag_set(d, PQ_EINVAL,
-					   "no trust anchor: give --ca FILE (e.g. DIR/root.pem) or "
-					   "--insecure to skip verification");
+					   "no trust anchor: give %s FILE (e.g. DIR/" PQ_CHAIN_FILE_ROOT
+					   ") or %s to skip verification",
+					   name(cfg, "ca_file"), name(cfg, "insecure"));
 		if (SSL_CTX_load_verify_locations(ctx, cfg->ca_file, NULL) != 1)
-			return pq_diag_ossl(d, PQ_EINVAL, "--ca: cannot load roots from %s",
-					    cfg->ca_file);
+			return pq_diag_ossl(d, PQ_EINVAL, "%s: cannot load roots from %s",
+					    name(cfg, "ca_file"), cfg->ca_file);
 		SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, NULL);
 	}
 	if (cfg->max_cert_list)
@@ -243,7 +258,7 @@ int pq_tls_ctx_new(const pq_tls_config *cfg, SSL_CTX **out, pq_diag *d)
 	int rc = 0;
 	if (!ctx)
 		return pq_diag_ossl(d, PQ_ETLS, "cannot create a TLS context");
-	if ((rc = set_versions(ctx, cfg->version, d)) < 0 ||
+	if ((rc = set_versions(ctx, cfg, d)) < 0 ||
 	    (rc = set_algorithms(ctx, cfg, d)) < 0 || (rc = set_cert_comp(ctx, cfg, d)) < 0)
 		goto out;
 	rc = server ? setup_server(ctx, cfg, d) : setup_client(ctx, cfg, d);
@@ -254,8 +269,8 @@ int pq_tls_ctx_new(const pq_tls_config *cfg, SSL_CTX **out, pq_diag *d)
 		pthread_once(&keylog_once, keylog_init);
 		FILE *f = fopen(cfg->keylog_path, "a");
 		if (!f) {
-			rc = pq_diag_set(d, -errno, "--keylog: cannot open %s: %s", cfg->keylog_path,
-					 strerror(errno));
+			rc = pq_diag_set(d, -errno, "%s: cannot open %s: %s", name(cfg, "keylog_path"),
+					 cfg->keylog_path, strerror(errno));
 			goto out;
 		}
 		SSL_CTX_set_ex_data(ctx, keylog_idx, f);

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "core/err.h"
+#include "core/names.h"
 
 typedef enum pq_tls_role { PQ_TLS_SERVER, PQ_TLS_CLIENT } pq_tls_role;
 
@@ -39,6 +40,9 @@ typedef struct pq_tls_config {
 	const char *ca_file;      /* verify the server against these roots */
 	int insecure;             /* do not verify (needs no ca_file) */
 	uint64_t max_cert_list;   /* biggest Certificate message accepted; 0 = OpenSSL's 100 KiB */
+	/* What the caller calls these inputs in messages (keys: the field names above;
+	 * "version", "certs_dir", ...); NULL: the field names themselves. */
+	const pq_name *names;
 } pq_tls_config;
 
 /* The client's default cap on a received Certificate message: a handshake message can

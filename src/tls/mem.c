@@ -5,6 +5,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "tls/io.h"
+
 /* A full handshake takes four flights; allow many more steps for partial writes into
  * the pair's buffers (large chains) before calling it stuck. */
 #define MAX_STEPS 64
@@ -21,8 +23,9 @@ int pq_tls_mem_step(SSL *ssl, const char *side, pq_diag *d)
 	int r = SSL_do_handshake(ssl);
 	if (r == 1)
 		return 1;
-	int e = SSL_get_error(ssl, r);
-	if (e == SSL_ERROR_WANT_READ || e == SSL_ERROR_WANT_WRITE)
+	pq_tls_status st;
+	pq_tls_io io = pq_tls_io_status(ssl, r, &st);
+	if (io == PQ_TLS_IO_WANT_READ || io == PQ_TLS_IO_WANT_WRITE)
 		return 0;
 	return pq_diag_ossl(d, PQ_ETLS, "in-memory handshake: the %s failed", side);
 }

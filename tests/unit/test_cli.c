@@ -1,10 +1,14 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "cli/cli.h"
@@ -77,11 +81,32 @@ static void defaults_and_values(void **state)
 	free(a.argv);
 }
 
+/* Runs pq_cli_parse with stderr in a temporary file; returns the exit code and leaves
+ * what was printed in msg. */
+static int parse_err(int argc, char **argv, char *msg, size_t n)
+{
+	struct o x = {0};
+	pq_cli_args a = {0};
+	FILE *tmp = tmpfile();
+	assert_non_null(tmp);
+	fflush(stderr);
+	int saved = dup(STDERR_FILENO);
+	assert_true(saved >= 0 && dup2(fileno(tmp), STDERR_FILENO) >= 0);
+	int rc = pq_cli_parse(&cmd, "t", argc, argv, &x, &a);
+	fflush(stderr);
+	assert_true(dup2(saved, STDERR_FILENO) >= 0);
+	close(saved);
+	free(a.argv);
+	rewind(tmp);
+	size_t len = fread(msg, 1, n - 1, tmp);
+	msg[len] = '\0';
+	fclose(tmp);
+	return rc;
+}
+
 static void usage_errors(void **state)
 {
 	(void)state;
-	struct o x = {0};
-	pq_cli_args a;
 	char *bad1[] = {"--nope", "h"};
 	char *bad2[] = {"--rtt", "70", "h"};
 	char *bad3[] = {"--count", "11", "h"};
@@ -93,14 +118,44 @@ static void usage_errors(void **state)
 	struct {
 		int argc;
 		char **argv;
-	} cases[] = {{2, bad1}, {3, bad2}, {3, bad3}, {3, bad4},
-		     {2, bad5}, {1, bad6}, {0, bad7}, {2, bad8}};
-	/* Messages go to stderr; the test asserts the exit code. */
+		const char *names; /* what the message must name: the option or argument */
+	} cases[] = {{2, bad1, "--nope"},  {3, bad2, "--rtt"},	 {3, bad3, "--count"},
+		     {3, bad4, "--cc"},	   {2, bad5, "'extra'"}, {1, bad6, "--out"},
+		     {0, bad7, "missing argument"}, {2, bad8, "--flag"}};
+	char msg[1024];
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		assert_int_equal(pq_cli_parse(&cmd, "t", cases[i].argc, cases[i].argv, &x, &a),
+		assert_int_equal(parse_err(cases[i].argc, cases[i].argv, msg, sizeof msg),
 				 PQ_EXIT_USAGE);
-		free(a.argv);
+		if (!strstr(msg, cases[i].names))
+			fail_msg("case %zu: '%s' does not name %s", i, msg, cases[i].names);
+		assert_non_null(strstr(msg, "Try 't --help'"));
 	}
+	/* The value that was refused is quoted too. */
+	parse_err(3, bad4, msg, sizeof msg);
+	assert_non_null(strstr(msg, "vegas"));
+	parse_err(3, bad3, msg, sizeof msg);
+	assert_non_null(strstr(msg, "11"));
+}
+
+/* An option name missing from the table is a bug in the caller: it aborts rather than
+ * reading as "not given". */
+static void given_unknown_name_aborts(void **state)
+{
+	(void)state;
+	pq_cli_args a = {0};
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+		dup2(null, STDERR_FILENO);
+		pq_cli_given(&cmd, &a, "rtt-typo");
+		_exit(0);
+	}
+	int status = 0;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFSIGNALED(status));
+	assert_int_equal(WTERMSIG(status), SIGABRT);
+	assert_false(pq_cli_given(&cmd, &a, "rtt")); /* a known name still answers */
 }
 
 static void dispatch(void **state)
@@ -141,6 +196,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(defaults_and_values),
 		cmocka_unit_test(usage_errors),
+		cmocka_unit_test(given_unknown_name_aborts),
 		cmocka_unit_test(dispatch),
 		cmocka_unit_test(help_text),
 	};

@@ -1,4 +1,4 @@
-/* server/http: strict request parsing, routing, response heads, client-side parsing. */
+/* http/http: strict request parsing, routing, response heads, client-side parsing. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -6,7 +6,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "server/http.h"
+#include "http/http.h"
 
 static int parse(const char *s, pq_http_req *r)
 {

@@ -92,7 +92,7 @@ static void writers(void **state)
 	char path[128], tmp[140];
 	pq_diag d;
 	snprintf(path, sizeof path, "/tmp/pqtls-unit-load.%d.csv", (int)getpid());
-	assert_int_equal(pq_load_write_csv(path, r, 2, &d), 0);
+	assert_int_equal(pq_load_write_csv(path, "csv", r, 2, &d), 0);
 	assert_int_equal(count_lines(path), 3);
 	char line[8192];
 	FILE *f = fopen(path, "r");
@@ -106,7 +106,7 @@ static void writers(void **state)
 	assert_non_null(strstr(line, ",protocol,\"a, \"\"b\"\"\","));
 	fclose(f);
 	unlink(path);
-	assert_int_equal(pq_load_write_jsonl(path, r, 2, &d), 0);
+	assert_int_equal(pq_load_write_jsonl(path, "jsonl", r, 2, &d), 0);
 	assert_int_equal(count_lines(path), 2);
 	f = fopen(path, "r");
 	assert_non_null(fgets(line, sizeof line, f));
@@ -119,8 +119,9 @@ static void writers(void **state)
 	fclose(f);
 	unlink(path);
 	/* A path that cannot be written: a message, and nothing left behind. */
-	assert_true(pq_load_write_csv("/nonexistent/x.csv", r, 2, &d) < 0);
+	assert_true(pq_load_write_csv("/nonexistent/x.csv", "the csv", r, 2, &d) < 0);
 	assert_non_null(strstr(d.msg, "/nonexistent/x.csv"));
+	assert_non_null(strstr(d.msg, "the csv: ")); /* the caller's name for it */
 	snprintf(tmp, sizeof tmp, "%s.tmp", path);
 	assert_int_equal(access(tmp, F_OK), -1);
 }
@@ -325,6 +326,12 @@ static void run_refused_and_bad_config(void **state)
 	pq_load_config cfg = {.tls = {.insecure = 1}, .concurrency = 1, .timeout_ns = PQ_NS_PER_S};
 	pq_diag d;
 	assert_int_equal(pq_load_run(&cfg, &res, &d), PQ_EINVAL); /* no count, no duration */
+	assert_non_null(strstr(d.msg, "give connections N or duration_ns T"));
+	static const pq_name names[] = {{"connections", "-n"}, {"duration_ns", "-t"}, {NULL, NULL}};
+	cfg.names = names;
+	assert_int_equal(pq_load_run(&cfg, &res, &d), PQ_EINVAL);
+	assert_non_null(strstr(d.msg, "give -n N or -t T"));
+	cfg.names = NULL;
 	cfg.connections = 1;
 	cfg.concurrency = 0;
 	assert_int_equal(pq_load_run(&cfg, &res, &d), PQ_ERANGE);
@@ -334,7 +341,7 @@ static void run_refused_and_bad_config(void **state)
 	cfg.path = NULL;
 	cfg.tls.groups = "Nope";
 	assert_int_equal(pq_load_run(&cfg, &res, &d), PQ_EINVAL);
-	assert_non_null(strstr(d.msg, "--groups"));
+	assert_non_null(strstr(d.msg, "groups: 'Nope'"));
 	pq_load_result_dispose(&res);
 }
 

@@ -68,13 +68,23 @@ static void spec_checks(void **state)
 	assert_int_equal(pq_chain_spec_check(&s, &d), 0);
 	s.leaf = pq_alg_find("slh-dsa-sha2-128s");
 	assert_int_equal(pq_chain_spec_check(&s, &d), PQ_EUNSUPPORTED);
+	/* Without names, the inputs are named by the spec's fields ... */
+	assert_non_null(strstr(d.msg, "leaf slh-dsa-sha2-128s: OpenSSL 3.5 has no TLS 1.3"));
+	assert_non_null(strstr(d.msg, "root slh-dsa-sha2-128s inter slh-dsa-sha2-128s "
+				      "leaf ml-dsa-65"));
+	/* ... and with them, as the caller calls them. */
+	static const pq_name names[] = {{"root", "--root"}, {"inter", "--intermediate"},
+					{"leaf", "--leaf"},  {"pad_leaf_to", "--pad-leaf-to"},
+					{NULL, NULL}};
+	s.names = names;
+	assert_int_equal(pq_chain_spec_check(&s, &d), PQ_EUNSUPPORTED);
 	assert_non_null(strstr(d.msg, "--leaf slh-dsa-sha2-128s: OpenSSL 3.5 has no TLS 1.3"));
 	assert_non_null(strstr(d.msg, "--root slh-dsa-sha2-128s --intermediate slh-dsa-sha2-128s "
 				      "--leaf ml-dsa-65"));
 	assert_non_null(strstr(d.msg, "--pad-leaf-to"));
 	spec(&s, "ml-dsa-44", 5);
 	assert_int_equal(pq_chain_spec_check(&s, &d), PQ_EINVAL);
-	assert_non_null(strstr(d.msg, "--intermediates: 5 is outside 0..4"));
+	assert_non_null(strstr(d.msg, "intermediates: 5 is outside 0..4"));
 	spec(&s, "ml-dsa-44", 1);
 	s.pad_leaf_to = 9000;
 	s.pad_chain_to = 9000;
@@ -86,11 +96,11 @@ static void spec_checks(void **state)
 	s.mtc = PQ_MTC_LANDMARK;
 	s.mtc_tree_size = 1000;
 	assert_int_equal(pq_chain_spec_check(&s, &d), PQ_EINVAL);
-	assert_non_null(strstr(d.msg, "--intermediates must be 0"));
+	assert_non_null(strstr(d.msg, "intermediates must be 0"));
 	s.intermediates = 0;
 	s.mtc_tree_size = 1;
 	assert_int_equal(pq_chain_spec_check(&s, &d), PQ_EINVAL);
-	assert_non_null(strstr(d.msg, "--mtc-tree-size: 1 entries"));
+	assert_non_null(strstr(d.msg, "mtc_tree_size: 1 entries"));
 	s.root = NULL;
 	assert_int_equal(pq_chain_spec_check(&s, &d), PQ_EINVAL);
 }
@@ -131,6 +141,8 @@ static void make_padded_and_inspect(void **state)
 	/* Existing directory: refused without --force, replaced with it. */
 	assert_int_equal(pq_chain_make(&s, out, 0, &info, &d), PQ_EEXIST);
 	assert_non_null(strstr(d.msg, "already exists"));
+	assert_non_null(strstr(d.msg, "outdir ")); /* no names given: the argument's own */
+	assert_non_null(strstr(d.msg, "add force to replace"));
 	s.pad_chain_to = 0;
 	assert_int_equal(pq_chain_make(&s, out, 1, &info, &d), 0);
 	assert_true(info.chain_der < 20000);
@@ -151,7 +163,7 @@ static void failures_leave_nothing(void **state)
 	s.pad_chain_to = 5000;
 	path(out, sizeof out, "small");
 	assert_int_equal(pq_chain_make(&s, out, 0, NULL, &d), PQ_ERANGE);
-	assert_non_null(strstr(d.msg, "--pad-chain-to 5000: below the chain's natural size; the "
+	assert_non_null(strstr(d.msg, "pad_chain_to 5000: below the chain's natural size; the "
 				      "smallest is"));
 	assert_int_equal(entries(), 0);
 	/* --force never replaces a directory that is not a chain. */

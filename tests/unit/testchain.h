@@ -1,7 +1,8 @@
-/* For unit tests that need a real certificate chain: make one with the integration
- * tests' helper (tests/integration/lib/mkchain.sh) in a temporary directory, as a cmocka
- * group setup, and remove it in the teardown. Without PQTLS_SRC (outside ctest) the
- * directory stays empty and the tests that need it skip. */
+/* For unit tests that need a real certificate chain: make one in-process with the chain
+ * factory (pq_chain_make: root, one intermediate and leaf of one algorithm, the leaf
+ * naming localhost and 127.0.0.1) in a temporary directory, as a cmocka group setup,
+ * and remove it in the teardown. A chain that cannot be made fails the group setup, so
+ * every test of the group fails: none can pass by skipping. */
 #ifndef PQ_TESTS_TESTCHAIN_H
 #define PQ_TESTS_TESTCHAIN_H
 
@@ -9,28 +10,40 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-static char chain_dir[256];
+#include "pki/chain.h"
+#include "pki/dir.h"
 
-static int testchain_make(const char *kind)
+static char chain_dir[256];
+static pq_chain_info chain_info; /* sizes and accounting of the chain made */
+
+static int testchain_make(const char *alg)
 {
-	const char *src = getenv("PQTLS_SRC");
-	char cmd[1024];
-	if (!src)
-		return 0;
-	snprintf(chain_dir, sizeof chain_dir, "/tmp/pqtls-unit-%s.%d", kind, (int)getpid());
-	snprintf(cmd, sizeof cmd, "OPENSSL=%s bash %s/tests/integration/lib/mkchain.sh %s %s",
-		 PQTLS_OPENSSL_BIN, src, kind, chain_dir);
-	if (system(cmd) != 0)
+	pq_chain_spec s;
+	pq_diag d = {0};
+	pq_chain_spec_init(&s);
+	s.root = s.inter = s.leaf = pq_alg_find(alg);
+	if (!s.leaf) {
+		fprintf(stderr, "testchain: unknown algorithm '%s'\n", alg);
+		return -1;
+	}
+	const char *tmp = getenv("TMPDIR");
+	snprintf(chain_dir, sizeof chain_dir, "%s/pqtls-unit-%s.%d", tmp && *tmp ? tmp : "/tmp",
+		 alg, (int)getpid());
+	if (pq_chain_make(&s, chain_dir, 0, &chain_info, &d) != 0) {
+		fprintf(stderr, "testchain: cannot make a %s chain in %s: %s\n", alg, chain_dir,
+			pq_diag_msg(&d));
 		chain_dir[0] = '\0';
+		return -1;
+	}
 	return 0;
 }
 
 static int testchain_remove(void **state)
 {
 	(void)state;
-	char cmd[512];
-	snprintf(cmd, sizeof cmd, "rm -rf %s", chain_dir);
-	return chain_dir[0] && system(cmd) != 0 ? -1 : 0;
+	if (chain_dir[0])
+		pq_pki_dir_remove(chain_dir);
+	return 0;
 }
 
 #endif

@@ -5,13 +5,13 @@
 # <meta name="pqtls-figures"> is in the rendered DOM with its chart, that each expected
 # figure kind is there, and save a screenshot.
 # Usage: browser_check.sh REPORT.html SCREENSHOT.png [ID-PREFIX ...]
-# Exit 77 (skip) when chromium is not installed (scripts/deps.sh installs it for tests).
+# Chromium is a test dependency (scripts/deps.sh installs it): without it the check fails.
 set -euo pipefail
 html=$(realpath "${1:?usage: browser_check.sh REPORT.html SCREENSHOT.png [ID-PREFIX ...]}")
 shot=${2:?usage: browser_check.sh REPORT.html SCREENSHOT.png [ID-PREFIX ...]}
 shift 2
 chrome=$(command -v chromium || command -v chromium-browser || true)
-[ -n "$chrome" ] || { echo "skip: no chromium (the browser check needs Debian's chromium)"; exit 77; }
+[ -n "$chrome" ] || { echo "FAIL: no chromium (scripts/deps.sh installs Debian's chromium for the tests)" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 flags=(--headless --no-sandbox --disable-gpu --disable-background-networking

@@ -1,4 +1,4 @@
-#include "tls/addr.h"
+#include "net/addr.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

@@ -1,4 +1,4 @@
-#include "server/proc.h"
+#include "core/proc.h"
 
 #include <sys/resource.h>
 

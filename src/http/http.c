@@ -1,4 +1,4 @@
-#include "server/http.h"
+#include "http/http.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,8 +6,8 @@
  *
  * pq_proc_cpu_ns: user + system CPU time of the process (RUSAGE_SELF) or of the calling
  * thread (RUSAGE_THREAD), in nanoseconds. */
-#ifndef PQ_SERVER_PROC_H
-#define PQ_SERVER_PROC_H
+#ifndef PQ_CORE_PROC_H
+#define PQ_CORE_PROC_H
 
 #include <stdint.h>
 

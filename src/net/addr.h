@@ -3,8 +3,8 @@
  * Contract: pq_addr_parse resolves HOST (numeric, or a name through the system
  * resolver) and PORT (1..65535, or 0 when allow_port0) into *out, keeping the host text
  * for SNI and certificate checks; on failure *out is untouched and *d names `what`. */
-#ifndef PQ_TLS_ADDR_H
-#define PQ_TLS_ADDR_H
+#ifndef PQ_NET_ADDR_H
+#define PQ_NET_ADDR_H
 
 #include <netinet/in.h>
 #include <stdint.h>

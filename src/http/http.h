@@ -5,8 +5,8 @@
  * Parsers return the length of a complete head (> 0), 0 when more bytes are needed, or
  * PQ_EPARSE (malformed) / PQ_ETOOBIG (head longer than PQ_HTTP_MAX_HEAD). They never
  * read past len and need no NUL terminator. */
-#ifndef PQ_SERVER_HTTP_H
-#define PQ_SERVER_HTTP_H
+#ifndef PQ_HTTP_HTTP_H
+#define PQ_HTTP_HTTP_H
 
 #include <stddef.h>
 #include <stdint.h>

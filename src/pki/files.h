@@ -1,0 +1,11 @@
+/* The file names inside a chain directory, defined once: pki writes them, tls and the
+ * commands read them (see pki/chain.h for what each holds). */
+#ifndef PQ_PKI_FILES_H
+#define PQ_PKI_FILES_H
+
+#define PQ_CHAIN_FILE_ROOT "root.pem"	       /* the trust anchor */
+#define PQ_CHAIN_FILE_CHAIN "chain.pem"	       /* leaf, then intermediates: what a server sends */
+#define PQ_CHAIN_FILE_KEY "leaf.key"	       /* the leaf's private key */
+#define PQ_CHAIN_FILE_MANIFEST "manifest.json" /* spec and size accounting */
+
+#endif
