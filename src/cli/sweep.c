@@ -280,7 +280,13 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 		goto out;
 	}
 	FILE *log = o->quiet ? NULL : stderr;
-	if (!g.server[0] && (lrc = pq_exp_chains_prepare(&g, o->cache, log, &chains, &d)) < 0) {
+	/* pki no longer reads the environment: the cache root comes from here. */
+	char cache[4096];
+	if (!o->cache && pq_cli_cache_root(cache, sizeof cache) < 0) {
+		rc = pq_cli_fail(path_name, "chain cache: neither PQTLS_CACHE nor HOME is set (or give --cache)");
+		goto out;
+	}
+	if (!g.server[0] && (lrc = pq_exp_chains_prepare(&g, o->cache ? o->cache : cache, log, &chains, &d)) < 0) {
 		rc = usage_or_fail(lrc, &d);
 		goto out;
 	}

@@ -130,6 +130,10 @@ static void judge(pq_agg_group *g)
 	if (g->agrees || !g->has_model)
 		return;
 	const pq_rdb_cell *c = g->cell;
+	double excess = -INFINITY; /* the largest measured-minus-predicted over the phases */
+	for (int p = 0; p < PQ_AGG_PHASES; p++)
+		if (isfinite(g->rounds[p]) && pred[p])
+			excess = fmax(excess, g->rounds[p] - pred[p]);
 	if (c->loss_pct > 0 || g->retrans)
 		snprintf(g->agree_why, sizeof g->agree_why, "loss: %zu retransmitted segments", g->retrans);
 	else if (c->rtt_us < 10000)
@@ -138,6 +142,11 @@ static void judge(pq_agg_group *g)
 			 (double)c->rtt_us / 1e3);
 	else if (c->jitter_us > 0 || c->rate_bps > 0)
 		snprintf(g->agree_why, sizeof g->agree_why, "jitter or a rate limit adds time the model does not have");
+	else if (g->model.flight_rounds > 1 && excess > 0 && excess < 1.2)
+		snprintf(g->agree_why, sizeof g->agree_why,
+			 "the flight needs %u windows; the kernel paces the segments after the first "
+			 "one, so they arrive a fraction of a round trip later than a burst would",
+			 g->model.flight_rounds);
 	else if (g->rounds[PQ_AGG_HS] - floor(g->rounds[PQ_AGG_HS]) > 0.3)
 		snprintf(g->agree_why, sizeof g->agree_why,
 			 "a fraction of a round trip more: a delayed ACK, or signing time");

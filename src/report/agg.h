@@ -33,7 +33,7 @@ typedef struct pq_agg_group {
 	int has_model;
 	pq_model_out model;
 	double rounds[PQ_AGG_PHASES]; /* measured: median time over min_rtt */
-	char agree_why[160];	      /* "" when every phase agrees, else the reason */
+	char agree_why[256];	      /* "" when every phase agrees, else the reason */
 	int agrees;
 } pq_agg_group;
 

@@ -50,7 +50,7 @@ void pq_report_key_text(pq_out *o, const pq_agg *a, int md, uint64_t seed)
 				const pq_agg_group *g = pq_agg_find(a, (int)h, (int)arm, (int)r, -2);
 				if (!g || a->kind[arm] != PQ_AGG_KEY)
 					continue;
-				char hs[64], fb[64], dv[160], m[200];
+				char hs[64], fb[64], dv[160], m[320];
 				med_ci(hs, sizeof hs, &g->desc[PQ_AGG_HS]);
 				med_ci(fb, sizeof fb, &g->desc[PQ_AGG_TTFB]);
 				vs_base(dv, sizeof dv, a, g, seed);
