@@ -82,6 +82,7 @@ static int report_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 	if (!o->quiet) {
 		pq_report_key_text(&text, &a, o->md, (uint64_t)o->seed);
 		fwrite(text.b.p ? text.b.p : "", 1, text.b.len, stdout);
+		fflush(stdout); /* the table before the note, also when both go to one file */
 		fprintf(stderr, "%s: wrote %s\n", PATH, outpath);
 	}
 out:

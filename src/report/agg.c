@@ -134,6 +134,13 @@ static void judge(pq_agg_group *g)
 	for (int p = 0; p < PQ_AGG_PHASES; p++)
 		if (isfinite(g->rounds[p]) && pred[p])
 			excess = fmax(excess, g->rounds[p] - pred[p]);
+	const char *tag = c->loss_pct > 0 || g->retrans ? "loss"
+			  : c->rtt_us < 10000		 ? "CPU time ~ RTT"
+			  : c->jitter_us > 0 || c->rate_bps > 0 ? "jitter/rate"
+			  : g->model.flight_rounds > 1 && excess > 0 && excess < 1.2 ? "paced windows"
+			  : g->rounds[PQ_AGG_HS] - floor(g->rounds[PQ_AGG_HS]) > 0.3 ? "part of an RTT"
+										      : "unexplained";
+	snprintf(g->agree_tag, sizeof g->agree_tag, "%s", tag);
 	if (c->loss_pct > 0 || g->retrans)
 		snprintf(g->agree_why, sizeof g->agree_why, "loss: %zu retransmitted segments", g->retrans);
 	else if (c->rtt_us < 10000)

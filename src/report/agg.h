@@ -34,6 +34,7 @@ typedef struct pq_agg_group {
 	pq_model_out model;
 	double rounds[PQ_AGG_PHASES]; /* measured: median time over min_rtt */
 	char agree_why[256];	      /* "" when every phase agrees, else the reason */
+	char agree_tag[24];	      /* the reason in two words, for narrow tables */
 	int agrees;
 } pq_agg_group;
 

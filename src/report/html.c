@@ -33,12 +33,14 @@ static const char *CSS =
     "th,td{border:1px solid #ccc;padding:3px 6px;text-align:right;vertical-align:top}"
     "th{background:#f2f2f2;cursor:pointer}td.l,th.l{text-align:left}"
     "td.na{color:#666;font-style:italic}td.bad{background:#fde8e8}"
+    "table.key td{white-space:nowrap}table.key td.l{white-space:normal;min-width:16em}table.key td:first-child{min-width:7em}"
+    "@media (max-width:600px){body{font-size:14px}th,td{padding:2px 4px}table{font-size:13px}}"
     ".hosts{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,480px),1fr));gap:16px}"
     "figure.chart{margin:1em 0;max-width:760px}figure.chart>svg{width:100%;height:auto;display:block}ul.legend svg{flex:none}"
     "figcaption{font-size:.9em;color:#333}"
     ".grid line{stroke:#e3e3e3;stroke-width:1}.frame{fill:none;stroke:#444}"
     ".xt,.xl{text-anchor:middle;font-size:12px}.yt{text-anchor:end;font-size:12px}"
-    ".yl{text-anchor:middle;font-size:12px}.ml{font-size:11px;fill:#333}"
+    ".yl{text-anchor:middle;font-size:12px}.ml{font-size:11px;fill:#222;paint-order:stroke;stroke:#fff;stroke-width:3px}"
     ".mark{stroke:#333;stroke-width:1.2;stroke-dasharray:4 3;fill:none}"
     ".diag{stroke:#999;stroke-width:1;stroke-dasharray:3 3;fill:none}"
     ".band{opacity:.18}"
@@ -112,12 +114,14 @@ static void model_cell(pq_out *o, const pq_agg_group *g)
 		pq_out_printf(o, "<td class=\"na\">no model</td>");
 		return;
 	}
-	pq_out_printf(o, "<td%s>%u / %u <small>(measured %.2f / %.2f)</small>", g->agrees ? "" : " class=\"bad\"",
+	pq_out_printf(o, "<td%s>%u / %u <small>(%.2f / %.2f)</small>", g->agrees ? "" : " class=\"bad\"",
 		      g->model.handshake, g->model.ttfb, g->rounds[PQ_AGG_HS], g->rounds[PQ_AGG_TTFB]);
 	if (!g->agrees) {
-		pq_out_printf(o, "<br><small>");
+		pq_out_printf(o, "<br><small title=\"");
 		pq_out_text(o, g->agree_why);
-		pq_out_printf(o, "</small>");
+		pq_out_printf(o, "\">");
+		pq_out_text(o, g->agree_tag);
+		pq_out_printf(o, " (see the model section)</small>");
 	}
 	pq_out_printf(o, "</td>");
 }
@@ -131,7 +135,7 @@ static void key_table(page *p, int host)
 			 "<th>TTFB ms, median [95 %% CI]</th><th>TTFB p90 / p99 / p99.9</th>"
 			 "<th class=\"l\">TTFB minus ");
 	pq_out_text(o, a->arms[0]);
-	pq_out_printf(o, " (bootstrap 95 %% CI)</th><th>model RTTs handshake / TTFB</th></tr></thead><tbody>");
+	pq_out_printf(o, " (bootstrap 95 %% CI)</th><th>model RTTs handshake / TTFB (measured)</th></tr></thead><tbody>");
 	for (size_t r = 0; r < a->nrtts; r++)
 		for (size_t arm = 0; arm < a->narms; arm++) {
 			if (p->a->kind[arm] != PQ_AGG_KEY)

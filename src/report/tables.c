@@ -33,7 +33,7 @@ static void model_txt(char *buf, size_t n, const pq_agg_group *g)
 	else
 		snprintf(buf, n, "%u/%u vs %.1f/%.1f%s%s", g->model.handshake, g->model.ttfb,
 			 g->rounds[PQ_AGG_HS], g->rounds[PQ_AGG_TTFB], g->agrees ? "" : ": ",
-			 g->agrees ? "" : g->agree_why);
+			 g->agrees ? "" : g->agree_tag);
 }
 
 void pq_report_key_text(pq_out *o, const pq_agg *a, int md, uint64_t seed)
