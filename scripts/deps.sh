@@ -7,6 +7,7 @@ pkgs=(build-essential cmake pkg-config
       libcjson-dev      # JSON manifests, summaries and JSONL records
       libpcap-dev       # pcap files of what crossed the emulated link
       libsqlite3-dev    # the results database of pqtls sweep
+      parallel          # the shard test runs a sweep's shards with GNU parallel
       libcmocka-dev     # unit tests
       zlib1g-dev libbrotli-dev libzstd-dev  # RFC 8879 certificate compression in OpenSSL
       iproute2          # namespaces, veth, routes with initcwnd

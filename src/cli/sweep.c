@@ -30,7 +30,7 @@ enum { NDIM = sizeof dim_keys / sizeof dim_keys[0] };
 struct sweep_opts {
 	const char *dim[NDIM];
 	const char *preset, *out, *shard, *cache, *fault;
-	int presets, no_check, dry_run, quiet, backend;
+	int presets, keys, no_check, dry_run, quiet, backend;
 };
 
 #define O(f) offsetof(struct sweep_opts, f)
@@ -38,9 +38,10 @@ struct sweep_opts {
 static const pq_opt sweep_table[] = {
 	{"preset", 'p', PQ_OPT_STR, O(preset), "NAME", NULL, "run a built-in study (--presets lists them)", NULL, 0, 0},
 	{"presets", 0, PQ_OPT_FLAG, O(presets), NULL, NULL, "list the presets with their size and time here", NULL, 0, 0},
-	{"out", 'o', PQ_OPT_STR, O(out), "FILE", "out/NAME/results.db",
-	 "results database (re-running the same command resumes it)", NULL, 0, 0},
-	{"shard", 0, PQ_OPT_STR, O(shard), "I/N", "1/1", "run only shard I of N of the grid's cells", NULL, 0, 0},
+	{"keys", 0, PQ_OPT_FLAG, O(keys), NULL, NULL, "list the spec keys with what they take and their defaults", NULL, 0, 0},
+	{"out", 'o', PQ_OPT_STR, O(out), "FILE", NULL,
+	 "results database, default out/NAME/results.db (re-running the same command resumes it)", NULL, 0, 0},
+	{"shard", 0, PQ_OPT_STR, O(shard), "I/N", NULL, "run only shard I of N of the grid's cells (default: all)", NULL, 0, 0},
 	{"no-check", 0, PQ_OPT_FLAG, O(no_check), NULL, NULL,
 	 "measure even when a link's self-check fails (the result is stored either way)", NULL, 0, 0},
 	{"backend", 0, PQ_OPT_CHOICE, O(backend), NULL, "auto", "link emulation backend", PQ_BACKEND_CHOICES, 0, 0},
@@ -247,6 +248,10 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 
 	if (o->presets)
 		return list_presets();
+	if (o->keys) {
+		pq_exp_spec_keys(stdout);
+		return PQ_EXIT_OK;
+	}
 	pq_exp_spec_init(&spec);
 	if (o->preset && a->argc)
 		return pq_cli_usage_error(path_name, "give a spec file or --preset, not both");
@@ -280,13 +285,14 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 		goto out;
 	}
 	FILE *log = o->quiet ? NULL : stderr;
-	/* pki no longer reads the environment: the cache root comes from here. */
-	char cache[4096];
-	if (!o->cache && pq_cli_cache_root(cache, sizeof cache) < 0) {
-		rc = pq_cli_fail(path_name, "chain cache: neither PQTLS_CACHE nor HOME is set (or give --cache)");
+	char cache[512];
+	if (o->cache)
+		snprintf(cache, sizeof cache, "%s", o->cache);
+	else if (pq_cli_cache_root(cache, sizeof cache) < 0) {
+		rc = pq_cli_usage_error(path_name, "--cache DIR is needed: neither PQTLS_CACHE nor HOME is set");
 		goto out;
 	}
-	if (!g.server[0] && (lrc = pq_exp_chains_prepare(&g, o->cache ? o->cache : cache, log, &chains, &d)) < 0) {
+	if (!g.server[0] && (lrc = pq_exp_chains_prepare(&g, cache, log, &chains, &d)) < 0) {
 		rc = usage_or_fail(lrc, &d);
 		goto out;
 	}
@@ -349,7 +355,7 @@ static const pq_cmd *const sweep_subs[] = {&pq_cmd_sweep_export, NULL};
 static const char sweep_desc[] =
 	"A spec file is 'key = value, value' lines (a list is a dimension) and '[arm LABEL]'\n"
 	"sections; options named like keys replace the spec's (every arm's too). Keys:\n"
-	"  see docs/sweep.md, or the options above (same names).\n"
+	"  pqtls sweep --keys lists them; docs/sweep.md explains the format.\n"
 	"Examples:\n"
 	"  pqtls sweep --preset quick\n"
 	"  pqtls sweep --presets\n"

@@ -9,28 +9,59 @@ void pq_exp_chains_dispose(pq_exp_chains *cs)
 	memset(cs, 0, sizeof *cs);
 }
 
-const pq_exp_chain *pq_exp_chains_find(const pq_exp_chains *cs, const pq_exp_point *p)
+static const pq_exp_chain *find_spec(const pq_exp_chains *cs, const pq_chain_spec *s)
 {
-	pq_chain_spec s;
 	char key[512];
-	pq_exp_point_chain(p, &s);
-	pq_chain_spec_key(&s, key, sizeof key);
+	pq_chain_spec_key(s, key, sizeof key);
 	for (size_t i = 0; i < cs->n; i++)
 		if (strcmp(cs->c[i].key, key) == 0)
 			return &cs->c[i];
 	return NULL;
 }
 
-static int make_one(const pq_exp_cell *cell, const char *cache_root, FILE *log, pq_exp_chain *c,
-		    pq_diag *d)
+/* The point whose natural chain a 'like ALG' pad copies: ALG at every level, the same
+ * intermediates, no padding, no emulation. */
+static void like_point(const pq_exp_point *p, pq_exp_point *ref)
+{
+	*ref = *p;
+	ref->leaf = ref->inter = ref->root = p->pad_like;
+	ref->pad_like = NULL;
+	ref->pad_chain_to = 0;
+	ref->mtc = PQ_MTC_NONE;
+}
+
+int pq_exp_chains_spec(const pq_exp_chains *cs, const pq_exp_point *p, pq_chain_spec *s)
+{
+	pq_exp_point_chain(p, s);
+	if (!p->pad_like)
+		return 0;
+	pq_exp_point ref;
+	pq_chain_spec rs;
+	like_point(p, &ref);
+	pq_exp_point_chain(&ref, &rs);
+	const pq_exp_chain *r = find_spec(cs, &rs);
+	if (!r)
+		return PQ_ESTATE;
+	s->pad_chain_to = r->info.chain_der;
+	return 0;
+}
+
+const pq_exp_chain *pq_exp_chains_find(const pq_exp_chains *cs, const pq_exp_point *p)
 {
 	pq_chain_spec s;
-	pq_exp_point_chain(&cell->p, &s);
+	return pq_exp_chains_spec(cs, p, &s) < 0 ? NULL : find_spec(cs, &s);
+}
+
+static int make_one(const pq_exp_cell *cell, const pq_chain_spec *sp, const char *cache_root, FILE *log,
+		    pq_exp_chain *c, pq_diag *d)
+{
+	pq_chain_spec s = *sp;
 	int rc = pq_chain_spec_check(&s, d);
 	if (rc == 0)
 		rc = pq_chain_cached(&s, cache_root, &c->info, d);
 	if (rc < 0) {
-		const char *where = cell->p.pad_chain_to && cell->pad_where ? cell->pad_where : cell->arm_where;
+		const char *where = (cell->p.pad_chain_to || cell->p.pad_like) && cell->pad_where ? cell->pad_where
+												 : cell->arm_where;
 		return pq_diag_prefix(d, rc, "%s: the chain of arm '%s' cannot be built", where, cell->p.arm);
 	}
 	c->cached = rc == 1;
@@ -42,28 +73,45 @@ static int make_one(const pq_exp_cell *cell, const char *cache_root, FILE *log, 
 	return 0;
 }
 
+/* Adds the chain of spec s (cell: for messages) unless it is there. */
+static int add(pq_exp_chains *out, const pq_exp_cell *cell, const pq_chain_spec *s, const char *cache_root,
+	       FILE *log, pq_diag *d)
+{
+	if (find_spec(out, s))
+		return 0;
+	pq_exp_chain *nc = realloc(out->c, (out->n + 1) * sizeof *nc);
+	if (!nc)
+		return pq_diag_set(d, PQ_ENOMEM, "out of memory");
+	out->c = nc;
+	pq_exp_chain *c = &out->c[out->n];
+	memset(c, 0, sizeof *c);
+	pq_chain_spec_key(s, c->key, sizeof c->key);
+	int rc = make_one(cell, s, cache_root, log, c, d);
+	if (rc == 0)
+		out->n++;
+	return rc;
+}
+
 int pq_exp_chains_prepare(const pq_exp_grid *g, const char *cache_root, FILE *log, pq_exp_chains *out,
 			  pq_diag *d)
 {
 	int rc = 0;
 	memset(out, 0, sizeof *out);
 	for (size_t i = 0; i < g->n && rc == 0; i++) {
-		if (pq_exp_chains_find(out, &g->cells[i].p))
-			continue;
-		pq_exp_chain *nc = realloc(out->c, (out->n + 1) * sizeof *nc);
-		if (!nc) {
-			rc = pq_diag_set(d, PQ_ENOMEM, "out of memory");
-			break;
-		}
-		out->c = nc;
-		pq_exp_chain *c = &out->c[out->n];
-		memset(c, 0, sizeof *c);
+		const pq_exp_cell *cell = &g->cells[i];
 		pq_chain_spec s;
-		pq_exp_point_chain(&g->cells[i].p, &s);
-		pq_chain_spec_key(&s, c->key, sizeof c->key);
-		rc = make_one(&g->cells[i], cache_root, log, c, d);
-		if (rc == 0)
-			out->n++;
+		if (cell->p.pad_like) {
+			/* the chain whose size it copies comes first */
+			pq_exp_point ref;
+			like_point(&cell->p, &ref);
+			pq_exp_point_chain(&ref, &s);
+			if ((rc = add(out, cell, &s, cache_root, log, d)) < 0)
+				break;
+		}
+		if (pq_exp_chains_spec(out, &cell->p, &s) < 0)
+			rc = pq_diag_set(d, PQ_ESTATE, "%s: no reference chain for 'like'", cell->arm_where);
+		else
+			rc = add(out, cell, &s, cache_root, log, d);
 	}
 	if (rc < 0)
 		pq_exp_chains_dispose(out);

@@ -27,6 +27,9 @@ int pq_exp_chains_prepare(const pq_exp_grid *g, const char *cache_root, FILE *lo
 			  pq_diag *d) PQ_MUST_USE;
 /* The chain of a cell, NULL if not prepared. */
 const pq_exp_chain *pq_exp_chains_find(const pq_exp_chains *cs, const pq_exp_point *p);
+/* The chain spec of a cell with 'pad-chain-to = like ALG' resolved to the DER size of
+ * ALG's natural chain (which must be prepared); 0 on success, PQ_ESTATE when it is not. */
+int pq_exp_chains_spec(const pq_exp_chains *cs, const pq_exp_point *p, pq_chain_spec *s);
 void pq_exp_chains_dispose(pq_exp_chains *cs);
 
 /* "ml-dsa-65 leaf <- 1 x ml-dsa-65 <- ml-dsa-65 root, 11003 B" */

@@ -52,6 +52,29 @@ static void globals(const pq_exp_spec *s, pq_exp_grid *g)
 	snprintf(g->ca, sizeof g->ca, "%s", gl->key[PQ_K_CA].given ? gl->key[PQ_K_CA].v[0].s : "");
 }
 
+/* A remote server fixes its chain, tickets and path: keys that would pretend to set
+ * them are refused rather than recorded as if measured. */
+static int check_remote(const pq_exp_spec *s, pq_diag *d)
+{
+	static const enum pq_exp_key fixed[] = {
+		PQ_K_SIG, PQ_K_LEAF, PQ_K_INTER, PQ_K_ROOT, PQ_K_INTERMEDIATES, PQ_K_PAD, PQ_K_MTC,
+		PQ_K_TICKETS, PQ_K_PROFILE, PQ_K_RTT, PQ_K_JITTER, PQ_K_LOSS, PQ_K_LOSS_MODEL, PQ_K_BURST,
+		PQ_K_RATE, PQ_K_QUEUE, PQ_K_MTU, PQ_K_INITCWND, PQ_K_CC,
+	};
+	for (size_t a = 0; a <= s->narms; a++) {
+		const pq_exp_section *sec = a ? s->arm[a - 1] : &s->global;
+		for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+			if (sec->key[fixed[i]].given)
+				return pq_diag_set(d, PQ_EINVAL,
+						   "%s: a remote server (%s) fixes its chain, tickets and network path; "
+						   "remove this key (what can vary: group, cert-compression, resume, "
+						   "early-data, warmup, response, connections, concurrency, open-loop-rate, "
+						   "timeout)",
+						   sec->key[fixed[i]].where, s->global.key[PQ_K_SERVER].v[0].s);
+	}
+	return 0;
+}
+
 /* Every combination of one arm's lists, trials innermost. */
 static int expand_arm(const pq_exp_spec *s, size_t a, pq_exp_grid *g, pq_diag *d)
 {
@@ -67,11 +90,13 @@ static int expand_arm(const pq_exp_spec *s, size_t a, pq_exp_grid *g, pq_diag *d
 		for (int k = 0; k < PQ_K_COUNT; k++)
 			if (l[k])
 				pq_exp_key_apply((enum pq_exp_key)k, &l[k]->v[idx[k]], &base);
+		base.remote = g->server[0] != 0;
 		/* Without [arm] sections the arm is named by its chain and group. */
 		if (arm)
 			snprintf(base.arm, sizeof base.arm, "%s", arm->label);
 		else
-			snprintf(base.arm, sizeof base.arm, "%.24s %.38s", base.leaf->name, base.group);
+			snprintf(base.arm, sizeof base.arm, "%.24s %.38s", base.remote ? "remote" : base.leaf->name,
+				 base.group);
 		pq_link_config lc;
 		int rc = pq_exp_point_link(&base, g->seed, arm ? arm->where : s->source, &lc, d);
 		if (rc < 0)
@@ -140,6 +165,8 @@ int pq_exp_grid_expand(const pq_exp_spec *s, pq_exp_grid *g, pq_diag *d)
 	memset(g, 0, sizeof *g);
 	globals(s, g);
 	int rc = count_cells(s, g->trials, &total, d);
+	if (rc == 0 && g->server[0])
+		rc = check_remote(s, d);
 	if (rc < 0)
 		return rc;
 	g->cells = calloc(total ? total : 1, sizeof *g->cells);

@@ -26,7 +26,7 @@ static int read_meta(const char *path, char *name, char *hash, pq_diag *d)
 /* INSERT INTO main.t SELECT every column of src.t, with id columns shifted by offsets. */
 static int copy_table(sqlite3 *db, const char *table, const char *const shift[][2], pq_diag *d)
 {
-	char sql[8192], cols[4096] = "", sel[4096] = "";
+	char sql[128], cols[4096] = "", sel[4096] = "";
 	size_t cl = 0, sl = 0;
 	sqlite3_stmt *st = NULL;
 	snprintf(sql, sizeof sql, "PRAGMA main.table_info(%s)", table);
@@ -45,8 +45,10 @@ static int copy_table(sqlite3 *db, const char *table, const char *const shift[][
 			sl += (size_t)snprintf(sel + sl, sizeof sel - sl, "%s%s", sl ? ", " : "", c);
 	}
 	sqlite3_finalize(st);
-	snprintf(sql, sizeof sql, "INSERT INTO main.%s (%s) SELECT %s FROM src.%s", table, cols, sel, table);
-	return pq_sql_exec(db, sql, table, d);
+	char *ins = sqlite3_mprintf("INSERT INTO main.%s (%s) SELECT %s FROM src.%s", table, cols, sel, table);
+	int rc = ins ? pq_sql_exec(db, ins, table, d) : pq_diag_set(d, PQ_ENOMEM, "merge: out of memory");
+	sqlite3_free(ins);
+	return rc;
 }
 
 static int duplicate_cell(sqlite3 *db, const char *input, pq_diag *d)

@@ -44,13 +44,13 @@ int pq_exp_point_link_text(const pq_exp_point *p, char *buf, size_t n)
 int pq_exp_point_text(const pq_exp_point *p, int with_trial, char *buf, size_t n)
 {
 	int len = snprintf(buf, n,
-			   "arm=%s;leaf=%s;inter=%s;root=%s;intermediates=%d;pad=%llu;mtc=%s;comp=%s;"
+			   "arm=%s;leaf=%s;inter=%s;root=%s;intermediates=%d;pad=%llu;pad_like=%s;mtc=%s;comp=%s;"
 			   "group=%s;tickets=%d;resume=%.6f;early=%d;warmup=%lld;path=%s;connections=%lld;"
-			   "concurrency=%d;open_rate=%.6f;timeout_ns=%lld;",
+			   "concurrency=%d;open_rate=%.6f;timeout_ns=%lld;remote=%d;",
 			   p->arm, p->leaf->name, p->inter->name, p->root->name, p->intermediates,
-			   (unsigned long long)p->pad_chain_to, mtc_name(p->mtc), p->cert_comp, p->group,
+			   (unsigned long long)p->pad_chain_to, p->pad_like ? p->pad_like->name : "", mtc_name(p->mtc), p->cert_comp, p->group,
 			   p->tickets, p->resume, p->early_data, p->warmup, p->path, p->connections,
-			   p->concurrency, p->open_rate, (long long)p->timeout_ns);
+			   p->concurrency, p->open_rate, (long long)p->timeout_ns, p->remote);
 	if (len >= 0 && (size_t)len < n && p->flight_one_write) /* only when set: older keys stay */
 		len += snprintf(buf + len, n - (size_t)len, "onewrite=1;");
 	if (len < 0 || (size_t)len >= n)
@@ -108,9 +108,21 @@ int pq_exp_point_link_key(const pq_exp_point *p, char out[PQ_EXP_KEY_HEX])
 	return 0;
 }
 
+/* The chain factory's inputs under their spec keys, for its messages. */
+static const pq_name chain_names[] = {
+	{"root", "root"},
+	{"inter", "intermediate"},
+	{"leaf", "leaf"},
+	{"intermediates", "intermediates"},
+	{"pad_chain_to", "pad-chain-to"},
+	{"mtc", "mtc"},
+	{NULL, NULL},
+};
+
 void pq_exp_point_chain(const pq_exp_point *p, pq_chain_spec *s)
 {
 	pq_chain_spec_init(s);
+	s->names = chain_names;
 	s->leaf = p->leaf;
 	s->inter = p->inter;
 	s->root = p->root;

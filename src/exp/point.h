@@ -23,6 +23,8 @@ typedef struct pq_exp_point {
 	const pq_alg *leaf, *inter, *root;
 	int intermediates;
 	uint64_t pad_chain_to;        /* 0 = natural */
+	const pq_alg *pad_like;       /* pad to the natural size of this algorithm's chain (same
+				       * intermediates); NULL none. Resolved by exp/chains.h */
 	enum pq_mtc_mode mtc;
 	char cert_comp[64];           /* "off", "zlib", "brotli", "zstd" */
 	/* key exchange and session */
@@ -50,6 +52,7 @@ typedef struct pq_exp_point {
 	double open_rate;             /* > 0: open loop, connections per second */
 	int64_t timeout_ns;           /* client per phase; 0 = derived from the link */
 	int trial;                    /* 1-based */
+	int remote;                   /* a remote server: chain, tickets and link are its own */
 } pq_exp_point;
 
 enum {

@@ -83,7 +83,7 @@ static const char cliff_move[] =
 
 static const char ttfb_intermediates[] =
 	"# arXiv 2604.24869 Table V: TTFB with 0 to 3 intermediates, real ML-DSA-44 and ML-DSA-65\n"
-	"# chains beside ECDSA chains (natural size; padded to the ML-DSA sizes: see ttfb-size).\n"
+	"# chains beside ECDSA chains at their natural size and padded to the ML-DSA chains' sizes.\n"
 	"name = ttfb-intermediates\n"
 	"profile = paper-10, paper-50, paper-100\n"
 	"intermediates = 0, 1, 2, 3\n"
@@ -92,7 +92,9 @@ static const char ttfb_intermediates[] =
 	"connections = 20\n"
 	ARM("ecdsa-p256", "sig = ecdsa-p256\n")
 	ARM("ml-dsa-44", "sig = ml-dsa-44\n")
-	ARM("ml-dsa-65", "sig = ml-dsa-65\n");
+	ARM("ml-dsa-65", "sig = ml-dsa-65\n")
+	ARM("ecdsa-p256 sized as ml-dsa-44", "sig = ecdsa-p256\npad-chain-to = like ml-dsa-44\n")
+	ARM("ecdsa-p256 sized as ml-dsa-65", "sig = ecdsa-p256\npad-chain-to = like ml-dsa-65\n");
 
 static const char ttfb_rtt[] =
 	"# arXiv 2604.24869 Table VI: TTFB of ECDSA, ML-DSA-44/65, an SLH-DSA CA chain and MTC size\n"
@@ -106,8 +108,8 @@ static const char ttfb_rtt[] =
 	ARM("ml-dsa-44", "sig = ml-dsa-44\n")
 	ARM("ml-dsa-65", "sig = ml-dsa-65\n")
 	ARM("slh-192s CA + ml-dsa-44", "root = slh-dsa-sha2-192s\nintermediate = slh-dsa-sha2-192s\nleaf = ml-dsa-44\n")
-	ARM("mtc landmark ml-dsa-44", "sig = ml-dsa-44\nmtc = landmark\n")
-	ARM("mtc standalone ml-dsa-44", "sig = ml-dsa-44\nmtc = standalone\n")
+	ARM("mtc landmark ml-dsa-44", "sig = ml-dsa-44\nintermediates = 0\nmtc = landmark\n")
+	ARM("mtc standalone ml-dsa-44", "sig = ml-dsa-44\nintermediates = 0\nmtc = standalone\n")
 	ARM("ecdsa-p256 resumed", "sig = ecdsa-p256\nresume = 100%\nwarmup = 1\n")
 	ARM("ml-dsa-44 resumed", "sig = ml-dsa-44\nresume = 100%\nwarmup = 1\n")
 	ARM("ml-dsa-65 resumed", "sig = ml-dsa-65\nresume = 100%\nwarmup = 1\n");
@@ -123,8 +125,8 @@ static const char mtc_cdn[] =
 	ARM("ecdsa-p256 today", "sig = ecdsa-p256\n")
 	ARM("ml-dsa-44 today", "sig = ml-dsa-44\n")
 	ARM("ml-dsa-65 today", "sig = ml-dsa-65\n")
-	ARM("ml-dsa-44 mtc landmark", "sig = ml-dsa-44\nmtc = landmark\n")
-	ARM("ml-dsa-44 mtc standalone", "sig = ml-dsa-44\nmtc = standalone\n")
+	ARM("ml-dsa-44 mtc landmark", "sig = ml-dsa-44\nintermediates = 0\nmtc = landmark\n")
+	ARM("ml-dsa-44 mtc standalone", "sig = ml-dsa-44\nintermediates = 0\nmtc = standalone\n")
 	ARM("ecdsa-p256 compressed", "sig = ecdsa-p256\ncert-compression = zstd\n")
 	ARM("ml-dsa-44 compressed", "sig = ml-dsa-44\ncert-compression = zstd\n");
 

@@ -28,6 +28,8 @@ typedef struct cellrun {
 	pq_diag diag;
 	int load_rc;
 	int server_killed;
+	const pq_exp_progress *pr; /* the sweep's counts before this cell */
+	int64_t t0;
 	char ca[600];
 } cellrun;
 
@@ -45,6 +47,15 @@ static int server_new_in_ns(void *arg)
 static void load_progress(void *arg, const pq_load_progress *p)
 {
 	cellrun *r = arg;
+	if (r->o->progress && !p->warmup) {
+		/* a long cell moves the bar too */
+		pq_exp_progress now = *r->pr;
+		now.conns += p->done;
+		now.failures += p->errors;
+		now.elapsed_ns = pq_clock_now(&pq_clock_mono) - r->t0;
+		now.arm = r->c->p.arm;
+		r->o->progress(r->o->progress_arg, &now);
+	}
 	/* Tests: the server dies mid-cell, as a crashed process would: every socket closes. */
 	if (r->srv && !p->warmup && p->done > 0 && (long long)r->c->index == r->o->fault_stop_server_cell) {
 		pq_server_free(r->srv);
@@ -168,6 +179,8 @@ static void chain_row(cellrun *r)
 	if (r->c->p.flight_one_write && r->row.first_flight_bytes > 0)
 		r->row.first_flight_segs = (r->row.first_flight_bytes + PQ_ACCT_MSS - 1) / PQ_ACCT_MSS;
 	r->row.chain_cached = r->chain->cached;
+	if (r->c->p.pad_like)
+		r->row.pad_resolved = (long long)r->chain->info.chain_der;
 }
 
 /* Measures one cell into r->res and r->row; the cell's own failures go into the row. */
@@ -329,6 +342,8 @@ int pq_exp_run(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store *st, 
 		r->g = g;
 		r->c = c;
 		r->o = o;
+		r->pr = &pr;
+		r->t0 = t0;
 		r->link = lr.link;
 		r->chain = g->server[0] ? NULL : pq_exp_chains_find(chains, &c->p);
 		pq_store_cell_row_init(&r->row);
@@ -389,8 +404,10 @@ double pq_exp_estimate_s(const pq_exp_grid *g)
 		if (p->gilbert)
 			loss = p->loss;
 		per *= 1 + 20 * loss; /* retransmission timeouts */
-		double conc = p->open_rate > 0 ? 1 : p->concurrency;
-		s += 0.05 + (double)(p->connections + p->warmup) * per / conc;
+		if (p->open_rate > 0) /* open loop: the schedule, then the last connection's own time */
+			s += 0.05 + (double)p->connections / p->open_rate + per + (double)p->warmup * per;
+		else
+			s += 0.05 + (double)(p->connections + p->warmup) * per / p->concurrency;
 	}
 	return s;
 }

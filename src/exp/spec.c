@@ -32,7 +32,7 @@ static const keydef keys[PQ_K_COUNT] = {
 	[PQ_K_INTER] = {"intermediate", T_ALG, 0, 0, 0, NULL, "sig", "intermediate CA algorithm"},
 	[PQ_K_ROOT] = {"root", T_ALG, 0, 0, 0, NULL, "sig", "root CA algorithm"},
 	[PQ_K_INTERMEDIATES] = {"intermediates", T_INT, 0, 0, PQ_CHAIN_MAX_INT, NULL, "1", "intermediate CAs in the chain"},
-	[PQ_K_PAD] = {"pad-chain-to", T_SIZE, 0, 0, 0, NULL, "0 (natural)", "exact DER bytes of the chain sent (leaf + intermediates)"},
+	[PQ_K_PAD] = {"pad-chain-to", T_SIZE, 0, 0, 0, NULL, "0 (natural)", "exact DER bytes of the chain sent (leaf + intermediates), or 'like ALG': the size of ALG's chain with as many intermediates"},
 	[PQ_K_MTC] = {"mtc", T_CHOICE, 0, 0, 0, "none|standalone|landmark", "none", "Merkle Tree Certificate size emulation"},
 	[PQ_K_COMP] = {"cert-compression", T_CHOICE, 0, 0, 0, "off|zlib|brotli|zstd", "off", "RFC 8879 certificate compression (server and client)"},
 	[PQ_K_GROUP] = {"group", T_STR, 0, 0, 0, NULL, "X25519MLKEM768", "key-exchange group (OpenSSL name)"},
@@ -93,7 +93,7 @@ static const char *allowed(const keydef *k, char *buf, size_t n)
 		snprintf(buf, n, "integers from %lld to %lld, a list 'A, B' or a range 'A..B step S'", k->min, k->max);
 		return buf;
 	case T_SIZE:
-		return "sizes (4KiB, 1500), a list or a range '4KiB..80KiB step 2KiB'";
+		return "sizes (4KiB, 1500), a list or a range '4KiB..80KiB step 2KiB' (pad-chain-to also 'like ALG')";
 	case T_DUR:
 		return "durations (70ms), a list or a range '0ms..200ms step 50ms'";
 	case T_FRAC:
@@ -220,6 +220,13 @@ static int one_value(const keydef *k, pq_exp_list *l, char *tok, const char *whe
 	char buf[200];
 	if (strstr(tok, ".."))
 		return range(k, l, tok, where, d);
+	if (k == &keys[PQ_K_PAD] && strncmp(tok, "like ", 5) == 0) {
+		const pq_alg *a;
+		if (pq_alg_lookup(trim(tok + 5), where, &a, d) < 0)
+			return PQ_EINVAL;
+		v.ptr = a;
+		return push(l, &v, where, d);
+	}
 	switch (k->type) {
 	case T_STR:
 		if (strlen(tok) >= sizeof v.s || strpbrk(tok, " \t\"'"))
@@ -525,7 +532,8 @@ void pq_exp_key_apply(enum pq_exp_key k, const pq_exp_val *v, pq_exp_point *p)
 		p->intermediates = (int)v->i;
 		break;
 	case PQ_K_PAD:
-		p->pad_chain_to = (uint64_t)v->i;
+		p->pad_chain_to = v->ptr ? 0 : (uint64_t)v->i;
+		p->pad_like = v->ptr;
 		break;
 	case PQ_K_MTC:
 		p->mtc = v->i == 1 ? PQ_MTC_STANDALONE : v->i == 2 ? PQ_MTC_LANDMARK : PQ_MTC_NONE;

@@ -61,6 +61,7 @@ typedef struct pq_store_cell_row {
 	char chain_desc[192];
 	long long chain_der_bytes, cert_msg_bytes, first_flight_bytes, first_flight_segs; /* -1 unknown */
 	int chain_cached;           /* -1 unknown */
+	long long pad_resolved;     /* > 0: the size 'pad-chain-to = like ALG' came to */
 	int64_t client_timeout_ns, server_hs_timeout_ns, server_idle_timeout_ns;
 	const char *status;         /* "ok", "failures", "failed" */
 	char failure_reason[512];

@@ -50,19 +50,20 @@ static void bind_params(pq_sql_stmt *st, const pq_exp_cell *c)
 	pq_sql_text(st, ":link_key", c->link_key);
 	pq_sql_int(st, ":trial", p->trial);
 	pq_sql_text(st, ":arm", p->arm);
-	pq_sql_text(st, ":chain_leaf", p->leaf->name);
-	pq_sql_text(st, ":chain_intermediate", p->inter->name);
-	pq_sql_text(st, ":chain_root", p->root->name);
-	pq_sql_int(st, ":chain_intermediates", p->intermediates);
+	/* A remote server's chain is its own: recorded as such, never as the defaults. */
+	pq_sql_text(st, ":chain_leaf", p->remote ? "remote" : p->leaf->name);
+	pq_sql_text(st, ":chain_intermediate", p->remote ? "remote" : p->inter->name);
+	pq_sql_text(st, ":chain_root", p->remote ? "remote" : p->root->name);
+	pq_sql_int(st, ":chain_intermediates", p->remote ? -1 : p->intermediates);
 	pq_sql_int(st, ":chain_pad_to_bytes", (long long)p->pad_chain_to);
-	pq_sql_text(st, ":chain_mtc", mtc_name(p->mtc));
+	pq_sql_text(st, ":chain_mtc", p->remote ? "remote" : mtc_name(p->mtc));
 	pq_sql_text(st, ":cert_comp", p->cert_comp);
 	pq_sql_text(st, ":tls_group", p->group);
-	pq_sql_int(st, ":tickets", p->tickets);
+	pq_sql_int(st, ":tickets", p->remote ? -1 : p->tickets);
 	pq_sql_double(st, ":resume_pct", p->resume * 100);
 	pq_sql_int(st, ":early_data", p->early_data);
 	pq_sql_int(st, ":flight_one_write", p->flight_one_write);
-	pq_sql_text(st, ":link_profile", p->profile);
+	pq_sql_text(st, ":link_profile", p->remote ? "remote" : p->profile);
 	pq_sql_int(st, ":rtt_us", p->rtt_ns / 1000);
 	pq_sql_int(st, ":jitter_us", p->jitter_ns / 1000);
 	pq_sql_double(st, ":loss_pct", p->loss * 100);
@@ -91,6 +92,8 @@ static void bind_row(pq_sql_stmt *st, const pq_store_cell_row *r)
 	opt_int(st, ":first_flight_bytes", r->first_flight_bytes);
 	opt_int(st, ":first_flight_segs", r->first_flight_segs);
 	opt_int(st, ":chain_cached", r->chain_cached);
+	if (r->pad_resolved > 0) /* overrides the parameter's 0: the size it was padded to */
+		pq_sql_int(st, ":chain_pad_to_bytes", r->pad_resolved);
 	pq_sql_int(st, ":client_timeout_us", r->client_timeout_ns / 1000);
 	pq_sql_int(st, ":server_hs_timeout_us", r->server_hs_timeout_ns / 1000);
 	pq_sql_int(st, ":server_idle_timeout_us", r->server_idle_timeout_ns / 1000);

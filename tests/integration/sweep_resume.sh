@@ -4,7 +4,7 @@
 # of the grid once, each with all its connections, none duplicated or partial. Meanwhile a
 # second sweep on the same file is refused, and so is another grid on it afterwards.
 source "$(dirname "$0")/link_lib.bash"
-command -v python3 >/dev/null || { echo "skip: needs python3 (sqlite3 module) to read the database"; exit 77; }
+command -v python3 >/dev/null || fail "needs python3 (scripts/deps.sh installs it)"
 
 cat >"$TMP/r.spec" <<'SPEC'
 name = resume-test

@@ -6,8 +6,8 @@
 # Merge refuses overlapping inputs, another grid and an existing output; export writes CSV
 # and JSON lines that hold every connection.
 source "$(dirname "$0")/link_lib.bash"
-command -v parallel >/dev/null || { echo "skip: needs GNU parallel"; exit 77; }
-command -v python3 >/dev/null || { echo "skip: needs python3 (sqlite3 module) to read the databases"; exit 77; }
+command -v parallel >/dev/null || fail "needs GNU parallel (scripts/deps.sh installs it)"
+command -v python3 >/dev/null || fail "needs python3 (scripts/deps.sh installs it)"
 
 cat >"$TMP/g.spec" <<'SPEC'
 name = shard-test

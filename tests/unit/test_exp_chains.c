@@ -68,11 +68,43 @@ static void pad_below_minimum(void **state)
 	pq_exp_spec_dispose(&s);
 }
 
+static void pad_like_another_chain(void **state)
+{
+	(void)state;
+	pq_exp_spec s;
+	pq_exp_grid g;
+	pq_exp_chains cs;
+	pq_diag d;
+	assert_int_equal(grid("sig = ecdsa-p256\nintermediates = 0, 1\npad-chain-to = like ml-dsa-44\n", &s, &g, &d), 0);
+	assert_int_equal(pq_exp_chains_prepare(&g, dir, NULL, &cs, &d), 0);
+	assert_int_equal(cs.n, 4); /* two ML-DSA-44 references, two padded ECDSA chains */
+	for (size_t i = 0; i < g.n; i++) {
+		pq_exp_point ref = g.cells[i].p;
+		ref.leaf = ref.inter = ref.root = pq_alg_find("ml-dsa-44");
+		ref.pad_like = NULL;
+		const pq_exp_chain *c = pq_exp_chains_find(&cs, &g.cells[i].p), *r = pq_exp_chains_find(&cs, &ref);
+		assert_non_null(c);
+		assert_non_null(r);
+		assert_int_equal(c->info.chain_der, r->info.chain_der);
+		assert_string_equal(c->info.cert[0].key_alg, "ecdsa-p256");
+	}
+	pq_exp_chains_dispose(&cs);
+	pq_exp_grid_dispose(&g);
+	pq_exp_spec_dispose(&s);
+	/* smaller than the chain itself: refused with the line */
+	assert_int_equal(grid("sig = ml-dsa-65\npad-chain-to = like ecdsa-p256\n", &s, &g, &d), 0);
+	assert_true(pq_exp_chains_prepare(&g, dir, NULL, &cs, &d) < 0);
+	assert_non_null(strstr(pq_diag_msg(&d), "c.spec:2: pad-chain-to: the chain of arm"));
+	pq_exp_grid_dispose(&g);
+	pq_exp_spec_dispose(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(builds_each_once),
 		cmocka_unit_test(pad_below_minimum),
+		cmocka_unit_test(pad_like_another_chain),
 	};
 	return cmocka_run_group_tests(tests, testdir_setup, testdir_teardown);
 }

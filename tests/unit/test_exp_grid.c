@@ -182,6 +182,14 @@ static void presets_expand(void **state)
 		assert_true(g.n > 0);
 		pq_exp_grid_order(&g);
 		assert_true(pq_exp_estimate_s(&g) > 0);
+		/* every chain a preset asks for is one the factory accepts (no keys made here) */
+		for (size_t i = 0; i < g.n; i++) {
+			pq_chain_spec cs;
+			pq_diag d;
+			pq_exp_point_chain(&g.cells[i].p, &cs);
+			if (pq_chain_spec_check(&cs, &d) < 0)
+				fail_msg("preset %s, arm %s: %s", p->name, g.cells[i].p.arm, pq_diag_msg(&d));
+		}
 		pq_exp_grid_dispose(&g);
 	}
 	pq_exp_grid g;
