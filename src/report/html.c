@@ -300,7 +300,7 @@ static void size_chart(page *p, int rtt, int host)
 		s[ns++] = (pq_svg_series){"key arms: handshake, measured median", lines[0].x, lines[0].hs,
 					  lines[0].n, NULL, NULL, PQ_SVG_LINE, 2};
 	if (nl) {
-		char id[48], cap[900];
+		char id[48], cap[1400];
 		snprintf(id, sizeof id, "fig-size-h%d-r%d", host, rtt);
 		snprintf(cap, sizeof cap,
 			 "Median time to first byte (handshake time where no response was asked) against "
@@ -350,7 +350,7 @@ static void cdf_chart(page *p, int rtt, int host)
 		ns++;
 	}
 	if (ns >= 1) {
-		char id[48], cap[200];
+		char id[48], cap[400];
 		snprintf(id, sizeof id, "fig-cdf-h%d-r%d", host, rtt);
 		snprintf(cap, sizeof cap, "Distribution of handshake times per arm at %g ms RTT (host %s): the share of connections done by each time.",
 			 (double)a->rtts[rtt] / 1e3, a->hosts[host]);
@@ -411,7 +411,7 @@ static void ttlb_chart(page *p, int rtt, int host)
 	}
 	if (!ns)
 		return;
-	char id[48], cap[300];
+	char id[48], cap[600];
 	snprintf(id, sizeof id, "fig-ttlb-h%d-r%d", host, rtt);
 	snprintf(cap, sizeof cap,
 		 "Time-to-last-byte slowdown against %s (median ratio - 1, %%) by response size at %g ms "
