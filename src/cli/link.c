@@ -10,7 +10,10 @@
 
 #include "cli/commands.h"
 #include "cli/link_cli.h"
+#include "cli/names.h"
+#include "core/clock.h"
 #include "core/units.h"
+#include "net/check.h"
 #include "net/profile.h"
 
 volatile sig_atomic_t pq_linkcli_signal;
@@ -31,57 +34,6 @@ void pq_linkcli_catch_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
-/* "100p" / "100pkt" / "100packets" are packets, anything else a size. */
-static int parse_queue(const char *s, pq_dir_cfg *dc, pq_diag *d)
-{
-	char *end;
-	errno = 0;
-	unsigned long long n = strtoull(s, &end, 10);
-	if (end != s && (!strcmp(end, "p") || !strcmp(end, "pkt") || !strcmp(end, "pkts") ||
-			 !strcmp(end, "packets"))) {
-		if (errno || n == 0 || n > 1000000)
-			return pq_diag_set(d, PQ_ERANGE, "--queue: '%s' is out of range (accepted: 1p to 1000000p)", s);
-		dc->queue_pkts = (uint32_t)n;
-		dc->queue_bytes = 0;
-		return 0;
-	}
-	uint64_t b;
-	int rc = pq_parse_size(s, "--queue", &b, d);
-	if (rc)
-		return pq_diag_set(d, rc, "--queue: '%s' is neither a size (64KiB) nor a packet count (100p)", s);
-	if (b == 0)
-		return pq_diag_set(d, PQ_ERANGE, "--queue: 0 bytes holds nothing (accepted: at least the MTU)");
-	dc->queue_bytes = b;
-	dc->queue_pkts = 0;
-	return 0;
-}
-
-/* "P,R[,BAD[,GOOD]]" as fractions ("1%,25%"). */
-static int parse_burst(const char *s, pq_loss_cfg *l, pq_diag *d)
-{
-	char buf[128];
-	double v[4] = {0, 0, 1.0, 0};
-	snprintf(buf, sizeof buf, "%s", s);
-	int n = 0;
-	char *save = NULL;
-	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		if (n == 4)
-			return pq_diag_set(d, PQ_EINVAL, "--burst-loss: '%s' has more than 4 values (P,R[,BAD[,GOOD]])", s);
-		if (pq_parse_fraction(t, "--burst-loss", &v[n], d))
-			return pq_diag_set(d, PQ_EINVAL, "--burst-loss: '%s' is not a probability (e.g. 1%% or 0.01); "
-					   "expected P,R[,BAD[,GOOD]]", t);
-		n++;
-	}
-	if (n < 2)
-		return pq_diag_set(d, PQ_EINVAL, "--burst-loss: '%s' needs at least P and R (e.g. 1%%,25%%)", s);
-	l->p = 0;
-	l->ge_p = v[0];
-	l->ge_r = v[1];
-	l->loss_bad = v[2];
-	l->loss_good = v[3];
-	return 0;
-}
-
 static int given(const pq_cmd *cmd, const pq_cli_args *a, const char *name)
 {
 	return pq_cli_given(cmd, a, name);
@@ -93,12 +45,13 @@ static int build_config(const pq_cmd *cmd, const struct link_opts *o, const pq_c
 {
 	int rc;
 	pq_link_config_init(c);
-	if (o->profile && (rc = pq_profile_apply(o->profile, c, d)))
+	if (o->profile && (rc = pq_profile_apply(o->profile, "--profile", c, d)))
 		return rc;
+	c->names = pq_cli_link_names;
+	if (given(cmd, a, "rtt"))
+		pq_link_config_set_rtt(c, o->rtt);
 	for (int i = 0; i < 2; i++) {
 		pq_dir_cfg *dc = &c->dir[i];
-		if (given(cmd, a, "rtt"))
-			dc->delay_ns = o->rtt / 2 + (i == 0 ? o->rtt % 2 : 0);
 		if (given(cmd, a, "delay"))
 			dc->delay_ns = o->delay;
 		if (given(cmd, a, "jitter"))
@@ -111,11 +64,12 @@ static int build_config(const pq_cmd *cmd, const struct link_opts *o, const pq_c
 			dc->loss.p = o->loss;
 			dc->loss.ge_p = 0;
 		}
-		if (given(cmd, a, "burst-loss") && (rc = parse_burst(o->burst_loss, &dc->loss, d)))
+		if (given(cmd, a, "burst-loss") &&
+		    (rc = pq_linkcfg_parse_burst(o->burst_loss, "--burst-loss", &dc->loss, d)))
 			return rc;
 		if (given(cmd, a, "rate"))
 			dc->rate_bps = o->rate;
-		if (given(cmd, a, "queue") && (rc = parse_queue(o->queue, dc, d)))
+		if (given(cmd, a, "queue") && (rc = pq_linkcfg_parse_queue(o->queue, "--queue", dc, d)))
 			return rc;
 	}
 	if (given(cmd, a, "delay-up"))
@@ -157,6 +111,21 @@ int pq_linkcli_config(const pq_cmd *cmd, const char *path, const struct link_opt
 	return 0;
 }
 
+void pq_linkcli_opts(pq_link_opts *lo, const char *pcap)
+{
+	pq_link_opts_init(lo);
+	lo->pcap_path = pcap;
+	lo->log = stderr;
+	const char *comp = getenv("PQTLS_LINK_COMP_US"), *early = getenv("PQTLS_LINK_EARLY_US");
+	const char *nice = getenv("PQTLS_LINK_NICE");
+	if (comp && *comp)
+		lo->comp_ns = strtoll(comp, NULL, 10) * PQ_NS_PER_US;
+	if (early && *early)
+		lo->early_ns = strtoll(early, NULL, 10) * PQ_NS_PER_US;
+	if (nice && *nice)
+		lo->nice = atoi(nice);
+}
+
 void pq_linkcli_announce(const pq_link *l)
 {
 	char desc[512];
@@ -164,6 +133,29 @@ void pq_linkcli_announce(const pq_link *l)
 	fprintf(stderr, "pqtls link: %s <-> %s, backend %s: %s (client %s, server %s)\n",
 		pq_link_ns_name(l, PQ_SIDE_CLIENT), pq_link_ns_name(l, PQ_SIDE_SERVER),
 		pq_backend_name(pq_link_backend(l)), desc, PQ_LINK_CLIENT_ADDR, PQ_LINK_SERVER_ADDR);
+}
+
+int pq_linkcli_finish(pq_link *l, const char *path, int rc)
+{
+	pq_diag d;
+	if (pq_link_stop(l, &d))
+		rc = rc ? rc : pq_cli_fail(path, "%s", pq_diag_msg(&d));
+	pq_linkcli_report_stats(l);
+	if (pq_link_down(l, &d))
+		rc = rc ? rc : pq_cli_fail(path, "%s", pq_diag_msg(&d));
+	return rc;
+}
+
+void pq_linkcli_check_line(pq_link *l)
+{
+	pq_check_result cr;
+	pq_diag d;
+	char line[512];
+	if (pq_check_run(l, NULL, &cr, &d) == 0)
+		pq_check_format(&cr, line, sizeof line);
+	else
+		snprintf(line, sizeof line, "%s", pq_diag_msg(&d));
+	fprintf(stderr, "pqtls link check: %s\n", line);
 }
 
 void pq_linkcli_report_stats(pq_link *l)

@@ -70,6 +70,15 @@ struct link_opts {
 
 #define END_OPTS {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0}
 
+/* For the --help of the commands that bring a link up (see docs/link.md, Design). */
+#define LINK_ENV_HELP                                                                              \
+	"Environment (userspace backend; for experiments on the emulation itself):\n"                \
+	"  PQTLS_LINK_COMP_US   fixed cost of the forwarder's path taken off each direction's\n"     \
+	"                       delay, in us (default: 40)\n"                                        \
+	"  PQTLS_LINK_EARLY_US  the forwarder wakes this long before a release and busy-waits,\n"   \
+	"                       in us, 0 to 10000 (default: 150)\n"                                  \
+	"  PQTLS_LINK_NICE      the forwarder thread's nice value (default: -19)\n"
+
 /* Last SIGINT/SIGTERM/SIGHUP caught after pq_linkcli_catch_signals(), 0 when none. */
 extern volatile sig_atomic_t pq_linkcli_signal;
 void pq_linkcli_catch_signals(void);
@@ -77,8 +86,16 @@ void pq_linkcli_catch_signals(void);
  * usage message and returns PQ_EXIT_USAGE, else 0. */
 int pq_linkcli_config(const pq_cmd *cmd, const char *path, const struct link_opts *o, const pq_cli_args *a,
 		      pq_link_config *c);
+/* The link's run-time options: pcap, log to stderr, and the forwarder's tuning from the
+ * environment (LINK_ENV_HELP). */
+void pq_linkcli_opts(pq_link_opts *lo, const char *pcap);
 void pq_linkcli_announce(const pq_link *l);
 void pq_linkcli_report_stats(pq_link *l);
+/* Measures the link as `link check` does and prints one line to stderr. */
+void pq_linkcli_check_line(pq_link *l);
+/* Stops the link, prints its stats and takes it down; returns rc, or the exit code of
+ * the first failure when rc is 0. */
+int pq_linkcli_finish(pq_link *l, const char *path, int rc);
 
 extern const pq_cmd pq_linkcli_run, pq_linkcli_up, pq_linkcli_down, pq_linkcli_exec;
 extern const pq_cmd pq_linkcli_check, pq_linkcli_profiles, pq_linkcli_probe_server, pq_linkcli_probe_client;

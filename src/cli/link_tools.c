@@ -78,7 +78,8 @@ static int link_check_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 	pq_diag d;
 	pq_link *l = NULL;
 	pq_linkcli_catch_signals();
-	pq_link_opts lo = {.log = stderr, .comp_ns = -1};
+	pq_link_opts lo;
+	pq_linkcli_opts(&lo, NULL);
 	if (pq_link_up(&cfg, &lo, &l, &d))
 		return pq_cli_fail(path, "%s", pq_diag_msg(&d));
 	if (!o->json)
@@ -118,7 +119,8 @@ const pq_cmd pq_linkcli_check = {
 	.name = "check",
 	.summary = "build a link, measure its RTT, rate and loss against the configuration, and report",
 	.usage = "[link options] [--samples N] [--json]",
-	.description = "Exit status 0 when every measured value is within its budget, 1 when one is not.",
+	.description = "Exit status 0 when every measured value is within its budget, 1 when one is not.\n\n"
+		LINK_ENV_HELP,
 	.opts = check_opts,
 	.opts_size = sizeof(struct link_opts),
 	.run = link_check_run,

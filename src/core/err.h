@@ -8,7 +8,7 @@
  * which they write one sentence naming the input, what was wrong and what would be
  * accepted. pq_diag_set() returns the code it is given, so a failure reads as
  *     return pq_diag_set(d, PQ_EINVAL, "%s: '%s' is not a duration (e.g. 50ms)", what, s);
- * where `what` is the caller's name for the input (core/names.h). 
+ * where `what` is the caller's name for the input (core/names.h).
  * A NULL pq_diag is allowed everywhere and simply discards the text. */
 #ifndef PQ_CORE_ERR_H
 #define PQ_CORE_ERR_H

@@ -1,9 +1,10 @@
 /* What the caller calls a library's inputs, for messages. A module names each input by
  * a key, its config field ("max_conns"); the caller maps keys to what its user typed
- * ("--max-conns" for the CLI, "server.max_conns" for a sweep file), as core/units.c's
- * parsers take `what`. Modules never spell a command-line option themselves.
+ * (the command line's option, or "server.max_conns" for a sweep file), as core/units.c's
+ * parsers take `what`. Modules never spell a command-line option themselves (the CLI's
+ * tables are in cli/names.c).
  *
- *   static const pq_name names[] = {{"max_conns", "--max-conns"}, {NULL, NULL}};
+ *   static const pq_name names[] = {{"max_conns", "server.max_conns"}, {NULL, NULL}};
  *   cfg.names = names;
  *   ... pq_diag_set(d, PQ_ERANGE, "%s: ...", pq_name_of(cfg->names, "max_conns"));
  */

@@ -15,7 +15,6 @@
 #define FWD_BATCH 64
 #define FWD_MAX_PKTS 65536      /* in flight, both directions: bounds memory */
 #define FWD_MAX_LATE_SAMPLES (4u << 20)
-#define FWD_DEFAULT_EARLY_NS (150 * PQ_NS_PER_US)
 
 static void release_due(pq_fwd *f, int64_t now)
 {
@@ -132,24 +131,18 @@ static void *fwd_main(void *arg)
 	return NULL;
 }
 
-static int64_t env_early_ns(void)
-{
-	const char *s = getenv("PQTLS_LINK_EARLY_US");
-	long v = s ? strtol(s, NULL, 10) : -1;
-	return v >= 0 && v <= 10000 ? v * PQ_NS_PER_US : FWD_DEFAULT_EARLY_NS;
-}
-
 int pq_fwd_start(pq_fwd *f, const pq_link_config *cfg, const int64_t comp_ns[2], int tun_c, int tun_s,
-		 pq_pcapw *pcap, pq_diag *d)
+		 pq_pcapw *pcap, const pq_fwd_tune *tune, pq_diag *d)
 {
 	int rc = 0;
 	memset(f, 0, sizeof *f);
 	f->tun[0] = tun_c;
 	f->tun[1] = tun_s;
 	f->pcap = pcap;
-	f->early_ns = env_early_ns();
-	const char *nv = getenv("PQTLS_LINK_NICE");
-	f->nice = nv && *nv ? atoi(nv) : -19;
+	f->early_ns = tune && tune->early_ns >= 0 && tune->early_ns <= 10 * PQ_NS_PER_MS
+			      ? tune->early_ns
+			      : PQ_FWD_DEFAULT_EARLY_NS;
+	f->nice = tune ? tune->nice : PQ_FWD_DEFAULT_NICE;
 	f->timer_fd = f->stop_fd = f->epoll_fd = -1;
 	pthread_mutex_init(&f->mu, NULL);
 	pq_stats_init(&f->late);

@@ -22,13 +22,23 @@ typedef struct pq_fwd_stats {
 	pq_summary late;     /* release lateness in ns (actual write - due) */
 } pq_fwd_stats;
 
+/* How the forwarder thread runs. It wakes early_ns before a release and busy-waits to
+ * the exact time (0..10 ms; outside that range, the default), at a nice value of its
+ * own (a heavier CFS weight, never a real-time class). */
+#define PQ_FWD_DEFAULT_EARLY_NS (150 * 1000)
+#define PQ_FWD_DEFAULT_NICE (-19)
+typedef struct pq_fwd_tune {
+	int64_t early_ns;
+	int nice;
+} pq_fwd_tune;
+
 typedef struct pq_fwd {
 	int tun[2];          /* [PQ_DIR_C2S] = client TUN (read side), [PQ_DIR_S2C] = server TUN */
 	pq_path path[2];
 	pq_pkt_pool pool;
 	int timer_fd, stop_fd, epoll_fd;
 	int64_t early_ns;
-	int nice;            /* the thread's nice value (PQTLS_LINK_NICE, default -19) */
+	int nice;            /* the thread's nice value */
 	pq_pcapw *pcap;
 	pthread_t thread;
 	int running;
@@ -40,9 +50,9 @@ typedef struct pq_fwd {
 
 /* Builds the paths from cfg (each direction's delay reduced by comp_ns[dir], the
  * measured fixed cost of the forwarder's own path, never below 0) and starts the thread.
- * Takes ownership of the TUN fds and of pcap (may be NULL). */
+ * Takes ownership of the TUN fds and of pcap (may be NULL). tune NULL: the defaults. */
 int pq_fwd_start(pq_fwd *f, const pq_link_config *cfg, const int64_t comp_ns[2], int tun_c, int tun_s,
-		 pq_pcapw *pcap, pq_diag *d) PQ_MUST_USE;
+		 pq_pcapw *pcap, const pq_fwd_tune *tune, pq_diag *d) PQ_MUST_USE;
 /* Stops and joins the thread, closes the TUNs (the devices vanish) and the pcap. */
 int pq_fwd_stop(pq_fwd *f, pq_diag *d);
 void pq_fwd_stats_get(pq_fwd *f, pq_fwd_stats *out);

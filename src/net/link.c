@@ -13,33 +13,20 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "core/clock.h"
 #include "core/units.h"
 #include "net/fwd.h"
-#include "net/netem.h"
+#include "net/link_backend.h"
 #include "net/ns.h"
 #include "net/sh.h"
 #include "net/tun.h"
 
-#define NETEM_DEV "pqv0"
-/* Measured on the project's 2-core VM (docs/link.md): the forwarder's own path (TUN read
- * wake-up, write into the peer stack) costs about this much per direction beyond a plain
- * veth. Subtracted from each direction's delay so the configured RTT is what a ping sees. */
-#define DEFAULT_COMP_NS (40 * PQ_NS_PER_US)
-
-struct pq_link {
-	pq_link_config cfg;
-	enum pq_backend backend;
-	char ns[2][64];
-	int nsfd[2];
-	int created[2];
-	int devstat[2]; /* /proc/net/dev inside each side */
-	pq_tun_counters base[2];
-	pq_fwd fwd;
-	int fwd_on;
-	int stopped;          /* pq_link_stop ran: `final` holds the last stats */
-	pq_link_stats final;
+/* The backends by kind, and auto's order of preference: netem when the kernel has it and
+ * it can honour every option, else pqtls's own forwarder. */
+static const pq_link_ops *const backends[] = {
+	[PQ_BACKEND_USERSPACE] = &pq_link_userspace,
+	[PQ_BACKEND_NETEM] = &pq_link_netem,
 };
+static const pq_link_ops *const auto_order[] = {&pq_link_netem, &pq_link_userspace};
 
 static atomic_uint link_counter;
 
@@ -78,7 +65,7 @@ const char *pq_link_ns_name(const pq_link *l, enum pq_side side)
 
 enum pq_backend pq_link_backend(const pq_link *l)
 {
-	return l->backend;
+	return l->ops ? l->ops->kind : PQ_BACKEND_AUTO;
 }
 
 const pq_link_config *pq_link_cfg(const pq_link *l)
@@ -115,7 +102,7 @@ static int ns_sysctls(int nsfd, pq_diag *d)
 }
 
 /* Addresses, MTU and the route with its TCP settings, as one `ip -batch`. */
-static int configure_side(pq_link *l, enum pq_side side, const char *dev, pq_diag *d)
+int pq_link_configure_side(pq_link *l, enum pq_side side, const char *dev, pq_diag *d)
 {
 	const char *me = side == PQ_SIDE_CLIENT ? PQ_LINK_CLIENT_ADDR : PQ_LINK_SERVER_ADDR;
 	const char *peer = side == PQ_SIDE_CLIENT ? PQ_LINK_SERVER_ADDR : PQ_LINK_CLIENT_ADDR;
@@ -137,65 +124,9 @@ static int configure_side(pq_link *l, enum pq_side side, const char *dev, pq_dia
 	return pq_sh_run(argv, script, NULL, d);
 }
 
-static int up_userspace(pq_link *l, const pq_link_opts *o, pq_diag *d)
+void pq_link_opts_init(pq_link_opts *o)
 {
-	int tun[2] = {-1, -1}, rc = 0;
-	pq_pcapw *pcap = NULL;
-	for (int s = 0; s < 2 && !rc; s++)
-		rc = pq_tun_open_in(l->nsfd[s], PQ_LINK_IFNAME, &tun[s], d);
-	for (int s = 0; s < 2 && !rc; s++)
-		rc = configure_side(l, s, PQ_LINK_IFNAME, d);
-	for (int s = 0; s < 2 && !rc; s++) {
-		rc = pq_ns_open_file(l->nsfd[s], "/proc/thread-self/net/dev", O_RDONLY, &l->devstat[s], d);
-		if (!rc)
-			(void)pq_tun_counters_read(l->devstat[s], PQ_LINK_IFNAME, &l->base[s]);
-	}
-	if (!rc && o && o->pcap_path)
-		rc = pq_pcapw_open(o->pcap_path, &pcap, d);
-	if (rc)
-		goto out;
-	int64_t comp = o && o->comp_ns >= 0 ? o->comp_ns : DEFAULT_COMP_NS;
-	const char *env = getenv("PQTLS_LINK_COMP_US");
-	if (env && *env)
-		comp = strtoll(env, NULL, 10) * PQ_NS_PER_US;
-	int64_t comp2[2] = {comp, comp};
-	rc = pq_fwd_start(&l->fwd, &l->cfg, comp2, tun[0], tun[1], pcap, d);
-	if (!rc) {
-		l->fwd_on = 1;
-		tun[0] = tun[1] = -1; /* owned by the forwarder now */
-		pcap = NULL;
-	}
-out:
-	for (int s = 0; s < 2; s++)
-		if (tun[s] >= 0)
-			close(tun[s]);
-	if (pcap) {
-		pq_diag ignore;
-		(void)pq_pcapw_close(pcap, &ignore);
-	}
-	return rc;
-}
-
-static int up_netem(pq_link *l, const pq_link_opts *o, pq_diag *d)
-{
-	pq_netem_cmd c;
-	if (o && o->pcap_path)
-		return pq_diag_set(d, PQ_EUNSUPPORTED, "--pcap needs the userspace backend (netem packets never "
-				   "pass through pqtls); add --backend userspace");
-	/* Build both qdisc commands first: refuse before changing anything. */
-	pq_netem_cmd q[2];
-	for (int s = 0; s < 2; s++) {
-		int rc = pq_netem_qdisc_cmd(&q[s], l->ns[s], NETEM_DEV, &l->cfg.dir[s], l->cfg.mtu, d);
-		if (rc)
-			return rc;
-	}
-	pq_netem_veth_cmd(&c, l->ns[0], l->ns[1], NETEM_DEV);
-	int rc = pq_sh_run(c.argv, NULL, NULL, d);
-	for (int s = 0; s < 2 && !rc; s++)
-		rc = configure_side(l, s, NETEM_DEV, d);
-	for (int s = 0; s < 2 && !rc; s++)
-		rc = pq_sh_run(q[s].argv, NULL, NULL, d);
-	return rc;
+	*o = (pq_link_opts){.comp_ns = -1, .early_ns = -1, .nice = PQ_FWD_DEFAULT_NICE};
 }
 
 int pq_link_up(const pq_link_config *cfg, const pq_link_opts *o, pq_link **out, pq_diag *d)
@@ -211,7 +142,7 @@ int pq_link_up(const pq_link_config *cfg, const pq_link_opts *o, pq_link **out, 
 	if (!l)
 		return pq_diag_set(d, PQ_ENOMEM, "out of memory");
 	l->cfg = *cfg;
-	l->nsfd[0] = l->nsfd[1] = l->devstat[0] = l->devstat[1] = -1;
+	l->nsfd[0] = l->nsfd[1] = -1;
 	pq_link_names(atomic_fetch_add(&link_counter, 1), getpid(), l->ns[0], l->ns[1]);
 	for (int s = 0; s < 2 && !rc; s++) {
 		rc = pq_ns_create(l->ns[s], d);
@@ -223,26 +154,24 @@ int pq_link_up(const pq_link_config *cfg, const pq_link_opts *o, pq_link **out, 
 	}
 	if (rc)
 		goto out;
-	l->backend = cfg->backend;
-	if (l->backend == PQ_BACKEND_AUTO || l->backend == PQ_BACKEND_NETEM) {
-		pq_diag why;
-		pq_diag_clear(&why);
-		int have = pq_netem_available(l->ns[0], &why);
-		if (!have && l->backend == PQ_BACKEND_NETEM) {
-			rc = pq_diag_set(d, PQ_EUNSUPPORTED, "--backend netem: this kernel cannot run netem (%s); "
-					 "use --backend userspace", pq_diag_msg(&why));
-			goto out;
+	if (cfg->backend == PQ_BACKEND_AUTO) {
+		/* The first that can; when none can, the last one's reason. */
+		for (size_t i = 0; i < sizeof auto_order / sizeof auto_order[0]; i++) {
+			pq_diag_clear(d);
+			if (!(rc = auto_order[i]->usable(l, o, d))) {
+				l->ops = auto_order[i];
+				break;
+			}
 		}
-		/* netem cannot write a pcap; auto keeps the backend that can honour every option */
-		if (l->backend == PQ_BACKEND_AUTO)
-			l->backend = have && !(o && o->pcap_path) ? PQ_BACKEND_NETEM : PQ_BACKEND_USERSPACE;
+	} else if ((unsigned)cfg->backend < sizeof backends / sizeof backends[0] &&
+		   backends[cfg->backend]) {
+		l->ops = backends[cfg->backend];
+		rc = l->ops->usable(l, o, d);
+	} else {
+		rc = pq_diag_set(d, PQ_EINVAL, "backend %d is not known", (int)cfg->backend);
 	}
-	if (l->backend == PQ_BACKEND_USERSPACE && access(PQ_TUN_DEV, R_OK | W_OK)) {
-		rc = pq_diag_set(d, PQ_EPERM, "the userspace backend needs read-write access to %s (%s)",
-				 PQ_TUN_DEV, strerror(errno));
-		goto out;
-	}
-	rc = l->backend == PQ_BACKEND_NETEM ? up_netem(l, o, d) : up_userspace(l, o, d);
+	if (!rc)
+		rc = l->ops->up(l, o, d);
 out:
 	if (rc) {
 		pq_diag ignore;
@@ -317,39 +246,6 @@ int pq_link_run_in(pq_link *l, enum pq_side side, int (*fn)(void *arg), void *ar
 	return rc;
 }
 
-static void add_tun_drops(pq_link *l, pq_link_stats *out)
-{
-	pq_tun_counters now[2];
-	for (int s = 0; s < 2; s++)
-		if (l->devstat[s] < 0 || pq_tun_counters_read(l->devstat[s], PQ_LINK_IFNAME, &now[s]))
-			return;
-	/* The client TUN's tx drops are uplink packets we never read; the server TUN's rx drops
-	 * are uplink packets its stack refused after we wrote them; and the other way round. */
-	out->dir[PQ_DIR_C2S].drop_unplanned += (now[0].tx_dropped - l->base[0].tx_dropped) +
-					       (now[1].rx_dropped - l->base[1].rx_dropped);
-	out->dir[PQ_DIR_S2C].drop_unplanned += (now[1].tx_dropped - l->base[1].tx_dropped) +
-					       (now[0].rx_dropped - l->base[0].rx_dropped);
-}
-
-static void netem_stats(pq_link *l, pq_link_stats *out)
-{
-	for (int s = 0; s < 2; s++) {
-		char *argv[] = {"tc", "-s", "-n", l->ns[s], "qdisc", "show", "dev", NETEM_DEV, NULL};
-		pq_buf b;
-		pq_buf_init(&b, 64 * 1024);
-		pq_diag ignore;
-		uint64_t bytes, pkts, dropped;
-		if (!pq_sh_run(argv, NULL, &b, &ignore) &&
-		    !pq_netem_parse_stats(pq_buf_str(&b), &bytes, &pkts, &dropped)) {
-			out->dir[s].pkts_out = pkts;
-			out->dir[s].bytes_out = bytes;
-			/* netem counts its random loss and queue overflow together */
-			out->dir[s].drop_loss = dropped;
-		}
-		pq_buf_dispose(&b);
-	}
-}
-
 int pq_link_stats_get(pq_link *l, pq_link_stats *out)
 {
 	if (l->stopped) {
@@ -357,21 +253,9 @@ int pq_link_stats_get(pq_link *l, pq_link_stats *out)
 		return 0;
 	}
 	memset(out, 0, sizeof *out);
-	out->backend = l->backend;
+	out->backend = pq_link_backend(l);
 	out->late.p50 = out->late.p99 = out->late.max = -1;
-	if (l->backend == PQ_BACKEND_NETEM) {
-		netem_stats(l, out);
-		return 0;
-	}
-	if (!l->fwd_on)
-		return PQ_ESTATE;
-	pq_fwd_stats fs;
-	pq_fwd_stats_get(&l->fwd, &fs);
-	out->dir[0] = fs.dir[0];
-	out->dir[1] = fs.dir[1];
-	out->late = fs.late;
-	add_tun_drops(l, out);
-	return 0;
+	return l->ops ? l->ops->stats(l, out) : PQ_ESTATE;
 }
 
 uint64_t pq_link_stats_unplanned(const pq_link_stats *s)
@@ -407,24 +291,8 @@ int pq_link_stop(pq_link *l, pq_diag *d)
 	int rc = 0;
 	if (pq_link_stats_get(l, &l->final))
 		memset(&l->final, 0, sizeof l->final);
-	if (l->fwd_on) {
-		/* The TUN counters die with the devices: keep the drops they showed, and take the
-		 * forwarder's own counters after it stopped, so packets released in between count. */
-		uint64_t tun_drops[2];
-		pq_fwd_stats fs;
-		pq_fwd_stats_get(&l->fwd, &fs);
-		for (int i = 0; i < 2; i++)
-			tun_drops[i] = l->final.dir[i].drop_unplanned - fs.dir[i].drop_unplanned;
-		rc = pq_fwd_stop(&l->fwd, d);
-		pq_fwd_stats_get(&l->fwd, &fs);
-		for (int i = 0; i < 2; i++) {
-			l->final.dir[i] = fs.dir[i];
-			l->final.dir[i].drop_unplanned += tun_drops[i];
-		}
-		l->final.late = fs.late;
-		pq_fwd_dispose(&l->fwd);
-		l->fwd_on = 0;
-	}
+	if (l->ops)
+		rc = l->ops->stop(l, &l->final, d);
 	l->stopped = 1;
 	return rc;
 }
@@ -434,9 +302,9 @@ int pq_link_down(pq_link *l, pq_diag *d)
 	if (!l)
 		return 0;
 	int rc = pq_link_stop(l, d);
+	if (l->ops)
+		l->ops->release(l);
 	for (int s = 0; s < 2; s++) {
-		if (l->devstat[s] >= 0)
-			close(l->devstat[s]);
 		if (l->nsfd[s] >= 0)
 			close(l->nsfd[s]);
 		if (l->created[s])
@@ -452,7 +320,7 @@ int pq_link_attach(const char *base, pq_link **out, pq_diag *d)
 	pq_link *l = calloc(1, sizeof *l);
 	if (!l)
 		return pq_diag_set(d, PQ_ENOMEM, "out of memory");
-	l->nsfd[0] = l->nsfd[1] = l->devstat[0] = l->devstat[1] = -1;
+	l->nsfd[0] = l->nsfd[1] = -1;
 	int rc = 0;
 	for (int s = 0; s < 2 && !rc; s++) {
 		snprintf(l->ns[s], sizeof l->ns[s], "%s-%c", base, s ? 's' : 'c');

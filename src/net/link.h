@@ -39,7 +39,14 @@ typedef struct pq_link_opts {
 	/* Per-direction fixed cost of the forwarder path subtracted from the delay; < 0 means
 	 * use the built-in estimate (see docs/link.md). */
 	int64_t comp_ns;
+	/* The userspace forwarder wakes this long before a release and busy-waits to the
+	 * exact time; < 0 (or above 10 ms): the built-in 150 us. */
+	int64_t early_ns;
+	int nice; /* the forwarder thread's nice value (pq_link_opts_init: -19) */
 } pq_link_opts;
+
+/* Defaults: no pcap, quiet, built-in compensation and wake-up, nice -19. */
+void pq_link_opts_init(pq_link_opts *o);
 
 /* Refuses with a message naming what is missing: CAP_NET_ADMIN and CAP_SYS_ADMIN (root)
  * and, for the userspace backend, read-write access to /dev/net/tun. */

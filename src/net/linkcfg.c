@@ -1,7 +1,9 @@
 #include "net/linkcfg.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/units.h"
@@ -44,7 +46,7 @@ static int check_prob(double v, const char *dir, const char *what, pq_diag *d)
 	return 0;
 }
 
-static int validate_dir(const pq_dir_cfg *c, const char *dir, pq_diag *d)
+static int validate_dir(const pq_dir_cfg *c, const char *dir, const pq_name *names, pq_diag *d)
 {
 	char a[32], b[32];
 	if (c->delay_ns < 0 || c->delay_ns > PQ_LINK_MAX_DELAY_NS)
@@ -65,14 +67,17 @@ static int validate_dir(const pq_dir_cfg *c, const char *dir, pq_diag *d)
 		return pq_diag_set(d, PQ_EINVAL, "%s burst-loss: r (bad -> good) must be above 0 when p is "
 				   "set, or the link stays bad for ever", dir);
 	if (c->loss.p > 0 && c->loss.ge_p > 0)
-		return pq_diag_set(d, PQ_EINVAL, "%s: choose either --loss (Bernoulli) or --burst-loss "
-				   "(Gilbert-Elliott), not both", dir);
+		return pq_diag_set(d, PQ_EINVAL,
+				   "%s: choose either %s (Bernoulli) or %s (Gilbert-Elliott), not both",
+				   dir, pq_name_of(names, "loss"), pq_name_of(names, "burst_loss"));
 	if (c->rate_bps > PQ_LINK_MAX_RATE_BPS)
 		return pq_diag_set(d, PQ_ERANGE, "%s rate: %s is above the accepted 100 Gbit/s", dir,
 				   pq_fmt_rate(a, sizeof a, c->rate_bps));
 	if ((c->queue_bytes || c->queue_pkts) && !c->rate_bps)
-		return pq_diag_set(d, PQ_EINVAL, "%s queue: a queue limit needs a rate (--rate), since "
-				   "without one nothing ever waits in the queue", dir);
+		return pq_diag_set(d, PQ_EINVAL,
+				   "%s queue: a queue limit needs a rate (%s), since without one "
+				   "nothing ever waits in the queue",
+				   dir, pq_name_of(names, "rate"));
 	return 0;
 }
 
@@ -80,7 +85,7 @@ int pq_link_config_validate(const pq_link_config *c, pq_diag *d)
 {
 	static const char *const names[2] = {"uplink (client->server)", "downlink (server->client)"};
 	for (int i = 0; i < 2; i++) {
-		int rc = validate_dir(&c->dir[i], names[i], d);
+		int rc = validate_dir(&c->dir[i], names[i], c->names, d);
 		if (rc)
 			return rc;
 		if (c->dir[i].queue_bytes && c->dir[i].queue_bytes < c->mtu)
@@ -89,11 +94,14 @@ int pq_link_config_validate(const pq_link_config *c, pq_diag *d)
 					   (unsigned long long)c->dir[i].queue_bytes, c->mtu);
 	}
 	if (c->mtu < PQ_LINK_MIN_MTU || c->mtu > PQ_LINK_MAX_MTU)
-		return pq_diag_set(d, PQ_ERANGE, "--mtu: %u is out of range (accepted: %u to %u; IPv4 needs "
-				   "at least 576)", c->mtu, PQ_LINK_MIN_MTU, PQ_LINK_MAX_MTU);
+		return pq_diag_set(d, PQ_ERANGE,
+				   "%s: %u is out of range (accepted: %u to %u; IPv4 needs at least 576)",
+				   pq_name_of(c->names, "mtu"), c->mtu, PQ_LINK_MIN_MTU, PQ_LINK_MAX_MTU);
 	if (c->initcwnd > 1000 || c->initrwnd > 1000)
-		return pq_diag_set(d, PQ_ERANGE, "--initcwnd/--initrwnd: %u is out of range (accepted: 1 to "
-				   "1000 segments, 0 for the kernel default)",
+		return pq_diag_set(d, PQ_ERANGE,
+				   "%s: %u is out of range (accepted: 1 to 1000 segments, 0 for the "
+				   "kernel default)",
+				   pq_name_of(c->names, c->initcwnd > 1000 ? "initcwnd" : "initrwnd"),
 				   c->initcwnd > 1000 ? c->initcwnd : c->initrwnd);
 	if ((unsigned)c->cc > PQ_CC_RENO || (unsigned)c->backend > PQ_BACKEND_NETEM)
 		return pq_diag_set(d, PQ_EINVAL, "congestion control or backend out of range");
@@ -103,6 +111,68 @@ int pq_link_config_validate(const pq_link_config *c, pq_diag *d)
 int64_t pq_link_config_rtt_ns(const pq_link_config *c)
 {
 	return c->dir[0].delay_ns + c->dir[1].delay_ns;
+}
+
+void pq_link_config_set_rtt(pq_link_config *c, int64_t rtt_ns)
+{
+	c->dir[PQ_DIR_S2C].delay_ns = rtt_ns / 2;
+	c->dir[PQ_DIR_C2S].delay_ns = rtt_ns - rtt_ns / 2;
+}
+
+int pq_linkcfg_parse_queue(const char *s, const char *what, pq_dir_cfg *dc, pq_diag *d)
+{
+	char *end;
+	errno = 0;
+	unsigned long long n = strtoull(s, &end, 10);
+	if (end != s && (!strcmp(end, "p") || !strcmp(end, "pkt") || !strcmp(end, "pkts") ||
+			 !strcmp(end, "packets"))) {
+		if (errno || n == 0 || n > 1000000)
+			return pq_diag_set(d, PQ_ERANGE,
+					   "%s: '%s' is out of range (accepted: 1p to 1000000p)", what, s);
+		dc->queue_pkts = (uint32_t)n;
+		dc->queue_bytes = 0;
+		return 0;
+	}
+	uint64_t b;
+	int rc = pq_parse_size(s, what, &b, d);
+	if (rc)
+		return pq_diag_set(d, rc, "%s: '%s' is neither a size (64KiB) nor a packet count (100p)",
+				   what, s);
+	if (b == 0)
+		return pq_diag_set(d, PQ_ERANGE, "%s: 0 bytes holds nothing (accepted: at least the MTU)",
+				   what);
+	dc->queue_bytes = b;
+	dc->queue_pkts = 0;
+	return 0;
+}
+
+int pq_linkcfg_parse_burst(const char *s, const char *what, pq_loss_cfg *l, pq_diag *d)
+{
+	char buf[128];
+	double v[4] = {0, 0, 1.0, 0};
+	snprintf(buf, sizeof buf, "%s", s);
+	int n = 0;
+	char *save = NULL;
+	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		if (n == 4)
+			return pq_diag_set(d, PQ_EINVAL,
+					   "%s: '%s' has more than 4 values (P,R[,BAD[,GOOD]])", what, s);
+		if (pq_parse_fraction(t, what, &v[n], d))
+			return pq_diag_set(d, PQ_EINVAL,
+					   "%s: '%s' is not a probability (e.g. 1%% or 0.01); expected "
+					   "P,R[,BAD[,GOOD]]",
+					   what, t);
+		n++;
+	}
+	if (n < 2)
+		return pq_diag_set(d, PQ_EINVAL, "%s: '%s' needs at least P and R (e.g. 1%%,25%%)",
+				   what, s);
+	l->p = 0;
+	l->ge_p = v[0];
+	l->ge_r = v[1];
+	l->loss_bad = v[2];
+	l->loss_good = v[3];
+	return 0;
 }
 
 /* Appends " what up[/down]" when either direction has a non-zero value. */

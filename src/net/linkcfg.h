@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "core/err.h"
+#include "core/names.h"
 #include "net/stage.h"
 
 /* Directions: client to server (uplink) and server to client (downlink). */
@@ -42,6 +43,10 @@ typedef struct pq_link_config {
 	enum pq_backend backend;
 	uint64_t seed;
 	char profile[32];            /* name of the profile it came from, "" when none */
+	/* What the caller calls the inputs in messages: "loss", "burst_loss", "queue", "rate",
+	 * "mtu", "initcwnd", "initrwnd", "backend", "reorder", "pcap", "profile", "wait_port",
+	 * "wait_timeout"; NULL: those keys (core/names.h). */
+	const pq_name *names;
 } pq_link_config;
 
 /* Limits the validator enforces (and messages quote). */
@@ -58,6 +63,20 @@ int pq_link_config_validate(const pq_link_config *c, pq_diag *d) PQ_MUST_USE;
 
 /* Both directions' delay summed: what a ping across the link should show. */
 int64_t pq_link_config_rtt_ns(const pq_link_config *c);
+
+/* Splits a round-trip time over the two directions: the server->client half rounded
+ * down, client->server the rest, so the two always add up to rtt_ns. */
+void pq_link_config_set_rtt(pq_link_config *c, int64_t rtt_ns);
+
+/* A drop-tail queue limit as users write it: a size ("64KiB") or a packet count ("100p",
+ * "100pkt", "100packets"; 1 to 1000000). Sets one of dc's two limits and clears the
+ * other. `what` names the input in messages. */
+int pq_linkcfg_parse_queue(const char *s, const char *what, pq_dir_cfg *dc, pq_diag *d) PQ_MUST_USE;
+
+/* Gilbert-Elliott loss as "P,R[,BAD[,GOOD]]" (fractions: "1%,25%"): P good->bad,
+ * R bad->good, the loss in the bad (default 100 %) and good (0 %) state. Replaces any
+ * Bernoulli loss in *l. */
+int pq_linkcfg_parse_burst(const char *s, const char *what, pq_loss_cfg *l, pq_diag *d) PQ_MUST_USE;
 
 /* One line describing the link ("rtt 70.0 ms, rate 20.0 Mbit/s both ways, ..."). */
 void pq_link_config_describe(const pq_link_config *c, char *buf, size_t n);

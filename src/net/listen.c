@@ -52,7 +52,8 @@ int pq_listen_wait(pq_link *l, unsigned port, int64_t timeout_ns, pid_t pid, int
 			break;
 		}
 		if (pid > 0 && waitpid(pid, status, WNOHANG) == pid) {
-			rc = pq_diag_set(d, PQ_ECHILD, "--wait-port %u: the server exited before it listened", port);
+			rc = pq_diag_set(d, PQ_ECHILD, "%s %u: the server exited before it listened",
+					 pq_name_of(pq_link_cfg(l)->names, "wait_port"), port);
 			break;
 		}
 		struct timespec ms = {0, 1000000};
@@ -61,8 +62,12 @@ int pq_listen_wait(pq_link *l, unsigned port, int64_t timeout_ns, pid_t pid, int
 	if (rc == PQ_ETIMEOUT) {
 		char t[32];
 		snprintf(t, sizeof t, "%.1f s", (double)timeout_ns / 1e9);
-		rc = pq_diag_set(d, PQ_ETIMEOUT, "--wait-port %u: nothing listened on TCP port %u in the server "
-				 "namespace within %s (see --wait-timeout)", port, port, t);
+		const pq_name *names = pq_link_cfg(l)->names;
+		rc = pq_diag_set(d, PQ_ETIMEOUT,
+				 "%s %u: nothing listened on TCP port %u in the server namespace "
+				 "within %s (see %s)",
+				 pq_name_of(names, "wait_port"), port, port, t,
+				 pq_name_of(names, "wait_timeout"));
 	}
 	close(fd4);
 	if (fd6 >= 0)

@@ -41,13 +41,15 @@ static void add_pct(pq_netem_cmd *c, double frac)
 }
 
 int pq_netem_qdisc_cmd(pq_netem_cmd *c, const char *ns, const char *dev, const pq_dir_cfg *dc,
-		       uint32_t mtu, pq_diag *d)
+		       uint32_t mtu, const pq_name *names, pq_diag *d)
 {
 	static const char *const dist[] = {"normal", "uniform", "paretonormal"};
 	reset(c);
 	if (dc->jitter_ns && !dc->reorder)
-		return pq_diag_set(d, PQ_EUNSUPPORTED, "netem backend: netem reorders packets when it adds "
-				   "jitter; use --reorder to accept that, or --backend userspace to keep order");
+		return pq_diag_set(d, PQ_EUNSUPPORTED,
+				   "netem backend: netem reorders packets when it adds jitter; use %s "
+				   "to accept that, or %s userspace to keep order",
+				   pq_name_of(names, "reorder"), pq_name_of(names, "backend"));
 	add(c, "tc");
 	add(c, "-n");
 	add(c, "%s", ns);

@@ -22,10 +22,11 @@ typedef struct pq_netem_cmd {
 } pq_netem_cmd;
 
 /* "tc -n NS qdisc replace dev DEV root netem limit .. delay .. [jitter] loss .. rate .." for
- * one direction's egress. PQ_EUNSUPPORTED (with a message) for what netem cannot do:
- * jitter that must keep packet order. */
+ * one direction's egress. PQ_EUNSUPPORTED (with a message naming the inputs by `names`,
+ * keys "reorder" and "backend") for what netem cannot do: jitter that must keep packet
+ * order. */
 int pq_netem_qdisc_cmd(pq_netem_cmd *c, const char *ns, const char *dev, const pq_dir_cfg *dc,
-		       uint32_t mtu, pq_diag *d) PQ_MUST_USE;
+		       uint32_t mtu, const pq_name *names, pq_diag *d) PQ_MUST_USE;
 
 /* "ip -n NS_C link add DEV type veth peer name DEV netns NS_S". */
 void pq_netem_veth_cmd(pq_netem_cmd *c, const char *ns_c, const char *ns_s, const char *dev);

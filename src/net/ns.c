@@ -212,16 +212,37 @@ int pq_ns_sweep(FILE *log)
 	return removed;
 }
 
-void pq_ns_list(char *buf, size_t n)
+int pq_ns_names(pq_ns_name **out, size_t *n)
 {
-	size_t len = 0;
-	buf[0] = '\0';
+	*out = NULL;
+	*n = 0;
 	DIR *dir = opendir(PQ_NS_DIR);
 	if (!dir)
-		return;
+		return errno == ENOENT ? 0 : -errno;
+	size_t cap = 0;
+	int rc = 0;
 	struct dirent *e;
-	while ((e = readdir(dir)) && len < n)
-		if (strncmp(e->d_name, PQ_NS_PREFIX, strlen(PQ_NS_PREFIX)) == 0)
-			len += (size_t)snprintf(buf + len, n - len, "%s\n", e->d_name);
+	while ((e = readdir(dir))) {
+		size_t len = strlen(e->d_name);
+		if (strncmp(e->d_name, PQ_NS_PREFIX, strlen(PQ_NS_PREFIX)) != 0 ||
+		    len >= sizeof(pq_ns_name))
+			continue;
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 16;
+			pq_ns_name *grown = realloc(*out, cap * sizeof **out);
+			if (!grown) {
+				rc = -ENOMEM;
+				break;
+			}
+			*out = grown;
+		}
+		memcpy((*out)[(*n)++], e->d_name, len + 1);
+	}
 	closedir(dir);
+	if (rc) {
+		free(*out);
+		*out = NULL;
+		*n = 0;
+	}
+	return rc;
 }

@@ -42,7 +42,9 @@ int pq_ns_owner_alive(pid_t pid);
  * namespaces it removed. */
 int pq_ns_sweep(FILE *log);
 
-/* Names of the pqtls namespaces that exist now, one per line, into buf. */
-void pq_ns_list(char *buf, size_t n);
+/* The pqtls namespaces that exist now: a new array of *n names in *out (free it), or
+ * -errno (*out NULL, *n 0). No /run/netns is no namespaces. */
+typedef char pq_ns_name[64];
+int pq_ns_names(pq_ns_name **out, size_t *n) PQ_MUST_USE;
 
 #endif

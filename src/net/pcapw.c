@@ -13,16 +13,18 @@ struct pq_pcapw {
 	pcap_t *pc;
 	pcap_dumper_t *dump;
 	char *path, *tmp;
+	const char *what; /* the caller's name for the file, for messages */
 	int64_t mono0, real0;
 	uint64_t count;
 };
 
-int pq_pcapw_open(const char *path, pq_pcapw **out, pq_diag *d)
+int pq_pcapw_open(const char *path, const char *what, pq_pcapw **out, pq_diag *d)
 {
 	int rc = 0;
 	pq_pcapw *w = calloc(1, sizeof *w);
 	if (!w)
 		return pq_diag_set(d, PQ_ENOMEM, "out of memory");
+	w->what = what;
 	w->path = strdup(path);
 	if (!w->path || asprintf(&w->tmp, "%s.partial", path) < 0) {
 		w->tmp = NULL;
@@ -31,12 +33,13 @@ int pq_pcapw_open(const char *path, pq_pcapw **out, pq_diag *d)
 	}
 	w->pc = pcap_open_dead(DLT_RAW, 65535);
 	if (!w->pc) {
-		rc = pq_diag_set(d, PQ_EIO, "--pcap: libpcap could not start a raw-IP capture");
+		rc = pq_diag_set(d, PQ_EIO, "%s: libpcap could not start a raw-IP capture", what);
 		goto out;
 	}
 	w->dump = pcap_dump_open(w->pc, w->tmp);
 	if (!w->dump) {
-		rc = pq_diag_set(d, PQ_EIO, "--pcap: cannot write '%s': %s", path, pcap_geterr(w->pc));
+		rc = pq_diag_set(d, PQ_EIO, "%s: cannot write '%s': %s", what, path,
+				 pcap_geterr(w->pc));
 		goto out;
 	}
 	struct timespec ts;
@@ -78,12 +81,12 @@ int pq_pcapw_close(pq_pcapw *w, pq_diag *d)
 		return 0;
 	int rc = 0;
 	if (pcap_dump_flush(w->dump))
-		rc = pq_diag_set(d, PQ_EIO, "--pcap: writing '%s' failed", w->tmp);
+		rc = pq_diag_set(d, PQ_EIO, "%s: writing '%s' failed", w->what, w->tmp);
 	pcap_dump_close(w->dump);
 	pcap_close(w->pc);
 	if (!rc && rename(w->tmp, w->path))
-		rc = pq_diag_set(d, -errno, "--pcap: cannot rename '%s' to '%s': %s", w->tmp, w->path,
-				 strerror(errno));
+		rc = pq_diag_set(d, -errno, "%s: cannot rename '%s' to '%s': %s", w->what, w->tmp,
+				 w->path, strerror(errno));
 	if (rc)
 		remove(w->tmp);
 	free(w->tmp);

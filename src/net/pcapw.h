@@ -11,7 +11,8 @@
 
 typedef struct pq_pcapw pq_pcapw;
 
-int pq_pcapw_open(const char *path, pq_pcapw **out, pq_diag *d) PQ_MUST_USE;
+/* `what` names the file in messages (the caller's name for it). */
+int pq_pcapw_open(const char *path, const char *what, pq_pcapw **out, pq_diag *d) PQ_MUST_USE;
 /* t_ns is monotonic; it is shown as wall-clock time relative to when the file was opened. */
 void pq_pcapw_write(pq_pcapw *w, int64_t t_ns, const uint8_t *data, uint32_t len);
 uint64_t pq_pcapw_count(const pq_pcapw *w);

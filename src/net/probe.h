@@ -2,7 +2,7 @@
  * (initcwnd steps, throughput), without TLS in the way. Both set TCP_NODELAY.
  *
  * Protocol: the client connects and sends its wanted byte count as 20 ASCII digits; the
- * server writes that many bytes (or a fixed --bytes count, if it was given one, without
+ * server writes that many bytes (or a fixed byte count, if it was given one, without
  * waiting) and closes. The client times connect() start to the last byte. */
 #ifndef PQ_NET_PROBE_H
 #define PQ_NET_PROBE_H

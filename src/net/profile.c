@@ -28,15 +28,15 @@ const pq_profile pq_profiles[] = {
 	{NULL, NULL, 0, 0, 0, 0, 0},
 };
 
-int pq_profile_apply(const char *name, pq_link_config *c, pq_diag *d)
+int pq_profile_apply(const char *name, const char *what, pq_link_config *c, pq_diag *d)
 {
 	for (const pq_profile *p = pq_profiles; p->name; p++) {
 		if (strcmp(p->name, name) != 0)
 			continue;
 		pq_link_config_init(c);
 		snprintf(c->profile, sizeof c->profile, "%s", p->name);
+		pq_link_config_set_rtt(c, p->rtt_ns);
 		for (int i = 0; i < 2; i++) {
-			c->dir[i].delay_ns = p->rtt_ns / 2;
 			c->dir[i].jitter_ns = p->jitter_ns;
 			c->dir[i].reorder = p->jitter_ns > 0; /* as netem, which the studies used */
 			c->dir[i].loss.p = p->loss;
@@ -50,6 +50,6 @@ int pq_profile_apply(const char *name, pq_link_config *c, pq_diag *d)
 	names[0] = '\0';
 	for (const pq_profile *p = pq_profiles; p->name && len < sizeof names; p++)
 		len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", len ? ", " : "", p->name);
-	return pq_diag_set(d, PQ_EINVAL, "--profile: unknown profile '%s' (known: %s; see 'pqtls link profiles')",
-			   name, names);
+	return pq_diag_set(d, PQ_EINVAL, "%s: unknown profile '%s' (known: %s; see 'pqtls link profiles')",
+			   what, name, names);
 }

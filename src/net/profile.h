@@ -22,7 +22,7 @@ typedef struct pq_profile {
 extern const pq_profile pq_profiles[];
 
 /* Looks `name` up and fills *c (pq_link_config_init first). PQ_EINVAL with the list of
- * known names when there is no such profile. */
-int pq_profile_apply(const char *name, pq_link_config *c, pq_diag *d) PQ_MUST_USE;
+ * known names when there is no such profile; `what` names the input in that message. */
+int pq_profile_apply(const char *name, const char *what, pq_link_config *c, pq_diag *d) PQ_MUST_USE;
 
 #endif

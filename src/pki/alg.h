@@ -1,5 +1,5 @@
-/* Signature algorithms a chain can use: the table users pick from (--sig, --root,
- * --intermediate, --leaf), their nominal sizes, and key generation with OpenSSL 3.5.
+/* Signature algorithms a chain can use: the table users pick from (for the root, the
+ * intermediates and the leaf), their nominal sizes, and key generation with OpenSSL 3.5.
  *
  * Sizes are the bytes an algorithm puts on the wire: `pub_bytes` is the raw public key
  * (inside the SPKI BIT STRING), `sig_bytes` the signature as carried in X.509 and in a
@@ -48,7 +48,7 @@ const pq_alg *pq_alg_at(size_t i);
 const pq_alg *pq_alg_find(const char *name);
 
 /* Like pq_alg_find, but an unknown name gives PQ_EINVAL with a message naming `what`
- * (e.g. "--leaf") and listing every accepted name. */
+ * (the caller's name for the input) and listing every accepted name. */
 int pq_alg_lookup(const char *name, const char *what, const pq_alg **out, pq_diag *d) PQ_MUST_USE;
 
 /* The algorithm whose key is generated (base for composites, else a itself). */

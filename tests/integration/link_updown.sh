@@ -10,12 +10,14 @@ has "$TMP/err" "backend userspace"
 ip netns list | grep -q "^$name-c" || fail "no client namespace for $name"
 ip netns list | grep -q "^$name-s" || fail "no server namespace for $name"
 
-$P link exec "$name" server -- "$P" link probe-server --port 5201 &
+# A port of this test's own, so pgrep below finds no other test's probe server.
+PORT=$((20000 + $$ % 20000))
+$P link exec "$name" server -- "$P" link probe-server --port "$PORT" &
 for _ in $(seq 100); do
-	ip netns exec "$name-s" cat /proc/net/tcp | awk '$4 == "0A"' | grep -qi ':1451 ' && break
+	ip netns exec "$name-s" cat /proc/net/tcp | awk '$4 == "0A"' | grep -qi ":$(printf '%04X' "$PORT") " && break
 	sleep 0.05
 done
-$P link exec "$name" client -- "$P" link probe-client --bytes 5000 {server} >"$TMP/out"
+$P link exec "$name" client -- "$P" link probe-client --port "$PORT" --bytes 5000 {server} >"$TMP/out"
 has "$TMP/out" "5000 "
 ms=$(awk '{print $2}' "$TMP/out")
 awk -v m="$ms" 'BEGIN { exit !(m > 35 && m < 80) }' || fail "5000 bytes took $ms ms on a 20 ms RTT link"
@@ -30,8 +32,8 @@ set -e
 $P link down "$name" 2>"$TMP/err"
 has "$TMP/err" "removed $name"
 if ip netns list | grep -q "^$name-"; then fail "namespaces remain after down"; fi
-for _ in $(seq 50); do pgrep -f "probe-server --port 5201" >/dev/null || break; sleep 0.05; done
-! pgrep -f "probe-server --port 5201" >/dev/null || fail "server inside the link survived link down"
+for _ in $(seq 50); do pgrep -f "probe-server --port $PORT" >/dev/null || break; sleep 0.05; done
+! pgrep -f "probe-server --port $PORT" >/dev/null || fail "server inside the link survived link down"
 set +e
 $P link down "$name" 2>"$TMP/err"
 rc=$?

@@ -58,7 +58,7 @@ static void config_rejects_bad_values(void **state)
 	expect_bad(&c, "150% is not a probability");
 	pq_link_config_init(&c);
 	c.mtu = 500;
-	expect_bad(&c, "--mtu: 500");
+	expect_bad(&c, "mtu: 500");
 	pq_link_config_init(&c);
 	c.dir[0].queue_pkts = 10;
 	expect_bad(&c, "needs a rate");
@@ -71,26 +71,30 @@ static void config_rejects_bad_values(void **state)
 	expect_bad(&c, "stays bad for ever");
 	pq_link_config_init(&c);
 	c.initcwnd = 5000;
-	expect_bad(&c, "--initcwnd");
+	expect_bad(&c, "initcwnd: 5000");
+	static const pq_name names[] = {{"initcwnd", "--initcwnd"}, {NULL, NULL}};
+	c.names = names; /* the caller's names, when it gives them */
+	expect_bad(&c, "--initcwnd: 5000");
 }
 
 static void profiles_apply(void **state)
 {
 	(void)state;
 	pq_link_config c;
-	assert_int_equal(pq_profile_apply("us-west", &c, NULL), 0);
+	assert_int_equal(pq_profile_apply("us-west", "profile", &c, NULL), 0);
 	assert_int_equal(pq_link_config_rtt_ns(&c), 70 * MS);
 	assert_string_equal(c.profile, "us-west");
-	assert_int_equal(pq_profile_apply("trans-pacific", &c, NULL), 0);
+	assert_int_equal(pq_profile_apply("trans-pacific", "profile", &c, NULL), 0);
 	assert_int_equal(pq_link_config_rtt_ns(&c), 148 * MS);
-	assert_int_equal(pq_profile_apply("aws-lossy", &c, NULL), 0);
+	assert_int_equal(pq_profile_apply("aws-lossy", "profile", &c, NULL), 0);
 	assert_true(c.dir[0].loss.p > 0 && c.dir[1].loss.p > 0);
 	for (const pq_profile *p = pq_profiles; p->name; p++) {
-		assert_int_equal(pq_profile_apply(p->name, &c, NULL), 0);
+		assert_int_equal(pq_profile_apply(p->name, "profile", &c, NULL), 0);
 		assert_int_equal(pq_link_config_validate(&c, NULL), 0);
 	}
 	pq_diag d;
-	assert_int_equal(pq_profile_apply("mars", &c, &d), PQ_EINVAL);
+	assert_int_equal(pq_profile_apply("mars", "-p", &c, &d), PQ_EINVAL);
+	assert_non_null(strstr(pq_diag_msg(&d), "-p: unknown profile")); /* the caller's name */
 	assert_non_null(strstr(pq_diag_msg(&d), "unknown profile 'mars'"));
 	assert_non_null(strstr(pq_diag_msg(&d), "same-az"));
 }
@@ -101,20 +105,20 @@ static void netem_command_lines(void **state)
 	pq_netem_cmd c;
 	char line[1024];
 	pq_dir_cfg dc = {.delay_ns = 35 * MS};
-	assert_int_equal(pq_netem_qdisc_cmd(&c, "ns-c", "pqv0", &dc, 1500, NULL), 0);
+	assert_int_equal(pq_netem_qdisc_cmd(&c, "ns-c", "pqv0", &dc, 1500, NULL, NULL), 0);
 	pq_sh_join(c.argv, line, sizeof line);
 	assert_string_equal(line, "tc -n ns-c qdisc replace dev pqv0 root netem limit 1000 delay 35000us");
 
 	pq_dir_cfg all = {.delay_ns = 74 * MS, .jitter_ns = 2 * MS, .jitter_dist = PQ_DIST_PARETONORMAL,
 			  .reorder = 1, .loss = {.p = 0.015}, .rate_bps = 20000000, .queue_bytes = 64 * 1024};
-	assert_int_equal(pq_netem_qdisc_cmd(&c, "s", "pqv0", &all, 1500, NULL), 0);
+	assert_int_equal(pq_netem_qdisc_cmd(&c, "s", "pqv0", &all, 1500, NULL, NULL), 0);
 	pq_sh_join(c.argv, line, sizeof line);
 	assert_string_equal(line, "tc -n s qdisc replace dev pqv0 root netem limit 43 delay 74000us 2000us "
 				  "distribution paretonormal loss random 1.5% rate 20000000bit");
 
 	pq_dir_cfg ge = {.delay_ns = 1 * MS, .loss = {.ge_p = 0.01, .ge_r = 0.25, .loss_bad = 1, .loss_good = 0},
 			 .rate_bps = 1000000, .queue_pkts = 50};
-	assert_int_equal(pq_netem_qdisc_cmd(&c, "s", "pqv0", &ge, 1500, NULL), 0);
+	assert_int_equal(pq_netem_qdisc_cmd(&c, "s", "pqv0", &ge, 1500, NULL, NULL), 0);
 	pq_sh_join(c.argv, line, sizeof line);
 	assert_string_equal(line, "tc -n s qdisc replace dev pqv0 root netem limit 50 delay 1000us loss gemodel "
 				  "1% 25% 100% 0% rate 1000000bit");
@@ -122,7 +126,10 @@ static void netem_command_lines(void **state)
 	/* netem cannot keep order under jitter: refused, not silently different */
 	pq_dir_cfg keep = {.delay_ns = 10 * MS, .jitter_ns = 1 * MS};
 	pq_diag d;
-	assert_int_equal(pq_netem_qdisc_cmd(&c, "s", "pqv0", &keep, 1500, &d), PQ_EUNSUPPORTED);
+	assert_int_equal(pq_netem_qdisc_cmd(&c, "s", "pqv0", &keep, 1500, NULL, &d), PQ_EUNSUPPORTED);
+	assert_non_null(strstr(pq_diag_msg(&d), "use reorder to accept that, or backend userspace"));
+	static const pq_name names[] = {{"reorder", "--reorder"}, {"backend", "--backend"}, {NULL, NULL}};
+	assert_int_equal(pq_netem_qdisc_cmd(&c, "s", "pqv0", &keep, 1500, names, &d), PQ_EUNSUPPORTED);
 	assert_non_null(strstr(pq_diag_msg(&d), "--backend userspace"));
 
 	pq_netem_veth_cmd(&c, "a-c", "a-s", "pqv0");
@@ -224,6 +231,57 @@ static void sh_failure_quotes_command(void **state)
 	assert_int_equal(pq_sh_run(missing, NULL, NULL, &d), PQ_ECHILD);
 }
 
+/* One RTT split: the halves add up to the RTT, the odd nanosecond going client->server. */
+static void rtt_split(void **state)
+{
+	(void)state;
+	pq_link_config c;
+	pq_link_config_init(&c);
+	pq_link_config_set_rtt(&c, 70 * MS + 1);
+	assert_int_equal(pq_link_config_rtt_ns(&c), 70 * MS + 1);
+	assert_int_equal(c.dir[PQ_DIR_C2S].delay_ns, 35 * MS + 1);
+	assert_int_equal(c.dir[PQ_DIR_S2C].delay_ns, 35 * MS);
+	assert_int_equal(pq_profile_apply("us-west", "profile", &c, NULL), 0);
+	assert_int_equal(c.dir[PQ_DIR_C2S].delay_ns, c.dir[PQ_DIR_S2C].delay_ns);
+}
+
+static void queue_and_burst_parsing(void **state)
+{
+	(void)state;
+	pq_dir_cfg dc = {0};
+	pq_diag d;
+	assert_int_equal(pq_linkcfg_parse_queue("100p", "q", &dc, &d), 0);
+	assert_int_equal(dc.queue_pkts, 100);
+	assert_int_equal(pq_linkcfg_parse_queue("64KiB", "q", &dc, &d), 0);
+	assert_int_equal(dc.queue_bytes, 65536);
+	assert_int_equal(dc.queue_pkts, 0); /* one limit at a time */
+	assert_int_equal(pq_linkcfg_parse_queue("20packets", "q", &dc, &d), 0);
+	assert_int_equal(dc.queue_pkts, 20);
+	assert_int_equal(dc.queue_bytes, 0);
+	assert_int_equal(pq_linkcfg_parse_queue("0p", "--queue", &dc, &d), PQ_ERANGE);
+	assert_non_null(strstr(d.msg, "--queue: '0p' is out of range"));
+	assert_int_equal(pq_linkcfg_parse_queue("lots", "--queue", &dc, &d), PQ_EINVAL);
+	assert_non_null(strstr(d.msg, "neither a size"));
+	assert_int_equal(pq_linkcfg_parse_queue("0", "--queue", &dc, &d), PQ_ERANGE);
+
+	pq_loss_cfg l = {.p = 0.5};
+	assert_int_equal(pq_linkcfg_parse_burst("1%,25%", "b", &l, &d), 0);
+	assert_float_equal(l.p, 0, 1e-12);
+	assert_float_equal(l.ge_p, 0.01, 1e-12);
+	assert_float_equal(l.ge_r, 0.25, 1e-12);
+	assert_float_equal(l.loss_bad, 1, 1e-12);
+	assert_float_equal(l.loss_good, 0, 1e-12);
+	assert_int_equal(pq_linkcfg_parse_burst("1%,25%,50%,1%", "b", &l, &d), 0);
+	assert_float_equal(l.loss_bad, 0.5, 1e-12);
+	assert_float_equal(l.loss_good, 0.01, 1e-12);
+	assert_int_equal(pq_linkcfg_parse_burst("1%", "--burst-loss", &l, &d), PQ_EINVAL);
+	assert_non_null(strstr(d.msg, "--burst-loss: '1%' needs at least P and R"));
+	assert_int_equal(pq_linkcfg_parse_burst("1%,2%,3%,4%,5%", "--burst-loss", &l, &d), PQ_EINVAL);
+	assert_non_null(strstr(d.msg, "more than 4 values"));
+	assert_int_equal(pq_linkcfg_parse_burst("1%,x", "--burst-loss", &l, &d), PQ_EINVAL);
+	assert_non_null(strstr(d.msg, "'x' is not a probability"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -231,7 +289,8 @@ int main(void)
 		cmocka_unit_test(profiles_apply),	 cmocka_unit_test(netem_command_lines),
 		cmocka_unit_test(listen_parse),		 cmocka_unit_test(tun_counters),
 		cmocka_unit_test(ns_names),		 cmocka_unit_test(wilson_interval),
-		cmocka_unit_test(sh_failure_quotes_command),
+		cmocka_unit_test(sh_failure_quotes_command), cmocka_unit_test(rtt_split),
+		cmocka_unit_test(queue_and_burst_parsing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
