@@ -130,7 +130,8 @@ void pq_exp_chain_describe(const pq_exp_chain *c, char *buf, size_t n)
 		 s->inter->name, s->root->name, i->chain_der, i->emulation[0] ? "; " : "", i->emulation);
 }
 
-void pq_exp_chain_flight(const pq_exp_chain *c, const char *group, long long *bytes, long long *segs)
+void pq_exp_chain_flight(const pq_exp_chain *c, const char *group, unsigned mtu, long long *bytes,
+			 long long *segs)
 {
 	const pq_acct_group *gr = pq_acct_group_find(group);
 	size_t der[PQ_CHAIN_MAX_CERTS];
@@ -141,7 +142,7 @@ void pq_exp_chain_flight(const pq_exp_chain *c, const char *group, long long *by
 	for (size_t k = 0; k < c->info.n; k++)
 		der[k] = c->info.cert[k].der_bytes;
 	pq_acct_in in = {.der = der, .n = c->info.n, .sig_bytes = c->info.cv_sig_bytes,
-			 .server_share = gr->server_share};
+			 .server_share = gr->server_share, .mss = mtu > 52 ? mtu - 52 : 0};
 	if (pq_acct_flight(&in, &a, NULL) == 0) {
 		*bytes = (long long)a.flight;
 		*segs = (long long)a.segments;

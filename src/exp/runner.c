@@ -174,10 +174,13 @@ static void chain_row(cellrun *r)
 	pq_exp_chain_describe(r->chain, r->row.chain_desc, sizeof r->row.chain_desc);
 	r->row.chain_der_bytes = (long long)r->chain->info.chain_der;
 	r->row.cert_msg_bytes = (long long)r->chain->info.cert_msg;
-	pq_exp_chain_flight(r->chain, r->c->p.group, &r->row.first_flight_bytes, &r->row.first_flight_segs);
+	pq_exp_chain_flight(r->chain, r->c->p.group, r->c->p.mtu, &r->row.first_flight_bytes,
+			    &r->row.first_flight_segs);
 	/* One write: no short segment per OpenSSL piece, the flight's bytes over the MSS. */
-	if (r->c->p.flight_one_write && r->row.first_flight_bytes > 0)
-		r->row.first_flight_segs = (r->row.first_flight_bytes + PQ_ACCT_MSS - 1) / PQ_ACCT_MSS;
+	if (r->c->p.flight_one_write && r->row.first_flight_bytes > 0) {
+		long long mss = r->c->p.mtu > 52 ? (long long)r->c->p.mtu - 52 : PQ_ACCT_MSS;
+		r->row.first_flight_segs = (r->row.first_flight_bytes + mss - 1) / mss;
+	}
 	r->row.chain_cached = r->chain->cached;
 	if (r->c->p.pad_like)
 		r->row.pad_resolved = (long long)r->chain->info.chain_der;

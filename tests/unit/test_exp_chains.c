@@ -37,11 +37,15 @@ static void builds_each_once(void **state)
 	pq_exp_chain_describe(c, desc, sizeof desc);
 	assert_non_null(strstr(desc, "ecdsa-p256 leaf <- 0 x ecdsa-p256 <- ecdsa-p256 root"));
 	long long b1, s1, b2, s2;
-	pq_exp_chain_flight(c, "X25519", &b1, &s1);
-	pq_exp_chain_flight(c, "X25519MLKEM768", &b2, &s2);
+	pq_exp_chain_flight(c, "X25519", 1500, &b1, &s1);
+	pq_exp_chain_flight(c, "X25519MLKEM768", 1500, &b2, &s2);
 	assert_true(b1 > (long long)c->info.cert_msg);
 	assert_true(b2 > b1 + 1000); /* the ML-KEM share is over a kilobyte */
-	pq_exp_chain_flight(c, "no-such-group", &b1, &s1);
+	long long b3, s3;
+	pq_exp_chain_flight(c, "X25519MLKEM768", 576, &b3, &s3);
+	assert_int_equal(b3, b2);
+	assert_int_equal(s3, (b2 + 523) / 524); /* segments at MSS 576 - 52 */
+	pq_exp_chain_flight(c, "no-such-group", 1500, &b1, &s1);
 	assert_int_equal(b1, -1);
 	pq_exp_chains_dispose(&cs);
 	/* a second time everything comes from the cache */
