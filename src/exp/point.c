@@ -154,9 +154,9 @@ int pq_exp_point_link(const pq_exp_point *p, uint64_t seed, const char *what, pq
 {
 	pq_link_config_init(c);
 	if (p->profile[0]) {
-		int rc = pq_profile_apply(p->profile, c, d);
+		int rc = pq_profile_apply(p->profile, what, c, d);
 		if (rc < 0)
-			return pq_diag_prefix(d, rc, "%s", what);
+			return rc;
 	}
 	for (int i = 0; i < 2; i++) {
 		pq_dir_cfg *dc = &c->dir[i];

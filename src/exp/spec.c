@@ -296,8 +296,8 @@ static int one_value(const keydef *k, pq_exp_list *l, char *tok, const char *whe
 		break;
 	case T_PROFILE: {
 		pq_link_config c;
-		if (pq_profile_apply(tok, &c, d) < 0)
-			return pq_diag_prefix(d, PQ_EINVAL, "%s", where);
+		if (pq_profile_apply(tok, where, &c, d) < 0)
+			return PQ_EINVAL;
 		snprintf(v.s, sizeof v.s, "%s", tok);
 		break;
 	}
