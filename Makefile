@@ -6,7 +6,7 @@ BUILD_ASAN ?= build-asan
 JOBS       ?= $(shell nproc)
 SHELL      := /bin/bash
 
-.PHONY: all deps openssl build run test test-fast test-asan bench clean
+.PHONY: all deps openssl build run test test-fast test-asan fuzz bench clean
 
 all: build
 
@@ -52,16 +52,22 @@ test-asan: deps openssl
 		echo "sanitizer reports:"; head -n 40 $(BUILD_ASAN)/sanitizer-logs/*; exit 1; fi
 	@echo "sanitizers: no reports"
 
-# Every test under ASan+UBSan, then on the normal build (whose ctest summary closes the run).
+# Every test under ASan+UBSan, then a short run of each fuzz target (skipped, with the
+# reason, without clang and libFuzzer), then the normal build (whose ctest summary closes the run).
 # A test skipped for anything but the documented reasons (no root, no ../shared) fails
 # the run: scripts/check-skips.sh reads what ctest printed.
 test: build
 	@$(MAKE) --no-print-directory test-asan
+	@bash scripts/fuzz.sh short
 	@cd $(BUILD) && ctest --output-on-failure -j 1 | tee ctest.out; exit $${PIPESTATUS[0]}
 	@bash scripts/check-skips.sh $(BUILD)/ctest.out $(BUILD)/Testing/Temporary/LastTest.log
+
+# Each libFuzzer target for FUZZ_SECONDS (default 300), one after another.
+fuzz: deps openssl
+	@bash scripts/fuzz.sh long
 
 bench: build
 	@for b in bench/*.sh; do echo "== $$b"; PQTLS=$(BUILD)/pqtls bash $$b || exit 1; done
 
 clean:
-	rm -rf $(BUILD) $(BUILD_ASAN)
+	rm -rf $(BUILD) $(BUILD_ASAN) build-fuzz

@@ -13,6 +13,7 @@ pkgs=(build-essential cmake pkg-config
       iproute2          # namespaces, veth, routes with initcwnd
       tshark            # tests open written pcaps with an independent reader
       dpkg-dev          # apt-get source (OpenSSL 3.5 source package)
+      clang libclang-rt-14-dev  # libFuzzer targets in fuzz/ (make fuzz, short runs in make test)
       sqlite3           # tests: databases made by hand for the report's bad-input cases
       chromium          # tests: the report opened in a headless browser
       ca-certificates

@@ -3,6 +3,7 @@
  * raw records. Exit 0 only when every measured connection succeeded and negotiated what
  * was asked. */
 #include <math.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +22,7 @@ struct bench_opts {
 	const char *rate, *groups, *sigalgs, *ciphersuites, *cert_comp, *ca, *path, *csv, *jsonl, *keylog;
 	const char *servername;
 	int arrivals, insecure, early_data, tls, json, allow_fallback;
-	int64_t duration, timeout;
+	int64_t duration, timeout, conn_timeout;
 	uint64_t response_size, max_cert_list;
 	double resume;
 };
@@ -41,7 +42,7 @@ static const pq_opt bench_table[] = {
 	{"connections", 'n', PQ_OPT_INT, O(connections), "N", NULL,
 	 "measured connections (default 100 unless --duration)", NULL, 1, 100000000},
 	{"duration", 'd', PQ_OPT_DURATION, O(duration), NULL, NULL,
-	 "measure for this long", NULL, 0, 0},
+	 "measure for this long; connections still in flight get one --timeout more, then are cut", NULL, 0, 0},
 	{"warmup", 'w', PQ_OPT_INT, O(warmup), "N", NULL,
 	 "connections before measuring, not recorded (default: C when --resume, else 0)", NULL, 0, 100000000},
 	{"requests-per-conn", 0, PQ_OPT_INT, O(requests), "K", "1",
@@ -72,6 +73,9 @@ static const pq_opt bench_table[] = {
 	 "largest Certificate message accepted (OpenSSL's own default is 100KiB)", NULL, 0, 0},
 	{"timeout", 0, PQ_OPT_DURATION, O(timeout), NULL, "10s",
 	 "give up on a connection with no progress for this long (per phase)", NULL, 0, 0},
+	{"conn-timeout", 0, PQ_OPT_DURATION, O(conn_timeout), NULL, "60s",
+	 "give up on a connection not finished this long after it started (every phase, the body included; 0 = never)",
+	 NULL, 0, 0},
 	{"csv", 0, PQ_OPT_STR, O(csv), "FILE", NULL, "write one CSV row per connection", NULL, 0, 0},
 	{"jsonl", 0, PQ_OPT_STR, O(jsonl), "FILE", NULL, "write one JSON object per connection", NULL, 0, 0},
 	{"json", 0, PQ_OPT_FLAG, O(json), NULL, NULL, "print the summary as JSON instead of a table", NULL, 0, 0},
@@ -84,6 +88,24 @@ static const pq_opt bench_table[] = {
 #undef O
 
 static const char *path_name = "pqtls bench";
+
+/* SIGINT/SIGTERM end the run; the records measured so far are still written. The
+ * handler resets itself, so a second signal ends the process at once. */
+static volatile sig_atomic_t stop_flag;
+
+static void on_stop_signal(int sig)
+{
+	(void)sig;
+	stop_flag = 1;
+}
+
+static void catch_stop_signals(void)
+{
+	struct sigaction sa = {.sa_handler = on_stop_signal, .sa_flags = SA_RESETHAND};
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
 
 static void progress(void *arg, const pq_load_progress *p)
 {
@@ -132,6 +154,7 @@ static int bench_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 	pq_load_config cfg = {0};
 	pq_load_result res = {0};
 	pq_load_summary sum;
+	pq_load_out csv = {0}, jsonl = {0};
 	char path[64];
 	int rc = PQ_EXIT_FAIL;
 
@@ -139,6 +162,12 @@ static int bench_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 		return pq_cli_usage_error(path_name, "%s", pq_diag_msg(&d));
 	if (o->rate && parse_rate(o->rate, &cfg.rate, &d) < 0)
 		return pq_cli_usage_error(path_name, "%s", pq_diag_msg(&d));
+	if (o->servername && !o->servername[0])
+		return pq_cli_usage_error(path_name, "--servername: the name is empty; give the name the "
+						     "certificate is for (e.g. localhost), or leave the option out");
+	if (pq_cli_given(cmd, args, "max-cert-list") && o->max_cert_list == 0)
+		return pq_cli_usage_error(path_name, "--max-cert-list: 0 bytes would accept no certificate; "
+						     "give a size such as 100KiB (default 16MiB)");
 	if (!o->ca && !o->insecure)
 		return pq_cli_usage_error(path_name, "give --ca FILE to verify the server (e.g. "
 						     "DIR/root.pem) or --insecure");
@@ -176,6 +205,8 @@ static int bench_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 	cfg.resume = o->resume;
 	cfg.warmup = pq_cli_given(cmd, args, "warmup") ? o->warmup : o->resume > 0 ? o->concurrency : 0;
 	cfg.timeout_ns = o->timeout;
+	cfg.total_timeout_ns = o->conn_timeout;
+	cfg.stop = &stop_flag;
 	cfg.early_data = o->early_data;
 	cfg.seed = (uint64_t)o->seed;
 	if (pq_cli_progress_enabled())
@@ -196,18 +227,27 @@ static int bench_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 			       pq_fmt_size(cap, sizeof cap, o->max_cert_list));
 		fflush(stdout);
 	}
+	/* Outputs first: a path that cannot be written fails now, not after the run. */
+	if ((o->csv && pq_load_out_open(&csv, o->csv, "--csv", &d) < 0) ||
+	    (o->jsonl && pq_load_out_open(&jsonl, o->jsonl, "--jsonl", &d) < 0)) {
+		pq_load_out_abort(&csv);
+		return pq_cli_fail(path_name, "%s", pq_diag_msg(&d));
+	}
 	uint64_t need = (uint64_t)(cfg.rate > 0 ? cfg.max_inflight : cfg.concurrency) + 64;
 	uint64_t have = pq_proc_raise_fdlimit(need);
 	if (have < need)
 		fprintf(stderr, "pqtls bench: note: the open-file limit is %llu, below the %llu this "
 				"run may need; connections beyond it fail\n",
 			(unsigned long long)have, (unsigned long long)need);
+	catch_stop_signals();
 	int lrc = pq_load_run(&cfg, &res, &d);
 	if (cfg.progress)
 		fprintf(stderr, "\r%70s\r", "");
 	if (lrc < 0) {
 		int usage = lrc == PQ_EINVAL || lrc == PQ_ERANGE;
 		pq_load_result_dispose(&res);
+		pq_load_out_abort(&csv);
+		pq_load_out_abort(&jsonl);
 		return usage ? pq_cli_usage_error(path_name, "%s", pq_diag_msg(&d))
 			     : pq_cli_fail(path_name, "%s", pq_diag_msg(&d));
 	}
@@ -220,13 +260,20 @@ static int bench_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 	else
 		pq_load_summary_print(&sum, stdout);
 	fflush(stdout);
-	if ((o->csv && pq_load_write_csv(o->csv, "--csv", res.recs, res.n, &d) < 0) ||
-	    (o->jsonl && pq_load_write_jsonl(o->jsonl, "--jsonl", res.recs, res.n, &d) < 0)) {
+	if (pq_load_out_commit(&csv, pq_load_csv_stream, res.recs, res.n, &d) < 0 ||
+	    pq_load_out_commit(&jsonl, pq_load_jsonl_stream, res.recs, res.n, &d) < 0) {
 		pq_cli_fail(path_name, "%s", pq_diag_msg(&d));
 		goto out;
 	}
 	char why[200];
-	if (res.warmup_errors && res.n == 0) {
+	if (res.interrupted) {
+		pq_cli_fail(path_name, "interrupted by a signal after %zu connections; their records "
+				       "are written", res.n);
+	} else if (res.server_gone) {
+		pq_cli_fail(path_name, "stopped: %d connections in a row were refused (has the "
+				       "server exited?); %zu connections recorded",
+			    PQ_LOAD_REFUSED_IN_ROW, res.n);
+	} else if (res.warmup_errors && res.n == 0) {
 		const pq_load_record *w = &res.warmup_error;
 		pq_cli_fail(path_name, "%llu warm-up connections failed (%s%s%s); nothing measured",
 			    (unsigned long long)res.warmup_errors, pq_load_err_text(w->err),
@@ -246,6 +293,8 @@ static int bench_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 		rc = PQ_EXIT_OK;
 	}
 out:
+	pq_load_out_abort(&csv);
+	pq_load_out_abort(&jsonl);
 	pq_load_result_dispose(&res);
 	return rc;
 }
@@ -257,7 +306,9 @@ const pq_cmd pq_cmd_bench = {
 	.description =
 		"Every connection is a record: phase times (us, one monotonic clock), negotiated\n"
 		"group and signature, resumption, HelloRetryRequest, bytes of each handshake\n"
-		"message each way, TLS bytes, TCP segments, and tcp_info (srtt, retransmits, cwnd).\n\n"
+		"message each way, TLS bytes, TCP segments, and tcp_info (srtt, retransmits, cwnd).\n"
+		"SIGINT or SIGTERM ends the run and still writes the summary and the records so far;\n"
+		"a server that stops answering (16 connections refused in a row) ends it too.\n\n"
 		"Examples:\n"
 		"  pqtls bench 127.0.0.1:8443 --ca out/mldsa65/root.pem -n 1000 -c 4\n"
 		"  pqtls bench 127.0.0.1:8443 --insecure --rate 500/s --arrivals poisson -d 10s\n"

@@ -120,6 +120,19 @@ static int certs_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 	int ex = PQ_EXIT_OK;
 	if (!info)
 		return pq_cli_fail(PATH, "out of memory");
+	/* Values that would silently mean something else: refused, saying what to do. */
+	if (o->out && !o->out[0]) {
+		ex = pq_cli_usage_error(PATH, "--out: the directory name is empty; give a path such as out/mldsa65");
+		goto out;
+	}
+	if ((pq_cli_given(cmd, args, "pad-chain-to") && o->pad_chain_to == 0) ||
+	    (pq_cli_given(cmd, args, "pad-leaf-to") && o->pad_leaf_to == 0)) {
+		ex = pq_cli_usage_error(PATH, "--%s: 0 bytes is not a size to pad to; leave the option "
+					      "out for no padding",
+					pq_cli_given(cmd, args, "pad-chain-to") && o->pad_chain_to == 0 ? "pad-chain-to"
+												   : "pad-leaf-to");
+		goto out;
+	}
 	if (o->list) {
 		ex = list_algs();
 		goto out;

@@ -60,6 +60,8 @@ static int build_config(const pq_cmd *cmd, const struct link_opts *o, const pq_c
 			dc->jitter_dist = (enum pq_dist)o->jitter_dist;
 		if (given(cmd, a, "reorder"))
 			dc->reorder = 1;
+		if (given(cmd, a, "keep-order"))
+			dc->reorder = 0;
 		if (given(cmd, a, "loss")) {
 			dc->loss.p = o->loss;
 			dc->loss.ge_p = 0;
@@ -84,10 +86,16 @@ static int build_config(const pq_cmd *cmd, const struct link_opts *o, const pq_c
 		c->dir[PQ_DIR_C2S].rate_bps = o->rate_up;
 	if (given(cmd, a, "rate-down"))
 		c->dir[PQ_DIR_S2C].rate_bps = o->rate_down;
-	if (o->mtu < 0 || o->mtu > 65535 || o->initcwnd < 0 || o->initcwnd > 1000 || o->initrwnd < 0 ||
-	    o->initrwnd > 1000)
-		return pq_diag_set(d, PQ_ERANGE, "--mtu %lld / --initcwnd %lld / --initrwnd %lld: out of range "
-				   "(MTU 576 to 9000; windows 1 to 1000 segments)", o->mtu, o->initcwnd, o->initrwnd);
+	/* Each range names only its own option (the message once named all three). */
+	if (o->mtu < 0 || o->mtu > 65535)
+		return pq_diag_set(d, PQ_ERANGE, "--mtu: %lld is out of range (accepted: %u to %u)", o->mtu,
+				   PQ_LINK_MIN_MTU, PQ_LINK_MAX_MTU);
+	if (o->initcwnd < 0 || o->initcwnd > 1000)
+		return pq_diag_set(d, PQ_ERANGE, "--initcwnd: %lld is out of range (accepted: 1 to 1000 segments)",
+				   o->initcwnd);
+	if (o->initrwnd < 0 || o->initrwnd > 1000)
+		return pq_diag_set(d, PQ_ERANGE, "--initrwnd: %lld is out of range (accepted: 1 to 1000 segments)",
+				   o->initrwnd);
 	c->mtu = (uint32_t)o->mtu;
 	if (given(cmd, a, "initcwnd"))
 		c->initcwnd = (uint32_t)o->initcwnd;
@@ -166,6 +174,14 @@ void pq_linkcli_report_stats(pq_link *l)
 		return;
 	pq_link_stats_format(&st, line, sizeof line);
 	fprintf(stderr, "pqtls %s\n", line);
+	if (pq_link_stats_late_over(&st)) {
+		char p99[32], budget[32];
+		fprintf(stderr, "pqtls link: self-check: release lateness p99 %s is over the %s budget; times "
+			"measured beside this traffic include up to that much of the forwarder's own delay "
+			"(a loaded machine?)\n",
+			pq_fmt_duration(p99, sizeof p99, (int64_t)st.late.p99),
+			pq_fmt_duration(budget, sizeof budget, PQ_LINK_LATE_BUDGET_NS));
+	}
 	if (pq_link_stats_unplanned(&st))
 		fprintf(stderr, "pqtls link: warning: %llu packets were dropped that the link configuration did "
 			"not ask for; this run is not a valid measurement\n",

@@ -14,7 +14,7 @@
 struct link_opts {
 	const char *profile;
 	int64_t rtt, delay, delay_up, delay_down, jitter;
-	int jitter_dist, reorder;
+	int jitter_dist, reorder, keep_order;
 	double loss, loss_up, loss_down;
 	const char *burst_loss;
 	uint64_t rate, rate_up, rate_down;
@@ -45,6 +45,8 @@ struct link_opts {
 	 0, 0},                                                                                           \
 	{"reorder", 0, PQ_OPT_FLAG, O(reorder), NULL, NULL,                                               \
 	 "let jitter reorder packets (default: keep order, as one path would)", NULL, 0, 0},              \
+	{"keep-order", 0, PQ_OPT_FLAG, O(keep_order), NULL, NULL,                                         \
+	 "keep packet order under jitter even when the profile reorders (the aws-* ones do)", NULL, 0, 0}, \
 	{"loss", 0, PQ_OPT_FRACTION, O(loss), NULL, NULL, "random (Bernoulli) loss, each direction", NULL, 0, 0}, \
 	{"loss-up", 0, PQ_OPT_FRACTION, O(loss_up), NULL, NULL, "loss client -> server", NULL, 0, 0},      \
 	{"loss-down", 0, PQ_OPT_FRACTION, O(loss_down), NULL, NULL, "loss server -> client", NULL, 0, 0},  \

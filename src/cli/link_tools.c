@@ -5,6 +5,7 @@
 #include <cjson/cJSON.h>
 
 #include "cli/link_cli.h"
+#include "core/clock.h"
 #include "core/units.h"
 #include "net/check.h"
 #include "net/probe.h"
@@ -28,6 +29,9 @@ static int link_profiles_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 			cJSON_AddNumberToObject(x, "loss", p->loss);
 			cJSON_AddNumberToObject(x, "rate_bps", (double)p->rate_bps);
 			cJSON_AddNumberToObject(x, "queue_packets", p->rate_bps ? p->queue_pkts : 0);
+			cJSON_AddBoolToObject(x, "reorder", p->reorder);
+			cJSON_AddNumberToObject(x, "serve_handshake_timeout_ms",
+						(double)(p->serve_handshake_timeout_ns / PQ_NS_PER_MS));
 			cJSON_AddStringToObject(x, "source", p->source);
 			cJSON_AddItemToArray(arr, x);
 		}
@@ -38,15 +42,27 @@ static int link_profiles_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 		cJSON_Delete(arr);
 		return s ? PQ_EXIT_OK : PQ_EXIT_FAIL;
 	}
-	printf("%-14s %9s %9s %6s %12s %6s  %s\n", "profile", "rtt", "jitter", "loss", "rate", "queue", "source");
+	printf("%-14s %9s %9s %7s %6s %12s %6s  %s\n", "profile", "rtt", "jitter", "order", "loss", "rate",
+	       "queue", "source");
+	int notes = 0;
 	for (const pq_profile *p = pq_profiles; p->name; p++) {
 		char loss[16], q[16];
 		snprintf(loss, sizeof loss, "%g%%", p->loss * 100);
 		snprintf(q, sizeof q, p->rate_bps ? "%up" : "-", p->queue_pkts);
-		printf("%-14s %9s %9s %6s %12s %6s  %s\n", p->name, pq_fmt_duration(r, sizeof r, p->rtt_ns),
-		       p->jitter_ns ? pq_fmt_duration(j, sizeof j, p->jitter_ns) : "-", loss,
+		printf("%-14s %9s %9s %7s %6s %12s %6s  %s\n", p->name, pq_fmt_duration(r, sizeof r, p->rtt_ns),
+		       p->jitter_ns ? pq_fmt_duration(j, sizeof j, p->jitter_ns) : "-",
+		       p->reorder ? "reorder" : "kept", loss,
 		       p->rate_bps ? pq_fmt_rate(rate, sizeof rate, p->rate_bps) : "unlimited", q, p->source);
+		notes |= p->reorder;
 	}
+	if (notes)
+		printf("\nreorder: packets may overtake each other under jitter, as netem did in the study\n"
+		       "the profile reproduces (each packet's delay drawn on its own); --keep-order keeps packets in order.\n");
+	for (const pq_profile *p = pq_profiles; p->name; p++)
+		if (p->serve_handshake_timeout_ns)
+			printf("%s: its loss can stretch a handshake past serve's default 10 s handshake "
+			       "timeout; give serve --handshake-timeout %llds.\n",
+			       p->name, (long long)(p->serve_handshake_timeout_ns / PQ_NS_PER_S));
 	return PQ_EXIT_OK;
 }
 

@@ -23,7 +23,7 @@ struct serve_opts {
 	long long threads, tickets, max_conns;
 	int tls, one_write;
 	uint64_t max_early_data;
-	int64_t hs_timeout, idle_timeout, duration;
+	int64_t hs_timeout, idle_timeout, header_timeout, duration;
 };
 
 #define O(f) offsetof(struct serve_opts, f)
@@ -59,6 +59,8 @@ static const pq_opt serve_table[] = {
 	 "close a connection whose handshake takes longer", NULL, 0, 0},
 	{"idle-timeout", 0, PQ_OPT_DURATION, O(idle_timeout), NULL, "60s",
 	 "close a kept-alive connection idle this long", NULL, 0, 0},
+	{"header-timeout", 0, PQ_OPT_DURATION, O(header_timeout), NULL, "10s",
+	 "close a connection whose request head has not arrived whole this long after its first byte", NULL, 0, 0},
 	{"duration", 'd', PQ_OPT_DURATION, O(duration), NULL, "0",
 	 "stop by itself after this long (0 = until SIGINT/SIGTERM)", NULL, 0, 0},
 	{"ready-file", 0, PQ_OPT_STR, O(ready_file), "PATH", NULL,
@@ -132,6 +134,7 @@ static int serve_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 		.handshake_timeout_ns = o->hs_timeout ? o->hs_timeout : 10 * PQ_NS_PER_S,
 		.idle_timeout_ns = o->idle_timeout ? o->idle_timeout : 60 * PQ_NS_PER_S,
 		.flight_one_write = o->one_write,
+		.header_timeout_ns = o->header_timeout,
 		.tls = {.role = PQ_TLS_SERVER,
 			.version = o->tls == 1 ? 12 : 13,
 			.groups = o->groups,

@@ -123,6 +123,10 @@ int pq_parse_rate(const char *s, const char *what, uint64_t *out_bps, pq_diag *d
 	double bps = v * u->mult;
 	if (bps > 1e13)
 		return pq_diag_set(d, PQ_EINVAL, "%s: '%s' is above 10 Tbit/s", what, s);
+	/* Rounded to 0 it would silently mean unlimited. */
+	if (llround(bps) == 0)
+		return pq_diag_set(d, PQ_EINVAL, "%s: '%s' is below 1 bit/s (the smallest rate is 1bit; "
+						 "0 = unlimited)", what, s);
 	*out_bps = (uint64_t)llround(bps);
 	return 0;
 }
@@ -157,16 +161,12 @@ int pq_parse_int(const char *s, const char *what, long long min, long long max, 
 	long long v = strtoll(s, &end, 10);
 	if (end == s || errno == ERANGE)
 		goto bad;
-	if (*end == 'k' && end[1] == '\0') {
-		v *= 1000;
-		end++;
-	} else if (*end == 'M' && end[1] == '\0') {
-		v *= 1000000;
-		end++;
-	}
+	long long mult = *end == 'k' && end[1] == '\0' ? 1000 : *end == 'M' && end[1] == '\0' ? 1000000 : 1;
+	end += mult > 1;
 	if (*end != '\0')
 		goto bad;
-	if (v < min || v > max)
+	/* "22222222222232M" would overflow: out of range rather than undefined. */
+	if (__builtin_mul_overflow(v, mult, &v) || v < min || v > max)
 		return pq_diag_set(d, PQ_ERANGE, "%s: %s is out of range; use %lld to %lld", what, s,
 				   min, max);
 	*out = v;

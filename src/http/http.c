@@ -123,6 +123,11 @@ int pq_http_parse_request(const char *buf, size_t len, pq_http_req *req)
 		if ((unsigned char)*c <= 0x20 || (unsigned char)*c >= 0x7f)
 			return PQ_EPARSE;
 
+	/* method = token (RFC 9110 9.1): "G\x01T" is malformed, not an unknown method. */
+	for (const char *c = buf; c < sp1; c++)
+		if (!is_tchar((unsigned char)*c))
+			return PQ_EPARSE;
+
 	struct req_hdrs h = {0};
 	int rc = each_header(eol + 2, end, req_header, &h);
 	if (rc < 0 || (minor == 1 && h.host != 1) || h.body)
@@ -238,6 +243,10 @@ static int resp_header(void *arg, const char *name, size_t nlen, const char *val
 		for (; i < vlen && (val[i] == ' ' || val[i] == '\t'); i++)
 			;
 		if (i != vlen || vlen == 0)
+			return PQ_EPARSE;
+		/* Two different lengths: which one frames the body is ambiguous, the
+		 * response malformed (RFC 9112 6.3). The same one twice is harmless. */
+		if (h->content_length >= 0 && h->content_length != v)
 			return PQ_EPARSE;
 		h->content_length = v;
 	} else if (nlen == 10 && strncasecmp(name, "connection", 10) == 0) {

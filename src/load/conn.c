@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <openssl/err.h>
 #include <openssl/x509.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -23,9 +24,12 @@ static void mark(pq_load_conn *c, enum pq_phase ph)
 		c->rec.t[ph] = now(c) - c->start_abs_ns;
 }
 
+/* The next phase's deadline, never past the connection's total one: a peer that makes
+ * progress a byte at a time resets the first but not the second. */
 static void phase_deadline(pq_load_conn *c)
 {
-	c->deadline_ns = now(c) + c->p->timeout_ns;
+	int64_t t = now(c) + c->p->timeout_ns;
+	c->deadline_ns = t < c->end_by_ns ? t : c->end_by_ns;
 }
 
 /* The system's words for a failed connect, with the one case where they mislead: on a
@@ -93,6 +97,7 @@ void pq_load_conn_start(pq_load_conn *c, const pq_conn_params *p, uint64_t id,
 	r->start_ns = c->start_abs_ns - p->run_start_ns;
 	r->intended_ns = intended_ns < 0 ? r->start_ns : intended_ns;
 	pq_tls_acct_init(&c->acct, p->clock);
+	c->end_by_ns = p->total_timeout_ns > 0 ? c->start_abs_ns + p->total_timeout_ns : INT64_MAX;
 	phase_deadline(c);
 
 	c->ssl = SSL_new(p->ctx);
@@ -138,6 +143,11 @@ static uint32_t fail_status(pq_load_conn *c, const pq_tls_status *st)
 	if (st->io == PQ_TLS_IO_WANT_WRITE)
 		return EPOLLOUT;
 	int in_hs = c->st == PQ_CS_HANDSHAKE || c->st == PQ_CS_EARLY;
+	/* Where a close or reset came: before the ServerHello it is a server that would
+	 * not talk at all (over its connection limit, or exiting), not a TLS failure. */
+	const char *when = !c->acct.t_server_hello_ns ? "before its ServerHello (over its connection limit, or exiting?)"
+			   : in_hs		      ? "during the handshake"
+						      : "after the handshake";
 	char detail[96] = "";
 	long vr = SSL_get_verify_result(c->ssl);
 	if (in_hs && vr != X509_V_OK) {
@@ -145,7 +155,7 @@ static uint32_t fail_status(pq_load_conn *c, const pq_tls_status *st)
 	} else if (c->acct.alert_rx >= 0) {
 		snprintf(detail, sizeof detail, "%s", SSL_alert_desc_string_long(c->acct.alert_rx));
 		finish(c, PQ_LERR_ALERT, detail);
-	} else if (st->queued) {
+	} else if (st->io == PQ_TLS_IO_TLS) {
 		int why = st->why;
 		const char *reason = *st->reason ? st->reason : "unknown";
 		/* The two failures people meet most, with what usually causes them. */
@@ -158,9 +168,9 @@ static uint32_t fail_status(pq_load_conn *c, const pq_tls_status *st)
 			snprintf(detail, sizeof detail, "%s", reason);
 		finish(c, PQ_LERR_PROTOCOL, detail);
 	} else if (st->io == PQ_TLS_IO_CLOSED || st->io == PQ_TLS_IO_EOF) {
-		finish(c, PQ_LERR_CLOSED, in_hs ? "during the handshake" : "before the response");
+		finish(c, PQ_LERR_CLOSED, in_hs || !c->acct.t_server_hello_ns ? when : "before the response");
 	} else if (st->io == PQ_TLS_IO_RESET) {
-		finish(c, PQ_LERR_RESET, in_hs ? "during the handshake" : "after the handshake");
+		finish(c, PQ_LERR_RESET, when);
 	} else {
 		finish(c, PQ_LERR_CONNECT, strerror(st->sys_errno));
 	}
@@ -416,9 +426,28 @@ void pq_load_conn_timeout(pq_load_conn *c)
 		finish(c, PQ_LERR_NONE, NULL); /* no ticket came */
 		return;
 	}
+	static const char *const where[] = {
+		[PQ_CS_CONNECTING] = "TCP connect", [PQ_CS_EARLY] = "the handshake",
+		[PQ_CS_HANDSHAKE] = "the handshake", [PQ_CS_TICKET] = "waiting for a ticket",
+		[PQ_CS_WRITE] = "the request",     [PQ_CS_READ] = "the response",
+		[PQ_CS_DONE] = "the end"};
+	if (c->st != PQ_CS_DONE && now(c) >= c->end_by_ns) {
+		snprintf(detail, sizeof detail, "not finished %lld ms after it started (in %s)",
+			 (long long)(c->p->total_timeout_ns / PQ_NS_PER_MS), where[c->st]);
+		finish(c, PQ_LERR_TIMEOUT_TOTAL, detail);
+		return;
+	}
 	snprintf(detail, sizeof detail, "no progress for %lld ms",
 		 (long long)(c->p->timeout_ns / PQ_NS_PER_MS));
 	finish(c, kind[c->st], detail);
+}
+
+void pq_load_conn_cut(pq_load_conn *c, const char *why)
+{
+	if (only_ticket_left(c))
+		finish(c, PQ_LERR_NONE, NULL); /* measured; only the ticket did not come */
+	else
+		finish(c, PQ_LERR_CUT_OFF, why);
 }
 
 void pq_load_conn_ticket(pq_load_conn *c)

@@ -31,6 +31,7 @@ typedef struct pq_conn_params {
 	int want_ticket;       /* handshake-only: wait for a NewSessionTicket before closing */
 	int early_data;        /* send the first request as 0-RTT when the session allows */
 	int64_t timeout_ns;    /* per phase: connect, handshake, each response */
+	int64_t total_timeout_ns; /* from start to end, every phase and the body; 0 = none */
 	const char *cap_name;  /* the caller's name for the Certificate size cap, for hints */
 } pq_conn_params;
 
@@ -50,6 +51,7 @@ typedef struct pq_load_conn {
 	SSL *ssl;
 	enum pq_conn_state st;
 	int64_t start_abs_ns, deadline_ns;
+	int64_t end_by_ns; /* start + total timeout; INT64_MAX without one */
 	pq_tls_acct acct;
 	pq_load_record rec;
 	int ticket_seen;
@@ -73,8 +75,13 @@ void pq_load_conn_start(pq_load_conn *c, const pq_conn_params *p, uint64_t id,
 /* Advance after an event; returns the epoll events to wait for, 0 when done. */
 uint32_t pq_load_conn_step(pq_load_conn *c);
 
-/* Called when c->deadline_ns has passed: ends the connection with a timeout error. */
+/* Called when c->deadline_ns has passed: ends the connection with a timeout error (the
+ * phase's, or the total one when that is what ran out). */
 void pq_load_conn_timeout(pq_load_conn *c);
+
+/* Ends a connection still running when the run ends (its duration, or a signal);
+ * `why` says which. */
+void pq_load_conn_cut(pq_load_conn *c, const char *why);
 
 /* A NewSessionTicket arrived on this connection (from the runner's session callback). */
 void pq_load_conn_ticket(pq_load_conn *c);

@@ -18,6 +18,8 @@
 	X(PQ_LERR_TIMEOUT_CONNECT, "timeout_connect", "timed out in TCP connect")    \
 	X(PQ_LERR_TIMEOUT_HANDSHAKE, "timeout_handshake", "timed out in the TLS handshake") \
 	X(PQ_LERR_TIMEOUT_RESPONSE, "timeout_response", "timed out waiting for the response") \
+	X(PQ_LERR_TIMEOUT_TOTAL, "timeout_total", "not finished within the per-connection time limit") \
+	X(PQ_LERR_CUT_OFF, "cut_off", "still running when the run ended")        \
 	X(PQ_LERR_ALERT, "alert", "handshake alert from the server")                  \
 	X(PQ_LERR_VERIFY, "verify", "server certificate verification failed")        \
 	X(PQ_LERR_PROTOCOL, "protocol", "TLS protocol error")     \

@@ -49,6 +49,8 @@ typedef struct runner {
 	/* the current phase */
 	int recording;
 	uint64_t launched, done, ok, errors;
+	int refused_in_row, unreached_in_row; /* consecutive: refused / not reached */
+	int64_t hold_until_ns;                /* back-off: no start before this */
 } runner;
 
 /* Tickets arrive here (TLS 1.3: after the handshake, inside SSL_read). */
@@ -120,10 +122,32 @@ static void launch(runner *r, int64_t intended_ns)
 	}
 }
 
+/* A failure to reach the server at all: nothing listening, or a close or reset before
+ * its ServerHello (over its connection limit, or dying). */
+static int unreached(const pq_load_record *rec)
+{
+	return rec->err == PQ_LERR_REFUSED ||
+	       ((rec->err == PQ_LERR_CLOSED || rec->err == PQ_LERR_RESET) && rec->t[PQ_PH_SERVER_HELLO] < 0);
+}
+
+/* Back-off after failures to reach the server: 1 ms doubling to 500 ms between starts. */
+static void back_off(runner *r, const pq_load_record *rec, int64_t now)
+{
+	if (!unreached(rec)) {
+		r->refused_in_row = r->unreached_in_row = 0;
+		return;
+	}
+	r->refused_in_row = rec->err == PQ_LERR_REFUSED ? r->refused_in_row + 1 : 0;
+	int k = r->unreached_in_row++;
+	int64_t wait = (int64_t)PQ_NS_PER_MS << (k < 9 ? k : 9);
+	r->hold_until_ns = now + (wait < 500 * PQ_NS_PER_MS ? wait : 500 * PQ_NS_PER_MS);
+}
+
 /* Retire a finished connection: record it, free its slot. */
 static int retire(runner *r, int idx)
 {
 	pq_load_conn *c = r->active[idx];
+	back_off(r, &c->rec, pq_clock_now(r->params.clock));
 	r->active[idx] = r->active[--r->nactive];
 	r->free_slots[r->nfree++] = c;
 	r->done++;
@@ -165,6 +189,16 @@ typedef struct phase {
 
 static int budget_left(runner *r, const phase *ph, int64_t now)
 {
+	if (r->cfg->stop && *r->cfg->stop) {
+		r->res->interrupted = 1;
+		return 0;
+	}
+	/* The server answered before and now nothing listens: it has gone away. (Before
+	 * any success the start-up guard below says it.) */
+	if (r->ok > 0 && r->refused_in_row >= PQ_LOAD_REFUSED_IN_ROW) {
+		r->res->server_gone = 1;
+		return 0;
+	}
 	if (ph->count && r->launched >= (uint64_t)ph->count)
 		return 0;
 	/* Open loop: every arrival scheduled before the end starts, however late; dropping
@@ -200,14 +234,27 @@ static int run_phase(runner *r, phase *ph)
 				return PQ_ENOMEM;
 		}
 		int more = budget_left(r, ph, now);
-		if (ph->open) {
+		/* The run's end (a signal, or its duration plus one per-phase timeout of
+		 * grace): whatever is still in flight is cut, so the run ends on time. */
+		int interrupted = r->cfg->stop && *r->cfg->stop;
+		if (interrupted || (ph->end_ns && now >= ph->end_ns + r->cfg->timeout_ns)) {
+			for (int i = r->nactive - 1; i >= 0; i--) {
+				pq_load_conn_cut(r->active[i], interrupted ? "interrupted by a signal"
+									   : "past the run's duration");
+				if (retire(r, i) < 0)
+					return PQ_ENOMEM;
+			}
+			break;
+		}
+		int held = now < r->hold_until_ns; /* backing off: nothing starts yet */
+		if (!held && ph->open) {
 			while (more && r->nfree > 0 &&
 			       ph->origin_ns + pq_arrival_peek(&ph->arr) <= now) {
 				int64_t t = ph->origin_ns + pq_arrival_next(&ph->arr);
 				launch(r, t - r->params.run_start_ns);
 				more = budget_left(r, ph, now);
 			}
-		} else {
+		} else if (!held) {
 			while (more && r->nactive < ph->concurrency) {
 				launch(r, -1);
 				more = budget_left(r, ph, now);
@@ -216,7 +263,9 @@ static int run_phase(runner *r, phase *ph)
 		if (!more && r->nactive == 0)
 			break;
 		int64_t wait = 10 * PQ_NS_PER_MS;
-		if (ph->open && more && r->nfree > 0) {
+		if (held && r->hold_until_ns - now < wait)
+			wait = r->hold_until_ns - now;
+		else if (ph->open && more && r->nfree > 0) {
 			int64_t until = ph->origin_ns + pq_arrival_peek(&ph->arr) - pq_clock_now(clk);
 			wait = until < 0 ? 0 : until < wait ? until : wait;
 		}
@@ -356,6 +405,7 @@ static int run_one(const pq_load_config *cfg, sync_t *sy, int index, pq_load_res
 		.want_ticket = cfg->resume > 0,
 		.early_data = cfg->early_data,
 		.timeout_ns = cfg->timeout_ns,
+		.total_timeout_ns = cfg->total_timeout_ns,
 		.cap_name = pq_name_of(cfg->tls.names, "max_cert_list"),
 	};
 
@@ -365,7 +415,7 @@ static int run_one(const pq_load_config *cfg, sync_t *sy, int index, pq_load_res
 			   .concurrency = wc < cfg->warmup ? wc : (int)cfg->warmup};
 		r.params.run_start_ns = pq_mono_ns();
 		rc = run_phase(&r, &w);
-		measure = rc == 0 && !res->stopped_early;
+		measure = rc == 0 && !res->stopped_early && !res->interrupted && !res->server_gone;
 	}
 
 	r.recording = 1;
@@ -458,6 +508,8 @@ static int merge(worker_arg *w, int n, pq_load_result *res)
 		if (res->warmup_error.err == PQ_LERR_NONE)
 			res->warmup_error = r->warmup_error;
 		res->stopped_early |= r->stopped_early;
+		res->server_gone |= r->server_gone;
+		res->interrupted |= r->interrupted;
 	}
 	qsort(res->recs, res->n, sizeof *res->recs, cmp_start);
 	for (size_t i = 0; i < res->n; i++)

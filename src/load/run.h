@@ -13,7 +13,10 @@
  * Warm-up connections run first (closed loop, not recorded) and provide the tickets
  * that `resume` offers. The run ends after `connections` measured connections or after
  * `duration`, whichever is set (both: whichever comes first), and stops early when its
- * first connections all fail (the error kinds say why).
+ * first connections all fail (the error kinds say why) or when the server stops
+ * answering (PQ_LOAD_REFUSED_IN_ROW). At the end of `duration` connections in flight get
+ * one per-phase timeout more to finish; those still running are then cut (recorded as
+ * cut_off), so a run ends at its time.
  *
  * Contract: pq_load_run returns 0 with records in *res (free with pq_load_result_dispose,
  * also after a failure), or a negative error (bad configuration, TLS context) with a
@@ -22,6 +25,7 @@
 #ifndef PQ_LOAD_RUN_H
 #define PQ_LOAD_RUN_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -53,6 +57,9 @@ typedef struct pq_load_config {
 	double resume;              /* fraction of measured connections offered a ticket */
 	long long warmup;
 	int64_t timeout_ns;         /* per phase */
+	int64_t total_timeout_ns;   /* per connection, every phase and the body; 0 = none */
+	const volatile sig_atomic_t *stop; /* non-NULL: when it becomes non-zero the run
+					    * ends, cutting connections in flight */
 	int early_data;
 	uint64_t seed;
 	void (*progress)(void *arg, const pq_load_progress *p);
@@ -70,7 +77,15 @@ typedef struct pq_load_result {
 	uint64_t warmup_done, warmup_errors;
 	pq_load_record warmup_error;  /* the first failed warm-up connection (err set) */
 	int stopped_early;         /* the first connections all failed */
+	int server_gone;           /* stopped: PQ_LOAD_REFUSED_IN_ROW refused in a row */
+	int interrupted;           /* *stop ended the run */
 } pq_load_result;
+
+/* Connections refused in a row (nothing listens: the server exited) that end a run.
+ * Before that, each failure to reach the server (refused, or closed or reset before its
+ * ServerHello) holds the next start back, 1 ms doubling to 500 ms, so a dead server is
+ * not hammered and the run's records stay few. */
+#define PQ_LOAD_REFUSED_IN_ROW 16
 
 int pq_load_run(const pq_load_config *cfg, pq_load_result *res, pq_diag *d) PQ_MUST_USE;
 void pq_load_result_dispose(pq_load_result *res);

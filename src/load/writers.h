@@ -15,6 +15,22 @@
 #include "core/err.h"
 #include "load/record.h"
 
+/* An output opened before the run, so a path that cannot be written fails before the
+ * first connection rather than after the whole measurement: PATH.tmp is created now
+ * (PATH a directory is refused), filled and renamed by commit, removed by abort. "-" is
+ * stdout. `what` names the input in messages (e.g. the option). */
+typedef void (*pq_load_stream_fn)(FILE *f, const pq_load_record *recs, size_t n);
+typedef struct pq_load_out {
+	FILE *f;
+	const char *what;
+	char path[4096], tmp[4100];
+} pq_load_out;
+
+int pq_load_out_open(pq_load_out *o, const char *path, const char *what, pq_diag *d) PQ_MUST_USE;
+int pq_load_out_commit(pq_load_out *o, pq_load_stream_fn fn, const pq_load_record *recs, size_t n,
+		       pq_diag *d) PQ_MUST_USE;
+void pq_load_out_abort(pq_load_out *o);
+
 int pq_load_write_csv(const char *path, const char *what, const pq_load_record *recs, size_t n,
 		      pq_diag *d) PQ_MUST_USE;
 int pq_load_write_jsonl(const char *path, const char *what, const pq_load_record *recs, size_t n,

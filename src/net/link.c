@@ -284,6 +284,11 @@ void pq_link_stats_format(const pq_link_stats *s, char *buf, size_t n)
 			 pq_fmt_duration(c, sizeof c, (int64_t)s->late.max));
 }
 
+int pq_link_stats_late_over(const pq_link_stats *s)
+{
+	return s->backend == PQ_BACKEND_USERSPACE && s->late.n > 0 && s->late.p99 > PQ_LINK_LATE_BUDGET_NS;
+}
+
 int pq_link_stop(pq_link *l, pq_diag *d)
 {
 	if (l->stopped)

@@ -85,6 +85,10 @@ int pq_link_stats_get(pq_link *l, pq_link_stats *out) PQ_MUST_USE;
 /* "link: backend userspace; c->s 120 pkts 15.2 KiB, s->c ...; drops loss 0 queue 0 unplanned 0;
  *  release lateness p50 3 us p99 40 us max 210 us" */
 void pq_link_stats_format(const pq_link_stats *s, char *buf, size_t n);
+#define PQ_LINK_LATE_BUDGET_NS (1000 * 1000) /* 1 ms */
+/* 1 when the forwarder's release lateness p99 was over PQ_LINK_LATE_BUDGET_NS: times
+ * measured beside that traffic carry up to that much of the forwarder's own delay. */
+int pq_link_stats_late_over(const pq_link_stats *s);
 uint64_t pq_link_stats_unplanned(const pq_link_stats *s);
 
 /* Stops the forwarder and finishes the pcap; pq_link_stats_get then returns the final

@@ -12,10 +12,14 @@ typedef struct pq_profile {
 	const char *name;
 	const char *source; /* where the numbers come from */
 	int64_t rtt_ns;
-	int64_t jitter_ns;  /* per direction, normal, reordering as netem does */
+	int64_t jitter_ns;  /* per direction, normal */
 	double loss;        /* per direction, Bernoulli */
 	uint64_t rate_bps;  /* both directions; 0 = unlimited */
 	uint32_t queue_pkts;
+	int reorder;        /* jitter lets packets overtake, as netem's did in the study the
+			     * profile reproduces (pqtls's own default keeps order) */
+	int64_t serve_handshake_timeout_ns; /* a server handshake timeout that lossy
+					     * handshakes fit in (0: the default is enough) */
 } pq_profile;
 
 /* The table, terminated by an entry with name NULL. */

@@ -98,6 +98,9 @@ int pq_server_new(const pq_server_config *cfg, pq_server **out, pq_diag *d)
 	s->nworkers = cfg->threads;
 	if ((rc = pq_tls_ctx_new(&s->cfg.tls, &s->ctx, d)) < 0)
 		goto out;
+	/* An idle kept-alive connection gives its 16 KB+ record buffers back until its next
+	 * request, so thousands of them cost little. */
+	SSL_CTX_set_mode(s->ctx, SSL_MODE_RELEASE_BUFFERS);
 	s->stop_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	if (s->stop_fd < 0) {
 		rc = pq_diag_set(d, -errno, "eventfd: %s", strerror(errno));

@@ -17,9 +17,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "core/clock.h"
 #include "core/err.h"
 #include "core/names.h"
 #include "tls/ctx.h"
+
+#define PQ_SERVER_HEADER_TIMEOUT_NS (10 * PQ_NS_PER_S)
 
 typedef struct pq_server_config {
 	const char *listen;          /* "127.0.0.1:8443"; port 0 picks a free one */
@@ -27,6 +30,8 @@ typedef struct pq_server_config {
 	int max_conns;               /* open connections across workers; beyond: closed at once */
 	int64_t handshake_timeout_ns;
 	int64_t idle_timeout_ns;     /* between requests on a kept-alive connection */
+	int64_t header_timeout_ns;   /* a request head, from its first byte to its end
+				      * (slowloris); 0 = PQ_SERVER_HEADER_TIMEOUT_NS */
 	pq_tls_config tls;           /* role is forced to PQ_TLS_SERVER */
 	int flight_one_write;        /* hand the first flight to TCP in one write (tls/onewrite.h) */
 	/* What the caller calls these inputs in messages (keys: "listen", "threads",
@@ -39,10 +44,12 @@ typedef struct pq_server_config {
 	X(PQ_SRV_HANDSHAKE, "handshake failed")                                      \
 	X(PQ_SRV_HS_TIMEOUT, "handshake timeout")                                    \
 	X(PQ_SRV_IDLE_TIMEOUT, "idle timeout")                                       \
+	X(PQ_SRV_HEADER_TIMEOUT, "request head too slow (header timeout)")           \
 	X(PQ_SRV_RESET, "reset or closed by peer mid-handshake")                     \
 	X(PQ_SRV_BAD_REQUEST, "bad request (400)")                                   \
 	X(PQ_SRV_IO, "I/O error after handshake")                                    \
-	X(PQ_SRV_OVER_LIMIT, "refused: over the connection limit")
+	X(PQ_SRV_OVER_LIMIT, "refused: over the connection limit")                   \
+	X(PQ_SRV_NO_FDS, "accept paused: out of file descriptors (EMFILE/ENFILE)")
 
 enum pq_server_err {
 #define PQ_SRV_ENUM(name, text) name,

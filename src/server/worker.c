@@ -3,6 +3,7 @@
  * read or write; timeouts are found by a scan every 100 ms (connections per worker are
  * thousands at most, so a scan costs less than a timer structure would save). */
 #include <errno.h>
+#include <malloc.h>
 #include <openssl/err.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,8 +19,11 @@
 
 #define CHUNK 16384
 #define SCAN_NS (100 * PQ_NS_PER_MS)
+#define TRIM_MIN_PEAK 256
 
-enum st { ST_EARLY, ST_HANDSHAKE, ST_READ, ST_WRITE };
+/* ST_FIRST: accepted, no byte yet, no TLS object (an idle connection costs only its
+ * sconn). */
+enum st { ST_FIRST, ST_EARLY, ST_HANDSHAKE, ST_READ, ST_WRITE };
 
 typedef struct sconn {
 	int fd;
@@ -31,7 +35,7 @@ typedef struct sconn {
 	int early_resp;     /* the response being written is 0.5-RTT data (before the
 			     * client's Finished) */
 	int close_after_hs; /* that response said Connection: close */
-	char in[PQ_HTTP_MAX_HEAD];
+	char *in; /* PQ_HTTP_MAX_HEAD bytes, with the TLS object */
 	size_t in_len;
 	pq_http_resp resp;
 	int head_only;
@@ -46,6 +50,7 @@ typedef struct loop {
 	pq_server *srv;
 	sconn *conns;
 	int listen_paused;
+	size_t nconns, peak; /* this worker's connections now, and most since the last trim */
 	char out[CHUNK];          /* scratch for head + first body bytes */
 	char pattern[CHUNK + 64]; /* body bytes at any offset: pattern + off % 64 */
 } loop;
@@ -66,18 +71,20 @@ static void unlink_conn(loop *l, sconn *c)
  * answering an early request with 0.5-RTT data. */
 static int in_handshake(const sconn *c)
 {
-	return c->st == ST_EARLY || c->st == ST_HANDSHAKE || c->early_resp;
+	return c->st == ST_FIRST || c->st == ST_EARLY || c->st == ST_HANDSHAKE || c->early_resp;
 }
 
 static void close_conn(loop *l, sconn *c, int clean)
 {
-	if (clean && !in_handshake(c))
+	if (clean && c->ssl && !in_handshake(c))
 		SSL_shutdown(c->ssl); /* one non-blocking try: sends close_notify */
 	ERR_clear_error();
 	SSL_free(c->ssl);
+	free(c->in);
 	close(c->fd);
 	unlink_conn(l, c);
 	atomic_fetch_sub(&l->srv->open_conns, 1);
+	l->nconns--;
 	free(c);
 }
 
@@ -103,7 +110,7 @@ static void accept_some(loop *l)
 			 * timeout scan (100 ms), which also frees descriptors. */
 			epoll_ctl(l->w->epfd, EPOLL_CTL_DEL, l->w->listen_fd, NULL);
 			l->listen_paused = 1;
-			l->w->stats.err[PQ_SRV_IO]++;
+			l->w->stats.err[PQ_SRV_NO_FDS]++;
 			return;
 		}
 		if (fd < 0)
@@ -118,27 +125,20 @@ static void accept_some(loop *l)
 		/* TCP_NODELAY comes from the listening socket: Linux copies it into every
 		 * accepted one (test_server asserts it), which saves a system call each. */
 		sconn *c = calloc(1, sizeof *c);
-		SSL *ssl = c ? SSL_new(srv->ctx) : NULL;
 		struct epoll_event e = {.events = EPOLLIN, .data.ptr = c};
-		int bio_ok = ssl && (srv->cfg.flight_one_write
-					     ? pq_tls_onewrite_attach(ssl, fd, PQ_TLS_ONEWRITE_BUF, NULL) == 0
-					     : SSL_set_fd(ssl, fd) == 1);
-		if (!bio_ok ||
-		    epoll_ctl(l->w->epfd, EPOLL_CTL_ADD, fd, &e) < 0) {
-			SSL_free(ssl);
+		if (!c || epoll_ctl(l->w->epfd, EPOLL_CTL_ADD, fd, &e) < 0) {
 			free(c);
 			close(fd);
 			atomic_fetch_sub(&srv->open_conns, 1);
 			l->w->stats.err[PQ_SRV_IO]++;
-			ERR_clear_error();
 			continue;
 		}
-		SSL_set_accept_state(ssl);
 		c->fd = fd;
-		c->ssl = ssl;
 		c->events = EPOLLIN;
-		c->st = srv->cfg.tls.max_early_data ? ST_EARLY : ST_HANDSHAKE;
+		c->st = ST_FIRST;
 		c->deadline = pq_mono_ns() + srv->cfg.handshake_timeout_ns;
+		if (++l->nconns > l->peak)
+			l->peak = l->nconns;
 		c->next = l->conns;
 		if (l->conns)
 			l->conns->prev = c;
@@ -147,6 +147,16 @@ static void accept_some(loop *l)
 		 * already here: start at once rather than after another epoll_wait. */
 		drive(l, c);
 	}
+}
+
+/* Waiting for a request: the idle timeout until its first byte; from then on the whole
+ * head must arrive within the header timeout, however it trickles (a byte every few
+ * seconds must not hold the connection forever). */
+static void read_deadline(loop *l, sconn *c, int64_t now)
+{
+	int64_t ht = l->srv->cfg.header_timeout_ns ? l->srv->cfg.header_timeout_ns
+						   : PQ_SERVER_HEADER_TIMEOUT_NS;
+	c->deadline = now + (c->in_len ? ht : l->srv->cfg.idle_timeout_ns);
 }
 
 static void on_handshake(loop *l, sconn *c)
@@ -161,7 +171,7 @@ static void on_handshake(loop *l, sconn *c)
 		l->w->stats.early_data++;
 	}
 	c->st = ST_READ;
-	c->deadline = pq_mono_ns() + l->srv->cfg.idle_timeout_ns;
+	read_deadline(l, c, pq_mono_ns());
 	/* The flight and tickets are flushed; application data goes straight out. A
 	 * failure leaves the buffer in place, which still sends (on OpenSSL's flushes). */
 	if (l->srv->cfg.flight_one_write && pq_tls_onewrite_detach(c->ssl, NULL) < 0)
@@ -245,34 +255,72 @@ static int ssl_fail(loop *l, sconn *c, int r)
 	return 0;
 }
 
+/* ST_FIRST: the TLS object and the request buffer are made when the first byte is
+ * here (MSG_PEEK leaves it for OpenSSL), so a flood of silent connections holds no TLS
+ * state. Returns 1 to go on (now in the handshake), 0 to wait or when closed. */
+static int first_byte(loop *l, sconn *c)
+{
+	char b;
+	ssize_t k = recv(c->fd, &b, 1, MSG_PEEK);
+	if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+		return 0;
+	if (k <= 0) { /* closed or reset before a byte: as a hang-up mid-handshake */
+		l->w->stats.err[PQ_SRV_RESET]++;
+		close_conn(l, c, 0);
+		return 0;
+	}
+	c->ssl = SSL_new(l->srv->ctx);
+	c->in = malloc(PQ_HTTP_MAX_HEAD);
+	int bio_ok = c->ssl && (l->srv->cfg.flight_one_write
+				    ? pq_tls_onewrite_attach(c->ssl, c->fd, PQ_TLS_ONEWRITE_BUF, NULL) == 0
+				    : SSL_set_fd(c->ssl, c->fd) == 1);
+	if (!bio_ok || !c->in) {
+		l->w->stats.err[PQ_SRV_IO]++;
+		close_conn(l, c, 0);
+		return 0;
+	}
+	SSL_set_accept_state(c->ssl);
+	c->st = l->srv->cfg.tls.max_early_data ? ST_EARLY : ST_HANDSHAKE;
+	return 1;
+}
+
 static void drive(loop *l, sconn *c)
 {
 	for (;;) {
 		int r;
 		switch (c->st) {
+		case ST_FIRST:
+			if (!first_byte(l, c))
+				return;
+			break;
 		case ST_EARLY: {
 			/* A whole request in the early data is answered at once, as 0.5-RTT
 			 * data right behind the server's flight: that is what 0-RTT saves,
 			 * a round trip to the first response byte. (Like any 0-RTT server,
 			 * this one answers a request it cannot yet know is not a replay.) */
 			pq_http_req req;
-			int hl = c->in_len ? pq_http_parse_request(c->in, c->in_len, &req) : 0;
+			int hl = c->in_len && !c->close_after_hs
+					 ? pq_http_parse_request(c->in, c->in_len, &req)
+					 : 0;
 			if (hl != 0) {
 				prepare(l, c, hl, &req);
 				c->early_resp = 1;
 				break;
 			}
-			if (c->in_len == sizeof c->in) {
+			if (c->in_len == PQ_HTTP_MAX_HEAD) {
 				c->st = ST_HANDSHAKE;
 				break;
 			}
 			size_t n = 0;
-			r = SSL_read_early_data(c->ssl, c->in + c->in_len, sizeof c->in - c->in_len, &n);
+			r = SSL_read_early_data(c->ssl, c->in + c->in_len, PQ_HTTP_MAX_HEAD - c->in_len, &n);
 			if (r == SSL_READ_EARLY_DATA_ERROR) {
 				ssl_fail(l, c, 0);
 				return;
 			}
-			c->in_len += n;
+			/* After a response that closes (a 400, "Connection: close"), the rest
+			 * of the early data is read and dropped, as over 1-RTT nothing after
+			 * it would be read at all. */
+			c->in_len = c->close_after_hs ? 0 : c->in_len + n;
 			if (r == SSL_READ_EARLY_DATA_FINISH)
 				c->st = ST_HANDSHAKE;
 			break;
@@ -292,17 +340,18 @@ static void drive(loop *l, sconn *c)
 			}
 			pq_http_req req;
 			int hl = pq_http_parse_request(c->in, c->in_len, &req);
-			if (hl != 0 || c->in_len == sizeof c->in) {
+			if (hl != 0 || c->in_len == PQ_HTTP_MAX_HEAD) {
 				prepare(l, c, hl, &req);
 				break;
 			}
-			r = SSL_read(c->ssl, c->in + c->in_len, (int)(sizeof c->in - c->in_len));
+			r = SSL_read(c->ssl, c->in + c->in_len, (int)(PQ_HTTP_MAX_HEAD - c->in_len));
 			if (r <= 0) {
 				ssl_fail(l, c, r);
 				return;
 			}
 			c->in_len += (size_t)r;
-			c->deadline = pq_mono_ns() + l->srv->cfg.idle_timeout_ns;
+			if (c->in_len == (size_t)r) /* the head's first bytes start its clock */
+				read_deadline(l, c, pq_mono_ns());
 			break;
 		}
 		case ST_WRITE: {
@@ -312,7 +361,7 @@ static void drive(loop *l, sconn *c)
 				if (c->early_resp) {
 					/* Back to the early data, then the client's Finished. */
 					c->early_resp = 0;
-					c->close_after_hs = !c->resp.keep_alive;
+					c->close_after_hs |= !c->resp.keep_alive;
 					c->st = ST_EARLY;
 					break;
 				}
@@ -321,7 +370,7 @@ static void drive(loop *l, sconn *c)
 					return;
 				}
 				c->st = ST_READ;
-				c->deadline = pq_mono_ns() + l->srv->cfg.idle_timeout_ns;
+				read_deadline(l, c, pq_mono_ns()); /* pipelined bytes: a head begun */
 				want(l, c, EPOLLIN);
 				break;
 			}
@@ -353,9 +402,22 @@ static void expire(loop *l, int64_t now)
 		next = c->next;
 		if (now < c->deadline)
 			continue;
-		int hs = in_handshake(c);
-		l->w->stats.err[hs ? PQ_SRV_HS_TIMEOUT : PQ_SRV_IDLE_TIMEOUT]++;
+		enum pq_server_err why = in_handshake(c)			  ? PQ_SRV_HS_TIMEOUT
+					 : c->st == ST_READ && c->in_len > 0 ? PQ_SRV_HEADER_TIMEOUT
+									      : PQ_SRV_IDLE_TIMEOUT;
+		l->w->stats.err[why]++;
 		close_conn(l, c, 0);
+	}
+}
+
+/* After a flood (this worker's connections down to a quarter of their peak, a peak of
+ * hundreds), hand freed memory back to the system: glibc keeps it in its arenas
+ * otherwise, and the server's RSS would stay at the flood's height. */
+static void give_back(loop *l)
+{
+	if (l->peak >= TRIM_MIN_PEAK && l->nconns <= l->peak / 4) {
+		malloc_trim(0);
+		l->peak = l->nconns;
 	}
 }
 
@@ -390,6 +452,7 @@ void *pq_worker_main(void *arg)
 		int64_t now = pq_mono_ns();
 		if (now >= next_scan) {
 			expire(l, now);
+			give_back(l);
 			if (l->listen_paused) {
 				struct epoll_event again = {.events = EPOLLIN, .data.ptr = &listen_tag};
 				l->listen_paused = epoll_ctl(w->epfd, EPOLL_CTL_ADD, w->listen_fd, &again) < 0;

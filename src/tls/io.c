@@ -23,7 +23,12 @@ pq_tls_io pq_tls_io_status(const SSL *ssl, int r, pq_tls_status *st)
 		st->io = PQ_TLS_IO_CLOSED;
 	else if (st->why == SSL_R_UNEXPECTED_EOF_WHILE_READING)
 		st->io = PQ_TLS_IO_EOF;
-	else if (st->queued)
+	else if (st->queued && ERR_SYSTEM_ERROR(st->queued)) {
+		/* A system call failed inside OpenSSL (its queue holds the errno, with no
+		 * reason text): a reset or a system error, not a TLS failure. */
+		st->sys_errno = st->why;
+		st->io = st->why == ECONNRESET || st->why == EPIPE ? PQ_TLS_IO_RESET : PQ_TLS_IO_SYSCALL;
+	} else if (st->queued)
 		st->io = PQ_TLS_IO_TLS;
 	else if (e == SSL_ERROR_SYSCALL)
 		st->io = err_no == 0 ? PQ_TLS_IO_EOF

@@ -28,6 +28,9 @@ grep -q -- "--root slh-dsa-sha2-128s --intermediate slh-dsa-sha2-128s --leaf ml-
 	fail "SLH-DSA leaf message does not name way (1)"
 expect 2 "padded to SLH-DSA's size" -- "$PQTLS" certs --sig slh-dsa-shake-256f --out "$P/a"
 expect 2 "--intermediates" -- "$PQTLS" certs --intermediates 5 --out "$P/a"
+# Values that would silently mean something else.
+expect 2 "--pad-chain-to: 0 bytes is not a size to pad to" -- "$PQTLS" certs --pad-chain-to 0 --out "$P/a"
+expect 2 "--out: the directory name is empty" -- "$PQTLS" certs --out ""
 expect 2 "--root and --intermediate do not apply" -- "$PQTLS" certs --mtc landmark --root ed25519 --out "$P/a"
 expect 2 "--mtc-cosigner needs --mtc standalone" -- "$PQTLS" certs --mtc-cosigner ml-dsa-44 --out "$P/a"
 expect 2 "--mtc-tree-size" -- "$PQTLS" certs --mtc landmark --mtc-tree-size 1 --out "$P/a"

@@ -22,6 +22,21 @@ expect 2 "negative" -- link run --rtt -5ms -- true -- true
 expect 2 "delay" -- link run --delay 1h -- true -- true
 expect 2 "--loss" -- link run --loss 150% -- true -- true
 expect 2 "--mtu: 500" -- link run --mtu 500 -- true -- true
+# link profiles shows which profiles reorder, and why, in the table and in --json.
+"$P" link profiles >"$TMP/prof"
+grep -q '^aws-fast .* reorder ' "$TMP/prof" && grep -q '^us-west .* kept ' "$TMP/prof" ||
+	{ cat "$TMP/prof"; fail "link profiles does not show the order column"; }
+grep -q 'as netem did in the study' "$TMP/prof" && grep -q 'handshake-timeout 60s' "$TMP/prof" ||
+	{ cat "$TMP/prof"; fail "link profiles does not explain reordering or the lossy handshake timeout"; }
+"$P" link profiles --json | grep -q '"name":"aws-lossy",[^}]*"reorder":true,"serve_handshake_timeout_ms":60000' ||
+	fail "link profiles --json lacks reorder / serve_handshake_timeout_ms"
+
+# Each range error names the option given, not its neighbours.
+expect 2 "--mtu: 70000 is out of range (accepted: 576 to 9000)" -- link run --mtu 70000 -- true -- true
+expect 2 "--initcwnd: 99999999 is out of range" -- link run --initcwnd 99999999 -- true -- true
+grep -q -- "--mtu\|--initrwnd" "$TMP/err" && fail "the --initcwnd message names other options: $(cat "$TMP/err")"
+# A rate that rounds to 0 bit/s would silently be unlimited.
+expect 2 "--rate: '0.0001bit' is below 1 bit/s" -- link run --rate 0.0001bit -- true -- true
 expect 2 "unknown profile 'mars'" -- link run --profile mars -- true -- true
 expect 2 "missing command" -- link run --rtt 10ms -- true
 expect 2 "missing command" -- link run --rtt 10ms

@@ -6,16 +6,6 @@
 set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"
 
-# expect_fail CODE PATTERN CMD...: CMD exits CODE and its stderr matches PATTERN.
-expect_fail() {
-	local code=$1 pat=$2; shift 2
-	local rc=0
-	"$@" >"$T/out" 2>"$T/err" || rc=$?
-	[ "$rc" = "$code" ] || { cat "$T/out" "$T/err"; fail "'$*' exited $rc, want $code"; }
-	grep -q -- "$pat" "$T/err" || { cat "$T/err"; fail "'$*': stderr lacks '$pat'"; }
-	pass "$(head -1 "$T/err")"
-}
-
 ecdsa=$(chain ecdsa-p256)
 mldsa=$(chain ml-dsa-65)
 other=$(chain ml-dsa-44) # a different root
@@ -29,6 +19,8 @@ expect_fail 2 "port '99999'" "$PQTLS" bench 127.0.0.1:99999 --insecure
 expect_fail 2 "give --ca FILE" "$PQTLS" bench 127.0.0.1:1
 expect_fail 2 "unknown option" "$PQTLS" bench 127.0.0.1:1 --insecure --bogus
 expect_fail 2 "--rate" "$PQTLS" bench 127.0.0.1:1 --insecure --rate fast
+expect_fail 2 "--max-cert-list: 0 bytes would accept no certificate" "$PQTLS" bench 127.0.0.1:1 --insecure --max-cert-list 0
+expect_fail 2 "--servername: the name is empty" "$PQTLS" bench 127.0.0.1:1 --insecure --servername ''
 
 start_serve s --certs "$mldsa" --groups X25519MLKEM768:X25519
 expect_fail 1 "verification failed: unable to get local issuer certificate" \

@@ -53,6 +53,7 @@ static void request_incomplete_and_bad(void **state)
 		"GET / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n",
 		"GET / HTTP/1.1\nHost: x\r\n\r\n",
 		"GET /\x01 HTTP/1.1\r\nHost: x\r\n\r\n",
+		"G\x01T / HTTP/1.1\r\nHost: x\r\n\r\n",       /* control byte in the method */
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
 		assert_int_equal(parse(bad[i], &r), PQ_EPARSE);
@@ -121,6 +122,12 @@ static void head_roundtrip(void **state)
 	assert_int_equal(pq_http_parse_response(bad, strlen(bad), &status, &cl, &ka), PQ_EPARSE);
 	const char *badlen = "HTTP/1.1 200 OK\r\nContent-Length: 12a\r\n\r\n";
 	assert_int_equal(pq_http_parse_response(badlen, strlen(badlen), &status, &cl, &ka), PQ_EPARSE);
+	/* Two different lengths are malformed (RFC 9112 6.3); the same one twice is not. */
+	const char *two = "HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 7\r\n\r\n";
+	assert_int_equal(pq_http_parse_response(two, strlen(two), &status, &cl, &ka), PQ_EPARSE);
+	const char *same = "HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 5\r\n\r\n";
+	assert_true(pq_http_parse_response(same, strlen(same), &status, &cl, &ka) > 0);
+	assert_int_equal(cl, 5);
 }
 
 static void body_pattern(void **state)

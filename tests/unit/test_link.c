@@ -10,6 +10,7 @@
 
 #include "core/buf.h"
 #include "net/check.h"
+#include "net/link.h"
 #include "net/linkcfg.h"
 #include "net/listen.h"
 #include "net/netem.h"
@@ -88,6 +89,13 @@ static void profiles_apply(void **state)
 	assert_int_equal(pq_link_config_rtt_ns(&c), 148 * MS);
 	assert_int_equal(pq_profile_apply("aws-lossy", "profile", &c, NULL), 0);
 	assert_true(c.dir[0].loss.p > 0 && c.dir[1].loss.p > 0);
+	/* The aws-* profiles reorder (as the study's netem did) and say so in their entry;
+	 * the lossy one asks for a longer server handshake timeout than the default 10 s. */
+	assert_true(c.dir[0].reorder && c.dir[1].reorder);
+	for (const pq_profile *p = pq_profiles; p->name; p++) {
+		assert_int_equal(p->reorder, strncmp(p->name, "aws-", 4) == 0);
+		assert_true(p->loss == 0 || p->serve_handshake_timeout_ns > 10000 * MS);
+	}
 	for (const pq_profile *p = pq_profiles; p->name; p++) {
 		assert_int_equal(pq_profile_apply(p->name, "profile", &c, NULL), 0);
 		assert_int_equal(pq_link_config_validate(&c, NULL), 0);
@@ -97,6 +105,26 @@ static void profiles_apply(void **state)
 	assert_non_null(strstr(pq_diag_msg(&d), "-p: unknown profile")); /* the caller's name */
 	assert_non_null(strstr(pq_diag_msg(&d), "unknown profile 'mars'"));
 	assert_non_null(strstr(pq_diag_msg(&d), "same-az"));
+}
+
+/* The lateness budget (1 ms at p99): over it, a run's self-check says so. */
+static void lateness_budget(void **state)
+{
+	(void)state;
+	pq_link_stats st = {.backend = PQ_BACKEND_USERSPACE};
+	st.late.n = 100;
+	st.late.p99 = 900e3;
+	assert_false(pq_link_stats_late_over(&st));
+	st.late.p99 = 3.1e6;
+	assert_true(pq_link_stats_late_over(&st));
+	char line[512];
+	pq_link_stats_format(&st, line, sizeof line);
+	assert_non_null(strstr(line, "p99 3.1 ms"));
+	st.backend = PQ_BACKEND_NETEM; /* netem has no forwarder to be late */
+	assert_false(pq_link_stats_late_over(&st));
+	st.backend = PQ_BACKEND_USERSPACE;
+	st.late.n = 0;
+	assert_false(pq_link_stats_late_over(&st));
 }
 
 static void netem_command_lines(void **state)
@@ -290,6 +318,7 @@ int main(void)
 		cmocka_unit_test(listen_parse),		 cmocka_unit_test(tun_counters),
 		cmocka_unit_test(ns_names),		 cmocka_unit_test(wilson_interval),
 		cmocka_unit_test(sh_failure_quotes_command), cmocka_unit_test(rtt_split),
+		cmocka_unit_test(lateness_budget),
 		cmocka_unit_test(queue_and_burst_parsing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -124,6 +124,16 @@ static void writers(void **state)
 	assert_non_null(strstr(d.msg, "the csv: ")); /* the caller's name for it */
 	snprintf(tmp, sizeof tmp, "%s.tmp", path);
 	assert_int_equal(access(tmp, F_OK), -1);
+	/* Opened before a run: a directory is refused at once; an abandoned run (abort)
+	 * leaves neither the file nor its temporary. */
+	pq_load_out o;
+	assert_int_equal(pq_load_out_open(&o, "/tmp", "--csv", &d), -EISDIR);
+	assert_non_null(strstr(d.msg, "--csv: /tmp is a directory"));
+	assert_int_equal(pq_load_out_open(&o, path, "--csv", &d), 0);
+	assert_int_equal(access(tmp, F_OK), 0);
+	pq_load_out_abort(&o);
+	assert_int_equal(access(tmp, F_OK), -1);
+	assert_int_equal(access(path, F_OK), -1);
 }
 
 static void names(void **state)

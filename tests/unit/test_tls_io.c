@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include <openssl/err.h>
 #include <openssl/ssl.h>
 
 #include "tls/ctx.h"
@@ -121,6 +122,27 @@ static void closed(void **state)
 	SSL_free(s);
 }
 
+/* A system call that failed inside OpenSSL leaves its errno in the queue with no reason
+ * text: a reset (or a system error), not a TLS failure named "unknown". */
+static void queued_system_error(void **state)
+{
+	(void)state;
+	SSL *c, *s;
+	pq_tls_status st;
+	pair(&c, &s, 0);
+	ERR_clear_error(); /* what earlier tests left */
+	ERR_raise(ERR_LIB_SYS, ECONNRESET);
+	assert_int_equal(pq_tls_io_status(c, -1, &st), PQ_TLS_IO_RESET);
+	assert_int_equal(st.sys_errno, ECONNRESET);
+	ERR_clear_error();
+	ERR_raise(ERR_LIB_SYS, EACCES);
+	assert_int_equal(pq_tls_io_status(c, -1, &st), PQ_TLS_IO_SYSCALL);
+	assert_int_equal(st.sys_errno, EACCES);
+	ERR_clear_error();
+	SSL_free(c);
+	SSL_free(s);
+}
+
 /* The peer ends the byte stream (its write side) without close_notify. */
 static void eof(void **state)
 {
@@ -215,6 +237,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(ok_and_want_read), cmocka_unit_test(want_write),
 		cmocka_unit_test(closed),	    cmocka_unit_test(eof),
+		cmocka_unit_test(queued_system_error),
 		cmocka_unit_test(reset),	    cmocka_unit_test(syscall_error),
 		cmocka_unit_test(tls_failure),	    cmocka_unit_test(names),
 	};

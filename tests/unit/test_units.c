@@ -84,6 +84,9 @@ static void rates(void **state)
 	pq_diag d;
 	assert_int_equal(pq_parse_rate("20", "--rate", &v, &d), PQ_EINVAL);
 	assert_non_null(strstr(d.msg, "Mbit"));
+	/* Rounded to 0 bit/s it would mean unlimited: refused. */
+	assert_int_equal(pq_parse_rate("0.0001bit", "--rate", &v, &d), PQ_EINVAL);
+	assert_non_null(strstr(d.msg, "--rate: '0.0001bit' is below 1 bit/s"));
 	assert_int_equal(pq_parse_rate("fast", "--rate", &v, &d), PQ_EINVAL);
 }
 
@@ -117,6 +120,8 @@ static void ints(void **state)
 	assert_non_null(strstr(d.msg, "0 to 4"));
 	assert_int_equal(pq_parse_int("two", "x", 0, 4, &v, NULL), PQ_EINVAL);
 	assert_int_equal(pq_parse_int("3x", "x", 0, 4, &v, NULL), PQ_EINVAL);
+	/* Found by fuzz/fuzz_units.c: the M suffix overflowed (undefined behaviour). */
+	assert_int_equal(pq_parse_int("22222222222232M", "x", 0, 4, &v, NULL), PQ_ERANGE);
 	double dv;
 	assert_int_equal(pq_parse_double("0.8", "x", 0, 1, &dv, NULL), 0);
 	assert_int_equal(pq_parse_double("nan", "x", 0, 1, &dv, NULL), PQ_EINVAL);

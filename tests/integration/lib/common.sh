@@ -24,6 +24,16 @@ trap cleanup EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 pass() { echo "ok: $*"; }
 
+# expect_fail CODE PATTERN CMD...: CMD exits CODE and its stderr matches PATTERN.
+expect_fail() {
+	local code=$1 pat=$2; shift 2
+	local rc=0
+	"$@" >"$T/out" 2>"$T/err" || rc=$?
+	[ "$rc" = "$code" ] || { cat "$T/out" "$T/err"; fail "'$*' exited $rc, want $code"; }
+	grep -q -- "$pat" "$T/err" || { cat "$T/err"; fail "'$*': stderr lacks '$pat'"; }
+	pass "$(head -1 "$T/err")"
+}
+
 # chain KIND: prints the directory of a chain made once per test run.
 chain() {
 	local d=$T/chains/$1
