@@ -3,8 +3,8 @@
 # cliff `pqtls model` predicts (11,495 chain bytes with X25519MLKEM768, IW10; the flat
 # bytes-over-MSS count put it at 13,015), measured over a 20 ms link, and the cliff moved
 # by `pqtls serve --flight-one-write`. Handshake round trips (TLS part, from TCP
-# established) are measured medians; 1 vs 2 is a whole RTT apart, so the bound (< 1.5
-# or > 1.5) holds on a busy machine.
+# established) are the fastest of 5 connections: a busy machine only adds time, so the
+# minimum is what the path allows, and 1 vs 2 is a whole RTT apart (bound 1.5).
 set -euo pipefail
 source "$(dirname "$0")/link_lib.bash"
 
@@ -48,13 +48,13 @@ done
 EOS
 $P link run --rtt 20ms --wait-port 8465 -- bash "$TMP/srv.sh" -- bash "$TMP/cli.sh" 2>"$TMP/link.log" ||
 	{ tail -n 20 "$TMP/link.log"; fail "the run over the link failed"; }
-median() { python3 -c 'import json,sys; v=sorted(json.loads(l)["handshake_rtts"] for l in open(sys.argv[1])); print(v[len(v)//2])' "$1"; }
+fastest() { python3 -c 'import json,sys; print(min(json.loads(l)["handshake_rtts"] for l in open(sys.argv[1])))' "$1"; }
 
-m1=$(median "$TMP/r8461.jsonl") m2=$(median "$TMP/r8462.jsonl") m3=$(median "$TMP/r8463.jsonl")
+m1=$(fastest "$TMP/r8461.jsonl") m2=$(fastest "$TMP/r8462.jsonl") m3=$(fastest "$TMP/r8463.jsonl")
 echo "TLS round trips: ECDSA 11,300 B $m1; 11,700 B $m2; 11,700 B in one write $m3"
 awk -v a="$m1" -v b="$m2" -v c="$m3" 'BEGIN { exit !(a < 1.5 && b > 1.5 && c < 1.5) }' ||
 	fail "measured round trips $m1 / $m2 / $m3, wanted about 1 / 2 / 1"
-m4=$(median "$TMP/r8464.jsonl") m5=$(median "$TMP/r8465.jsonl")
+m4=$(fastest "$TMP/r8464.jsonl") m5=$(fastest "$TMP/r8465.jsonl")
 echo "TLS round trips: ML-DSA-44 9,900 B $m4; 10,200 B $m5"
 awk -v a="$m4" -v b="$m5" 'BEGIN { exit !(a < 1.5 && b > 1.5) }' ||
 	fail "ML-DSA-44: measured round trips $m4 / $m5, wanted about 1 / 2"
