@@ -13,6 +13,6 @@ extern const pq_cmd pq_cmd_sweep;   /* src/cli/sweep.c */
 extern const pq_cmd pq_cmd_merge;   /* src/cli/merge.c */
 extern const pq_cmd pq_cmd_model;
 extern const pq_cmd pq_cmd_report;
-extern const pq_cmd pq_cmd_zeek;
+extern const pq_cmd pq_cmd_zeek;    /* src/cli/zeek.c */
 
 #endif

@@ -1,0 +1,79 @@
+/* The counts `pqtls zeek` keeps: per category (CDN, Cloud, Other, Unknown) the TLS
+ * versions and the resumption outcomes in three scopes, per day and category the
+ * trend, and maps of servers, server names and key-exchange groups. Every number is
+ * an exact count, so aggregates of parts add up to the aggregate of the whole
+ * (pq_zeek_agg_merge), which is what --partial and `zeek merge` rely on.
+ *
+ * Memory: bounded by the number of distinct servers (addresses), server names, groups
+ * and days, whatever the number of rows.
+ *
+ * Contract: pq_zeek_agg_add / _merge return 0 or PQ_ENOMEM. */
+#ifndef PQ_ZEEK_AGG_H
+#define PQ_ZEEK_AGG_H
+
+#include <stdint.h>
+
+#include "core/err.h"
+#include "zeek/classify.h"
+#include "zeek/map.h"
+#include "zeek/rec.h"
+
+enum pq_zeek_scope { PQ_ZS_ALL, PQ_ZS_TLS13, PQ_ZS_ESTABLISHED, PQ_ZS_N };
+enum pq_zeek_res { PQ_ZR_YES, PQ_ZR_NO, PQ_ZR_UNKNOWN, PQ_ZR_N };
+
+typedef struct pq_zeek_cnt {
+	uint64_t rows;
+	uint64_t ver[PQ_ZV_COUNT];
+	uint64_t res[PQ_ZS_N][PQ_ZR_N]; /* rows with a version only */
+	uint64_t method[PQ_ZM_N];       /* which method decided the category */
+} pq_zeek_cnt;
+
+typedef struct pq_zeek_day {
+	uint64_t rows, tls13, res_yes, res_known; /* rows with a version */
+} pq_zeek_day;
+
+typedef struct pq_zeek_server {
+	pq_zeek_class cls;
+	uint64_t rows, res_yes;
+} pq_zeek_server;
+
+#define PQ_ZEEK_SAMPLES 20
+
+typedef struct pq_zeek_sample {
+	char file[256];
+	uint64_t line;
+	uint32_t unit; /* while a run is under way: lines are relative to the unit */
+	int why;
+	char detail[96];
+} pq_zeek_sample;
+
+typedef struct pq_zeek_agg {
+	pq_zeek_cnt cat[PQ_ZCAT_N];
+	uint64_t bad[PQ_ZB_COUNT];
+	uint64_t rows, no_ts, files, bytes, header_blocks;
+	pq_zeek_map servers; /* pq_zeek_addr -> pq_zeek_server */
+	pq_zeek_map names;   /* server_name -> uint64_t */
+	pq_zeek_map groups;  /* curve -> uint64_t */
+	pq_zeek_map days;    /* int64_t day since epoch -> pq_zeek_day[PQ_ZCAT_N] */
+	int want_chains;     /* keep the certificate chains (zeek certs) */
+	pq_zeek_map chains;  /* chain ids joined by '\n' -> connections (uint64_t) */
+	uint64_t chains_bad; /* chains that could not be kept: an id with a bad escape, over 8 KiB */
+	pq_zeek_sample samples[PQ_ZEEK_SAMPLES]; /* the first, by file and line */
+	int nsamples;
+	const pq_zeek_classifier *cls; /* NULL: every server Unknown */
+} pq_zeek_agg;
+
+void pq_zeek_agg_init(pq_zeek_agg *a, const pq_zeek_classifier *cls);
+void pq_zeek_agg_dispose(pq_zeek_agg *a);
+int pq_zeek_agg_add(pq_zeek_agg *a, const pq_zeek_rec *r) PQ_MUST_USE;
+/* The same for n rows: their servers are looked up together, so that the memory
+ * latency of one overlaps the others' (a busy site's servers do not fit in cache). */
+int pq_zeek_agg_add_batch(pq_zeek_agg *a, const pq_zeek_rec *r, size_t n) PQ_MUST_USE;
+void pq_zeek_agg_bad(pq_zeek_agg *a, const char *file, uint32_t unit, uint64_t line, int why, const char *detail);
+void pq_zeek_cnt_add(pq_zeek_cnt *into, const pq_zeek_cnt *from);
+int pq_zeek_agg_merge(pq_zeek_agg *into, const pq_zeek_agg *from) PQ_MUST_USE;
+
+/* Wilson score interval of k in n at 95 % (z = 1.96); [0, 0] when n is 0. */
+void pq_zeek_wilson95(uint64_t k, uint64_t n, double *lo, double *hi);
+
+#endif

@@ -1,0 +1,39 @@
+/* What resumption saves (the paper's Figure 7): the fresh and resumed time to first byte
+ * a sweep measured (`pqtls sweep` results database, docs/results.md of the sweep: the
+ * `conn_cell` view, schema version <= 2), per chain and RTT, combined with the resumption
+ * rate of each category from Zeek logs into the expected saving per connection:
+ *     saving = r * (TTFB_fresh - TTFB_resumed),   in ms and in % of TTFB_fresh,
+ * with r's 95 % Wilson interval carried through (the TTFB medians' own spread is not).
+ *
+ * Contract: pq_zeek_savings_load reads the database (read-only) and returns 0 or a
+ * negative code with d naming the file and what is wrong (not SQLite, a newer schema, no
+ * conn_cell, no chain measured both fresh and resumed). */
+#ifndef PQ_ZEEK_SAVINGS_H
+#define PQ_ZEEK_SAVINGS_H
+
+#include <stdio.h>
+
+#include "core/err.h"
+#include "zeek/agg.h"
+
+#define PQ_ZEEK_SWEEP_SCHEMA_MAX 2
+
+typedef struct pq_zeek_ttfb {
+	char chain[160];   /* the sweep's chain_desc */
+	double rtt_ms;
+	double fresh_ms, resumed_ms; /* medians over successful connections */
+	long fresh_n, resumed_n;
+} pq_zeek_ttfb;
+
+typedef struct pq_zeek_savings {
+	pq_zeek_ttfb *v;
+	size_t n;
+} pq_zeek_savings;
+
+int pq_zeek_savings_load(pq_zeek_savings *s, const char *path, pq_diag *d) PQ_MUST_USE;
+void pq_zeek_savings_free(pq_zeek_savings *s);
+
+/* Table (csv = 0) or CSV of the expected saving per chain, RTT and category. */
+void pq_zeek_savings_print(FILE *f, const pq_zeek_savings *s, const pq_zeek_agg *a, int csv);
+
+#endif

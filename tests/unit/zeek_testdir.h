@@ -1,0 +1,36 @@
+/* A temporary directory for the zeek unit tests, made before and removed after the
+ * group (cmocka group setup/teardown). Include once per test file. */
+#ifndef PQ_TEST_ZEEK_TESTDIR_H
+#define PQ_TEST_ZEEK_TESTDIR_H
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static char dir[] = "/tmp/pqtls-zeek-test.XXXXXX";
+
+static int testdir_setup(void **state)
+{
+	(void)state;
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+/* Writes text to dir/name; returns the path (valid until the next call). */
+__attribute__((unused)) static const char *testdir_write(const char *name, const char *text)
+{
+	static char path[300];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	if (!f || fputs(text, f) < 0 || fclose(f))
+		return "/nonexistent/testdir_write-failed";
+	return path;
+}
+
+static int testdir_teardown(void **state)
+{
+	(void)state;
+	char cmd[300];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	return system(cmd);
+}
+
+#endif
