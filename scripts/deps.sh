@@ -7,15 +7,15 @@ pkgs=(build-essential cmake pkg-config
       libcjson-dev      # JSON manifests, summaries and JSONL records
       libpcap-dev       # pcap files of what crossed the emulated link
       libmaxminddb-dev  # zeek --asn-db: ASNs from MaxMind DBs
+      parallel          # tests: a sweep's shards, and zeek --partial files, run as a job runner would
       libsqlite3-dev    # the results database of pqtls sweep (zeek savings reads it too)
-      parallel          # tests: a sweep's shards, and zeek --partial files, run with GNU parallel
+      sqlite3           # tests: results databases made by hand (report fixtures and bad input, zeek)
       libcmocka-dev     # unit tests
       zlib1g-dev libbrotli-dev libzstd-dev  # RFC 8879 certificate compression in OpenSSL; zlib: gzip Zeek logs
       iproute2          # namespaces, veth, routes with initcwnd
       tshark            # tests open written pcaps with an independent reader
       dpkg-dev          # apt-get source (OpenSSL 3.5 source package)
       clang libclang-rt-14-dev  # libFuzzer targets in fuzz/ (make fuzz, short runs in make test)
-      sqlite3           # tests: results databases made by hand (report fixtures and bad input, zeek)
       chromium          # tests: the report opened in a headless browser
       ca-certificates
       python3)          # tests only: several integration tests read JSON with it

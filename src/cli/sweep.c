@@ -18,14 +18,56 @@
 #include "exp/store.h"
 #include "net/link.h"
 
-/* Options that are spec keys, in the order they are applied. */
-static const char *const dim_keys[] = {
-	"name", "trials", "seed", "server", "servername", "ca", "sig", "leaf", "intermediate", "root",
-	"intermediates", "pad-chain-to", "mtc", "cert-compression", "group", "tickets", "resume",
-	"early-data", "warmup", "profile", "rtt", "jitter", "loss", "loss-model", "burst", "rate", "queue",
-	"mtu", "initcwnd", "cc", "response", "connections", "concurrency", "open-loop-rate", "timeout",
+/* Options that are spec keys, in the order they are applied: id, key, metavar, help. */
+#define SWEEP_DIMS(X)                                                                              \
+	X(NAME, "name", "NAME", "experiment name")                                                 \
+	X(TRIALS, "trials", "N", "trials (replaces the spec's, arms included)")                   \
+	X(SEED, "seed", "N", "seed of the arm order and the links")                               \
+	X(SERVER, "server", "HOST:PORT", "measure a remote server (no link; chain and tickets are the remote's)") \
+	X(SERVERNAME, "servername", "NAME", "SNI and verified name (default localhost)")           \
+	X(CA, "ca", "FILE", "remote server: roots to verify it ('insecure' = none)")              \
+	X(SIG, "sig", "ALGS", "chain algorithm, every level (list = dimension)")                  \
+	X(LEAF, "leaf", "ALGS", "leaf algorithm")                                                  \
+	X(INTER, "intermediate", "ALGS", "intermediate CA algorithm")                              \
+	X(ROOT, "root", "ALGS", "root CA algorithm")                                               \
+	X(INTERMEDIATES, "intermediates", "LIST", "intermediates, 0-4")                           \
+	X(PAD, "pad-chain-to", "SIZES", "exact chain DER bytes: list, A..B step S, or 'like ALG'") \
+	X(MTC, "mtc", "MODES", "MTC size emulation: none|standalone|landmark")                    \
+	X(COMP, "cert-compression", "ALGS", "certificate compression: off|zlib|brotli|zstd")       \
+	X(GROUP, "group", "GROUPS", "key-exchange groups (a list is a dimension)")                \
+	X(TICKETS, "tickets", "LIST", "tickets per full handshake")                               \
+	X(RESUME, "resume", "FRACTIONS", "share of connections offered a ticket")                 \
+	X(EARLY, "early-data", "no|yes", "0-RTT on resumed connections")                          \
+	X(WARMUP, "warmup", "LIST", "warm-up connections")                                        \
+	X(PROFILE, "profile", "NAMES", "link profiles (pqtls link profiles)")                     \
+	X(RTT, "rtt", "DURATIONS", "round-trip times, e.g. 10ms,50ms,100ms")                      \
+	X(JITTER, "jitter", "DURATIONS", "per-direction jitter")                                  \
+	X(LOSS, "loss", "FRACTIONS", "per-direction loss, e.g. 0%,1%,5%")                         \
+	X(LOSS_MODEL, "loss-model", "MODELS", "bernoulli|gilbert")                                \
+	X(BURST, "burst", "PACKETS", "gilbert mean burst length")                                 \
+	X(RATE, "rate", "RATES", "per-direction rate, 0 = unlimited")                             \
+	X(QUEUE, "queue", "PACKETS", "drop-tail queue")                                           \
+	X(MTU, "mtu", "BYTES", "link MTU")                                                         \
+	X(INITCWND, "initcwnd", "SEGMENTS", "server route initcwnd")                              \
+	X(CC, "cc", "ALGS", "congestion control: " PQ_CC_CHOICES)                                 \
+	X(RESPONSE, "response", "LIST", "'/', 'none' or sizes (GET /bytes/N)")                    \
+	X(CONNECTIONS, "connections", "N", "measured connections per cell (replaces the spec's, arms included)") \
+	X(CONCURRENCY, "concurrency", "N", "connections in flight")                               \
+	X(OPEN_RATE, "open-loop-rate", "R/s", "open-loop Poisson rate")                           \
+	X(TIMEOUT, "timeout", "DURATION", "client per-phase timeout (default from RTT and loss)")
+
+enum {
+#define DIM_ENUM(id, key, mv, help) DIM_##id,
+	SWEEP_DIMS(DIM_ENUM)
+#undef DIM_ENUM
+	NDIM
 };
-enum { NDIM = sizeof dim_keys / sizeof dim_keys[0] };
+
+static const char *const dim_keys[NDIM] = {
+#define DIM_KEY(id, key, mv, help) key,
+	SWEEP_DIMS(DIM_KEY)
+#undef DIM_KEY
+};
 
 struct sweep_opts {
 	const char *dim[NDIM];
@@ -34,8 +76,6 @@ struct sweep_opts {
 };
 
 #define O(f) offsetof(struct sweep_opts, f)
-/* The key spelled out (clang wants a constant initializer; dim_keys[i] is not one). */
-#define DIM(i, key, mv, help) {key, 0, PQ_OPT_STR, O(dim[i]), mv, NULL, help, NULL, 0, 0}
 static const pq_opt sweep_table[] = {
 	{"preset", 'p', PQ_OPT_STR, O(preset), "NAME", NULL, "run a built-in study (--presets lists them)", NULL, 0, 0},
 	{"presets", 0, PQ_OPT_FLAG, O(presets), NULL, NULL, "list the presets with their size and time here", NULL, 0, 0},
@@ -51,44 +91,11 @@ static const pq_opt sweep_table[] = {
 	{"quiet", 'q', PQ_OPT_FLAG, O(quiet), NULL, NULL, "no progress or link lines", NULL, 0, 0},
 	{"fault-server-dies-in-cell", 0, PQ_OPT_STR, O(fault), "INDEX", NULL,
 	 "for tests: the server of the cell with this cell_index dies mid-cell", NULL, 0, 0},
-	DIM(0, "name", "NAME", "experiment name"),
-	DIM(1, "trials", "N", "trials (replaces the spec's, arms included)"),
-	DIM(2, "seed", "N", "seed of the arm order and the links"),
-	DIM(3, "server", "HOST:PORT", "measure a remote server (no link; chain and tickets are the remote's)"),
-	DIM(4, "servername", "NAME", "SNI and verified name (default localhost)"),
-	DIM(5, "ca", "FILE", "remote server: roots to verify it ('insecure' = none)"),
-	DIM(6, "sig", "ALGS", "chain algorithm, every level (list = dimension)"),
-	DIM(7, "leaf", "ALGS", "leaf algorithm"),
-	DIM(8, "intermediate", "ALGS", "intermediate CA algorithm"),
-	DIM(9, "root", "ALGS", "root CA algorithm"),
-	DIM(10, "intermediates", "LIST", "intermediates, 0-4"),
-	DIM(11, "pad-chain-to", "SIZES", "exact chain DER bytes: list or A..B step S"),
-	DIM(12, "mtc", "MODES", "MTC size emulation: none|standalone|landmark"),
-	DIM(13, "cert-compression", "ALGS", "certificate compression: off|zlib|brotli|zstd"),
-	DIM(14, "group", "GROUPS", "key-exchange groups (a list is a dimension)"),
-	DIM(15, "tickets", "LIST", "tickets per full handshake"),
-	DIM(16, "resume", "FRACTIONS", "share of connections offered a ticket"),
-	DIM(17, "early-data", "no|yes", "0-RTT on resumed connections"),
-	DIM(18, "warmup", "LIST", "warm-up connections"),
-	DIM(19, "profile", "NAMES", "link profiles (pqtls link profiles)"),
-	DIM(20, "rtt", "DURATIONS", "round-trip times, e.g. 10ms,50ms,100ms"),
-	DIM(21, "jitter", "DURATIONS", "per-direction jitter"),
-	DIM(22, "loss", "FRACTIONS", "per-direction loss, e.g. 0%,1%,5%"),
-	DIM(23, "loss-model", "MODELS", "bernoulli|gilbert"),
-	DIM(24, "burst", "PACKETS", "gilbert mean burst length"),
-	DIM(25, "rate", "RATES", "per-direction rate, 0 = unlimited"),
-	DIM(26, "queue", "PACKETS", "drop-tail queue"),
-	DIM(27, "mtu", "BYTES", "link MTU"),
-	DIM(28, "initcwnd", "SEGMENTS", "server route initcwnd"),
-	DIM(29, "cc", "ALGS", "congestion control: " PQ_CC_CHOICES),
-	DIM(30, "response", "LIST", "'/', 'none' or sizes (GET /bytes/N)"),
-	DIM(31, "connections", "N", "measured connections per cell (replaces the spec's, arms included)"),
-	DIM(32, "concurrency", "N", "connections in flight"),
-	DIM(33, "open-loop-rate", "R/s", "open-loop Poisson rate"),
-	DIM(34, "timeout", "DURATION", "client per-phase timeout (default from RTT and loss)"),
+#define DIM_OPT(id, key, mv, help) {key, 0, PQ_OPT_STR, O(dim[DIM_##id]), mv, NULL, help, NULL, 0, 0},
+	SWEEP_DIMS(DIM_OPT)
+#undef DIM_OPT
 	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
-#undef DIM
 #undef O
 
 static const char *path_name = "pqtls sweep";

@@ -133,6 +133,13 @@ void pq_exp_point_chain(const pq_exp_point *p, pq_chain_spec *s)
 		s->mtc_tree_size = 1u << 20; /* the paper's batch of about a million entries */
 }
 
+/* The link's inputs under their spec keys, for its messages. */
+static const pq_name link_names[] = {
+	{"loss", "loss"}, {"burst_loss", "loss-model"}, {"rate", "rate"}, {"mtu", "mtu"},
+	{"initcwnd", "initcwnd"}, {"backend", "backend"}, {"reorder", "jitter"}, {"profile", "profile"},
+	{NULL, NULL},
+};
+
 static void set_loss(const pq_exp_point *p, pq_loss_cfg *l)
 {
 	memset(l, 0, sizeof *l);
@@ -154,7 +161,7 @@ int pq_exp_point_link(const pq_exp_point *p, uint64_t seed, const char *what, pq
 {
 	pq_link_config_init(c);
 	if (p->profile[0]) {
-		int rc = pq_profile_apply(p->profile, what, c, d);
+		int rc = pq_profile_apply(p->profile, "profile", c, d);
 		if (rc < 0)
 			return rc;
 	}
@@ -173,6 +180,7 @@ int pq_exp_point_link(const pq_exp_point *p, uint64_t seed, const char *what, pq
 		if (!p->profile[0] || (p->link_given & PQ_EXP_LG_QUEUE))
 			dc->queue_pkts = p->queue_pkts;
 	}
+	c->names = link_names;
 	c->mtu = p->mtu;
 	c->initcwnd = p->initcwnd;
 	c->cc = p->cc;

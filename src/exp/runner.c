@@ -264,7 +264,9 @@ static int link_up(const pq_exp_grid *g, const pq_exp_cell *c, pq_store *st, con
 		return rc;
 	lc.backend = o->backend;
 	pq_link_config_describe(&lc, desc, sizeof desc);
-	pq_link_opts lo = {.log = o->log, .comp_ns = -1};
+	pq_link_opts lo;
+	pq_link_opts_init(&lo);
+	lo.log = o->log;
 	if ((rc = pq_link_up(&lc, &lo, &lr->link, d)) < 0)
 		return pq_diag_prefix(d, rc, "link (%s)", desc);
 	const char *backend = pq_backend_name(pq_link_backend(lr->link));

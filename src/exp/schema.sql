@@ -202,11 +202,14 @@ CREATE INDEX cell_arm ON cell(arm, rtt_us);
 
 -- Every connection with its cell's parameters: the table most questions start from.
 CREATE VIEW conn_cell AS
-SELECT c.cell_key, c.point_key, c.host_name, c.trial, c.arm, c.chain_leaf, c.chain_intermediates,
-       c.chain_pad_to_bytes, c.chain_der_bytes, c.cert_msg_bytes, c.first_flight_bytes,
-       c.tls_group AS group_asked, c.resume_pct, c.early_data AS early_data_asked,
-       c.link_profile, c.rtt_us, c.loss_pct, c.rate_bps, c.jitter_us, c.mtu_bytes,
-       c.initcwnd_segs, c.cc, c.response_bytes, c.status AS cell_status, n.*
+SELECT c.cell_key, c.point_key, c.link_key, c.host_name, c.run_id, c.trial, c.arm, c.chain_leaf,
+       c.chain_intermediate, c.chain_root, c.chain_intermediates, c.chain_pad_to_bytes, c.chain_mtc,
+       c.cert_comp, c.chain_desc, c.chain_der_bytes, c.cert_msg_bytes, c.first_flight_bytes,
+       c.first_flight_segs, c.tls_group AS group_asked, c.tickets, c.resume_pct,
+       c.early_data AS early_data_asked, c.link_profile, c.rtt_us, c.jitter_us, c.loss_pct,
+       c.loss_model, c.loss_burst_pkts, c.rate_bps, c.queue_pkts, c.mtu_bytes, c.initcwnd_segs, c.cc,
+       c.request_path, c.response_bytes, c.connections, c.concurrency, c.open_loop_rate_per_s,
+       c.status AS cell_status, n.*
 FROM conn n JOIN cell c USING (cell_id);
 
 -- Per cell: the median and p95 (nearest rank) of the main phases over its successful

@@ -87,6 +87,10 @@ static void create_reopen_lock(void **state)
 	assert_int_equal(q(path, "SELECT value FROM meta WHERE key = 'schema_version'"), PQ_STORE_SCHEMA_VERSION);
 	assert_int_equal(q(path, "PRAGMA user_version"), PQ_STORE_SCHEMA_VERSION);
 	assert_int_equal(q(path, "SELECT COUNT(*) FROM cell_stats WHERE handshake_p50_us = 4"), 1);
+	/* what zeek savings reads from a sweep (src/zeek/savings.c) */
+	assert_int_equal(q(path, "SELECT COUNT(*) FROM conn_cell WHERE chain_desc IS NULL AND rtt_us = 10000 AND "
+				 "early_sent = 0 AND loss_pct = 0 AND resumed = 0"),
+			 3);
 	/* resume: the same grid opens and the done cell is known */
 	fill(path, &g, 1, 1, &d);
 	assert_int_equal(q(path, "SELECT COUNT(*) FROM run"), 2);
