@@ -163,7 +163,7 @@ int pq_exp_point_link(const pq_exp_point *p, uint64_t seed, const char *what, pq
 	if (p->profile[0]) {
 		int rc = pq_profile_apply(p->profile, "profile", c, d);
 		if (rc < 0)
-			return rc;
+			return pq_diag_prefix(d, rc, "%s", what);
 	}
 	for (int i = 0; i < 2; i++) {
 		pq_dir_cfg *dc = &c->dir[i];
