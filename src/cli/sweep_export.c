@@ -35,6 +35,12 @@ const pq_cmd pq_cmd_sweep_export = {
 	.name = "export",
 	.summary = "write a results database as CSV files (--csv DIR) or JSON lines (--jsonl FILE)",
 	.usage = "DB --csv DIR | --jsonl FILE",
+	.description = "--csv writes run, cell, conn, link_check and the cell_stats and arm_stats views, one\n"
+		       "FILE.csv each with a header line; --jsonl one line per connection with its cell's\n"
+		       "parameters (docs/results.md). Each file is written to a temporary name and renamed.\n"
+		       "Examples:\n"
+		       "  pqtls sweep export out/quick/results.db --csv quick-csv\n"
+		       "  pqtls sweep export out/quick/results.db --jsonl quick.jsonl",
 	.opts = export_table,
 	.opts_size = sizeof(struct export_opts),
 	.run = export_run,

@@ -395,7 +395,11 @@ static const pq_cmd zeek_merge = {
 	.name = "merge",
 	.summary = "add up --partial files exactly (as one run over all their inputs) and report",
 	.usage = "[options] PARTIAL.json ...",
-	.description = "Exit status: 0, or 3 when the runs that wrote the files skipped malformed lines.\n",
+	.description = "PARTIAL.json files are written by 'pqtls zeek summary --partial FILE' (one per log, day or\n"
+		       "machine); merging them gives exactly the report of one run over all their inputs.\n"
+		       "Exit status: 0, or 3 when the runs that wrote the files skipped malformed lines.\n\n"
+		       "  parallel pqtls zeek summary {} --partial {}.part ::: ssl.*.log.gz\n"
+		       "  pqtls zeek merge ssl.*.log.gz.part --by month --json\n",
 	.opts = merge_table,
 	.opts_size = sizeof(struct zeek_opts),
 	.run = merge_run,
