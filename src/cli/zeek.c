@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/commands.h"
@@ -251,6 +252,16 @@ static int read_partials(const char *path, const pq_cli_args *args, pq_zeek_agg 
 			 pq_diag *d)
 {
 	int rc = 0;
+	/* The same file twice (a glob and a name, or a link) would count its logs twice. */
+	for (int i = 0; i < args->argc; i++) {
+		struct stat a, b;
+		for (int j = 0; j < i && stat(args->argv[i], &a) == 0; j++)
+			if (stat(args->argv[j], &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+				return pq_diag_set(d, PQ_EINVAL,
+						   "%s: the same file as %s: each partial file may be given once (its "
+						   "logs would be counted twice)",
+						   args->argv[i], args->argv[j]);
+	}
 	for (int i = 0; !rc && i < args->argc; i++) {
 		char *cl = NULL;
 		rc = pq_zeek_partial_read(agg, args->argv[i], &cl, d);
