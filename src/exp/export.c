@@ -58,6 +58,12 @@ static int to_file(const char *path, int (*fn)(sqlite3 *, const char *, FILE *, 
 		   const char *arg, pq_diag *d)
 {
 	char tmp[600];
+	if (strcmp(path, "-") == 0) { /* standard output: nothing to rename */
+		int rc = fn(db, arg, stdout, d);
+		if (fflush(stdout) != 0 && rc == 0)
+			rc = pq_diag_set(d, PQ_EIO, "standard output: cannot write: %s", strerror(errno));
+		return rc;
+	}
 	snprintf(tmp, sizeof tmp, "%s.tmp", path);
 	FILE *f = fopen(tmp, "w");
 	if (!f)
