@@ -189,6 +189,14 @@ static int load_certdb(pq_zeek_certdb *db, const char *list, pq_diag *d)
 	return rc;
 }
 
+/* --chunk 0 would be one-byte pieces (every line split across threads): refused. */
+static int bad_chunk(const char *path, const struct zeek_opts *o)
+{
+	return o->chunk ? 0
+			: pq_cli_usage_error(path, "--chunk: 0 is not a piece of a log; give a size of at least 1 B "
+						   "(default 64MiB)");
+}
+
 static int certs_run(const pq_cmd *cmd, void *opts, pq_cli_args *args)
 {
 	const char *path = "pqtls zeek certs";
@@ -196,6 +204,8 @@ static int certs_run(const pq_cmd *cmd, void *opts, pq_cli_args *args)
 	(void)cmd;
 	if (!o->x509 && !o->files)
 		return pq_cli_usage_error(path, "give --x509 FILE and/or --files FILE: the certificates' sizes and types");
+	if (bad_chunk(path, o))
+		return PQ_EXIT_USAGE;
 	pq_zeek_certdb db;
 	pq_zeek_files files = {0};
 	pq_zeek_agg agg;
@@ -305,6 +315,8 @@ static int summary_run(const pq_cmd *cmd, void *opts, pq_cli_args *args)
 	(void)cmd;
 	if (o->json && o->csv)
 		return pq_cli_usage_error(path, "--json and --csv are exclusive: choose one");
+	if (bad_chunk(path, o))
+		return PQ_EXIT_USAGE;
 	session z;
 	pq_diag d = {0};
 	int ex = PQ_EXIT_FAIL;
@@ -328,6 +340,8 @@ static int savings_run(const pq_cmd *cmd, void *opts, pq_cli_args *args)
 	(void)cmd;
 	if (!o->sweep)
 		return pq_cli_usage_error(path, "--sweep RESULTS.db is required (a pqtls sweep results database)");
+	if (bad_chunk(path, o))
+		return PQ_EXIT_USAGE;
 	session z;
 	pq_zeek_savings sv = {0};
 	pq_diag d = {0};
