@@ -189,7 +189,8 @@ static const char *const ver_names[] = {
 #undef PQ_ZEEK_VER_NAME
 };
 
-/* Their lengths, so that a row's version is found without a strlen per name. */
+/* Their lengths, so that a row's version is found without a strlen per name (and the
+ * last byte is compared before memcmp is called: TLSv10 to TLSv13 differ only there). */
 static const unsigned char ver_lens[] = {
 #define PQ_ZEEK_VER_LEN(id, name) sizeof(name) - 1,
 	PQ_ZEEK_VERSIONS(PQ_ZEEK_VER_LEN)
@@ -199,7 +200,7 @@ static const unsigned char ver_lens[] = {
 int pq_zeek_version(const char *s, size_t len)
 {
 	for (int v = PQ_ZV_SSLv2; v < PQ_ZV_OTHER; v++)
-		if (ver_lens[v] == len && !memcmp(ver_names[v], s, len))
+		if (ver_lens[v] == len && s[len - 1] == ver_names[v][len - 1] && !memcmp(ver_names[v], s, len))
 			return v;
 	return PQ_ZV_OTHER;
 }
