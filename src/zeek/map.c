@@ -188,8 +188,11 @@ void *pq_zeek_map_find(const pq_zeek_map *m, const void *key, size_t klen)
 uint64_t pq_zeek_map_prefetch(const pq_zeek_map *m, const void *key, size_t klen)
 {
 	uint64_t h = pq_zeek_map_hash(key, klen);
-	if (m->cap && m->fixed_klen)
+	if (m->cap && m->fixed_klen) {
+		/* The next slot too: with linear probing a key is often one further on. */
 		__builtin_prefetch(flat_at(m, h & (m->cap - 1)));
+		__builtin_prefetch(flat_at(m, (h + 1) & (m->cap - 1)));
+	}
 	else if (m->cap)
 		__builtin_prefetch(&m->slots[h & (m->cap - 1)]);
 	return h;

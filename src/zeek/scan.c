@@ -96,12 +96,23 @@ static int tsv_next(pq_zeek_scan *s, char *buf, size_t avail, size_t *n)
 	return 0;
 }
 
+/* Asks for the bytes a few rows on (a row is ~200 bytes, four cache lines at most),
+ * so that reading a mapped file streams instead of waiting at each new line. */
+static void prefetch_ahead(const char *buf, size_t pos, size_t len)
+{
+	enum { AHEAD = 2048 };
+	if (pos + AHEAD + 256 <= len)
+		for (int k = 0; k < 256; k += 64)
+			__builtin_prefetch(buf + pos + AHEAD + k);
+}
+
 long pq_zeek_scan_buf(pq_zeek_scan *s, char *buf, size_t len, int final)
 {
 	size_t pos = 0;
 	while (pos < len) {
 		char c = buf[pos];
 		if (!s->json && c != '#' && c != '{' && c != '\n') {
+			prefetch_ahead(buf, pos, len);
 			size_t n = 0;
 			int rc = tsv_next(s, buf + pos, len - pos, &n);
 			if (rc == 1)
