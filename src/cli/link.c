@@ -13,6 +13,7 @@
 #include "cli/names.h"
 #include "core/clock.h"
 #include "core/units.h"
+#include "net/fwd.h"
 #include "net/check.h"
 #include "net/profile.h"
 
@@ -132,6 +133,27 @@ void pq_linkcli_opts(pq_link_opts *lo, const char *pcap)
 		lo->early_ns = strtoll(early, NULL, 10) * PQ_NS_PER_US;
 	if (nice && *nice)
 		lo->nice = atoi(nice);
+	const char *rt = getenv("PQTLS_LINK_RT_PRIO");
+	if (rt && *rt) {
+		char *end;
+		long v = strtol(rt, &end, 10);
+		if (*end || v < 0 || v > PQ_FWD_RT_PRIO_MAX)
+			fprintf(stderr, "pqtls link: PQTLS_LINK_RT_PRIO '%s' is not a priority (accepted: 0 to %d, "
+				"0 for the normal class); using %d\n", rt, PQ_FWD_RT_PRIO_MAX, lo->rt_prio);
+		else
+			lo->rt_prio = (int)v;
+	}
+	const char *batch = getenv("PQTLS_LINK_BATCH_US");
+	if (batch && *batch) {
+		char *end;
+		long long v = strtoll(batch, &end, 10);
+		if (*end || v < 0 || v * PQ_NS_PER_US > PQ_FWD_BATCH_MAX_NS)
+			fprintf(stderr, "pqtls link: PQTLS_LINK_BATCH_US '%s' is not a window (accepted: 0 to %lld us); "
+				"using %lld\n", batch, (long long)(PQ_FWD_BATCH_MAX_NS / PQ_NS_PER_US),
+				(long long)(lo->batch_ns / PQ_NS_PER_US));
+		else
+			lo->batch_ns = v * PQ_NS_PER_US;
+	}
 }
 
 void pq_linkcli_announce(const pq_link *l)

@@ -79,7 +79,14 @@ struct link_opts {
 	"                       delay, in us (default: 40)\n"                                        \
 	"  PQTLS_LINK_EARLY_US  the forwarder wakes this long before a release and busy-waits,\n"   \
 	"                       in us, 0 to 10000 (default: 150)\n"                                  \
-	"  PQTLS_LINK_NICE      the forwarder thread's nice value (default: -19)\n"
+	"  PQTLS_LINK_NICE      the forwarder thread's nice value (default: -19)\n"                 \
+	"  PQTLS_LINK_RT_PRIO   the forwarder thread's SCHED_FIFO priority, 0 to 99, 0 for the\n"  \
+	"                       normal class (default: 10; when refused: the normal class at\n"   \
+	"                       PQTLS_LINK_NICE, with a note); real-time, it busy-waits at\n"   \
+	"                       most 10% of each 10 ms\n"                                          \
+	"  PQTLS_LINK_BATCH_US  real-time, past its spin budget (dense traffic), the forwarder\n" \
+	"                       wakes at most once per this long, in us, 0 to 500 (default:\n"   \
+	"                       100; 0: once per release)\n"
 
 /* Last SIGINT/SIGTERM/SIGHUP caught after pq_linkcli_catch_signals(), 0 when none. */
 extern volatile sig_atomic_t pq_linkcli_signal;

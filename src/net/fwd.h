@@ -3,8 +3,14 @@
  *
  * Timing: a packet's release time comes from the path (exact, in the schedule). To hit
  * it, the thread arms an absolute timerfd `early_ns` before it, then busy-waits the rest
- * (reading the TUNs meanwhile, so arrivals are stamped promptly). No real-time
- * scheduling: a spinning SCHED_FIFO thread is throttled by the kernel for tens of ms. */
+ * (reading the TUNs meanwhile, so arrivals are stamped promptly). It runs in the
+ * SCHED_FIFO class at a modest priority when allowed, so other work on the machine cannot
+ * hold it off the CPU for milliseconds. There it busy-waits only within a budget (a
+ * share of each 10 ms); past it, the timer alone wakes it, at most once per batch window,
+ * so it sleeps whenever nothing is due and cannot take a CPU from the rest of the machine
+ * (a real-time thread spinning before every release of a paced train used a whole core,
+ * and the kernel then held it off for 50 ms at a time to let other work run). Refused, it
+ * runs in the normal class at a heavier weight (nice) and spins without a budget. */
 #ifndef PQ_NET_FWD_H
 #define PQ_NET_FWD_H
 
@@ -22,15 +28,41 @@ typedef struct pq_fwd_stats {
 	pq_summary late;     /* release lateness in ns (actual write - due) */
 } pq_fwd_stats;
 
-/* How the forwarder thread runs. It wakes early_ns before a release and busy-waits to
- * the exact time (0..10 ms; outside that range, the default), at a nice value of its
- * own (a heavier CFS weight, never a real-time class). */
+/* How the forwarder thread runs: with rt_prio 1..99 in SCHED_FIFO at that priority (0:
+ * never real-time); in the normal class (rt_prio 0, or the real-time class refused: no
+ * CAP_SYS_NICE, no real-time budget; pq_fwd.sched_note says why) at its own nice value.
+ * It wakes early_ns before a release and busy-waits to the exact time (0..10 ms; outside
+ * that range, the default), in the real-time class within the spin budget below. Past
+ * that budget it wakes at most once per batch_ns (0..PQ_FWD_BATCH_MAX_NS; 0: once per
+ * release), taking every release due by then. */
 #define PQ_FWD_DEFAULT_EARLY_NS (150 * 1000)
 #define PQ_FWD_DEFAULT_NICE (-19)
+#define PQ_FWD_DEFAULT_RT_PRIO 10
+#define PQ_FWD_RT_PRIO_MAX 99
+#define PQ_FWD_DEFAULT_BATCH_NS (100 * 1000)
+#define PQ_FWD_BATCH_MAX_NS (500 * 1000)
+#define PQ_FWD_RT_SPIN_WINDOW_NS (10 * 1000 * 1000)
+#define PQ_FWD_RT_SPIN_SHARE 10 /* percent of each window */
 typedef struct pq_fwd_tune {
 	int64_t early_ns;
 	int nice;
+	int rt_prio;
+	int64_t batch_ns;
 } pq_fwd_tune;
+
+/* The busy-wait lead the thread uses for a requested early_ns (< 0 or above 10 ms: the
+ * default). */
+int64_t pq_fwd_spin_ns(int64_t early_ns);
+
+/* The spin budget: in the real-time class at most PQ_FWD_RT_SPIN_SHARE % of each
+ * PQ_FWD_RT_SPIN_WINDOW_NS (a window starts at the first question after the last one
+ * ended); in the normal class (rt 0) unlimited. Times are passed in. */
+typedef struct pq_fwd_spin {
+	int64_t window_start, spent, budget; /* budget 0: unlimited */
+} pq_fwd_spin;
+void pq_fwd_spin_init(pq_fwd_spin *s, int rt);
+int pq_fwd_spin_ok(pq_fwd_spin *s, int64_t now); /* may it spin now? */
+void pq_fwd_spin_charge(pq_fwd_spin *s, int64_t ns);
 
 typedef struct pq_fwd {
 	int tun[2];          /* [PQ_DIR_C2S] = client TUN (read side), [PQ_DIR_S2C] = server TUN */
@@ -39,6 +71,9 @@ typedef struct pq_fwd {
 	int timer_fd, stop_fd, epoll_fd;
 	int64_t early_ns;
 	int nice;            /* the thread's nice value */
+	int rt_prio;         /* SCHED_FIFO priority in force, 0: the normal class */
+	int64_t batch_ns;    /* over the spin budget, at most one timed wake-up per this long */
+	char sched_note[160]; /* why the real-time class was not used ("" when it was or was not asked) */
 	pq_pcapw *pcap;
 	pthread_t thread;
 	int running;

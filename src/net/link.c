@@ -126,7 +126,8 @@ int pq_link_configure_side(pq_link *l, enum pq_side side, const char *dev, pq_di
 
 void pq_link_opts_init(pq_link_opts *o)
 {
-	*o = (pq_link_opts){.comp_ns = -1, .early_ns = -1, .nice = PQ_FWD_DEFAULT_NICE};
+	*o = (pq_link_opts){.comp_ns = -1, .early_ns = -1, .nice = PQ_FWD_DEFAULT_NICE,
+			    .rt_prio = PQ_FWD_DEFAULT_RT_PRIO, .batch_ns = PQ_FWD_DEFAULT_BATCH_NS};
 }
 
 int pq_link_up(const pq_link_config *cfg, const pq_link_opts *o, pq_link **out, pq_diag *d)

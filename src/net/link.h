@@ -43,9 +43,17 @@ typedef struct pq_link_opts {
 	 * exact time; < 0 (or above 10 ms): the built-in 150 us. */
 	int64_t early_ns;
 	int nice; /* the forwarder thread's nice value (pq_link_opts_init: -19) */
+	/* The forwarder thread's SCHED_FIFO priority, 1..99; 0: the normal class only. When
+	 * the real-time class is refused it runs at `nice` and says so on `log`. */
+	int rt_prio;
+	/* Once the real-time forwarder has spent its spin budget (dense traffic), it wakes at
+	 * most once per this long, taking every release due by then (each late by less than
+	 * it); 0: one wake-up per release. At most 500 us; pq_link_opts_init: 100 us. */
+	int64_t batch_ns;
 } pq_link_opts;
 
-/* Defaults: no pcap, quiet, built-in compensation and wake-up, nice -19. */
+/* Defaults: no pcap, quiet, built-in compensation and wake-up, nice -19, SCHED_FIFO 10,
+ * a 100 us batch window. */
 void pq_link_opts_init(pq_link_opts *o);
 
 /* Refuses with a message naming what is missing: CAP_NET_ADMIN and CAP_SYS_ADMIN (root)

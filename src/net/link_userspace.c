@@ -2,6 +2,7 @@
  * (net/fwd.h) between them, with the link's stages; it can write a pcap. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -59,10 +60,14 @@ static int up(pq_link *l, const pq_link_opts *o, pq_diag *d)
 	int64_t comp = o && o->comp_ns >= 0 ? o->comp_ns : DEFAULT_COMP_NS;
 	int64_t comp2[2] = {comp, comp};
 	pq_fwd_tune tune = {.early_ns = o ? o->early_ns : -1,
-			    .nice = o ? o->nice : PQ_FWD_DEFAULT_NICE};
+			    .nice = o ? o->nice : PQ_FWD_DEFAULT_NICE,
+			    .rt_prio = o ? o->rt_prio : PQ_FWD_DEFAULT_RT_PRIO,
+			    .batch_ns = o ? o->batch_ns : PQ_FWD_DEFAULT_BATCH_NS};
 	rc = pq_fwd_start(&u->fwd, &l->cfg, comp2, tun[0], tun[1], pcap, &tune, d);
 	if (!rc) {
 		u->fwd_on = 1;
+		if (u->fwd.sched_note[0] && o && o->log)
+			fprintf(o->log, "pqtls link: %s\n", u->fwd.sched_note);
 		tun[0] = tun[1] = -1; /* owned by the forwarder now */
 		pcap = NULL;
 	}

@@ -1,0 +1,178 @@
+/* The forwarder thread on socket pairs instead of TUN devices (it only reads and writes
+ * whole datagrams, so a SOCK_SEQPACKET pair behaves like a TUN here): a packet crosses
+ * with its delay, the thread runs in the class asked for, and when the real-time class is
+ * refused it still forwards, in the normal class, with a note saying why. */
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "core/clock.h"
+#include "net/fwd.h"
+
+#define DELAY_NS (10 * PQ_NS_PER_MS)
+
+static void test_spin_lead(void **state)
+{
+	(void)state;
+	assert_int_equal(pq_fwd_spin_ns(-1), PQ_FWD_DEFAULT_EARLY_NS);
+	assert_int_equal(pq_fwd_spin_ns(0), 0);
+	assert_int_equal(pq_fwd_spin_ns(5000), 5000);
+	assert_int_equal(pq_fwd_spin_ns(11 * PQ_NS_PER_MS), PQ_FWD_DEFAULT_EARLY_NS);
+}
+
+/* The real-time thread's spin budget, with made-up times: spent within a window, it says
+ * no until the next window; the normal class has no budget. */
+static void test_spin_budget(void **state)
+{
+	(void)state;
+	const int64_t w = PQ_FWD_RT_SPIN_WINDOW_NS, budget = w * PQ_FWD_RT_SPIN_SHARE / 100;
+	pq_fwd_spin s;
+	pq_fwd_spin_init(&s, 1);
+	int64_t t = 5 * PQ_NS_PER_S;
+	assert_true(pq_fwd_spin_ok(&s, t));
+	pq_fwd_spin_charge(&s, budget - 1);
+	assert_true(pq_fwd_spin_ok(&s, t + 1000));
+	pq_fwd_spin_charge(&s, 1);
+	assert_false(pq_fwd_spin_ok(&s, t + 2000));
+	assert_false(pq_fwd_spin_ok(&s, t + w - 1)); /* same window */
+	assert_true(pq_fwd_spin_ok(&s, t + w));      /* a new one */
+	pq_fwd_spin_charge(&s, -5);                    /* a clock step back charges nothing */
+	assert_int_equal(s.spent, 0);
+	pq_fwd_spin_charge(&s, 10 * budget);
+	assert_false(pq_fwd_spin_ok(&s, t + w + 1));
+	assert_true(pq_fwd_spin_ok(&s, t + 5 * w)); /* after idle windows, a fresh one */
+
+	pq_fwd_spin_init(&s, 0);
+	pq_fwd_spin_charge(&s, 100 * w);
+	assert_true(pq_fwd_spin_ok(&s, t));
+}
+
+/* Starts a forwarder with rt_prio between two socket pairs, sends one datagram client ->
+ * server and returns 0 when it arrived intact, no earlier than the link's delay; sets
+ * *policy to the thread's scheduling class. Usable from a forked child (no cmocka). */
+static int forward_one(int rt_prio, int64_t batch_ns, pq_fwd *f, int *policy)
+{
+	int c[2], s[2], rc = 1;
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, c) ||
+	    socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, s))
+		return 2;
+	pq_link_config cfg;
+	pq_link_config_init(&cfg);
+	cfg.dir[0].delay_ns = cfg.dir[1].delay_ns = DELAY_NS;
+	const int64_t comp[2] = {0, 0};
+	pq_fwd_tune tune = {.early_ns = -1, .nice = 0, .rt_prio = rt_prio, .batch_ns = batch_ns};
+	pq_diag d;
+	if (pq_fwd_start(f, &cfg, comp, c[1], s[1], NULL, &tune, &d)) {
+		close(c[0]);
+		close(s[0]);
+		return 3;
+	}
+	struct sched_param sp;
+	if (pthread_getschedparam(f->thread, policy, &sp))
+		*policy = -1;
+	const char msg[] = "a datagram as a TUN would carry it";
+	int64_t t0 = pq_mono_ns();
+	if (write(c[0], msg, sizeof msg) == (ssize_t)sizeof msg) {
+		/* generous: only a missing packet fails, never a slow machine */
+		struct pollfd pfd = {.fd = s[0], .events = POLLIN};
+		char buf[128];
+		if (poll(&pfd, 1, 10000) == 1 && read(s[0], buf, sizeof buf) == (ssize_t)sizeof msg &&
+		    !memcmp(buf, msg, sizeof msg) && pq_mono_ns() - t0 >= DELAY_NS)
+			rc = 0;
+	}
+	pq_diag d2;
+	(void)pq_fwd_stop(f, &d2);
+	close(c[0]);
+	close(s[0]);
+	return rc;
+}
+
+static void test_forwards_in_the_class_asked(void **state)
+{
+	(void)state;
+	pq_fwd f;
+	int policy = -1;
+	assert_int_equal(forward_one(PQ_FWD_DEFAULT_RT_PRIO, 0, &f, &policy), 0);
+	if (f.rt_prio) {
+		assert_int_equal(f.rt_prio, PQ_FWD_DEFAULT_RT_PRIO);
+		assert_int_equal(policy, SCHED_FIFO);
+		assert_string_equal(f.sched_note, "");
+	} else { /* refused here (no CAP_SYS_NICE): the fallback, said */
+		assert_int_equal(policy, SCHED_OTHER);
+		assert_non_null(strstr(f.sched_note, "refused"));
+	}
+	pq_fwd_stats st;
+	pq_fwd_stats_get(&f, &st);
+	assert_int_equal(st.dir[0].pkts_out, 1);
+	assert_int_equal(st.late.n, 1);
+	pq_fwd_dispose(&f);
+
+	assert_int_equal(f.batch_ns, 0);
+	pq_fwd_dispose(&f);
+
+	/* a batch window: one packet still crosses (alone, nothing to batch); the window
+	 * is clamped to its maximum */
+	assert_int_equal(forward_one(PQ_FWD_DEFAULT_RT_PRIO, 10 * PQ_NS_PER_MS, &f, &policy), 0);
+	assert_int_equal(f.batch_ns, PQ_FWD_BATCH_MAX_NS);
+	pq_fwd_dispose(&f);
+	assert_int_equal(forward_one(PQ_FWD_DEFAULT_RT_PRIO, -5, &f, &policy), 0);
+	assert_int_equal(f.batch_ns, 0);
+	pq_fwd_dispose(&f);
+
+	assert_int_equal(forward_one(0, 0, &f, &policy), 0);
+	assert_int_equal(f.rt_prio, 0);
+	assert_int_equal(policy, SCHED_OTHER);
+	assert_string_equal(f.sched_note, "");
+	assert_int_equal(f.early_ns, PQ_FWD_DEFAULT_EARLY_NS);
+	pq_fwd_dispose(&f);
+}
+
+/* Without CAP_SYS_NICE and with no RLIMIT_RTPRIO the kernel refuses SCHED_FIFO: the
+ * forwarder must still start, in the normal class, and say why. A child drops the
+ * privilege (as root: becomes nobody) so this process keeps its own. */
+static void test_refused_falls_back_with_a_note(void **state)
+{
+	(void)state;
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct rlimit rl = {0, 0};
+		if (setrlimit(RLIMIT_RTPRIO, &rl) || (geteuid() == 0 && setuid(65534)))
+			_exit(10);
+		pq_fwd f;
+		int policy = -1, rc = forward_one(20, 0, &f, &policy);
+		int ok = rc == 0 && f.rt_prio == 0 && policy == SCHED_OTHER &&
+			 strstr(f.sched_note, "SCHED_FIFO priority 20 refused") &&
+			 f.early_ns == PQ_FWD_DEFAULT_EARLY_NS;
+		if (rc != 3) /* a failed start disposed of itself */
+			pq_fwd_dispose(&f);
+		_exit(ok ? 0 : 20 + rc);
+	}
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_spin_lead),
+		cmocka_unit_test(test_spin_budget),
+		cmocka_unit_test(test_forwards_in_the_class_asked),
+		cmocka_unit_test(test_refused_falls_back_with_a_note),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
