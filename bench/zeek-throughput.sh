@@ -13,6 +13,10 @@
 #   SIZE=2G SERVERS=200000 DIST=uniform|zipf THREADS=$(nproc) bash bench/zeek-throughput.sh
 # BASE=/path/to/an/older/pqtls adds that build, 1 thread, timed just before this one's
 # (a before/after comparison on the same file under the same load).
+# KEEP=path only builds the log and moves it there (no timing), e.g. a small one for
+# callgrind, whose instruction counts are stable on a busy machine:
+#   SIZE=20M SERVERS=2000 KEEP=/tmp/cg.log bash bench/zeek-throughput.sh
+#   valgrind --tool=callgrind --toggle-collect=pq_zeek_run build/pqtls zeek summary --threads 1 /tmp/cg.log
 # Goal (issue 11): >= 1 GB/s per core on uncompressed TSV while classifying.
 set -euo pipefail
 PQTLS=${PQTLS:-build/pqtls}
@@ -86,6 +90,11 @@ with open(out, "wb") as f:
             f.write(data)
             written += len(data)
 PY
+if [ -n "${KEEP:-}" ]; then
+	mv "$T/big.log" "$KEEP"
+	echo "zeek-throughput: kept $KEEP ($(grep -vc '^#' "$KEEP") rows)" >&2
+	exit 0
+fi
 mb=$(($(stat -c %s "$T/big.log") / 1000000))
 echo "zeek-throughput: $mb MB, $(grep -c '^#fields' "$T/big.log") header blocks, $SERVERS servers ($DIST); gzip -1 copy" >&2
 gzip -1 -c "$T/big.log" >"$T/big.log.gz"
