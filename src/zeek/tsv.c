@@ -38,7 +38,6 @@ static void reset_block(pq_zeek_tsv *t)
 	t->bad_detail[0] = '\0';
 	for (int i = 0; i < PQ_ZEEK_TSV_MAXCOLS; i++)
 		t->col[i] = -1;
-	memset(t->slot, -1, sizeof t->slot);
 }
 
 void pq_zeek_tsv_init(pq_zeek_tsv *t)
@@ -93,7 +92,6 @@ static int set_fields(pq_zeek_tsv *t, char *p, size_t len)
 				if (t->col[c] >= 0)
 					return header_bad(t, "#fields names a column twice");
 				t->col[c] = n;
-				t->slot[n] = (signed char)c;
 			}
 		}
 		n++;
@@ -178,7 +176,7 @@ static unsigned ctl32(__m128i x, __m128i y)
 #endif
 
 /* The wanted columns of a row whose separators are at tab[0..nf-1] and which ends at
- * len: out[slot] for each, left alone for columns the row does not have. */
+ * len: out[c] for t->names[c], left alone for columns the row does not have. */
 static void pick(const pq_zeek_tsv *t, char *line, const size_t *tab, int nf, size_t len, span *out)
 {
 	for (int c = 0; c < t->nnames; c++) {
