@@ -25,8 +25,14 @@ build: deps openssl
 	@cmake -S . -B $(BUILD) -DPQTLS_OPENSSL="$$(cat $(BUILD)/openssl-prefix)" >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
 
+# The quick reproduction: the `quick` preset of pqtls sweep (needs root for the links), then
+# the report from its database. A new run each time; `pqtls sweep --preset quick` by hand
+# resumes an interrupted one.
+QUICK_OUT ?= out/quick
 run: build
-	@bash scripts/quick-run.sh $(BUILD)/pqtls
+	@rm -f $(QUICK_OUT)/results.db $(QUICK_OUT)/results.db-wal $(QUICK_OUT)/results.db-shm
+	@$(BUILD)/pqtls sweep --preset quick --out $(QUICK_OUT)/results.db $(SWEEP_ARGS)
+	@python3 scripts/quick-report.py $(QUICK_OUT) $(BUILD)/pqtls
 
 test-fast: build
 	@cd $(BUILD) && ctest --output-on-failure -j 1

@@ -7,8 +7,8 @@ pkgs=(build-essential cmake pkg-config
       libcjson-dev      # JSON manifests, summaries and JSONL records
       libpcap-dev       # pcap files of what crossed the emulated link
       libmaxminddb-dev  # zeek --asn-db: ASNs from MaxMind DBs
-      parallel          # tests: zeek --partial files made one per task, then merged
-      libsqlite3-dev    # zeek savings: reads a sweep's results database
+      parallel          # tests: a sweep's shards, and zeek --partial files, run as a job runner would
+      libsqlite3-dev    # the results database of pqtls sweep (zeek savings reads it too)
       sqlite3           # tests: build a results database with the sqlite3 CLI
       libcmocka-dev     # unit tests
       zlib1g-dev libbrotli-dev libzstd-dev  # RFC 8879 certificate compression in OpenSSL; zlib: gzip Zeek logs

@@ -1,24 +1,22 @@
 #!/usr/bin/env python3
-"""Key table and HTML report of `make run` (scripts/quick-run.sh).
+"""Key table and HTML report of `make run` (pqtls sweep --preset quick).
 
-Reads OUT/runs/<rtt>/*.jsonl (one pqtls bench record per connection), the chains'
-manifest.json (sizes and the predicted first flight) and the link logs, prints the key
-table, and writes OUT/report.html (tables, two SVG charts, the environment) and
-OUT/summary.json. Standard library only. `pqtls report` will replace this script.
+Reads OUT/results.db (every connection, each cell's chain sizes and modelled first flight,
+the link self-checks), prints the key table, and writes OUT/report.html (tables, two SVG
+charts, the environment) and OUT/summary.json. Standard library only (sqlite3).
+`pqtls report` will replace this script.
 """
-import glob
 import html
 import json
 import os
 import re
+import sqlite3
 import statistics
 import subprocess
 import sys
 
 ARM_ORDER = ["ecdsa-p256", "rsa-2048", "ml-dsa-44", "ml-dsa-65-leaf-only", "ml-dsa-65", "ml-dsa-65+slh-128s-CA",
              "ecdsa-p256 X25519", "ml-dsa-65 resumed", "ml-dsa-65 0-RTT"]
-ARM_CHAIN = {"ecdsa-p256 X25519": "ecdsa-p256", "ml-dsa-65 resumed": "ml-dsa-65", "ml-dsa-65 0-RTT": "ml-dsa-65"}
-ARM_GROUP = {"ecdsa-p256 X25519": "X25519"}
 BASELINE = "ecdsa-p256"
 
 
@@ -44,40 +42,54 @@ def bootstrap_ci(a, b, reps=2000):
     return diffs[int(0.025 * reps)], diffs[int(0.975 * reps)]
 
 
+def rtt_label(us):
+    ms = us / 1000
+    return f"{ms:g}ms"
+
+
+def slow_start_rounds(segs, iw=10):
+    """Round trips slow start needs to deliver `segs` segments from an initial window of iw."""
+    rounds, sent, cwnd = 1, iw, iw
+    while sent < segs:
+        cwnd *= 2
+        sent += cwnd
+        rounds += 1
+    return rounds
+
+
 def load(out):
-    runs = {}
-    dirs = [d for d in glob.glob(os.path.join(out, "runs", "*")) if os.path.isdir(d)]
-    for rdir in sorted(dirs, key=lambda d: rtt_ms(os.path.basename(d))):
-        rtt = os.path.basename(rdir)
-        arms = {}
-        for f in glob.glob(os.path.join(rdir, "*.jsonl")):
-            arm = re.sub(r"\.r\d+\.jsonl$", "", os.path.basename(f))
-            arm = {a.replace(" ", "_").replace("+", "_"): a for a in ARM_ORDER}.get(arm, arm)
-            with open(f) as fh:
-                arms.setdefault(arm, []).extend(json.loads(line) for line in fh if line.strip())
-        log = ""
-        if os.path.exists(os.path.join(rdir, "link.log")):
-            with open(os.path.join(rdir, "link.log")) as fh:
-                log = fh.read()
-        runs[rtt] = {"arms": arms, "log": log}
-    chains = {}
-    for m in glob.glob(os.path.join(out, "chains", "*", "manifest.json")):
-        with open(m) as fh:
-            chains[os.path.basename(os.path.dirname(m))] = json.load(fh)
+    """Reads OUT/results.db (pqtls sweep --preset quick): connections by RTT and arm, the
+    chains' sizes and modelled first flights, and the link self-checks."""
+    db = sqlite3.connect(f"file:{os.path.join(out, 'results.db')}?mode=ro", uri=True)
+    version = int(db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0])
+    if version > 2:
+        sys.exit(f"quick-report: results.db has schema version {version}; this script reads up to 2")
+    db.row_factory = sqlite3.Row
+    runs, chains = {}, {}
+    for r in db.execute("SELECT c.rtt_us, c.arm, c.chain_der_bytes, c.first_flight_bytes, c.first_flight_segs, "
+                        "n.error_kind AS error, n.handshake_us, n.ttfb_us, n.srtt_us, n.tcp_rx_segs AS tcp_segs_rx, "
+                        "n.handshake_rtts, n.tls_group AS 'group', n.sigalg, n.resumed, n.early_accepted "
+                        "FROM conn n JOIN cell c USING (cell_id) ORDER BY c.rtt_us, c.cell_index, n.conn_index"):
+        rtt = rtt_label(r["rtt_us"])
+        runs.setdefault(rtt, {"arms": {}, "log": ""})["arms"].setdefault(r["arm"], []).append(dict(r))
+        if r["first_flight_bytes"] is not None:
+            chains[r["arm"]] = {"chain_der_bytes": r["chain_der_bytes"], "flight_bytes": r["first_flight_bytes"],
+                                "segments": r["first_flight_segs"]}
+    for r in db.execute("SELECT c.rtt_cfg_us, c.backend, c.summary FROM link_check c ORDER BY c.link_check_id"):
+        if r["rtt_cfg_us"] is not None and rtt_label(r["rtt_cfg_us"]) in runs:
+            runs[rtt_label(r["rtt_cfg_us"])]["log"] += f"link check ({r['backend']}): {r['summary']}\n"
     return runs, chains
 
 
 def flight(chains, arm):
     if arm.endswith("resumed") or arm.endswith("0-RTT"):
         return None  # a PSK handshake sends no certificate: the chain's flight does not apply
-    man = chains.get(ARM_CHAIN.get(arm, arm))
-    if not man:
+    c = chains.get(arm)
+    if not c:
         return None
-    group = ARM_GROUP.get(arm, "X25519MLKEM768")
-    for f in man["tls13"]["flights"]:
-        if f["group"] == group:
-            return man["chain_der_bytes"], f
-    return None
+    segs = c["segments"]
+    return c["chain_der_bytes"], {"flight_bytes": c["flight_bytes"], "segments": segs,
+                                  "fits_initial_window": segs <= 10, "slow_start_rounds": slow_start_rounds(segs)}
 
 
 def main():
@@ -156,8 +168,7 @@ def main():
         {n for a in summary["arms"].values() for v in a.values() for n in v["negotiated"]})))
     for rtt, run in runs.items():
         for l in run["log"].splitlines():
-            if l.startswith("pqtls link: backend") or "check" in l.lower() and "rtt" in l.lower():
-                lines.append(f"  [{rtt}] {l}")
+            lines.append(f"  [{rtt}] {l}")
     table = "\n".join(lines)
     print(table)
 
@@ -186,7 +197,7 @@ over real kernel TCP (cubic, MTU 1500) across an emulated link; arms interleaved
 <p>Where resumption and 0-RTT show: a resumed handshake is as fast as the baseline's, but a
 request sent as 0-RTT data is answered a round trip sooner.</p>{svg_ttfb}
 <h2>Environment</h2><pre>{html.escape(json.dumps(env, indent=1))}</pre>
-<p>Raw records: <code>runs/&lt;rtt&gt;/*.jsonl</code> (one line per connection); chains: <code>chains/*/manifest.json</code>.</p>
+<p>Raw records: <code>results.db</code> (SQLite, one row per connection; docs/results.md).</p>
 </body></html>"""
     with open(os.path.join(out, "report.html.tmp"), "w") as fh:
         fh.write(doc)

@@ -323,6 +323,10 @@ int pq_cli_dispatch(const pq_cmd *const *cmds, const char *path, int argc, char 
 			}
 			return pq_cli_dispatch(c->subs, sub, argc - 1, argv + 1);
 		}
+		/* A command that runs by itself and also has subcommands (sweep, sweep export). */
+		for (const pq_cmd *const *sp = c->subs; sp && *sp && argc >= 2; sp++)
+			if (strcmp((*sp)->name, argv[1]) == 0)
+				return pq_cli_dispatch(c->subs, sub, argc - 1, argv + 1);
 		void *opts = calloc(1, c->opts_size ? c->opts_size : 1);
 		pq_cli_args args;
 		if (!opts)

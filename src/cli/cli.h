@@ -61,7 +61,8 @@ typedef struct pq_cmd {
 	const pq_opt *opts;      /* NULL-terminated table, or NULL */
 	size_t opts_size;        /* sizeof the options struct */
 	pq_cmd_run run;          /* NULL when the command only has subcommands */
-	const struct pq_cmd *const *subs; /* NULL-terminated table of subcommands, or NULL */
+	const struct pq_cmd *const *subs; /* NULL-terminated table of subcommands, or NULL; with run
+					   * set too, a first argument naming one runs it */
 	int min_args, max_args;  /* positional arguments accepted (max -1 = any) */
 } pq_cmd;
 

@@ -9,7 +9,8 @@ extern const pq_cmd pq_cmd_serve;   /* src/cli/serve.c */
 extern const pq_cmd pq_cmd_bench;   /* src/cli/bench.c */
 extern const pq_cmd pq_cmd_link;    /* src/cli/link.c */
 extern const pq_cmd pq_cmd_version; /* src/cli/version.c */
-extern const pq_cmd pq_cmd_sweep;   /* src/cli/planned.c */
+extern const pq_cmd pq_cmd_sweep;   /* src/cli/sweep.c */
+extern const pq_cmd pq_cmd_merge;   /* src/cli/merge.c */
 extern const pq_cmd pq_cmd_model;
 extern const pq_cmd pq_cmd_report;
 extern const pq_cmd pq_cmd_zeek;    /* src/cli/zeek.c */

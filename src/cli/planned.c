@@ -18,6 +18,5 @@ static int planned_run(const pq_cmd *cmd, void *opts, pq_cli_args *args)
 	const pq_cmd var = {.name = nm, .summary = sum, .usage = "[options]",        \
 			    .run = planned_run, .max_args = -1}
 
-PLANNED(pq_cmd_sweep, "sweep", "(planned) run an experiment grid and store every connection");
 PLANNED(pq_cmd_model, "model", "(planned) predict round trips and cliffs from flight sizes");
 PLANNED(pq_cmd_report, "report", "(planned) write the HTML report with plots from stored results");

@@ -91,3 +91,16 @@ const char *pq_diag_msg(const pq_diag *d)
 		return "";
 	return d->msg[0] ? d->msg : pq_strerror(d->code);
 }
+
+int pq_diag_prefix(pq_diag *d, int err, const char *fmt, ...)
+{
+	if (!d)
+		return err;
+	char old[sizeof d->msg], pre[sizeof d->msg];
+	snprintf(old, sizeof old, "%s", pq_diag_msg(d));
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(pre, sizeof pre, fmt, ap);
+	va_end(ap);
+	return pq_diag_set(d, err, "%s: %s", pre, old);
+}

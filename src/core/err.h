@@ -63,6 +63,10 @@ int pq_diag_vset(pq_diag *d, int err, const char *fmt, va_list ap) PQ_PRINTF(3, 
  * This is the one place where OpenSSL's error queue is read. */
 int pq_diag_ossl(pq_diag *d, int err, const char *fmt, ...) PQ_PRINTF(3, 4);
 
+/* Puts "PREFIX: " (printf-style) before the message already in d, and sets err: for a
+ * caller that adds where the failing input came from. d may be NULL. */
+int pq_diag_prefix(pq_diag *d, int err, const char *fmt, ...) PQ_PRINTF(3, 4);
+
 /* The oldest (last = 0) or newest (last = 1) error in OpenSSL's error queue, left in
  * place for pq_diag_ossl: its packed code (0 when the queue is empty) and, when reason
  * is not NULL, its text (never NULL: "" when OpenSSL has none). Only this file and

@@ -1,0 +1,387 @@
+/* pqtls sweep: an experiment grid (a spec file, a preset, or dimensions given as options)
+ * measured in this one process into a SQLite database (src/exp/). This file parses and
+ * prints; the engine is src/exp/runner.c. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/commands.h"
+#include "core/clock.h"
+#include "core/units.h"
+#include "exp/chains.h"
+#include "exp/grid.h"
+#include "exp/preset.h"
+#include "exp/runner.h"
+#include "exp/spec.h"
+#include "exp/store.h"
+#include "net/link.h"
+
+/* Options that are spec keys, in the order they are applied: id, key, metavar, help. */
+#define SWEEP_DIMS(X)                                                                              \
+	X(NAME, "name", "NAME", "experiment name")                                                 \
+	X(TRIALS, "trials", "N", "trials (replaces the spec's, arms included)")                   \
+	X(SEED, "seed", "N", "seed of the arm order and the links")                               \
+	X(SERVER, "server", "HOST:PORT", "measure a remote server (no link; chain and tickets are the remote's)") \
+	X(SERVERNAME, "servername", "NAME", "SNI and verified name (default localhost)")           \
+	X(CA, "ca", "FILE", "remote server: roots to verify it ('insecure' = none)")              \
+	X(SIG, "sig", "ALGS", "chain algorithm, every level (list = dimension)")                  \
+	X(LEAF, "leaf", "ALGS", "leaf algorithm")                                                  \
+	X(INTER, "intermediate", "ALGS", "intermediate CA algorithm")                              \
+	X(ROOT, "root", "ALGS", "root CA algorithm")                                               \
+	X(INTERMEDIATES, "intermediates", "LIST", "intermediates, 0-4")                           \
+	X(PAD, "pad-chain-to", "SIZES", "exact chain DER bytes: list, A..B step S, or 'like ALG'") \
+	X(MTC, "mtc", "MODES", "MTC size emulation: none|standalone|landmark")                    \
+	X(COMP, "cert-compression", "ALGS", "certificate compression: off|zlib|brotli|zstd")       \
+	X(GROUP, "group", "GROUPS", "key-exchange groups (a list is a dimension)")                \
+	X(TICKETS, "tickets", "LIST", "tickets per full handshake")                               \
+	X(RESUME, "resume", "FRACTIONS", "share of connections offered a ticket")                 \
+	X(EARLY, "early-data", "no|yes", "0-RTT on resumed connections")                          \
+	X(WARMUP, "warmup", "LIST", "warm-up connections")                                        \
+	X(PROFILE, "profile", "NAMES", "link profiles (pqtls link profiles)")                     \
+	X(RTT, "rtt", "DURATIONS", "round-trip times, e.g. 10ms,50ms,100ms")                      \
+	X(JITTER, "jitter", "DURATIONS", "per-direction jitter")                                  \
+	X(LOSS, "loss", "FRACTIONS", "per-direction loss, e.g. 0%,1%,5%")                         \
+	X(LOSS_MODEL, "loss-model", "MODELS", "bernoulli|gilbert")                                \
+	X(BURST, "burst", "PACKETS", "gilbert mean burst length")                                 \
+	X(RATE, "rate", "RATES", "per-direction rate, 0 = unlimited")                             \
+	X(QUEUE, "queue", "PACKETS", "drop-tail queue")                                           \
+	X(MTU, "mtu", "BYTES", "link MTU")                                                         \
+	X(INITCWND, "initcwnd", "SEGMENTS", "server route initcwnd")                              \
+	X(CC, "cc", "ALGS", "congestion control: " PQ_CC_CHOICES)                                 \
+	X(RESPONSE, "response", "LIST", "'/', 'none' or sizes (GET /bytes/N)")                    \
+	X(CONNECTIONS, "connections", "N", "measured connections per cell (replaces the spec's, arms included)") \
+	X(CONCURRENCY, "concurrency", "N", "connections in flight")                               \
+	X(OPEN_RATE, "open-loop-rate", "R/s", "open-loop Poisson rate")                           \
+	X(TIMEOUT, "timeout", "DURATION", "client per-phase timeout (default from RTT and loss)")
+
+enum {
+#define DIM_ENUM(id, key, mv, help) DIM_##id,
+	SWEEP_DIMS(DIM_ENUM)
+#undef DIM_ENUM
+	NDIM
+};
+
+static const char *const dim_keys[NDIM] = {
+#define DIM_KEY(id, key, mv, help) key,
+	SWEEP_DIMS(DIM_KEY)
+#undef DIM_KEY
+};
+
+struct sweep_opts {
+	const char *dim[NDIM];
+	const char *preset, *out, *shard, *cache, *fault;
+	int presets, keys, no_check, dry_run, quiet, backend;
+};
+
+#define O(f) offsetof(struct sweep_opts, f)
+static const pq_opt sweep_table[] = {
+	{"preset", 'p', PQ_OPT_STR, O(preset), "NAME", NULL, "run a built-in study (--presets lists them)", NULL, 0, 0},
+	{"presets", 0, PQ_OPT_FLAG, O(presets), NULL, NULL, "list the presets with their size and time here", NULL, 0, 0},
+	{"keys", 0, PQ_OPT_FLAG, O(keys), NULL, NULL, "list the spec keys with what they take and their defaults", NULL, 0, 0},
+	{"out", 'o', PQ_OPT_STR, O(out), "FILE", NULL,
+	 "results database, default out/NAME/results.db (re-running the same command resumes it)", NULL, 0, 0},
+	{"shard", 0, PQ_OPT_STR, O(shard), "I/N", NULL, "run only shard I of N of the grid's cells (default: all)", NULL, 0, 0},
+	{"no-check", 0, PQ_OPT_FLAG, O(no_check), NULL, NULL,
+	 "measure even when a link's self-check fails (the result is stored either way)", NULL, 0, 0},
+	{"backend", 0, PQ_OPT_CHOICE, O(backend), NULL, "auto", "link emulation backend", PQ_BACKEND_CHOICES, 0, 0},
+	{"cache", 0, PQ_OPT_STR, O(cache), "DIR", NULL, "chain cache (default $PQTLS_CACHE, else ~/.cache/pqtls)", NULL, 0, 0},
+	{"dry-run", 'n', PQ_OPT_FLAG, O(dry_run), NULL, NULL, "print the grid and its estimated time, measure nothing", NULL, 0, 0},
+	{"quiet", 'q', PQ_OPT_FLAG, O(quiet), NULL, NULL, "no progress or link lines", NULL, 0, 0},
+	{"fault-server-dies-in-cell", 0, PQ_OPT_STR, O(fault), "INDEX", NULL,
+	 "for tests: the server of the cell with this cell_index dies mid-cell", NULL, 0, 0},
+#define DIM_OPT(id, key, mv, help) {key, 0, PQ_OPT_STR, O(dim[DIM_##id]), mv, NULL, help, NULL, 0, 0},
+	SWEEP_DIMS(DIM_OPT)
+#undef DIM_OPT
+	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
+};
+#undef O
+
+static const char *path_name = "pqtls sweep";
+static volatile sig_atomic_t stop_flag;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_flag = 1;
+}
+
+static void catch_signals(void)
+{
+	/* The first signal ends the sweep after the cell in progress; a second one kills it
+	 * at once (the database keeps every finished cell either way). */
+	struct sigaction sa = {.sa_handler = on_signal, .sa_flags = SA_RESETHAND};
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+typedef struct bar {
+	double est_s;
+	int64_t t0;
+} bar;
+
+static void fmt_eta(char *buf, size_t n, double s)
+{
+	if (s >= 3600)
+		snprintf(buf, n, "%dh%02dm", (int)(s / 3600), (int)(s / 60) % 60);
+	else
+		snprintf(buf, n, "%dm%02ds", (int)(s / 60), (int)s % 60);
+}
+
+static void progress(void *arg, const pq_exp_progress *p)
+{
+	bar *b = arg;
+	char eta[32];
+	double el = (double)p->elapsed_ns / 1e9;
+	size_t measured = p->done - p->skipped, left = p->total - p->done;
+	double rem = measured ? el / (double)measured * (double)left : b->est_s - el;
+	fmt_eta(eta, sizeof eta, rem > 0 ? rem : 0);
+	int width = 24, fill = p->total ? (int)((double)width * (double)p->done / (double)p->total) : width;
+	fprintf(stderr, "\r[%.*s%*s] %zu/%zu cells  %.1f conn/s  %llu failed  ETA %s  %-24.24s", fill,
+		"########################", width - fill, "", p->done, p->total,
+		el > 0 ? (double)p->conns / el : 0.0, (unsigned long long)p->failures, eta, p->arm ? p->arm : "");
+	fflush(stderr);
+}
+
+static int list_presets(void)
+{
+	printf("%-20s %6s %8s  %s\n", "preset", "cells", "time", "what");
+	for (const pq_exp_preset *p = pq_exp_presets; p->name; p++) {
+		pq_exp_spec s;
+		pq_exp_grid g;
+		pq_diag d;
+		char t[32] = "?";
+		size_t n = 0;
+		pq_exp_spec_init(&s);
+		if (pq_exp_spec_parse(&s, p->name, p->text, &d) == 0 && pq_exp_grid_expand(&s, &g, &d) == 0) {
+			n = g.n;
+			pq_exp_grid_order(&g);
+			fmt_eta(t, sizeof t, pq_exp_estimate_s(&g));
+			pq_exp_grid_dispose(&g);
+		}
+		pq_exp_spec_dispose(&s);
+		printf("%-20s %6zu %8s  %s\n", p->name, n, t, p->summary);
+	}
+	printf("(time: estimated here from the RTTs, sizes and rates; --trials and --connections scale a preset down)\n");
+	return PQ_EXIT_OK;
+}
+
+/* The command as it was given (options in table order), for the run manifest. */
+static void command_line(const pq_cmd *cmd, const struct sweep_opts *o, const pq_cli_args *a, char *buf,
+			 size_t n)
+{
+	size_t len = (size_t)snprintf(buf, n, "pqtls sweep");
+	for (int i = 0; i < a->argc && len < n; i++)
+		len += (size_t)snprintf(buf + len, n - len, " '%s'", a->argv[i]);
+	for (const pq_opt *op = cmd->opts; op->name && len < n; op++) {
+		if (!pq_cli_given(cmd, a, op->name))
+			continue;
+		if (op->type == PQ_OPT_STR)
+			len += (size_t)snprintf(buf + len, n - len, " --%s '%s'", op->name,
+						*(const char *const *)((const char *)o + op->offset));
+		else if (op->type == PQ_OPT_CHOICE)
+			len += (size_t)snprintf(buf + len, n - len, " --%s %d", op->name,
+						*(const int *)((const char *)o + op->offset));
+		else
+			len += (size_t)snprintf(buf + len, n - len, " --%s", op->name);
+	}
+}
+
+static int load_spec(const struct sweep_opts *o, const pq_cli_args *a, pq_exp_spec *s, pq_diag *d)
+{
+	if (o->preset) {
+		const pq_exp_preset *p = pq_exp_preset_find(o->preset);
+		if (!p) {
+			char names[256];
+			pq_exp_preset_names(names, sizeof names);
+			return pq_diag_set(d, PQ_EINVAL, "--preset: no preset '%s' (known: %s)", o->preset, names);
+		}
+		char where[64];
+		snprintf(where, sizeof where, "preset %s", p->name);
+		return pq_exp_spec_parse(s, where, p->text, d);
+	}
+	if (a->argc == 1)
+		return pq_exp_spec_load(s, a->argv[0], d);
+	return pq_exp_spec_parse(s, "command line", "name = sweep\n", d);
+}
+
+static int apply_dims(const struct sweep_opts *o, pq_exp_spec *s, pq_diag *d)
+{
+	for (int i = 0; i < NDIM; i++) {
+		if (!o->dim[i])
+			continue;
+		char what[64];
+		snprintf(what, sizeof what, "--%s", dim_keys[i]);
+		int rc = pq_exp_spec_set(s, dim_keys[i], o->dim[i], what, d);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static int usage_or_fail(int rc, const pq_diag *d)
+{
+	if (rc == PQ_EINVAL || rc == PQ_ERANGE || rc == PQ_EPARSE || rc == PQ_EEXIST || rc == PQ_ETOOBIG ||
+	    rc == PQ_EUNSUPPORTED)
+		return pq_cli_usage_error(path_name, "%s", pq_diag_msg(d));
+	return pq_cli_fail(path_name, "%s", pq_diag_msg(d));
+}
+
+static void print_grid(const pq_exp_grid *g, unsigned si, unsigned sn)
+{
+	char t[32];
+	fmt_eta(t, sizeof t, pq_exp_estimate_s(g));
+	printf("%zu cells (shard %u/%u), about %s here\n", g->n, si, sn, t);
+	for (size_t i = 0; i < g->n; i++) {
+		char text[1024];
+		if (pq_exp_point_text(&g->cells[i].p, 1, text, sizeof text) < 0)
+			text[0] = '\0';
+		printf("%5zu %s %s\n", g->cells[i].index, g->cells[i].key, text);
+	}
+}
+
+static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
+{
+	struct sweep_opts *o = optsp;
+	pq_exp_spec spec;
+	pq_exp_grid g = {0};
+	pq_exp_chains chains = {0};
+	pq_store *st = NULL;
+	pq_diag d;
+	unsigned si = 1, sn = 1;
+	char out[512], cmdline[4096];
+	int rc = PQ_EXIT_FAIL, lrc;
+
+	if (o->presets)
+		return list_presets();
+	if (o->keys) {
+		pq_exp_spec_keys(stdout);
+		return PQ_EXIT_OK;
+	}
+	pq_exp_spec_init(&spec);
+	if (o->preset && a->argc)
+		return pq_cli_usage_error(path_name, "give a spec file or --preset, not both");
+	if (o->shard && pq_exp_shard_parse(o->shard, "--shard", &si, &sn, &d) < 0)
+		return pq_cli_usage_error(path_name, "%s", pq_diag_msg(&d));
+	long long fault = -1;
+	if (o->fault && pq_parse_int(o->fault, "--fault-server-dies-in-cell", 0, PQ_EXP_MAX_CELLS, &fault, &d) < 0)
+		return pq_cli_usage_error(path_name, "%s", pq_diag_msg(&d));
+	if ((lrc = load_spec(o, a, &spec, &d)) < 0 || (lrc = apply_dims(o, &spec, &d)) < 0 ||
+	    (lrc = pq_exp_grid_expand(&spec, &g, &d)) < 0) {
+		rc = usage_or_fail(lrc, &d);
+		goto out;
+	}
+	size_t whole = g.n;
+	pq_exp_grid_shard(&g, si, sn);
+	pq_exp_grid_order(&g);
+	if (o->dry_run) {
+		print_grid(&g, si, sn);
+		rc = PQ_EXIT_OK;
+		goto out;
+	}
+	snprintf(out, sizeof out, "%s", o->out ? o->out : "");
+	if (!o->out)
+		snprintf(out, sizeof out, "out/%s/results.db", spec.name);
+	if ((lrc = pq_store_precheck(out, &d)) < 0) {
+		rc = pq_cli_fail(path_name, "%s", pq_diag_msg(&d));
+		goto out;
+	}
+	if (!g.server[0] && pq_link_check_privileges((enum pq_backend)o->backend, &d) < 0) {
+		rc = pq_cli_fail(path_name, "%s", pq_diag_msg(&d));
+		goto out;
+	}
+	FILE *log = o->quiet ? NULL : stderr;
+	char cache[512];
+	if (o->cache)
+		snprintf(cache, sizeof cache, "%s", o->cache);
+	else if (pq_cli_cache_root(cache, sizeof cache) < 0) {
+		rc = pq_cli_usage_error(path_name, "--cache DIR is needed: neither PQTLS_CACHE nor HOME is set");
+		goto out;
+	}
+	if (!g.server[0] && (lrc = pq_exp_chains_prepare(&g, cache, log, &chains, &d)) < 0) {
+		rc = usage_or_fail(lrc, &d);
+		goto out;
+	}
+	if ((lrc = pq_store_open(out, spec.name, g.hash, &st, &d)) < 0) {
+		rc = pq_cli_fail(path_name, "%s", pq_diag_msg(&d));
+		goto out;
+	}
+	command_line(cmd, o, a, cmdline, sizeof cmdline);
+	pq_store_run run = {.spec_name = spec.name, .grid_hash = g.hash, .spec_text = spec.text,
+			    .command_line = cmdline, .remote = g.server,
+			    .link_backend = g.server[0] ? "none" : pq_backend_name((enum pq_backend)o->backend),
+			    .seed = g.seed, .shard_index = si, .shard_count = sn, .cells_planned = g.n};
+	if ((lrc = pq_store_run_begin(st, &run, &d)) < 0) {
+		rc = pq_cli_fail(path_name, "%s", pq_diag_msg(&d));
+		goto out;
+	}
+	bar b = {.est_s = pq_exp_estimate_s(&g), .t0 = pq_clock_now(&pq_clock_mono)};
+	char t[32];
+	fmt_eta(t, sizeof t, b.est_s);
+	if (!o->quiet)
+		fprintf(stderr, "pqtls sweep: %s: %zu cells of %zu (shard %u/%u), about %s; results in %s\n", spec.name,
+			g.n, whole, si, sn, t, out);
+	catch_signals();
+	pq_exp_run_opts ro = {.no_check = o->no_check, .backend = (enum pq_backend)o->backend, .log = log,
+			      .stop = &stop_flag, .fault_stop_server_cell = fault};
+	if (!o->quiet && pq_cli_progress_enabled()) {
+		ro.progress = progress;
+		ro.progress_arg = &b;
+	}
+	pq_exp_run_summary sum;
+	lrc = pq_exp_run(&g, &chains, st, &ro, &sum, &d);
+	if (ro.progress)
+		fprintf(stderr, "\n");
+	char status[600];
+	snprintf(status, sizeof status, "%s%s", lrc < 0 ? "failed: " : sum.interrupted ? "interrupted" : "complete",
+		 lrc < 0 ? pq_diag_msg(&d) : "");
+	pq_diag d2;
+	if (pq_store_run_end(st, status, &d2) < 0)
+		fprintf(stderr, "pqtls sweep: %s\n", pq_diag_msg(&d2));
+	if (lrc < 0) {
+		rc = pq_cli_fail(path_name, "%s (finished cells are kept in %s)", pq_diag_msg(&d), out);
+		goto out;
+	}
+	printf("%s: %zu cells measured, %zu already done, %zu failed; %llu connections, %llu failed; %s%s\n",
+	       out, sum.cells_run, sum.cells_skipped, sum.cells_failed, (unsigned long long)sum.conns,
+	       (unsigned long long)sum.conn_failures, sum.interrupted ? "interrupted (run the same command to resume)" : "complete",
+	       "");
+	rc = sum.interrupted ? 128 + SIGINT : PQ_EXIT_OK;
+out:
+	pq_store_close(st);
+	pq_exp_chains_dispose(&chains);
+	pq_exp_grid_dispose(&g);
+	pq_exp_spec_dispose(&spec);
+	return rc;
+}
+
+extern const pq_cmd pq_cmd_sweep_export;
+static const pq_cmd *const sweep_subs[] = {&pq_cmd_sweep_export, NULL};
+
+static const char sweep_desc[] =
+	"A spec file is 'key = value, value' lines (a list is a dimension) and '[arm LABEL]'\n"
+	"sections; options named like keys replace the spec's (every arm's too). Keys:\n"
+	"  pqtls sweep --keys lists them; docs/sweep.md explains the format.\n"
+	"Examples:\n"
+	"  pqtls sweep --preset quick\n"
+	"  pqtls sweep --presets\n"
+	"  pqtls sweep study.spec --shard 2/3 --out shard2.db\n"
+	"  pqtls sweep --sig ecdsa-p256,ml-dsa-65 --rtt 10ms,50ms --connections 20 --out a.db\n"
+	"  pqtls sweep export results.db --csv DIR | --jsonl FILE\n"
+	"Results: SQLite, one row per connection (docs/results.md). Ctrl-C ends after the cell in\n"
+	"progress; the same command again resumes.";
+
+const pq_cmd pq_cmd_sweep = {
+	.name = "sweep",
+	.summary = "run an experiment grid in one process and store every connection in SQLite",
+	.usage = "[SPEC] [options]  |  export DB --csv DIR | --jsonl FILE",
+	.description = sweep_desc,
+	.opts = sweep_table,
+	.opts_size = sizeof(struct sweep_opts),
+	.run = sweep_run,
+	.subs = sweep_subs,
+	.min_args = 0,
+	.max_args = 1,
+};

@@ -1,0 +1,43 @@
+/* pqtls sweep export: a results database as CSV files or JSON lines. */
+#include <stdio.h>
+
+#include "cli/commands.h"
+#include "exp/export.h"
+
+struct export_opts {
+	const char *csv, *jsonl;
+};
+
+#define O(f) offsetof(struct export_opts, f)
+static const pq_opt export_table[] = {
+	{"csv", 0, PQ_OPT_STR, O(csv), "DIR", NULL, "one CSV per table and view into DIR", NULL, 0, 0},
+	{"jsonl", 0, PQ_OPT_STR, O(jsonl), "FILE", NULL, "one JSON object per connection, with its cell", NULL, 0, 0},
+	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
+};
+#undef O
+
+static int export_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
+{
+	(void)cmd;
+	struct export_opts *o = optsp;
+	const char *path = "pqtls sweep export";
+	pq_diag d;
+	if (!o->csv == !o->jsonl)
+		return pq_cli_usage_error(path, "give one of --csv DIR or --jsonl FILE");
+	int rc = o->csv ? pq_exp_export_csv(a->argv[0], o->csv, &d) : pq_exp_export_jsonl(a->argv[0], o->jsonl, &d);
+	if (rc < 0)
+		return pq_cli_fail(path, "%s", pq_diag_msg(&d));
+	printf("%s -> %s\n", a->argv[0], o->csv ? o->csv : o->jsonl);
+	return PQ_EXIT_OK;
+}
+
+const pq_cmd pq_cmd_sweep_export = {
+	.name = "export",
+	.summary = "write a results database as CSV files (--csv DIR) or JSON lines (--jsonl FILE)",
+	.usage = "DB --csv DIR | --jsonl FILE",
+	.opts = export_table,
+	.opts_size = sizeof(struct export_opts),
+	.run = export_run,
+	.min_args = 1,
+	.max_args = 1,
+};

@@ -1,0 +1,260 @@
+#include "exp/grid.h"
+
+#include <openssl/evp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/rng.h"
+#include "core/units.h"
+
+static const pq_exp_list *eff(const pq_exp_spec *s, const pq_exp_section *arm, int k)
+{
+	if (arm && arm->key[k].given)
+		return &arm->key[k];
+	if (s->global.key[k].given)
+		return &s->global.key[k];
+	return NULL;
+}
+
+static int count_cells(const pq_exp_spec *s, int trials, size_t *out, pq_diag *d)
+{
+	size_t narms = s->narms ? s->narms : 1;
+	unsigned long long total = 0;
+	for (size_t a = 0; a < narms; a++) {
+		unsigned long long n = (unsigned long long)trials;
+		for (int k = 0; k < PQ_K_COUNT; k++) {
+			const pq_exp_list *l = eff(s, s->narms ? s->arm[a] : NULL, k);
+			if (l && !pq_exp_key_global_only((enum pq_exp_key)k))
+				n *= l->n;
+			if (n > PQ_EXP_MAX_CELLS)
+				break;
+		}
+		total += n;
+		if (total > PQ_EXP_MAX_CELLS)
+			return pq_diag_set(d, PQ_ETOOBIG,
+					   "%s: the grid has more than %d cells (arms x dimensions x trials); every cell "
+					   "starts a server and takes a second or more, so that is most of a day here: "
+					   "split the study into several specs, or fewer values per dimension",
+					   s->source[0] ? s->source : s->name, PQ_EXP_MAX_CELLS);
+	}
+	*out = (size_t)total;
+	return 0;
+}
+
+static void globals(const pq_exp_spec *s, pq_exp_grid *g)
+{
+	const pq_exp_section *gl = &s->global;
+	g->trials = gl->key[PQ_K_TRIALS].given ? (int)gl->key[PQ_K_TRIALS].v[0].i : 1;
+	g->seed = gl->key[PQ_K_SEED].given ? (uint64_t)gl->key[PQ_K_SEED].v[0].i : 1;
+	snprintf(g->server, sizeof g->server, "%s", gl->key[PQ_K_SERVER].given ? gl->key[PQ_K_SERVER].v[0].s : "");
+	snprintf(g->servername, sizeof g->servername, "%s",
+		 gl->key[PQ_K_SERVERNAME].given ? gl->key[PQ_K_SERVERNAME].v[0].s : "localhost");
+	snprintf(g->ca, sizeof g->ca, "%s", gl->key[PQ_K_CA].given ? gl->key[PQ_K_CA].v[0].s : "");
+}
+
+/* A remote server fixes its chain, tickets and path: keys that would pretend to set
+ * them are refused rather than recorded as if measured. */
+static int check_remote(const pq_exp_spec *s, pq_diag *d)
+{
+	static const enum pq_exp_key fixed[] = {
+		PQ_K_SIG, PQ_K_LEAF, PQ_K_INTER, PQ_K_ROOT, PQ_K_INTERMEDIATES, PQ_K_PAD, PQ_K_MTC,
+		PQ_K_TICKETS, PQ_K_PROFILE, PQ_K_RTT, PQ_K_JITTER, PQ_K_LOSS, PQ_K_LOSS_MODEL, PQ_K_BURST,
+		PQ_K_RATE, PQ_K_QUEUE, PQ_K_MTU, PQ_K_INITCWND, PQ_K_CC,
+	};
+	for (size_t a = 0; a <= s->narms; a++) {
+		const pq_exp_section *sec = a ? s->arm[a - 1] : &s->global;
+		for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+			if (sec->key[fixed[i]].given)
+				return pq_diag_set(d, PQ_EINVAL,
+						   "%s: a remote server (%s) fixes its chain, tickets and network path; "
+						   "remove this key (what can vary: group, cert-compression, resume, "
+						   "early-data, warmup, response, connections, concurrency, open-loop-rate, "
+						   "timeout)",
+						   sec->key[fixed[i]].where, s->global.key[PQ_K_SERVER].v[0].s);
+	}
+	return 0;
+}
+
+/* Every combination of one arm's lists, trials innermost. */
+static int expand_arm(const pq_exp_spec *s, size_t a, pq_exp_grid *g, pq_diag *d)
+{
+	const pq_exp_section *arm = s->narms ? s->arm[a] : NULL;
+	const pq_exp_list *l[PQ_K_COUNT];
+	size_t idx[PQ_K_COUNT] = {0};
+	for (int k = 0; k < PQ_K_COUNT; k++)
+		l[k] = pq_exp_key_global_only((enum pq_exp_key)k) ? NULL : eff(s, arm, k);
+	for (;;) {
+		pq_exp_point base;
+		pq_exp_point_init(&base);
+		base.burst = 3;
+		for (int k = 0; k < PQ_K_COUNT; k++)
+			if (l[k])
+				pq_exp_key_apply((enum pq_exp_key)k, &l[k]->v[idx[k]], &base);
+		base.remote = g->server[0] != 0;
+		/* Without [arm] sections the arm is named by its chain and group. */
+		if (arm)
+			snprintf(base.arm, sizeof base.arm, "%s", arm->label);
+		else
+			snprintf(base.arm, sizeof base.arm, "%.24s %.38s", base.remote ? "remote" : base.leaf->name,
+				 base.group);
+		pq_link_config lc;
+		int rc = pq_exp_point_link(&base, g->seed, arm ? arm->where : s->source, &lc, d);
+		if (rc < 0)
+			return rc;
+		for (int t = 1; t <= g->trials; t++) {
+			pq_exp_cell *c = &g->cells[g->n];
+			memset(c, 0, sizeof *c);
+			c->p = base;
+			c->p.trial = t;
+			c->index = g->n++;
+			c->arm = a;
+			c->pad_where = l[PQ_K_PAD] ? l[PQ_K_PAD]->where : NULL;
+			c->arm_where = arm ? arm->where : s->source;
+			if (pq_exp_point_cell_key(&c->p, c->key) < 0 || pq_exp_point_link_key(&c->p, c->link_key) < 0 ||
+			    pq_exp_point_key(&c->p, c->point_key) < 0)
+				return pq_diag_set(d, PQ_ETOOBIG, "%s: parameters too long", c->arm_where);
+		}
+		int k;
+		for (k = PQ_K_COUNT - 1; k >= 0; k--) {
+			if (!l[k])
+				continue;
+			if (++idx[k] < l[k]->n)
+				break;
+			idx[k] = 0;
+		}
+		if (k < 0)
+			return 0;
+	}
+}
+
+static void assign_groups(pq_exp_grid *g)
+{
+	g->ngroups = 0;
+	for (size_t i = 0; i < g->n; i++) {
+		pq_exp_cell *c = &g->cells[i];
+		size_t j = 0;
+		for (; j < i; j++)
+			if (g->cells[j].p.trial == c->p.trial && strcmp(g->cells[j].link_key, c->link_key) == 0)
+				break;
+		c->group = j < i ? g->cells[j].group : g->ngroups++;
+	}
+}
+
+static void grid_hash(pq_exp_grid *g)
+{
+	EVP_MD_CTX *m = EVP_MD_CTX_new();
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int n = 0;
+	char seed[64];
+	snprintf(seed, sizeof seed, "seed=%llu;server=", (unsigned long long)g->seed);
+	if (m && EVP_DigestInit_ex(m, EVP_sha256(), NULL)) {
+		EVP_DigestUpdate(m, seed, strlen(seed));
+		EVP_DigestUpdate(m, g->server, strlen(g->server));
+		for (size_t i = 0; i < g->n; i++)
+			EVP_DigestUpdate(m, g->cells[i].key, strlen(g->cells[i].key));
+		EVP_DigestFinal_ex(m, md, &n);
+	}
+	EVP_MD_CTX_free(m);
+	for (unsigned i = 0; i < 32; i++)
+		snprintf(g->hash + 2 * i, 3, "%02x", i < n ? md[i] : 0);
+}
+
+int pq_exp_grid_expand(const pq_exp_spec *s, pq_exp_grid *g, pq_diag *d)
+{
+	size_t total = 0;
+	memset(g, 0, sizeof *g);
+	globals(s, g);
+	int rc = count_cells(s, g->trials, &total, d);
+	if (rc == 0 && g->server[0])
+		rc = check_remote(s, d);
+	if (rc < 0)
+		return rc;
+	g->cells = calloc(total ? total : 1, sizeof *g->cells);
+	if (!g->cells)
+		return pq_diag_set(d, PQ_ENOMEM, "out of memory for %zu cells", total);
+	for (size_t a = 0; a < (s->narms ? s->narms : 1) && rc == 0; a++)
+		rc = expand_arm(s, a, g, d);
+	if (rc == 0) {
+		assign_groups(g);
+		grid_hash(g);
+		for (size_t i = 0; i < g->n && rc == 0; i++)
+			for (size_t j = i + 1; j < g->n && rc == 0; j++)
+				if (strcmp(g->cells[i].key, g->cells[j].key) == 0)
+					rc = pq_diag_set(d, PQ_EINVAL,
+							 "%s and %s: two cells with the same parameters (arm '%s'): "
+							 "give every arm its own label",
+							 g->cells[i].arm_where, g->cells[j].arm_where, g->cells[i].p.arm);
+	}
+	if (rc < 0)
+		pq_exp_grid_dispose(g);
+	return rc;
+}
+
+void pq_exp_grid_dispose(pq_exp_grid *g)
+{
+	free(g->cells);
+	memset(g, 0, sizeof *g);
+}
+
+void pq_exp_grid_shard(pq_exp_grid *g, unsigned index, unsigned count)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < g->n; i++)
+		if (g->cells[i].group % count == index - 1)
+			g->cells[k++] = g->cells[i];
+	g->n = k;
+}
+
+int pq_exp_shard_parse(const char *s, const char *what, unsigned *index, unsigned *count, pq_diag *d)
+{
+	unsigned i, n;
+	char extra;
+	if (!s || sscanf(s, "%u/%u%c", &i, &n, &extra) != 2 || n < 1 || n > 10000 || i < 1 || i > n)
+		return pq_diag_set(d, PQ_EINVAL, "%s: '%s' is not a shard; use I/N with 1 <= I <= N <= 10000 (e.g. 2/3)",
+				   what, s ? s : "");
+	*index = i;
+	*count = n;
+	return 0;
+}
+
+static int cmp_run(const void *a, const void *b)
+{
+	const pq_exp_cell *x = a, *y = b;
+	if (x->group != y->group)
+		return x->group < y->group ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+void pq_exp_grid_order(pq_exp_grid *g)
+{
+	/* Groups are numbered in first-appearance order of (link, trial); renumber so that a
+	 * link's trials are consecutive (one link up per link condition). */
+	size_t *first_link = calloc(g->n ? g->n : 1, sizeof *first_link);
+	if (!first_link)
+		return;
+	for (size_t i = 0; i < g->n; i++) {
+		size_t j = 0;
+		while (j < i && strcmp(g->cells[j].link_key, g->cells[i].link_key) != 0)
+			j++;
+		first_link[i] = j < i ? first_link[j] : i;
+	}
+	for (size_t i = 0; i < g->n; i++)
+		g->cells[i].group = first_link[i] * 100000 + (size_t)g->cells[i].p.trial;
+	free(first_link);
+	qsort(g->cells, g->n, sizeof *g->cells, cmp_run);
+	for (size_t s = 0; s < g->n;) {
+		size_t e = s;
+		while (e < g->n && g->cells[e].group == g->cells[s].group)
+			e++;
+		pq_rng r;
+		pq_rng_seed(&r, g->seed ^ (0x9e3779b97f4a7c15ull * (g->cells[s].group + 1)) ^
+					strtoull(g->cells[s].link_key + 16, NULL, 16));
+		for (size_t i = e - 1; i > s; i--) {
+			size_t j = s + (size_t)(pq_rng_u64(&r) % (i - s + 1));
+			pq_exp_cell t = g->cells[i];
+			g->cells[i] = g->cells[j];
+			g->cells[j] = t;
+		}
+		s = e;
+	}
+}

@@ -1,0 +1,160 @@
+#include "exp/merge.h"
+
+#include <errno.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "exp/sql.h"
+#include "exp/store.h"
+
+static int read_meta(const char *path, char *name, char *hash, pq_diag *d)
+{
+	pq_store *s = NULL;
+	int rc = pq_store_open_ro(path, &s, d);
+	if (rc < 0)
+		return rc;
+	if (pq_sql_get_text(pq_store_db(s), "SELECT value FROM meta WHERE key = 'spec_name'", name, 80) < 0 ||
+	    pq_sql_get_text(pq_store_db(s), "SELECT value FROM meta WHERE key = 'spec_hash'", hash, 80) < 0)
+		rc = pq_diag_set(d, PQ_EPARSE, "%s: no spec in meta", path);
+	pq_store_close(s);
+	return rc;
+}
+
+/* INSERT INTO main.t SELECT every column of src.t, with id columns shifted by offsets. */
+static int copy_table(sqlite3 *db, const char *table, const char *const shift[][2], pq_diag *d)
+{
+	char sql[128], cols[4096] = "", sel[4096] = "";
+	size_t cl = 0, sl = 0;
+	sqlite3_stmt *st = NULL;
+	snprintf(sql, sizeof sql, "PRAGMA main.table_info(%s)", table);
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return pq_diag_set(d, PQ_EIO, "merge: %s", sqlite3_errmsg(db));
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *c = (const char *)sqlite3_column_text(st, 1);
+		const char *expr = NULL;
+		for (int i = 0; shift[i][0]; i++)
+			if (strcmp(shift[i][0], c) == 0)
+				expr = shift[i][1];
+		cl += (size_t)snprintf(cols + cl, sizeof cols - cl, "%s%s", cl ? ", " : "", c);
+		if (expr)
+			sl += (size_t)snprintf(sel + sl, sizeof sel - sl, "%s%s + %s", sl ? ", " : "", c, expr);
+		else
+			sl += (size_t)snprintf(sel + sl, sizeof sel - sl, "%s%s", sl ? ", " : "", c);
+	}
+	sqlite3_finalize(st);
+	char *ins = sqlite3_mprintf("INSERT INTO main.%s (%s) SELECT %s FROM src.%s", table, cols, sel, table);
+	int rc = ins ? pq_sql_exec(db, ins, table, d) : pq_diag_set(d, PQ_ENOMEM, "merge: out of memory");
+	sqlite3_free(ins);
+	return rc;
+}
+
+static int duplicate_cell(sqlite3 *db, const char *input, pq_diag *d)
+{
+	char key[80] = "";
+	int rc = pq_sql_get_text(db,
+				 "SELECT s.cell_key || ' (host ' || s.host_name || ')' FROM src.cell s JOIN main.cell m "
+				 "USING (cell_key, host_name) LIMIT 1",
+				 key, sizeof key);
+	if (rc < 0)
+		return pq_diag_set(d, PQ_EIO, "%s: %s", input, sqlite3_errmsg(db));
+	if (key[0])
+		return pq_diag_set(d, PQ_EEXIST,
+				   "%s: cell %s is also in an earlier input: the inputs overlap (the same file twice, "
+				   "or shards of different --shard counts)",
+				   input, key);
+	return 0;
+}
+
+static int merge_one(sqlite3 *db, const char *input, pq_diag *d)
+{
+	char *q = sqlite3_mprintf("ATTACH DATABASE %Q AS src", input);
+	int rc = pq_sql_exec(db, q ? q : "", "attaching an input", d);
+	sqlite3_free(q);
+	if (rc < 0)
+		return rc;
+	char run_base[32], lc_base[32], cell_base[32];
+	if ((rc = pq_sql_exec(db, "BEGIN", "merge", d)) < 0)
+		goto out;
+	if ((rc = duplicate_cell(db, input, d)) < 0)
+		goto out;
+	if (pq_sql_get_text(db, "SELECT COALESCE(MAX(run_id), 0) FROM main.run", run_base, sizeof run_base) < 0 ||
+	    pq_sql_get_text(db, "SELECT COALESCE(MAX(link_check_id), 0) FROM main.link_check", lc_base,
+			    sizeof lc_base) < 0 ||
+	    pq_sql_get_text(db, "SELECT COALESCE(MAX(cell_id), 0) FROM main.cell", cell_base, sizeof cell_base) < 0) {
+		rc = pq_diag_set(d, PQ_EIO, "%s: %s", input, sqlite3_errmsg(db));
+		goto out;
+	}
+	const char *const run_shift[][2] = {{"run_id", run_base}, {NULL, NULL}};
+	const char *const lc_shift[][2] = {{"link_check_id", lc_base}, {"run_id", run_base}, {NULL, NULL}};
+	const char *const cell_shift[][2] = {
+		{"cell_id", cell_base}, {"run_id", run_base}, {"link_check_id", lc_base}, {NULL, NULL}};
+	const char *const conn_shift[][2] = {{"cell_id", cell_base}, {NULL, NULL}};
+	if ((rc = copy_table(db, "run", run_shift, d)) < 0 || (rc = copy_table(db, "link_check", lc_shift, d)) < 0 ||
+	    (rc = copy_table(db, "cell", cell_shift, d)) < 0 || (rc = copy_table(db, "conn", conn_shift, d)) < 0)
+		rc = pq_diag_prefix(d, rc, "%s", input);
+	if (rc == 0)
+		rc = pq_sql_exec(db, "COMMIT", "merge", d);
+out:
+	if (rc < 0)
+		(void)sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	if (pq_sql_exec(db, "DETACH DATABASE src", "detaching an input", rc < 0 ? NULL : d) < 0 && rc == 0)
+		rc = PQ_EIO;
+	return rc;
+}
+
+static void count(sqlite3 *db, const char *sql, size_t *out)
+{
+	char v[32];
+	*out = pq_sql_get_text(db, sql, v, sizeof v) == 0 ? (size_t)strtoull(v, NULL, 10) : 0;
+}
+
+int pq_exp_merge(const char *const *inputs, size_t n, const char *out, pq_exp_merge_stats *stats, pq_diag *d)
+{
+	char name[80], hash[80], name2[80], hash2[80], tmp[600];
+	sqlite3 *db = NULL;
+	int rc = 0;
+	if (n < 1)
+		return pq_diag_set(d, PQ_EINVAL, "merge: no input databases");
+	if (access(out, F_OK) == 0)
+		return pq_diag_set(d, PQ_EEXIST, "%s exists; merge writes a new file (remove it or choose another)", out);
+	if ((rc = read_meta(inputs[0], name, hash, d)) < 0)
+		return rc;
+	for (size_t i = 1; i < n; i++) {
+		if ((rc = read_meta(inputs[i], name2, hash2, d)) < 0)
+			return rc;
+		if (strcmp(hash, hash2) != 0)
+			return pq_diag_set(d, PQ_EMISMATCH,
+					   "%s holds another grid than %s ('%s' %.12s vs '%s' %.12s): merge combines shards or "
+					   "hosts of one spec",
+					   inputs[i], inputs[0], name2, hash2, name, hash);
+	}
+	snprintf(tmp, sizeof tmp, "%s.tmp-%d", out, (int)getpid());
+	unlink(tmp);
+	if ((rc = pq_store_create(tmp, name, hash, d)) < 0)
+		return rc;
+	if (sqlite3_open_v2(tmp, &db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+		rc = pq_diag_set(d, PQ_EIO, "%s: cannot open", tmp);
+		goto out;
+	}
+	/* One transaction per input (DETACH is not allowed inside one); the whole merge is
+	 * still all or nothing, as the output appears under its name only at the end. */
+	for (size_t i = 0; i < n && rc == 0; i++)
+		rc = merge_one(db, inputs[i], d);
+	if (rc == 0 && stats) {
+		count(db, "SELECT COUNT(*) FROM run", &stats->runs);
+		count(db, "SELECT COUNT(*) FROM cell", &stats->cells);
+		count(db, "SELECT COUNT(*) FROM conn", &stats->conns);
+		count(db, "SELECT COUNT(DISTINCT host_name) FROM cell", &stats->hosts);
+	}
+out:
+	if (db && sqlite3_close(db) != SQLITE_OK && rc == 0)
+		rc = pq_diag_set(d, PQ_EIO, "%s: cannot close", tmp);
+	if (rc == 0 && rename(tmp, out) < 0)
+		rc = pq_diag_set(d, -errno, "%s: %s", out, strerror(errno));
+	if (rc < 0)
+		unlink(tmp);
+	return rc;
+}

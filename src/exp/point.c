@@ -1,0 +1,211 @@
+#include "exp/point.h"
+
+#include <openssl/evp.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/clock.h"
+#include "core/units.h"
+#include "net/profile.h"
+
+void pq_exp_point_init(pq_exp_point *p)
+{
+	memset(p, 0, sizeof *p);
+	snprintf(p->arm, sizeof p->arm, "default");
+	p->leaf = p->inter = p->root = pq_alg_find("ml-dsa-65");
+	p->intermediates = 1;
+	snprintf(p->cert_comp, sizeof p->cert_comp, "off");
+	snprintf(p->group, sizeof p->group, "X25519MLKEM768");
+	p->tickets = 2;
+	p->mtu = 1500;
+	snprintf(p->path, sizeof p->path, "/");
+	p->response_bytes = -1;
+	p->connections = 20;
+	p->concurrency = 1;
+	p->trial = 1;
+}
+
+static const char *mtc_name(enum pq_mtc_mode m)
+{
+	return m == PQ_MTC_STANDALONE ? "standalone" : m == PQ_MTC_LANDMARK ? "landmark" : "none";
+}
+
+int pq_exp_point_link_text(const pq_exp_point *p, char *buf, size_t n)
+{
+	int len = snprintf(buf, n,
+			   "profile=%s;given=%u;rtt_ns=%lld;jitter_ns=%lld;loss=%.6f;gilbert=%d;burst=%.3f;"
+			   "rate_bps=%llu;queue_pkts=%u;mtu=%u;initcwnd=%u;cc=%s",
+			   p->profile, p->link_given, (long long)p->rtt_ns, (long long)p->jitter_ns, p->loss,
+			   p->gilbert, p->burst, (unsigned long long)p->rate_bps, p->queue_pkts, p->mtu,
+			   p->initcwnd, pq_cc_name(p->cc) ? pq_cc_name(p->cc) : "default");
+	return len < 0 || (size_t)len >= n ? PQ_ETOOBIG : len;
+}
+
+int pq_exp_point_text(const pq_exp_point *p, int with_trial, char *buf, size_t n)
+{
+	int len = snprintf(buf, n,
+			   "arm=%s;leaf=%s;inter=%s;root=%s;intermediates=%d;pad=%llu;pad_like=%s;mtc=%s;comp=%s;"
+			   "group=%s;tickets=%d;resume=%.6f;early=%d;warmup=%lld;path=%s;connections=%lld;"
+			   "concurrency=%d;open_rate=%.6f;timeout_ns=%lld;remote=%d;",
+			   p->arm, p->leaf->name, p->inter->name, p->root->name, p->intermediates,
+			   (unsigned long long)p->pad_chain_to, p->pad_like ? p->pad_like->name : "", mtc_name(p->mtc), p->cert_comp, p->group,
+			   p->tickets, p->resume, p->early_data, p->warmup, p->path, p->connections,
+			   p->concurrency, p->open_rate, (long long)p->timeout_ns, p->remote);
+	if (len < 0 || (size_t)len >= n)
+		return PQ_ETOOBIG;
+	int l2 = pq_exp_point_link_text(p, buf + len, n - (size_t)len);
+	if (l2 < 0)
+		return l2;
+	len += l2;
+	if (with_trial) {
+		int l3 = snprintf(buf + len, n - (size_t)len, ";trial=%d", p->trial);
+		if (l3 < 0 || (size_t)l3 >= n - (size_t)len)
+			return PQ_ETOOBIG;
+		len += l3;
+	}
+	return len;
+}
+
+void pq_exp_hash_hex(const char *text, size_t len, char out[PQ_EXP_KEY_HEX])
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int mdlen = 0;
+	if (!EVP_Digest(text, len, md, &mdlen, EVP_sha256(), NULL))
+		memset(md, 0, sizeof md);
+	for (int i = 0; i < 16; i++)
+		snprintf(out + 2 * i, 3, "%02x", md[i]);
+}
+
+static int hashed(const pq_exp_point *p, int with_trial, char out[PQ_EXP_KEY_HEX])
+{
+	char buf[1024];
+	int len = pq_exp_point_text(p, with_trial, buf, sizeof buf);
+	if (len < 0)
+		return len;
+	pq_exp_hash_hex(buf, (size_t)len, out);
+	return 0;
+}
+
+int pq_exp_point_cell_key(const pq_exp_point *p, char out[PQ_EXP_KEY_HEX])
+{
+	return hashed(p, 1, out);
+}
+
+int pq_exp_point_key(const pq_exp_point *p, char out[PQ_EXP_KEY_HEX])
+{
+	return hashed(p, 0, out);
+}
+
+int pq_exp_point_link_key(const pq_exp_point *p, char out[PQ_EXP_KEY_HEX])
+{
+	char buf[512];
+	int len = pq_exp_point_link_text(p, buf, sizeof buf);
+	if (len < 0)
+		return len;
+	pq_exp_hash_hex(buf, (size_t)len, out);
+	return 0;
+}
+
+/* The chain factory's inputs under their spec keys, for its messages. */
+static const pq_name chain_names[] = {
+	{"root", "root"},
+	{"inter", "intermediate"},
+	{"leaf", "leaf"},
+	{"intermediates", "intermediates"},
+	{"pad_chain_to", "pad-chain-to"},
+	{"mtc", "mtc"},
+	{NULL, NULL},
+};
+
+void pq_exp_point_chain(const pq_exp_point *p, pq_chain_spec *s)
+{
+	pq_chain_spec_init(s);
+	s->names = chain_names;
+	s->leaf = p->leaf;
+	s->inter = p->inter;
+	s->root = p->root;
+	s->intermediates = p->intermediates;
+	s->pad_chain_to = (size_t)p->pad_chain_to;
+	s->mtc = p->mtc;
+	if (p->mtc != PQ_MTC_NONE)
+		s->mtc_tree_size = 1u << 20; /* the paper's batch of about a million entries */
+}
+
+/* The link's inputs under their spec keys, for its messages. */
+static const pq_name link_names[] = {
+	{"loss", "loss"}, {"burst_loss", "loss-model"}, {"rate", "rate"}, {"mtu", "mtu"},
+	{"initcwnd", "initcwnd"}, {"backend", "backend"}, {"reorder", "jitter"}, {"profile", "profile"},
+	{NULL, NULL},
+};
+
+static void set_loss(const pq_exp_point *p, pq_loss_cfg *l)
+{
+	memset(l, 0, sizeof *l);
+	if (!p->gilbert || p->loss <= 0) {
+		l->p = p->loss;
+		return;
+	}
+	/* Gilbert-Elliott with a lossless good state and an always-losing bad state: mean
+	 * burst B packets (r = 1/B) and stationary loss L give p = L r / (1 - L). */
+	double r = 1.0 / (p->burst >= 1 ? p->burst : 1);
+	l->ge_r = r;
+	l->ge_p = p->loss * r / (1 - p->loss);
+	l->loss_bad = 1;
+	l->loss_good = 0;
+}
+
+int pq_exp_point_link(const pq_exp_point *p, uint64_t seed, const char *what, pq_link_config *c,
+		      pq_diag *d)
+{
+	pq_link_config_init(c);
+	if (p->profile[0]) {
+		int rc = pq_profile_apply(p->profile, "profile", c, d);
+		if (rc < 0)
+			return pq_diag_prefix(d, rc, "%s", what);
+	}
+	for (int i = 0; i < 2; i++) {
+		pq_dir_cfg *dc = &c->dir[i];
+		if (!p->profile[0] || (p->link_given & PQ_EXP_LG_RTT))
+			dc->delay_ns = p->rtt_ns / 2;
+		if (!p->profile[0] || (p->link_given & PQ_EXP_LG_JITTER)) {
+			dc->jitter_ns = p->jitter_ns;
+			dc->reorder = p->jitter_ns > 0;
+		}
+		if (!p->profile[0] || (p->link_given & PQ_EXP_LG_LOSS))
+			set_loss(p, &dc->loss);
+		if (!p->profile[0] || (p->link_given & PQ_EXP_LG_RATE))
+			dc->rate_bps = p->rate_bps;
+		if (!p->profile[0] || (p->link_given & PQ_EXP_LG_QUEUE))
+			dc->queue_pkts = p->queue_pkts;
+	}
+	c->names = link_names;
+	c->mtu = p->mtu;
+	c->initcwnd = p->initcwnd;
+	c->cc = p->cc;
+	c->seed = seed;
+	int rc = pq_link_config_validate(c, d);
+	if (rc < 0)
+		return pq_diag_prefix(d, rc, "%s", what);
+	return 0;
+}
+
+int64_t pq_exp_point_client_timeout(const pq_exp_point *p, const pq_link_config *c)
+{
+	if (p->timeout_ns > 0)
+		return p->timeout_ns;
+	int64_t rtt = pq_link_config_rtt_ns(c);
+	double loss = c->dir[0].loss.p;
+	if (c->dir[0].loss.ge_p > 0)
+		loss = c->dir[0].loss.ge_p / (c->dir[0].loss.ge_p + c->dir[0].loss.ge_r);
+	/* Linux backs a lost SYN off 1, 2, 4, 8 s; with loss, a handshake may need several
+	 * such retries, so the budget grows with loss. */
+	int64_t t = 10 * PQ_NS_PER_S + 40 * rtt;
+	if (loss > 0)
+		t += (int64_t)(loss * 200.0 * PQ_NS_PER_S);
+	return t;
+}
+
+int64_t pq_exp_point_server_timeout(const pq_exp_point *p, const pq_link_config *c)
+{
+	return 2 * pq_exp_point_client_timeout(p, c) + 4 * pq_link_config_rtt_ns(c);
+}

@@ -1,0 +1,95 @@
+/* One grid point of an experiment: every parameter a cell is measured with (chain, key
+ * exchange, session, link, load), its trial, and the keys derived from them.
+ *
+ * The canonical text (pq_exp_point_text) lists every parameter in a fixed order with
+ * fixed formatting; the cell key is a hash of it, so the same point gets the same key on
+ * any host, shard or order. The link key hashes the link parameters only: points with one
+ * link key run on one emulated link. */
+#ifndef PQ_EXP_POINT_H
+#define PQ_EXP_POINT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/err.h"
+#include "net/linkcfg.h"
+#include "pki/chain.h"
+
+#define PQ_EXP_KEY_HEX 33 /* 16 bytes of SHA-256 as hex, NUL */
+
+typedef struct pq_exp_point {
+	char arm[64];
+	/* chain */
+	const pq_alg *leaf, *inter, *root;
+	int intermediates;
+	uint64_t pad_chain_to;        /* 0 = natural */
+	const pq_alg *pad_like;       /* pad to the natural size of this algorithm's chain (same
+				       * intermediates); NULL none. Resolved by exp/chains.h */
+	enum pq_mtc_mode mtc;
+	char cert_comp[64];           /* "off", "zlib", "brotli", "zstd" */
+	/* key exchange and session */
+	char group[64];
+	int tickets;
+	double resume;                /* 0..1 */
+	int early_data;
+	long long warmup;
+	/* link */
+	char profile[64];             /* "" none */
+	unsigned link_given;          /* PQ_EXP_LG_* bits: fields that override the profile */
+	int64_t rtt_ns, jitter_ns;
+	double loss;                  /* 0..1 per direction (mean loss for gilbert) */
+	int gilbert;
+	double burst;                 /* gilbert mean burst length, packets */
+	uint64_t rate_bps;
+	uint32_t queue_pkts, mtu, initcwnd;
+	enum pq_cc cc;
+	/* load */
+	char path[64];                /* "/", "/bytes/N", "" = handshake only */
+	long long response_bytes;     /* N of /bytes/N, else -1 */
+	long long connections;
+	int concurrency;
+	double open_rate;             /* > 0: open loop, connections per second */
+	int64_t timeout_ns;           /* client per phase; 0 = derived from the link */
+	int trial;                    /* 1-based */
+	int remote;                   /* a remote server: chain, tickets and link are its own */
+} pq_exp_point;
+
+enum {
+	PQ_EXP_LG_RTT = 1u << 0,
+	PQ_EXP_LG_JITTER = 1u << 1,
+	PQ_EXP_LG_LOSS = 1u << 2,
+	PQ_EXP_LG_RATE = 1u << 3,
+	PQ_EXP_LG_QUEUE = 1u << 4,
+};
+
+/* Defaults: ml-dsa-65 chain with one intermediate, X25519MLKEM768, tickets 2, no link
+ * impairment beyond RTT 0, MTU 1500, GET /, 20 connections, concurrency 1. */
+void pq_exp_point_init(pq_exp_point *p);
+
+/* The canonical "key=value;..." text of every parameter (trial included when
+ * with_trial); returns the length or a negative error when buf is too small. */
+int pq_exp_point_text(const pq_exp_point *p, int with_trial, char *buf, size_t n);
+/* Canonical text of the link parameters only. */
+int pq_exp_point_link_text(const pq_exp_point *p, char *buf, size_t n);
+
+/* Hex of the first 16 bytes of SHA-256 over text. */
+void pq_exp_hash_hex(const char *text, size_t len, char out[PQ_EXP_KEY_HEX]);
+int pq_exp_point_cell_key(const pq_exp_point *p, char out[PQ_EXP_KEY_HEX]);
+int pq_exp_point_key(const pq_exp_point *p, char out[PQ_EXP_KEY_HEX]); /* without the trial */
+int pq_exp_point_link_key(const pq_exp_point *p, char out[PQ_EXP_KEY_HEX]);
+
+/* The chain spec of the point (pki/chain.h). */
+void pq_exp_point_chain(const pq_exp_point *p, pq_chain_spec *s);
+/* The link configuration of the point: profile first, then the fields given. Validated;
+ * `what` names the input in the message. */
+int pq_exp_point_link(const pq_exp_point *p, uint64_t seed, const char *what, pq_link_config *c,
+		      pq_diag *d) PQ_MUST_USE;
+
+/* Client per-phase timeout: the one given, else long enough for TCP to retransmit a
+ * lost SYN several times at this RTT and loss (10 s, growing with RTT and loss). The
+ * server's handshake and idle timeouts are twice the client's plus four RTTs, so the
+ * server never closes a handshake the client is still willing to finish. */
+int64_t pq_exp_point_client_timeout(const pq_exp_point *p, const pq_link_config *c);
+int64_t pq_exp_point_server_timeout(const pq_exp_point *p, const pq_link_config *c);
+
+#endif

@@ -1,0 +1,174 @@
+#include "exp/preset.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define ARM(label, body) "[arm " label "]\n" body
+
+static const char quick[] =
+	"# make run: does the certificate cost handshake time at RTT 1 / 70 / 148 ms, and where\n"
+	"# does a chain overflow TCP's initial window? Nine arms, 2 trials x 8 connections.\n"
+	"name = quick\n"
+	"rtt = 1ms, 70ms, 148ms\n"
+	"cc = cubic\n"
+	"trials = 2\n"
+	"connections = 8\n"
+	"group = X25519MLKEM768\n"
+	ARM("ecdsa-p256", "sig = ecdsa-p256\n")
+	ARM("rsa-2048", "sig = rsa-2048\n")
+	ARM("ml-dsa-44", "sig = ml-dsa-44\n")
+	ARM("ml-dsa-65-leaf-only", "sig = ml-dsa-65\nintermediates = 0\n")
+	ARM("ml-dsa-65", "sig = ml-dsa-65\n")
+	ARM("ml-dsa-65+slh-128s-CA", "root = slh-dsa-sha2-128s\nintermediate = slh-dsa-sha2-128s\nleaf = ml-dsa-65\n")
+	ARM("ecdsa-p256 X25519", "sig = ecdsa-p256\ngroup = X25519\n")
+	ARM("ml-dsa-65 resumed", "sig = ml-dsa-65\nresume = 100%\nwarmup = 1\n")
+	ARM("ml-dsa-65 0-RTT", "sig = ml-dsa-65\nresume = 100%\nwarmup = 1\nearly-data = yes\n");
+
+static const char blog_certsize[] =
+	"# The blog's certificate-size question: ECDSA P-256, RSA-2048 and ML-DSA-65, leaf only and\n"
+	"# with an intermediate, under X25519 and X25519MLKEM768, at its three RTTs.\n"
+	"name = blog-certsize\n"
+	"rtt = 1ms, 70ms, 148ms\n"
+	"group = X25519, X25519MLKEM768\n"
+	"trials = 3\n"
+	"connections = 20\n"
+	ARM("ecdsa-p256 leaf-only", "sig = ecdsa-p256\nintermediates = 0\n")
+	ARM("ecdsa-p256", "sig = ecdsa-p256\n")
+	ARM("rsa-2048 leaf-only", "sig = rsa-2048\nintermediates = 0\n")
+	ARM("rsa-2048", "sig = rsa-2048\n")
+	ARM("ml-dsa-65 leaf-only", "sig = ml-dsa-65\nintermediates = 0\n")
+	ARM("ml-dsa-65", "sig = ml-dsa-65\n");
+
+static const char blog_payload[] =
+	"# The blog's 1 MB payload arm: a 1 MiB response on a rate-limited 70 ms link, open loop\n"
+	"# (Poisson arrivals), many connections so p95/p99 mean something. One request per\n"
+	"# connection (the blog sent 10 per user).\n"
+	"name = blog-payload\n"
+	"rtt = 70ms\n"
+	"rate = 200Mbit\n"
+	"queue = 1000\n"
+	"response = 1MiB\n"
+	"open-loop-rate = 5\n"
+	"connections = 200\n"
+	"trials = 2\n"
+	ARM("ecdsa-p256 X25519", "sig = ecdsa-p256\ngroup = X25519\n")
+	ARM("ecdsa-p256 X25519MLKEM768", "sig = ecdsa-p256\ngroup = X25519MLKEM768\n")
+	ARM("ml-dsa-65 X25519MLKEM768", "sig = ml-dsa-65\ngroup = X25519MLKEM768\n");
+
+static const char ttfb_size[] =
+	"# arXiv 2604.24869: TTFB against chain size, chains padded exactly in 2 KiB steps at the\n"
+	"# paper's RTTs, so the cliffs (near 10 kB and 40 kB) show. ML-DSA-44 chains start at\n"
+	"# 8 KiB (their natural size is above 4 KiB).\n"
+	"name = ttfb-size\n"
+	"profile = paper-0, paper-10, paper-50, paper-100, paper-200\n"
+	"group = X25519\n"
+	"trials = 3\n"
+	"connections = 20\n"
+	ARM("ecdsa-p256 padded", "sig = ecdsa-p256\npad-chain-to = 4KiB..80KiB step 2KiB\n")
+	ARM("ml-dsa-44 padded", "sig = ml-dsa-44\npad-chain-to = 8KiB..80KiB step 2KiB\n");
+
+static const char ttfb_intermediates[] =
+	"# arXiv 2604.24869 Table V: TTFB with 0 to 3 intermediates, real ML-DSA-44 and ML-DSA-65\n"
+	"# chains beside ECDSA chains at their natural size and padded to the ML-DSA chains' sizes.\n"
+	"name = ttfb-intermediates\n"
+	"profile = paper-10, paper-50, paper-100\n"
+	"intermediates = 0, 1, 2, 3\n"
+	"group = X25519\n"
+	"trials = 3\n"
+	"connections = 20\n"
+	ARM("ecdsa-p256", "sig = ecdsa-p256\n")
+	ARM("ml-dsa-44", "sig = ml-dsa-44\n")
+	ARM("ml-dsa-65", "sig = ml-dsa-65\n")
+	ARM("ecdsa-p256 sized as ml-dsa-44", "sig = ecdsa-p256\npad-chain-to = like ml-dsa-44\n")
+	ARM("ecdsa-p256 sized as ml-dsa-65", "sig = ecdsa-p256\npad-chain-to = like ml-dsa-65\n");
+
+static const char ttfb_rtt[] =
+	"# arXiv 2604.24869 Table VI: TTFB of ECDSA, ML-DSA-44/65, an SLH-DSA CA chain and MTC size\n"
+	"# emulations, fresh and resumed, at 0 to 200 ms.\n"
+	"name = ttfb-rtt\n"
+	"profile = paper-0, paper-10, paper-50, paper-100, paper-200\n"
+	"group = X25519MLKEM768\n"
+	"trials = 3\n"
+	"connections = 20\n"
+	ARM("ecdsa-p256", "sig = ecdsa-p256\n")
+	ARM("ml-dsa-44", "sig = ml-dsa-44\n")
+	ARM("ml-dsa-65", "sig = ml-dsa-65\n")
+	ARM("slh-192s CA + ml-dsa-44", "root = slh-dsa-sha2-192s\nintermediate = slh-dsa-sha2-192s\nleaf = ml-dsa-44\n")
+	ARM("mtc landmark ml-dsa-44", "sig = ml-dsa-44\nintermediates = 0\nmtc = landmark\n")
+	ARM("mtc standalone ml-dsa-44", "sig = ml-dsa-44\nintermediates = 0\nmtc = standalone\n")
+	ARM("ecdsa-p256 resumed", "sig = ecdsa-p256\nresume = 100%\nwarmup = 1\n")
+	ARM("ml-dsa-44 resumed", "sig = ml-dsa-44\nresume = 100%\nwarmup = 1\n")
+	ARM("ml-dsa-65 resumed", "sig = ml-dsa-65\nresume = 100%\nwarmup = 1\n");
+
+static const char mtc_cdn[] =
+	"# arXiv 2604.24869 Table VIII's inputs measured: today's chains, MTC-sized chains and\n"
+	"# compressed chains (what a CDN can do), at three RTTs.\n"
+	"name = mtc-cdn\n"
+	"profile = paper-10, paper-50, paper-100\n"
+	"group = X25519MLKEM768\n"
+	"trials = 3\n"
+	"connections = 20\n"
+	ARM("ecdsa-p256 today", "sig = ecdsa-p256\n")
+	ARM("ml-dsa-44 today", "sig = ml-dsa-44\n")
+	ARM("ml-dsa-65 today", "sig = ml-dsa-65\n")
+	ARM("ml-dsa-44 mtc landmark", "sig = ml-dsa-44\nintermediates = 0\nmtc = landmark\n")
+	ARM("ml-dsa-44 mtc standalone", "sig = ml-dsa-44\nintermediates = 0\nmtc = standalone\n")
+	ARM("ecdsa-p256 compressed", "sig = ecdsa-p256\ncert-compression = zstd\n")
+	ARM("ml-dsa-44 compressed", "sig = ml-dsa-44\ncert-compression = zstd\n");
+
+static const char ttlb[] =
+	"# Kampanakis and Childs-Klein (AWS): time to last byte against response size, for X25519 vs\n"
+	"# X25519MLKEM768 and ECDSA vs ML-DSA-65 chains, on fast, slow, lossy and jittery links.\n"
+	"name = ttlb\n"
+	"profile = aws-fast, aws-lowbw, aws-lossy, aws-jittery\n"
+	"response = 0, 1KiB, 10KiB, 50KiB, 100KiB, 200KiB, 500KiB, 1MiB\n"
+	"trials = 3\n"
+	"connections = 20\n"
+	ARM("ecdsa-p256 X25519", "sig = ecdsa-p256\ngroup = X25519\n")
+	ARM("ecdsa-p256 X25519MLKEM768", "sig = ecdsa-p256\ngroup = X25519MLKEM768\n")
+	ARM("ml-dsa-65 X25519", "sig = ml-dsa-65\ngroup = X25519\n")
+	ARM("ml-dsa-65 X25519MLKEM768", "sig = ml-dsa-65\ngroup = X25519MLKEM768\n");
+
+static const char loss[] =
+	"# Paquin, Stebila and Tamvada (2019) layout: handshake time percentiles (p25..p95) against\n"
+	"# loss 0..20 % at a few RTTs, for a key-exchange pair (ML-KEM vs classical group, ECDSA\n"
+	"# certificate) and a signature pair (ML-DSA-44 vs ECDSA leaf, classical group).\n"
+	"name = loss\n"
+	"rtt = 6ms, 50ms, 150ms\n"
+	"loss = 0%, 1%, 2%, 5%, 10%, 15%, 20%\n"
+	"response = none\n"
+	"intermediates = 0\n"
+	"trials = 2\n"
+	"connections = 100\n"
+	ARM("kex X25519 (ecdsa)", "sig = ecdsa-p256\ngroup = X25519\n")
+	ARM("kex X25519MLKEM768 (ecdsa)", "sig = ecdsa-p256\ngroup = X25519MLKEM768\n")
+	ARM("sig ml-dsa-44 (X25519)", "sig = ml-dsa-44\ngroup = X25519\n");
+
+const pq_exp_preset pq_exp_presets[] = {
+	{"quick", "make run: nine arms at 1, 70 and 148 ms (the blog's question and the window cliff)", quick},
+	{"blog-certsize", "the blog: ECDSA / RSA / ML-DSA-65, leaf only and with an intermediate, two groups", blog_certsize},
+	{"blog-payload", "the blog: a 1 MiB response on a rate-limited link, p95/p99", blog_payload},
+	{"ttfb-size", "the paper: TTFB against chain size, 2 KiB steps, ECDSA and ML-DSA-44 padded", ttfb_size},
+	{"ttfb-intermediates", "the paper's Table V: 0-3 intermediates", ttfb_intermediates},
+	{"ttfb-rtt", "the paper's Table VI: chains, MTC emulations, fresh vs resumed at 0-200 ms", ttfb_rtt},
+	{"mtc-cdn", "the paper's Table VIII inputs: MTC-sized and compressed chains vs today's", mtc_cdn},
+	{"ttlb", "AWS: time to last byte vs response size on fast, slow, lossy, jittery links", ttlb},
+	{"loss", "Paquin et al.: handshake percentiles against 0-20 % loss", loss},
+	{NULL, NULL, NULL},
+};
+
+const pq_exp_preset *pq_exp_preset_find(const char *name)
+{
+	for (const pq_exp_preset *p = pq_exp_presets; p->name; p++)
+		if (strcmp(p->name, name) == 0)
+			return p;
+	return NULL;
+}
+
+void pq_exp_preset_names(char *buf, size_t n)
+{
+	size_t len = 0;
+	buf[0] = '\0';
+	for (const pq_exp_preset *p = pq_exp_presets; p->name && len < n; p++)
+		len += (size_t)snprintf(buf + len, n - len, "%s%s", len ? ", " : "", p->name);
+}

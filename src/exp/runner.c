@@ -1,0 +1,411 @@
+#include "exp/runner.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "core/clock.h"
+#include "exp/hostload.h"
+#include "load/run.h"
+#include "net/check.h"
+#include "net/link.h"
+#include "core/proc.h"
+#include "server/server.h"
+
+typedef struct cellrun {
+	const pq_exp_grid *g;
+	const pq_exp_cell *c;
+	const pq_exp_chain *chain;
+	const pq_exp_run_opts *o;
+	pq_link *link;                /* NULL: remote server */
+	pq_link_config lc;
+	pq_server *srv;
+	pq_server_config sc;
+	pq_load_config lcfg;
+	pq_load_result res;
+	pq_store_cell_row row;
+	pq_diag diag;
+	int load_rc;
+	int server_killed;
+	const pq_exp_progress *pr; /* the sweep's counts before this cell */
+	int64_t t0;
+	char ca[600];
+} cellrun;
+
+static int server_new_in_ns(void *arg)
+{
+	cellrun *r = arg;
+	int rc = pq_server_new(&r->sc, &r->srv, &r->diag);
+	if (rc == 0 && (rc = pq_server_start(r->srv, &r->diag)) < 0) {
+		pq_server_free(r->srv);
+		r->srv = NULL;
+	}
+	return rc;
+}
+
+static void load_progress(void *arg, const pq_load_progress *p)
+{
+	cellrun *r = arg;
+	if (r->o->progress && !p->warmup) {
+		/* a long cell moves the bar too */
+		pq_exp_progress now = *r->pr;
+		now.conns += p->done;
+		now.failures += p->errors;
+		now.elapsed_ns = pq_clock_now(&pq_clock_mono) - r->t0;
+		now.arm = r->c->p.arm;
+		r->o->progress(r->o->progress_arg, &now);
+	}
+	/* Tests: the server dies mid-cell, as a crashed process would: every socket closes. */
+	if (r->srv && !p->warmup && p->done > 0 && (long long)r->c->index == r->o->fault_stop_server_cell) {
+		pq_server_free(r->srv);
+		r->srv = NULL;
+		r->server_killed = 1;
+	}
+}
+
+static int load_in_ns(void *arg)
+{
+	cellrun *r = arg;
+	r->load_rc = pq_load_run(&r->lcfg, &r->res, &r->diag);
+	return 0;
+}
+
+static void server_config(cellrun *r)
+{
+	const pq_exp_point *p = &r->c->p;
+	int64_t t = pq_exp_point_server_timeout(p, &r->lc);
+	r->sc = (pq_server_config){
+		.listen = PQ_LINK_SERVER_ADDR ":0",
+		.threads = 1,
+		.max_conns = 4096,
+		.handshake_timeout_ns = t,
+		.idle_timeout_ns = t,
+		.tls = {.role = PQ_TLS_SERVER,
+			.groups = p->group,
+			.cert_comp = p->cert_comp,
+			.certs_dir = r->chain->info.dir,
+			.tickets = p->tickets,
+			.max_early_data = p->early_data ? 16384 : 0},
+	};
+	r->row.server_hs_timeout_ns = r->row.server_idle_timeout_ns = t;
+}
+
+static int load_config(cellrun *r, const char *target, pq_diag *d)
+{
+	const pq_exp_point *p = &r->c->p;
+	pq_load_config *l = &r->lcfg;
+	memset(l, 0, sizeof *l);
+	int rc = pq_addr_parse(target, "server", 0, &l->target, d);
+	if (rc < 0)
+		return rc;
+	const char *ca = r->g->ca[0] ? r->g->ca : NULL;
+	if (!ca && r->chain) {
+		snprintf(r->ca, sizeof r->ca, "%s/root.pem", r->chain->info.dir);
+		ca = r->ca;
+	}
+	int insecure = ca && strcmp(ca, "insecure") == 0;
+	l->tls = (pq_tls_config){.role = PQ_TLS_CLIENT,
+				 .groups = p->group,
+				 .cert_comp = p->cert_comp,
+				 .ca_file = insecure ? NULL : ca,
+				 .insecure = insecure,
+				 .max_cert_list = PQ_TLS_MAX_CERT_LIST};
+	l->servername = r->g->servername;
+	l->connections = p->connections;
+	l->threads = 1;
+	l->concurrency = p->concurrency;
+	l->rate = p->open_rate;
+	l->poisson = p->open_rate > 0;
+	l->max_inflight = 1024;
+	l->requests_per_conn = p->path[0] ? 1 : 0;
+	l->path = p->path[0] ? p->path : "/";
+	l->resume = p->resume;
+	l->warmup = p->warmup;
+	l->timeout_ns = pq_exp_point_client_timeout(p, &r->lc);
+	l->early_data = p->early_data;
+	l->seed = r->g->seed + 1000003u * (uint64_t)r->c->index;
+	l->progress = load_progress;
+	l->progress_arg = r;
+	r->row.client_timeout_ns = l->timeout_ns;
+	return 0;
+}
+
+/* "12 x timeout_handshake (timed out ...); 3 x reset" */
+static void failure_text(const pq_load_result *res, char *buf, size_t n)
+{
+	size_t cnt[PQ_LERR_COUNT] = {0};
+	const char *detail[PQ_LERR_COUNT] = {0};
+	for (size_t i = 0; i < res->n; i++) {
+		cnt[res->recs[i].err]++;
+		if (!detail[res->recs[i].err] && res->recs[i].err_detail[0])
+			detail[res->recs[i].err] = res->recs[i].err_detail;
+	}
+	size_t len = 0;
+	buf[0] = '\0';
+	for (int k = 1; k < PQ_LERR_COUNT && len < n; k++)
+		if (cnt[k])
+			len += (size_t)snprintf(buf + len, n - len, "%s%zu x %s%s%s%s", len ? "; " : "", cnt[k],
+						pq_load_err_short((enum pq_load_err)k), detail[k] ? " (" : "",
+						detail[k] ? detail[k] : "", detail[k] ? ")" : "");
+}
+
+static void server_stats(cellrun *r)
+{
+	const pq_server_stats *st = pq_server_get_stats(r->srv);
+	uint64_t errs = 0;
+	size_t len = 0;
+	for (int k = 0; k < PQ_SRV_ERR_COUNT; k++) {
+		errs += st->err[k];
+		if (st->err[k] && len < sizeof r->row.server_error_detail)
+			len += (size_t)snprintf(r->row.server_error_detail + len, sizeof r->row.server_error_detail - len,
+						"%s%s %llu", len ? "; " : "", pq_server_err_name((enum pq_server_err)k),
+						(unsigned long long)st->err[k]);
+	}
+	r->row.server_handshakes = (long long)st->handshakes;
+	r->row.server_errors = (long long)errs;
+}
+
+static void chain_row(cellrun *r)
+{
+	if (!r->chain)
+		return;
+	pq_exp_chain_describe(r->chain, r->row.chain_desc, sizeof r->row.chain_desc);
+	r->row.chain_der_bytes = (long long)r->chain->info.chain_der;
+	r->row.cert_msg_bytes = (long long)r->chain->info.cert_msg;
+	pq_exp_chain_flight(r->chain, r->c->p.group, r->c->p.mtu, &r->row.first_flight_bytes,
+			    &r->row.first_flight_segs);
+	r->row.chain_cached = r->chain->cached;
+	if (r->c->p.pad_like)
+		r->row.pad_resolved = (long long)r->chain->info.chain_der;
+}
+
+/* Measures one cell into r->res and r->row; the cell's own failures go into the row. */
+static void measure(cellrun *r)
+{
+	char target[160];
+	pq_hostload before, after;
+	pq_diag_clear(&r->diag);
+	chain_row(r);
+	pq_hostload_sample(&before);
+	int64_t t0 = pq_clock_now(&pq_clock_mono);
+	int64_t self0 = pq_proc_cpu_ns(RUSAGE_SELF), thr0 = pq_proc_cpu_ns(RUSAGE_THREAD);
+	int rc = 0;
+	if (r->link) {
+		server_config(r);
+		rc = pq_link_run_in(r->link, PQ_SIDE_SERVER, server_new_in_ns, r, &r->diag);
+		if (rc < 0) {
+			r->row.status = "failed";
+			snprintf(r->row.failure_reason, sizeof r->row.failure_reason, "server did not start: %s",
+				 pq_diag_msg(&r->diag));
+			goto done;
+		}
+		snprintf(target, sizeof target, "%s:%u", PQ_LINK_SERVER_ADDR, pq_server_port(r->srv));
+	} else {
+		snprintf(target, sizeof target, "%s", r->g->server);
+	}
+	if ((rc = load_config(r, target, &r->diag)) == 0)
+		rc = r->link ? pq_link_run_in(r->link, PQ_SIDE_CLIENT, load_in_ns, r, &r->diag) : load_in_ns(r);
+	if (rc == 0)
+		rc = r->load_rc;
+	r->row.client_cpu_ns = pq_proc_cpu_ns(RUSAGE_THREAD) - thr0;
+	if (r->srv) {
+		pq_server_stop(r->srv);
+		pq_server_wait(r->srv);
+		server_stats(r);
+		pq_server_free(r->srv);
+		r->srv = NULL;
+	}
+	r->row.server_link_cpu_ns = r->link ? pq_proc_cpu_ns(RUSAGE_SELF) - self0 - r->row.client_cpu_ns : -1;
+	size_t ok = 0;
+	for (size_t i = 0; i < r->res.n; i++)
+		ok += r->res.recs[i].err == PQ_LERR_NONE;
+	if (rc < 0) {
+		r->row.status = "failed";
+		snprintf(r->row.failure_reason, sizeof r->row.failure_reason, "load did not run: %s",
+			 pq_diag_msg(&r->diag));
+	} else if (ok < r->res.n || r->server_killed || r->res.n < (size_t)r->c->p.connections) {
+		char f[400];
+		failure_text(&r->res, f, sizeof f);
+		r->row.status = ok ? "failures" : "failed";
+		snprintf(r->row.failure_reason, sizeof r->row.failure_reason, "%s%s%s%s",
+			 r->server_killed ? "the server died mid-cell (test fault)" : "", r->server_killed && f[0] ? "; " : "",
+			 f, r->res.stopped_early ? "; the load stopped early: its first connections all failed" : "");
+	}
+done:
+	pq_hostload_sample(&after);
+	r->row.wall_ns = pq_clock_now(&pq_clock_mono) - t0;
+	r->row.host_steal_pct = 100 * pq_steal_fraction(&before.steal, &after.steal);
+	r->row.host_runq_before = before.runq;
+	r->row.host_runq_after = after.runq;
+	r->row.host_load1_before = before.load1;
+	r->row.host_load1_after = after.load1;
+}
+
+typedef struct linkrun {
+	pq_link *link;
+	int64_t check_id;
+	int check_ok;
+} linkrun;
+
+static int link_up(const pq_exp_grid *g, const pq_exp_cell *c, pq_store *st, const pq_exp_run_opts *o,
+		   linkrun *lr, pq_diag *d)
+{
+	pq_link_config lc;
+	char desc[512];
+	int rc = pq_exp_point_link(&c->p, g->seed, c->arm_where, &lc, d);
+	if (rc < 0)
+		return rc;
+	lc.backend = o->backend;
+	pq_link_config_describe(&lc, desc, sizeof desc);
+	pq_link_opts lo;
+	pq_link_opts_init(&lo);
+	lo.log = o->log;
+	if ((rc = pq_link_up(&lc, &lo, &lr->link, d)) < 0)
+		return pq_diag_prefix(d, rc, "link (%s)", desc);
+	const char *backend = pq_backend_name(pq_link_backend(lr->link));
+	if (o->log)
+		fprintf(o->log, "link up: %s (%s)\n", desc, backend);
+	/* A check that misses its budget is repeated (up to PQ_EXP_CHECK_TRIES in all): on a
+	 * shared VM a moment of steal can spoil one; every attempt is stored. */
+	lr->check_ok = -1;
+	if (o->no_check)
+		return pq_store_link_check(st, c->link_key, desc, backend, NULL, &lr->check_id, d);
+	char line[512] = "";
+	for (int attempt = 1; attempt <= PQ_EXP_CHECK_TRIES; attempt++) {
+		pq_check_result cr;
+		if ((rc = pq_check_run(lr->link, NULL, &cr, d)) < 0)
+			return pq_diag_prefix(d, rc, "link self-check (%s)", desc);
+		if ((rc = pq_store_link_check(st, c->link_key, desc, backend, &cr, &lr->check_id, d)) < 0)
+			return rc;
+		pq_check_format(&cr, line, sizeof line);
+		if (o->log)
+			fprintf(o->log, "link check%s: %s\n", attempt > 1 ? " (again)" : "", line);
+		lr->check_ok = cr.ok;
+		if (cr.ok)
+			return 0;
+	}
+	return pq_diag_set(d, PQ_EVERIFY,
+			   "the link self-check failed %d times for %s: %s (stored in link_check; measure anyway "
+			   "with the no-check option)",
+			   PQ_EXP_CHECK_TRIES, desc, line);
+}
+
+static void report(const pq_exp_run_opts *o, pq_exp_progress *p, int64_t t0, const char *arm)
+{
+	p->elapsed_ns = pq_clock_now(&pq_clock_mono) - t0;
+	p->arm = arm;
+	if (o->progress)
+		o->progress(o->progress_arg, p);
+}
+
+int pq_exp_run(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store *st, const pq_exp_run_opts *o,
+	       pq_exp_run_summary *sum, pq_diag *d)
+{
+	linkrun lr = {0};
+	const char *cur_link = NULL;
+	int rc = 0;
+	int64_t t0 = pq_clock_now(&pq_clock_mono);
+	pq_exp_progress pr = {.total = g->n};
+	memset(sum, 0, sizeof *sum);
+	for (size_t i = 0; i < g->n && rc == 0; i++) {
+		const pq_exp_cell *c = &g->cells[i];
+		if (o->stop && *o->stop) {
+			sum->interrupted = 1;
+			break;
+		}
+		int done = pq_store_cell_done(st, c->key, d);
+		if (done < 0) {
+			rc = done;
+			break;
+		}
+		if (done) {
+			sum->cells_skipped++;
+			pr.skipped++;
+			pr.done++;
+			continue;
+		}
+		if (!g->server[0] && (!cur_link || strcmp(cur_link, c->link_key) != 0)) {
+			if (lr.link && (rc = pq_link_down(lr.link, d)) < 0)
+				break;
+			lr.link = NULL;
+			if ((rc = link_up(g, c, st, o, &lr, d)) < 0)
+				break;
+			cur_link = c->link_key;
+		}
+		cellrun *r = calloc(1, sizeof *r);
+		if (!r) {
+			rc = pq_diag_set(d, PQ_ENOMEM, "out of memory");
+			break;
+		}
+		r->g = g;
+		r->c = c;
+		r->o = o;
+		r->pr = &pr;
+		r->t0 = t0;
+		r->link = lr.link;
+		r->chain = g->server[0] ? NULL : pq_exp_chains_find(chains, &c->p);
+		pq_store_cell_row_init(&r->row);
+		pq_store_utc_now(r->row.started_at);
+		r->row.link_check_id = lr.check_id;
+		r->row.link_check_ok = lr.check_ok;
+		if ((rc = pq_exp_point_link(&c->p, g->seed, c->arm_where, &r->lc, d)) == 0) {
+			measure(r);
+			rc = pq_store_cell(st, c, &r->row, r->res.recs, r->res.n, d);
+		}
+		if (rc == 0) {
+			size_t ok = 0;
+			for (size_t k = 0; k < r->res.n; k++)
+				ok += r->res.recs[k].err == PQ_LERR_NONE;
+			sum->cells_run++;
+			sum->cells_failed += strcmp(r->row.status, "failed") == 0;
+			sum->conns += r->res.n;
+			sum->conn_failures += r->res.n - ok;
+			pr.done++;
+			pr.conns += r->res.n;
+			pr.failures += r->res.n - ok;
+			if (o->log && strcmp(r->row.status, "ok") != 0)
+				fprintf(o->log, "cell %zu (%s, trial %d): %s: %s\n", c->index, c->p.arm, c->p.trial,
+					r->row.status, r->row.failure_reason);
+		}
+		pq_load_result_dispose(&r->res);
+		free(r);
+		report(o, &pr, t0, c->p.arm);
+	}
+	if (lr.link) {
+		pq_diag dd;
+		int drc = pq_link_down(lr.link, &dd);
+		if (rc == 0 && drc < 0)
+			rc = pq_diag_set(d, drc, "%s", pq_diag_msg(&dd));
+	}
+	return rc;
+}
+
+double pq_exp_estimate_s(const pq_exp_grid *g)
+{
+	double s = 0;
+	const char *last = NULL;
+	for (size_t i = 0; i < g->n; i++) {
+		const pq_exp_point *p = &g->cells[i].p;
+		if (!g->server[0] && (!last || strcmp(last, g->cells[i].link_key) != 0)) {
+			s += 3.0; /* link up, self-check, down */
+			last = g->cells[i].link_key;
+		}
+		pq_link_config lc;
+		if (pq_exp_point_link(p, 1, "estimate", &lc, NULL) < 0)
+			pq_link_config_init(&lc);
+		double rtt = (double)pq_link_config_rtt_ns(&lc) / 1e9, loss = lc.dir[0].loss.p;
+		double per = 3 * rtt + 0.004; /* connect, handshake, request; crypto */
+		if (lc.dir[0].rate_bps && p->response_bytes > 0)
+			per += (double)p->response_bytes * 8 / (double)lc.dir[0].rate_bps;
+		if (p->response_bytes > 0)
+			per += rtt * 4; /* slow start over a large response */
+		if (p->gilbert)
+			loss = p->loss;
+		per *= 1 + 20 * loss; /* retransmission timeouts */
+		if (p->open_rate > 0) /* open loop: the schedule, then the last connection's own time */
+			s += 0.05 + (double)p->connections / p->open_rate + per + (double)p->warmup * per;
+		else
+			s += 0.05 + (double)(p->connections + p->warmup) * per / p->concurrency;
+	}
+	return s;
+}

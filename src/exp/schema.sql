@@ -1,0 +1,272 @@
+-- pqtls results database, schema_version 2 (docs/results.md documents every column).
+-- Units are in column names: _us microseconds, _bytes bytes, _bps bits per second,
+-- _pct percent (0..100), _segs TCP segments, _pkts packets. NULL means "not reached"
+-- or "not measured", never zero.
+CREATE TABLE meta (
+	key   TEXT PRIMARY KEY,
+	value TEXT NOT NULL
+) WITHOUT ROWID;
+
+CREATE TABLE run (
+	run_id           INTEGER PRIMARY KEY,
+	run_uuid         TEXT NOT NULL UNIQUE,
+	spec_name        TEXT NOT NULL,
+	spec_hash        TEXT NOT NULL,
+	spec_text        TEXT NOT NULL,
+	command_line     TEXT NOT NULL,
+	pqtls_version    TEXT NOT NULL,
+	openssl_version  TEXT NOT NULL,
+	kernel           TEXT NOT NULL,
+	cpu_model        TEXT NOT NULL,
+	cpu_count        INTEGER NOT NULL,
+	host_name        TEXT NOT NULL,
+	link_backend     TEXT NOT NULL,
+	cc_default       TEXT NOT NULL,
+	seed             INTEGER NOT NULL,
+	shard_index      INTEGER NOT NULL,
+	shard_count      INTEGER NOT NULL,
+	remote_server    TEXT,
+	cells_planned    INTEGER NOT NULL,
+	started_at       TEXT NOT NULL,
+	ended_at         TEXT,
+	end_status       TEXT NOT NULL DEFAULT 'running'
+);
+
+CREATE TABLE link_check (
+	link_check_id    INTEGER PRIMARY KEY,
+	run_id           INTEGER NOT NULL REFERENCES run(run_id),
+	link_key         TEXT NOT NULL,
+	link_desc        TEXT NOT NULL,
+	backend          TEXT NOT NULL,
+	checked          INTEGER NOT NULL,
+	ok               INTEGER,
+	rtt_cfg_us       REAL,
+	rtt_samples      INTEGER,
+	rtt_lost         INTEGER,
+	rtt_p50_us       REAL,
+	rtt_p99_us       REAL,
+	rtt_min_us       REAL,
+	rtt_max_us       REAL,
+	rtt_err_p50_us   REAL,
+	rtt_err_p99_us   REAL,
+	rtt_ok           INTEGER,
+	c2s_rate_bps     REAL,
+	s2c_rate_bps     REAL,
+	c2s_rate_ok      INTEGER,
+	s2c_rate_ok      INTEGER,
+	c2s_loss_pct     REAL,
+	s2c_loss_pct     REAL,
+	c2s_loss_ok      INTEGER,
+	s2c_loss_ok      INTEGER,
+	host_steal_pct   REAL,
+	summary          TEXT NOT NULL,
+	checked_at       TEXT NOT NULL
+);
+
+CREATE TABLE cell (
+	cell_id                 INTEGER PRIMARY KEY,
+	cell_key                TEXT NOT NULL,
+	point_key               TEXT NOT NULL,
+	host_name               TEXT NOT NULL,
+	run_id                  INTEGER NOT NULL REFERENCES run(run_id),
+	link_check_id           INTEGER REFERENCES link_check(link_check_id),
+	cell_index              INTEGER NOT NULL,
+	link_key                TEXT NOT NULL,
+	trial                   INTEGER NOT NULL,
+	arm                     TEXT NOT NULL,
+	-- the chain asked for
+	chain_leaf              TEXT NOT NULL,
+	chain_intermediate      TEXT NOT NULL,
+	chain_root              TEXT NOT NULL,
+	chain_intermediates     INTEGER NOT NULL,
+	chain_pad_to_bytes      INTEGER NOT NULL,
+	chain_mtc               TEXT NOT NULL,
+	cert_comp               TEXT NOT NULL,
+	-- the chain as built (pq_chain_info)
+	chain_desc              TEXT,
+	chain_der_bytes         INTEGER,
+	cert_msg_bytes          INTEGER,
+	first_flight_bytes      INTEGER,
+	first_flight_segs       INTEGER,
+	chain_cached            INTEGER,
+	-- key exchange and session
+	tls_group               TEXT NOT NULL,
+	tickets                 INTEGER NOT NULL,
+	resume_pct              REAL NOT NULL,
+	early_data              INTEGER NOT NULL,
+	-- link condition
+	link_profile            TEXT NOT NULL,
+	rtt_us                  INTEGER NOT NULL,
+	jitter_us               INTEGER NOT NULL,
+	loss_pct                REAL NOT NULL,
+	loss_model              TEXT NOT NULL,
+	loss_burst_pkts         REAL NOT NULL,
+	rate_bps                INTEGER NOT NULL,
+	queue_pkts              INTEGER NOT NULL,
+	mtu_bytes               INTEGER NOT NULL,
+	initcwnd_segs           INTEGER NOT NULL,
+	cc                      TEXT NOT NULL,
+	-- load
+	request_path            TEXT NOT NULL,
+	response_bytes          INTEGER NOT NULL,
+	connections             INTEGER NOT NULL,
+	warmup_conns            INTEGER NOT NULL,
+	concurrency             INTEGER NOT NULL,
+	open_loop_rate_per_s    REAL NOT NULL,
+	client_timeout_us       INTEGER NOT NULL,
+	server_hs_timeout_us    INTEGER NOT NULL,
+	server_idle_timeout_us  INTEGER NOT NULL,
+	-- the measurement
+	link_check_ok           INTEGER,
+	status                  TEXT NOT NULL,
+	failure_reason          TEXT,
+	conns_ok                INTEGER NOT NULL,
+	conns_failed            INTEGER NOT NULL,
+	server_handshakes       INTEGER,
+	server_errors           INTEGER,
+	server_error_detail     TEXT,
+	client_cpu_us           INTEGER,
+	server_link_cpu_us      INTEGER,
+	host_steal_pct          REAL,
+	host_runq_before        INTEGER,
+	host_runq_after         INTEGER,
+	host_load1_before       REAL,
+	host_load1_after        REAL,
+	started_at              TEXT NOT NULL,
+	wall_us                 INTEGER NOT NULL,
+	UNIQUE (cell_key, host_name)
+);
+
+CREATE TABLE conn (
+	cell_id            INTEGER NOT NULL REFERENCES cell(cell_id),
+	conn_index         INTEGER NOT NULL,
+	intended_us        REAL NOT NULL,
+	start_us           REAL NOT NULL,
+	connect_us         REAL,
+	client_hello_us    REAL,
+	server_hello_us    REAL,
+	handshake_us       REAL,
+	request_us         REAL,
+	ttfb_us            REAL,
+	ttlb_us            REAL,
+	end_us             REAL,
+	latency_us         REAL,
+	handshake_rtts     REAL,
+	tls_version        TEXT,
+	tls_group          TEXT,
+	sigalg             TEXT,
+	cipher             TEXT,
+	resume_offered     INTEGER NOT NULL,
+	resumed            INTEGER NOT NULL,
+	hrr                INTEGER NOT NULL,
+	early_sent         INTEGER NOT NULL,
+	early_accepted     INTEGER NOT NULL,
+	cert_compressed    INTEGER NOT NULL,
+	rx_client_hello_bytes INTEGER, tx_client_hello_bytes INTEGER,
+	rx_server_hello_bytes INTEGER, tx_server_hello_bytes INTEGER,
+	rx_new_session_ticket_bytes INTEGER, tx_new_session_ticket_bytes INTEGER,
+	rx_end_of_early_data_bytes INTEGER, tx_end_of_early_data_bytes INTEGER,
+	rx_encrypted_extensions_bytes INTEGER, tx_encrypted_extensions_bytes INTEGER,
+	rx_certificate_bytes INTEGER, tx_certificate_bytes INTEGER,
+	rx_compressed_certificate_bytes INTEGER, tx_compressed_certificate_bytes INTEGER,
+	rx_server_key_exchange_bytes INTEGER, tx_server_key_exchange_bytes INTEGER,
+	rx_certificate_request_bytes INTEGER, tx_certificate_request_bytes INTEGER,
+	rx_server_hello_done_bytes INTEGER, tx_server_hello_done_bytes INTEGER,
+	rx_certificate_verify_bytes INTEGER, tx_certificate_verify_bytes INTEGER,
+	rx_client_key_exchange_bytes INTEGER, tx_client_key_exchange_bytes INTEGER,
+	rx_finished_bytes INTEGER, tx_finished_bytes INTEGER,
+	rx_other_bytes INTEGER, tx_other_bytes INTEGER,
+	tls_tx_bytes       INTEGER NOT NULL,
+	tls_rx_bytes       INTEGER NOT NULL,
+	tcp_tx_bytes       INTEGER NOT NULL,
+	tcp_rx_bytes       INTEGER NOT NULL,
+	tcp_tx_segs        INTEGER NOT NULL,
+	tcp_rx_segs        INTEGER NOT NULL,
+	srtt_us            INTEGER NOT NULL,
+	rttvar_us          INTEGER NOT NULL,
+	min_rtt_us         INTEGER NOT NULL,
+	retrans_segs       INTEGER NOT NULL,
+	cwnd_segs          INTEGER NOT NULL,
+	mss_bytes          INTEGER NOT NULL,
+	requests           INTEGER NOT NULL,
+	http_status        INTEGER NOT NULL,
+	body_bytes         INTEGER NOT NULL,
+	error_kind         TEXT NOT NULL,
+	error_detail       TEXT,
+	PRIMARY KEY (cell_id, conn_index)
+) WITHOUT ROWID;
+
+CREATE INDEX cell_run ON cell(run_id);
+CREATE INDEX cell_arm ON cell(arm, rtt_us);
+
+-- Every connection with its cell's parameters: the table most questions start from.
+CREATE VIEW conn_cell AS
+SELECT c.cell_key, c.point_key, c.link_key, c.host_name, c.run_id, c.trial, c.arm, c.chain_leaf,
+       c.chain_intermediate, c.chain_root, c.chain_intermediates, c.chain_pad_to_bytes, c.chain_mtc,
+       c.cert_comp, c.chain_desc, c.chain_der_bytes, c.cert_msg_bytes, c.first_flight_bytes,
+       c.first_flight_segs, c.tls_group AS group_asked, c.tickets, c.resume_pct,
+       c.early_data AS early_data_asked, c.link_profile, c.rtt_us, c.jitter_us, c.loss_pct,
+       c.loss_model, c.loss_burst_pkts, c.rate_bps, c.queue_pkts, c.mtu_bytes, c.initcwnd_segs, c.cc,
+       c.request_path, c.response_bytes, c.connections, c.concurrency, c.open_loop_rate_per_s,
+       c.status AS cell_status, n.*
+FROM conn n JOIN cell c USING (cell_id);
+
+-- Per cell: the median and p95 (nearest rank) of the main phases over its successful
+-- connections. SQLite 3.40 has no percentile function, hence window row numbers.
+CREATE VIEW cell_stats AS
+WITH ok AS (
+	SELECT cell_id, connect_us, handshake_us, ttfb_us, ttlb_us,
+	       ROW_NUMBER() OVER (PARTITION BY cell_id ORDER BY connect_us) AS r_cn,
+	       ROW_NUMBER() OVER (PARTITION BY cell_id ORDER BY handshake_us) AS r_hs,
+	       ROW_NUMBER() OVER (PARTITION BY cell_id ORDER BY ttfb_us) AS r_fb,
+	       ROW_NUMBER() OVER (PARTITION BY cell_id ORDER BY ttlb_us) AS r_lb,
+	       COUNT(*) OVER (PARTITION BY cell_id) AS n
+	FROM conn WHERE error_kind = 'ok'
+), agg AS (
+	SELECT cell_id,
+	       AVG(CASE WHEN r_cn IN ((n + 1) / 2, (n + 2) / 2) THEN connect_us END) AS connect_p50_us,
+	       AVG(CASE WHEN r_hs IN ((n + 1) / 2, (n + 2) / 2) THEN handshake_us END) AS handshake_p50_us,
+	       MAX(CASE WHEN r_hs = (n * 95 + 99) / 100 THEN handshake_us END) AS handshake_p95_us,
+	       AVG(CASE WHEN r_fb IN ((n + 1) / 2, (n + 2) / 2) THEN ttfb_us END) AS ttfb_p50_us,
+	       MAX(CASE WHEN r_fb = (n * 95 + 99) / 100 THEN ttfb_us END) AS ttfb_p95_us,
+	       AVG(CASE WHEN r_lb IN ((n + 1) / 2, (n + 2) / 2) THEN ttlb_us END) AS ttlb_p50_us,
+	       MAX(CASE WHEN r_lb = (n * 95 + 99) / 100 THEN ttlb_us END) AS ttlb_p95_us
+	FROM ok GROUP BY cell_id
+)
+SELECT c.cell_id, c.cell_key, c.point_key, c.host_name, c.arm, c.trial, c.link_key, c.rtt_us, c.loss_pct,
+       c.response_bytes, c.status, c.conns_ok, c.conns_failed, a.connect_p50_us,
+       a.handshake_p50_us, a.handshake_p95_us, a.ttfb_p50_us, a.ttfb_p95_us, a.ttlb_p50_us,
+       a.ttlb_p95_us
+FROM cell c LEFT JOIN agg a USING (cell_id);
+
+-- Per grid point (all trials pooled; one host): medians over every successful connection
+-- of every trial, and the failure count. The key table of `make run` reads it.
+CREATE VIEW arm_stats AS
+WITH ok AS (
+	SELECT c.host_name, c.point_key, n.handshake_us, n.ttfb_us, n.ttlb_us,
+	       ROW_NUMBER() OVER w_hs AS r_hs, ROW_NUMBER() OVER w_fb AS r_fb,
+	       ROW_NUMBER() OVER w_lb AS r_lb, COUNT(*) OVER w AS n
+	FROM conn n JOIN cell c USING (cell_id) WHERE n.error_kind = 'ok'
+	WINDOW w AS (PARTITION BY c.host_name, c.point_key),
+	       w_hs AS (w ORDER BY n.handshake_us), w_fb AS (w ORDER BY n.ttfb_us),
+	       w_lb AS (w ORDER BY n.ttlb_us)
+), agg AS (
+	SELECT host_name, point_key, MAX(n) AS conns_ok,
+	       AVG(CASE WHEN r_hs IN ((n + 1) / 2, (n + 2) / 2) THEN handshake_us END) AS handshake_p50_us,
+	       AVG(CASE WHEN r_fb IN ((n + 1) / 2, (n + 2) / 2) THEN ttfb_us END) AS ttfb_p50_us,
+	       AVG(CASE WHEN r_lb IN ((n + 1) / 2, (n + 2) / 2) THEN ttlb_us END) AS ttlb_p50_us
+	FROM ok GROUP BY host_name, point_key
+), pts AS (
+	SELECT host_name, point_key, MIN(arm) AS arm, MIN(link_key) AS link_key, MIN(rtt_us) AS rtt_us,
+	       MIN(loss_pct) AS loss_pct, MIN(link_profile) AS link_profile, MIN(tls_group) AS tls_group,
+	       MIN(chain_der_bytes) AS chain_der_bytes, MIN(request_path) AS request_path,
+	       MIN(response_bytes) AS response_bytes, COUNT(*) AS cells, SUM(conns_failed) AS conns_failed
+	FROM cell GROUP BY host_name, point_key
+)
+SELECT p.host_name, p.point_key, p.arm, p.link_key, p.rtt_us, p.loss_pct, p.link_profile, p.tls_group,
+       p.chain_der_bytes, p.request_path, p.response_bytes, p.cells, COALESCE(a.conns_ok, 0) AS conns_ok,
+       p.conns_failed, a.handshake_p50_us, a.ttfb_p50_us, a.ttlb_p50_us
+FROM pts p LEFT JOIN agg a USING (host_name, point_key);
+
+PRAGMA user_version = 2;
+

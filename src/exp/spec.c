@@ -1,0 +1,407 @@
+#include "exp/spec.h"
+#include "exp/spec_keys.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/units.h"
+#include "net/profile.h"
+
+void pq_exp_spec_init(pq_exp_spec *s)
+{
+	memset(s, 0, sizeof *s);
+}
+
+static void section_dispose(pq_exp_section *sec)
+{
+	for (int i = 0; i < PQ_K_COUNT; i++)
+		free(sec->key[i].v);
+	memset(sec, 0, sizeof *sec);
+}
+
+void pq_exp_spec_dispose(pq_exp_spec *s)
+{
+	section_dispose(&s->global);
+	for (size_t i = 0; i < s->narms; i++) {
+		section_dispose(s->arm[i]);
+		free(s->arm[i]);
+	}
+	free(s->text);
+	memset(s, 0, sizeof *s);
+}
+
+static char *trim(char *p)
+{
+	while (isspace((unsigned char)*p))
+		p++;
+	size_t n = strlen(p);
+	while (n && isspace((unsigned char)p[n - 1]))
+		p[--n] = '\0';
+	return p;
+}
+
+static int push(pq_exp_list *l, const pq_exp_val *v, const char *where, pq_diag *d)
+{
+	if (l->n >= PQ_EXP_MAX_VALUES)
+		return pq_diag_set(d, PQ_ETOOBIG, "%s: more than %d values in one dimension (a range with too small a step?)",
+				   where, PQ_EXP_MAX_VALUES);
+	pq_exp_val *nv = realloc(l->v, (l->n + 1) * sizeof *nv);
+	if (!nv)
+		return pq_diag_set(d, PQ_ENOMEM, "%s: out of memory", where);
+	l->v = nv;
+	l->v[l->n++] = *v;
+	return 0;
+}
+
+/* One scalar of a numeric type into v->i (or v->f). */
+static int scalar(const pq_exp_keydef *k, const char *tok, const char *where, pq_exp_val *v, pq_diag *d)
+{
+	uint64_t u;
+	int64_t ns;
+	switch (k->type) {
+	case T_INT:
+		return pq_parse_int(tok, where, k->min, k->max, &v->i, d);
+	case T_SIZE:
+		if (pq_parse_size(tok, where, &u, d) < 0)
+			return PQ_EINVAL;
+		v->i = (long long)u;
+		return 0;
+	case T_DUR:
+		if (pq_parse_duration(tok, where, &ns, d) < 0)
+			return PQ_EINVAL;
+		v->i = ns;
+		return 0;
+	default:
+		return pq_diag_set(d, PQ_EINVAL, "%s: not a number", where);
+	}
+}
+
+static int range(const pq_exp_keydef *k, pq_exp_list *l, char *tok, const char *where, pq_diag *d)
+{
+	char *dots = strstr(tok, "..");
+	char *step = strstr(tok, " step ");
+	if (k->type != T_INT && k->type != T_SIZE && k->type != T_DUR)
+		return pq_diag_set(d, PQ_EINVAL, "%s: '%s': this key takes no range; allowed: %s", where, tok,
+				   pq_exp_key_allowed(k, (char[160]){0}, 160));
+	if (!step)
+		return pq_diag_set(d, PQ_EINVAL, "%s: range '%s' needs a step: 'A..B step S'", where, tok);
+	*dots = '\0';
+	*step = '\0';
+	pq_exp_val a = {0}, b = {0}, s = {0};
+	if (scalar(k, trim(tok), where, &a, d) < 0 || scalar(k, trim(dots + 2), where, &b, d) < 0 ||
+	    scalar(k, trim(step + 6), where, &s, d) < 0)
+		return PQ_EINVAL;
+	if (s.i <= 0 || b.i < a.i)
+		return pq_diag_set(d, PQ_EINVAL, "%s: range needs A <= B and a step above 0", where);
+	if ((b.i - a.i) / s.i >= PQ_EXP_MAX_VALUES)
+		return pq_diag_set(d, PQ_ETOOBIG, "%s: the range has %lld values; at most %d per dimension", where,
+				   (b.i - a.i) / s.i + 1, PQ_EXP_MAX_VALUES);
+	for (long long x = a.i; x <= b.i; x += s.i) {
+		pq_exp_val v = {.i = x};
+		int rc = push(l, &v, where, d);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static int one_value(const pq_exp_keydef *k, pq_exp_list *l, char *tok, const char *where, pq_diag *d)
+{
+	pq_exp_val v = {0};
+	char buf[200];
+	if (strstr(tok, ".."))
+		return range(k, l, tok, where, d);
+	if (k == &pq_exp_keydefs[PQ_K_PAD] && strncmp(tok, "like ", 5) == 0) {
+		const pq_alg *a;
+		if (pq_alg_lookup(trim(tok + 5), where, &a, d) < 0)
+			return PQ_EINVAL;
+		v.ptr = a;
+		return push(l, &v, where, d);
+	}
+	switch (k->type) {
+	case T_STR:
+		if (strlen(tok) >= sizeof v.s || strpbrk(tok, " \t\"'"))
+			return pq_diag_set(d, PQ_EINVAL, "%s: '%s' must be one word of fewer than %zu characters", where,
+					   tok, sizeof v.s);
+		snprintf(v.s, sizeof v.s, "%s", tok);
+		break;
+	case T_INT:
+	case T_SIZE:
+	case T_DUR:
+		if (scalar(k, tok, where, &v, d) < 0)
+			return PQ_EINVAL;
+		break;
+	case T_FRAC:
+		if (pq_parse_fraction(tok, where, &v.f, d) < 0)
+			return PQ_EINVAL;
+		break;
+	case T_RATE: {
+		uint64_t r;
+		if (pq_parse_rate(tok, where, &r, d) < 0)
+			return PQ_EINVAL;
+		v.i = (long long)r;
+		break;
+	}
+	case T_DOUBLE:
+		if (pq_parse_double(tok, where, (double)k->min, (double)k->max, &v.f, d) < 0)
+			return PQ_EINVAL;
+		break;
+	case T_CHOICE: {
+		long long idx = 0;
+		const char *c = k->choices;
+		size_t tl = strlen(tok);
+		for (;;) {
+			const char *bar = strchr(c, '|');
+			size_t cl = bar ? (size_t)(bar - c) : strlen(c);
+			if (cl == tl && strncmp(c, tok, tl) == 0)
+				break;
+			if (!bar)
+				return pq_diag_set(d, PQ_EINVAL, "%s: '%s' is not allowed; allowed: %s", where, tok,
+						   pq_exp_key_allowed(k, buf, sizeof buf));
+			c = bar + 1;
+			idx++;
+		}
+		v.i = idx;
+		snprintf(v.s, sizeof v.s, "%s", tok);
+		break;
+	}
+	case T_ALG: {
+		const pq_alg *a;
+		if (pq_alg_lookup(tok, where, &a, d) < 0)
+			return PQ_EINVAL;
+		v.ptr = a;
+		break;
+	}
+	case T_RESP:
+		if (strcmp(tok, "/") == 0 || strcmp(tok, "none") == 0) {
+			snprintf(v.s, sizeof v.s, "%s", strcmp(tok, "/") == 0 ? "/" : "");
+			v.i = -1;
+		} else {
+			uint64_t u;
+			if (pq_parse_size(tok, where, &u, d) < 0 || u > 64ull << 20)
+				return pq_diag_set(d, PQ_EINVAL, "%s: '%s' is not allowed; allowed: %s (sizes up to 64MiB)",
+						   where, tok, pq_exp_key_allowed(k, buf, sizeof buf));
+			v.i = (long long)u;
+			snprintf(v.s, sizeof v.s, "/bytes/%llu", (unsigned long long)u);
+		}
+		break;
+	case T_PROFILE: {
+		pq_link_config c;
+		if (pq_profile_apply(tok, where, &c, d) < 0)
+			return PQ_EINVAL;
+		snprintf(v.s, sizeof v.s, "%s", tok);
+		break;
+	}
+	}
+	return push(l, &v, where, d);
+}
+
+/* Parses "v1, v2, ..." into l (replacing what it held). */
+static int set_list(enum pq_exp_key ki, pq_exp_list *l, const char *value, const char *where, pq_diag *d)
+{
+	const pq_exp_keydef *k = &pq_exp_keydefs[ki];
+	char *copy = strdup(value);
+	int rc = 0;
+	if (!copy)
+		return pq_diag_set(d, PQ_ENOMEM, "%s: out of memory", where);
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+	l->given = 1;
+	snprintf(l->where, sizeof l->where, "%s", where);
+	char buf[200];
+	char *t = trim(copy);
+	if (!*t) {
+		rc = pq_diag_set(d, PQ_EINVAL, "%s: empty dimension; allowed: %s", where, pq_exp_key_allowed(k, buf, sizeof buf));
+		goto out;
+	}
+	for (char *tok = t; tok;) {
+		char *comma = strchr(tok, ',');
+		if (comma)
+			*comma = '\0';
+		char *v = trim(tok);
+		if (!*v) {
+			rc = pq_diag_set(d, PQ_EINVAL, "%s: empty value in the list; allowed: %s", where,
+					 pq_exp_key_allowed(k, buf, sizeof buf));
+			goto out;
+		}
+		rc = one_value(k, l, v, where, d);
+		if (rc < 0)
+			goto out;
+		tok = comma ? comma + 1 : NULL;
+	}
+	if (k->global_only && l->n > 1)
+		rc = pq_diag_set(d, PQ_EINVAL, "%s: takes one value, not a list", where);
+out:
+	free(copy);
+	return rc;
+}
+
+static int append_text(pq_exp_spec *s, const char *t, pq_diag *d)
+{
+	size_t n = strlen(t);
+	char *nt = realloc(s->text, s->text_len + n + 1);
+	if (!nt)
+		return pq_diag_set(d, PQ_ENOMEM, "out of memory");
+	memcpy(nt + s->text_len, t, n + 1);
+	s->text = nt;
+	s->text_len += n;
+	return 0;
+}
+
+static int arm_line(pq_exp_spec *s, char *line, const char *file, int lineno, pq_exp_section **cur,
+		    pq_diag *d)
+{
+	size_t n = strlen(line);
+	if (line[n - 1] != ']' || strncmp(line, "[arm ", 5) != 0)
+		return pq_diag_set(d, PQ_EPARSE, "%s:%d: '%s': a section is '[arm LABEL]'", file, lineno, line);
+	line[n - 1] = '\0';
+	char *label = trim(line + 5);
+	if (!*label || strlen(label) >= sizeof s->arm[0]->label)
+		return pq_diag_set(d, PQ_EINVAL, "%s:%d: an arm label is 1 to %zu characters", file, lineno,
+				   sizeof s->arm[0]->label - 1);
+	for (size_t i = 0; i < s->narms; i++)
+		if (strcmp(s->arm[i]->label, label) == 0)
+			return pq_diag_set(d, PQ_EEXIST, "%s:%d: arm '%s' is already defined at %s", file, lineno,
+					   label, s->arm[i]->where);
+	if (s->narms >= PQ_EXP_MAX_ARMS)
+		return pq_diag_set(d, PQ_ETOOBIG, "%s:%d: more than %d arms", file, lineno, PQ_EXP_MAX_ARMS);
+	pq_exp_section *sec = calloc(1, sizeof *sec);
+	if (!sec)
+		return pq_diag_set(d, PQ_ENOMEM, "out of memory");
+	snprintf(sec->label, sizeof sec->label, "%s", label);
+	snprintf(sec->where, sizeof sec->where, "%s:%d", file, lineno);
+	s->arm[s->narms++] = sec;
+	*cur = sec;
+	return 0;
+}
+
+static int key_line(pq_exp_spec *s, char *line, const char *file, int lineno, pq_exp_section *cur,
+		    pq_diag *d)
+{
+	char *eq = strchr(line, '=');
+	if (!eq)
+		return pq_diag_set(d, PQ_EPARSE, "%s:%d: '%s': expected 'key = value', '[arm LABEL]' or a # comment",
+				   file, lineno, line);
+	*eq = '\0';
+	char *name = trim(line), *value = trim(eq + 1);
+	int k = pq_exp_key_find(name);
+	char where[192];
+	if (k < 0) {
+		char list[800];
+		size_t len = 0;
+		for (int i = 0; i < PQ_K_COUNT; i++)
+			len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", pq_exp_keydefs[i].name);
+		return pq_diag_set(d, PQ_EINVAL, "%s:%d: unknown key '%s'; allowed: %s", file, lineno, name, list);
+	}
+	snprintf(where, sizeof where, "%s:%d: %s", file, lineno, name);
+	if (cur != &s->global && pq_exp_keydefs[k].global_only)
+		return pq_diag_set(d, PQ_EINVAL, "%s: is global: put it before the first [arm]", where);
+	if (cur->key[k].given)
+		return pq_diag_set(d, PQ_EEXIST, "%s: duplicate key (first given at %s); give a list instead: '%s = A, B'",
+				   where, cur->key[k].where, name);
+	int rc = set_list((enum pq_exp_key)k, &cur->key[k], value, where, d);
+	if (rc == 0 && k == PQ_K_NAME)
+		snprintf(s->name, sizeof s->name, "%s", cur->key[k].v[0].s);
+	return rc;
+}
+
+int pq_exp_spec_parse(pq_exp_spec *s, const char *file, const char *text, pq_diag *d)
+{
+	char *copy = strdup(text);
+	int rc = 0, lineno = 0;
+	pq_exp_section *cur = &s->global;
+	if (!copy)
+		return pq_diag_set(d, PQ_ENOMEM, "out of memory");
+	snprintf(s->source, sizeof s->source, "%s", file);
+	if ((rc = append_text(s, text, d)) < 0)
+		goto out;
+	char *p = copy;
+	while (p && *p) {
+		char *nl = strchr(p, '\n');
+		if (nl)
+			*nl = '\0';
+		lineno++;
+		char *hash = strstr(p, " #");
+		if (hash)
+			*hash = '\0';
+		char *line = trim(p);
+		if (*line && *line != '#')
+			rc = *line == '[' ? arm_line(s, line, file, lineno, &cur, d)
+					  : key_line(s, line, file, lineno, cur, d);
+		if (rc < 0)
+			goto out;
+		p = nl ? nl + 1 : NULL;
+	}
+	if (!s->name[0]) {
+		const char *base = strrchr(file, '/');
+		snprintf(s->name, sizeof s->name, "%s", base ? base + 1 : file);
+		char *dot = strrchr(s->name, '.');
+		if (dot && dot != s->name)
+			*dot = '\0';
+	}
+out:
+	free(copy);
+	return rc;
+}
+
+int pq_exp_spec_load(pq_exp_spec *s, const char *path, pq_diag *d)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return pq_diag_set(d, -errno, "%s: cannot read the spec: %s", path, strerror(errno));
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	int rc = 0;
+	for (;;) {
+		if (cap - len < 4096) {
+			if (cap > (1u << 20)) {
+				rc = pq_diag_set(d, PQ_ETOOBIG, "%s: a spec is at most 1 MiB", path);
+				goto out;
+			}
+			char *nb = realloc(buf, cap + 8192);
+			if (!nb) {
+				rc = pq_diag_set(d, PQ_ENOMEM, "out of memory");
+				goto out;
+			}
+			buf = nb;
+			cap += 8192;
+		}
+		size_t got = fread(buf + len, 1, cap - len - 1, f);
+		len += got;
+		if (got == 0)
+			break;
+	}
+	buf[len] = '\0';
+	if (strlen(buf) != len)
+		rc = pq_diag_set(d, PQ_EPARSE, "%s: not a text file (NUL byte)", path);
+	else
+		rc = pq_exp_spec_parse(s, path, buf, d);
+out:
+	free(buf);
+	fclose(f);
+	return rc;
+}
+
+int pq_exp_spec_set(pq_exp_spec *s, const char *key, const char *value, const char *what, pq_diag *d)
+{
+	int k = pq_exp_key_find(key);
+	if (k < 0)
+		return pq_diag_set(d, PQ_EINVAL, "%s: unknown key '%s'", what, key);
+	int rc = set_list((enum pq_exp_key)k, &s->global.key[k], value, what, d);
+	if (rc < 0)
+		return rc;
+	for (size_t a = 0; a < s->narms; a++) {
+		pq_exp_list *l = &s->arm[a]->key[k];
+		free(l->v);
+		memset(l, 0, sizeof *l);
+	}
+	if (k == PQ_K_NAME)
+		snprintf(s->name, sizeof s->name, "%s", s->global.key[k].v[0].s);
+	char line[512];
+	snprintf(line, sizeof line, "%s%s = %s   # %s\n",
+		 s->text_len && s->text[s->text_len - 1] != '\n' ? "\n" : "", key, value, what);
+	return append_text(s, line, d);
+}

@@ -1,0 +1,405 @@
+#include "exp/store.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <openssl/crypto.h>
+#include <openssl/rand.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "exp/sql.h"
+#include "exp_schema.h"
+
+struct pq_store {
+	sqlite3 *db;
+	int lock_fd;
+	int64_t run_id;
+	char path[512];
+	char host[256];
+};
+
+sqlite3 *pq_store_db(pq_store *s)
+{
+	return s->db;
+}
+
+const char *pq_store_host(const pq_store *s)
+{
+	return s->host;
+}
+
+void pq_store_utc_now(char out[32])
+{
+	time_t t = time(NULL);
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static int mkdirs(const char *path, pq_diag *d)
+{
+	char buf[512];
+	snprintf(buf, sizeof buf, "%s", path);
+	char *dir = dirname(buf);
+	char part[512] = "";
+	size_t len = 0;
+	for (char *p = dir; *p; p++) {
+		part[len++] = *p;
+		part[len] = '\0';
+		if ((p[1] == '/' || p[1] == '\0') && len && mkdir(part, 0755) < 0 && errno != EEXIST)
+			return pq_diag_set(d, -errno, "%s: cannot create directory %s: %s", path, part,
+					   strerror(errno));
+	}
+	return 0;
+}
+
+int pq_store_check_version(sqlite3 *db, const char *path, pq_diag *d)
+{
+	char v[32] = "";
+	int rc = pq_sql_get_text(db, "SELECT value FROM meta WHERE key = 'schema_version'", v, sizeof v);
+	if (rc < 0 || !v[0])
+		return pq_diag_set(d, PQ_EPARSE, "%s: not a pqtls results database (no meta.schema_version)", path);
+	if (atoi(v) > PQ_STORE_SCHEMA_VERSION)
+		return pq_diag_set(d, PQ_EUNSUPPORTED,
+				   "%s has schema version %s; this pqtls reads up to %d (a newer pqtls wrote it)",
+				   path, v, PQ_STORE_SCHEMA_VERSION);
+	return 0;
+}
+
+int pq_store_create(const char *path, const char *spec_name, const char *grid_hash, pq_diag *d)
+{
+	char tmp[600];
+	snprintf(tmp, sizeof tmp, "%s.tmp-%d", path, (int)getpid());
+	unlink(tmp);
+	sqlite3 *db = NULL;
+	int rc = 0;
+	if (sqlite3_open_v2(tmp, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+		rc = pq_diag_set(d, PQ_EIO, "%s: cannot create the database: %s", path,
+				 db ? sqlite3_errmsg(db) : "out of memory");
+		goto out;
+	}
+	char *err = NULL;
+	char meta[512];
+	snprintf(meta, sizeof meta,
+		 "INSERT INTO meta VALUES ('schema_version', '%d'), ('created_by', 'pqtls " PQTLS_VERSION "');",
+		 PQ_STORE_SCHEMA_VERSION);
+	if (sqlite3_exec(db, "BEGIN", NULL, NULL, &err) != SQLITE_OK ||
+	    sqlite3_exec(db, pq_exp_schema_sql, NULL, NULL, &err) != SQLITE_OK ||
+	    sqlite3_exec(db, meta, NULL, NULL, &err) != SQLITE_OK ||
+	    pq_sql_exec_text2(db, "INSERT INTO meta VALUES ('spec_name', ?1), ('spec_hash', ?2)", spec_name,
+			      grid_hash) < 0 ||
+	    sqlite3_exec(db, "COMMIT", NULL, NULL, &err) != SQLITE_OK) {
+		rc = pq_diag_set(d, PQ_EIO, "%s: cannot create the database: %s", path, err ? err : sqlite3_errmsg(db));
+		sqlite3_free(err);
+		goto out;
+	}
+	if (sqlite3_close(db) != SQLITE_OK) {
+		rc = pq_diag_set(d, PQ_EIO, "%s: cannot write the database", path);
+		db = NULL;
+		goto out;
+	}
+	db = NULL;
+	if (rename(tmp, path) < 0)
+		rc = pq_diag_set(d, -errno, "%s: cannot create: %s", path, strerror(errno));
+out:
+	sqlite3_close(db);
+	if (rc < 0)
+		unlink(tmp);
+	return rc;
+}
+
+static int open_common(const char *path, int flags, pq_store **out, pq_diag *d)
+{
+	pq_store *s = calloc(1, sizeof *s);
+	if (!s)
+		return pq_diag_set(d, PQ_ENOMEM, "out of memory");
+	s->lock_fd = -1;
+	snprintf(s->path, sizeof s->path, "%s", path);
+	if (gethostname(s->host, sizeof s->host) < 0)
+		snprintf(s->host, sizeof s->host, "unknown");
+	int rc = 0;
+	if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
+		rc = pq_diag_set(d, PQ_EIO, "%s: cannot open: %s", path, s->db ? sqlite3_errmsg(s->db) : "out of memory");
+		goto out;
+	}
+	sqlite3_busy_timeout(s->db, 5000);
+	rc = pq_store_check_version(s->db, path, d);
+out:
+	if (rc < 0)
+		pq_store_close(s);
+	else
+		*out = s;
+	return rc;
+}
+
+int pq_store_open_ro(const char *path, pq_store **out, pq_diag *d)
+{
+	if (access(path, R_OK) < 0)
+		return pq_diag_set(d, -errno, "%s: %s", path, strerror(errno));
+	return open_common(path, SQLITE_OPEN_READONLY, out, d);
+}
+
+int pq_store_open(const char *path, const char *spec_name, const char *grid_hash, pq_store **out, pq_diag *d)
+{
+	int rc = mkdirs(path, d);
+	int fd = -1;
+	pq_store *s = NULL;
+	if (rc < 0)
+		return rc;
+	if (access(path, F_OK) < 0 && (rc = pq_store_create(path, spec_name, grid_hash, d)) < 0)
+		return rc;
+	/* flock, not a POSIX lock: SQLite releases every POSIX lock of the process on the file
+	 * when it unlocks (F_UNLCK over the whole file), and would drop ours. flock is
+	 * independent of those; the descriptor (close-on-exec, so helper programs do not keep
+	 * it) stays open until after sqlite3_close. The kernel releases it when the process
+	 * ends, however it ends. */
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return pq_diag_set(d, -errno, "%s: cannot open for writing: %s", path, strerror(errno));
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		rc = pq_diag_set(d, PQ_EEXIST, "%s: another pqtls sweep is writing this file; wait for it to end or "
+						"write elsewhere", path);
+		close(fd);
+		return rc;
+	}
+	rc = open_common(path, SQLITE_OPEN_READWRITE, &s, d);
+	if (rc < 0) {
+		close(fd);
+		return rc;
+	}
+	s->lock_fd = fd;
+	char have[80] = "";
+	char *err = NULL;
+	if (sqlite3_exec(s->db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON",
+			 NULL, NULL, &err) != SQLITE_OK) {
+		rc = pq_diag_set(d, PQ_EIO, "%s: %s", path, err ? err : "cannot switch to WAL");
+		sqlite3_free(err);
+		goto out;
+	}
+	if (pq_sql_get_text(s->db, "SELECT value FROM meta WHERE key = 'spec_hash'", have, sizeof have) < 0 ||
+	    strcmp(have, grid_hash) != 0) {
+		char name[80] = "";
+		if (pq_sql_get_text(s->db, "SELECT value FROM meta WHERE key = 'spec_name'", name, sizeof name) < 0)
+			snprintf(name, sizeof name, "?");
+		rc = pq_diag_set(d, PQ_EMISMATCH,
+				 "%s holds another grid ('%s', hash %.12s; this one is '%s', %.12s): a database holds "
+				 "one grid, so resuming needs the same spec, options and seed; write elsewhere",
+				 path, name, have, spec_name, grid_hash);
+	}
+out:
+	if (rc < 0)
+		pq_store_close(s);
+	else
+		*out = s;
+	return rc;
+}
+
+void pq_store_close(pq_store *s)
+{
+	if (!s)
+		return;
+	sqlite3_close(s->db);
+	if (s->lock_fd >= 0)
+		close(s->lock_fd);
+	free(s);
+}
+
+static void read_line_of(const char *file, const char *prefix, char *out, size_t n)
+{
+	FILE *f = fopen(file, "r");
+	char line[256];
+	out[0] = '\0';
+	while (f && fgets(line, sizeof line, f)) {
+		if (prefix && strncmp(line, prefix, strlen(prefix)) != 0)
+			continue;
+		char *v = prefix ? strchr(line, ':') : line;
+		v = v ? v + (prefix ? 1 : 0) : line;
+		while (*v == ' ' || *v == '\t')
+			v++;
+		snprintf(out, n, "%s", v);
+		out[strcspn(out, "\n")] = '\0';
+		break;
+	}
+	if (f)
+		fclose(f);
+}
+
+int pq_store_run_begin(pq_store *s, const pq_store_run *r, pq_diag *d)
+{
+	unsigned char u[16];
+	char uuid[33], kernel[300], cpu[256], cc[64], now[32];
+	struct utsname un;
+	if (RAND_bytes(u, sizeof u) != 1)
+		memset(u, 0, sizeof u);
+	for (int i = 0; i < 16; i++)
+		snprintf(uuid + 2 * i, 3, "%02x", u[i]);
+	if (uname(&un) == 0)
+		snprintf(kernel, sizeof kernel, "%s %s %s", un.sysname, un.release, un.machine);
+	else
+		snprintf(kernel, sizeof kernel, "unknown");
+	read_line_of("/proc/cpuinfo", "model name", cpu, sizeof cpu);
+	read_line_of("/proc/sys/net/ipv4/tcp_congestion_control", NULL, cc, sizeof cc);
+	pq_store_utc_now(now);
+	pq_sql_stmt st;
+	int rc = pq_sql_prepare(&st, s->db,
+				"INSERT INTO run (run_uuid, spec_name, spec_hash, spec_text, command_line, pqtls_version, "
+				"openssl_version, kernel, cpu_model, cpu_count, host_name, link_backend, cc_default, seed, "
+				"shard_index, shard_count, remote_server, cells_planned, started_at) VALUES (:uuid, :name, "
+				":hash, :text, :cmd, :pv, :ov, :kernel, :cpu, :ncpu, :host, :backend, :cc, :seed, :si, :sn, "
+				":remote, :planned, :now)",
+				d);
+	if (rc < 0)
+		return rc;
+	pq_sql_text(&st, ":uuid", uuid);
+	pq_sql_text(&st, ":name", r->spec_name);
+	pq_sql_text(&st, ":hash", r->grid_hash);
+	pq_sql_text(&st, ":text", r->spec_text ? r->spec_text : "");
+	pq_sql_text(&st, ":cmd", r->command_line ? r->command_line : "");
+	pq_sql_text(&st, ":pv", PQTLS_VERSION);
+	pq_sql_text(&st, ":ov", OpenSSL_version(OPENSSL_VERSION));
+	pq_sql_text(&st, ":kernel", kernel);
+	pq_sql_text(&st, ":cpu", cpu[0] ? cpu : "unknown");
+	pq_sql_int(&st, ":ncpu", sysconf(_SC_NPROCESSORS_ONLN));
+	pq_sql_text(&st, ":host", s->host);
+	pq_sql_text(&st, ":backend", r->link_backend ? r->link_backend : "none");
+	pq_sql_text(&st, ":cc", cc[0] ? cc : "unknown");
+	pq_sql_int(&st, ":seed", (long long)r->seed);
+	pq_sql_int(&st, ":si", r->shard_index);
+	pq_sql_int(&st, ":sn", r->shard_count);
+	pq_sql_text(&st, ":remote", r->remote && r->remote[0] ? r->remote : NULL);
+	pq_sql_int(&st, ":planned", (long long)r->cells_planned);
+	pq_sql_text(&st, ":now", now);
+	rc = pq_sql_step_done(&st, "recording the run", d);
+	if (rc == 0)
+		s->run_id = sqlite3_last_insert_rowid(s->db);
+	return rc;
+}
+
+int pq_store_run_end(pq_store *s, const char *status, pq_diag *d)
+{
+	char now[32];
+	pq_sql_stmt st;
+	pq_store_utc_now(now);
+	int rc = pq_sql_prepare(&st, s->db, "UPDATE run SET ended_at = :now, end_status = :st WHERE run_id = :id", d);
+	if (rc < 0)
+		return rc;
+	pq_sql_text(&st, ":now", now);
+	pq_sql_text(&st, ":st", status);
+	pq_sql_int(&st, ":id", s->run_id);
+	return pq_sql_step_done(&st, "ending the run", d);
+}
+
+int pq_store_cell_done(pq_store *s, const char *cell_key, pq_diag *d)
+{
+	pq_sql_stmt st;
+	int rc = pq_sql_prepare(&st, s->db, "SELECT 1 FROM cell WHERE cell_key = :k AND host_name = :h", d);
+	if (rc < 0)
+		return rc;
+	pq_sql_text(&st, ":k", cell_key);
+	pq_sql_text(&st, ":h", s->host);
+	rc = sqlite3_step(st.st);
+	int done = rc == SQLITE_ROW;
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		done = pq_diag_set(d, PQ_EIO, "%s: %s", s->path, sqlite3_errmsg(s->db));
+	pq_sql_finalize(&st);
+	return done;
+}
+
+static void bind_us(pq_sql_stmt *st, const char *name, double ns)
+{
+	if (ns < 0)
+		pq_sql_null(st, name);
+	else
+		pq_sql_double(st, name, ns / 1e3);
+}
+
+int pq_store_link_check(pq_store *s, const char *link_key, const char *desc, const char *backend,
+			const pq_check_result *r, int64_t *id, pq_diag *d)
+{
+	char now[32], summary[512];
+	pq_sql_stmt st;
+	pq_store_utc_now(now);
+	int rc = pq_sql_prepare(&st, s->db,
+				"INSERT INTO link_check (run_id, link_key, link_desc, backend, checked, ok, rtt_cfg_us, "
+				"rtt_samples, rtt_lost, rtt_p50_us, rtt_p99_us, rtt_min_us, rtt_max_us, rtt_err_p50_us, "
+				"rtt_err_p99_us, rtt_ok, c2s_rate_bps, s2c_rate_bps, c2s_rate_ok, s2c_rate_ok, c2s_loss_pct, "
+				"s2c_loss_pct, c2s_loss_ok, s2c_loss_ok, host_steal_pct, summary, checked_at) VALUES (:run, "
+				":key, :desc, :backend, :checked, :ok, :cfg, :n, :lost, :p50, :p99, :min, :max, :e50, :e99, "
+				":rttok, :c2sr, :s2cr, :c2srok, :s2crok, :c2sl, :s2cl, :c2slok, :s2clok, :steal, :summary, "
+				":now)",
+				d);
+	if (rc < 0)
+		return rc;
+	pq_sql_int(&st, ":run", s->run_id);
+	pq_sql_text(&st, ":key", link_key);
+	pq_sql_text(&st, ":desc", desc);
+	pq_sql_text(&st, ":backend", backend);
+	pq_sql_int(&st, ":checked", r != NULL);
+	pq_sql_text(&st, ":now", now);
+	if (r) {
+		pq_check_format(r, summary, sizeof summary);
+		pq_sql_int(&st, ":ok", r->ok);
+		bind_us(&st, ":cfg", (double)r->rtt_cfg_ns);
+		pq_sql_int(&st, ":n", r->rtt_n);
+		pq_sql_int(&st, ":lost", r->rtt_lost);
+		bind_us(&st, ":p50", r->rtt_p50_ns);
+		bind_us(&st, ":p99", r->rtt_p99_ns);
+		bind_us(&st, ":min", r->rtt_min_ns);
+		bind_us(&st, ":max", r->rtt_max_ns);
+		pq_sql_double(&st, ":e50", r->err_p50_ns / 1e3);
+		pq_sql_double(&st, ":e99", r->err_p99_ns / 1e3);
+		if (r->rtt_judged)
+			pq_sql_int(&st, ":rttok", r->rtt_ok);
+		static const char *const rn[2][2] = {{":c2sr", ":c2srok"}, {":s2cr", ":s2crok"}};
+		static const char *const ln[2][2] = {{":c2sl", ":c2slok"}, {":s2cl", ":s2clok"}};
+		for (int i = 0; i < 2; i++) {
+			if (r->dir[i].measured_rate) {
+				pq_sql_double(&st, rn[i][0], r->dir[i].rate_bps);
+				pq_sql_int(&st, rn[i][1], r->dir[i].rate_ok);
+			}
+			if (r->dir[i].measured_loss) {
+				pq_sql_double(&st, ln[i][0], r->dir[i].loss * 100);
+				pq_sql_int(&st, ln[i][1], r->dir[i].loss_ok);
+			}
+		}
+		if (r->host_steal >= 0)
+			pq_sql_double(&st, ":steal", r->host_steal * 100);
+	} else {
+		snprintf(summary, sizeof summary, "not checked");
+	}
+	pq_sql_text(&st, ":summary", summary);
+	rc = pq_sql_step_done(&st, "storing the link check", d);
+	if (rc == 0)
+		*id = sqlite3_last_insert_rowid(s->db);
+	return rc;
+}
+
+int64_t pq_store_run_id(const pq_store *s)
+{
+	return s->run_id;
+}
+
+int pq_store_precheck(const char *path, pq_diag *d)
+{
+	char buf[512];
+	int rc = mkdirs(path, d);
+	if (rc < 0)
+		return rc;
+	if (access(path, F_OK) == 0) {
+		if (access(path, R_OK | W_OK) < 0)
+			return pq_diag_set(d, -errno, "%s: cannot write the results: %s", path, strerror(errno));
+		return 0;
+	}
+	snprintf(buf, sizeof buf, "%s", path);
+	if (access(dirname(buf), W_OK) < 0)
+		return pq_diag_set(d, -errno, "%s: cannot create the results in %s: %s", path, buf, strerror(errno));
+	return 0;
+}

@@ -1,0 +1,91 @@
+/* The results database (docs/results.md): SQLite in WAL mode, one transaction per cell.
+ *
+ * pq_store_open creates the file through a temporary name (so a file that exists is a
+ * complete database) or opens an existing one after checking its schema version and that
+ * it holds the same grid; it takes an exclusive lock (flock on the file, held until
+ * pq_store_close) so a second sweep on the same file is refused at once. Everything a
+ * reader may need to refuse (a newer schema) is checked here, before any measurement. */
+#ifndef PQ_EXP_STORE_H
+#define PQ_EXP_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/err.h"
+#include "exp/grid.h"
+#include "load/record.h"
+#include "net/check.h"
+
+#define PQ_STORE_SCHEMA_VERSION 2
+
+typedef struct pq_store pq_store;
+
+/* grid_hash and spec_name go into meta on creation and must match on reopening. */
+int pq_store_open(const char *path, const char *spec_name, const char *grid_hash, pq_store **out,
+		  pq_diag *d) PQ_MUST_USE;
+/* Creates an empty database (schema, meta) at path through a temporary name. */
+int pq_store_create(const char *path, const char *spec_name, const char *grid_hash, pq_diag *d) PQ_MUST_USE;
+/* Opens read-only (export, merge inputs), checking the schema version. */
+int pq_store_open_ro(const char *path, pq_store **out, pq_diag *d) PQ_MUST_USE;
+void pq_store_close(pq_store *s);
+struct sqlite3 *pq_store_db(pq_store *s);
+
+/* The schema version a file declares (meta.schema_version); refuses newer than ours. */
+int pq_store_check_version(struct sqlite3 *db, const char *path, pq_diag *d) PQ_MUST_USE;
+
+typedef struct pq_store_run {
+	const char *spec_name, *grid_hash, *spec_text, *command_line, *link_backend, *remote;
+	uint64_t seed;
+	unsigned shard_index, shard_count;
+	size_t cells_planned;
+} pq_store_run;
+
+/* Adds this invocation's `run` row (with the host's manifest). */
+int pq_store_run_begin(pq_store *s, const pq_store_run *r, pq_diag *d) PQ_MUST_USE;
+/* "complete", "interrupted" or "failed: why". */
+int pq_store_run_end(pq_store *s, const char *status, pq_diag *d) PQ_MUST_USE;
+const char *pq_store_host(const pq_store *s);
+int64_t pq_store_run_id(const pq_store *s);
+
+/* 1 when this host already has the cell, 0 when not, negative on error. */
+int pq_store_cell_done(pq_store *s, const char *cell_key, pq_diag *d) PQ_MUST_USE;
+
+/* Stores a link's self-check (r NULL: not checked); *id receives link_check_id. */
+int pq_store_link_check(pq_store *s, const char *link_key, const char *desc, const char *backend,
+			const pq_check_result *r, int64_t *id, pq_diag *d) PQ_MUST_USE;
+
+/* What a cell measured besides its parameters and its connections. */
+typedef struct pq_store_cell_row {
+	int64_t link_check_id;      /* 0 = none */
+	int link_check_ok;          /* -1 = not checked */
+	char chain_desc[192];
+	long long chain_der_bytes, cert_msg_bytes, first_flight_bytes, first_flight_segs; /* -1 unknown */
+	int chain_cached;           /* -1 unknown */
+	long long pad_resolved;     /* > 0: the size 'pad-chain-to = like ALG' came to */
+	int64_t client_timeout_ns, server_hs_timeout_ns, server_idle_timeout_ns;
+	const char *status;         /* "ok", "failures", "failed" */
+	char failure_reason[512];
+	long long server_handshakes, server_errors; /* -1 unknown */
+	char server_error_detail[256];
+	int64_t client_cpu_ns, server_link_cpu_ns; /* -1 unknown */
+	double host_steal_pct;      /* -1 unknown */
+	int host_runq_before, host_runq_after; /* -1 unknown */
+	double host_load1_before, host_load1_after;
+	char started_at[32];
+	int64_t wall_ns;
+} pq_store_cell_row;
+
+void pq_store_cell_row_init(pq_store_cell_row *r);
+
+/* The cell row and its connections, one transaction. */
+int pq_store_cell(pq_store *s, const pq_exp_cell *c, const pq_store_cell_row *row,
+		  const pq_load_record *recs, size_t n, pq_diag *d) PQ_MUST_USE;
+
+/* UTC now as 2026-11-30T20:31:48Z. */
+void pq_store_utc_now(char out[32]);
+
+/* Before anything slow: the file's directory can be made and the file written (or
+ * created). Names the path and the reason. */
+int pq_store_precheck(const char *path, pq_diag *d) PQ_MUST_USE;
+
+#endif

@@ -1,0 +1,276 @@
+/* One cell and its connections into the database, in one transaction. */
+#include <sqlite3.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "exp/sql.h"
+#include "exp/store.h"
+
+void pq_store_cell_row_init(pq_store_cell_row *r)
+{
+	memset(r, 0, sizeof *r);
+	r->link_check_ok = -1;
+	r->chain_der_bytes = r->cert_msg_bytes = r->first_flight_bytes = r->first_flight_segs = -1;
+	r->chain_cached = -1;
+	r->status = "ok";
+	r->server_handshakes = r->server_errors = -1;
+	r->client_cpu_ns = r->server_link_cpu_ns = -1;
+	r->host_steal_pct = -1;
+	r->host_runq_before = r->host_runq_after = -1;
+	r->host_load1_before = r->host_load1_after = -1;
+}
+
+static const char *mtc_name(enum pq_mtc_mode m)
+{
+	return m == PQ_MTC_STANDALONE ? "standalone" : m == PQ_MTC_LANDMARK ? "landmark" : "none";
+}
+
+static void opt_int(pq_sql_stmt *st, const char *name, long long v)
+{
+	if (v < 0)
+		pq_sql_null(st, name);
+	else
+		pq_sql_int(st, name, v);
+}
+
+static void opt_double(pq_sql_stmt *st, const char *name, double v)
+{
+	if (v < 0)
+		pq_sql_null(st, name);
+	else
+		pq_sql_double(st, name, v);
+}
+
+static void bind_params(pq_sql_stmt *st, const pq_exp_cell *c)
+{
+	const pq_exp_point *p = &c->p;
+	pq_sql_text(st, ":cell_key", c->key);
+	pq_sql_text(st, ":point_key", c->point_key);
+	pq_sql_int(st, ":cell_index", (long long)c->index);
+	pq_sql_text(st, ":link_key", c->link_key);
+	pq_sql_int(st, ":trial", p->trial);
+	pq_sql_text(st, ":arm", p->arm);
+	/* A remote server's chain is its own: recorded as such, never as the defaults. */
+	pq_sql_text(st, ":chain_leaf", p->remote ? "remote" : p->leaf->name);
+	pq_sql_text(st, ":chain_intermediate", p->remote ? "remote" : p->inter->name);
+	pq_sql_text(st, ":chain_root", p->remote ? "remote" : p->root->name);
+	pq_sql_int(st, ":chain_intermediates", p->remote ? -1 : p->intermediates);
+	pq_sql_int(st, ":chain_pad_to_bytes", (long long)p->pad_chain_to);
+	pq_sql_text(st, ":chain_mtc", p->remote ? "remote" : mtc_name(p->mtc));
+	pq_sql_text(st, ":cert_comp", p->cert_comp);
+	pq_sql_text(st, ":tls_group", p->group);
+	pq_sql_int(st, ":tickets", p->remote ? -1 : p->tickets);
+	pq_sql_double(st, ":resume_pct", p->resume * 100);
+	pq_sql_int(st, ":early_data", p->early_data);
+	pq_sql_text(st, ":link_profile", p->remote ? "remote" : p->profile);
+	pq_sql_int(st, ":rtt_us", p->rtt_ns / 1000);
+	pq_sql_int(st, ":jitter_us", p->jitter_ns / 1000);
+	pq_sql_double(st, ":loss_pct", p->loss * 100);
+	pq_sql_text(st, ":loss_model", p->gilbert ? "gilbert" : "bernoulli");
+	pq_sql_double(st, ":loss_burst_pkts", p->gilbert ? p->burst : 0);
+	pq_sql_int(st, ":rate_bps", (long long)p->rate_bps);
+	pq_sql_int(st, ":queue_pkts", p->queue_pkts);
+	pq_sql_int(st, ":mtu_bytes", p->mtu);
+	pq_sql_int(st, ":initcwnd_segs", p->initcwnd);
+	pq_sql_text(st, ":cc", pq_cc_name(p->cc) ? pq_cc_name(p->cc) : "default");
+	pq_sql_text(st, ":request_path", p->path);
+	pq_sql_int(st, ":response_bytes", p->response_bytes);
+	pq_sql_int(st, ":connections", p->connections);
+	pq_sql_int(st, ":warmup_conns", p->warmup);
+	pq_sql_int(st, ":concurrency", p->concurrency);
+	pq_sql_double(st, ":open_loop_rate_per_s", p->open_rate);
+}
+
+static void bind_row(pq_sql_stmt *st, const pq_store_cell_row *r)
+{
+	if (r->link_check_id > 0)
+		pq_sql_int(st, ":link_check_id", r->link_check_id);
+	pq_sql_text(st, ":chain_desc", r->chain_desc[0] ? r->chain_desc : NULL);
+	opt_int(st, ":chain_der_bytes", r->chain_der_bytes);
+	opt_int(st, ":cert_msg_bytes", r->cert_msg_bytes);
+	opt_int(st, ":first_flight_bytes", r->first_flight_bytes);
+	opt_int(st, ":first_flight_segs", r->first_flight_segs);
+	opt_int(st, ":chain_cached", r->chain_cached);
+	if (r->pad_resolved > 0) /* overrides the parameter's 0: the size it was padded to */
+		pq_sql_int(st, ":chain_pad_to_bytes", r->pad_resolved);
+	pq_sql_int(st, ":client_timeout_us", r->client_timeout_ns / 1000);
+	pq_sql_int(st, ":server_hs_timeout_us", r->server_hs_timeout_ns / 1000);
+	pq_sql_int(st, ":server_idle_timeout_us", r->server_idle_timeout_ns / 1000);
+	opt_int(st, ":link_check_ok", r->link_check_ok);
+	pq_sql_text(st, ":status", r->status);
+	pq_sql_text(st, ":failure_reason", r->failure_reason[0] ? r->failure_reason : NULL);
+	opt_int(st, ":server_handshakes", r->server_handshakes);
+	opt_int(st, ":server_errors", r->server_errors);
+	pq_sql_text(st, ":server_error_detail", r->server_error_detail[0] ? r->server_error_detail : NULL);
+	opt_int(st, ":client_cpu_us", r->client_cpu_ns < 0 ? -1 : r->client_cpu_ns / 1000);
+	opt_int(st, ":server_link_cpu_us", r->server_link_cpu_ns < 0 ? -1 : r->server_link_cpu_ns / 1000);
+	opt_double(st, ":host_steal_pct", r->host_steal_pct);
+	opt_int(st, ":host_runq_before", r->host_runq_before);
+	opt_int(st, ":host_runq_after", r->host_runq_after);
+	opt_double(st, ":host_load1_before", r->host_load1_before);
+	opt_double(st, ":host_load1_after", r->host_load1_after);
+	pq_sql_text(st, ":started_at", r->started_at);
+	pq_sql_int(st, ":wall_us", r->wall_ns / 1000);
+}
+
+static const char *const cell_cols[] = {
+	"cell_key", "point_key", "host_name", "run_id", "link_check_id", "cell_index", "link_key", "trial", "arm",
+	"chain_leaf", "chain_intermediate", "chain_root", "chain_intermediates", "chain_pad_to_bytes",
+	"chain_mtc", "cert_comp", "chain_desc", "chain_der_bytes", "cert_msg_bytes", "first_flight_bytes",
+	"first_flight_segs", "chain_cached", "tls_group", "tickets", "resume_pct", "early_data",
+	"link_profile", "rtt_us", "jitter_us", "loss_pct", "loss_model", "loss_burst_pkts", "rate_bps",
+	"queue_pkts", "mtu_bytes", "initcwnd_segs", "cc", "request_path", "response_bytes", "connections",
+	"warmup_conns", "concurrency", "open_loop_rate_per_s", "client_timeout_us", "server_hs_timeout_us",
+	"server_idle_timeout_us", "link_check_ok", "status", "failure_reason", "conns_ok", "conns_failed",
+	"server_handshakes", "server_errors", "server_error_detail", "client_cpu_us", "server_link_cpu_us",
+	"host_steal_pct", "host_runq_before", "host_runq_after", "host_load1_before", "host_load1_after",
+	"started_at", "wall_us", NULL,
+};
+
+static const char *const hs_names[PQ_HS_COUNT] = {
+	"client_hello", "server_hello", "new_session_ticket", "end_of_early_data", "encrypted_extensions",
+	"certificate", "compressed_certificate", "server_key_exchange", "certificate_request",
+	"server_hello_done", "certificate_verify", "client_key_exchange", "finished", "other",
+};
+
+/* "INSERT INTO t (a, b) VALUES (:a, :b)" from a column list. */
+static void insert_sql(char *buf, size_t n, const char *table, const char *const *cols, size_t ncols)
+{
+	size_t len = (size_t)snprintf(buf, n, "INSERT INTO %s (", table);
+	for (size_t i = 0; i < ncols; i++)
+		len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? ", " : "", cols[i]);
+	len += (size_t)snprintf(buf + len, n - len, ") VALUES (");
+	for (size_t i = 0; i < ncols; i++)
+		len += (size_t)snprintf(buf + len, n - len, "%s:%s", i ? ", " : "", cols[i]);
+	snprintf(buf + len, n - len, ")");
+}
+
+static void us_or_null(pq_sql_stmt *st, const char *name, int64_t ns)
+{
+	if (ns < 0)
+		pq_sql_null(st, name);
+	else
+		pq_sql_double(st, name, (double)ns / 1e3);
+}
+
+static const char *const phase_cols[PQ_PH_COUNT] = {
+	":connect_us", ":client_hello_us", ":server_hello_us", ":handshake_us",
+	":request_us", ":ttfb_us", ":ttlb_us", ":end_us",
+};
+
+static void bind_conn(pq_sql_stmt *st, int64_t cell_id, size_t i, const pq_load_record *r)
+{
+	char name[64];
+	pq_sql_int(st, ":cell_id", cell_id);
+	pq_sql_int(st, ":conn_index", (long long)i);
+	pq_sql_double(st, ":intended_us", (double)r->intended_ns / 1e3);
+	pq_sql_double(st, ":start_us", (double)r->start_ns / 1e3);
+	for (int p = 0; p < PQ_PH_COUNT; p++)
+		us_or_null(st, phase_cols[p], r->t[p]);
+	us_or_null(st, ":latency_us", pq_load_latency_ns(r));
+	double rtts = pq_load_handshake_rtts(r);
+	if (rtts >= 0)
+		pq_sql_double(st, ":handshake_rtts", rtts);
+	pq_sql_text(st, ":tls_version", r->version[0] ? r->version : NULL);
+	pq_sql_text(st, ":tls_group", r->group[0] ? r->group : NULL);
+	pq_sql_text(st, ":sigalg", r->sigalg[0] ? r->sigalg : NULL);
+	pq_sql_text(st, ":cipher", r->cipher[0] ? r->cipher : NULL);
+	pq_sql_int(st, ":resume_offered", r->resume_offered);
+	pq_sql_int(st, ":resumed", r->resumed);
+	pq_sql_int(st, ":hrr", r->hrr);
+	pq_sql_int(st, ":early_sent", r->early_sent);
+	pq_sql_int(st, ":early_accepted", r->early_accepted);
+	pq_sql_int(st, ":cert_compressed", r->cert_compressed);
+	for (int h = 0; h < PQ_HS_COUNT; h++) {
+		snprintf(name, sizeof name, ":rx_%s_bytes", hs_names[h]);
+		pq_sql_int(st, name, r->hs_bytes[PQ_RX][h]);
+		snprintf(name, sizeof name, ":tx_%s_bytes", hs_names[h]);
+		pq_sql_int(st, name, r->hs_bytes[PQ_TX][h]);
+	}
+	pq_sql_int(st, ":tls_tx_bytes", (long long)r->tls_bytes[PQ_TX]);
+	pq_sql_int(st, ":tls_rx_bytes", (long long)r->tls_bytes[PQ_RX]);
+	pq_sql_int(st, ":tcp_tx_bytes", (long long)r->tcp_bytes[PQ_TX]);
+	pq_sql_int(st, ":tcp_rx_bytes", (long long)r->tcp_bytes[PQ_RX]);
+	pq_sql_int(st, ":tcp_tx_segs", r->tcp_segs[PQ_TX]);
+	pq_sql_int(st, ":tcp_rx_segs", r->tcp_segs[PQ_RX]);
+	pq_sql_int(st, ":srtt_us", r->srtt_us);
+	pq_sql_int(st, ":rttvar_us", r->rttvar_us);
+	pq_sql_int(st, ":min_rtt_us", r->min_rtt_us);
+	pq_sql_int(st, ":retrans_segs", r->retrans);
+	pq_sql_int(st, ":cwnd_segs", r->cwnd);
+	pq_sql_int(st, ":mss_bytes", r->mss);
+	pq_sql_int(st, ":requests", r->requests);
+	pq_sql_int(st, ":http_status", r->status);
+	pq_sql_int(st, ":body_bytes", (long long)r->body_bytes);
+	pq_sql_text(st, ":error_kind", pq_load_err_short(r->err));
+	pq_sql_text(st, ":error_detail", r->err == PQ_LERR_NONE ? NULL : r->err_detail);
+}
+
+static int conn_sql(char *buf, size_t n)
+{
+	static const char *const fixed[] = {
+		"cell_id", "conn_index", "intended_us", "start_us", "connect_us", "client_hello_us",
+		"server_hello_us", "handshake_us", "request_us", "ttfb_us", "ttlb_us", "end_us", "latency_us",
+		"handshake_rtts", "tls_version", "tls_group", "sigalg", "cipher", "resume_offered", "resumed",
+		"hrr", "early_sent", "early_accepted", "cert_compressed", "tls_tx_bytes", "tls_rx_bytes",
+		"tcp_tx_bytes", "tcp_rx_bytes", "tcp_tx_segs", "tcp_rx_segs", "srtt_us", "rttvar_us",
+		"min_rtt_us", "retrans_segs", "cwnd_segs", "mss_bytes", "requests", "http_status",
+		"body_bytes", "error_kind", "error_detail",
+	};
+	enum { NF = sizeof fixed / sizeof fixed[0] };
+	char names[2 * PQ_HS_COUNT][48];
+	const char *cols[NF + 2 * PQ_HS_COUNT];
+	for (size_t i = 0; i < NF; i++)
+		cols[i] = fixed[i];
+	for (int h = 0; h < PQ_HS_COUNT; h++) {
+		snprintf(names[2 * h], sizeof names[0], "rx_%s_bytes", hs_names[h]);
+		snprintf(names[2 * h + 1], sizeof names[0], "tx_%s_bytes", hs_names[h]);
+		cols[NF + 2 * h] = names[2 * h];
+		cols[NF + 2 * h + 1] = names[2 * h + 1];
+	}
+	insert_sql(buf, n, "conn", cols, NF + 2 * PQ_HS_COUNT);
+	return 0;
+}
+
+int pq_store_cell(pq_store *s, const pq_exp_cell *c, const pq_store_cell_row *row,
+		  const pq_load_record *recs, size_t n, pq_diag *d)
+{
+	sqlite3 *db = pq_store_db(s);
+	char sql[8192];
+	pq_sql_stmt st = {0};
+	size_t ok = 0;
+	int rc = pq_sql_exec(db, "BEGIN IMMEDIATE", "starting a cell", d);
+	if (rc < 0)
+		return rc;
+	for (size_t i = 0; i < n; i++)
+		ok += recs[i].err == PQ_LERR_NONE;
+	size_t ncols = 0;
+	while (cell_cols[ncols])
+		ncols++;
+	insert_sql(sql, sizeof sql, "cell", cell_cols, ncols);
+	if ((rc = pq_sql_prepare(&st, db, sql, d)) < 0)
+		goto out;
+	bind_params(&st, c);
+	bind_row(&st, row);
+	pq_sql_text(&st, ":host_name", pq_store_host(s));
+	pq_sql_int(&st, ":run_id", pq_store_run_id(s));
+	pq_sql_int(&st, ":conns_ok", (long long)ok);
+	pq_sql_int(&st, ":conns_failed", (long long)(n - ok));
+	if ((rc = pq_sql_step_done(&st, "storing a cell", d)) < 0)
+		goto out;
+	int64_t cell_id = sqlite3_last_insert_rowid(db);
+	conn_sql(sql, sizeof sql);
+	if ((rc = pq_sql_prepare(&st, db, sql, d)) < 0)
+		goto out;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		bind_conn(&st, cell_id, i, &recs[i]);
+		rc = pq_sql_step_reset(&st, "storing a connection", d);
+	}
+	pq_sql_finalize(&st);
+	if (rc == 0)
+		rc = pq_sql_exec(db, "COMMIT", "committing a cell", d);
+out:
+	if (rc < 0)
+		(void)sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	return rc;
+}

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# pqtls sweep refuses bad specs before measuring anything: each message names the file,
+# the line, the key and what is allowed, the exit status is 2, and no database is left.
+# An unwritable --out fails before any link or chain is made. Needs no root: nothing here
+# gets as far as a link.
+set -euo pipefail
+P=${PQTLS:-build/pqtls}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# refuse SPEC-TEXT EXPECTED...: the spec fails with status 2 and every EXPECTED in stderr.
+refuse() {
+	local text=$1
+	shift
+	printf '%b' "$text" >"$T/s.spec"
+	local rc=0
+	"$P" sweep "$T/s.spec" --out "$T/out/r.db" >"$T/o" 2>"$T/e" || rc=$?
+	[ "$rc" = 2 ] || { cat "$T/e"; fail "spec '$text': exit $rc, expected 2"; }
+	for want in "$@"; do
+		grep -qF -- "$want" "$T/e" || { cat "$T/e"; fail "spec '$text': expected '$want' in the message"; }
+	done
+	[ ! -e "$T/out/r.db" ] || fail "spec '$text' left a database"
+}
+
+refuse 'rtt = 10ms\nbogus = 1\n' "s.spec:2: unknown key 'bogus'; allowed: name, trials"
+refuse 'rtt = 10ms\nrtt = 20ms\n' "s.spec:2: rtt: duplicate key (first given at" "s.spec:1"
+refuse 'rtt =\n' "s.spec:1: rtt: empty dimension; allowed: durations"
+refuse 'rtt = 10ms,\n' "s.spec:1: rtt: empty value in the list"
+refuse 'rtt = 5xs\n' "s.spec:1: rtt: '5xs' is not a duration"
+refuse 'loss = 0%..20%\n' "s.spec:1: loss: '0%..20%': this key takes no range"
+refuse 'intermediates = 7\n' "s.spec:1: intermediates: 7 is out of range; use 0 to 4"
+refuse 'sig = ecdsa-p999\n' "s.spec:1: sig" "ecdsa-p256"
+refuse 'mtc = yes\n' "s.spec:1: mtc: 'yes' is not allowed; allowed: one or more of none|standalone|landmark"
+refuse '[arm a]\nsig = ecdsa-p256\n[arm a]\n' "s.spec:3: arm 'a' is already defined at"
+refuse '[arm a]\ntrials = 2\n' "s.spec:2: trials: is global"
+refuse 'rtt 10ms\n' "s.spec:1: 'rtt 10ms': expected 'key = value'"
+refuse 'rtt = 1ms..900ms step 1ms\npad-chain-to = 4KiB..80KiB step 1KiB\n' \
+	"s.spec: the grid has more than 20000 cells" "split the study"
+# Impossible only once the chain is known: padding below its natural size. The chain
+# factory runs before any link; the message names the spec line of pad-chain-to.
+refuse 'sig = ecdsa-p256\nintermediates = 0\npad-chain-to = 100\n' \
+	"s.spec:3: pad-chain-to: the chain of arm" "below the chain's natural size; the smallest is"
+
+# Command-line dimensions name the option.
+rc=0
+"$P" sweep --rtt 10ms,,20ms --out "$T/x.db" 2>"$T/e" || rc=$?
+[ "$rc" = 2 ] && grep -qF -- "--rtt: empty value in the list" "$T/e" || { cat "$T/e"; fail "--rtt with an empty value"; }
+rc=0
+"$P" sweep --preset nosuch 2>"$T/e" || rc=$?
+[ "$rc" = 2 ] && grep -qF -- "--preset: no preset 'nosuch' (known: quick, blog-certsize" "$T/e" || { cat "$T/e"; fail "unknown preset"; }
+rc=0
+"$P" sweep --preset quick --shard 4/3 2>"$T/e" || rc=$?
+[ "$rc" = 2 ] && grep -qF -- "--shard: '4/3' is not a shard" "$T/e" || { cat "$T/e"; fail "bad shard"; }
+
+# An unwritable --out fails at once (before chains or links), naming the path.
+rc=0
+"$P" sweep --sig ecdsa-p256 --rtt 1ms --out /proc/pqtls-no/r.db >"$T/o" 2>"$T/e" || rc=$?
+[ "$rc" = 1 ] && grep -qF "/proc/pqtls-no/r.db: cannot create directory" "$T/e" || { cat "$T/e"; fail "unwritable --out: exit $rc"; }
+grep -q "link up\|chain made" "$T/e" && fail "something was made before the unwritable --out was refused"
+
+# --presets lists every preset with its size and estimated time; --dry-run measures nothing.
+"$P" sweep --presets >"$T/o"
+for p in quick blog-certsize blog-payload ttfb-size ttfb-intermediates ttfb-rtt mtc-cdn ttlb loss; do
+	grep -q "^$p " "$T/o" || { cat "$T/o"; fail "--presets lacks $p"; }
+done
+"$P" sweep --preset quick --dry-run >"$T/o"
+head -1 "$T/o" | grep -q "^54 cells (shard 1/1)" || { head -3 "$T/o"; fail "quick is not 54 cells"; }
+# Shards split the grid exactly: 3 shards together are the whole grid, each cell once.
+for i in 1 2 3; do "$P" sweep --preset quick --dry-run --shard $i/3 | tail -n +2 | awk '{print $2}'; done | sort >"$T/sharded"
+tail -n +2 "$T/o" | awk '{print $2}' | sort >"$T/whole"
+cmp -s "$T/sharded" "$T/whole" || fail "the 3 shards are not the grid"
+[ "$(sort -u "$T/whole" | wc -l)" = 54 ] || fail "cell keys are not unique"
+echo ok

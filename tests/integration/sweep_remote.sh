@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# A sweep against a remote server (HOST:PORT, no link, nothing started in-process): here a
+# pqtls serve on loopback stands in for the remote host. Group and response size vary;
+# the chain, tickets and path are the server's and recorded as such; keys that would
+# pretend to set them are refused. Needs no root.
+set -euo pipefail
+P=$(readlink -f "${PQTLS:-build/pqtls}")
+T=$(mktemp -d)
+spid=
+trap '[ -n "$spid" ] && kill $spid 2>/dev/null; wait 2>/dev/null; rm -rf "$T"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+command -v python3 >/dev/null || fail "needs python3 (scripts/deps.sh installs it)"
+
+"$P" certs --sig ecdsa-p256 --out "$T/chain" >/dev/null
+"$P" serve --certs "$T/chain" --listen 127.0.0.1:0 --ready-file "$T/addr" --groups X25519MLKEM768:X25519 2>"$T/serve.err" &
+spid=$!
+for _ in $(seq 1 100); do [ -s "$T/addr" ] && break; sleep 0.05; done
+[ -s "$T/addr" ] || { cat "$T/serve.err"; fail "the server did not start"; }
+addr=$(cat "$T/addr")
+
+"$P" sweep --server "$addr" --ca "$T/chain/root.pem" --group X25519,X25519MLKEM768 --response /,4KiB \
+	--connections 3 --trials 2 --out "$T/r.db" >"$T/out" 2>"$T/err" || { cat "$T/err"; fail "the remote sweep failed"; }
+grep -q "8 cells measured" "$T/out" || { cat "$T/out"; fail "expected 8 cells"; }
+python3 - "$T/r.db" "$addr" <<'PY' || fail "the remote sweep's database is not as expected"
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+assert db.execute("SELECT remote_server, link_backend FROM run").fetchone() == (sys.argv[2], "none")
+assert db.execute("SELECT COUNT(*) FROM link_check").fetchone()[0] == 0
+rows = db.execute("SELECT DISTINCT chain_leaf, tickets, link_profile, rtt_us FROM cell").fetchall()
+assert rows == [("remote", -1, "remote", 0)], rows
+groups = {g for (g,) in db.execute("SELECT DISTINCT tls_group FROM conn WHERE error_kind = 'ok'")}
+assert groups == {"x25519", "X25519MLKEM768"}, groups
+assert db.execute("SELECT COUNT(*) FROM conn WHERE error_kind = 'ok'").fetchone()[0] == 24
+assert db.execute("SELECT MIN(body_bytes) FROM conn c JOIN cell USING (cell_id) WHERE request_path = '/bytes/4096'").fetchone()[0] == 4096
+print("ok: 8 cells, 24 connections against", sys.argv[2])
+PY
+# Without --out the results go to out/NAME/results.db under the current directory.
+mkdir "$T/cwd"
+(cd "$T/cwd" && "$P" sweep --server "$addr" --ca "$T/chain/root.pem" --name dflt --connections 1 -q >/dev/null) ||
+	fail "the sweep without --out failed"
+[ -s "$T/cwd/out/dflt/results.db" ] || fail "no out/dflt/results.db"
+# What the remote fixes cannot be asked for.
+rc=0
+"$P" sweep --server "$addr" --ca "$T/chain/root.pem" --sig ml-dsa-65 --out "$T/x.db" 2>"$T/e" || rc=$?
+[ "$rc" = 2 ] && grep -qF -- "--sig: a remote server ($addr) fixes its chain, tickets and network path" "$T/e" ||
+	{ cat "$T/e"; fail "--sig with a remote server: exit $rc"; }
+echo ok

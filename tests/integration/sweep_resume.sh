@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# A sweep killed with SIGKILL in the middle of a cell, then run again with the same
+# command, ends with exactly the cells and connections of an uninterrupted run: every cell
+# of the grid once, each with all its connections, none duplicated or partial. Meanwhile a
+# second sweep on the same file is refused, and so is another grid on it afterwards.
+source "$(dirname "$0")/link_lib.bash"
+command -v python3 >/dev/null || fail "needs python3 (scripts/deps.sh installs it)"
+
+cat >"$TMP/r.spec" <<'SPEC'
+name = resume-test
+rtt = 20ms
+trials = 3
+connections = 10
+[arm ecdsa]
+sig = ecdsa-p256
+[arm mldsa]
+sig = ml-dsa-44
+SPEC
+DB=$TMP/out/r.db
+run() { "$P" sweep "$TMP/r.spec" --no-check --out "$DB" "$@"; }
+count() { python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])" "$DB" "$1" 2>/dev/null || echo 0; }
+
+"$P" sweep "$TMP/r.spec" --dry-run | tail -n +2 | awk '{print $2}' | sort >"$TMP/want"
+[ "$(wc -l <"$TMP/want")" = 6 ] || fail "the grid is not 6 cells"
+
+"$P" sweep "$TMP/r.spec" --no-check --out "$DB" >"$TMP/first.out" 2>"$TMP/first.err" &
+pid=$! # pqtls itself (not a subshell), so SIGKILL reaches it
+# Wait for two finished cells, then kill inside the third (each cell is ten ~60 ms
+# connections; storing one takes milliseconds, so the process is almost always mid-cell).
+for _ in $(seq 1 300); do
+	[ "$(count 'SELECT COUNT(*) FROM cell')" -ge 2 ] && break
+	kill -0 $pid 2>/dev/null || { cat "$TMP/first.err"; fail "the sweep ended before it could be killed"; }
+	sleep 0.1
+done
+# A second writer on the same file is refused at once, naming the file.
+rc=0
+run >"$TMP/second.out" 2>"$TMP/second.err" || rc=$?
+[ "$rc" = 1 ] || { cat "$TMP/second.err"; fail "a second sweep on the same file: exit $rc, expected 1"; }
+has "$TMP/second.err" "$DB: another pqtls sweep is writing this file"
+sleep 0.25
+kill -9 $pid
+wait $pid 2>/dev/null || true
+cells=$(count 'SELECT COUNT(*) FROM cell')
+[ "$cells" -ge 2 ] && [ "$cells" -lt 6 ] || fail "after the kill: $cells cells (expected 2 to 5)"
+[ "$(count 'SELECT COUNT(*) FROM conn')" = $((cells * 10)) ] || fail "after the kill: a cell is partial"
+echo "killed with $cells of 6 cells stored"
+
+run >"$TMP/resume.out" 2>"$TMP/resume.err" || { cat "$TMP/resume.err"; fail "the resumed sweep failed"; }
+has "$TMP/resume.out" "$((6 - cells)) cells measured, $cells already done"
+python3 - "$DB" "$TMP/want" <<'PY' || fail "the resumed database differs from an uninterrupted run"
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+want = open(sys.argv[2]).read().split()
+keys = sorted(k for (k,) in db.execute("SELECT cell_key FROM cell"))
+assert keys == sorted(want), (keys, want)
+per = db.execute("SELECT c.cell_key, COUNT(n.conn_index), c.connections FROM cell c LEFT JOIN conn n USING (cell_id) GROUP BY c.cell_id").fetchall()
+assert all(n == 10 == c for _, n, c in per), per
+assert db.execute("SELECT COUNT(*) FROM conn").fetchone()[0] == 60
+idx = db.execute("SELECT COUNT(*) FROM (SELECT cell_id, conn_index FROM conn GROUP BY 1, 2 HAVING COUNT(*) > 1)").fetchone()[0]
+assert idx == 0
+runs = db.execute("SELECT end_status FROM run ORDER BY run_id").fetchall()
+assert [r for (r,) in runs] == ["running", "complete"], runs
+print("ok: 6 cells, 60 connections, runs", [r for (r,) in runs])
+PY
+# The killed run's namespaces were removed by the next link up.
+ip netns list | grep -q "pqtls-$pid-" && fail "namespaces of the killed sweep remain"
+# Another grid on this file is refused before anything is measured.
+rc=0
+"$P" sweep "$TMP/r.spec" --rtt 30ms --no-check --out "$DB" >"$TMP/o" 2>"$TMP/e" || rc=$?
+[ "$rc" = 1 ] || fail "another grid on the file: exit $rc"
+has "$TMP/e" "holds another grid"
+echo ok

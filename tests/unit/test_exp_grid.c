@@ -1,0 +1,213 @@
+/* exp/grid.c and exp/point.c: expansion counts and order, deterministic keys, shards that
+ * partition the grid, run order grouped by link and shuffled per trial from the seed,
+ * link configurations and derived timeouts; the cell limit and invalid links refused. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/clock.h"
+#include "exp/grid.h"
+#include "exp/preset.h"
+#include "exp/runner.h"
+
+static const char spec2[] = "rtt = 10ms, 20ms\ntrials = 3\nseed = 7\n[arm a]\nsig = ecdsa-p256\n"
+			    "[arm b]\nsig = ml-dsa-44\ngroup = X25519, X25519MLKEM768\n";
+
+static void expand(const char *text, pq_exp_grid *g)
+{
+	pq_exp_spec s;
+	pq_diag d;
+	pq_exp_spec_init(&s);
+	if (pq_exp_spec_parse(&s, "t.spec", text, &d) < 0 || pq_exp_grid_expand(&s, g, &d) < 0)
+		fail_msg("%s", pq_diag_msg(&d));
+	pq_exp_spec_dispose(&s);
+}
+
+static void counts_and_keys(void **state)
+{
+	(void)state;
+	pq_exp_grid g, h;
+	expand(spec2, &g);
+	/* arm a: 2 RTTs x 3 trials; arm b: 2 groups x 2 RTTs x 3 trials */
+	assert_int_equal(g.n, 6 + 12);
+	assert_int_equal(g.trials, 3);
+	assert_int_equal(g.seed, 7);
+	assert_int_equal(g.ngroups, 2 * 3);
+	for (size_t i = 0; i < g.n; i++) {
+		assert_int_equal(g.cells[i].index, i);
+		for (size_t j = i + 1; j < g.n; j++)
+			assert_string_not_equal(g.cells[i].key, g.cells[j].key);
+	}
+	/* trials innermost: the same point, trial 1 and 2, share the point key */
+	assert_string_equal(g.cells[0].point_key, g.cells[1].point_key);
+	assert_string_not_equal(g.cells[0].key, g.cells[1].key);
+	assert_string_equal(g.cells[0].p.arm, "a");
+	expand(spec2, &h);
+	assert_string_equal(g.hash, h.hash);
+	for (size_t i = 0; i < g.n; i++)
+		assert_string_equal(g.cells[i].key, h.cells[i].key);
+	pq_exp_grid_dispose(&h);
+	expand("rtt = 10ms, 20ms\ntrials = 3\nseed = 8\n[arm a]\nsig = ecdsa-p256\n"
+	       "[arm b]\nsig = ml-dsa-44\ngroup = X25519, X25519MLKEM768\n",
+	       &h);
+	assert_string_not_equal(g.hash, h.hash); /* the seed is part of what a database holds */
+	pq_exp_grid_dispose(&h);
+	pq_exp_grid_dispose(&g);
+}
+
+static void shards_partition(void **state)
+{
+	(void)state;
+	pq_exp_grid whole, part;
+	expand(spec2, &whole);
+	size_t seen = 0;
+	int *hit = calloc(whole.n, sizeof *hit);
+	for (unsigned i = 1; i <= 4; i++) {
+		expand(spec2, &part);
+		pq_exp_grid_shard(&part, i, 4);
+		for (size_t k = 0; k < part.n; k++) {
+			hit[part.cells[k].index]++;
+			/* whole (link, trial) groups: every cell of a group is in the same shard */
+			assert_int_equal(part.cells[k].group % 4, i - 1);
+		}
+		seen += part.n;
+		pq_exp_grid_dispose(&part);
+	}
+	assert_int_equal(seen, whole.n);
+	for (size_t k = 0; k < whole.n; k++)
+		assert_int_equal(hit[k], 1);
+	free(hit);
+	pq_exp_grid_dispose(&whole);
+	unsigned si, sn;
+	pq_diag d;
+	assert_int_equal(pq_exp_shard_parse("2/3", "--shard", &si, &sn, &d), 0);
+	assert_int_equal(si * 10 + sn, 23);
+	assert_int_equal(pq_exp_shard_parse("0/3", "--shard", &si, &sn, &d), PQ_EINVAL);
+	assert_int_equal(pq_exp_shard_parse("3", "--shard", &si, &sn, &d), PQ_EINVAL);
+	assert_int_equal(pq_exp_shard_parse("1/2x", "--shard", &si, &sn, &d), PQ_EINVAL);
+	assert_non_null(strstr(pq_diag_msg(&d), "--shard: '1/2x' is not a shard"));
+}
+
+static void run_order(void **state)
+{
+	(void)state;
+	pq_exp_grid a, b;
+	expand(spec2, &a);
+	expand(spec2, &b);
+	pq_exp_grid_order(&a);
+	pq_exp_grid_order(&b);
+	int changed = 0;
+	for (size_t i = 0; i < a.n; i++) {
+		assert_string_equal(a.cells[i].key, b.cells[i].key); /* same seed, same order */
+		changed |= a.cells[i].index != i;
+	}
+	assert_true(changed);
+	/* by link, then trial: once a link's cells end it never comes back */
+	for (size_t i = 1; i < a.n; i++) {
+		if (strcmp(a.cells[i].link_key, a.cells[i - 1].link_key) == 0) {
+			assert_true(a.cells[i].p.trial >= a.cells[i - 1].p.trial);
+			continue;
+		}
+		for (size_t j = i; j < a.n; j++)
+			assert_string_not_equal(a.cells[j].link_key, a.cells[i - 1].link_key);
+	}
+	pq_exp_grid_dispose(&a);
+	pq_exp_grid_dispose(&b);
+}
+
+static void limits_and_links(void **state)
+{
+	(void)state;
+	pq_exp_spec s;
+	pq_exp_grid g;
+	pq_diag d;
+	pq_exp_spec_init(&s);
+	assert_int_equal(pq_exp_spec_parse(&s, "big.spec", "rtt = 1ms..999ms step 1ms\nloss = 0%, 1%, 2%\ntrials = 10\n", &d), 0);
+	assert_int_equal(pq_exp_grid_expand(&s, &g, &d), PQ_ETOOBIG);
+	assert_non_null(strstr(pq_diag_msg(&d), "big.spec: the grid has more than 20000 cells"));
+	pq_exp_spec_dispose(&s);
+	pq_exp_spec_init(&s);
+	assert_int_equal(pq_exp_spec_parse(&s, "q.spec", "queue = 10\nrtt = 30s\n", &d), 0);
+	assert_true(pq_exp_grid_expand(&s, &g, &d) < 0);
+	assert_non_null(strstr(pq_diag_msg(&d), "q.spec: "));
+	pq_exp_spec_dispose(&s);
+}
+
+static void point_link_and_timeouts(void **state)
+{
+	(void)state;
+	pq_exp_point p;
+	pq_link_config c;
+	pq_diag d;
+	pq_exp_point_init(&p);
+	p.rtt_ns = 70 * PQ_NS_PER_MS;
+	p.loss = 0.05;
+	p.gilbert = 1;
+	p.burst = 4;
+	p.link_given = PQ_EXP_LG_RTT | PQ_EXP_LG_LOSS;
+	assert_int_equal(pq_exp_point_link(&p, 3, "x", &c, &d), 0);
+	assert_int_equal(c.dir[0].delay_ns, 35 * PQ_NS_PER_MS);
+	assert_float_equal(c.dir[0].loss.ge_r, 0.25, 1e-12);
+	/* stationary loss p / (p + r) is the mean loss asked */
+	assert_float_equal(c.dir[0].loss.ge_p / (c.dir[0].loss.ge_p + c.dir[0].loss.ge_r), 0.05, 1e-12);
+	int64_t ct = pq_exp_point_client_timeout(&p, &c), st = pq_exp_point_server_timeout(&p, &c);
+	assert_true(ct > 10 * PQ_NS_PER_S);
+	assert_true(st > 2 * ct); /* the server never closes a handshake the client still waits for */
+	p.timeout_ns = 3 * PQ_NS_PER_S;
+	assert_int_equal(pq_exp_point_client_timeout(&p, &c), 3 * PQ_NS_PER_S);
+	/* a profile fills the link; only the fields given override it */
+	pq_exp_point_init(&p);
+	snprintf(p.profile, sizeof p.profile, "aws-lossy");
+	assert_int_equal(pq_exp_point_link(&p, 1, "x", &c, &d), 0);
+	assert_float_equal(c.dir[1].loss.p, 0.03, 1e-12);
+	p.loss = 0.1;
+	p.link_given = PQ_EXP_LG_LOSS;
+	assert_int_equal(pq_exp_point_link(&p, 1, "x", &c, &d), 0);
+	assert_float_equal(c.dir[1].loss.p, 0.1, 1e-12);
+	snprintf(p.profile, sizeof p.profile, "nowhere");
+	assert_true(pq_exp_point_link(&p, 1, "arm z", &c, &d) < 0);
+	assert_non_null(strstr(pq_diag_msg(&d), "arm z: "));
+}
+
+static void presets_expand(void **state)
+{
+	(void)state;
+	for (const pq_exp_preset *p = pq_exp_presets; p->name; p++) {
+		pq_exp_grid g;
+		expand(p->text, &g);
+		assert_true(g.n > 0);
+		pq_exp_grid_order(&g);
+		assert_true(pq_exp_estimate_s(&g) > 0);
+		/* every chain a preset asks for is one the factory accepts (no keys made here) */
+		for (size_t i = 0; i < g.n; i++) {
+			pq_chain_spec cs;
+			pq_diag d;
+			pq_exp_point_chain(&g.cells[i].p, &cs);
+			if (pq_chain_spec_check(&cs, &d) < 0)
+				fail_msg("preset %s, arm %s: %s", p->name, g.cells[i].p.arm, pq_diag_msg(&d));
+		}
+		pq_exp_grid_dispose(&g);
+	}
+	pq_exp_grid g;
+	expand(pq_exp_preset_find("quick")->text, &g);
+	assert_int_equal(g.n, 9 * 3 * 2); /* nine arms, three RTTs, two rounds */
+	pq_exp_grid_dispose(&g);
+	assert_null(pq_exp_preset_find("slow"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(counts_and_keys),
+		cmocka_unit_test(shards_partition),
+		cmocka_unit_test(run_order),
+		cmocka_unit_test(limits_and_links),
+		cmocka_unit_test(point_link_and_timeouts),
+		cmocka_unit_test(presets_expand),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,123 @@
+/* exp/spec.c: the strict spec reader (values, lists, ranges, arms) and its refusals, each
+ * naming the file, the line and the key. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "exp/spec.h"
+
+static int parse(pq_exp_spec *s, const char *text, pq_diag *d)
+{
+	pq_exp_spec_init(s);
+	pq_diag_clear(d);
+	return pq_exp_spec_parse(s, "t.spec", text, d);
+}
+
+static void reads_lists_ranges_arms(void **state)
+{
+	(void)state;
+	pq_exp_spec s;
+	pq_diag d;
+	assert_int_equal(parse(&s, "# a comment\nname = demo\nrtt = 1ms, 70ms  # trailing\n"
+				   "pad-chain-to = 4KiB..8KiB step 2KiB\nloss = 1%\n[arm a b]\nsig = ecdsa-p256\n"
+				   "[arm c]\nresponse = none, /, 1MiB\n",
+			     &d),
+			 0);
+	assert_string_equal(s.name, "demo");
+	const pq_exp_list *rtt = &s.global.key[PQ_K_RTT];
+	assert_int_equal(rtt->n, 2);
+	assert_int_equal(rtt->v[1].i, 70000000);
+	assert_string_equal(rtt->where, "t.spec:3: rtt");
+	const pq_exp_list *pad = &s.global.key[PQ_K_PAD];
+	assert_int_equal(pad->n, 3);
+	assert_int_equal(pad->v[2].i, 8192);
+	assert_float_equal(s.global.key[PQ_K_LOSS].v[0].f, 0.01, 1e-12);
+	assert_int_equal(s.narms, 2);
+	assert_string_equal(s.arm[0]->label, "a b");
+	assert_non_null(s.arm[0]->key[PQ_K_SIG].v[0].ptr);
+	const pq_exp_list *resp = &s.arm[1]->key[PQ_K_RESPONSE];
+	assert_int_equal(resp->n, 3);
+	assert_string_equal(resp->v[0].s, "");
+	assert_string_equal(resp->v[1].s, "/");
+	assert_string_equal(resp->v[2].s, "/bytes/1048576");
+	pq_exp_spec_dispose(&s);
+}
+
+static void expect_refused(const char *text, const char *want)
+{
+	pq_exp_spec s;
+	pq_diag d;
+	int rc = parse(&s, text, &d);
+	if (rc >= 0 || !strstr(pq_diag_msg(&d), want))
+		fail_msg("spec '%s': rc %d, message '%s', wanted '%s'", text, rc, pq_diag_msg(&d), want);
+	pq_exp_spec_dispose(&s);
+}
+
+static void refusals_name_file_line_key(void **state)
+{
+	(void)state;
+	expect_refused("rtt = 1ms\nfoo = 2\n", "t.spec:2: unknown key 'foo'; allowed: name, trials");
+	expect_refused("rtt = 1ms\nrtt = 2ms\n", "t.spec:2: rtt: duplicate key (first given at t.spec:1: rtt)");
+	expect_refused("rtt =   \n", "t.spec:1: rtt: empty dimension");
+	expect_refused("rtt = 1ms,,2ms\n", "t.spec:1: rtt: empty value in the list");
+	expect_refused("rtt = ,1ms\n", "t.spec:1: rtt: empty value in the list");
+	expect_refused("rtt = 1ms..5ms\n", "t.spec:1: rtt: range '1ms..5ms' needs a step");
+	expect_refused("rtt = 5ms..1ms step 1ms\n", "range needs A <= B");
+	expect_refused("rtt = 0ms..10s step 1ms\n", "t.spec:1: rtt: the range has 10001 values; at most 1000");
+	expect_refused("cc = vegas\n", "t.spec:1: cc: 'vegas' is not allowed; allowed: one or more of default|cubic|bbr|reno");
+	expect_refused("response = huge\n", "t.spec:1: response");
+	expect_refused("response = 65MiB\n", "sizes up to 64MiB");
+	expect_refused("profile = mars\n", "t.spec:1: profile");
+	expect_refused("trials = 1, 2\n", "t.spec:1: trials: takes one value, not a list");
+	expect_refused("[arm a]\nseed = 3\n", "t.spec:2: seed: is global");
+	expect_refused("[arm a]\n[arm a]\n", "t.spec:2: arm 'a' is already defined at t.spec:1");
+	expect_refused("[arm]\n", "t.spec:1: '[arm]': a section is '[arm LABEL]'");
+	expect_refused("[grid]\n", "a section is '[arm LABEL]'");
+	expect_refused("just words\n", "t.spec:1: 'just words': expected 'key = value'");
+	expect_refused("group = X25519 MLKEM\n", "must be one word");
+}
+
+static void command_line_replaces_everywhere(void **state)
+{
+	(void)state;
+	pq_exp_spec s;
+	pq_diag d;
+	assert_int_equal(parse(&s, "connections = 50\n[arm a]\nconnections = 100\n", &d), 0);
+	assert_int_equal(pq_exp_spec_set(&s, "connections", "5", "--connections", &d), 0);
+	assert_int_equal(s.global.key[PQ_K_CONNECTIONS].v[0].i, 5);
+	assert_false(s.arm[0]->key[PQ_K_CONNECTIONS].given);
+	assert_non_null(strstr(s.text, "connections = 5   # --connections"));
+	assert_int_equal(pq_exp_spec_set(&s, "rtt", "1ms,bad", "--rtt", &d), PQ_EINVAL);
+	assert_non_null(strstr(pq_diag_msg(&d), "--rtt: 'bad' is not a duration"));
+	assert_int_equal(pq_exp_spec_set(&s, "nope", "1", "--nope", &d), PQ_EINVAL);
+	pq_exp_spec_dispose(&s);
+}
+
+static void load_missing_file(void **state)
+{
+	(void)state;
+	pq_exp_spec s;
+	pq_diag d;
+	pq_exp_spec_init(&s);
+	assert_true(pq_exp_spec_load(&s, "/nonexistent/x.spec", &d) < 0);
+	assert_non_null(strstr(pq_diag_msg(&d), "/nonexistent/x.spec: cannot read the spec"));
+	pq_exp_spec_dispose(&s);
+	assert_int_equal(pq_exp_key_find("rtt"), PQ_K_RTT);
+	assert_int_equal(pq_exp_key_find("RTT"), -1);
+	assert_true(pq_exp_key_global_only(PQ_K_TRIALS));
+	assert_false(pq_exp_key_global_only(PQ_K_RTT));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(reads_lists_ranges_arms),
+		cmocka_unit_test(refusals_name_file_line_key),
+		cmocka_unit_test(command_line_replaces_everywhere),
+		cmocka_unit_test(load_missing_file),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

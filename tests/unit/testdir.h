@@ -1,0 +1,25 @@
+/* A temporary directory per test file: cmocka group setup makes it, teardown removes it. */
+#ifndef PQ_TEST_TESTDIR_H
+#define PQ_TEST_TESTDIR_H
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static char dir[64];
+
+static int testdir_setup(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof dir, "/tmp/pqtls-unit-XXXXXX");
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int testdir_teardown(void **state)
+{
+	(void)state;
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+#endif
