@@ -32,7 +32,7 @@ QUICK_OUT ?= out/quick
 run: build
 	@rm -f $(QUICK_OUT)/results.db $(QUICK_OUT)/results.db-wal $(QUICK_OUT)/results.db-shm
 	@$(BUILD)/pqtls sweep --preset quick --out $(QUICK_OUT)/results.db $(SWEEP_ARGS)
-	@python3 scripts/quick-report.py $(QUICK_OUT) $(BUILD)/pqtls
+	@$(BUILD)/pqtls report $(QUICK_OUT)/results.db -o $(QUICK_OUT)/report.html --csv $(QUICK_OUT)/csv
 
 test-fast: build
 	@cd $(BUILD) && ctest --output-on-failure -j 1

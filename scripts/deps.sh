@@ -9,14 +9,16 @@ pkgs=(build-essential cmake pkg-config
       libmaxminddb-dev  # zeek --asn-db: ASNs from MaxMind DBs
       parallel          # tests: a sweep's shards, and zeek --partial files, run as a job runner would
       libsqlite3-dev    # the results database of pqtls sweep (zeek savings reads it too)
-      sqlite3           # tests: build a results database with the sqlite3 CLI
+      sqlite3           # tests: results databases made by hand (report fixtures and bad input, zeek)
       libcmocka-dev     # unit tests
       zlib1g-dev libbrotli-dev libzstd-dev  # RFC 8879 certificate compression in OpenSSL; zlib: gzip Zeek logs
       iproute2          # namespaces, veth, routes with initcwnd
       tshark            # tests open written pcaps with an independent reader
       dpkg-dev          # apt-get source (OpenSSL 3.5 source package)
       clang libclang-rt-14-dev  # libFuzzer targets in fuzz/ (make fuzz, short runs in make test)
-      ca-certificates python3)
+      chromium          # tests: the report opened in a headless browser
+      ca-certificates
+      python3)          # tests only: several integration tests read JSON with it
 
 missing=()
 for p in "${pkgs[@]}"; do

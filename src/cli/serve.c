@@ -21,7 +21,7 @@
 struct serve_opts {
 	const char *certs, *listen, *groups, *sigalgs, *ciphersuites, *cert_comp, *keylog, *ready_file;
 	long long threads, tickets, max_conns;
-	int tls;
+	int tls, one_write;
 	uint64_t max_early_data;
 	int64_t hs_timeout, idle_timeout, header_timeout, duration;
 };
@@ -48,6 +48,9 @@ static const pq_opt serve_table[] = {
 	 "RFC 8879 certificate compression: off, or zlib,brotli,zstd in preference order", NULL, 0, 0},
 	{"max-early-data", 0, PQ_OPT_SIZE, O(max_early_data), "BYTES", "0",
 	 "0-RTT data accepted on resumption (0 = none; tickets become single-use)", NULL, 0, 0},
+	{"flight-one-write", 0, PQ_OPT_FLAG, O(one_write), NULL, NULL,
+	 "hand the first flight to TCP in one write, not in OpenSSL's 4 KiB pieces (each ends in a short segment)",
+	 NULL, 0, 0},
 	{"keylog", 0, PQ_OPT_STR, O(keylog), "FILE", NULL,
 	 "append TLS secrets to FILE (NSS key log format, for Wireshark)", NULL, 0, 0},
 	{"max-conns", 0, PQ_OPT_INT, O(max_conns), "N", "4096",
@@ -120,12 +123,17 @@ static int serve_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 	if (!o->certs)
 		return pq_cli_usage_error(path, "--certs DIR is required (a directory with chain.pem "
 						"and leaf.key, e.g. from pqtls certs)");
+	if (o->one_write && o->max_early_data)
+		return pq_cli_usage_error(path, "--flight-one-write holds writes until the end of the "
+						"flight, which would delay 0-RTT answers; use it without "
+						"--max-early-data");
 	pq_server_config cfg = {
 		.listen = o->listen,
 		.threads = (int)o->threads,
 		.max_conns = (int)o->max_conns,
 		.handshake_timeout_ns = o->hs_timeout ? o->hs_timeout : 10 * PQ_NS_PER_S,
 		.idle_timeout_ns = o->idle_timeout ? o->idle_timeout : 60 * PQ_NS_PER_S,
+		.flight_one_write = o->one_write,
 		.header_timeout_ns = o->header_timeout,
 		.tls = {.role = PQ_TLS_SERVER,
 			.version = o->tls == 1 ? 12 : 13,

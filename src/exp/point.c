@@ -51,6 +51,8 @@ int pq_exp_point_text(const pq_exp_point *p, int with_trial, char *buf, size_t n
 			   (unsigned long long)p->pad_chain_to, p->pad_like ? p->pad_like->name : "", mtc_name(p->mtc), p->cert_comp, p->group,
 			   p->tickets, p->resume, p->early_data, p->warmup, p->path, p->connections,
 			   p->concurrency, p->open_rate, (long long)p->timeout_ns, p->remote);
+	if (len >= 0 && (size_t)len < n && p->flight_one_write) /* only when set: older keys stay */
+		len += snprintf(buf + len, n - (size_t)len, "onewrite=1;");
 	if (len < 0 || (size_t)len >= n)
 		return PQ_ETOOBIG;
 	int l2 = pq_exp_point_link_text(p, buf + len, n - (size_t)len);

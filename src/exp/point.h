@@ -32,6 +32,7 @@ typedef struct pq_exp_point {
 	int tickets;
 	double resume;                /* 0..1 */
 	int early_data;
+	int flight_one_write;         /* server: the first flight in one write */
 	long long warmup;
 	/* link */
 	char profile[64];             /* "" none */

@@ -67,6 +67,20 @@ static const char ttfb_size[] =
 	ARM("ecdsa-p256 padded", "sig = ecdsa-p256\npad-chain-to = 4KiB..80KiB step 2KiB\n")
 	ARM("ml-dsa-44 padded", "sig = ml-dsa-44\npad-chain-to = 8KiB..80KiB step 2KiB\n");
 
+static const char cliff_move[] =
+	"# How far one write moves the initial-window cliff: ECDSA chains padded across it\n"
+	"# (OpenSSL's pieces: 11,495 B with X25519MLKEM768 and IW10; one write: 13,015 B, by the\n"
+	"# flight model), served as OpenSSL writes the flight and in one write (pqtls serve\n"
+	"# --flight-one-write), at a 20 ms RTT.\n"
+	"name = cliff-move\n"
+	"rtt = 20ms\n"
+	"group = X25519MLKEM768\n"
+	"trials = 2\n"
+	"connections = 6\n"
+	"response = none\n"
+	ARM("ecdsa-p256 openssl-writes", "sig = ecdsa-p256\npad-chain-to = 10KiB..14KiB step 256\n")
+	ARM("ecdsa-p256 one-write", "sig = ecdsa-p256\npad-chain-to = 10KiB..14KiB step 256\nflight-one-write = yes\n");
+
 static const char ttfb_intermediates[] =
 	"# arXiv 2604.24869 Table V: TTFB with 0 to 3 intermediates, real ML-DSA-44 and ML-DSA-65\n"
 	"# chains beside ECDSA chains at their natural size and padded to the ML-DSA chains' sizes.\n"
@@ -150,6 +164,7 @@ const pq_exp_preset pq_exp_presets[] = {
 	{"blog-payload", "the blog: a 1 MiB response on a rate-limited link, p95/p99", blog_payload},
 	{"ttfb-size", "the paper: TTFB against chain size, 2 KiB steps, ECDSA and ML-DSA-44 padded", ttfb_size},
 	{"ttfb-intermediates", "the paper's Table V: 0-3 intermediates", ttfb_intermediates},
+	{"cliff-move", "how far one write (serve --flight-one-write) moves the initial-window cliff", cliff_move},
 	{"ttfb-rtt", "the paper's Table VI: chains, MTC emulations, fresh vs resumed at 0-200 ms", ttfb_rtt},
 	{"mtc-cdn", "the paper's Table VIII inputs: MTC-sized and compressed chains vs today's", mtc_cdn},
 	{"ttlb", "AWS: time to last byte vs response size on fast, slow, lossy, jittery links", ttlb},

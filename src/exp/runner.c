@@ -9,6 +9,7 @@
 #include "load/run.h"
 #include "net/check.h"
 #include "net/link.h"
+#include "pki/acct.h"
 #include "core/proc.h"
 #include "server/server.h"
 
@@ -80,6 +81,7 @@ static void server_config(cellrun *r)
 		.max_conns = 4096,
 		.handshake_timeout_ns = t,
 		.idle_timeout_ns = t,
+		.flight_one_write = p->flight_one_write,
 		.tls = {.role = PQ_TLS_SERVER,
 			.groups = p->group,
 			.cert_comp = p->cert_comp,
@@ -174,6 +176,11 @@ static void chain_row(cellrun *r)
 	r->row.cert_msg_bytes = (long long)r->chain->info.cert_msg;
 	pq_exp_chain_flight(r->chain, r->c->p.group, r->c->p.mtu, &r->row.first_flight_bytes,
 			    &r->row.first_flight_segs);
+	/* One write: no short segment per OpenSSL piece, the flight's bytes over the MSS. */
+	if (r->c->p.flight_one_write && r->row.first_flight_bytes > 0) {
+		long long mss = r->c->p.mtu > 52 ? (long long)r->c->p.mtu - 52 : PQ_ACCT_MSS;
+		r->row.first_flight_segs = (r->row.first_flight_bytes + mss - 1) / mss;
+	}
 	r->row.chain_cached = r->chain->cached;
 	if (r->c->p.pad_like)
 		r->row.pad_resolved = (long long)r->chain->info.chain_der;

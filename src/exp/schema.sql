@@ -94,6 +94,7 @@ CREATE TABLE cell (
 	tickets                 INTEGER NOT NULL,
 	resume_pct              REAL NOT NULL,
 	early_data              INTEGER NOT NULL,
+	flight_one_write        INTEGER NOT NULL DEFAULT 0,
 	-- link condition
 	link_profile            TEXT NOT NULL,
 	rtt_us                  INTEGER NOT NULL,

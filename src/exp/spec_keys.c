@@ -41,6 +41,7 @@ const pq_exp_keydef pq_exp_keydefs[PQ_K_COUNT] = {
 	[PQ_K_CONNECTIONS] = {"connections", T_INT, 0, 1, 1000000, NULL, "20", "measured connections per cell"},
 	[PQ_K_CONCURRENCY] = {"concurrency", T_INT, 0, 1, 10000, NULL, "1", "closed loop: connections in flight"},
 	[PQ_K_OPEN_RATE] = {"open-loop-rate", T_DOUBLE, 0, 0, 1e6, NULL, "0 (closed loop)", "open loop: Poisson arrivals per second"},
+	[PQ_K_ONE_WRITE] = {"flight-one-write", T_CHOICE, 0, 0, 0, "no|yes", "no", "the server hands its first flight to TCP in one write (pqtls serve --flight-one-write)"},
 	[PQ_K_TIMEOUT] = {"timeout", T_DUR, 0, 0, 0, NULL, "derived", "client per-phase timeout (default: from RTT and loss, see docs/sweep.md)"},
 };
 
@@ -141,6 +142,9 @@ void pq_exp_key_apply(enum pq_exp_key k, const pq_exp_val *v, pq_exp_point *p)
 		break;
 	case PQ_K_EARLY:
 		p->early_data = (int)v->i;
+		break;
+	case PQ_K_ONE_WRITE:
+		p->flight_one_write = (int)v->i;
 		break;
 	case PQ_K_WARMUP:
 		p->warmup = v->i;

@@ -62,6 +62,7 @@ static void bind_params(pq_sql_stmt *st, const pq_exp_cell *c)
 	pq_sql_int(st, ":tickets", p->remote ? -1 : p->tickets);
 	pq_sql_double(st, ":resume_pct", p->resume * 100);
 	pq_sql_int(st, ":early_data", p->early_data);
+	pq_sql_int(st, ":flight_one_write", p->flight_one_write);
 	pq_sql_text(st, ":link_profile", p->remote ? "remote" : p->profile);
 	pq_sql_int(st, ":rtt_us", p->rtt_ns / 1000);
 	pq_sql_int(st, ":jitter_us", p->jitter_ns / 1000);
@@ -117,7 +118,7 @@ static const char *const cell_cols[] = {
 	"cell_key", "point_key", "host_name", "run_id", "link_check_id", "cell_index", "link_key", "trial", "arm",
 	"chain_leaf", "chain_intermediate", "chain_root", "chain_intermediates", "chain_pad_to_bytes",
 	"chain_mtc", "cert_comp", "chain_desc", "chain_der_bytes", "cert_msg_bytes", "first_flight_bytes",
-	"first_flight_segs", "chain_cached", "tls_group", "tickets", "resume_pct", "early_data",
+	"first_flight_segs", "chain_cached", "tls_group", "tickets", "resume_pct", "early_data", "flight_one_write",
 	"link_profile", "rtt_us", "jitter_us", "loss_pct", "loss_model", "loss_burst_pkts", "rate_bps",
 	"queue_pkts", "mtu_bytes", "initcwnd_segs", "cc", "request_path", "response_bytes", "connections",
 	"warmup_conns", "concurrency", "open_loop_rate_per_s", "client_timeout_us", "server_hs_timeout_us",

@@ -59,6 +59,66 @@ size_t pq_acct_records(size_t len)
 	return len + 22 * records;
 }
 
+static void emit(size_t *w, size_t max, size_t *nw, size_t len)
+{
+	if (*nw < max)
+		w[(*nw)++] = len;
+	else
+		w[max - 1] += len;
+}
+
+/* OpenSSL's buffer_write (crypto/bio/bf_buff.c): a record that fits the free space is
+ * kept; otherwise a non-empty buffer is topped up and written whole, a remainder of at
+ * least a buffer's size goes out in one direct write, and a smaller one is kept. */
+size_t pq_acct_buffer_writes(const size_t *rec, size_t n, size_t wbuf, size_t *w, size_t max)
+{
+	size_t nw = 0, buffered = 0;
+	if (!max)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t r = rec[i];
+		if (wbuf - buffered > r) {
+			buffered += r;
+			continue;
+		}
+		if (buffered) {
+			r -= wbuf - buffered;
+			emit(w, max, &nw, wbuf);
+			buffered = 0;
+		}
+		if (r >= wbuf)
+			emit(w, max, &nw, r);
+		else
+			buffered = r;
+	}
+	if (buffered)
+		emit(w, max, &nw, buffered);
+	return nw;
+}
+
+size_t pq_acct_write_segments(const size_t *w, size_t n, size_t mss)
+{
+	size_t segs = 0;
+	for (size_t i = 0; i < n; i++)
+		segs += (w[i] + mss - 1) / mss;
+	return segs;
+}
+
+/* The records of one handshake message, appended to rec[]: plaintext of at most
+ * PQ_ACCT_RECORD_MAX bytes each, 22 bytes of framing and tag each. */
+static size_t add_records(size_t *rec, size_t n, size_t max, size_t len)
+{
+	do {
+		size_t part = len < PQ_ACCT_RECORD_MAX ? len : PQ_ACCT_RECORD_MAX;
+		if (n < max)
+			rec[n++] = part + 22;
+		else
+			rec[max - 1] += part + 22;
+		len -= part;
+	} while (len);
+	return n;
+}
+
 size_t pq_acct_server_hello(unsigned share)
 {
 	return 4 + 2 + 32 + 1 + 32 + 2 + 1 + 2 + 6 + 8 + (size_t)share;
@@ -94,7 +154,17 @@ int pq_acct_flight(const pq_acct_in *in, pq_acct *out, pq_diag *d)
 		   pq_acct_records(a.cert_verify) + pq_acct_records(a.finished);
 	size_t mss = in->mss ? in->mss : PQ_ACCT_MSS;
 	size_t iw = in->iw ? in->iw : PQ_ACCT_IW;
-	a.segments = (a.flight + mss - 1) / mss;
+	size_t rec[4 * PQ_ACCT_MAX_WRITES], nrec = 0, max = sizeof rec / sizeof rec[0];
+	rec[nrec++] = 5 + a.server_hello;
+	rec[nrec++] = 6; /* ChangeCipherSpec, for middleboxes */
+	nrec = add_records(rec, nrec, max, a.ee);
+	nrec = add_records(rec, nrec, max, a.cert_msg);
+	nrec = add_records(rec, nrec, max, a.cert_verify);
+	nrec = add_records(rec, nrec, max, a.finished);
+	a.n_writes = pq_acct_buffer_writes(rec, nrec, in->wbuf ? in->wbuf : PQ_ACCT_WBUF,
+					   a.writes, PQ_ACCT_MAX_WRITES);
+	a.segments = pq_acct_write_segments(a.writes, a.n_writes, mss);
+	a.segments_flat = (a.flight + mss - 1) / mss;
 	a.fits_iw = a.segments <= iw;
 	a.rounds = 1;
 	for (size_t cum = iw, cwnd = iw; cum < a.segments; a.rounds++) {

@@ -12,9 +12,19 @@
  * Flight on TCP = ServerHello record (5 + SH) + ChangeCipherSpec (6) + for each of
  * EE, Certificate, CertificateVerify, Finished its own encrypted record(s) of at most
  * 16384 plaintext bytes, each costing 22 bytes (5 header + 1 type + 16 AEAD tag).
- * Segments = ceil(flight / MSS); fits when segments <= the initial window. Rounds: the
- * flights of data it takes in slow start without loss (cwnd doubling from IW: 10, 30, 70,
- * 150 segments cumulative), so rounds - 1 is the extra round trips the chain costs. */
+ * Writes: OpenSSL does not give the socket the flight at once. During a handshake it
+ * puts a buffering BIO (BIO_f_buffer, PQ_ACCT_WBUF bytes) in front of the socket and
+ * writes each record into it: a record that overflows the buffer fills it, the full
+ * buffer goes out as one write, and a remainder of at least a buffer's size is written
+ * directly; the rest is flushed at the end of the flight. So a 15,705-byte ML-DSA-65
+ * flight is three writes (4,096 + 8,196 + 3,413), and as TCP_NODELAY sends each write's
+ * tail as its own short segment, it takes 3 + 6 + 3 = 12 segments, not
+ * ceil(15,705 / 1,448) = 11. test_model checks this rule against the writes of real
+ * in-memory handshakes (tls/flight.h), and the cliffs it implies against measurement.
+ * Segments = sum over writes of ceil(write / MSS); fits when segments <= the initial
+ * window. Rounds: the flights of data it takes in slow start without loss (cwnd doubling
+ * from IW: 10, 30, 70, 150 segments cumulative), so rounds - 1 is the extra round trips
+ * the chain costs (model/ refines this with the kernel's cwnd rules). */
 #ifndef PQ_PKI_ACCT_H
 #define PQ_PKI_ACCT_H
 
@@ -26,6 +36,9 @@
 #define PQ_ACCT_IW 10
 #define PQ_ACCT_RECORD_MAX 16384
 #define PQ_ACCT_EE_EMPTY 6
+/* OpenSSL's handshake write buffer (BIO_f_buffer's default size; see above). */
+#define PQ_ACCT_WBUF 4096
+#define PQ_ACCT_MAX_WRITES 64
 
 typedef struct pq_acct_group {
 	const char *name;      /* OpenSSL's group name: "X25519MLKEM768" */
@@ -44,6 +57,12 @@ size_t pq_acct_cert_msg(const size_t *der, size_t n);
 size_t pq_acct_tls12_list(const size_t *der, size_t n);
 /* Bytes on TCP for a handshake message of `len` bytes in encrypted TLS 1.3 records. */
 size_t pq_acct_records(size_t len);
+/* The writes a BIO_f_buffer of `wbuf` bytes makes of records rec[0..n-1] written in
+ * order and flushed at the end (SIZE_MAX: one write of everything). Fills w[] (at most
+ * max entries; the last absorbs the rest) and returns how many. */
+size_t pq_acct_buffer_writes(const size_t *rec, size_t n, size_t wbuf, size_t *w, size_t max);
+/* TCP segments of writes w[0..n-1], each write's tail its own segment. */
+size_t pq_acct_write_segments(const size_t *w, size_t n, size_t mss);
 /* ServerHello message bytes for a server key share of `share` bytes. */
 size_t pq_acct_server_hello(unsigned share);
 
@@ -56,12 +75,16 @@ typedef struct pq_acct_in {
 	size_t finished_hash; /* 0 means 48 (SHA-384) */
 	size_t mss;	      /* 0 means PQ_ACCT_MSS */
 	size_t iw;	      /* 0 means PQ_ACCT_IW */
+	size_t wbuf;	      /* 0 means PQ_ACCT_WBUF; SIZE_MAX: the flight in one write */
 } pq_acct_in;
 
 typedef struct pq_acct {
 	size_t server_hello, ee, cert_msg, cert_verify, finished; /* messages */
 	size_t flight;	 /* TCP payload bytes of the server's first flight */
-	size_t segments; /* at the MSS */
+	size_t writes[PQ_ACCT_MAX_WRITES]; /* what the server hands the socket, in order */
+	size_t n_writes;
+	size_t segments;      /* sum over writes of ceil(write / MSS) */
+	size_t segments_flat; /* ceil(flight / MSS): the flight as if written at once */
 	int fits_iw;
 	unsigned rounds; /* slow-start rounds to deliver the flight (1 when it fits) */
 } pq_acct;

@@ -71,7 +71,11 @@ static cJSON *tls13_json(const pq_chain_info *info)
 		cJSON_AddNumberToObject(g, "certificate_verify_bytes", (double)f->acct.cert_verify);
 		cJSON_AddNumberToObject(g, "finished_bytes", (double)f->acct.finished);
 		cJSON_AddNumberToObject(g, "flight_bytes", (double)f->acct.flight);
+		cJSON *w = cJSON_AddArrayToObject(g, "server_writes_bytes");
+		for (size_t k = 0; k < f->acct.n_writes; k++)
+			cJSON_AddItemToArray(w, cJSON_CreateNumber((double)f->acct.writes[k]));
 		cJSON_AddNumberToObject(g, "segments", (double)f->acct.segments);
+		cJSON_AddNumberToObject(g, "segments_if_one_write", (double)f->acct.segments_flat);
 		cJSON_AddBoolToObject(g, "fits_initial_window", f->acct.fits_iw);
 		cJSON_AddNumberToObject(g, "slow_start_rounds", f->acct.rounds);
 		cJSON_AddItemToArray(fl, g);
@@ -106,6 +110,7 @@ char *pq_manifest_json(const pq_chain_info *info)
 	cJSON_AddItemToObject(o, "tls13", tls13_json(info));
 	cJSON_AddNumberToObject(o, "mss", PQ_ACCT_MSS);
 	cJSON_AddNumberToObject(o, "initial_window", PQ_ACCT_IW);
+	cJSON_AddNumberToObject(o, "openssl_write_buffer", PQ_ACCT_WBUF);
 	char *s = cJSON_Print(o);
 	cJSON_Delete(o);
 	return s;
@@ -161,15 +166,21 @@ void pq_manifest_print(FILE *f, const pq_chain_info *info)
 		info->cv_sig_wire != info->cv_sig_bytes ? ", emulated" : "");
 	if (!info->leaf_tls_ok)
 		fprintf(f, "warning: OpenSSL 3.5 cannot use this leaf key in TLS 1.3\n");
-	fprintf(f, "\nserver first flight (TCP payload, MSS %d, initial window %d segments):\n",
-		PQ_ACCT_MSS, PQ_ACCT_IW);
-	fprintf(f, "%-20s %8s %8s %8s  %s\n", "group", "SH", "bytes", "segments", "fits IW10");
+	fprintf(f, "\nserver first flight (TCP payload, MSS %d, initial window %d segments; OpenSSL\n"
+		   "writes it in pieces through a %d-byte buffer, each piece ending in its own segment):\n",
+		PQ_ACCT_MSS, PQ_ACCT_IW, PQ_ACCT_WBUF);
+	fprintf(f, "%-20s %8s %8s %8s  %-10s %s\n", "group", "SH", "bytes", "segments", "fits IW10",
+		"writes");
 	for (size_t i = 0; i < info->n_flight; i++) {
 		const pq_chain_flight *fl = &info->flight[i];
 		char fits[32] = "yes";
 		if (!fl->acct.fits_iw)
 			snprintf(fits, sizeof fits, "no, +%u RTT", fl->acct.rounds - 1);
-		fprintf(f, "%-20s %8zu %8zu %8zu  %s\n", fl->group->name, fl->acct.server_hello,
-			fl->acct.flight, fl->acct.segments, fits);
+		char writes[160] = "";
+		for (size_t k = 0, o = 0; k < fl->acct.n_writes && o < sizeof writes; k++)
+			o += (size_t)snprintf(writes + o, sizeof writes - o, "%s%zu", k ? " + " : "",
+					      fl->acct.writes[k]);
+		fprintf(f, "%-20s %8zu %8zu %8zu  %-10s %s\n", fl->group->name, fl->acct.server_hello,
+			fl->acct.flight, fl->acct.segments, fits, writes);
 	}
 }

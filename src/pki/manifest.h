@@ -14,8 +14,10 @@
  * public_key_bytes, signature_alg, signature_bytes, pad_bytes, emulated_bytes,
  * der_bytes, sha256; "chain_der_bytes"; "tls12": certificate_list_len,
  * certificate_msg_body_len; "tls13": certificate_msg_bytes, certificate_verify_bytes,
- * leaf_signature_bytes, flights (group, server_hello_bytes, flight_bytes, segments,
- * fits_initial_window); "mss", "initial_window". */
+ * leaf_signature_bytes, flights (group, server_hello_bytes, flight_bytes,
+ * server_writes_bytes (the writes OpenSSL hands the socket), segments (per write),
+ * segments_if_one_write, fits_initial_window); "mss", "initial_window",
+ * "openssl_write_buffer". */
 char *pq_manifest_json(const pq_chain_info *info);
 
 /* Writes <dir>/manifest.json. */

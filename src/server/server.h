@@ -33,6 +33,7 @@ typedef struct pq_server_config {
 	int64_t header_timeout_ns;   /* a request head, from its first byte to its end
 				      * (slowloris); 0 = PQ_SERVER_HEADER_TIMEOUT_NS */
 	pq_tls_config tls;           /* role is forced to PQ_TLS_SERVER */
+	int flight_one_write;        /* hand the first flight to TCP in one write (tls/onewrite.h) */
 	/* What the caller calls these inputs in messages (keys: "listen", "threads",
 	 * "max_conns"); NULL: those keys. TLS inputs: tls.names. */
 	const pq_name *names;

@@ -15,6 +15,7 @@
 #include "http/http.h"
 #include "server/internal.h"
 #include "tls/io.h"
+#include "tls/onewrite.h"
 
 #define CHUNK 16384
 #define SCAN_NS (100 * PQ_NS_PER_MS)
@@ -171,6 +172,10 @@ static void on_handshake(loop *l, sconn *c)
 	}
 	c->st = ST_READ;
 	read_deadline(l, c, pq_mono_ns());
+	/* The flight and tickets are flushed; application data goes straight out. A
+	 * failure leaves the buffer in place, which still sends (on OpenSSL's flushes). */
+	if (l->srv->cfg.flight_one_write && pq_tls_onewrite_detach(c->ssl, NULL) < 0)
+		l->w->stats.err[PQ_SRV_IO]++;
 }
 
 /* Consumes a parsed request (hl > 0 bytes, parsed into req) or a bad one (hl < 0, or a
@@ -266,7 +271,10 @@ static int first_byte(loop *l, sconn *c)
 	}
 	c->ssl = SSL_new(l->srv->ctx);
 	c->in = malloc(PQ_HTTP_MAX_HEAD);
-	if (!c->ssl || !c->in || !SSL_set_fd(c->ssl, c->fd)) {
+	int bio_ok = c->ssl && (l->srv->cfg.flight_one_write
+				    ? pq_tls_onewrite_attach(c->ssl, c->fd, PQ_TLS_ONEWRITE_BUF, NULL) == 0
+				    : SSL_set_fd(c->ssl, c->fd) == 1);
+	if (!bio_ok || !c->in) {
 		l->w->stats.err[PQ_SRV_IO]++;
 		close_conn(l, c, 0);
 		return 0;

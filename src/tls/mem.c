@@ -18,13 +18,9 @@ static int64_t thread_cpu_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-/* One SSL_do_handshake on one side, timed. Returns 1 when that side is done, 0 when it
- * waits for the other, or a negative error. */
-static int step(SSL *ssl, pq_tls_cpu_fn cpu, int64_t *ns, const char *side, pq_diag *d)
+int pq_tls_mem_step(SSL *ssl, const char *side, pq_diag *d)
 {
-	int64_t t0 = cpu();
 	int r = SSL_do_handshake(ssl);
-	*ns += cpu() - t0;
 	if (r == 1)
 		return 1;
 	pq_tls_status st;
@@ -32,6 +28,15 @@ static int step(SSL *ssl, pq_tls_cpu_fn cpu, int64_t *ns, const char *side, pq_d
 	if (io == PQ_TLS_IO_WANT_READ || io == PQ_TLS_IO_WANT_WRITE)
 		return 0;
 	return pq_diag_ossl(d, PQ_ETLS, "in-memory handshake: the %s failed", side);
+}
+
+/* pq_tls_mem_step, timed. */
+static int step(SSL *ssl, pq_tls_cpu_fn cpu, int64_t *ns, const char *side, pq_diag *d)
+{
+	int64_t t0 = cpu();
+	int r = pq_tls_mem_step(ssl, side, d);
+	*ns += cpu() - t0;
+	return r;
 }
 
 static int one(SSL_CTX *server, SSL_CTX *client, pq_tls_cpu_fn cpu, pq_tls_mem_result *out,

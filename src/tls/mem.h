@@ -28,4 +28,8 @@ typedef struct pq_tls_mem_result {
 int pq_tls_mem_handshakes(SSL_CTX *server, SSL_CTX *client, uint64_t n, pq_tls_cpu_fn cpu,
 			  pq_tls_mem_result *out, pq_diag *d) PQ_MUST_USE;
 
+/* One SSL_do_handshake on one side of an in-memory handshake: 1 when that side is done,
+ * 0 when it waits for its peer, or a negative error naming `side` and OpenSSL's reason. */
+int pq_tls_mem_step(SSL *ssl, const char *side, pq_diag *d) PQ_MUST_USE;
+
 #endif

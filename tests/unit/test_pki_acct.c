@@ -15,22 +15,26 @@
 
 struct row {
 	const char *what;
-	size_t cert_msg, sig, flight, segments;
+	size_t cert_msg, sig, flight, segments, flat;
 	int fits;
 	unsigned rounds;
 };
 
 /* X25519MLKEM768 (the default group), server EE empty. */
 static const struct row measured[] = {
-    {"Ed25519", 789, 64, 2228, 2, 1, 1},
-    {"ECDSA P-256 (70-byte DER signature)", 922, 70, 2367, 2, 1, 1},
-    {"RSA-2048", 1709, 256, 3340, 3, 1, 1},
-    {"RSA-4096", 2733, 512, 4620, 4, 1, 1},
-    {"ML-DSA-44", 8109, 2420, 11904, 9, 1, 1},
-    {"ML-DSA-65", 11167, 3309, 15851, 11, 0, 2},
-    {"ML-DSA-87", 15083, 4627, 21085, 15, 0, 2},
-    {"ML-DSA-65 leaf, SLH-DSA-128s CA", 18295, 3309, 23001, 16, 0, 2},
-    {"ML-DSA-65 leaf, SLH-DSA-256f CA", 102339, 3309, 107155, 75, 0, 4},
+    {"Ed25519", 789, 64, 2228, 2, 2, 1, 1},
+    {"ECDSA P-256 (70-byte DER signature)", 922, 70, 2367, 2, 2, 1, 1},
+    {"RSA-2048", 1709, 256, 3340, 3, 3, 1, 1},
+    /* writes 4096 + 524: 3 + 1 */
+    {"RSA-4096", 2733, 512, 4620, 4, 4, 1, 1},
+    /* 4096 + 5284 + 2524: 3 + 4 + 2 */
+    {"ML-DSA-44", 8109, 2420, 11904, 9, 9, 1, 1},
+    /* 4096 + 8342 + 3413: 3 + 6 + 3, one more than the flat 11 */
+    {"ML-DSA-65", 11167, 3309, 15851, 12, 11, 0, 2},
+    /* 4096 + 12258 + 4657 + 74: 3 + 9 + 4 + 1 */
+    {"ML-DSA-87", 15083, 4627, 21085, 17, 15, 0, 2},
+    {"ML-DSA-65 leaf, SLH-DSA-128s CA", 18295, 3309, 23001, 17, 16, 0, 2},
+    {"ML-DSA-65 leaf, SLH-DSA-256f CA", 102339, 3309, 107155, 79, 75, 0, 4},
 };
 
 static void measured_rows(void **state)
@@ -51,6 +55,7 @@ static void measured_rows(void **state)
 		assert_int_equal(a.cert_verify, 4 + 2 + 2 + r->sig);
 		assert_int_equal(a.flight, r->flight);
 		assert_int_equal(a.segments, r->segments);
+		assert_int_equal(a.segments_flat, r->flat);
 		assert_int_equal(a.fits_iw, r->fits);
 		assert_int_equal(a.rounds, r->rounds);
 	}
@@ -141,9 +146,46 @@ static void mss_and_window(void **state)
 	    .der = der, .n = 1, .sig_bytes = 2420, .server_share = 1120, .mss = 1000, .iw = 20};
 	pq_acct a;
 	assert_int_equal(pq_acct_flight(&in, &a, NULL), 0);
-	assert_int_equal(a.segments, (a.flight + 999) / 1000);
+	assert_int_equal(a.segments_flat, (a.flight + 999) / 1000);
+	assert_int_equal(a.segments, pq_acct_write_segments(a.writes, a.n_writes, 1000));
+	assert_true(a.segments >= a.segments_flat);
+	in.wbuf = SIZE_MAX; /* one write: the flat count */
+	assert_int_equal(pq_acct_flight(&in, &a, NULL), 0);
+	assert_int_equal(a.n_writes, 1);
+	assert_int_equal(a.segments, a.segments_flat);
 	assert_true(a.fits_iw);
 	assert_int_equal(a.rounds, 1);
+}
+
+/* OpenSSL's BIO_f_buffer by hand: buffer 100 bytes. */
+static void buffer_writes(void **state)
+{
+	(void)state;
+	size_t w[4];
+	size_t small[] = {30, 30, 30};		 /* all fit: one write at the flush */
+	size_t overflow[] = {60, 70};		 /* 60 kept; 70 tops up to 100, 30 kept */
+	size_t big[] = {60, 250, 20};		 /* 100, then 210 direct, then 20 */
+	size_t direct[] = {250, 5};		 /* empty buffer: 250 direct */
+	size_t exact[] = {40, 60};		 /* free space 60 is not > 60: flush */
+	size_t many[] = {100, 100, 100, 100, 100, 7}; /* more writes than room */
+	assert_int_equal(pq_acct_buffer_writes(small, 3, 100, w, 4), 1);
+	assert_int_equal(w[0], 90);
+	assert_int_equal(pq_acct_buffer_writes(overflow, 2, 100, w, 4), 2);
+	assert_int_equal(w[0], 100);
+	assert_int_equal(w[1], 30);
+	assert_int_equal(pq_acct_buffer_writes(big, 3, 100, w, 4), 3);
+	assert_int_equal(w[1], 210);
+	assert_int_equal(w[2], 20);
+	assert_int_equal(pq_acct_buffer_writes(direct, 2, 100, w, 4), 2);
+	assert_int_equal(w[0], 250);
+	assert_int_equal(w[1], 5);
+	assert_int_equal(pq_acct_buffer_writes(exact, 2, 100, w, 4), 1);
+	assert_int_equal(w[0], 100);
+	assert_int_equal(pq_acct_buffer_writes(many, 6, 100, w, 4), 4);
+	assert_int_equal(w[3], 207); /* the last entry absorbs the rest */
+	assert_int_equal(pq_acct_buffer_writes(small, 3, 100, w, 0), 0);
+	size_t segs[] = {4096, 8196, 3413}; /* ML-DSA-65's flight as OpenSSL writes it */
+	assert_int_equal(pq_acct_write_segments(segs, 3, 1448), 3 + 6 + 3);
 }
 
 static void by_name(void **state)
@@ -172,6 +214,7 @@ int main(void)
 	    cmocka_unit_test(groups),
 	    cmocka_unit_test(limits),
 	    cmocka_unit_test(mss_and_window),
+	    cmocka_unit_test(buffer_writes),
 	    cmocka_unit_test(by_name),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,324 @@
+/* pqtls model: the flight model (src/model/) for a chain directory or an algorithm and
+ * size range: round trips per phase, why, where the cliffs fall, and QUIC on paper. */
+#include <cjson/cJSON.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "core/units.h"
+#include "model/base.h"
+#include "model/cliff.h"
+#include "model/quic.h"
+
+#define PATH "pqtls model"
+#define MAX_CLIFFS 16
+
+struct model_opts {
+	const char *certs, *sig, *group, *range;
+	long long intermediates, iw;
+	uint64_t mss, response, step;
+	int64_t rtt;
+	int one_write, early, json;
+};
+
+#define O(f) offsetof(struct model_opts, f)
+static const pq_opt model_opts_table[] = {
+    {"certs", 'c', PQ_OPT_STR, O(certs), "DIR", NULL,
+     "chain directory (pqtls certs --out DIR): sizes from it, writes from a handshake in memory",
+     NULL, 0, 0},
+    {"sig", 's', PQ_OPT_STR, O(sig), "ALG", "ml-dsa-65",
+     "without --certs: the leaf's signature algorithm (pqtls certs --list)", NULL, 0, 0},
+    {"intermediates", 'n', PQ_OPT_INT, O(intermediates), "N", "1",
+     "without --certs: intermediates in the chain", NULL, 0, 8},
+    {"group", 'g', PQ_OPT_STR, O(group), "GROUP", "X25519MLKEM768", "key-exchange group", NULL, 0,
+     0},
+    {"rtt", 0, PQ_OPT_DURATION, O(rtt), "DURATION", "0",
+     "round-trip time, to print times beside round trips (0: round trips only)", NULL, 0, 0},
+    {"initcwnd", 0, PQ_OPT_INT, O(iw), "N", "10", "initial congestion window, segments", NULL, 1,
+     1000},
+    {"mss", 0, PQ_OPT_SIZE, O(mss), "BYTES", "1448",
+     "TCP payload per segment (1448 at MTU 1500 with timestamps)", NULL, 0, 0},
+    {"response", 0, PQ_OPT_SIZE, O(response), "BYTES", "0",
+     "response body, for the last byte (0: no last byte)", NULL, 0, 0},
+    {"chain-bytes", 0, PQ_OPT_STR, O(range), "LO..HI", NULL,
+     "chain sizes to model, e.g. 4KiB..80KiB: a row per --step and every cliff", NULL, 0, 0},
+    {"step", 0, PQ_OPT_SIZE, O(step), "BYTES", "2KiB", "row spacing for --chain-bytes", NULL, 0,
+     0},
+    {"one-write", 0, PQ_OPT_FLAG, O(one_write), NULL, NULL,
+     "model a server that sends its first flight in one write (pqtls serve --flight-one-write)",
+     NULL, 0, 0},
+    {"early-data", 0, PQ_OPT_FLAG, O(early), NULL, NULL, "the request rides in 0-RTT data", NULL,
+     0, 0},
+    {"json", 0, PQ_OPT_FLAG, O(json), NULL, NULL, "print JSON instead of text", NULL, 0, 0},
+    {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
+};
+#undef O
+
+static int parse_range(const char *s, uint64_t *lo, uint64_t *hi, pq_diag *d)
+{
+	const char *dots = strstr(s, "..");
+	char a[64];
+	if (!dots || (size_t)(dots - s) >= sizeof a)
+		return pq_diag_set(d, PQ_EINVAL, "--chain-bytes: '%s' is not a range LO..HI (e.g. 4KiB..80KiB)", s);
+	memcpy(a, s, (size_t)(dots - s));
+	a[dots - s] = '\0';
+	int rc = pq_parse_size(a, "--chain-bytes (low end)", lo, d);
+	if (!rc)
+		rc = pq_parse_size(dots + 2, "--chain-bytes (high end)", hi, d);
+	if (!rc && (*lo >= *hi || *hi > (16u << 20)))
+		rc = pq_diag_set(d, PQ_ERANGE,
+				 "--chain-bytes: '%s' must go up (LO < HI) and stay at most 16 MiB", s);
+	return rc;
+}
+
+static void fmt_time(char *buf, size_t n, unsigned rtts, int64_t rtt)
+{
+	if (rtt > 0)
+		pq_fmt_duration(buf, n, (int64_t)rtts * rtt);
+	else
+		buf[0] = '\0';
+}
+
+static void print_phases(const pq_model_out *o, int64_t rtt)
+{
+	const char *names[] = {"connect", "handshake", "first byte", "last byte"};
+	unsigned v[] = {o->connect, o->handshake, o->ttfb, o->ttlb};
+	for (int i = 0; i < 4; i++) {
+		char t[32];
+		if (i == 3 && !v[i])
+			continue;
+		fmt_time(t, sizeof t, v[i], rtt);
+		printf("  %-11s %2u RTT  %s\n", names[i], v[i], t);
+	}
+	printf("why:\n");
+	for (const char *p = o->why; *p;) {
+		size_t len = strcspn(p, "\n");
+		printf("  - %.*s\n", (int)len, p);
+		p += len + (p[len] == '\n');
+	}
+}
+
+static void print_quic(const pq_model_quic *q)
+{
+	printf("QUIC (a PREDICTION on paper, not measured): the ClientHello fills %zu Initial "
+	       "datagram%s (%zu bytes), so the server may send %zu bytes before the client's address "
+	       "is validated (3x) and its window is %zu bytes; its flight is about %zu bytes "
+	       "(%zu datagrams): %s\n",
+	       q->client_datagrams, q->client_datagrams > 1 ? "s" : "", q->client_bytes, q->limit,
+	       q->cwnd_bytes, q->server_bytes, q->server_datagrams,
+	       q->extra_rtts ? "it waits for the client, +1 round trip" : "it fits, no extra round trip");
+}
+
+/* Handshake messages without TLS record framing (for QUIC's CRYPTO frames). */
+static size_t handshake_msgs(const pq_acct *a)
+{
+	return a->server_hello + a->ee + a->cert_msg + a->cert_verify + a->finished;
+}
+
+static cJSON *phases_json(const pq_model_out *o, int64_t rtt)
+{
+	cJSON *j = cJSON_CreateObject();
+	cJSON_AddNumberToObject(j, "connect_rtts", o->connect);
+	cJSON_AddNumberToObject(j, "handshake_rtts", o->handshake);
+	cJSON_AddNumberToObject(j, "ttfb_rtts", o->ttfb);
+	if (o->ttlb)
+		cJSON_AddNumberToObject(j, "ttlb_rtts", o->ttlb);
+	if (rtt > 0) {
+		cJSON_AddNumberToObject(j, "handshake_ms", o->handshake * (double)rtt / 1e6);
+		cJSON_AddNumberToObject(j, "ttfb_ms", o->ttfb * (double)rtt / 1e6);
+	}
+	cJSON_AddNumberToObject(j, "flight_bytes", (double)o->flight_bytes);
+	cJSON_AddNumberToObject(j, "flight_segments", (double)o->flight_segments);
+	cJSON_AddNumberToObject(j, "flight_rounds", o->flight_rounds);
+	cJSON_AddStringToObject(j, "why", o->why);
+	return j;
+}
+
+static cJSON *quic_json(const pq_model_quic *q)
+{
+	cJSON *j = cJSON_CreateObject();
+	cJSON_AddStringToObject(j, "note", "prediction on paper only, not measured");
+	cJSON_AddNumberToObject(j, "client_initial_bytes", (double)q->client_bytes);
+	cJSON_AddNumberToObject(j, "amplification_limit_bytes", (double)q->limit);
+	cJSON_AddNumberToObject(j, "server_flight_bytes", (double)q->server_bytes);
+	cJSON_AddNumberToObject(j, "extra_rtts", q->extra_rtts);
+	return j;
+}
+
+static void print_cliffs(const pq_model_cliff *c, size_t n, uint64_t lo, uint64_t hi)
+{
+	if (!n) {
+		printf("cliffs: none between %llu and %llu chain bytes\n", (unsigned long long)lo,
+		       (unsigned long long)hi);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		printf("cliff: the handshake goes from %u to %u round trips between %zu and %zu "
+		       "chain bytes\n",
+		       c[i].rtts_before, c[i].rtts_after, c[i].last_fit, c[i].first_over);
+}
+
+static int range_run(const struct model_opts *o, uint64_t lo, uint64_t hi, const pq_model_base *b,
+		     const pq_model_in *net, cJSON *root)
+{
+	pq_diag d = {0};
+	pq_model_cliff c[MAX_CLIFFS];
+	size_t n = 0;
+	if (lo < pq_model_min_chain(&b->acct_in))
+		lo = pq_model_min_chain(&b->acct_in);
+	if (pq_model_cliffs(&b->acct_in, lo, hi, net, c, MAX_CLIFFS, &n, &d) < 0)
+		return pq_cli_fail(PATH, "%s", pq_diag_msg(&d));
+	cJSON *rows = root ? cJSON_AddArrayToObject(root, "sizes") : NULL;
+	if (!root)
+		printf("%12s %8s %9s %8s %10s %6s\n", "chain bytes", "flight", "segments", "writes",
+		       "handshake", "ttfb");
+	for (uint64_t s = lo; s <= hi; s += o->step ? o->step : 1) {
+		pq_acct a;
+		pq_model_out m;
+		if (pq_model_at_size(&b->acct_in, s, net, &a, &m, &d) < 0)
+			return pq_cli_fail(PATH, "%s", pq_diag_msg(&d));
+		if (rows) {
+			cJSON *r = cJSON_CreateObject();
+			cJSON_AddNumberToObject(r, "chain_bytes", (double)s);
+			cJSON_AddNumberToObject(r, "flight_bytes", (double)a.flight);
+			cJSON_AddNumberToObject(r, "segments", (double)m.flight_segments);
+			cJSON_AddNumberToObject(r, "handshake_rtts", m.handshake);
+			cJSON_AddNumberToObject(r, "ttfb_rtts", m.ttfb);
+			cJSON_AddItemToArray(rows, r);
+		} else {
+			printf("%12llu %8zu %9zu %8zu %10u %6u\n", (unsigned long long)s, a.flight,
+			       m.flight_segments, a.n_writes, m.handshake, m.ttfb);
+		}
+	}
+	if (root) {
+		cJSON *cl = cJSON_AddArrayToObject(root, "cliffs");
+		for (size_t i = 0; i < n; i++) {
+			cJSON *r = cJSON_CreateObject();
+			cJSON_AddNumberToObject(r, "last_fit_chain_bytes", (double)c[i].last_fit);
+			cJSON_AddNumberToObject(r, "first_over_chain_bytes", (double)c[i].first_over);
+			cJSON_AddNumberToObject(r, "handshake_rtts_before", c[i].rtts_before);
+			cJSON_AddNumberToObject(r, "handshake_rtts_after", c[i].rtts_after);
+			cJSON_AddItemToArray(cl, r);
+		}
+	} else {
+		print_cliffs(c, n, lo, hi);
+	}
+	return PQ_EXIT_OK;
+}
+
+static void describe(const struct model_opts *o, const pq_model_base *b, size_t mss)
+{
+	char rtt[32] = "";
+	if (o->rtt > 0)
+		pq_fmt_duration(rtt, sizeof rtt, o->rtt);
+	if (o->certs)
+		printf("%s: %s chain of %zu DER bytes, %zu certificate%s", o->certs, b->leaf_alg,
+		       b->chain_der, b->n, b->n > 1 ? "s" : "");
+	else
+		printf("%s leaf with %zu intermediate%s (the chain's size from --chain-bytes)",
+		       b->leaf_alg, b->n - 1, b->n == 2 ? "" : "s");
+	printf("; %s, MSS %zu, initial window %lld%s%s%s\n", b->group, mss, o->iw,
+	       rtt[0] ? ", RTT " : "", rtt, o->one_write ? "; the flight in one write" : "");
+	if (b->measured && !o->one_write) {
+		int same = b->n_writes == b->rule.n_writes;
+		for (size_t i = 0; same && i < b->n_writes; i++)
+			same = b->writes[i] == b->rule.writes[i];
+		printf("OpenSSL's writes, from a handshake in memory: %s the rule's (pki/acct.h)\n",
+		       same ? "the same as" : "they differ from");
+	}
+}
+
+static int model_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
+{
+	struct model_opts *o = optsp;
+	pq_diag d = {0};
+	pq_model_base *b = calloc(1, sizeof *b);
+	size_t wbuf = o->one_write ? SIZE_MAX : 0, mss = o->mss ? (size_t)o->mss : 1448;
+	int ex = PQ_EXIT_OK, rc;
+	uint64_t lo = 0, hi = 0;
+	if (!b)
+		return pq_cli_fail(PATH, "out of memory");
+	if (o->range && parse_range(o->range, &lo, &hi, &d) < 0) {
+		ex = pq_cli_usage_error(PATH, "%s", pq_diag_msg(&d));
+		goto out;
+	}
+	if (o->certs && (pq_cli_given(cmd, args, "sig") || pq_cli_given(cmd, args, "intermediates"))) {
+		ex = pq_cli_usage_error(PATH, "--certs gives the chain; --sig and --intermediates describe one without it");
+		goto out;
+	}
+	rc = o->certs ? pq_model_base_certs(o->certs, "--certs", o->group, wbuf, b, &d)
+		      : pq_model_base_alg(o->sig, "--sig", (int)o->intermediates, o->group, wbuf, b, &d);
+	if (rc < 0) {
+		ex = rc == PQ_EINVAL ? pq_cli_usage_error(PATH, "%s", pq_diag_msg(&d))
+				     : pq_cli_fail(PATH, "%s", pq_diag_msg(&d));
+		goto out;
+	}
+	pq_model_in net;
+	pq_model_out m;
+	pq_model_quic q;
+	pq_model_base_net(b, mss, (size_t)o->iw, o->response ? pq_model_response_bytes(100, o->response) : 0, &net);
+	net.early_data = o->early;
+	cJSON *root = o->json ? cJSON_CreateObject() : NULL;
+	if (root) {
+		cJSON_AddStringToObject(root, "leaf", b->leaf_alg);
+		cJSON_AddStringToObject(root, "group", b->group);
+		cJSON_AddNumberToObject(root, "chain_der_bytes", (double)b->chain_der);
+		cJSON_AddNumberToObject(root, "mss", (double)mss);
+		cJSON_AddNumberToObject(root, "initcwnd", (double)o->iw);
+		cJSON_AddBoolToObject(root, "writes_measured", b->measured);
+	} else {
+		describe(o, b, mss);
+	}
+	if (!o->range || o->certs) {
+		if (pq_model_predict(&net, &m, &d) < 0) {
+			ex = pq_cli_fail(PATH, "%s", pq_diag_msg(&d));
+			goto done;
+		}
+		pq_model_quic_flight(b->client_hello - 5, handshake_msgs(&b->rule), &q);
+		if (root) {
+			cJSON_AddItemToObject(root, "prediction", phases_json(&m, o->rtt));
+			cJSON_AddItemToObject(root, "quic", quic_json(&q));
+		} else {
+			print_phases(&m, o->rtt);
+			print_quic(&q);
+		}
+	}
+	if (o->range)
+		ex = range_run(o, lo, hi, b, &net, root);
+done:
+	if (root) {
+		char *s = cJSON_Print(root);
+		if (s && ex == PQ_EXIT_OK)
+			printf("%s\n", s);
+		free(s);
+		cJSON_Delete(root);
+	}
+out:
+	free(b);
+	return ex;
+}
+
+const pq_cmd pq_cmd_model = {
+    .name = "model",
+    .summary = "predict round trips and cliffs from a chain's bytes, the MSS and the initial window",
+    .usage = "[options]",
+    .description =
+	"Predicts the round trips of each phase of a connection (connect, handshake, first\n"
+	"byte, last byte) from what the handshake puts on the wire: the ClientHello, the\n"
+	"server's first flight as OpenSSL hands it to the socket (in pieces through its 4 KiB\n"
+	"handshake buffer, each piece ending in a short segment), the tickets and the\n"
+	"response, against TCP's initial window and slow start. It explains each step, and\n"
+	"with --chain-bytes gives the chain sizes where another round trip begins. The QUIC\n"
+	"lines are a prediction on paper only (anti-amplification: 3x the client's bytes).\n"
+	"No loss, delayed-ACK timers or CPU time are modelled: see docs/model.md.\n\n"
+	"Examples:\n"
+	"  pqtls model --certs DIR --group X25519MLKEM768 --rtt 50ms --initcwnd 10\n"
+	"  pqtls model --sig ecdsa-p256 --chain-bytes 4KiB..80KiB\n"
+	"  pqtls model --certs DIR --one-write --json\n",
+    .opts = model_opts_table,
+    .opts_size = sizeof(struct model_opts),
+    .run = model_run,
+    .max_args = 0,
+};

@@ -1,0 +1,116 @@
+/* pqtls report: the HTML report, the key tables and the CSV behind the figures, from a
+ * results database (src/report/). */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/commands.h"
+#include "report/agg.h"
+#include "report/html.h"
+#include "report/rdb.h"
+#include "report/tables.h"
+
+#define PATH "pqtls report"
+/* A report of a large sweep is a few MB; refuse to build one past this. */
+#define MAX_PAGE (256u << 20)
+
+struct report_opts {
+	const char *out, *csv;
+	int md, quiet;
+	long long seed;
+};
+
+#define O(f) offsetof(struct report_opts, f)
+static const pq_opt report_opts_table[] = {
+    {"out", 'o', PQ_OPT_STR, O(out), "FILE", NULL,
+     "the HTML report (default: report.html beside the database)", NULL, 0, 0},
+    {"md", 0, PQ_OPT_FLAG, O(md), NULL, NULL, "print the key tables as Markdown instead of text",
+     NULL, 0, 0},
+    {"csv", 0, PQ_OPT_STR, O(csv), "DIR", NULL,
+     "also write the tables behind each figure as CSV files into DIR (made if absent)", NULL, 0, 0},
+    {"seed", 0, PQ_OPT_INT, O(seed), "N", "1", "seed of every bootstrap (the same seed, the same report)",
+     NULL, 0, 4294967295.0},
+    {"quiet", 'q', PQ_OPT_FLAG, O(quiet), NULL, NULL, "print no table, only write the files", NULL,
+     0, 0},
+    {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
+};
+#undef O
+
+static void default_out(const char *db, char *buf, size_t n)
+{
+	const char *slash = strrchr(db, '/');
+	if (slash)
+		snprintf(buf, n, "%.*s/report.html", (int)(slash - db), db);
+	else
+		snprintf(buf, n, "report.html");
+}
+
+static int report_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
+{
+	(void)cmd;
+	struct report_opts *o = optsp;
+	const char *dbpath = args->argv[0];
+	char outpath[4096];
+	pq_diag d = {0};
+	pq_rdb db;
+	pq_agg a;
+	pq_out page, text;
+	int ex = PQ_EXIT_OK;
+	if (pq_rdb_open(dbpath, &db, &d) < 0)
+		return pq_cli_fail(PATH, "%s", pq_diag_msg(&d));
+	if (pq_agg_build(&db, &a, &d) < 0) {
+		pq_rdb_close(&db);
+		return pq_cli_fail(PATH, "%s", pq_diag_msg(&d));
+	}
+	default_out(dbpath, outpath, sizeof outpath);
+	if (o->out)
+		snprintf(outpath, sizeof outpath, "%s", o->out);
+	pq_out_init(&page, MAX_PAGE);
+	pq_out_init(&text, MAX_PAGE);
+	pq_report_html(&page, &db, &a, dbpath, (uint64_t)o->seed);
+	if (pq_out_save(&page, outpath, &d) < 0) {
+		ex = pq_cli_fail(PATH, "%s", pq_diag_msg(&d));
+		goto out;
+	}
+	if (o->csv && ((mkdir(o->csv, 0777) != 0 && errno != EEXIST) ||
+		       pq_report_csv(&a, o->csv, (uint64_t)o->seed, &d) < 0)) {
+		ex = pq_cli_fail(PATH, "%s", d.msg[0] ? d.msg : "cannot make the --csv directory");
+		goto out;
+	}
+	if (!o->quiet) {
+		pq_report_key_text(&text, &a, o->md, (uint64_t)o->seed);
+		fwrite(text.b.p ? text.b.p : "", 1, text.b.len, stdout);
+		fflush(stdout); /* the table before the note, also when both go to one file */
+		fprintf(stderr, "%s: wrote %s\n", PATH, outpath);
+	}
+out:
+	pq_out_dispose(&page);
+	pq_out_dispose(&text);
+	pq_agg_free(&a);
+	pq_rdb_close(&db);
+	return ex;
+}
+
+const pq_cmd pq_cmd_report = {
+    .name = "report",
+    .summary = "write the HTML report, key tables and CSV from a results database",
+    .usage = "[options] RESULTS.db",
+    .description =
+	"Reads a results database (pqtls sweep --out, or pqtls merge) and writes one\n"
+	"self-contained HTML page: key tables with 95 % intervals, differences against the\n"
+	"first arm (seeded bootstrap), the flight model's prediction and whether the\n"
+	"measurement agrees, the studies' figures beside these, time against chain size with\n"
+	"the model's cliffs, CDFs per arm, TTLB slowdown against response size, the run\n"
+	"manifest and each link's self-check. Several hosts are shown side by side. The key\n"
+	"tables also go to the terminal (or as Markdown with --md).\n\n"
+	"Examples:\n"
+	"  pqtls report out/quick/results.db\n"
+	"  pqtls report all.db -o all.html --md --csv all-csv\n",
+    .opts = report_opts_table,
+    .opts_size = sizeof(struct report_opts),
+    .run = report_run,
+    .min_args = 1,
+    .max_args = 1,
+};

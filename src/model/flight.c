@@ -1,0 +1,133 @@
+#include "model/flight.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "model/tcp.h"
+
+#define DEF_MSS 1448
+#define DEF_IW 10
+#define RECORD 16384
+
+typedef struct why {
+	char *p;
+	size_t n, off;
+} why;
+
+static void say(why *w, const char *fmt, ...) PQ_PRINTF(2, 3);
+static void say(why *w, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	if (w->off < w->n) {
+		int k = vsnprintf(w->p + w->off, w->n - w->off, fmt, ap);
+		w->off += k > 0 ? (size_t)k : 0;
+	}
+	va_end(ap);
+}
+
+/* "15,705" */
+static const char *grp(char *buf, size_t n, size_t v)
+{
+	char raw[32];
+	int len = snprintf(raw, sizeof raw, "%zu", v), o = 0;
+	for (int i = 0; i < len && (size_t)o + 2 < n; i++) {
+		if (i && (len - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = raw[i];
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+size_t pq_model_response_bytes(size_t header, size_t body)
+{
+	size_t len = header + body, records = len ? (len + RECORD - 1) / RECORD : 1;
+	return len + 22 * records;
+}
+
+static void explain_flight(why *w, const pq_model_in *in, const pq_model_out *o, size_t mss,
+			   size_t iw)
+{
+	char b[32];
+	say(w, "the server's first flight is %s bytes", grp(b, sizeof b, o->flight_bytes));
+	if (in->n_server_writes > 1) {
+		say(w, ", handed to the socket in %zu writes (", in->n_server_writes);
+		for (size_t i = 0; i < in->n_server_writes; i++)
+			say(w, "%s%s", i ? " + " : "", grp(b, sizeof b, in->server_writes[i]));
+		say(w, " bytes), each ending in its own segment");
+	}
+	say(w, " = %zu segments of at most %zu bytes; the initial window is %zu", o->flight_segments,
+	    mss, iw);
+	if (o->flight_rounds <= 1) {
+		say(w, ": it fits, no extra round trip\n");
+		return;
+	}
+	say(w, ": %zu segments go in the first round trip and the rest waits for the client's "
+	       "ACKs: %u more round trip%s\n",
+	    o->flight_first_round, o->flight_rounds - 1, o->flight_rounds > 2 ? "s" : "");
+}
+
+static void explain(why *w, const pq_model_in *in, const pq_model_out *o, size_t mss, size_t iw)
+{
+	char b[32];
+	say(w, "connect: SYN and SYN-ACK take 1 round trip\n");
+	say(w, "the ClientHello is %s bytes = %zu segment%s", grp(b, sizeof b, in->client_hello),
+	    (in->client_hello + mss - 1) / mss, in->client_hello > mss ? "s" : "");
+	say(w, o->ch_rounds > 1 ? ": more than the client's window, %u extra round trips\n" : "\n",
+	    o->ch_rounds - 1);
+	explain_flight(w, in, o, mss, iw);
+	say(w, "handshake: the client has the server's Finished after %u round trips\n", o->handshake);
+	if (in->early_data)
+		say(w, "first byte: the request went as 0-RTT data with the ClientHello; the "
+		       "answer follows the server's flight: %u round trips\n",
+		    o->ttfb);
+	else
+		say(w, "first byte: the client's Finished and request, then the response: %u "
+		       "round trips\n",
+		    o->ttfb);
+	if (in->response)
+		say(w, "last byte: tickets and a %s-byte response are %zu segments; from a window "
+		       "of %zu segments they take %u round trip%s: %u in all\n",
+		    grp(b, sizeof b, in->response), o->response_segments, o->cwnd_after_flight,
+		    o->response_rounds, o->response_rounds > 1 ? "s" : "", o->ttlb);
+}
+
+int pq_model_predict(const pq_model_in *in, pq_model_out *out, pq_diag *d)
+{
+	size_t mss = in->mss ? in->mss : DEF_MSS, iw = in->iw ? in->iw : DEF_IW;
+	if (!in->n_server_writes || in->n_server_writes > PQ_MODEL_MAX_WRITES || !in->client_hello)
+		return pq_diag_set(d, PQ_EINVAL,
+				   "flight model: needs the ClientHello's bytes and 1 to %d server "
+				   "writes (got %zu)",
+				   PQ_MODEL_MAX_WRITES, in->n_server_writes);
+	if (mss < 64 || mss > 65535)
+		return pq_diag_set(d, PQ_EINVAL, "flight model: an MSS of %zu bytes (accepted: 64 to 65535)", mss);
+	pq_model_out o = {0};
+	pq_model_burst b;
+	pq_model_tcp client = {.mss = mss, .cwnd = iw}, server = {.mss = mss, .cwnd = iw};
+	pq_model_tcp_send(&client, &in->client_hello, 1, &b);
+	o.ch_rounds = b.rounds;
+	pq_model_tcp_send(&server, in->server_writes, in->n_server_writes, &b);
+	for (size_t i = 0; i < in->n_server_writes; i++)
+		o.flight_bytes += in->server_writes[i];
+	o.flight_rounds = b.rounds;
+	o.flight_segments = b.segments;
+	o.flight_first_round = b.first_round;
+	o.cwnd_after_flight = server.cwnd;
+	o.connect = 1;
+	o.handshake = o.connect + o.ch_rounds - 1 + o.flight_rounds;
+	o.ttfb = in->early_data ? o.handshake : o.handshake + 1;
+	size_t rest[2] = {in->tickets, in->response};
+	size_t nrest = in->tickets ? 2 : 1;
+	pq_model_tcp_send(&server, in->tickets ? rest : rest + 1, nrest, &b);
+	o.response_segments = b.segments;
+	o.response_rounds = b.rounds ? b.rounds : 1;
+	/* The first response round is the one that brings the first byte. */
+	o.ttlb = in->response ? o.ttfb + o.response_rounds - 1 : 0;
+	why w = {out->why, sizeof out->why, 0};
+	*out = o;
+	out->why[0] = '\0';
+	explain(&w, in, out, mss, iw);
+	return 0;
+}

@@ -1,0 +1,51 @@
+/* The flight model: from the bytes a TLS 1.3 handshake puts on the wire (as OpenSSL
+ * writes them), the MSS and the initial window, the round trips of each phase of a
+ * connection as pqtls bench measures them (from connect(2)):
+ *   connect    SYN, SYN-ACK: 1
+ *   handshake  + the ClientHello's rounds - 1 + the server's first flight's rounds
+ *              (the client is done when the last of it arrives)
+ *   ttfb       + 1: the client's Finished and request go out, tickets and the first
+ *              response bytes come back (0-RTT: the request went with the ClientHello
+ *              and is answered right after the server's flight)
+ *   ttlb       + the further rounds the response needs, from the window the flight left
+ * TCP's side (per-write segments, slow start) is model/tcp.h. The model has no loss, no
+ * delayed-ACK timer, no CPU time and no receive-window limit; pq_model_predict's
+ * explanation says so where a prediction leans on it.
+ *
+ * Contract: pq_model_predict returns 0 with *out filled (its `why` is the explanation,
+ * one sentence per line), or PQ_EINVAL naming the bad input. Pure arithmetic. */
+#ifndef PQ_MODEL_FLIGHT_H
+#define PQ_MODEL_FLIGHT_H
+
+#include <stddef.h>
+
+#include "core/err.h"
+
+#define PQ_MODEL_MAX_WRITES 64
+
+typedef struct pq_model_in {
+	size_t mss;	     /* bytes; 0 means 1448 (MTU 1500 with TCP timestamps) */
+	size_t iw;	     /* initial congestion window, segments, both sides; 0 means 10 */
+	size_t client_hello; /* bytes on TCP of the client's first flight */
+	const size_t *server_writes; /* the server's first flight as written, in order */
+	size_t n_server_writes;
+	size_t tickets;	 /* bytes of NewSessionTickets the server sends after the handshake */
+	size_t response; /* bytes on TCP of the response (TLS records); 0: no last byte */
+	int early_data;	 /* the request rides in 0-RTT data */
+} pq_model_in;
+
+typedef struct pq_model_out {
+	unsigned connect, handshake, ttfb, ttlb; /* round trips from connect(2) */
+	unsigned ch_rounds, flight_rounds, response_rounds;
+	size_t flight_bytes, flight_segments, flight_first_round;
+	size_t cwnd_after_flight, response_segments; /* segments */
+	char why[2048];
+} pq_model_out;
+
+int pq_model_predict(const pq_model_in *in, pq_model_out *out, pq_diag *d) PQ_MUST_USE;
+
+/* Bytes on TCP of an HTTP response of `body` bytes with a `header`-byte head, in TLS
+ * 1.3 records of at most 16,384 bytes (22 bytes each of framing and tag). */
+size_t pq_model_response_bytes(size_t header, size_t body);
+
+#endif

@@ -1,0 +1,36 @@
+/* TCP's delivery of a burst of writes in slow start, round trip by round trip: the part
+ * of the flight model that does not know TLS (model/flight.h does).
+ *
+ * The sender's rules, as Linux applies them (net/ipv4/tcp_output.c, tcp_cong.c):
+ *  - with TCP_NODELAY each write is sent at once while the window allows, so each
+ *    write's tail is its own short segment: a write of w bytes is ceil(w / MSS) segments;
+ *  - bytes the window holds back wait in the send queue, where later writes join them
+ *    and are cut into full segments when the window opens;
+ *  - a round trip sends at most cwnd segments; when its ACKs return (the client ACKs
+ *    at least every second segment, and Linux grows cwnd by the segments ACKed, not by
+ *    the ACKs), slow start adds the segments ACKed to cwnd, but only while the flow is
+ *    window-limited (cwnd < 2 x the segments in flight, tcp_is_cwnd_limited);
+ *  - no loss, no receive-window limit, no pacing.
+ * Pure arithmetic; the state is the congestion window carried from one burst to the
+ * next on the same connection. */
+#ifndef PQ_MODEL_TCP_H
+#define PQ_MODEL_TCP_H
+
+#include <stddef.h>
+
+typedef struct pq_model_tcp {
+	size_t mss;  /* bytes of payload per segment */
+	size_t cwnd; /* segments */
+} pq_model_tcp;
+
+typedef struct pq_model_burst {
+	size_t segments;   /* sent in all */
+	unsigned rounds;   /* round trips in which segments were sent (0 for no bytes) */
+	size_t first_round; /* segments sent in the first round */
+} pq_model_burst;
+
+/* Sends writes w[0..n-1] (all issued at once) from state *t, updates t->cwnd with the
+ * ACKs of every round (the last one included), and fills *out. */
+void pq_model_tcp_send(pq_model_tcp *t, const size_t *w, size_t n, pq_model_burst *out);
+
+#endif

@@ -1,0 +1,575 @@
+#include "report/html.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/base.h"
+#include "model/cliff.h"
+#include "report/studies.h"
+#include "report/svg.h"
+#include "stats/step.h"
+
+#define MAX_FIGS 64
+#define MAX_PTS 512
+
+typedef struct page {
+	pq_out *o;
+	const pq_rdb *db;
+	const pq_agg *a;
+	uint64_t seed;
+	char figs[MAX_FIGS][48];
+	size_t nfigs;
+} page;
+
+static const char *CSS =
+    "body{font:15px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;margin:0 auto;"
+    "max-width:1100px;padding:0 12px;color:#111;background:#fff}"
+    "h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #bbb}"
+    "h3{font-size:1.05em}"
+    ".scroll{overflow-x:auto;max-width:100%}"
+    "table{border-collapse:collapse;margin:.5em 0;font-variant-numeric:tabular-nums}"
+    "th,td{border:1px solid #ccc;padding:3px 6px;text-align:right;vertical-align:top}"
+    "th{background:#f2f2f2;cursor:pointer}td.l,th.l{text-align:left}"
+    "td.na{color:#666;font-style:italic}td.bad{background:#fde8e8}"
+    "table.key td{white-space:nowrap}table.key td.l{white-space:normal;min-width:16em}table.key td:first-child{min-width:7em}"
+    "@media (max-width:600px){body{font-size:14px}th,td{padding:2px 4px}table{font-size:13px}}"
+    ".hosts{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,480px),1fr));gap:16px}"
+    "figure.chart{margin:1em 0;max-width:760px}figure.chart>svg{width:100%;height:auto;display:block}ul.legend svg{flex:none}"
+    "figcaption{font-size:.9em;color:#333}"
+    ".grid line{stroke:#e3e3e3;stroke-width:1}.frame{fill:none;stroke:#444}"
+    ".xt,.xl{text-anchor:middle;font-size:12px}.yt{text-anchor:end;font-size:12px}"
+    ".yl{text-anchor:middle;font-size:12px}.ml{font-size:11px;fill:#222;paint-order:stroke;stroke:#fff;stroke-width:3px}"
+    ".mark{stroke:#333;stroke-width:1.2;stroke-dasharray:4 3;fill:none}"
+    ".diag{stroke:#999;stroke-width:1;stroke-dasharray:3 3;fill:none}"
+    ".band{opacity:.18}"
+    "ul.legend{list-style:none;padding:0;margin:.3em 0;display:flex;flex-wrap:wrap;gap:4px 14px;font-size:.9em}"
+    "ul.legend li{display:flex;align-items:center;gap:4px}"
+    ".note{font-size:.9em;color:#333}"
+    "@media print{.scroll{overflow:visible}figure.chart,table{break-inside:avoid}"
+    "body{max-width:none}th{cursor:auto}}";
+
+/* Click a header to sort its table by that column (numbers first by value). */
+static const char *JS =
+    "document.querySelectorAll('table.sort').forEach(function(t){"
+    "t.querySelectorAll('th').forEach(function(h,i){h.addEventListener('click',function(){"
+    "var b=t.tBodies[0],r=Array.prototype.slice.call(b.rows),up=h.dataset.up!=='1';"
+    "h.dataset.up=up?'1':'0';r.sort(function(x,y){var a=x.cells[i].textContent,c=y.cells[i].textContent,"
+    "p=parseFloat(a),q=parseFloat(c);var v=(isNaN(p)||isNaN(q))?a.localeCompare(c):p-q;return up?v:-v;});"
+    "r.forEach(function(e){b.appendChild(e);});});});});";
+
+static void fig_add(page *p, const char *id)
+{
+	if (p->nfigs < MAX_FIGS)
+		snprintf(p->figs[p->nfigs++], sizeof p->figs[0], "%s", id);
+}
+
+static void ms_ci(pq_out *o, const pq_ci_desc *d)
+{
+	if (d->has_ci)
+		pq_out_printf(o, "<td>%.2f <small>[%.2f, %.2f]</small></td>", d->median, d->median_lo,
+			      d->median_hi);
+	else
+		pq_out_printf(o, "<td>%.2f <small>(n&lt;6: no CI)</small></td>", d->median);
+}
+
+static void tails(pq_out *o, const pq_ci_desc *d)
+{
+	pq_out_printf(o, "<td>");
+	if (d->has_p90)
+		pq_out_printf(o, "%.1f", d->p90);
+	else
+		pq_out_printf(o, "<small>n&lt;10</small>");
+	if (d->has_p99)
+		pq_out_printf(o, " / %.1f", d->p99);
+	else
+		pq_out_printf(o, " / <small>n&lt;100</small>");
+	if (d->has_p999)
+		pq_out_printf(o, " / %.1f", d->p999);
+	pq_out_printf(o, "</td>");
+}
+
+static void diff_cell(page *p, const pq_agg_group *g, enum pq_agg_phase ph)
+{
+	pq_boot_result r;
+	char buf[160];
+	if (g->arm == 0) {
+		pq_out_printf(p->o, "<td class=\"l\">baseline</td>");
+		return;
+	}
+	if (pq_agg_vs_base(p->a, g, ph, p->seed, &r, NULL) < 0) {
+		pq_out_printf(p->o, "<td class=\"na\">too few values</td>");
+		return;
+	}
+	pq_boot_verdict(&r, 1, "ms", buf, sizeof buf);
+	pq_out_printf(p->o, "<td class=\"l\">");
+	pq_out_text(p->o, buf);
+	pq_out_printf(p->o, "</td>");
+}
+
+static void model_cell(pq_out *o, const pq_agg_group *g)
+{
+	if (!g->has_model) {
+		pq_out_printf(o, "<td class=\"na\">no model</td>");
+		return;
+	}
+	pq_out_printf(o, "<td%s>%u / %u <small>(%.2f / %.2f)</small>", g->agrees ? "" : " class=\"bad\"",
+		      g->model.handshake, g->model.ttfb, g->rounds[PQ_AGG_HS], g->rounds[PQ_AGG_TTFB]);
+	if (!g->agrees) {
+		pq_out_printf(o, "<br><small title=\"");
+		pq_out_text(o, g->agree_why);
+		pq_out_printf(o, "\">");
+		pq_out_text(o, g->agree_tag);
+		pq_out_printf(o, " (see the model section)</small>");
+	}
+	pq_out_printf(o, "</td>");
+}
+
+static void key_table(page *p, int host)
+{
+	const pq_agg *a = p->a;
+	pq_out *o = p->o;
+	pq_out_printf(o, "<div class=\"scroll\"><table class=\"sort key\"><thead><tr><th class=\"l\">arm</th>"
+			 "<th>RTT ms</th><th>n (failed)</th><th>handshake ms, median [95 %% CI]</th>"
+			 "<th>TTFB ms, median [95 %% CI]</th><th>TTFB p90 / p99 / p99.9</th>"
+			 "<th class=\"l\">TTFB minus ");
+	pq_out_text(o, a->arms[0]);
+	pq_out_printf(o, " (bootstrap 95 %% CI)</th><th>model RTTs handshake / TTFB (measured)</th></tr></thead><tbody>");
+	for (size_t r = 0; r < a->nrtts; r++)
+		for (size_t arm = 0; arm < a->narms; arm++) {
+			if (p->a->kind[arm] != PQ_AGG_KEY)
+				continue;
+			const pq_agg_group *g = pq_agg_find(a, host, (int)arm, (int)r, -2);
+			if (!g)
+				continue;
+			pq_out_printf(o, "<tr><td class=\"l\">");
+			pq_out_text(o, a->arms[arm]);
+			pq_out_printf(o, "</td><td>%g</td><td>%zu (%zu)</td>", (double)a->rtts[r] / 1e3,
+				      g->n[PQ_AGG_HS], g->failed);
+			if (!g->n[PQ_AGG_HS] || !g->n[PQ_AGG_TTFB]) {
+				pq_out_printf(o, "<td class=\"na\" colspan=\"5\">no successful connection</td></tr>");
+				continue;
+			}
+			ms_ci(o, &g->desc[PQ_AGG_HS]);
+			ms_ci(o, &g->desc[PQ_AGG_TTFB]);
+			tails(o, &g->desc[PQ_AGG_TTFB]);
+			diff_cell(p, g, PQ_AGG_TTFB);
+			model_cell(o, g);
+			pq_out_printf(o, "</tr>");
+		}
+	pq_out_printf(o, "</tbody></table></div>");
+}
+
+static void key_tables(page *p)
+{
+	const pq_agg *a = p->a;
+	pq_out *o = p->o;
+	pq_out_printf(o, "<h2 id=\"key\">Key table</h2><p class=\"note\">Medians over every successful "
+			 "connection of every trial, with a distribution-free 95 %% interval (order "
+			 "statistics). Differences against the first arm are bootstrap intervals "
+			 "(1,000 resamples, seed %llu); an interval that spans 0 reads \"no measurable "
+			 "difference\". Model: round trips the flight model predicts, and the measured "
+			 "median over tcp_info's min RTT. Click a header to sort.</p>",
+		      (unsigned long long)p->seed);
+	pq_out_printf(o, "<div class=\"hosts\">");
+	for (size_t h = 0; h < a->nhosts; h++) {
+		pq_out_printf(o, "<section><h3>host ");
+		pq_out_text(o, a->hosts[h]);
+		pq_out_printf(o, "</h3>");
+		key_table(p, (int)h);
+		pq_out_printf(o, "</section>");
+	}
+	pq_out_printf(o, "</div>");
+}
+
+/* One line of the size chart: the groups of `arm` (or, with arm < 0, every key arm's
+ * full handshake) at one RTT and host, by chain size. */
+typedef struct size_line {
+	double x[MAX_PTS], hs[MAX_PTS], fb[MAX_PTS], mfb[MAX_PTS];
+	size_t n;
+	const pq_rdb_cell *ref; /* the parameters the model's cliffs are drawn for */
+	int hs_only;		/* no response asked: fb[] and mfb[] are the handshake's */
+} size_line;
+
+static void size_points(const page *p, int rtt, int host, int arm, size_line *l)
+{
+	const pq_agg *a = p->a;
+	double rt = (double)a->rtts[rtt] / 1e3;
+	l->n = 0;
+	l->ref = NULL;
+	for (size_t i = 0; i < a->n && l->n < MAX_PTS; i++) {
+		const pq_agg_group *g = &a->g[i];
+		int mine = arm >= 0 ? g->arm == arm : a->kind[g->arm] == PQ_AGG_KEY && g->cell->resume_pct == 0;
+		int hs_only = !g->n[PQ_AGG_TTFB];
+		if (!mine || g->rtt != rtt || g->host != host || !g->n[hs_only ? PQ_AGG_HS : PQ_AGG_TTFB] ||
+		    g->cell->response_bytes > 65536 || g->cell->chain_der_bytes <= 0)
+			continue;
+		l->hs_only = hs_only;
+		size_t k = l->n++;
+		double x = (double)g->cell->chain_der_bytes / 1e3;
+		while (k > 0 && l->x[k - 1] > x) { /* insertion by chain size */
+			l->x[k] = l->x[k - 1], l->hs[k] = l->hs[k - 1], l->fb[k] = l->fb[k - 1];
+			l->mfb[k] = l->mfb[k - 1];
+			k--;
+		}
+		l->x[k] = x;
+		l->hs[k] = g->desc[PQ_AGG_HS].median;
+		l->fb[k] = g->desc[hs_only ? PQ_AGG_HS : PQ_AGG_TTFB].median;
+		l->mfb[k] = g->has_model ? (hs_only ? g->model.handshake : g->model.ttfb) * rt : NAN;
+		if (!l->ref || g->cell->chain_der_bytes > l->ref->chain_der_bytes)
+			l->ref = g->cell;
+	}
+}
+
+/* The model's first cliff in the line's size range, as a mark. */
+static size_t cliff_mark(const size_line *l, pq_svg_mark *m, char *label, size_t n)
+{
+	const pq_rdb_cell *c = l->ref;
+	pq_model_base b;
+	pq_model_in net;
+	pq_model_cliff cl[2];
+	size_t nc = 0;
+	if (!c || pq_model_base_alg(c->leaf, "chain_leaf", c->intermediates, c->group,
+				    c->one_write ? SIZE_MAX : 0, &b, NULL) < 0)
+		return 0;
+	pq_model_base_net(&b, c->mtu > 52 ? (size_t)c->mtu - 52 : 0, c->initcwnd > 0 ? (size_t)c->initcwnd : 0, 0, &net);
+	size_t lo = pq_model_min_chain(&b.acct_in), from = (size_t)(l->x[0] * 1e3);
+	if (pq_model_cliffs(&b.acct_in, from > lo ? from : lo, (size_t)(l->x[l->n - 1] * 1e3), &net, cl, 2,
+			    &nc, NULL) < 0 || !nc)
+		return 0;
+	snprintf(label, n, "model: %s%s cliff %.2f kB", c->leaf, c->one_write ? " one-write" : "",
+		 (double)cl[0].first_over / 1e3);
+	*m = (pq_svg_mark){(double)cl[0].first_over / 1e3, label};
+	return 1;
+}
+
+static void steps_text(const size_line *l, double rt, const char *name, char *buf, size_t n)
+{
+	pq_step st[8];
+	size_t ns = pq_step_find(l->x, l->fb, l->n, rt, 0.5, st, 8), off = 0;
+	off += (size_t)snprintf(buf + off, n - off, " %s: ", name);
+	if (!ns)
+		snprintf(buf + off, n - off, "no step;");
+	for (size_t i = 0; i < ns && i < 8 && off < n; i++)
+		off += (size_t)snprintf(buf + off, n - off, "%.2f-%.2f kB (%+.2f RTT)%s", st[i].x_before,
+					st[i].x_after, st[i].jump_rtts, i + 1 < ns ? ", " : ";");
+}
+
+/* Time against chain size at one RTT: measured medians and the model's TTFB per arm
+ * that sweeps the size (or the key arms together), the model's cliffs marked, and the
+ * steps found in the measurement. */
+static void size_chart(page *p, int rtt, int host)
+{
+	const pq_agg *a = p->a;
+	size_line *lines = calloc(4, sizeof *lines);
+	pq_svg_series s[9];
+	pq_svg_mark marks[4];
+	char mark_labels[4][96], steps[600] = "", arm[4][100], fbname[4][160], mname[4][160];
+	size_t nl = 0, ns = 0, nm = 0;
+	int key_mode = 0;
+	double rt = (double)a->rtts[rtt] / 1e3;
+	if (!lines) {
+		p->o->err = PQ_ENOMEM;
+		return;
+	}
+	for (size_t k = 0; k < a->narms && nl < 4; k++)
+		if (a->kind[k] == PQ_AGG_SIZE) {
+			size_points(p, rtt, host, (int)k, &lines[nl]);
+			if (lines[nl].n >= 3)
+				snprintf(arm[nl++], sizeof arm[0], "%.99s", a->arms[k]);
+		}
+	if (!nl) {
+		size_points(p, rtt, host, -1, &lines[0]);
+		key_mode = lines[0].n >= 3;
+		if (key_mode)
+			snprintf(arm[nl++], sizeof arm[0], "key arms");
+	}
+	for (size_t i = 0; i < nl; i++) {
+		size_line *l = &lines[i];
+		const char *ph = l->hs_only ? "handshake" : "TTFB";
+		snprintf(fbname[i], sizeof fbname[0], "%.99s: %s, measured median", arm[i], ph);
+		snprintf(mname[i], sizeof mname[0], "%.99s: %s, model", arm[i], ph);
+		s[ns++] = (pq_svg_series){fbname[i], l->x, l->fb, l->n, NULL, NULL, PQ_SVG_LINE, (int)(2 * i)};
+		s[ns++] = (pq_svg_series){mname[i], l->x, l->mfb, l->n, NULL, NULL, PQ_SVG_STEP, (int)(2 * i + 1)};
+		size_t off = strlen(steps);
+		steps_text(l, rt, arm[i], steps + off, sizeof steps - off);
+		nm += cliff_mark(l, &marks[nm], mark_labels[nm], sizeof mark_labels[0]);
+	}
+	if (key_mode) /* the key arms' handshake too */
+		s[ns++] = (pq_svg_series){"key arms: handshake, measured median", lines[0].x, lines[0].hs,
+					  lines[0].n, NULL, NULL, PQ_SVG_LINE, 2};
+	if (nl) {
+		char id[48], cap[1400];
+		snprintf(id, sizeof id, "fig-size-h%d-r%d", host, rtt);
+		snprintf(cap, sizeof cap,
+			 "Median time to first byte (handshake time where no response was asked) against "
+			 "the chain's DER size at %g ms RTT (host %s), "
+			 "with the flight model's prediction (round trips x RTT) and its cliffs marked. "
+			 "Measured steps of at least half a round trip:%s",
+			 rt, a->hosts[host], steps);
+		pq_svg_chart c = {.id = id, .caption = cap, .x = {"chain size, DER (kB)", 0, 0, 0},
+				  .y = {"time (ms)", 0, 0, 0}, .s = s, .ns = ns, .marks = marks, .nmarks = nm};
+		pq_svg_chart_write(p->o, &c);
+		fig_add(p, id);
+	}
+	free(lines);
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+	return (a > b) - (a < b);
+}
+
+/* CDF of handshake times per key arm at one RTT. */
+static void cdf_chart(page *p, int rtt, int host)
+{
+	const pq_agg *a = p->a;
+	pq_svg_series s[PQ_AGG_MAX_ARMS];
+	double *xs[PQ_AGG_MAX_ARMS] = {0}, *ys[PQ_AGG_MAX_ARMS] = {0};
+	size_t ns = 0;
+	for (size_t arm = 0; arm < a->narms; arm++) {
+		const pq_agg_group *g = pq_agg_find(a, host, (int)arm, rtt, -2);
+		if (p->a->kind[arm] != PQ_AGG_KEY || !g || g->n[PQ_AGG_HS] < 2)
+			continue;
+		size_t n = g->n[PQ_AGG_HS];
+		xs[ns] = malloc(n * sizeof(double));
+		ys[ns] = malloc(n * sizeof(double));
+		if (!xs[ns] || !ys[ns]) {
+			free(xs[ns]);
+			free(ys[ns]);
+			p->o->err = PQ_ENOMEM;
+			break;
+		}
+		memcpy(xs[ns], g->v[PQ_AGG_HS], n * sizeof(double));
+		qsort(xs[ns], n, sizeof(double), cmp_double);
+		for (size_t i = 0; i < n; i++)
+			ys[ns][i] = (double)(i + 1) / (double)n;
+		s[ns] = (pq_svg_series){a->arms[arm], xs[ns], ys[ns], n, NULL, NULL, PQ_SVG_STEP, (int)ns};
+		ns++;
+	}
+	if (ns >= 1) {
+		char id[48], cap[400];
+		snprintf(id, sizeof id, "fig-cdf-h%d-r%d", host, rtt);
+		snprintf(cap, sizeof cap, "Distribution of handshake times per arm at %g ms RTT (host %s): the share of connections done by each time.",
+			 (double)a->rtts[rtt] / 1e3, a->hosts[host]);
+		double hi = 0, lo = INFINITY;
+		for (size_t i = 0; i < ns; i++) {
+			hi = fmax(hi, xs[i][s[i].n - 1]);
+			lo = fmin(lo, xs[i][0]);
+		}
+		pq_svg_chart c = {.id = id, .caption = cap, .x = {"handshake time (ms)", 0, 0, hi / lo > 20},
+				  .y = {"share of connections", 0, 1, 0}, .s = s, .ns = ns};
+		pq_svg_chart_write(p->o, &c);
+		fig_add(p, id);
+	}
+	for (size_t i = 0; i < ns; i++) {
+		free(xs[i]);
+		free(ys[i]);
+	}
+}
+
+/* TTLB slowdown (%) of each response-size arm against the first such arm. */
+static void ttlb_chart(page *p, int rtt, int host)
+{
+	const pq_agg *a = p->a;
+	int base = -1;
+	pq_svg_series s[8];
+	double x[8][32], y[8][32], lo[8][32], hi[8][32];
+	size_t ns = 0;
+	for (size_t arm = 0; arm < a->narms && ns < 8; arm++) {
+		if (p->a->kind[arm] != PQ_AGG_RESP)
+			continue;
+		if (base < 0) {
+			base = (int)arm;
+			continue;
+		}
+		size_t n = 0;
+		for (size_t i = 0; i < a->n && n < 32; i++) {
+			const pq_agg_group *g = &a->g[i], *b = NULL;
+			if (g->arm != (int)arm || g->rtt != rtt || g->host != host || !g->n[PQ_AGG_TTLB])
+				continue;
+			for (size_t k = 0; k < a->n && !b; k++)
+				if (a->g[k].arm == base && a->g[k].rtt == rtt && a->g[k].host == host &&
+				    a->g[k].cell->response_bytes == g->cell->response_bytes)
+					b = &a->g[k];
+			pq_boot_result r;
+			if (!b || pq_boot_diff(b->v[PQ_AGG_TTLB], b->n[PQ_AGG_TTLB], g->v[PQ_AGG_TTLB],
+					       g->n[PQ_AGG_TTLB], 1000, p->seed, &r, NULL) < 0)
+				continue;
+			x[ns][n] = (double)g->cell->response_bytes / 1024.0;
+			y[ns][n] = (r.ratio - 1) * 100;
+			lo[ns][n] = (r.ratio_lo - 1) * 100;
+			hi[ns][n] = (r.ratio_hi - 1) * 100;
+			n++;
+		}
+		if (n >= 2) {
+			s[ns] = (pq_svg_series){a->arms[arm], x[ns], y[ns], n, lo[ns], hi[ns], PQ_SVG_LINE, (int)ns};
+			ns++;
+		}
+	}
+	if (!ns)
+		return;
+	char id[48], cap[600];
+	snprintf(id, sizeof id, "fig-ttlb-h%d-r%d", host, rtt);
+	snprintf(cap, sizeof cap,
+		 "Time-to-last-byte slowdown against %s (median ratio - 1, %%) by response size at %g ms "
+		 "RTT (host %s); bands are bootstrap 95 %% intervals.",
+		 a->arms[base], (double)a->rtts[rtt] / 1e3, a->hosts[host]);
+	pq_svg_chart c = {.id = id, .caption = cap, .x = {"response size (KiB)", 0, 0, 1},
+			  .y = {"TTLB slowdown (%)", 0, 0, 0}, .s = s, .ns = ns};
+	pq_svg_chart_write(p->o, &c);
+	fig_add(p, id);
+}
+
+static void agreement(page *p)
+{
+	const pq_agg *a = p->a;
+	double px[MAX_PTS], py[MAX_PTS], bx[MAX_PTS], by[MAX_PTS];
+	size_t n = 0, nb = 0, total = 0, agree = 0;
+	pq_out *o = p->o;
+	pq_out_printf(o, "<h2 id=\"agreement\">The flight model against the measurement</h2>"
+			 "<div class=\"scroll\"><table class=\"sort\"><thead><tr><th class=\"l\">host</th>"
+			 "<th class=\"l\">arm</th><th>RTT ms</th><th>chain B</th><th>response B</th>"
+			 "<th>handshake predicted / measured</th><th>TTFB predicted / measured</th>"
+			 "<th class=\"l\">agrees</th></tr></thead><tbody>");
+	for (size_t i = 0; i < a->n; i++) {
+		const pq_agg_group *g = &a->g[i];
+		int ph = isfinite(g->rounds[PQ_AGG_TTFB]) ? PQ_AGG_TTFB : PQ_AGG_HS;
+		unsigned pred = ph == PQ_AGG_TTFB ? g->model.ttfb : g->model.handshake;
+		if (!g->has_model || !isfinite(g->rounds[ph]))
+			continue;
+		total++;
+		agree += (size_t)g->agrees;
+		double *X = g->agrees ? px : bx, *Y = g->agrees ? py : by;
+		size_t *k = g->agrees ? &n : &nb;
+		if (*k < MAX_PTS) {
+			X[*k] = pred + 0.04 * (double)(g->arm % 5) - 0.08; /* spread equal points */
+			Y[(*k)++] = g->rounds[ph];
+		}
+		pq_out_printf(o, "<tr><td class=\"l\">");
+		pq_out_text(o, a->hosts[g->host]);
+		pq_out_printf(o, "</td><td class=\"l\">");
+		pq_out_text(o, a->arms[g->arm]);
+		pq_out_printf(o, "</td><td>%g</td><td>%lld</td><td>%lld</td><td>%u / %.2f</td>",
+			      (double)g->cell->rtt_us / 1e3, g->cell->chain_der_bytes,
+			      g->cell->response_bytes, g->model.handshake, g->rounds[PQ_AGG_HS]);
+		if (ph == PQ_AGG_TTFB)
+			pq_out_printf(o, "<td>%u / %.2f</td>", g->model.ttfb, g->rounds[PQ_AGG_TTFB]);
+		else
+			pq_out_printf(o, "<td class=\"na\">no response asked</td>");
+		pq_out_printf(o, "<td class=\"l%s\">", g->agrees ? "" : " bad");
+		pq_out_text(o, g->agrees ? "yes" : g->agree_why);
+		pq_out_printf(o, "</td></tr>");
+	}
+	pq_out_printf(o, "</tbody></table></div><p>%zu of %zu cells agree (measured median over min RTT, rounded, "
+			 "equals the predicted round trips for every phase); each other cell names its reason.</p>",
+		      agree, total);
+	if (!total)
+		return;
+	pq_svg_series s[2] = {{"agrees", px, py, n, NULL, NULL, PQ_SVG_POINTS, 2},
+			      {"differs (reason in the table)", bx, by, nb, NULL, NULL, PQ_SVG_POINTS, 1}};
+	pq_svg_chart c = {.id = "fig-agreement",
+			  .caption = "Measured TTFB in round trips (median over min RTT; the handshake where no "
+				     "response was asked) against the flight model's prediction, one point per "
+				     "cell; the dashed line is agreement.",
+			  .x = {"predicted TTFB (round trips)", 0, 0, 0},
+			  .y = {"measured TTFB (round trips)", 0, 0, 0},
+			  .s = s,
+			  .ns = 2,
+			  .diagonal = 1};
+	pq_svg_chart_write(o, &c);
+	fig_add(p, "fig-agreement");
+}
+
+static void table_dump(pq_out *o, const pq_rdb_table *t, const char *const *skip)
+{
+	pq_out_printf(o, "<div class=\"scroll\"><table><tbody>");
+	for (size_t c = 0; c < t->ncols; c++) {
+		int skipped = 0;
+		for (size_t k = 0; skip && skip[k]; k++)
+			skipped |= strcmp(skip[k], t->cols[c]) == 0;
+		if (skipped)
+			continue;
+		pq_out_printf(o, "<tr><th class=\"l\">");
+		pq_out_text(o, t->cols[c]);
+		pq_out_printf(o, "</th>");
+		for (size_t r = 0; r < t->nrows; r++) {
+			const char *v = t->vals[r * t->ncols + c];
+			pq_out_printf(o, "<td class=\"l%s\">", v ? "" : " na");
+			pq_out_text(o, v ? v : "NULL");
+			pq_out_printf(o, "</td>");
+		}
+		pq_out_printf(o, "</tr>");
+	}
+	pq_out_printf(o, "</tbody></table></div>");
+}
+
+static void manifest(page *p)
+{
+	static const char *const skip[] = {"run_id", NULL};
+	pq_out *o = p->o;
+	pq_out_printf(o, "<h2 id=\"manifest\">Run manifest</h2>");
+	table_dump(o, &p->db->run, skip);
+	pq_out_printf(o, "<h2 id=\"checks\">Link self-checks</h2>");
+	if (!p->db->link_check.nrows)
+		pq_out_printf(o, "<p>No link was checked (a remote server, or --no-check).</p>");
+	else
+		table_dump(o, &p->db->link_check, skip);
+}
+
+static void figures(page *p)
+{
+	const pq_agg *a = p->a;
+	pq_out_printf(p->o, "<h2 id=\"figures\">Figures</h2>");
+	for (size_t h = 0; h < a->nhosts; h++)
+		for (size_t r = 0; r < a->nrtts; r++)
+			size_chart(p, (int)r, (int)h);
+	for (size_t h = 0; h < a->nhosts; h++)
+		for (size_t r = 0; r < a->nrtts; r++)
+			cdf_chart(p, (int)r, (int)h);
+	for (size_t h = 0; h < a->nhosts; h++)
+		for (size_t r = 0; r < a->nrtts; r++)
+			ttlb_chart(p, (int)r, (int)h);
+}
+
+void pq_report_html(pq_out *o, const pq_rdb *db, const pq_agg *a, const char *source, uint64_t seed)
+{
+	pq_out body;
+	page *p = calloc(1, sizeof *p);
+	if (!p) {
+		o->err = PQ_ENOMEM;
+		return;
+	}
+	pq_out_init(&body, o->b.cap);
+	*p = (page){.o = &body, .db = db, .a = a, .seed = seed};
+	key_tables(p);
+	pq_report_studies(&body, a, seed);
+	figures(p);
+	agreement(p);
+	manifest(p);
+	pq_out_printf(o, "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+			 "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+			 "<meta name=\"pqtls-figures\" content=\"");
+	for (size_t i = 0; i < p->nfigs; i++)
+		pq_out_printf(o, "%s%s", i ? " " : "", p->figs[i]);
+	pq_out_printf(o, "\"><title>pqtls report: ");
+	pq_out_text(o, db->spec_name[0] ? db->spec_name : source);
+	pq_out_printf(o, "</title><style>%s</style></head><body><h1>pqtls report: ", CSS);
+	pq_out_text(o, db->spec_name[0] ? db->spec_name : "results");
+	pq_out_printf(o, "</h1><p class=\"note\">From <code>");
+	pq_out_text(o, source);
+	pq_out_printf(o, "</code>: %zu cells, %zu connections, %zu host%s. Times in milliseconds. "
+			 "Sections: <a href=\"#key\">key table</a>, <a href=\"#studies\">the studies</a>, "
+			 "<a href=\"#figures\">figures</a>, <a href=\"#agreement\">model agreement</a>, "
+			 "<a href=\"#manifest\">manifest</a>, <a href=\"#checks\">link checks</a>.</p>",
+		      db->ncells, db->nconns, a->nhosts, a->nhosts == 1 ? "" : "s");
+	if (body.err)
+		o->err = body.err;
+	else if (pq_buf_append(&o->b, body.b.p, body.b.len) < 0)
+		o->err = PQ_ETOOBIG;
+	pq_out_printf(o, "<script>%s</script></body></html>\n", JS);
+	pq_out_dispose(&body);
+	free(p);
+}

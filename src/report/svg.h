@@ -1,0 +1,55 @@
+/* Small SVG charts drawn in C, inline in the report: line, step and point series, bands
+ * (confidence intervals), vertical marks (cliffs), linear or log axes with ticks and
+ * units, and an HTML legend below the chart (so it never covers data and stays
+ * readable on a phone). Styles combine an Okabe-Ito colour with a dash pattern and a
+ * marker shape, so series stay apart in greyscale and for colour-blind readers.
+ *
+ * Contract: pq_svg_chart appends one <figure> to *o (errors are sticky in *o). Points
+ * that are not finite, or not positive on a log axis, are skipped. */
+#ifndef PQ_REPORT_SVG_H
+#define PQ_REPORT_SVG_H
+
+#include <stddef.h>
+
+#include "report/out.h"
+
+enum pq_svg_kind { PQ_SVG_LINE, PQ_SVG_STEP, PQ_SVG_POINTS };
+
+typedef struct pq_svg_axis {
+	const char *label; /* with its unit: "chain size (kB)" */
+	double lo, hi;	   /* lo == hi: from the data */
+	int log;	   /* log10 scale */
+} pq_svg_axis;
+
+typedef struct pq_svg_series {
+	const char *name;
+	const double *x, *y;
+	size_t n;
+	const double *ylo, *yhi; /* a band around y (e.g. a 95 % interval), or NULL */
+	enum pq_svg_kind kind;
+	int style; /* 0..: colour, dash and marker */
+} pq_svg_series;
+
+typedef struct pq_svg_mark {
+	double x;
+	const char *label; /* short: "model 11.5 kB" */
+} pq_svg_mark;
+
+typedef struct pq_svg_chart {
+	const char *id;	     /* HTML id of the figure (tests look for it) */
+	const char *caption; /* one sentence under the chart */
+	pq_svg_axis x, y;
+	const pq_svg_series *s;
+	size_t ns;
+	const pq_svg_mark *marks;
+	size_t nmarks;
+	int diagonal; /* draw y = x (agreement charts) */
+} pq_svg_chart;
+
+void pq_svg_chart_write(pq_out *o, const pq_svg_chart *c);
+
+/* Nice tick values for [lo, hi] (about `want` of them) into t[0..max-1]; returns the
+ * count. Log axes get decades (and 2 and 5 within them when there are few). */
+size_t pq_svg_ticks(double lo, double hi, int log, size_t want, double *t, size_t max);
+
+#endif

@@ -1,0 +1,183 @@
+#include "report/tables.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void med_ci(char *buf, size_t n, const pq_ci_desc *d)
+{
+	if (d->n == 0)
+		snprintf(buf, n, "-");
+	else if (d->has_ci)
+		snprintf(buf, n, "%.2f [%.2f, %.2f]", d->median, d->median_lo, d->median_hi);
+	else
+		snprintf(buf, n, "%.2f (no CI, n<6)", d->median);
+}
+
+static void vs_base(char *buf, size_t n, const pq_agg *a, const pq_agg_group *g, uint64_t seed)
+{
+	pq_boot_result r;
+	if (g->arm == 0)
+		snprintf(buf, n, "baseline");
+	else if (pq_agg_vs_base(a, g, PQ_AGG_TTFB, seed, &r, NULL) < 0)
+		snprintf(buf, n, "too few values");
+	else
+		pq_boot_verdict(&r, 1, "ms", buf, n);
+}
+
+static void model_txt(char *buf, size_t n, const pq_agg_group *g)
+{
+	if (!g->has_model)
+		snprintf(buf, n, "-");
+	else
+		snprintf(buf, n, "%u/%u vs %.1f/%.1f%s%s", g->model.handshake, g->model.ttfb,
+			 g->rounds[PQ_AGG_HS], g->rounds[PQ_AGG_TTFB], g->agrees ? "" : ": ",
+			 g->agrees ? "" : g->agree_tag);
+}
+
+void pq_report_key_text(pq_out *o, const pq_agg *a, int md, uint64_t seed)
+{
+	for (size_t h = 0; h < a->nhosts; h++) {
+		if (md)
+			pq_out_printf(o, "### host %s\n\n| arm | RTT ms | n | handshake ms [95%% CI] | TTFB ms [95%% CI] | TTFB minus %s | model RTTs hs/TTFB vs measured |\n|---|--:|--:|--:|--:|---|---|\n",
+				      a->hosts[h], a->arms[0]);
+		else
+			pq_out_printf(o, "host %s: medians in ms [95%% CI]; TTFB minus %s (bootstrap); model round trips handshake/TTFB vs measured\n%-24s %7s %5s  %-26s %-26s %-44s %s\n",
+				      a->hosts[h], a->arms[0], "arm", "RTT ms", "n", "handshake", "TTFB", "TTFB minus baseline", "model");
+		for (size_t r = 0; r < a->nrtts; r++)
+			for (size_t arm = 0; arm < a->narms; arm++) {
+				const pq_agg_group *g = pq_agg_find(a, (int)h, (int)arm, (int)r, -2);
+				if (!g || a->kind[arm] != PQ_AGG_KEY)
+					continue;
+				char hs[64], fb[64], dv[160], m[320];
+				med_ci(hs, sizeof hs, &g->desc[PQ_AGG_HS]);
+				med_ci(fb, sizeof fb, &g->desc[PQ_AGG_TTFB]);
+				vs_base(dv, sizeof dv, a, g, seed);
+				model_txt(m, sizeof m, g);
+				if (md)
+					pq_out_printf(o, "| %s | %g | %zu | %s | %s | %s | %s |\n", a->arms[arm],
+						      (double)a->rtts[r] / 1e3, g->n[PQ_AGG_HS], hs, fb, dv, m);
+				else
+					pq_out_printf(o, "%-24.24s %7g %5zu  %-26s %-26s %-44s %s\n", a->arms[arm],
+						      (double)a->rtts[r] / 1e3, g->n[PQ_AGG_HS], hs, fb, dv, m);
+			}
+		pq_out_printf(o, "\n");
+	}
+}
+
+static int save(pq_out *o, const char *dir, const char *name, pq_diag *d)
+{
+	char path[4200];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	return pq_out_save(o, path, d);
+}
+
+static void csv_str(pq_out *o, const char *s)
+{
+	pq_out_printf(o, "\"");
+	for (; *s; s++)
+		pq_out_printf(o, *s == '"' ? "\"\"" : "%c", *s);
+	pq_out_printf(o, "\"");
+}
+
+static void key_csv(pq_out *o, const pq_agg *a, uint64_t seed)
+{
+	pq_out_printf(o, "host,arm,rtt_us,chain_der_bytes,response_bytes,phase,n,failed,median_ms,ci_lo_ms,ci_hi_ms,"
+			 "mean_ms,sd_ms,p90_ms,p99_ms,p999_ms,diff_vs_baseline_ms,diff_lo_ms,diff_hi_ms,measurable\n");
+	for (size_t i = 0; i < a->n; i++) {
+		const pq_agg_group *g = &a->g[i];
+		for (int p = 0; p < PQ_AGG_PHASES; p++) {
+			const pq_ci_desc *d = &g->desc[p];
+			if (!g->n[p])
+				continue;
+			csv_str(o, a->hosts[g->host]);
+			pq_out_printf(o, ",");
+			csv_str(o, a->arms[g->arm]);
+			pq_out_printf(o, ",%lld,%lld,%lld,%s,%zu,%zu,%.3f,", g->cell->rtt_us, g->cell->chain_der_bytes,
+				      g->cell->response_bytes, pq_agg_phase_name[p], g->n[p], g->failed, d->median);
+			if (d->has_ci)
+				pq_out_printf(o, "%.3f,%.3f", d->median_lo, d->median_hi);
+			else
+				pq_out_printf(o, ",");
+			pq_out_printf(o, ",%.3f,%.3f,", d->mean, d->sd);
+			d->has_p90 ? pq_out_printf(o, "%.3f,", d->p90) : pq_out_printf(o, ",");
+			d->has_p99 ? pq_out_printf(o, "%.3f,", d->p99) : pq_out_printf(o, ",");
+			d->has_p999 ? pq_out_printf(o, "%.3f,", d->p999) : pq_out_printf(o, ",");
+			pq_boot_result r;
+			if (g->arm != 0 && pq_agg_vs_base(a, g, (enum pq_agg_phase)p, seed, &r, NULL) == 0)
+				pq_out_printf(o, "%.3f,%.3f,%.3f,%d\n", r.diff, r.diff_lo, r.diff_hi, r.measurable);
+			else
+				pq_out_printf(o, ",,,\n");
+		}
+	}
+}
+
+static void agreement_csv(pq_out *o, const pq_agg *a)
+{
+	pq_out_printf(o, "host,arm,rtt_us,chain_der_bytes,response_bytes,pred_handshake_rtts,meas_handshake_rtts,"
+			 "pred_ttfb_rtts,meas_ttfb_rtts,pred_ttlb_rtts,meas_ttlb_rtts,agrees,reason\n");
+	for (size_t i = 0; i < a->n; i++) {
+		const pq_agg_group *g = &a->g[i];
+		if (!g->has_model)
+			continue;
+		csv_str(o, a->hosts[g->host]);
+		pq_out_printf(o, ",");
+		csv_str(o, a->arms[g->arm]);
+		pq_out_printf(o, ",%lld,%lld,%lld,%u,%.3f,%u,%.3f,%u,%.3f,%d,", g->cell->rtt_us,
+			      g->cell->chain_der_bytes, g->cell->response_bytes, g->model.handshake,
+			      g->rounds[PQ_AGG_HS], g->model.ttfb, g->rounds[PQ_AGG_TTFB], g->model.ttlb,
+			      g->rounds[PQ_AGG_TTLB], g->agrees);
+		csv_str(o, g->agree_why);
+		pq_out_printf(o, "\n");
+	}
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+	return (a > b) - (a < b);
+}
+
+static void cdf_csv(pq_out *o, const pq_agg *a)
+{
+	pq_out_printf(o, "host,arm,rtt_us,chain_der_bytes,response_bytes,handshake_ms,share\n");
+	for (size_t i = 0; i < a->n && !o->err; i++) {
+		const pq_agg_group *g = &a->g[i];
+		size_t n = g->n[PQ_AGG_HS];
+		double *v = n ? malloc(n * sizeof *v) : NULL;
+		if (n && !v) {
+			o->err = PQ_ENOMEM;
+			return;
+		}
+		if (n)
+			memcpy(v, g->v[PQ_AGG_HS], n * sizeof *v);
+		qsort(v, n, sizeof *v, cmp_double);
+		for (size_t k = 0; k < n; k++) {
+			csv_str(o, a->hosts[g->host]);
+			pq_out_printf(o, ",");
+			csv_str(o, a->arms[g->arm]);
+			pq_out_printf(o, ",%lld,%lld,%lld,%.3f,%.6f\n", g->cell->rtt_us, g->cell->chain_der_bytes,
+				      g->cell->response_bytes, v[k], (double)(k + 1) / (double)n);
+		}
+		free(v);
+	}
+}
+
+int pq_report_csv(const pq_agg *a, const char *dir, uint64_t seed, pq_diag *d)
+{
+	static void (*const writers[])(pq_out *, const pq_agg *) = {agreement_csv, cdf_csv};
+	static const char *const names[] = {"agreement.csv", "cdf.csv"};
+	pq_out o;
+	int rc = 0;
+	pq_out_init(&o, 256u << 20);
+	key_csv(&o, a, seed);
+	rc = save(&o, dir, "key.csv", d);
+	for (size_t i = 0; !rc && i < sizeof writers / sizeof writers[0]; i++) {
+		pq_buf_reset(&o.b);
+		writers[i](&o, a);
+		rc = save(&o, dir, names[i], d);
+	}
+	pq_out_dispose(&o);
+	return rc;
+}

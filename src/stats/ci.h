@@ -1,0 +1,42 @@
+/* Describing one sample (a cell's phase times): n, mean, sd, the median with a 95 %
+ * confidence interval, and the tail percentiles the sample is large enough for.
+ *
+ * The median's interval is distribution-free (order statistics): with X(1) <= ... <=
+ * X(n), [X(l), X(n+1-l)] covers the true median with probability 1 - 2 P(B <= l - 1),
+ * B ~ Binomial(n, 1/2); l is the largest rank that keeps this at least 95 %. Below
+ * n = 6 no pair of ranks reaches 95 %, and the interval is marked absent. Binomial
+ * probabilities are exact (log-gamma) up to any n.
+ * Tail percentiles: p90, p99 and p99.9 are given only when the sample holds at least
+ * 10, 100 and 1,000 values (at least one value beyond each), otherwise marked absent
+ * with the n each needs, never extrapolated.
+ * Percentiles interpolate between closest ranks, as core/stats.h does.
+ *
+ * Contract: pure functions; `x` need not be sorted (a sorted copy is made). */
+#ifndef PQ_STATS_CI_H
+#define PQ_STATS_CI_H
+
+#include <stddef.h>
+
+#include "core/err.h"
+
+typedef struct pq_ci_desc {
+	size_t n;
+	double mean, sd; /* sd: sample standard deviation (n - 1); NaN below n = 2 */
+	double median, median_lo, median_hi;
+	int has_ci;	  /* 0 when n < 6 */
+	double coverage;  /* the interval's exact coverage (>= 0.95) */
+	double p90, p99, p999;
+	int has_p90, has_p99, has_p999;
+} pq_ci_desc;
+
+/* PQ_EINVAL for n = 0 or a value that is not finite; PQ_ENOMEM. */
+int pq_ci_describe(const double *x, size_t n, pq_ci_desc *out, pq_diag *d) PQ_MUST_USE;
+
+/* The rank l (1-based) of the median's interval [X(l), X(n+1-l)] at `level` (0.95), and
+ * its exact coverage; 0 when no interval reaches the level. */
+size_t pq_ci_median_rank(size_t n, double level, double *coverage);
+
+/* The minimum sample sizes for the tail percentiles (10, 100, 1000). */
+size_t pq_ci_min_n(double percentile);
+
+#endif

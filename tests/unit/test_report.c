@@ -1,0 +1,140 @@
+/* The report's pieces: nice ticks, escaped and atomically saved output, an SVG chart's
+ * structure, and the database reader's refusals. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+/* cmocka needs the headers above. */
+#include <cmocka.h>
+
+#include "report/out.h"
+#include "report/rdb.h"
+#include "report/svg.h"
+
+static void ticks(void **state)
+{
+	(void)state;
+	double t[40];
+	size_t n = pq_svg_ticks(0, 10, 0, 5, t, 40);
+	assert_int_equal(n, 6); /* 0 2 4 6 8 10 */
+	assert_true(t[0] == 0 && t[5] == 10);
+	n = pq_svg_ticks(137, 289, 0, 6, t, 40); /* step 20 (raw 25.3 -> 2 x 10) */
+	assert_true(t[0] == 140 && t[1] == 160);
+	n = pq_svg_ticks(1, 1000, 1, 5, t, 40); /* decades only over 3 decades */
+	assert_int_equal(n, 4);
+	assert_true(t[3] == 1000);
+	n = pq_svg_ticks(1, 50, 1, 5, t, 40); /* few decades: 1 2 5 10 20 50 */
+	assert_int_equal(n, 6);
+	assert_true(t[1] == 2 && t[2] == 5);
+	assert_int_equal(pq_svg_ticks(5, 5, 0, 5, t, 40), 0);
+}
+
+static void out_escapes_and_saves(void **state)
+{
+	(void)state;
+	pq_out o;
+	pq_diag d = {0};
+	char dir[] = "/tmp/pqtls-report-XXXXXX", path[256], bad[300];
+	assert_non_null(mkdtemp(dir));
+	pq_out_init(&o, 1 << 20);
+	pq_out_text(&o, "<a href=\"x\">&'</a>");
+	assert_string_equal(pq_buf_str(&o.b), "&lt;a href=&quot;x&quot;&gt;&amp;&#39;&lt;/a&gt;");
+	snprintf(path, sizeof path, "%s/r.html", dir);
+	assert_int_equal(pq_out_save(&o, path, &d), 0);
+	snprintf(bad, sizeof bad, "%s/missing/r.html", dir);
+	assert_true(pq_out_save(&o, bad, &d) < 0);
+	assert_non_null(strstr(d.msg, "cannot write"));
+	pq_out_dispose(&o);
+	/* A capped sink refuses to save what it could not hold. */
+	pq_out_init(&o, 8);
+	pq_out_printf(&o, "%s", "far more than eight bytes");
+	assert_int_equal(o.err, PQ_ETOOBIG);
+	assert_true(pq_out_save(&o, path, &d) < 0);
+	assert_non_null(strstr(d.msg, "not written"));
+	pq_out_dispose(&o);
+	struct stat st;
+	assert_int_equal(stat(path, &st), 0); /* the first save is still whole */
+	char cmd[300];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void chart(void **state)
+{
+	(void)state;
+	double x[] = {1, 2, 3}, y[] = {10, 20, NAN}, lo[] = {9, 19, 29}, hi[] = {11, 21, 31};
+	pq_svg_series s[] = {{"a <b>", x, y, 3, lo, hi, PQ_SVG_STEP, 0}};
+	pq_svg_mark m[] = {{2.5, "cliff"}};
+	pq_svg_chart c = {.id = "fig-t", .caption = "cap & more", .x = {"size (kB)", 0, 0, 0},
+			  .y = {"time (ms)", 0, 0, 1}, .s = s, .ns = 1, .marks = m, .nmarks = 1};
+	pq_out o;
+	pq_out_init(&o, 1 << 20);
+	pq_svg_chart_write(&o, &c);
+	const char *h = pq_buf_str(&o.b);
+	assert_int_equal(o.err, 0);
+	assert_non_null(strstr(h, "<figure class=\"chart\" id=\"fig-t\"><svg"));
+	assert_non_null(strstr(h, "a &lt;b&gt;"));	   /* legend text escaped */
+	assert_non_null(strstr(h, "time (ms) (log scale)")); /* the axis says so */
+	assert_non_null(strstr(h, "class=\"band\""));
+	assert_non_null(strstr(h, ">cliff</text>"));
+	assert_null(strstr(h, "nan"));
+	pq_out_dispose(&o);
+}
+
+static void make_db(const char *path, const char *sql)
+{
+	sqlite3 *db;
+	unlink(path);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+}
+
+static void refusals(void **state)
+{
+	(void)state;
+	pq_rdb db;
+	pq_diag d = {0};
+	char path[] = "/tmp/pqtls-rdb-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "plain text, no database here, just words to fill a page ......", 62), 62);
+	close(fd);
+	assert_true(pq_rdb_open("/nonexistent/x.db", &db, &d) < 0);
+	assert_non_null(strstr(d.msg, "cannot open /nonexistent/x.db"));
+	assert_true(pq_rdb_open(path, &db, &d) < 0);
+	assert_non_null(strstr(d.msg, "is not an SQLite database"));
+	make_db(path, "CREATE TABLE t (x)");
+	assert_true(pq_rdb_open(path, &db, &d) < 0);
+	assert_non_null(strstr(d.msg, "not a pqtls results database"));
+	make_db(path, "CREATE TABLE meta (key TEXT, value TEXT); INSERT INTO meta VALUES ('spec_name', 'x')");
+	assert_true(pq_rdb_open(path, &db, &d) < 0);
+	assert_non_null(strstr(d.msg, "no schema_version"));
+	make_db(path, "CREATE TABLE meta (key TEXT, value TEXT); INSERT INTO meta VALUES ('schema_version', '7')");
+	assert_true(pq_rdb_open(path, &db, &d) < 0);
+	assert_non_null(strstr(d.msg, "has schema version 7; this pqtls reads up to 2"));
+	make_db(path, "CREATE TABLE meta (key TEXT, value TEXT); INSERT INTO meta VALUES ('schema_version', '2');"
+		      "CREATE TABLE cell (cell_id, point_key, host_name, arm, chain_leaf, tls_group, link_key, status, "
+		      "rtt_us, response_bytes, chain_der_bytes, chain_pad_to_bytes, first_flight_bytes, "
+		      "first_flight_segs, chain_intermediates, initcwnd_segs, mtu_bytes, early_data, trial, "
+		      "resume_pct, loss_pct, jitter_us, rate_bps, cell_index)");
+	assert_true(pq_rdb_open(path, &db, &d) < 0);
+	assert_non_null(strstr(d.msg, "holds no measured cell"));
+	unlink(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(ticks), cmocka_unit_test(out_escapes_and_saves), cmocka_unit_test(chart),
+	    cmocka_unit_test(refusals),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
