@@ -39,7 +39,11 @@ const pq_cmd pq_cmd_merge = {
 	.usage = "A.db B.db ... -o ALL.db",
 	.description = "Cells keep their keys and host names: shards combine into the whole grid, and the\n"
 		       "same spec measured from several client hosts stays apart by host_name. Inputs of\n"
-		       "different grids, or overlapping inputs, are refused.",
+		       "different grids, or overlapping inputs, are refused. The output is written to a temporary\n"
+		       "file and appears under its name only when complete.\n"
+		       "Examples:\n"
+		       "  pqtls merge shard1.db shard2.db shard3.db -o all.db\n"
+		       "  pqtls merge results/shard*.db -o study.db",
 	.opts = merge_table,
 	.opts_size = sizeof(struct merge_opts),
 	.run = merge_run,

@@ -1,5 +1,6 @@
 /* pqtls sweep export: a results database as CSV files or JSON lines. */
 #include <stdio.h>
+#include <string.h>
 
 #include "cli/commands.h"
 #include "exp/export.h"
@@ -11,7 +12,8 @@ struct export_opts {
 #define O(f) offsetof(struct export_opts, f)
 static const pq_opt export_table[] = {
 	{"csv", 0, PQ_OPT_STR, O(csv), "DIR", NULL, "one CSV per table and view into DIR", NULL, 0, 0},
-	{"jsonl", 0, PQ_OPT_STR, O(jsonl), "FILE", NULL, "one JSON object per connection, with its cell", NULL, 0, 0},
+	{"jsonl", 0, PQ_OPT_STR, O(jsonl), "FILE", NULL,
+	 "one JSON object per connection, with its cell (- = standard output)", NULL, 0, 0},
 	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
 #undef O
@@ -27,7 +29,8 @@ static int export_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 	int rc = o->csv ? pq_exp_export_csv(a->argv[0], o->csv, &d) : pq_exp_export_jsonl(a->argv[0], o->jsonl, &d);
 	if (rc < 0)
 		return pq_cli_fail(path, "%s", pq_diag_msg(&d));
-	printf("%s -> %s\n", a->argv[0], o->csv ? o->csv : o->jsonl);
+	if (o->csv || strcmp(o->jsonl, "-") != 0)
+		printf("%s -> %s\n", a->argv[0], o->csv ? o->csv : o->jsonl);
 	return PQ_EXIT_OK;
 }
 
@@ -35,6 +38,12 @@ const pq_cmd pq_cmd_sweep_export = {
 	.name = "export",
 	.summary = "write a results database as CSV files (--csv DIR) or JSON lines (--jsonl FILE)",
 	.usage = "DB --csv DIR | --jsonl FILE",
+	.description = "--csv writes run, cell, conn, link_check and the cell_stats and arm_stats views, one\n"
+		       "FILE.csv each with a header line; --jsonl one line per connection with its cell's\n"
+		       "parameters (docs/results.md). Each file is written to a temporary name and renamed.\n"
+		       "Examples:\n"
+		       "  pqtls sweep export out/quick/results.db --csv quick-csv\n"
+		       "  pqtls sweep export out/quick/results.db --jsonl quick.jsonl",
 	.opts = export_table,
 	.opts_size = sizeof(struct export_opts),
 	.run = export_run,

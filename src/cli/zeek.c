@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/commands.h"
@@ -188,6 +189,14 @@ static int load_certdb(pq_zeek_certdb *db, const char *list, pq_diag *d)
 	return rc;
 }
 
+/* --chunk 0 would be one-byte pieces (every line split across threads): refused. */
+static int bad_chunk(const char *path, const struct zeek_opts *o)
+{
+	return o->chunk ? 0
+			: pq_cli_usage_error(path, "--chunk: 0 is not a piece of a log; give a size of at least 1 B "
+						   "(default 64MiB)");
+}
+
 static int certs_run(const pq_cmd *cmd, void *opts, pq_cli_args *args)
 {
 	const char *path = "pqtls zeek certs";
@@ -195,6 +204,8 @@ static int certs_run(const pq_cmd *cmd, void *opts, pq_cli_args *args)
 	(void)cmd;
 	if (!o->x509 && !o->files)
 		return pq_cli_usage_error(path, "give --x509 FILE and/or --files FILE: the certificates' sizes and types");
+	if (bad_chunk(path, o))
+		return PQ_EXIT_USAGE;
 	pq_zeek_certdb db;
 	pq_zeek_files files = {0};
 	pq_zeek_agg agg;
@@ -251,6 +262,16 @@ static int read_partials(const char *path, const pq_cli_args *args, pq_zeek_agg 
 			 pq_diag *d)
 {
 	int rc = 0;
+	/* The same file twice (a glob and a name, or a link) would count its logs twice. */
+	for (int i = 0; i < args->argc; i++) {
+		struct stat a, b;
+		for (int j = 0; j < i && stat(args->argv[i], &a) == 0; j++)
+			if (stat(args->argv[j], &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+				return pq_diag_set(d, PQ_EINVAL,
+						   "%s: the same file as %s: each partial file may be given once (its "
+						   "logs would be counted twice)",
+						   args->argv[i], args->argv[j]);
+	}
 	for (int i = 0; !rc && i < args->argc; i++) {
 		char *cl = NULL;
 		rc = pq_zeek_partial_read(agg, args->argv[i], &cl, d);
@@ -294,6 +315,8 @@ static int summary_run(const pq_cmd *cmd, void *opts, pq_cli_args *args)
 	(void)cmd;
 	if (o->json && o->csv)
 		return pq_cli_usage_error(path, "--json and --csv are exclusive: choose one");
+	if (bad_chunk(path, o))
+		return PQ_EXIT_USAGE;
 	session z;
 	pq_diag d = {0};
 	int ex = PQ_EXIT_FAIL;
@@ -317,6 +340,8 @@ static int savings_run(const pq_cmd *cmd, void *opts, pq_cli_args *args)
 	(void)cmd;
 	if (!o->sweep)
 		return pq_cli_usage_error(path, "--sweep RESULTS.db is required (a pqtls sweep results database)");
+	if (bad_chunk(path, o))
+		return PQ_EXIT_USAGE;
 	session z;
 	pq_zeek_savings sv = {0};
 	pq_diag d = {0};
@@ -395,7 +420,11 @@ static const pq_cmd zeek_merge = {
 	.name = "merge",
 	.summary = "add up --partial files exactly (as one run over all their inputs) and report",
 	.usage = "[options] PARTIAL.json ...",
-	.description = "Exit status: 0, or 3 when the runs that wrote the files skipped malformed lines.\n",
+	.description = "PARTIAL.json files are written by 'pqtls zeek summary --partial FILE' (one per log, day or\n"
+		       "machine); merging them gives exactly the report of one run over all their inputs.\n"
+		       "Exit status: 0, or 3 when the runs that wrote the files skipped malformed lines.\n\n"
+		       "  parallel pqtls zeek summary {} --partial {}.part ::: ssl.*.log.gz\n"
+		       "  pqtls zeek merge ssl.*.log.gz.part --by month --json\n",
 	.opts = merge_table,
 	.opts_size = sizeof(struct zeek_opts),
 	.run = merge_run,

@@ -58,6 +58,12 @@ static int to_file(const char *path, int (*fn)(sqlite3 *, const char *, FILE *, 
 		   const char *arg, pq_diag *d)
 {
 	char tmp[600];
+	if (strcmp(path, "-") == 0) { /* standard output: nothing to rename */
+		int rc = fn(db, arg, stdout, d);
+		if (fflush(stdout) != 0 && rc == 0)
+			rc = pq_diag_set(d, PQ_EIO, "standard output: cannot write: %s", strerror(errno));
+		return rc;
+	}
 	snprintf(tmp, sizeof tmp, "%s.tmp", path);
 	FILE *f = fopen(tmp, "w");
 	if (!f)
@@ -78,8 +84,14 @@ int pq_exp_export_csv(const char *db_path, const char *dir, pq_diag *d)
 	int rc = pq_store_open_ro(db_path, &s, d);
 	if (rc < 0)
 		return rc;
+	struct stat st;
 	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
 		rc = pq_diag_set(d, -errno, "%s: cannot create the directory: %s", dir, strerror(errno));
+		goto out;
+	}
+	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		rc = pq_diag_set(d, -ENOTDIR, "%s: exists and is not a directory; CSV export writes one file per table "
+					      "into a directory (a new one, or an existing one)", dir);
 		goto out;
 	}
 	for (int i = 0; tables[i] && rc == 0; i++) {

@@ -1,6 +1,7 @@
 #include "exp/merge.h"
 
 #include <errno.h>
+#include <libgen.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -131,6 +132,10 @@ int pq_exp_merge(const char *const *inputs, size_t n, const char *out, pq_exp_me
 					   "hosts of one spec",
 					   inputs[i], inputs[0], name2, hash2, name, hash);
 	}
+	snprintf(tmp, sizeof tmp, "%s", out);
+	const char *dir = dirname(tmp);
+	if (access(dir, W_OK | X_OK) < 0)
+		return pq_diag_set(d, -errno, "%s: cannot write the merged database in %s: %s", out, dir, strerror(errno));
 	snprintf(tmp, sizeof tmp, "%s.tmp-%d", out, (int)getpid());
 	unlink(tmp);
 	if ((rc = pq_store_create(tmp, name, hash, d)) < 0)

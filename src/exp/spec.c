@@ -374,6 +374,11 @@ int pq_exp_spec_load(pq_exp_spec *s, const char *path, pq_diag *d)
 		if (got == 0)
 			break;
 	}
+	if (ferror(f)) {
+		rc = pq_diag_set(d, errno == EISDIR ? -EISDIR : PQ_EIO, "%s: cannot read the spec: %s%s", path,
+				 strerror(errno), errno == EISDIR ? " (give a spec file)" : "");
+		goto out;
+	}
 	buf[len] = '\0';
 	if (strlen(buf) != len)
 		rc = pq_diag_set(d, PQ_EPARSE, "%s: not a text file (NUL byte)", path);

@@ -142,8 +142,12 @@ out:
 
 int pq_store_open_ro(const char *path, pq_store **out, pq_diag *d)
 {
+	struct stat st;
 	if (access(path, R_OK) < 0)
 		return pq_diag_set(d, -errno, "%s: %s", path, strerror(errno));
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return pq_diag_set(d, -EISDIR, "%s: is a directory; give a results database (a pqtls sweep's .db file)",
+				   path);
 	return open_common(path, SQLITE_OPEN_READONLY, out, d);
 }
 
@@ -206,6 +210,11 @@ void pq_store_close(pq_store *s)
 {
 	if (!s)
 		return;
+	/* The writer leaves the file in rollback-journal mode, so that readers (export, merge,
+	 * a report on a read-only copy) neither need nor leave -wal/-shm files beside it. It
+	 * needs no other connection to be open; if one is, the file simply stays in WAL mode. */
+	if (s->db && s->lock_fd >= 0)
+		sqlite3_exec(s->db, "PRAGMA journal_mode = DELETE", NULL, NULL, NULL);
 	sqlite3_close(s->db);
 	if (s->lock_fd >= 0)
 		close(s->lock_fd);

@@ -59,6 +59,22 @@ rc=0
 [ "$rc" = 1 ] && grep -qF "/proc/pqtls-no/r.db: cannot create directory" "$T/e" || { cat "$T/e"; fail "unwritable --out: exit $rc"; }
 grep -q "link up\|chain made" "$T/e" && fail "something was made before the unwritable --out was refused"
 
+# A directory or a text file where a spec or a results database belongs is named and refused.
+mkdir "$T/adir"
+echo hello >"$T/text.db"
+rc=0
+"$P" sweep "$T/adir" --dry-run >"$T/o" 2>"$T/e" || rc=$?
+[ "$rc" != 0 ] && grep -qF "adir: cannot read the spec: Is a directory" "$T/e" || { cat "$T/e"; fail "a directory as spec: exit $rc"; }
+for cmd in "sweep export $T/adir --csv $T/csv" "merge $T/adir -o $T/m.db"; do
+	rc=0
+	$P $cmd >"$T/o" 2>"$T/e" || rc=$?
+	[ "$rc" = 1 ] && grep -qF "adir: is a directory; give a results database" "$T/e" || { cat "$T/e"; fail "$cmd: exit $rc"; }
+done
+rc=0
+"$P" sweep export "$T/text.db" --jsonl "$T/x.jsonl" >"$T/o" 2>"$T/e" || rc=$?
+[ "$rc" = 1 ] && grep -qF "text.db: not a pqtls results database" "$T/e" || { cat "$T/e"; fail "text as db: exit $rc"; }
+[ ! -e "$T/x.jsonl" ] && [ ! -e "$T/csv" ] && [ ! -e "$T/m.db" ] || fail "a refused export or merge left output"
+
 # --presets lists every preset with its size and estimated time; --dry-run measures nothing.
 "$P" sweep --presets >"$T/o"
 for p in quick blog-certsize blog-payload ttfb-size ttfb-intermediates ttfb-rtt mtc-cdn ttlb loss; do

@@ -71,4 +71,13 @@ for t in run link_check cell conn cell_stats arm_stats; do [ -s "$TMP/csv/$t.csv
 "$P" sweep export "$TMP/merged.db" --jsonl "$TMP/all.jsonl" >/dev/null || fail "export --jsonl"
 [ "$(wc -l <"$TMP/all.jsonl")" = 32 ] || fail "all.jsonl is not 32 lines"
 python3 -c "import json,sys; [json.loads(l)['handshake_us'] for l in open(sys.argv[1])]" "$TMP/all.jsonl" || fail "jsonl unreadable"
+[ "$("$P" sweep export "$TMP/merged.db" --jsonl - | wc -l)" = 32 ] || fail "--jsonl - is not 32 lines on stdout"
+[ ! -e ./- ] || fail "--jsonl - wrote a file named -"
+# A finished sweep leaves one file: readers (merge, export) find and leave no -wal/-shm.
+for f in "$TMP"/s1.db* "$TMP"/merged.db*; do case $f in *-wal | *-shm) fail "$f left beside its database" ;; esac; done
+# --csv onto a file, and an unwritable merge output, name the path and leave nothing.
+rc=0; "$P" sweep export "$TMP/merged.db" --csv "$TMP/all.jsonl" 2>"$TMP/e" || rc=$?
+[ "$rc" = 1 ] || fail "export --csv onto a file: exit $rc"; has "$TMP/e" "all.jsonl: exists and is not a directory"
+rc=0; "$P" merge "$TMP/s1.db" -o "$TMP/nodir/m.db" 2>"$TMP/e" || rc=$?
+[ "$rc" = 1 ] || fail "merge into a missing directory: exit $rc"; has "$TMP/e" "nodir/m.db: cannot write the merged database in"
 echo ok

@@ -116,6 +116,7 @@ expect 1 "non-string" "$PQTLS" zeek summary --ranges "$T/r4.json" "$T/bad.json"
 expect 1 "'AS12x' is not an AS number" "$PQTLS" zeek summary --cdn-asns "13335,AS12x" "$T/bad.json"
 expect 2 "exclusive" "$PQTLS" zeek summary --json --csv "$T/bad.json"
 expect 2 "--by" "$PQTLS" zeek summary --by year "$T/bad.json"
+expect 2 "--chunk: 0 is not a piece of a log" "$PQTLS" zeek summary --chunk 0 "$T/bad.json"
 expect 2 "" "$PQTLS" zeek summary
 expect 1 "missing.log: No such file" "$PQTLS" zeek summary "$T/missing.log"
 mkdir "$T/empty"

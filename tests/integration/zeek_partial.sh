@@ -59,6 +59,11 @@ for b in bad1 bad2; do
 	[ "$rc" = 1 ] && [ ! -s "$T/out" ] && grep -q "$b.json" "$T/err" || { cat "$T/err"; fail "$b: exit $rc"; }
 	pass "$(cat "$T/err")"
 done
+# The same partial file twice (here by two names) would count its logs twice: refused.
+rc=0
+"$PQTLS" zeek merge "$T/part.1.json" "$T/../$(basename "$T")/part.1.json" >"$T/out" 2>"$T/err" || rc=$?
+[ "$rc" = 1 ] && [ ! -s "$T/out" ] && grep -q "part.1.json: the same file as" "$T/err" || { cat "$T/err"; fail "a partial twice: exit $rc"; }
+pass "$(cat "$T/err")"
 # --partial into a directory that does not exist: exit 1, no temporary file left behind.
 rc=0
 "$PQTLS" zeek summary --partial "$T/nodir/p.json" "$T/logs/1.ssl.log" >/dev/null 2>"$T/err" || rc=$?

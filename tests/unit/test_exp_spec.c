@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <errno.h>
 #include <string.h>
 
 #include "exp/spec.h"
@@ -104,6 +105,9 @@ static void load_missing_file(void **state)
 	pq_exp_spec_init(&s);
 	assert_true(pq_exp_spec_load(&s, "/nonexistent/x.spec", &d) < 0);
 	assert_non_null(strstr(pq_diag_msg(&d), "/nonexistent/x.spec: cannot read the spec"));
+	/* a directory opens, but is no spec (it was read as an empty one) */
+	assert_int_equal(pq_exp_spec_load(&s, "/", &d), -EISDIR);
+	assert_non_null(strstr(pq_diag_msg(&d), "/: cannot read the spec: Is a directory (give a spec file)"));
 	pq_exp_spec_dispose(&s);
 	assert_int_equal(pq_exp_key_find("rtt"), PQ_K_RTT);
 	assert_int_equal(pq_exp_key_find("RTT"), -1);

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <errno.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,9 +104,15 @@ static void create_reopen_lock(void **state)
 	assert_int_equal(pq_store_open(path, "t", g.hash, &st2, &d), PQ_EEXIST);
 	assert_non_null(strstr(pq_diag_msg(&d), "another pqtls sweep is writing this file"));
 	pq_store_close(st);
-	/* a newer schema is refused by readers */
+	/* the writer leaves a rollback-journal file: readers need no -wal/-shm beside it */
 	sqlite3 *db;
+	sqlite3_stmt *jm;
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &jm, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(jm), SQLITE_ROW);
+	assert_string_equal((const char *)sqlite3_column_text(jm, 0), "delete");
+	sqlite3_finalize(jm);
+	/* a newer schema is refused by readers */
 	assert_int_equal(sqlite3_exec(db, "UPDATE meta SET value = '99' WHERE key = 'schema_version'", NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(db);
 	assert_int_equal(pq_store_open_ro(path, &st, &d), PQ_EUNSUPPORTED);
@@ -129,6 +136,8 @@ static void refuses_bad_paths(void **state)
 	assert_true(pq_store_open_ro(path, &st, &d) < 0);
 	assert_non_null(strstr(pq_diag_msg(&d), "not-a-db"));
 	assert_int_equal(pq_store_precheck(path, &d), 0);
+	assert_int_equal(pq_store_open_ro(dir, &st, &d), -EISDIR);
+	assert_non_null(strstr(pq_diag_msg(&d), "is a directory; give a results database"));
 }
 
 static void merge_and_export(void **state)
