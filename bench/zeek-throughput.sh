@@ -11,6 +11,12 @@
 # MaxMind test DB is there, by ASN too (its test DB covers few addresses: the lookups are
 # real, most answers empty).
 #   SIZE=2G SERVERS=200000 DIST=uniform|zipf THREADS=$(nproc) bash bench/zeek-throughput.sh
+# BASE=/path/to/an/older/pqtls adds that build, 1 thread, timed just before this one's
+# (a before/after comparison on the same file under the same load).
+# KEEP=path only builds the log and moves it there (no timing), e.g. a small one for
+# callgrind, whose instruction counts are stable on a busy machine:
+#   SIZE=20M SERVERS=2000 KEEP=/tmp/cg.log bash bench/zeek-throughput.sh
+#   valgrind --tool=callgrind --toggle-collect=pq_zeek_run build/pqtls zeek summary --threads 1 /tmp/cg.log
 # Goal (issue 11): >= 1 GB/s per core on uncompressed TSV while classifying.
 set -euo pipefail
 PQTLS=${PQTLS:-build/pqtls}
@@ -21,6 +27,8 @@ SERVERS=${SERVERS:-200000}
 DIST=${DIST:-uniform} # uniform: every server as likely (no locality, the hard case); zipf: popularity 1/rank
 THREADS=${THREADS:-$(nproc)}
 PY_MB=${PY_MB:-200}
+BASE=${BASE:-}
+[ -z "$BASE" ] || [ -x "$BASE" ] || { echo "zeek-throughput: BASE=$BASE is not an executable" >&2; exit 1; }
 [ -x "$PQTLS" ] || { echo "zeek-throughput: PQTLS=$PQTLS is not built" >&2; exit 1; }
 [ -d "$Z" ] || { echo "zeek-throughput: $Z is absent (set PQTLS_SHARED)" >&2; exit 1; }
 case $SIZE in *G) bytes=$((${SIZE%G} << 30)) ;; *M) bytes=$((${SIZE%M} << 20)) ;; *) bytes=$SIZE ;; esac
@@ -82,6 +90,11 @@ with open(out, "wb") as f:
             f.write(data)
             written += len(data)
 PY
+if [ -n "${KEEP:-}" ]; then
+	mv "$T/big.log" "$KEEP"
+	echo "zeek-throughput: kept $KEEP ($(grep -vc '^#' "$KEEP") rows)" >&2
+	exit 0
+fi
 mb=$(($(stat -c %s "$T/big.log") / 1000000))
 echo "zeek-throughput: $mb MB, $(grep -c '^#fields' "$T/big.log") header blocks, $SERVERS servers ($DIST); gzip -1 copy" >&2
 gzip -1 -c "$T/big.log" >"$T/big.log.gz"
@@ -108,6 +121,7 @@ pymb=$(($(stat -c %s "$T/py.log") / 1000000))
 
 echo "zeek-throughput: $(nproc) cores here (load $(cut -d' ' -f1 /proc/loadavg)); MB = 10^6 bytes" >&2
 printf '%-46s %11s %9s %13s %18s %16s\n' reader input wall rate "per core" "per CPU-second"
+[ -n "$BASE" ] && run "BASE build ($BASE), 1 thread, classifying" "$mb" 1 "$BASE" zeek summary --threads 1 "${ASN[@]}" "$T/big.log"
 run "pqtls zeek summary, 1 thread, classifying" "$mb" 1 "$PQTLS" zeek summary --threads 1 "${ASN[@]}" "$T/big.log"
 run "pqtls zeek summary, $THREADS threads, classifying" "$mb" "$THREADS" "$PQTLS" zeek summary --threads "$THREADS" "${ASN[@]}" "$T/big.log"
 run "awk ($(readlink -f "$(command -v awk)" | xargs basename)), counts resumed only" "$mb" 1 awk -F'\t' "$AWK" "$T/big.log"

@@ -121,18 +121,14 @@ int pq_zeek_agg_add(pq_zeek_agg *a, const pq_zeek_rec *r)
 	return add(a, r, pq_zeek_map_hash(&r->resp, sizeof r->resp));
 }
 
-int pq_zeek_agg_add_batch(pq_zeek_agg *a, const pq_zeek_rec *r, size_t n)
+uint64_t pq_zeek_agg_prefetch(const pq_zeek_agg *a, const pq_zeek_rec *r)
 {
-	uint64_t h[64];
-	int rc = 0;
-	for (size_t i = 0; i < n && !rc; i += 64) {
-		size_t m = n - i < 64 ? n - i : 64;
-		for (size_t k = 0; k < m; k++)
-			h[k] = pq_zeek_map_prefetch(&a->servers, &r[i + k].resp, sizeof r->resp);
-		for (size_t k = 0; k < m && !rc; k++)
-			rc = add(a, &r[i + k], h[k]);
-	}
-	return rc;
+	return pq_zeek_map_prefetch(&a->servers, &r->resp, sizeof r->resp);
+}
+
+int pq_zeek_agg_add_hashed(pq_zeek_agg *a, const pq_zeek_rec *r, uint64_t hash)
+{
+	return add(a, r, hash);
 }
 
 static int sample_cmp(const pq_zeek_sample *x, const pq_zeek_sample *y)

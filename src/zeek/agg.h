@@ -66,9 +66,13 @@ typedef struct pq_zeek_agg {
 void pq_zeek_agg_init(pq_zeek_agg *a, const pq_zeek_classifier *cls);
 void pq_zeek_agg_dispose(pq_zeek_agg *a);
 int pq_zeek_agg_add(pq_zeek_agg *a, const pq_zeek_rec *r) PQ_MUST_USE;
-/* The same for n rows: their servers are looked up together, so that the memory
- * latency of one overlaps the others' (a busy site's servers do not fit in cache). */
-int pq_zeek_agg_add_batch(pq_zeek_agg *a, const pq_zeek_rec *r, size_t n) PQ_MUST_USE;
+/* The same in two steps, for a reader that parses a batch of rows before it counts
+ * them: pq_zeek_agg_prefetch when a row is parsed returns the hash of its server and
+ * asks for that server's table slot; pq_zeek_agg_add_hashed counts it later, by when the
+ * slot is in cache (a busy site's servers do not fit in cache, and a lookup per row
+ * would otherwise wait for memory). */
+uint64_t pq_zeek_agg_prefetch(const pq_zeek_agg *a, const pq_zeek_rec *r);
+int pq_zeek_agg_add_hashed(pq_zeek_agg *a, const pq_zeek_rec *r, uint64_t hash) PQ_MUST_USE;
 void pq_zeek_agg_bad(pq_zeek_agg *a, const char *file, uint32_t unit, uint64_t line, int why, const char *detail);
 void pq_zeek_cnt_add(pq_zeek_cnt *into, const pq_zeek_cnt *from);
 int pq_zeek_agg_merge(pq_zeek_agg *into, const pq_zeek_agg *from) PQ_MUST_USE;

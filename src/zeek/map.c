@@ -23,8 +23,9 @@ uint64_t pq_zeek_map_hash(const void *key, size_t klen)
 		h = (h ^ w) * 0xff51afd7ed558ccdULL;
 		h ^= h >> 29;
 	}
-	uint64_t tail = 0;
-	memcpy(&tail, p + i, klen - i);
+	uint64_t tail = 0; /* the last 0-7 bytes, little-endian, without a memcpy call */
+	for (size_t k = 0; i + k < klen; k++)
+		tail |= (uint64_t)p[i + k] << (8 * k);
 	h = (h ^ tail) * 0xc4ceb9fe1a85ec53ULL;
 	h ^= h >> 32;
 	h *= 0xff51afd7ed558ccdULL;
@@ -74,6 +75,24 @@ static unsigned char *table_alloc(size_t bytes)
 	return p;
 }
 
+/* Key equality inline, eight bytes at a time: the keys are short (an address is 17
+ * bytes, a day 8) and a memcmp call per lookup costs more than the compare. */
+static int key_eq(const void *x, const void *y, size_t n)
+{
+	const unsigned char *a = x, *b = y;
+	for (; n >= 8; a += 8, b += 8, n -= 8) {
+		uint64_t u, v;
+		memcpy(&u, a, 8);
+		memcpy(&v, b, 8);
+		if (u != v)
+			return 0;
+	}
+	for (; n; n--)
+		if (*a++ != *b++)
+			return 0;
+	return 1;
+}
+
 static uint64_t *flat_at(const pq_zeek_map *m, size_t i)
 {
 	return (uint64_t *)(m->flat + i * m->stride);
@@ -84,7 +103,7 @@ static uint64_t *flat_probe(const pq_zeek_map *m, uint64_t h, const void *key)
 	size_t mask = m->cap - 1;
 	for (size_t i = h & mask;; i = (i + 1) & mask) {
 		uint64_t *e = flat_at(m, i);
-		if (!*e || (*e == h && !memcmp(e + 1, key, m->fixed_klen)))
+		if (!*e || (*e == h && key_eq(e + 1, key, m->fixed_klen)))
 			return e;
 	}
 }
@@ -129,7 +148,7 @@ static pq_zeek_map_slot *probe(const pq_zeek_map *m, uint64_t h, const void *key
 	size_t mask = m->cap - 1;
 	for (size_t i = h & mask;; i = (i + 1) & mask) {
 		pq_zeek_map_slot *s = &m->slots[i];
-		if (!s->hash || (s->hash == h && s->klen == klen && !memcmp(s->key, key, klen)))
+		if (!s->hash || (s->hash == h && s->klen == klen && key_eq(s->key, key, klen)))
 			return s;
 	}
 }
@@ -169,8 +188,11 @@ void *pq_zeek_map_find(const pq_zeek_map *m, const void *key, size_t klen)
 uint64_t pq_zeek_map_prefetch(const pq_zeek_map *m, const void *key, size_t klen)
 {
 	uint64_t h = pq_zeek_map_hash(key, klen);
-	if (m->cap && m->fixed_klen)
+	if (m->cap && m->fixed_klen) {
+		/* The next slot too: with linear probing a key is often one further on. */
 		__builtin_prefetch(flat_at(m, h & (m->cap - 1)));
+		__builtin_prefetch(flat_at(m, (h + 1) & (m->cap - 1)));
+	}
 	else if (m->cap)
 		__builtin_prefetch(&m->slots[h & (m->cap - 1)]);
 	return h;

@@ -56,12 +56,15 @@ static int parse_v4(const char *s, size_t len, uint8_t out[4])
 {
 	size_t i = 0;
 	for (int part = 0; part < 4; part++) {
-		unsigned v = 0, digits = 0;
-		while (i < len && s[i] >= '0' && s[i] <= '9' && digits < 4) {
-			v = v * 10 + (unsigned)(s[i++] - '0');
-			digits++;
+		unsigned v = 0;
+		size_t start = i;
+		for (; i < len && i - start < 4; i++) {
+			unsigned d = (unsigned)(unsigned char)s[i] - '0'; /* one test for '0'..'9' */
+			if (d > 9)
+				break;
+			v = v * 10 + d;
 		}
-		if (!digits || digits > 3 || v > 255)
+		if (i == start || i - start > 3 || v > 255)
 			return -1;
 		out[part] = (uint8_t)v;
 		if (part < 3 && (i >= len || s[i++] != '.'))
@@ -149,17 +152,20 @@ int pq_zeek_time_parse(const char *s, size_t len, int64_t *secs)
 	i += (size_t)neg;
 	int64_t v = 0;
 	size_t start = i;
-	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
+	for (; i < len; i++) {
+		unsigned d = (unsigned)(unsigned char)s[i] - '0'; /* one test for '0'..'9' */
+		if (d > 9)
+			break;
 		if (i - start >= 15)
 			return -1;
-		v = v * 10 + (s[i] - '0');
+		v = v * 10 + d;
 	}
 	if (i == start)
 		return -1;
 	if (i < len && s[i] == '.') {
 		size_t f = ++i;
-		for (; i < len && s[i] >= '0' && s[i] <= '9'; i++)
-			;
+		while (i < len && (unsigned)(unsigned char)s[i] - '0' <= 9)
+			i++;
 		if (i == f)
 			return -1;
 		/* Floor for negative times with a fraction: -0.5 is in the day before 1970. */
@@ -183,10 +189,18 @@ static const char *const ver_names[] = {
 #undef PQ_ZEEK_VER_NAME
 };
 
+/* Their lengths, so that a row's version is found without a strlen per name (and the
+ * last byte is compared before memcmp is called: TLSv10 to TLSv13 differ only there). */
+static const unsigned char ver_lens[] = {
+#define PQ_ZEEK_VER_LEN(id, name) sizeof(name) - 1,
+	PQ_ZEEK_VERSIONS(PQ_ZEEK_VER_LEN)
+#undef PQ_ZEEK_VER_LEN
+};
+
 int pq_zeek_version(const char *s, size_t len)
 {
 	for (int v = PQ_ZV_SSLv2; v < PQ_ZV_OTHER; v++)
-		if (strlen(ver_names[v]) == len && !memcmp(ver_names[v], s, len))
+		if (ver_lens[v] == len && s[len - 1] == ver_names[v][len - 1] && !memcmp(ver_names[v], s, len))
 			return v;
 	return PQ_ZV_OTHER;
 }

@@ -50,18 +50,23 @@ static void fail(job *j, int rc, const pq_diag *d)
 	pthread_mutex_unlock(&j->lock);
 }
 
+/* The start of the unit's last line that begins with '#' (NO_HDR: none). Searched from
+ * the end backwards: a unit is read only back to its last header line, not twice over
+ * (rotated logs concatenated have a header every few MB). */
 static void find_last_hash(unit *u)
 {
 	u->last_hash = NO_HDR;
 	const char *b = u->base;
-	for (size_t p = u->off; p < u->end;) {
-		const char *h = memchr(b + p, '#', u->end - p);
+	for (size_t end = u->end; end > u->off;) {
+		const char *h = memrchr(b + u->off, '#', end - u->off);
 		if (!h)
 			break;
 		size_t at = (size_t)(h - b);
-		if (at == 0 || b[at - 1] == '\n')
+		if (at == 0 || b[at - 1] == '\n') {
 			u->last_hash = at;
-		p = at + 1;
+			break;
+		}
+		end = at;
 	}
 }
 

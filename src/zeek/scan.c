@@ -32,7 +32,9 @@ void pq_zeek_scan_inherit(pq_zeek_scan *s, const char *hdr, size_t len)
 
 int pq_zeek_scan_flush(pq_zeek_scan *s)
 {
-	int rc = pq_zeek_agg_add_batch(s->agg, s->batch, s->nbatch);
+	int rc = 0;
+	for (size_t i = 0; i < s->nbatch && !rc; i++)
+		rc = pq_zeek_agg_add_hashed(s->agg, &s->batch[i], s->hash[i]);
 	s->nbatch = 0;
 	return rc;
 }
@@ -71,7 +73,7 @@ int pq_zeek_scan_line(pq_zeek_scan *s, char *line, size_t len)
 		pq_zeek_agg_bad(s->agg, s->file, s->unit, s->line, rp->bad, rp->bad_detail);
 		return 0;
 	}
-	s->nbatch++;
+	s->hash[s->nbatch++] = pq_zeek_agg_prefetch(s->agg, rp);
 	return 0;
 }
 
@@ -92,8 +94,18 @@ static int tsv_next(pq_zeek_scan *s, char *buf, size_t avail, size_t *n)
 	if (rc)
 		pq_zeek_agg_bad(s->agg, s->file, s->unit, s->line, rp->bad, rp->bad_detail);
 	else
-		s->nbatch++;
+		s->hash[s->nbatch++] = pq_zeek_agg_prefetch(s->agg, rp);
 	return 0;
+}
+
+/* Asks for the bytes a few rows on (a row is ~200 bytes, four cache lines at most),
+ * so that reading a mapped file streams instead of waiting at each new line. */
+static void prefetch_ahead(const char *buf, size_t pos, size_t len)
+{
+	enum { AHEAD = 2048 };
+	if (pos + AHEAD + 256 <= len)
+		for (int k = 0; k < 256; k += 64)
+			__builtin_prefetch(buf + pos + AHEAD + k);
 }
 
 long pq_zeek_scan_buf(pq_zeek_scan *s, char *buf, size_t len, int final)
@@ -102,6 +114,7 @@ long pq_zeek_scan_buf(pq_zeek_scan *s, char *buf, size_t len, int final)
 	while (pos < len) {
 		char c = buf[pos];
 		if (!s->json && c != '#' && c != '{' && c != '\n') {
+			prefetch_ahead(buf, pos, len);
 			size_t n = 0;
 			int rc = tsv_next(s, buf + pos, len - pos, &n);
 			if (rc == 1)

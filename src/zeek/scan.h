@@ -27,6 +27,7 @@ typedef struct pq_zeek_scan {
 	pq_zeek_tsv tsv;
 	unsigned blocks0; /* tsv.blocks inherited from earlier units */
 	pq_zeek_rec batch[32]; /* parsed rows not yet counted (they point into the buffer) */
+	uint64_t hash[32];     /* their servers' hashes, slots prefetched as each was parsed */
 	size_t nbatch;
 } pq_zeek_scan;
 

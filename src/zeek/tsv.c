@@ -20,6 +20,16 @@ static const char *const ssl_cols[PQ_ZC_N] = {
 
 typedef pq_zeek_span span;
 
+/* Bits set in a 16-bit mask, inline (the baseline x86-64 has no popcnt instruction and
+ * __builtin_popcount would call libgcc). */
+static int pop16(unsigned x)
+{
+	x = x - ((x >> 1) & 0x5555u);
+	x = (x & 0x3333u) + ((x >> 2) & 0x3333u);
+	x = (x + (x >> 4)) & 0x0f0fu;
+	return (int)((x + (x >> 8)) & 0x1fu);
+}
+
 static void reset_block(pq_zeek_tsv *t)
 {
 	t->nfields = 0;
@@ -28,7 +38,6 @@ static void reset_block(pq_zeek_tsv *t)
 	t->bad_detail[0] = '\0';
 	for (int i = 0; i < PQ_ZEEK_TSV_MAXCOLS; i++)
 		t->col[i] = -1;
-	memset(t->slot, -1, sizeof t->slot);
 }
 
 void pq_zeek_tsv_init(pq_zeek_tsv *t)
@@ -83,7 +92,6 @@ static int set_fields(pq_zeek_tsv *t, char *p, size_t len)
 				if (t->col[c] >= 0)
 					return header_bad(t, "#fields names a column twice");
 				t->col[c] = n;
-				t->slot[n] = (signed char)c;
 			}
 		}
 		n++;
@@ -150,27 +158,63 @@ static int bad(pq_zeek_rec *r, int why, const char *detail)
 	return PQ_EPARSE;
 }
 
+#ifdef __SSE2__
+/* Which of the 32 bytes x, y equal v's, as bits. */
+static unsigned eq32(__m128i x, __m128i y, __m128i v)
+{
+	return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, v)) |
+	       (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(y, v)) << 16;
+}
+
+/* Which are control bytes (below 0x20; the separator is one too). */
+static unsigned ctl32(__m128i x, __m128i y)
+{
+	const __m128i v1f = _mm_set1_epi8(0x1f);
+	return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(x, v1f), v1f)) |
+	       (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(y, v1f), v1f)) << 16;
+}
+#endif
+
+/* The wanted columns of a row whose separators are at tab[0..nf-1] and which ends at
+ * len: out[c] for t->names[c], left alone for columns the row does not have. */
+static void pick(const pq_zeek_tsv *t, char *line, const size_t *tab, int nf, size_t len, span *out)
+{
+	for (int c = 0; c < t->nnames; c++) {
+		int k = t->col[c];
+		if (k < 0 || k > nf)
+			continue;
+		size_t from = k ? tab[k - 1] + 1 : 0, to = k < nf ? tab[k] : len;
+		out[c] = (span){line + from, to - from};
+	}
+}
+
 /* Splits a row at the separator, keeping the columns pqtls reads. With to_nl the row
  * ends at the first newline of line[0..avail) (one pass finds fields and the end);
  * without, it is all of line[0..avail). Returns the field count, -1 when a control byte
  * other than the separator appears, -2 (to_nl only) when there is no newline; sets
- * *linelen except for -2. */
+ * *linelen except for -2.
+ *
+ * The scan only notes where each separator is (a store per field, no test of whether
+ * pqtls wants that column); the wanted columns are cut out once at the end. */
 static int split(const pq_zeek_tsv *t, char *line, size_t avail, int to_nl, span *out, int *esc,
 		 size_t *linelen)
 {
-	int f = 0;
+	size_t tab[PQ_ZEEK_TSV_MAXF + 32]; /* separators of the first PQ_ZEEK_TSV_MAXF fields */
+	int f = 0;                         /* separators seen */
 	unsigned bs = 0;
-	size_t start = 0, i = 0, len = avail;
+	size_t i = 0, len = avail;
 	unsigned char sep = (unsigned char)t->sep;
 #ifdef __SSE2__
-	const __m128i vsep = _mm_set1_epi8((char)sep), v1f = _mm_set1_epi8(0x1f), vbs = _mm_set1_epi8('\\'),
-		      vnl = _mm_set1_epi8('\n');
-	for (; i + 16 <= avail; i += 16) {
+	/* 32 bytes a step (two SSE2 loads): rows are ~200 bytes, and the tests per step
+	 * (newline, control byte, room) cost as much as the compares. */
+	const __m128i vsep = _mm_set1_epi8((char)sep), vbs = _mm_set1_epi8('\\'), vnl = _mm_set1_epi8('\n');
+	for (; i + 32 <= avail; i += 32) {
 		__m128i x = _mm_loadu_si128((const __m128i *)(line + i));
-		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, vsep));
-		unsigned ctl = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(x, v1f), v1f));
-		unsigned b = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, vbs));
-		unsigned nl = to_nl ? (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, vnl)) : 0;
+		__m128i y = _mm_loadu_si128((const __m128i *)(line + i + 16));
+		unsigned m = eq32(x, y, vsep);
+		unsigned ctl = ctl32(x, y);
+		unsigned b = eq32(x, y, vbs);
+		unsigned nl = to_nl ? eq32(x, y, vnl) : 0;
 		if (nl) { /* only what is before the newline belongs to this row */
 			unsigned below = (nl & -nl) - 1;
 			m &= below;
@@ -181,13 +225,11 @@ static int split(const pq_zeek_tsv *t, char *line, size_t avail, int to_nl, span
 		if (ctl & ~m)
 			goto binary;
 		bs |= b;
-		while (m) {
-			size_t pos = i + (size_t)__builtin_ctz(m);
-			if (f < PQ_ZEEK_TSV_MAXF && t->slot[f] >= 0)
-				out[(int)t->slot[f]] = (span){line + start, pos - start};
-			f++;
-			start = pos + 1;
-			m &= m - 1;
+		if (f <= PQ_ZEEK_TSV_MAXF) { /* room for this step's up to 32 */
+			for (; m; m &= m - 1)
+				tab[f++] = i + (size_t)__builtin_ctz(m);
+		} else {
+			f += pop16(m & 0xffff) + pop16(m >> 16);
 		}
 		if (nl)
 			goto done;
@@ -196,10 +238,9 @@ static int split(const pq_zeek_tsv *t, char *line, size_t avail, int to_nl, span
 	for (; i < avail; i++) {
 		unsigned char c = (unsigned char)line[i];
 		if (c == sep) {
-			if (f < PQ_ZEEK_TSV_MAXF && t->slot[f] >= 0)
-				out[(int)t->slot[f]] = (span){line + start, i - start};
+			if (f < PQ_ZEEK_TSV_MAXF)
+				tab[f] = i;
 			f++;
-			start = i + 1;
 		} else if (c == '\n' && to_nl) {
 			len = i;
 			goto done;
@@ -213,8 +254,7 @@ static int split(const pq_zeek_tsv *t, char *line, size_t avail, int to_nl, span
 done:
 	*esc = bs != 0;
 	*linelen = len;
-	if (f < PQ_ZEEK_TSV_MAXF && t->slot[f] >= 0)
-		out[(int)t->slot[f]] = (span){line + start, len - start};
+	pick(t, line, tab, f, len, out);
 	return f + 1;
 binary:
 	if (to_nl) {
@@ -230,7 +270,8 @@ binary:
 
 static int is_unset(const pq_zeek_tsv *t, span s)
 {
-	return !s.p || (s.n == t->unset_len && !memcmp(s.p, t->unset, s.n));
+	/* The first byte first: most values are not "-", and memcmp is a call. */
+	return !s.p || (s.n == t->unset_len && (!s.n || s.p[0] == t->unset[0]) && !memcmp(s.p, t->unset, s.n));
 }
 
 static int is_empty(const pq_zeek_tsv *t, span s)

@@ -47,7 +47,6 @@ typedef struct pq_zeek_tsv {
 	const char *const *names; /* the columns wanted (ssl.log's by default) */
 	int nnames, required;     /* required: index of the column a block must have, or -1 */
 	int col[PQ_ZEEK_TSV_MAXCOLS]; /* column of each, -1 when the log has none */
-	signed char slot[PQ_ZEEK_TSV_MAXF]; /* column -> enum pq_zeek_col, or -1 */
 	int bad;                  /* the current header block is unusable */
 	char bad_detail[96];
 	unsigned blocks;          /* header blocks seen (#fields lines) */

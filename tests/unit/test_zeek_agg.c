@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -87,6 +88,38 @@ static void merge_equals_one_pass(void **state)
 	pq_zeek_agg_dispose(&m);
 }
 
+/* Hashes taken (and slots prefetched) for a whole batch before any row of it is counted,
+ * while the rows' inserts grow the table: the same counts as one row at a time. */
+static void two_steps_equal_one(void **state)
+{
+	(void)state;
+	enum { N = 600 };
+	static pq_zeek_rec r[N];
+	static uint64_t h[N];
+	pq_zeek_agg one, two;
+	pq_zeek_agg_init(&one, NULL);
+	pq_zeek_agg_init(&two, NULL);
+	for (int i = 0; i < N; i++) {
+		char ip[32];
+		snprintf(ip, sizeof ip, "10.0.%d.%d", i % 300 / 100, i % 100);
+		r[i] = rec(ip, PQ_ZV_TLSv13, i % 2, 1, 86400L * (i % 5));
+		assert_int_equal(pq_zeek_agg_add(&one, &r[i]), 0);
+	}
+	for (int i = 0; i < N; i++)
+		h[i] = pq_zeek_agg_prefetch(&two, &r[i]);
+	for (int i = 0; i < N; i++)
+		assert_int_equal(pq_zeek_agg_add_hashed(&two, &r[i], h[i]), 0);
+	assert_int_equal(two.servers.len, 300);
+	assert_memory_equal(one.cat, two.cat, sizeof one.cat);
+	const pq_zeek_server *x = pq_zeek_map_find(&one.servers, &r[7].resp, sizeof r[7].resp),
+			     *y = pq_zeek_map_find(&two.servers, &r[7].resp, sizeof r[7].resp);
+	assert_non_null(y);
+	assert_int_equal(y->rows, 2);
+	assert_int_equal(x->res_yes, y->res_yes);
+	pq_zeek_agg_dispose(&one);
+	pq_zeek_agg_dispose(&two);
+}
+
 static void samples(void **state)
 {
 	(void)state;
@@ -126,6 +159,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(counts),
 		cmocka_unit_test(merge_equals_one_pass),
+		cmocka_unit_test(two_steps_equal_one),
 		cmocka_unit_test(samples),
 		cmocka_unit_test(wilson),
 	};

@@ -134,6 +134,38 @@ static void bad_headers(void **state)
 	assert_int_equal(t.blocks, 3);
 }
 
+/* Rows with more fields than pqtls notes (512): still counted exactly, in both the
+ * vector steps and the byte loop at the end of the input. */
+static void many_fields(void **state)
+{
+	(void)state;
+	pq_zeek_tsv t;
+	pq_zeek_rec r;
+	static char b[4096];
+	pq_zeek_tsv_init(&t);
+	assert_int_equal(hdr(&t, "#fields	ts	id.resp_h	resumed	server_name	established"), 0);
+	size_t n = (size_t)snprintf(b, sizeof b, "1	1.2.3.4	T	x	T");
+	for (int i = 0; i < 700 - 5; i++)
+		b[n++] = '\t';
+	b[n] = '\0';
+	assert_int_equal(pq_zeek_tsv_row(&t, b, n, &r), PQ_EPARSE);
+	assert_int_equal(r.bad, PQ_ZB_FIELDS);
+	assert_string_equal(r.bad_detail, "700 fields, header has 5");
+	size_t got = 0;
+	b[n++] = '\n';
+	assert_int_equal(pq_zeek_tsv_row_next(&t, b, n, &r, &got), PQ_EPARSE);
+	assert_string_equal(r.bad_detail, "700 fields, header has 5");
+	assert_int_equal(got, n - 1);
+	/* A separator as the last byte of the first 32-byte step (after the address). */
+	char e[] = "1700000000.123456\t198.51.100.77\tF\tname-ending-at-32\tT\n";
+	assert_int_equal(pq_zeek_tsv_row_next(&t, e, strlen(e), &r, &got), 0);
+	assert_int_equal(r.resumed, 0);
+	assert_int_equal(r.established, 1);
+	assert_int_equal(r.server_name_len, strlen("name-ending-at-32"));
+	assert_memory_equal(r.server_name, "name-ending-at-32", r.server_name_len);
+	assert_int_equal(r.resp.b[3], 77);
+}
+
 /* One pass over a buffer: rows end at their newline; a partial row asks for more. */
 static void rows_in_a_buffer(void **state)
 {
@@ -182,6 +214,7 @@ int main(void)
 		cmocka_unit_test(bad_rows),
 		cmocka_unit_test(bad_headers),
 		cmocka_unit_test(rows_in_a_buffer),
+		cmocka_unit_test(many_fields),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
