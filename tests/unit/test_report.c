@@ -15,7 +15,9 @@
 #include <cmocka.h>
 
 #include "report/out.h"
+#include "report/agg.h"
 #include "report/rdb.h"
+#include "report/studies.h"
 #include "report/svg.h"
 
 static void ticks(void **state)
@@ -130,11 +132,118 @@ static void refusals(void **state)
 	unlink(path);
 }
 
+/* A schema-2 database with the given cells, each holding 8 identical successful
+ * connections (TTFB `ttfb` ms, TTLB `ttlb` ms, min RTT = the cell's RTT). */
+typedef struct fx_cell {
+	const char *arm, *leaf, *group;
+	long long rtt_us, resp, chain, flight;
+	int inter;
+	double rate_bps, jitter_us, ttfb, ttlb;
+} fx_cell;
+
+static void make_results(const char *path, const fx_cell *c, size_t n)
+{
+	make_db(path, "CREATE TABLE meta (key TEXT, value TEXT); INSERT INTO meta VALUES ('schema_version', '2');"
+		      "CREATE TABLE run (run_id); CREATE TABLE link_check (link_check_id);"
+		      "CREATE TABLE cell (cell_id, point_key, host_name, arm, chain_leaf, tls_group, link_key, status, "
+		      "rtt_us, response_bytes, chain_der_bytes, chain_pad_to_bytes, first_flight_bytes, "
+		      "first_flight_segs, chain_intermediates, initcwnd_segs, mtu_bytes, early_data, trial, "
+		      "resume_pct, loss_pct, jitter_us, rate_bps, cell_index);"
+		      "CREATE TABLE conn (cell_id, conn_index, connect_us, handshake_us, ttfb_us, ttlb_us, "
+		      "min_rtt_us, error_kind, resumed, retrans_segs)");
+	sqlite3 *db;
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	for (size_t i = 0; i < n; i++) {
+		char sql[1024];
+		snprintf(sql, sizeof sql,
+			 "INSERT INTO cell VALUES (%zu, 'p%zu', 'h', '%s', '%s', '%s', 'l%lld', 'done', %lld, "
+			 "%lld, %lld, 0, %lld, 8, %d, 10, 1500, 0, 0, 0, 0, %g, %g, %zu);"
+			 "WITH RECURSIVE k(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i < 7) "
+			 "INSERT INTO conn SELECT %zu, i, %lld, %g, %g, %g, %lld, 'ok', 0, 0 FROM k",
+			 i + 1, i, c[i].arm, c[i].leaf, c[i].group, c[i].rtt_us, c[i].rtt_us, c[i].resp,
+			 c[i].chain, c[i].flight, c[i].inter, c[i].jitter_us, c[i].rate_bps, i, i + 1,
+			 c[i].rtt_us, c[i].ttfb * 500, c[i].ttfb * 1e3, c[i].ttlb * 1e3, c[i].rtt_us);
+		assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	}
+	sqlite3_close(db);
+}
+
+static char *studies_of(const fx_cell *c, size_t n)
+{
+	char path[] = "/tmp/pqtls-studies-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	make_results(path, c, n);
+	pq_rdb db;
+	pq_agg a;
+	pq_diag d = {0};
+	assert_int_equal(pq_rdb_open(path, &db, &d), 0);
+	assert_int_equal(pq_agg_build(&db, &a, &d), 0);
+	pq_out o;
+	pq_out_init(&o, 1 << 20);
+	pq_report_studies(&o, &a, 1);
+	assert_int_equal(o.err, 0);
+	char *h = strdup(pq_buf_str(&o.b));
+	pq_out_dispose(&o);
+	pq_agg_free(&a);
+	pq_rdb_close(&db);
+	unlink(path);
+	return h;
+}
+
+static void studies_rows(void **state)
+{
+	(void)state;
+	const fx_cell full[] = {
+	    /* ttfb-intermediates: ML-DSA-44 with 0 and 2 intermediates at 50 ms */
+	    {"ml-dsa-44", "ml-dsa-44", "X25519", 50000, 1024, 3900, 6000, 0, 0, 0, 100, 101},
+	    {"ml-dsa-44", "ml-dsa-44", "X25519", 50000, 1024, 11900, 14000, 2, 0, 0, 102, 103},
+	    /* ttfb-rtt at 50 ms */
+	    {"ml-dsa-44", "ml-dsa-44", "X25519MLKEM768", 50000, 1024, 7900, 10000, 1, 0, 0, 101, 102},
+	    {"ecdsa-p256", "ecdsa-p256", "X25519MLKEM768", 50000, 1024, 1400, 4000, 1, 0, 0, 103, 104},
+	    /* mtc-cdn at 50 ms */
+	    {"ml-dsa-44 today", "ml-dsa-44", "X25519MLKEM768", 50000, 1024, 7900, 9000, 1, 0, 0, 150, 151},
+	    {"ml-dsa-44 mtc landmark", "ml-dsa-44", "X25519MLKEM768", 50000, 1024, 3900, 5000, 0, 0, 0, 100, 101},
+	    /* ttlb on the aws-fast link, 200 KiB */
+	    {"ecdsa-p256 X25519", "ecdsa-p256", "X25519", 35000, 204800, 1400, 3000, 1, 1e9, 388, 80, 100},
+	    {"ml-dsa-65 X25519MLKEM768", "ml-dsa-65", "X25519MLKEM768", 35000, 204800, 9000, 12000, 1, 1e9, 388,
+	     90, 104},
+	};
+	char *h = studies_of(full, sizeof full / sizeof full[0]);
+	assert_non_null(strstr(h, "paper Table V (seeds/003)"));
+	assert_non_null(strstr(h, "TTFB median 100.00 to 102.00 ms (+2.00 ms)"));
+	assert_non_null(strstr(h, "ML-DSA: 108.77"));
+	assert_non_null(strstr(h, "ml-dsa-44: TTFB 101.00 ms [101.00, 101.00]"));
+	assert_non_null(strstr(h, "ecdsa-p256: TTFB 103.00 ms"));
+	assert_null(strstr(h, "SLH-DSA")); /* no such arm here */
+	assert_non_null(strstr(h, "paper Table VIII (seeds/003)"));
+	assert_non_null(strstr(h, "ml-dsa-44 today: first flight 9.0 kB, TTFB 150.0 ms = 3.0 RTT"));
+	assert_non_null(strstr(h, "ml-dsa-44 mtc landmark: first flight 5.0 kB, TTFB 100.0 ms = 2.0 RTT"));
+	assert_non_null(strstr(h, "aws-fast link, 200 KiB: TTLB +4.0 %"));
+	assert_null(strstr(h, "aws-lowbw")); /* no low-bandwidth link */
+	free(h);
+
+	/* Without the cells a row needs, the row is left out. */
+	const fx_cell bare[] = {
+	    {"ml-dsa-44", "ml-dsa-44", "X25519", 10000, 1024, 3900, 6000, 0, 0, 0, 30, 31},
+	    {"ml-dsa-44 today", "ml-dsa-44", "X25519MLKEM768", 50000, 1024, 7900, 9000, 1, 0, 0, 150, 151},
+	    {"ecdsa-p256 X25519", "ecdsa-p256", "X25519", 35000, 204800, 1400, 3000, 1, 1e9, 388, 80, 100},
+	};
+	h = studies_of(bare, sizeof bare / sizeof bare[0]);
+	assert_null(strstr(h, "Table V "));
+	assert_null(strstr(h, "Table VI "));
+	assert_null(strstr(h, "Table VIII"));
+	assert_null(strstr(h, "AWS"));
+	assert_non_null(strstr(h, "<table>")); /* the section itself is still there */
+	free(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(ticks), cmocka_unit_test(out_escapes_and_saves), cmocka_unit_test(chart),
-	    cmocka_unit_test(refusals),
+	    cmocka_unit_test(refusals), cmocka_unit_test(studies_rows),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
