@@ -17,7 +17,7 @@ pkgs=(build-essential cmake pkg-config
       tshark            # tests open written pcaps with an independent reader
       dpkg-dev          # apt-get source (OpenSSL 3.5 source package)
       clang libclang-rt-14-dev  # libFuzzer targets in fuzz/ (make fuzz, short runs in make test)
-      chromium          # tests: the report opened in a headless browser
+      chromium fonts-dejavu-core  # tests: the report opened in a headless browser (a font for its text)
       ca-certificates
       python3)          # tests only: several integration tests read JSON with it
 
