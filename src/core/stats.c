@@ -102,3 +102,17 @@ void pq_stats_summary(pq_stats *s, pq_summary *o)
 	o->min = s->v[0];
 	o->max = s->v[s->n - 1];
 }
+
+void pq_stats_wilson(double k, double n, double z, double *lo, double *hi)
+{
+	if (n <= 0) {
+		*lo = 0;
+		*hi = 1;
+		return;
+	}
+	double p = k / n, z2 = z * z, den = 1 + z2 / n;
+	double mid = (p + z2 / (2 * n)) / den;
+	double half = z * sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / den;
+	*lo = mid - half < 0 ? 0 : mid - half;
+	*hi = mid + half > 1 ? 1 : mid + half;
+}

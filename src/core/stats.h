@@ -28,4 +28,8 @@ double pq_stats_percentile(pq_stats *s, double q);
 /* Fills *out; all fields NaN (n = 0) for an empty set. */
 void pq_stats_summary(pq_stats *s, pq_summary *out);
 
+/* The Wilson score interval of k successes in n > 0 trials at normal quantile z (1.96 for
+ * 95 %, 2.5758 for 99 %), clamped to [0, 1]; n == 0 gives [0, 1] (nothing is known). */
+void pq_stats_wilson(double k, double n, double z, double *lo, double *hi);
+
 #endif

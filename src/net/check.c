@@ -35,16 +35,7 @@ void pq_check_opts_init(pq_check_opts *o)
 
 void pq_check_wilson(int k, int n, double *lo, double *hi)
 {
-	if (n <= 0) {
-		*lo = 0;
-		*hi = 1;
-		return;
-	}
-	double p = (double)k / n, z2 = Z99 * Z99, den = 1 + z2 / n;
-	double mid = (p + z2 / (2.0 * n)) / den;
-	double half = Z99 * sqrt(p * (1 - p) / n + z2 / (4.0 * n * n)) / den;
-	*lo = mid - half < 0 ? 0 : mid - half;
-	*hi = mid + half > 1 ? 1 : mid + half;
+	pq_stats_wilson(k, n, Z99, lo, hi);
 }
 
 /* Sockets: [0] in the client namespace, [1] in the server namespace, both UDP, each

@@ -1,8 +1,9 @@
 #include "zeek/agg.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "core/stats.h"
 
 void pq_zeek_agg_init(pq_zeek_agg *a, const pq_zeek_classifier *cls)
 {
@@ -241,15 +242,9 @@ int pq_zeek_agg_merge(pq_zeek_agg *into, const pq_zeek_agg *from)
 
 void pq_zeek_wilson95(uint64_t k, uint64_t n, double *lo, double *hi)
 {
-	if (!n) {
+	if (!n) { /* the report prints n/a; zeros keep partial files and JSON simple */
 		*lo = *hi = 0;
 		return;
 	}
-	const double z = 1.959963984540054;
-	double p = (double)k / (double)n, nn = (double)n, z2 = z * z;
-	double den = 1 + z2 / nn;
-	double mid = (p + z2 / (2 * nn)) / den;
-	double half = z * sqrt(p * (1 - p) / nn + z2 / (4 * nn * nn)) / den;
-	*lo = mid - half < 0 ? 0 : mid - half;
-	*hi = mid + half > 1 ? 1 : mid + half;
+	pq_stats_wilson((double)k, (double)n, 1.959963984540054, lo, hi);
 }

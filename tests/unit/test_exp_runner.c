@@ -12,24 +12,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "testdb.h"
 #include "testdir.h"
 #include "core/clock.h"
 #include "exp/runner.h"
 #include "server/server.h"
-
-static long long q(const char *path, const char *sql)
-{
-	sqlite3 *db;
-	sqlite3_stmt *st;
-	long long v = -1;
-	assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
-	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	sqlite3_close(db);
-	return v;
-}
 
 /* Runs "server = addr" with two groups x 2 trials x 3 connections into path. */
 static void sweep(const char *addr, const char *ca, const char *path, pq_exp_run_summary *sum)

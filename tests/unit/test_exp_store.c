@@ -14,25 +14,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "testdb.h"
 #include "testdir.h"
 #include "exp/export.h"
 #include "exp/hostload.h"
 #include "exp/merge.h"
 #include "exp/store.h"
-
-static long long q(const char *path, const char *sql)
-{
-	sqlite3 *db;
-	sqlite3_stmt *st;
-	long long v = -1;
-	assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
-	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	sqlite3_close(db);
-	return v;
-}
 
 static void one_cell(pq_exp_grid *g)
 {

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "zeek_testdir.h"
+#include "testdir.h"
 #include "zeek/certs.h"
 
 

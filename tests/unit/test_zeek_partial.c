@@ -9,7 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "zeek_testdir.h"
+#include "testdir.h"
 
 #include "zeek/partial.h"
 #include "zeek/report.h"

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "zeek_testdir.h"
+#include "testdir.h"
 
 #include "zeek/report.h"
 #include "zeek/run.h"

@@ -10,7 +10,7 @@
 #include <sqlite3.h>
 #include <cmocka.h>
 
-#include "zeek_testdir.h"
+#include "testdir.h"
 #include "zeek/savings.h"
 
 static const char *make_db(const char *name, const char *sql)

@@ -14,6 +14,17 @@ static int testdir_setup(void **state)
 	return mkdtemp(dir) ? 0 : -1;
 }
 
+/* Writes text to dir/name; returns the path (valid until the next call). */
+__attribute__((unused)) static const char *testdir_write(const char *name, const char *text)
+{
+	static char path[300];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	if (!f || fputs(text, f) < 0 || fclose(f))
+		return "/nonexistent/testdir_write-failed";
+	return path;
+}
+
 static int testdir_teardown(void **state)
 {
 	(void)state;
