@@ -12,6 +12,10 @@
 
 int pq_zeek_slurp(const char *path, size_t cap, char **out, size_t *len, pq_diag *d)
 {
+	/* zlib would read a directory and name the path again in its own error. */
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return pq_diag_set(d, -EISDIR, "%s: is a directory; give a file", path);
 	gzFile g = gzopen(path, "rb");
 	if (!g)
 		return pq_diag_set(d, errno ? -errno : PQ_EIO, "%s: cannot open: %s", path,

@@ -119,6 +119,10 @@ expect 2 "--by" "$PQTLS" zeek summary --by year "$T/bad.json"
 expect 2 "--chunk: 0 is not a piece of a log" "$PQTLS" zeek summary --chunk 0 "$T/bad.json"
 expect 2 "" "$PQTLS" zeek summary
 expect 1 "missing.log: No such file" "$PQTLS" zeek summary "$T/missing.log"
+# A directory where a file is meant: named once, with what to give.
+mkdir -p "$T/adir"
+expect 1 "error: $T/adir: is a directory; give a file\$" "$PQTLS" zeek summary --ranges "$T/adir" "$T/bad.json"
+expect 1 "error: $T/adir: is a directory; give a file\$" "$PQTLS" zeek merge "$T/adir"
 mkdir "$T/empty"
 expect 1 "no ssl log files in it" "$PQTLS" zeek summary "$T/empty"
 pass "bad ranges, ASN lists, options and paths: exit 1/2 with the input named"
