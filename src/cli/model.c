@@ -16,7 +16,7 @@
 #define MAX_CLIFFS 16
 
 struct model_opts {
-	const char *certs, *sig, *group, *range;
+	const char *certs, *sig, *group, *range, *groups, *key_share, *server_groups;
 	long long intermediates, iw;
 	uint64_t mss, response, step;
 	int64_t rtt;
@@ -34,6 +34,17 @@ static const pq_opt model_opts_table[] = {
      "without --certs: intermediates in the chain", NULL, 0, 8},
     {"group", 'g', PQ_OPT_STR, O(group), "GROUP", "X25519MLKEM768", "key-exchange group", NULL, 0,
      0},
+    {"groups", 0, PQ_OPT_STR, O(groups), "LIST", NULL,
+     "the client's offer, in order (e.g. X25519MLKEM768:X25519): the model then measures its "
+     "ClientHello(s) in memory against --server-groups, and the group negotiated replaces --group",
+     NULL, 0, 0},
+    {"key-share", 0, PQ_OPT_STR, O(key_share), "LIST", NULL,
+     "with --groups: the group(s) whose share the first ClientHello carries (default: the first offered)",
+     NULL, 0, 0},
+    {"server-groups", 0, PQ_OPT_STR, O(server_groups), "LIST", NULL,
+     "with --groups: what the server accepts, OpenSSL's syntax (A/B prefers A even at the cost of a "
+     "HelloRetryRequest; default: OpenSSL's)",
+     NULL, 0, 0},
     {"rtt", 0, PQ_OPT_DURATION, O(rtt), "DURATION", "0",
      "round-trip time, to print times beside round trips (0: round trips only)", NULL, 0, 0},
     {"initcwnd", 0, PQ_OPT_INT, O(iw), "N", "10", "initial congestion window, segments", NULL, 1,
@@ -132,6 +143,7 @@ static cJSON *phases_json(const pq_model_out *o, int64_t rtt)
 	cJSON_AddNumberToObject(j, "flight_bytes", (double)o->flight_bytes);
 	cJSON_AddNumberToObject(j, "flight_segments", (double)o->flight_segments);
 	cJSON_AddNumberToObject(j, "flight_rounds", o->flight_rounds);
+	cJSON_AddNumberToObject(j, "hrr_rtts", o->hrr_rounds);
 	cJSON_AddStringToObject(j, "why", o->why);
 	return j;
 }
@@ -221,6 +233,12 @@ static void describe(const struct model_opts *o, const pq_model_base *b, size_t 
 		       b->leaf_alg, b->n - 1, b->n == 2 ? "" : "s");
 	printf("; %s, MSS %zu, initial window %lld%s%s%s\n", b->group, mss, o->iw,
 	       rtt[0] ? ", RTT " : "", rtt, o->one_write ? "; the flight in one write" : "");
+	if (o->groups)
+		printf("the client offers %s with %s share%s; the server (%s) %s\n", o->groups,
+		       o->key_share ? o->key_share : "the first one's",
+		       o->key_share && strchr(o->key_share, ':') ? "s" : "",
+		       o->server_groups ? o->server_groups : "OpenSSL's default groups",
+		       b->hrr ? "asks again with a HelloRetryRequest" : "takes the share");
 	if (b->measured && !o->one_write) {
 		int same = b->n_writes == b->rule.n_writes;
 		for (size_t i = 0; same && i < b->n_writes; i++)
@@ -228,6 +246,17 @@ static void describe(const struct model_opts *o, const pq_model_base *b, size_t 
 		printf("OpenSSL's writes, from a handshake in memory: %s the rule's (pki/acct.h)\n",
 		       same ? "the same as" : "they differ from");
 	}
+}
+
+/* The offer of --groups and --key-share against --server-groups, in memory. */
+static int measure_offer(const struct model_opts *o, pq_tls_hello *h, pq_diag *d)
+{
+	char offer[256];
+	int rc = pq_tls_groups_offer(o->groups, o->key_share, o->key_share ? "--key-share" : "--groups",
+				     offer, sizeof offer, d);
+	if (rc == 0)
+		rc = pq_tls_hello_measure(offer, o->server_groups, h, d);
+	return rc;
 }
 
 static int model_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
@@ -248,8 +277,23 @@ static int model_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 		ex = pq_cli_usage_error(PATH, "--certs gives the chain; --sig and --intermediates describe one without it");
 		goto out;
 	}
-	rc = o->certs ? pq_model_base_certs(o->certs, "--certs", o->group, wbuf, b, &d)
-		      : pq_model_base_alg(o->sig, "--sig", (int)o->intermediates, o->group, wbuf, b, &d);
+	pq_tls_hello hello;
+	const char *group = o->group;
+	if ((o->key_share || o->server_groups) && !o->groups) {
+		ex = pq_cli_usage_error(PATH, "--key-share and --server-groups describe an offer: give --groups too");
+		goto out;
+	}
+	if (o->groups && (rc = measure_offer(o, &hello, &d)) < 0) {
+		ex = rc == PQ_EINVAL ? pq_cli_usage_error(PATH, "%s", pq_diag_msg(&d))
+				     : pq_cli_fail(PATH, "%s", pq_diag_msg(&d));
+		goto out;
+	}
+	if (o->groups)
+		group = hello.group;
+	rc = o->certs ? pq_model_base_certs(o->certs, "--certs", group, wbuf, b, &d)
+		      : pq_model_base_alg(o->sig, "--sig", (int)o->intermediates, group, wbuf, b, &d);
+	if (rc == 0 && o->groups)
+		pq_model_base_hello(b, &hello);
 	if (rc < 0) {
 		ex = rc == PQ_EINVAL ? pq_cli_usage_error(PATH, "%s", pq_diag_msg(&d))
 				     : pq_cli_fail(PATH, "%s", pq_diag_msg(&d));
@@ -268,6 +312,10 @@ static int model_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 		cJSON_AddNumberToObject(root, "mss", (double)mss);
 		cJSON_AddNumberToObject(root, "initcwnd", (double)o->iw);
 		cJSON_AddBoolToObject(root, "writes_measured", b->measured);
+		cJSON_AddNumberToObject(root, "client_hello_bytes", (double)b->client_hello);
+		cJSON_AddBoolToObject(root, "hrr", b->hrr);
+		if (b->hrr)
+			cJSON_AddNumberToObject(root, "client_hello2_bytes", (double)b->client_hello2);
 	} else {
 		describe(o, b, mss);
 	}
@@ -316,7 +364,8 @@ const pq_cmd pq_cmd_model = {
 	"Examples:\n"
 	"  pqtls model --certs DIR --group X25519MLKEM768 --rtt 50ms --initcwnd 10\n"
 	"  pqtls model --sig ecdsa-p256 --chain-bytes 4KiB..80KiB\n"
-	"  pqtls model --certs DIR --one-write --json\n",
+	"  pqtls model --certs DIR --one-write --json\n"
+	"  pqtls model --groups X25519MLKEM768:X25519 --key-share X25519 --server-groups X25519MLKEM768/X25519\n",
     .opts = model_opts_table,
     .opts_size = sizeof(struct model_opts),
     .run = model_run,

@@ -76,6 +76,10 @@ static void explain(why *w, const pq_model_in *in, const pq_model_out *o, size_t
 	    (in->client_hello + mss - 1) / mss, in->client_hello > mss ? "s" : "");
 	say(w, o->ch_rounds > 1 ? ": more than the client's window, %u extra round trips\n" : "\n",
 	    o->ch_rounds - 1);
+	if (in->hrr)
+		say(w, "its key share is not one the server takes: a HelloRetryRequest comes back and "
+		       "the second ClientHello (%s bytes) goes out: %u more round trip%s\n",
+		    grp(b, sizeof b, in->client_hello2), o->hrr_rounds, o->hrr_rounds > 1 ? "s" : "");
 	explain_flight(w, in, o, mss, iw);
 	say(w, "handshake: the client has the server's Finished after %u round trips\n", o->handshake);
 	if (in->early_data)
@@ -101,6 +105,9 @@ int pq_model_predict(const pq_model_in *in, pq_model_out *out, pq_diag *d)
 				   "flight model: needs the ClientHello's bytes and 1 to %d server "
 				   "writes (got %zu)",
 				   PQ_MODEL_MAX_WRITES, in->n_server_writes);
+	if (in->hrr && !in->client_hello2)
+		return pq_diag_set(d, PQ_EINVAL, "flight model: a HelloRetryRequest needs the second "
+						 "ClientHello's bytes");
 	if (mss < 64 || mss > 65535)
 		return pq_diag_set(d, PQ_EINVAL, "flight model: an MSS of %zu bytes (accepted: 64 to 65535)", mss);
 	pq_model_out o = {0};
@@ -108,6 +115,15 @@ int pq_model_predict(const pq_model_in *in, pq_model_out *out, pq_diag *d)
 	pq_model_tcp client = {.mss = mss, .cwnd = iw}, server = {.mss = mss, .cwnd = iw};
 	pq_model_tcp_send(&client, &in->client_hello, 1, &b);
 	o.ch_rounds = b.rounds;
+	if (in->hrr) {
+		/* The HRR is a short flight of its own; the second ClientHello leaves when it
+		 * arrives, from the window the first one left. */
+		size_t hrr = in->hrr_bytes ? in->hrr_bytes : 1;
+		pq_model_tcp_send(&server, &hrr, 1, &b);
+		o.hrr_rounds = b.rounds;
+		pq_model_tcp_send(&client, &in->client_hello2, 1, &b);
+		o.hrr_rounds += b.rounds - 1;
+	}
 	pq_model_tcp_send(&server, in->server_writes, in->n_server_writes, &b);
 	for (size_t i = 0; i < in->n_server_writes; i++)
 		o.flight_bytes += in->server_writes[i];
@@ -116,7 +132,7 @@ int pq_model_predict(const pq_model_in *in, pq_model_out *out, pq_diag *d)
 	o.flight_first_round = b.first_round;
 	o.cwnd_after_flight = server.cwnd;
 	o.connect = 1;
-	o.handshake = o.connect + o.ch_rounds - 1 + o.flight_rounds;
+	o.handshake = o.connect + o.ch_rounds - 1 + o.hrr_rounds + o.flight_rounds;
 	o.ttfb = in->early_data ? o.handshake : o.handshake + 1;
 	size_t rest[2] = {in->tickets, in->response};
 	size_t nrest = in->tickets ? 2 : 1;

@@ -3,7 +3,9 @@
  * connection as pqtls bench measures them (from connect(2)):
  *   connect    SYN, SYN-ACK: 1
  *   handshake  + the ClientHello's rounds - 1 + the server's first flight's rounds
- *              (the client is done when the last of it arrives)
+ *              (the client is done when the last of it arrives); a HelloRetryRequest
+ *              (the first ClientHello's key share is not one the server takes) adds the
+ *              round of the HRR and the second ClientHello's rounds before the flight
  *   ttfb       + 1: the client's Finished and request go out, tickets and the first
  *              response bytes come back (0-RTT: the request went with the ClientHello
  *              and is answered right after the server's flight)
@@ -32,11 +34,15 @@ typedef struct pq_model_in {
 	size_t tickets;	 /* bytes of NewSessionTickets the server sends after the handshake */
 	size_t response; /* bytes on TCP of the response (TLS records); 0: no last byte */
 	int early_data;	 /* the request rides in 0-RTT data */
+	int hrr;	 /* the server answers the first ClientHello with a HelloRetryRequest */
+	size_t hrr_bytes;     /* bytes on TCP of the HRR flight (0: one short segment) */
+	size_t client_hello2; /* bytes on TCP of the client's flight after the HRR */
 } pq_model_in;
 
 typedef struct pq_model_out {
 	unsigned connect, handshake, ttfb, ttlb; /* round trips from connect(2) */
 	unsigned ch_rounds, flight_rounds, response_rounds;
+	unsigned hrr_rounds; /* the HRR's round trip and the second ClientHello's extra ones */
 	size_t flight_bytes, flight_segments, flight_first_round;
 	size_t cwnd_after_flight, response_segments; /* segments */
 	char why[2048];

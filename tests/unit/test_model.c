@@ -108,6 +108,33 @@ static void predict_phases(void **state)
 	assert_non_null(strstr(o.why, "0-RTT"));
 }
 
+/* A HelloRetryRequest: the ECDSA flight that takes 2 round trips to the handshake takes
+ * 3, and the first byte 4; a second ClientHello bigger than the window (a 20 KB one,
+ * 15 segments from a window of 10) adds one more. */
+static void predict_hrr(void **state)
+{
+	(void)state;
+	size_t ec = 2215;
+	pq_model_in in = {.client_hello = 285, .server_writes = &ec, .n_server_writes = 1};
+	pq_model_out o;
+	assert_int_equal(pq_model_predict(&in, &o, NULL), 0);
+	assert_int_equal(o.handshake, 2);
+	assert_int_equal(o.hrr_rounds, 0);
+	in.hrr = 1;
+	in.hrr_bytes = 99;
+	in.client_hello2 = 1504;
+	assert_int_equal(pq_model_predict(&in, &o, NULL), 0);
+	assert_int_equal(o.hrr_rounds, 1);
+	assert_int_equal(o.handshake, 3);
+	assert_int_equal(o.ttfb, 4);
+	assert_non_null(strstr(o.why, "HelloRetryRequest"));
+	assert_non_null(strstr(o.why, "second ClientHello (1,504 bytes)"));
+	in.client_hello2 = 20000;
+	assert_int_equal(pq_model_predict(&in, &o, NULL), 0);
+	assert_int_equal(o.hrr_rounds, 2);
+	assert_int_equal(o.handshake, 4);
+}
+
 static void predict_bad_input(void **state)
 {
 	(void)state;
@@ -121,6 +148,10 @@ static void predict_bad_input(void **state)
 	in.mss = 20;
 	assert_int_equal(pq_model_predict(&in, &o, &d), PQ_EINVAL);
 	assert_non_null(strstr(d.msg, "MSS of 20"));
+	in.mss = 0;
+	in.hrr = 1;
+	assert_int_equal(pq_model_predict(&in, &o, &d), PQ_EINVAL);
+	assert_non_null(strstr(d.msg, "second ClientHello"));
 }
 
 /* The measured cliffs of the issue (X25519MLKEM768, 1 intermediate, IW10), by hand:
@@ -238,6 +269,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(tcp_per_write),	cmocka_unit_test(tcp_queue_coalesces),
 	    cmocka_unit_test(predict_phases),	cmocka_unit_test(predict_bad_input),
+	    cmocka_unit_test(predict_hrr),
 	    cmocka_unit_test(cliffs_by_hand),	cmocka_unit_test(quic_amplification),
 	    cmocka_unit_test(rule_matches_openssl),
 	};
