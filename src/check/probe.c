@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/sockios.h>
-#include <linux/tcp.h>
 #include <openssl/err.h>
 #include <poll.h>
 #include <stdarg.h>
@@ -16,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/tcpsegs.h"
 #include "tls/acct.h"
 #include "tls/io.h"
 
@@ -218,17 +218,6 @@ static int wait_sent(run *x)
 	}
 }
 
-static uint32_t data_segs_out(int fd)
-{
-	struct tcp_info ti;
-	socklen_t len = sizeof ti;
-	memset(&ti, 0, sizeof ti);
-	if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len) < 0 ||
-	    len < offsetof(struct tcp_info, tcpi_data_segs_out) + sizeof ti.tcpi_data_segs_out)
-		return 0;
-	return ti.tcpi_data_segs_out;
-}
-
 static void write_failed(run *x, int e, size_t done, size_t len)
 {
 	if (e == PQ_ETIMEOUT)
@@ -245,7 +234,7 @@ static void write_failed(run *x, int e, size_t done, size_t len)
 static int send_hello(run *x, const pq_chk_plan *plan)
 {
 	size_t len = x->flight_len, start = 0;
-	uint32_t segs0 = data_segs_out(x->fd);
+	uint32_t segs0 = pq_tcp_data_segs_out(x->fd);
 	for (size_t i = 0; i <= plan->ncuts; i++) {
 		size_t end = i < plan->ncuts ? plan->cuts[i] : len;
 		int e;
@@ -258,7 +247,7 @@ static int send_hello(run *x, const pq_chk_plan *plan)
 		start = end;
 	}
 	x->r->ch_writes[0] = plan->ncuts + 1;
-	x->r->ch_segs[0] = data_segs_out(x->fd) - segs0;
+	x->r->ch_segs[0] = pq_tcp_data_segs_out(x->fd) - segs0;
 	return 1;
 }
 
@@ -288,7 +277,7 @@ static int flush(run *x)
 	if (!x->flight_len)
 		return 1;
 	int second = x->acct.hrr && x->r->ch_bytes[1] == 0;
-	uint32_t segs0 = second ? data_segs_out(x->fd) : 0;
+	uint32_t segs0 = second ? pq_tcp_data_segs_out(x->fd) : 0;
 	int e = write_all(x, x->flight, x->flight_len);
 	if (e == 0 && second)
 		e = wait_sent(x);
@@ -303,7 +292,7 @@ static int flush(run *x)
 	if (second) {
 		x->r->ch_bytes[1] = handshake_record_bytes(x->flight, x->flight_len);
 		x->r->ch_writes[1] = 1;
-		x->r->ch_segs[1] = data_segs_out(x->fd) - segs0;
+		x->r->ch_segs[1] = pq_tcp_data_segs_out(x->fd) - segs0;
 	}
 	return 1;
 }

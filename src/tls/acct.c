@@ -1,10 +1,8 @@
 #include "tls/acct.h"
 
-#include <linux/tcp.h>
-#include <netinet/in.h>
-#include <stddef.h>
+#include "core/tcpsegs.h"
+
 #include <string.h>
-#include <sys/socket.h>
 
 /* RFC 8446 4.1.3: a ServerHello with this random is a HelloRetryRequest. */
 static const unsigned char hrr_random[32] = {
@@ -62,17 +60,6 @@ uint32_t pq_tls_acct_ch_segs(const pq_tls_acct *a, int which)
 	if (which == 0)
 		return a->n_sh >= 1 ? a->segs_at_sh[0] : 0;
 	return a->hrr && a->n_sh >= 2 ? a->segs_at_sh[1] - a->segs_at_sh[0] : 0;
-}
-
-static uint32_t data_segs_out(int fd)
-{
-	struct tcp_info ti;
-	socklen_t len = sizeof ti;
-	memset(&ti, 0, sizeof ti);
-	if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len) < 0 ||
-	    len < offsetof(struct tcp_info, tcpi_data_segs_out) + sizeof ti.tcpi_data_segs_out)
-		return 0;
-	return ti.tcpi_data_segs_out;
 }
 
 void pq_tls_acct_msg(pq_tls_acct *a, int write_p, int content_type, const unsigned char *buf,
@@ -133,7 +120,7 @@ static void msg_cb(int write_p, int version, int content_type, const void *buf, 
 	 * has sent by now is that ClientHello's flight (read before the client writes more). */
 	if (!write_p && content_type == SSL3_RT_HANDSHAKE && len >= 1 &&
 	    ((const unsigned char *)buf)[0] == 2 && a->fd >= 0 && a->n_sh < 2)
-		a->segs_at_sh[a->n_sh++] = data_segs_out(a->fd);
+		a->segs_at_sh[a->n_sh++] = pq_tcp_data_segs_out(a->fd);
 	pq_tls_acct_msg(a, write_p, content_type, buf, len, SSL_is_server(ssl));
 }
 
