@@ -10,6 +10,7 @@
 #include "core/units.h"
 #include "model/base.h"
 #include "model/cliff.h"
+#include "model/hello.h"
 #include "model/quic.h"
 
 #define PATH "pqtls model"
@@ -20,7 +21,7 @@ struct model_opts {
 	long long intermediates, iw;
 	uint64_t mss, response, step;
 	int64_t rtt;
-	int one_write, early, json;
+	int one_write, early, json, client_hellos;
 };
 
 #define O(f) offsetof(struct model_opts, f)
@@ -62,6 +63,10 @@ static const pq_opt model_opts_table[] = {
      NULL, 0, 0},
     {"early-data", 0, PQ_OPT_FLAG, O(early), NULL, NULL, "the request rides in 0-RTT data", NULL,
      0, 0},
+    {"client-hellos", 0, PQ_OPT_FLAG, O(client_hellos), NULL, NULL,
+     "the client's flight instead: the ClientHello of each key-share choice, its segments at --mss, "
+     "the MTU below which it splits, and the HelloRetryRequest a wrong guess draws",
+     NULL, 0, 0},
     {"json", 0, PQ_OPT_FLAG, O(json), NULL, NULL, "print JSON instead of text", NULL, 0, 0},
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
@@ -248,6 +253,27 @@ static void describe(const struct model_opts *o, const pq_model_base *b, size_t 
 	}
 }
 
+/* --client-hellos: one row per key-share choice. */
+static int hellos_run(const struct model_opts *o, size_t mss)
+{
+	pq_model_hello_row rows[PQ_MODEL_HELLOS];
+	pq_diag d = {0};
+	if (pq_model_hellos(mss, rows, &d) < 0)
+		return pq_cli_fail(PATH, "%s", pq_diag_msg(&d));
+	if (!o->json) {
+		pq_model_hellos_print(stdout, rows, mss);
+		return PQ_EXIT_OK;
+	}
+	cJSON *arr = pq_model_hellos_json(rows);
+	char *txt = arr ? cJSON_Print(arr) : NULL;
+	cJSON_Delete(arr);
+	if (!txt)
+		return pq_cli_fail(PATH, "out of memory");
+	printf("%s\n", txt);
+	free(txt);
+	return PQ_EXIT_OK;
+}
+
 /* The offer of --groups and --key-share against --server-groups, in memory. */
 static int measure_offer(const struct model_opts *o, pq_tls_hello *h, pq_diag *d)
 {
@@ -269,6 +295,10 @@ static int model_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 	uint64_t lo = 0, hi = 0;
 	if (!b)
 		return pq_cli_fail(PATH, "out of memory");
+	if (o->client_hellos) {
+		ex = hellos_run(o, mss);
+		goto out;
+	}
 	if (o->range && parse_range(o->range, &lo, &hi, &d) < 0) {
 		ex = pq_cli_usage_error(PATH, "%s", pq_diag_msg(&d));
 		goto out;
@@ -365,6 +395,7 @@ const pq_cmd pq_cmd_model = {
 	"  pqtls model --certs DIR --group X25519MLKEM768 --rtt 50ms --initcwnd 10\n"
 	"  pqtls model --sig ecdsa-p256 --chain-bytes 4KiB..80KiB\n"
 	"  pqtls model --certs DIR --one-write --json\n"
+	"  pqtls model --client-hellos --mss 1232\n"
 	"  pqtls model --groups X25519MLKEM768:X25519 --key-share X25519 --server-groups X25519MLKEM768/X25519\n",
     .opts = model_opts_table,
     .opts_size = sizeof(struct model_opts),

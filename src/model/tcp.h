@@ -18,6 +18,9 @@
 
 #include <stddef.h>
 
+/* IPv4 and TCP headers with the timestamp option: the MSS is the MTU less this. */
+#define PQ_MODEL_TCPIP_HEADERS 52
+
 typedef struct pq_model_tcp {
 	size_t mss;  /* bytes of payload per segment */
 	size_t cwnd; /* segments */
