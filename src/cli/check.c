@@ -10,7 +10,6 @@
 #include "check/out.h"
 #include "check/probe.h"
 #include "cli/commands.h"
-#include "cli/names.h"
 #include "tls/ctx.h"
 
 struct check_opts {
