@@ -1,23 +1,10 @@
 #!/usr/bin/env bash
-# pqtls check against hosts it cannot reach, inside a network namespace of our own: no
-# route (ENETUNREACH), an unreachable route, and a neighbour that never answers (the SYNs
-# vanish). Each ends after one probe and one --timeout at most, exit 1, naming why.
+# pqtls check against hosts it cannot reach (lib/unreach.bash): no route, an unreachable
+# route, and a neighbour that never answers (the SYNs vanish). Each ends after one probe
+# and one --timeout at most, exit 1, naming why.
 set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"
-if [ "$(id -u)" != 0 ]; then echo "skip: needs root (network namespaces)"; exit 77; fi
-if ! command -v ip >/dev/null; then echo "skip: needs iproute2 (ip)"; exit 77; fi
-NS=pqtls-chkun-$$
-if ! ip netns add "$NS" 2>/dev/null; then echo "skip: cannot create network namespaces here"; exit 77; fi
-trap 'ip netns del "$NS" 2>/dev/null || true; cleanup' EXIT
-
-ipn() { ip -n "$NS" "$@"; }
-ipn link set lo up
-ipn link add v0 type veth peer name v1
-ipn addr add 10.9.0.1/24 dev v0
-ipn link set v0 up
-ipn link set v1 up
-ipn neigh add 10.9.0.2 lladdr 02:00:00:00:00:02 dev v0 nud permanent
-ipn route add unreachable 198.51.100.0/24
+source "$(dirname "$0")/lib/unreach.bash" pqtls-chkun
 
 # expect ADDR PATTERN: one probe, exit 1, PATTERN on stderr, within one timeout.
 expect() {
