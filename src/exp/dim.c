@@ -95,7 +95,7 @@ EFF(ef_tickets, if (p->remote) dv_null(o); else dv_int(o, p->tickets))
 EFF(ef_resume, dv_real(o, p->resume * 100))
 EFF(ef_early, dv_int(o, p->early_data))
 EFF(ef_warmup, dv_int(o, p->warmup))
-EFF(ef_one_write, dv_int(o, p->flight_one_write))
+EFF(ef_one_write, if (p->remote) dv_null(o); else dv_int(o, p->flight_one_write))
 
 /* link: the point's fields (profile, the ones given over it) make the key; the stored
  * value is the resolved link's (pq_exp_eff), so a profile's RTT is stored as its RTT. */
@@ -258,9 +258,9 @@ const pq_dim pq_dims[PQ_DIM_COUNT] = {
 			  "client per-phase timeout (default: from RTT and loss, see docs/sweep.md; stored: the one "
 			  "used)", "client_timeout_us", "INTEGER NOT NULL", "timeout", "ms", ap_timeout, cn_timeout,
 			  ef_timeout},
-	[PQ_D_ONE_WRITE] = {"flight-one-write", PQ_DT_CHOICE, 0, 0, 0, "no|yes", "no", "no|yes",
+	[PQ_D_ONE_WRITE] = {"flight-one-write", PQ_DT_CHOICE, R, 0, 0, "no|yes", "no", "no|yes",
 			    "the server hands its first flight to TCP in one write (pqtls serve --flight-one-write)",
-			    "flight_one_write", "INTEGER NOT NULL", "one write", "", ap_one_write, cn_one_write,
+			    "flight_one_write", "INTEGER", "one write", "", ap_one_write, cn_one_write,
 			    ef_one_write},
 };
 #undef G

@@ -56,16 +56,20 @@ static void globals(const pq_exp_spec *s, pq_exp_grid *g)
  * them are refused rather than recorded as if measured. */
 static int check_remote(const pq_exp_spec *s, pq_diag *d)
 {
+	char can[400];
+	size_t len = 0;
+	can[0] = '\0';
+	for (int i = 0; i < PQ_DIM_COUNT; i++)
+		if (!(pq_dims[i].flags & (PQ_DIM_LOCAL | PQ_DIM_GLOBAL)) && len < sizeof can)
+			len += (size_t)snprintf(can + len, sizeof can - len, "%s%s", len ? ", " : "", pq_dims[i].key);
 	for (size_t a = 0; a <= s->narms; a++) {
 		const pq_exp_section *sec = a ? s->arm[a - 1] : &s->global;
 		for (int i = 0; i < PQ_DIM_COUNT; i++)
 			if ((pq_dims[i].flags & PQ_DIM_LOCAL) && sec->key[i].given)
 				return pq_diag_set(d, PQ_EINVAL,
 						   "%s: a remote server (%s) fixes its chain, tickets and network path; "
-						   "remove this key (what can vary: group, cert-compression, resume, "
-						   "early-data, warmup, response, connections, concurrency, open-loop-rate, "
-						   "timeout)",
-						   sec->key[i].where, s->global.key[PQ_D_SERVER].v[0].s);
+						   "remove this key (what can vary: %s)",
+						   sec->key[i].where, s->global.key[PQ_D_SERVER].v[0].s, can);
 	}
 	return 0;
 }

@@ -23,12 +23,12 @@ static const char *const why_text[] = {
 	[W_NOTREG] = "not a regular file; give a results database (a pqtls sweep's .db file)",
 	[W_NOTDB] = "is not an SQLite database (pqtls sweep writes one with --out)",
 	[W_DAMAGED] = "the database is damaged (truncated or overwritten); re-run the sweep, or use a good copy",
-	[W_HOTJ] = "a writer was interrupted mid-transaction and left a hot journal beside the file, so it is not "
-		   "consistent until the journal is rolled back; open it once with write access (sqlite3 FILE "
-		   "'PRAGMA quick_check' does) and read it again",
+	[W_HOTJ] = ("a writer was interrupted mid-transaction and left a hot journal beside the file, so it is not "
+		    "consistent until the journal is rolled back; open it once with write access (sqlite3 FILE "
+		    "'PRAGMA quick_check' does) and read it again"),
 	[W_LOCKED] = "is locked by another process (a sweep or merge writing it?); try again when it has finished",
-	[W_NOMETA] = "is an SQLite database but not a pqtls results database (it has no meta table; pqtls sweep "
-		     "writes one)",
+	[W_NOMETA] = ("is an SQLite database but not a pqtls results database (it has no meta table; pqtls sweep "
+		      "writes one)"),
 	[W_NOVER] = "its meta table has no schema_version: not a pqtls results database",
 	[W_BADVER] = "meta.schema_version is not a whole number from 1: the file was changed by hand or damaged",
 	[W_NOCELL] = "holds no measured cell (a sweep stopped before its first cell finished?): nothing to report",

@@ -33,11 +33,12 @@ static double median(const sample *v, size_t n)
 	return n % 2 ? v[n / 2].ttfb_us : (v[n / 2 - 1].ttfb_us + v[n / 2].ttfb_us) / 2;
 }
 
-/* Successful connections without loss and without 0-RTT: fresh (resumed = 0) against
- * plain resumption (resumed = 1). */
+/* Successful connections without emulated loss and without 0-RTT: fresh (resumed = 0)
+ * against plain resumption (resumed = 1). A remote server's path stores no loss and no RTT
+ * (NULL: not ours to know); its cells count as the network's own, at RTT 0 here. */
 static const char query[] =
-	"SELECT chain_desc, rtt_us, resumed, ttfb_us FROM conn_cell "
-	"WHERE error_kind = 'ok' AND ttfb_us IS NOT NULL AND loss_pct = 0 AND early_sent = 0 "
+	"SELECT chain_desc, COALESCE(rtt_us, 0), resumed, ttfb_us FROM conn_cell "
+	"WHERE error_kind = 'ok' AND ttfb_us IS NOT NULL AND COALESCE(loss_pct, 0) = 0 AND early_sent = 0 "
 	"AND resumed IN (0, 1)";
 
 static int read_samples(sqlite3 *db, const char *path, sample **out, size_t *n, pq_diag *d)
