@@ -47,6 +47,13 @@ static void dv_null(pq_dimval *o)
 	memset(o, 0, sizeof *o);
 }
 
+/* The first entry of a colon-separated list, into buf. */
+static const char *first_group(const char *list, char *buf, size_t n)
+{
+	snprintf(buf, n, "%.*s", (int)strcspn(list, ":"), list);
+	return buf;
+}
+
 static const char *mtc_name(enum pq_mtc_mode m)
 {
 	return m == PQ_MTC_STANDALONE ? "standalone" : m == PQ_MTC_LANDMARK ? "landmark" : "none";
@@ -85,12 +92,24 @@ APPLY(ap_early, p->early_data = (int)v->i)
 APPLY(ap_warmup, p->warmup = v->i)
 APPLY(ap_one_write, p->flight_one_write = (int)v->i)
 CANON(cn_group, "group=%s;", p->group)
+/* Empty (the defaults) adds nothing, so cells of specs without them keep their keys. */
+APPLY(ap_groups, snprintf(p->groups, sizeof p->groups, "%s", v->s))
+APPLY(ap_key_share, snprintf(p->key_share, sizeof p->key_share, "%s", v->s))
+APPLY(ap_server_groups, snprintf(p->server_groups, sizeof p->server_groups, "%s", v->s))
+CANON(cn_groups, "%s%s%s", p->groups[0] ? "groups=" : "", p->groups, p->groups[0] ? ";" : "")
+CANON(cn_key_share, "%s%s%s", p->key_share[0] ? "key_share=" : "", p->key_share, p->key_share[0] ? ";" : "")
+CANON(cn_server_groups, "%s%s%s", p->server_groups[0] ? "server_groups=" : "", p->server_groups,
+      p->server_groups[0] ? ";" : "")
 CANON(cn_tickets, "tickets=%d;", p->tickets)
 CANON(cn_resume, "resume=%.6f;", p->resume)
 CANON(cn_early, "early=%d;", p->early_data)
 CANON(cn_warmup, "warmup=%lld;", p->warmup)
 CANON(cn_one_write, "onewrite=%d;", p->flight_one_write)
 EFF(ef_group, dv_text(o, p->group))
+EFF(ef_groups, dv_text(o, pq_exp_point_groups(p)))
+EFF(ef_key_share, char first[64];
+    dv_text(o, p->key_share[0] ? p->key_share : first_group(pq_exp_point_groups(p), first, sizeof first)))
+EFF(ef_server_groups, if (p->remote) dv_text(o, "remote"); else dv_text(o, pq_exp_point_server_groups(p)))
 EFF(ef_tickets, if (p->remote) dv_null(o); else dv_int(o, p->tickets))
 EFF(ef_resume, dv_real(o, p->resume * 100))
 EFF(ef_early, dv_int(o, p->early_data))
@@ -198,6 +217,20 @@ const pq_dim pq_dims[PQ_DIM_COUNT] = {
 	[PQ_D_GROUP] = {"group", PQ_DT_STR, 0, 0, 0, NULL, "X25519MLKEM768", "GROUPS",
 			"key-exchange group (OpenSSL name)", "tls_group", "TEXT NOT NULL", "group", "", ap_group,
 			cn_group, ef_group},
+	[PQ_D_GROUPS] = {"groups", PQ_DT_STR, 0, 0, 0, NULL, "the group alone", "LISTS",
+			 "groups the client offers, in order, colon-separated (X25519MLKEM768:X25519); "
+			 "the group must be one of them", "client_groups", "TEXT NOT NULL", "groups offered", "",
+			 ap_groups, cn_groups, ef_groups},
+	[PQ_D_KEY_SHARE] = {"key-share", PQ_DT_STR, 0, 0, 0, NULL, "the first offered", "LISTS",
+			    "the offered group(s) whose key share the first ClientHello carries "
+			    "(X25519MLKEM768:X25519 for both); a share the server does not take costs a "
+			    "HelloRetryRequest", "key_share", "TEXT NOT NULL", "key share", "", ap_key_share,
+			    cn_key_share, ef_key_share},
+	[PQ_D_SERVER_GROUPS] = {"server-groups", PQ_DT_STR, R, 0, 0, NULL, "as offered", "LISTS",
+				"the in-process server's groups in its preference order, OpenSSL's syntax "
+				"(X25519MLKEM768/X25519 insists on the hybrid even at the cost of an HRR; "
+				"A:B takes either share)", "server_groups", "TEXT NOT NULL", "server groups", "",
+				ap_server_groups, cn_server_groups, ef_server_groups},
 	[PQ_D_TICKETS] = {"tickets", PQ_DT_INT, R, 0, 16, NULL, "2", "LIST", "session tickets per full handshake",
 			  "tickets", "INTEGER", "tickets", "", ap_tickets, cn_tickets, ef_tickets},
 	[PQ_D_RESUME] = {"resume", PQ_DT_FRAC, 0, 0, 0, NULL, "0%", "FRACTIONS",

@@ -158,6 +158,26 @@ static const char loss[] =
 	ARM("kex X25519MLKEM768 (ecdsa)", "sig = ecdsa-p256\ngroup = X25519MLKEM768\n")
 	ARM("sig ml-dsa-44 (X25519)", "sig = ml-dsa-44\ngroup = X25519\n");
 
+static const char key_share[] =
+	"# The client's key-share guess: a server that insists on X25519MLKEM768 (its list\n"
+	"# X25519MLKEM768/X25519 prefers the hybrid even at the cost of a HelloRetryRequest) and a\n"
+	"# client offering X25519MLKEM768:X25519 that shares the right group, the wrong one (X25519:\n"
+	"# one HRR, one more round trip) or both (no HRR, a 36-byte bigger ClientHello). ECDSA keeps\n"
+	"# the server's flight inside the initial window, so the HRR is the only extra round trip.\n"
+	"# Over TCP (QUIC is not measured yet).\n"
+	"name = key-share\n"
+	"rtt = 10ms, 50ms, 100ms\n"
+	"cc = cubic\n"
+	"sig = ecdsa-p256\n"
+	"group = X25519MLKEM768\n"
+	"groups = X25519MLKEM768:X25519\n"
+	"server-groups = X25519MLKEM768/X25519\n"
+	"trials = 2\n"
+	"connections = 10\n"
+	ARM("right guess", "key-share = X25519MLKEM768\n")
+	ARM("wrong guess", "key-share = X25519\n")
+	ARM("both shares", "key-share = X25519MLKEM768:X25519\n");
+
 const pq_exp_preset pq_exp_presets[] = {
 	{"quick", "make run: nine arms at 1, 70 and 148 ms (the blog's question and the window cliff)", quick},
 	{"blog-certsize", "the blog: ECDSA / RSA / ML-DSA-65, leaf only and with an intermediate, two groups", blog_certsize},
@@ -169,6 +189,7 @@ const pq_exp_preset pq_exp_presets[] = {
 	{"mtc-cdn", "the paper's Table VIII inputs: MTC-sized and compressed chains vs today's", mtc_cdn},
 	{"ttlb", "AWS: time to last byte vs response size on fast, slow, lossy, jittery links", ttlb},
 	{"loss", "Paquin et al.: handshake percentiles against 0-20 % loss", loss},
+	{"key-share", "the client's key-share guess: right, wrong (one HelloRetryRequest) and both shares", key_share},
 	{NULL, NULL, NULL},
 };
 

@@ -473,7 +473,7 @@ static int load_conns(sqlite3 *db, const char *path, pq_rdb *out, pq_diag *d)
 	int rc = 0, src = SQLITE_DONE;
 	if (sqlite3_prepare_v2(db,
 			       "SELECT cell_id, connect_us, handshake_us, ttfb_us, ttlb_us, min_rtt_us, "
-			       "error_kind = 'ok', resumed, retrans_segs, conn_index FROM conn ORDER BY cell_id, conn_index",
+			       "error_kind = 'ok', resumed, retrans_segs, conn_index, hrr FROM conn ORDER BY cell_id, conn_index",
 			       -1, &st, NULL) != SQLITE_OK)
 		return sql_fail(db, sqlite3_extended_errcode(db), path, "reading conn", d);
 	size_t ci = 0;
@@ -507,6 +507,7 @@ static int load_conns(sqlite3 *db, const char *path, pq_rdb *out, pq_diag *d)
 		n->ok = sqlite3_column_int(st, 6);
 		n->resumed = sqlite3_column_int(st, 7);
 		n->retrans = sqlite3_column_int(st, 8);
+		n->hrr = sqlite3_column_int(st, 10);
 		if (c->nc == 0)
 			c->c0 = out->nconns;
 		out->nconns++;

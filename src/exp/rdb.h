@@ -42,6 +42,7 @@ typedef struct pq_rdb_conn {
 	double connect_us, handshake_us, ttfb_us, ttlb_us; /* NaN when not reached */
 	double min_rtt_us;
 	int ok, resumed, retrans;
+	int hrr; /* the server answered with a HelloRetryRequest */
 } pq_rdb_conn;
 
 typedef struct pq_rdb_cell {

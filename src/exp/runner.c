@@ -38,6 +38,7 @@ typedef struct cellrun {
 	const pq_exp_progress *pr; /* the sweep's counts before this cell */
 	int64_t t0;
 	char ca[600];
+	char offer[160]; /* the client's groups list, shares marked (pq_exp_point_offer) */
 } cellrun;
 
 static int server_new_in_ns(void *arg)
@@ -90,7 +91,7 @@ static void server_config(cellrun *r)
 		.idle_timeout_ns = t,
 		.flight_one_write = p->flight_one_write,
 		.tls = {.role = PQ_TLS_SERVER,
-			.groups = p->group,
+			.groups = pq_exp_point_server_groups(p),
 			.cert_comp = p->cert_comp,
 			.certs_dir = r->chain->info.dir,
 			.tickets = p->tickets,
@@ -113,8 +114,10 @@ static int load_config(cellrun *r, const char *target, pq_diag *d)
 		ca = r->ca;
 	}
 	int insecure = ca && strcmp(ca, "insecure") == 0;
+	if ((rc = pq_exp_point_offer(p, r->offer, sizeof r->offer, d)) < 0)
+		return rc;
 	l->tls = (pq_tls_config){.role = PQ_TLS_CLIENT,
-				 .groups = p->group,
+				 .groups = r->offer,
 				 .cert_comp = p->cert_comp,
 				 .ca_file = insecure ? NULL : ca,
 				 .insecure = insecure,

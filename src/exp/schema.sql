@@ -134,6 +134,10 @@ CREATE TABLE conn (
 	resume_offered     INTEGER NOT NULL,
 	resumed            INTEGER NOT NULL,
 	hrr                INTEGER NOT NULL,
+	ch1_bytes          INTEGER NOT NULL, -- the ClientHello (message, 4-byte header included)
+	ch1_segs           INTEGER NOT NULL, -- TCP data segments of its flight (0: unknown)
+	ch2_bytes          INTEGER NOT NULL, -- the one after a HelloRetryRequest (0: none)
+	ch2_segs           INTEGER NOT NULL,
 	early_sent         INTEGER NOT NULL,
 	early_accepted     INTEGER NOT NULL,
 	cert_compressed    INTEGER NOT NULL,

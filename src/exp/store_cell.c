@@ -172,6 +172,10 @@ static void bind_conn(pq_sql_stmt *st, int64_t cell_id, size_t i, const pq_load_
 	pq_sql_int(st, ":resume_offered", r->resume_offered);
 	pq_sql_int(st, ":resumed", r->resumed);
 	pq_sql_int(st, ":hrr", r->hrr);
+	pq_sql_int(st, ":ch1_bytes", r->ch_bytes[0]);
+	pq_sql_int(st, ":ch1_segs", r->ch_segs[0]);
+	pq_sql_int(st, ":ch2_bytes", r->ch_bytes[1]);
+	pq_sql_int(st, ":ch2_segs", r->ch_segs[1]);
 	pq_sql_int(st, ":early_sent", r->early_sent);
 	pq_sql_int(st, ":early_accepted", r->early_accepted);
 	pq_sql_int(st, ":cert_compressed", r->cert_compressed);
@@ -206,7 +210,8 @@ static int conn_sql(char *buf, size_t n)
 		"cell_id", "conn_index", "intended_us", "start_us", "connect_us", "client_hello_us",
 		"server_hello_us", "handshake_us", "request_us", "ttfb_us", "ttlb_us", "end_us", "latency_us",
 		"handshake_rtts", "tls_version", "tls_group", "sigalg", "cipher", "resume_offered", "resumed",
-		"hrr", "early_sent", "early_accepted", "cert_compressed", "tls_tx_bytes", "tls_rx_bytes",
+		"hrr", "ch1_bytes", "ch1_segs", "ch2_bytes", "ch2_segs", "early_sent", "early_accepted",
+		"cert_compressed", "tls_tx_bytes", "tls_rx_bytes",
 		"tcp_tx_bytes", "tcp_rx_bytes", "tcp_tx_segs", "tcp_rx_segs", "srtt_us", "rttvar_us",
 		"min_rtt_us", "retrans_segs", "cwnd_segs", "mss_bytes", "requests", "http_status",
 		"body_bytes", "error_kind", "error_detail",

@@ -9,6 +9,7 @@
 #include "model/base.h"
 #include "model/cliff.h"
 #include "pki/acct.h"
+#include "tls/hello.h"
 
 const char *const pq_agg_phase_name[PQ_AGG_PHASES] = {"handshake", "TTFB", "TTLB"};
 
@@ -20,10 +21,26 @@ const char *const pq_agg_phase_name[PQ_AGG_PHASES] = {"handshake", "TTFB", "TTLB
 #define HTTP_HEAD 100
 
 typedef struct model_cache {
-	char leaf[48], group[48];
+	char leaf[48], group[48], offer[160], server[64];
 	int inter, one_write, ok;
 	pq_model_base base;
 } model_cache;
+
+/* The cell's offer as one OpenSSL list and the server's groups, when the cell names them
+ * (a database from before the key-share dimensions has neither: the group alone, as
+ * then). 0 when there is nothing to measure. */
+static int cell_offer(const pq_rdb_cell *c, char *offer, size_t n, char *server, size_t m)
+{
+	const pq_dimval *g = &c->dim[PQ_D_GROUPS], *k = &c->dim[PQ_D_KEY_SHARE], *s = &c->dim[PQ_D_SERVER_GROUPS];
+	offer[0] = server[0] = '\0';
+	if (g->kind != PQ_DV_TEXT || !g->s[0] || s->kind != PQ_DV_TEXT || strcmp(s->s, "remote") == 0)
+		return 0;
+	if (pq_tls_groups_offer(g->s, k->kind == PQ_DV_TEXT && k->s[0] ? k->s : NULL, "key_share", offer, n,
+				NULL) < 0)
+		return 0;
+	snprintf(server, m, "%s", s->s);
+	return 1;
+}
 
 static int index_of(char (*list)[96], size_t *n, size_t max, const char *s)
 {
@@ -69,19 +86,31 @@ static double median_of(double *v, size_t n)
 
 static const pq_model_base *cached_base(model_cache *mc, size_t *nmc, const pq_rdb_cell *c)
 {
+	char offer[160], server[64];
+	int has_offer = cell_offer(c, offer, sizeof offer, server, sizeof server);
 	for (size_t i = 0; i < *nmc; i++)
 		if (strcmp(mc[i].leaf, c->leaf) == 0 && strcmp(mc[i].group, c->group) == 0 &&
-		    mc[i].inter == c->intermediates && mc[i].one_write == c->one_write)
+		    mc[i].inter == c->intermediates && mc[i].one_write == c->one_write &&
+		    strcmp(mc[i].offer, offer) == 0 && strcmp(mc[i].server, server) == 0)
 			return mc[i].ok ? &mc[i].base : NULL;
 	if (*nmc == MODEL_CACHE)
 		return NULL;
 	model_cache *m = &mc[(*nmc)++];
 	snprintf(m->leaf, sizeof m->leaf, "%s", c->leaf);
 	snprintf(m->group, sizeof m->group, "%s", c->group);
+	snprintf(m->offer, sizeof m->offer, "%s", offer);
+	snprintf(m->server, sizeof m->server, "%s", server);
 	m->inter = c->intermediates;
 	m->one_write = c->one_write;
 	m->ok = pq_model_base_alg(c->leaf, "chain_leaf", c->intermediates, c->group,
 				  c->one_write ? SIZE_MAX : 0, &m->base, NULL) == 0;
+	/* The client's side of the cell's offer: its ClientHello(s) and the HRR, measured. */
+	pq_tls_hello h;
+	if (m->ok && has_offer) {
+		m->ok = pq_tls_hello_measure(offer, server, &h, NULL) == 0;
+		if (m->ok)
+			pq_model_base_hello(&m->base, &h);
+	}
 	return m->ok ? &m->base : NULL;
 }
 
@@ -180,6 +209,7 @@ static int fill_group(pq_agg_group *g, const pq_rdb *db, size_t first, size_t la
 			const pq_rdb_conn *n = &db->conns[k];
 			g->total++;
 			g->retrans += (size_t)(n->retrans > 0 ? n->retrans : 0);
+			g->hrr += n->hrr > 0;
 			if (!n->ok) {
 				g->failed++;
 				continue;
@@ -282,6 +312,8 @@ int pq_agg_build(const pq_rdb *db, pq_agg *out, pq_diag *d)
 				 a.kind[g->arm] == PQ_AGG_KEY)
 				a.kind[g->arm] = PQ_AGG_RESP;
 		}
+	for (size_t i = 0; !rc && i < a.n; i++)
+		a.any_hrr |= a.g[i].hrr > 0;
 	free(done);
 	free(mc);
 	if (rc) {

@@ -29,6 +29,7 @@ typedef struct pq_agg_group {
 	size_t n[PQ_AGG_PHASES];
 	pq_ci_desc desc[PQ_AGG_PHASES]; /* valid when n >= 1 */
 	size_t failed, total, retrans;
+	size_t hrr; /* connections the server answered with a HelloRetryRequest */
 	double min_rtt_ms; /* median of the connections' tcp_info min_rtt */
 	int has_model;
 	pq_model_out model;
@@ -50,6 +51,7 @@ typedef struct pq_agg {
 	/* What an arm varies across its groups: nothing but the link (a key-table row per
 	 * RTT), the chain's size (a size sweep), or the response size (a TTLB sweep). */
 	enum pq_agg_kind { PQ_AGG_KEY, PQ_AGG_SIZE, PQ_AGG_RESP } kind[PQ_AGG_MAX_ARMS];
+	int any_hrr; /* some connection drew a HelloRetryRequest: the tables show how many */
 } pq_agg;
 
 int pq_agg_build(const pq_rdb *db, pq_agg *out, pq_diag *d) PQ_MUST_USE;

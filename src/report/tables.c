@@ -40,11 +40,13 @@ void pq_report_key_text(pq_out *o, const pq_agg *a, int md, uint64_t seed)
 {
 	for (size_t h = 0; h < a->nhosts; h++) {
 		if (md)
-			pq_out_printf(o, "### host %s\n\n| arm | RTT ms | n | handshake ms [95%% CI] | TTFB ms [95%% CI] | TTFB minus %s | model RTTs hs/TTFB vs measured |\n|---|--:|--:|--:|--:|---|---|\n",
-				      a->hosts[h], a->arms[0]);
+			pq_out_printf(o, "### host %s\n\n| arm | RTT ms | n | handshake ms [95%% CI] | TTFB ms [95%% CI] | TTFB minus %s | model RTTs hs/TTFB vs measured |%s\n|---|--:|--:|--:|--:|---|---|%s\n",
+				      a->hosts[h], a->arms[0], a->any_hrr ? " HRR |" : "", a->any_hrr ? "--:|" : "");
 		else
-			pq_out_printf(o, "host %s: medians in ms [95%% CI]; TTFB minus %s (bootstrap); model round trips handshake/TTFB vs measured\n%-24s %7s %5s  %-26s %-26s %-44s %s\n",
-				      a->hosts[h], a->arms[0], "arm", "RTT ms", "n", "handshake", "TTFB", "TTFB minus baseline", "model");
+			pq_out_printf(o, "host %s: medians in ms [95%% CI]; TTFB minus %s (bootstrap); model round trips handshake/TTFB vs measured%s\n%-24s %7s %5s  %-26s %-26s %-44s %s\n",
+				      a->hosts[h], a->arms[0], a->any_hrr ? "; HRR: connections answered with a HelloRetryRequest" : "",
+				      "arm", "RTT ms", "n", "handshake", "TTFB", "TTFB minus baseline",
+				      a->any_hrr ? "model                    HRR" : "model");
 		for (size_t r = 0; r < a->nrtts; r++)
 			for (size_t arm = 0; arm < a->narms; arm++) {
 				const pq_agg_group *g = pq_agg_find(a, (int)h, (int)arm, (int)r, -2);
@@ -55,12 +57,20 @@ void pq_report_key_text(pq_out *o, const pq_agg *a, int md, uint64_t seed)
 				med_ci(fb, sizeof fb, &g->desc[PQ_AGG_TTFB]);
 				vs_base(dv, sizeof dv, a, g, seed);
 				model_txt(m, sizeof m, g);
+				/* The HRR count follows the model, where a database has HRRs at all. */
+				char tail[400];
+				if (!a->any_hrr)
+					snprintf(tail, sizeof tail, "%s", m);
+				else if (md)
+					snprintf(tail, sizeof tail, "%s | %zu/%zu", m, g->hrr, g->total);
+				else
+					snprintf(tail, sizeof tail, "%-24s %zu/%zu", m, g->hrr, g->total);
 				if (md)
 					pq_out_printf(o, "| %s | %g | %zu | %s | %s | %s | %s |\n", a->arms[arm],
-						      (double)a->rtts[r] / 1e3, g->n[PQ_AGG_HS], hs, fb, dv, m);
+						      (double)a->rtts[r] / 1e3, g->n[PQ_AGG_HS], hs, fb, dv, tail);
 				else
 					pq_out_printf(o, "%-24.24s %7g %5zu  %-26s %-26s %-44s %s\n", a->arms[arm],
-						      (double)a->rtts[r] / 1e3, g->n[PQ_AGG_HS], hs, fb, dv, m);
+						      (double)a->rtts[r] / 1e3, g->n[PQ_AGG_HS], hs, fb, dv, tail);
 			}
 		pq_out_printf(o, "\n");
 	}
@@ -116,7 +126,8 @@ static void key_csv(pq_out *o, const pq_agg *a, uint64_t seed)
 static void agreement_csv(pq_out *o, const pq_agg *a)
 {
 	pq_out_printf(o, "host,arm,rtt_us,chain_der_bytes,response_bytes,pred_handshake_rtts,meas_handshake_rtts,"
-			 "pred_ttfb_rtts,meas_ttfb_rtts,pred_ttlb_rtts,meas_ttlb_rtts,agrees,reason\n");
+			 "pred_ttfb_rtts,meas_ttfb_rtts,pred_ttlb_rtts,meas_ttlb_rtts,agrees,reason,pred_hrr_rtts,"
+			 "hrr_conns,conns\n");
 	for (size_t i = 0; i < a->n; i++) {
 		const pq_agg_group *g = &a->g[i];
 		if (!g->has_model)
@@ -129,7 +140,7 @@ static void agreement_csv(pq_out *o, const pq_agg *a)
 			      g->rounds[PQ_AGG_HS], g->model.ttfb, g->rounds[PQ_AGG_TTFB], g->model.ttlb,
 			      g->rounds[PQ_AGG_TTLB], g->agrees);
 		csv_str(o, g->agree_why);
-		pq_out_printf(o, "\n");
+		pq_out_printf(o, ",%u,%zu,%zu\n", g->model.hrr_rounds, g->hrr, g->total);
 	}
 }
 
