@@ -135,7 +135,8 @@ static void key_table(page *p, int host)
 			 "<th>TTFB ms, median [95 %% CI]</th><th>TTFB p90 / p99 / p99.9</th>"
 			 "<th class=\"l\">TTFB minus ");
 	pq_out_text(o, a->arms[0]);
-	pq_out_printf(o, " (bootstrap 95 %% CI)</th><th>model RTTs handshake / TTFB (measured)</th></tr></thead><tbody>");
+	pq_out_printf(o, " (bootstrap 95 %% CI)</th><th>model RTTs handshake / TTFB (measured)</th>%s</tr></thead><tbody>",
+		      a->any_hrr ? "<th title=\"connections the server answered with a HelloRetryRequest\">HRR</th>" : "");
 	for (size_t r = 0; r < a->nrtts; r++)
 		for (size_t arm = 0; arm < a->narms; arm++) {
 			if (p->a->kind[arm] != PQ_AGG_KEY)
@@ -148,14 +149,16 @@ static void key_table(page *p, int host)
 			pq_out_printf(o, "</td><td>%g</td><td>%zu (%zu)</td>", (double)a->rtts[r] / 1e3,
 				      g->n[PQ_AGG_HS], g->failed);
 			if (!g->n[PQ_AGG_HS] || !g->n[PQ_AGG_TTFB]) {
-				pq_out_printf(o, "<td class=\"na\" colspan=\"5\">no successful connection</td></tr>");
-				continue;
+				pq_out_printf(o, "<td class=\"na\" colspan=\"5\">no successful connection</td>");
+			} else {
+				ms_ci(o, &g->desc[PQ_AGG_HS]);
+				ms_ci(o, &g->desc[PQ_AGG_TTFB]);
+				tails(o, &g->desc[PQ_AGG_TTFB]);
+				diff_cell(p, g, PQ_AGG_TTFB);
+				model_cell(o, g);
 			}
-			ms_ci(o, &g->desc[PQ_AGG_HS]);
-			ms_ci(o, &g->desc[PQ_AGG_TTFB]);
-			tails(o, &g->desc[PQ_AGG_TTFB]);
-			diff_cell(p, g, PQ_AGG_TTFB);
-			model_cell(o, g);
+			if (a->any_hrr)
+				pq_out_printf(o, "<td>%zu / %zu</td>", g->hrr, g->total);
 			pq_out_printf(o, "</tr>");
 		}
 	pq_out_printf(o, "</tbody></table></div>");

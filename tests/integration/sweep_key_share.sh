@@ -50,3 +50,6 @@ assert w["hrr_conns"] == w["conns"] == "6" and r["hrr_conns"] == "0"
 assert w["agrees"] == r["agrees"] == "1", (r, w)
 PY
 echo "ok: the report's model: the wrong guess 3/4 round trips against 2/3, HRR 6/6, agreeing with the measurement"
+grep -q '<th title="connections the server answered with a HelloRetryRequest">HRR</th>' "$TMP/r.html" &&
+	grep -q '<td>6 / 6</td>' "$TMP/r.html" || fail "the page's key table has no HRR column with 6 / 6"
+echo "ok: the page's key table shows the HRRs"
