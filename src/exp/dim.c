@@ -215,7 +215,7 @@ const pq_dim pq_dims[PQ_DIM_COUNT] = {
 		       "RFC 8879 certificate compression (server and client)", "cert_comp", "TEXT NOT NULL",
 		       "compression", "", ap_comp, cn_comp, ef_comp},
 	[PQ_D_GROUP] = {"group", PQ_DT_STR, 0, 0, 0, NULL, "X25519MLKEM768", "GROUPS",
-			"key-exchange group (OpenSSL name)", "tls_group", "TEXT NOT NULL", "group", "", ap_group,
+			"key-exchange group (OpenSSL name): the one the cell expects negotiated", "tls_group", "TEXT NOT NULL", "group", "", ap_group,
 			cn_group, ef_group},
 	[PQ_D_GROUPS] = {"groups", PQ_DT_STR, 0, 0, 0, NULL, "the group alone", "LISTS",
 			 "groups the client offers, in order, colon-separated (X25519MLKEM768:X25519); "
