@@ -223,9 +223,9 @@ const pq_dim pq_dims[PQ_DIM_COUNT] = {
 			 "per-direction jitter (normal, may reorder)", "jitter_us", "INTEGER", "jitter", "ms",
 			 ap_jitter, cn_jitter, ef_jitter},
 	[PQ_D_LOSS] = {"loss", PQ_DT_FRAC, L | R, 0, 0, NULL, "0%", "FRACTIONS",
-		       "per-direction packet loss (mean loss for gilbert), e.g. 0%,1%,5% (stored: the server-to-client "
-		       "direction's; loss-c2s the other's)", "loss_pct", "REAL", "loss", "%", ap_loss, cn_loss,
-		       ef_loss},
+		       "per-direction packet loss (mean loss for gilbert), e.g. 0%,1%,5% (stored: loss_pct the "
+		       "server-to-client direction's, c2s_loss_pct the other's)", "loss_pct", "REAL", "loss", "%",
+		       ap_loss, cn_loss, ef_loss},
 	/* The other direction of the two above: the sweep's keys set both directions alike, a
 	 * link configuration may not (pqtls link --loss-up, --rate-up). */
 	[PQ_D_LOSS_C2S] = {"loss-c2s", PQ_DT_FRAC, S | R, 0, 0, NULL, "as loss", "-",
@@ -238,7 +238,8 @@ const pq_dim pq_dims[PQ_DIM_COUNT] = {
 			"gilbert: mean burst length in packets", "loss_burst_pkts", "REAL", "burst", "pkts", ap_burst,
 			cn_burst, ef_burst},
 	[PQ_D_RATE] = {"rate", PQ_DT_RATE, L | R, 0, 0, NULL, "0 (unlimited)", "RATES",
-		       "per-direction rate limit (stored: the server-to-client direction's; rate-c2s the other's)",
+		       "per-direction rate limit (stored: rate_bps the server-to-client direction's, c2s_rate_bps the "
+		       "other's)",
 		       "rate_bps", "INTEGER", "rate", "bit/s", ap_rate, cn_rate, ef_rate},
 	[PQ_D_RATE_C2S] = {"rate-c2s", PQ_DT_RATE, S | R, 0, 0, NULL, "as rate", "-",
 			   "client-to-server rate limit in force (set by rate, with the other direction)",

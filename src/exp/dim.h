@@ -1,9 +1,10 @@
-/* The one description of a grid point: a table with one row per spec key (pq_dims[],
- * in the order of enum pq_dim_id). The spec reader (exp/spec.c), the sweep's options and
- * --keys (cli/sweep.c), the canonical cell and link key text (exp/point.c), the cell
- * table's dimension columns (generated at database creation, exp/store.c), their binding
- * (exp/store_cell.c) and the results reader (exp/rdb.c) all walk it, so a dimension is
- * one entry here plus its pq_exp_point field and the code that uses it.
+/* The one description of a grid point: a table with one row per spec key, and one per
+ * stored value no spec key sets on its own (PQ_DIM_STORED) (pq_dims[], in the order of
+ * enum pq_dim_id). The spec reader (exp/spec.c), the sweep's options and --keys
+ * (cli/sweep.c), the canonical cell and link key text (exp/point.c), the cell table's
+ * dimension columns and the views' (generated at database creation, exp/store.c), their
+ * binding (exp/store_cell.c) and the results reader (exp/rdb.c) all walk it, so a
+ * dimension is one entry here plus its pq_exp_point field and the code that uses it.
  *
  * Every stored value is the EFFECTIVE one: what was in force for the cell, whatever set
  * it (a profile's RTT, the congestion control the kernel reports, the initial window of
