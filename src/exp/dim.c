@@ -305,7 +305,7 @@ void pq_dim_print_keys(FILE *f)
 	for (int i = 0; i < PQ_DIM_COUNT; i++)
 		if (!(pq_dims[i].flags & PQ_DIM_STORED))
 			fprintf(f, "  %-17s %s (default %s)%s\n", pq_dims[i].key, pq_dims[i].help, pq_dims[i].def,
-			pq_dims[i].flags & PQ_DIM_GLOBAL ? "; global only" : "");
+				pq_dims[i].flags & PQ_DIM_GLOBAL ? "; global only" : "");
 }
 
 const char *pq_dim_allowed(const pq_dim *k, char *buf, size_t n)
@@ -377,13 +377,6 @@ int pq_dim_columns_sql(char *buf, size_t n)
 	return (int)len;
 }
 
-/* A direction's mean loss: Bernoulli p, or Gilbert-Elliott's stationary share of the bad
- * state. */
-static double mean_loss(const pq_loss_cfg *l)
-{
-	return l->ge_p > 0 ? l->ge_p / (l->ge_p + l->ge_r) : l->p;
-}
-
 int pq_dim_columns_each(const char *tmpl, const char *const *taken, char *buf, size_t n)
 {
 	size_t len = 0;
@@ -406,6 +399,13 @@ int pq_dim_columns_each(const char *tmpl, const char *const *taken, char *buf, s
 		}
 	}
 	return (int)len;
+}
+
+/* A direction's mean loss: Bernoulli p, or Gilbert-Elliott's stationary share of the bad
+ * state. */
+static double mean_loss(const pq_loss_cfg *l)
+{
+	return l->ge_p > 0 ? l->ge_p / (l->ge_p + l->ge_r) : l->p;
 }
 
 void pq_exp_eff_from_link(pq_exp_eff *e, const pq_link_config *c)
