@@ -188,11 +188,13 @@ const pq_cmd pq_cmd_check = {
 	.usage = "HOST:PORT [options]",
 	.description =
 		"A conformance check for operators rolling out ML-KEM. A post-quantum ClientHello\n"
-		"(X25519MLKEM768: about 1.5 KB) no longer fits one TCP segment at MTU 1500, and servers,\n"
-		"load balancers and middleboxes that expect the whole ClientHello in the first segment\n"
-		"fail on it. Each probe is a real TLS 1.3 handshake whose first ClientHello is cut\n"
-		"into segments on purpose (TCP_NODELAY, one write per segment, each write sent before\n"
-		"the next), then completed normally:\n"
+		"(X25519MLKEM768: about 1.4 KB with its share alone, 1.5 KB beside an X25519 share as\n"
+		"OpenSSL and browsers send it) fills or overflows a TCP segment at MTU 1500 and takes\n"
+		"several below it, and servers, load balancers and middleboxes that expect the whole\n"
+		"ClientHello in the first segment fail on it (`pqtls model --client-hellos`). Each\n"
+		"probe is a real TLS 1.3 handshake whose first ClientHello is cut into segments on\n"
+		"purpose (TCP_NODELAY, one write per segment, each write sent before the next), then\n"
+		"completed normally:\n"
 		"  whole      the ClientHello in one write\n"
 		"  split      two segments, cut at the middle\n"
 		"  key-share  two segments, cut inside the key share\n"
