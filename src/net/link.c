@@ -1,6 +1,7 @@
 #include "net/link.h"
 
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <linux/capability.h>
 #include <sched.h>
@@ -288,6 +289,77 @@ void pq_link_stats_format(const pq_link_stats *s, char *buf, size_t n)
 int pq_link_stats_late_over(const pq_link_stats *s)
 {
 	return s->backend == PQ_BACKEND_USERSPACE && s->late.n > 0 && s->late.p99 > PQ_LINK_LATE_BUDGET_NS;
+}
+
+int pq_link_window_begin(pq_link *l)
+{
+	int rc = pq_link_stats_get(l, &l->win0);
+	if (rc == 0 && l->ops && l->ops->window && !l->stopped) {
+		pq_late_win w;
+		l->ops->window(l, &w); /* what came before the window: dropped */
+		pq_late_win_dispose(&w);
+	}
+	return rc;
+}
+
+static void dir_delta(pq_path_stats *d, const pq_path_stats *now, const pq_path_stats *then)
+{
+	d->pkts_in = now->pkts_in - then->pkts_in;
+	d->bytes_in = now->bytes_in - then->bytes_in;
+	d->pkts_out = now->pkts_out - then->pkts_out;
+	d->bytes_out = now->bytes_out - then->bytes_out;
+	d->drop_loss = now->drop_loss - then->drop_loss;
+	d->drop_queue = now->drop_queue - then->drop_queue;
+	d->drop_unplanned = now->drop_unplanned - then->drop_unplanned;
+}
+
+int pq_link_window_end(pq_link *l, pq_link_window *out)
+{
+	pq_link_stats now;
+	memset(out, 0, sizeof *out);
+	out->late.n = 0;
+	out->late.mean = out->late.sd = out->late.min = out->late.max = NAN;
+	out->late.p50 = out->late.p90 = out->late.p99 = out->late.p999 = NAN;
+	int rc = pq_link_stats_get(l, &now);
+	if (rc)
+		return rc;
+	for (int i = 0; i < 2; i++)
+		dir_delta(&out->dir[i], &now.dir[i], &l->win0.dir[i]);
+	if (l->ops && l->ops->window && !l->stopped) {
+		pq_late_win w;
+		l->ops->window(l, &w);
+		pq_late_win_summary(&w, &out->late);
+		pq_late_win_dispose(&w);
+		out->late_known = 1;
+	}
+	return 0;
+}
+
+uint64_t pq_link_window_unplanned(const pq_link_window *w)
+{
+	return w->dir[0].drop_unplanned + w->dir[1].drop_unplanned;
+}
+
+int pq_link_window_ok(const pq_link_window *w, char *why, size_t n)
+{
+	uint64_t unplanned = pq_link_window_unplanned(w);
+	int late_over = w->late_known && w->late.n > 0 && w->late.p99 > (double)PQ_LINK_LATE_BUDGET_NS;
+	if (why && n)
+		why[0] = '\0';
+	if (!late_over && !unplanned)
+		return w->late_known && w->late.n > 0 ? 1 : -1;
+	if (why && n) {
+		char a[32], b[32];
+		if (late_over)
+			snprintf(why, n, "release lateness p99 %s over the %s budget%s",
+				 pq_fmt_duration(a, sizeof a, (int64_t)w->late.p99),
+				 pq_fmt_duration(b, sizeof b, PQ_LINK_LATE_BUDGET_NS), unplanned ? "; " : "");
+		size_t len = strlen(why);
+		if (unplanned && len < n)
+			snprintf(why + len, n - len, "%llu unplanned drops (TUN, buffers or writes)",
+				 (unsigned long long)unplanned);
+	}
+	return 0;
 }
 
 int pq_link_stop(pq_link *l, pq_diag *d)

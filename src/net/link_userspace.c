@@ -62,7 +62,8 @@ static int up(pq_link *l, const pq_link_opts *o, pq_diag *d)
 	pq_fwd_tune tune = {.early_ns = o ? o->early_ns : -1,
 			    .nice = o ? o->nice : PQ_FWD_DEFAULT_NICE,
 			    .rt_prio = o ? o->rt_prio : PQ_FWD_DEFAULT_RT_PRIO,
-			    .batch_ns = o ? o->batch_ns : PQ_FWD_DEFAULT_BATCH_NS};
+			    .batch_ns = o ? o->batch_ns : PQ_FWD_DEFAULT_BATCH_NS,
+			    .fault_late_ns = o ? o->fault_late_ns : 0};
 	rc = pq_fwd_start(&u->fwd, &l->cfg, comp2, tun[0], tun[1], pcap, &tune, d);
 	if (!rc) {
 		u->fwd_on = 1;
@@ -110,6 +111,15 @@ static int stats(pq_link *l, pq_link_stats *out)
 	return 0;
 }
 
+static void window(pq_link *l, pq_late_win *out)
+{
+	userspace *u = l->be;
+	if (u && u->fwd_on)
+		pq_fwd_window_take(&u->fwd, out);
+	else
+		pq_late_win_init(out);
+}
+
 static int stop(pq_link *l, pq_link_stats *final, pq_diag *d)
 {
 	userspace *u = l->be;
@@ -151,6 +161,7 @@ const pq_link_ops pq_link_userspace = {
 	.usable = usable,
 	.up = up,
 	.stats = stats,
+	.window = window,
 	.stop = stop,
 	.release = release,
 };
