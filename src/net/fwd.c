@@ -316,11 +316,17 @@ void pq_fwd_stats_get(pq_fwd *f, pq_fwd_stats *out)
 	pthread_mutex_unlock(&f->mu);
 }
 
-void pq_fwd_window_take(pq_fwd *f, pq_late_win *out)
+void pq_fwd_window_take(pq_fwd *f, pq_late_win *out, pq_path_stats dir[2])
 {
+	pq_late_win next;
+	uint64_t hint = __atomic_load_n(&f->win_hint, __ATOMIC_RELAXED);
+	pq_late_win_prepare(&next, (size_t)(hint < 4096 ? 4096 : hint > (1u << 20) ? (1u << 20) : hint * 2));
 	pthread_mutex_lock(&f->mu);
-	pq_late_take(&f->late, out);
+	pq_late_take(&f->late, &next, out);
+	dir[0] = f->path[0].stats;
+	dir[1] = f->path[1].stats;
 	pthread_mutex_unlock(&f->mu);
+	__atomic_store_n(&f->win_hint, out->n, __ATOMIC_RELAXED);
 }
 
 void pq_fwd_dispose(pq_fwd *f)

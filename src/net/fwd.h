@@ -86,6 +86,7 @@ typedef struct pq_fwd {
 	int64_t fault_late_ns; /* tests: every release this much late (pq_fwd_tune) */
 	pthread_mutex_t mu;  /* guards path stats and `late` against pq_fwd_stats_get */
 	pq_late late;        /* release lateness: the link's life and the current window */
+	uint64_t win_hint;   /* releases in the last window taken: room for the next one */
 	uint64_t write_errors[2];
 } pq_fwd;
 
@@ -98,8 +99,10 @@ int pq_fwd_start(pq_fwd *f, const pq_link_config *cfg, const int64_t comp_ns[2],
 int pq_fwd_stop(pq_fwd *f, pq_diag *d);
 void pq_fwd_stats_get(pq_fwd *f, pq_fwd_stats *out);
 /* The release lateness since the last take (or the start) into *out, starting a new window
- * (see net/late.h; summarise and dispose of *out). */
-void pq_fwd_window_take(pq_fwd *f, pq_late_win *out);
+ * (see net/late.h; summarise and dispose of *out), and the counts so far into dir[2], at
+ * one instant. The next window's memory is made ready before the lock is taken, and
+ * nothing is sorted under it, so the forwarder waits for no more than a copy. */
+void pq_fwd_window_take(pq_fwd *f, pq_late_win *out, pq_path_stats dir[2]);
 /* Frees what pq_fwd_stop keeps for a last pq_fwd_stats_get. */
 void pq_fwd_dispose(pq_fwd *f);
 

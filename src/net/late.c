@@ -62,10 +62,20 @@ void pq_late_life(pq_late *l, pq_summary *out)
 	summary_of(&l->life, l->life_n, l->life_max, out);
 }
 
-void pq_late_take(pq_late *l, pq_late_win *out)
+void pq_late_take(pq_late *l, pq_late_win *next, pq_late_win *out)
 {
 	*out = l->win;
-	pq_late_win_init(&l->win);
+	if (next)
+		l->win = *next;
+	else
+		pq_late_win_init(&l->win);
+}
+
+void pq_late_win_prepare(pq_late_win *w, size_t n)
+{
+	pq_late_win_init(w);
+	if (n && pq_stats_reserve(&w->s, n) == 0)
+		memset(w->s.v, 0, w->s.cap * sizeof *w->s.v);
 }
 
 void pq_late_win_summary(pq_late_win *w, pq_summary *out)

@@ -43,8 +43,13 @@ void pq_late_note(pq_late *l, int64_t due_ns, int64_t at_ns);
 /* The link's life so far: exact percentiles of its sampled releases, n and max over all. */
 void pq_late_life(pq_late *l, pq_summary *out);
 
-/* Moves the current window into *out (O(1): no copy, no sort) and starts a new one. */
-void pq_late_take(pq_late *l, pq_late_win *out);
+/* Moves the current window into *out (O(1): no copy, no sort) and makes *next (empty;
+ * NULL: a fresh one) the current one: a caller that reserves room in it beforehand keeps
+ * the forwarder out of the allocator while it releases packets. */
+void pq_late_take(pq_late *l, pq_late_win *next, pq_late_win *out);
+/* An empty window with room for `n` samples, its pages touched (so the forwarder takes no
+ * page fault filling them); without the memory, an empty window that grows as it goes. */
+void pq_late_win_prepare(pq_late_win *w, size_t n);
 
 /* A taken window's summary (all NaN, n = 0, when it saw no release); sorts its samples. */
 void pq_late_win_init(pq_late_win *w); /* empty */

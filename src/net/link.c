@@ -291,14 +291,27 @@ int pq_link_stats_late_over(const pq_link_stats *s)
 	return s->backend == PQ_BACKEND_USERSPACE && s->late.n > 0 && s->late.p99 > PQ_LINK_LATE_BUDGET_NS;
 }
 
+/* The counts now into *counts and, when the backend keeps a release schedule, the lateness
+ * since the last call into *late (1), else 0 with *late empty. */
+static int window_take(pq_link *l, pq_late_win *late, pq_link_stats *counts, int *kept)
+{
+	*kept = 0;
+	pq_late_win_init(late);
+	if (l->stopped || !l->ops || !l->ops->window)
+		return pq_link_stats_get(l, counts);
+	memset(counts, 0, sizeof *counts);
+	counts->backend = pq_link_backend(l);
+	int rc = l->ops->window(l, late, counts);
+	*kept = rc == 0;
+	return rc;
+}
+
 int pq_link_window_begin(pq_link *l)
 {
-	int rc = pq_link_stats_get(l, &l->win0);
-	if (rc == 0 && l->ops && l->ops->window && !l->stopped) {
-		pq_late_win w;
-		l->ops->window(l, &w); /* what came before the window: dropped */
-		pq_late_win_dispose(&w);
-	}
+	pq_late_win w;
+	int kept;
+	int rc = window_take(l, &w, &l->win0, &kept);
+	pq_late_win_dispose(&w); /* what came before the window */
 	return rc;
 }
 
@@ -316,22 +329,15 @@ static void dir_delta(pq_path_stats *d, const pq_path_stats *now, const pq_path_
 int pq_link_window_end(pq_link *l, pq_link_window *out)
 {
 	pq_link_stats now;
+	pq_late_win w;
 	memset(out, 0, sizeof *out);
-	out->late.n = 0;
-	out->late.mean = out->late.sd = out->late.min = out->late.max = NAN;
-	out->late.p50 = out->late.p90 = out->late.p99 = out->late.p999 = NAN;
-	int rc = pq_link_stats_get(l, &now);
+	int rc = window_take(l, &w, &now, &out->late_known);
+	pq_late_win_summary(&w, &out->late);
+	pq_late_win_dispose(&w);
 	if (rc)
 		return rc;
 	for (int i = 0; i < 2; i++)
 		dir_delta(&out->dir[i], &now.dir[i], &l->win0.dir[i]);
-	if (l->ops && l->ops->window && !l->stopped) {
-		pq_late_win w;
-		l->ops->window(l, &w);
-		pq_late_win_summary(&w, &out->late);
-		pq_late_win_dispose(&w);
-		out->late_known = 1;
-	}
 	return 0;
 }
 

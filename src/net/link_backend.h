@@ -33,9 +33,11 @@ typedef struct pq_link_ops {
 	int (*up)(pq_link *l, const pq_link_opts *o, pq_diag *d);
 	/* Counts so far into *out (zeroed, backend set, by the caller). */
 	int (*stats)(pq_link *l, pq_link_stats *out);
-	/* The release lateness since the last call into *out (net/late.h), starting a new
-	 * window; NULL when the backend keeps no release schedule. */
-	void (*window)(pq_link *l, pq_late_win *out);
+	/* The release lateness since the last call into *late (net/late.h), starting a new
+	 * window, and the counts so far (as stats, without the life's lateness, which costs a
+	 * sort) into *counts (zeroed, backend set, by the caller). NULL when the backend keeps
+	 * no release schedule: then stats gives the counts. */
+	int (*window)(pq_link *l, pq_late_win *late, pq_link_stats *counts);
 	/* Stops moving packets; the last counts into *final (filled with stats first). */
 	int (*stop)(pq_link *l, pq_link_stats *final, pq_diag *d);
 	/* Frees l->be (after stop); the namespaces are link.c's. */

@@ -111,13 +111,15 @@ static int stats(pq_link *l, pq_link_stats *out)
 	return 0;
 }
 
-static void window(pq_link *l, pq_late_win *out)
+static int window(pq_link *l, pq_late_win *late, pq_link_stats *counts)
 {
 	userspace *u = l->be;
-	if (u && u->fwd_on)
-		pq_fwd_window_take(&u->fwd, out);
-	else
-		pq_late_win_init(out);
+	pq_late_win_init(late);
+	if (!u || !u->fwd_on)
+		return PQ_ESTATE;
+	pq_fwd_window_take(&u->fwd, late, counts->dir);
+	add_tun_drops(u, counts);
+	return 0;
 }
 
 static int stop(pq_link *l, pq_link_stats *final, pq_diag *d)

@@ -122,13 +122,16 @@ static void test_lateness_is_against_the_schedule(void **state)
 	pq_fwd_stats_get(&f, &st);
 	assert_int_equal(st.late.n, 1);
 	assert_true(st.late.p50 >= (double)fault);
-	pq_fwd_window_take(&f, &w);
+	pq_path_stats dir[2];
+	pq_fwd_window_take(&f, &w, dir);
+	assert_int_equal(dir[0].pkts_out, 1); /* the counts at the same instant */
 	pq_late_win_summary(&w, &s);
 	assert_int_equal(s.n, 1);
 	assert_true(s.max >= (double)fault);
 	pq_late_win_dispose(&w);
-	pq_fwd_window_take(&f, &w);
+	pq_fwd_window_take(&f, &w, dir);
 	assert_int_equal(w.n, 0);
+	assert_true(w.s.cap >= 4096); /* the next window's room was made before the lock */
 	pq_late_win_dispose(&w);
 	pq_fwd_dispose(&f);
 	/* a negative fault is none */
