@@ -234,6 +234,56 @@ static int has_column(sqlite3 *db, const char *col)
 	return found;
 }
 
+static long long int_or(sqlite3_stmt *st, int i, long long none)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? none : sqlite3_column_int64(st, i);
+}
+
+/* The cells' fidelity columns, each where it exists (the link's accounting came with
+ * schema 3; steal and the self-check's verdict before). */
+static int load_fidelity(sqlite3 *db, const char *path, pq_rdb *out, pq_diag *d)
+{
+	static const char *const cols[] = {"link_late_p50_us", "link_late_p99_us", "link_late_max_us",
+					   "host_steal_pct", "link_releases_pkts", "link_drop_loss_pkts",
+					   "link_drop_queue_pkts", "link_drop_unplanned_pkts", "link_ok",
+					   "host_ok", "link_check_ok"};
+	enum { NCOL = sizeof cols / sizeof cols[0] };
+	char sql[1024];
+	size_t len = (size_t)snprintf(sql, sizeof sql, "SELECT cell_id");
+	for (size_t k = 0; k < NCOL; k++)
+		len += (size_t)snprintf(sql + len, sizeof sql - len, ", %s", has_column(db, cols[k]) ? cols[k] : "NULL");
+	snprintf(sql + len, sizeof sql - len, " FROM cell");
+	for (size_t i = 0; i < out->ncells; i++)
+		out->cells[i].fid = (pq_rdb_fidelity){NAN, NAN, NAN, NAN, -1, -1, -1, -1, -1, -1, -1};
+	sqlite3_stmt *st = NULL;
+	int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return sql_fail(db, rc, path, "reading cell", d);
+	size_t ci = 0;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		long long id = sqlite3_column_int64(st, 0);
+		if (ci >= out->ncells || out->cells[ci].id != id)
+			for (ci = 0; ci < out->ncells && out->cells[ci].id != id; ci++)
+				;
+		if (ci == out->ncells)
+			continue;
+		pq_rdb_fidelity *f = &out->cells[ci++].fid;
+		f->late_p50_us = real_or_nan(st, 1);
+		f->late_p99_us = real_or_nan(st, 2);
+		f->late_max_us = real_or_nan(st, 3);
+		f->steal_pct = real_or_nan(st, 4);
+		f->releases = int_or(st, 5, -1);
+		f->drop_loss = int_or(st, 6, -1);
+		f->drop_queue = int_or(st, 7, -1);
+		f->drop_unplanned = int_or(st, 8, -1);
+		f->link_ok = (int)int_or(st, 9, -1);
+		f->host_ok = (int)int_or(st, 10, -1);
+		f->check_ok = (int)int_or(st, 11, -1);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : sql_fail(db, rc, path, "reading cell", d);
+}
+
 static int load_cells(sqlite3 *db, const char *path, pq_rdb *out, pq_diag *d)
 {
 	sqlite3_stmt *st = NULL;
@@ -281,6 +331,7 @@ int pq_rdb_open(const char *path, pq_rdb *out, pq_diag *d)
 		goto out;
 	}
 	if ((rc = check_meta(db, path, out, d)) < 0 || (rc = load_cells(db, path, out, d)) < 0 ||
+	    (rc = load_fidelity(db, path, out, d)) < 0 ||
 	    (rc = load_conns(db, path, out, d)) < 0 ||
 	    (rc = load_table(db, "SELECT * FROM run ORDER BY run_id", path, &out->run, d)) < 0 ||
 	    (rc = load_table(db, "SELECT * FROM link_check ORDER BY link_check_id", path, &out->link_check, d)) < 0)

@@ -21,6 +21,15 @@ typedef struct pq_rdb_conn {
 	int ok, resumed, retrans;
 } pq_rdb_conn;
 
+/* What the link and the host did while a cell ran (the cell's fidelity columns, docs/results.md):
+ * NaN or -1 where not measured (netem, a remote server, a database from before them). */
+typedef struct pq_rdb_fidelity {
+	double late_p50_us, late_p99_us, late_max_us; /* the forwarder's release lateness */
+	double steal_pct;
+	long long releases, drop_loss, drop_queue, drop_unplanned;
+	int link_ok, host_ok, check_ok; /* 1 within budget, 0 over, -1 not known */
+} pq_rdb_fidelity;
+
 typedef struct pq_rdb_cell {
 	long long id, rtt_us, response_bytes, chain_der_bytes, pad_to_bytes;
 	long long flight_bytes, flight_segs;
@@ -30,6 +39,7 @@ typedef struct pq_rdb_cell {
 	int one_write; /* flight_one_write (0 where the column is absent) */
 	double resume_pct, loss_pct, jitter_us, rate_bps;
 	size_t c0, nc; /* its connections: conns[c0 .. c0 + nc - 1] */
+	pq_rdb_fidelity fid;
 } pq_rdb_cell;
 
 typedef struct pq_rdb_table {
