@@ -177,6 +177,18 @@ static double real_or_nan(sqlite3_stmt *st, int i)
 	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
 }
 
+/* The index of the cell with this id, trying `guess` first (usually the previous row's
+ * cell); ncells when there is none. */
+static size_t cell_of(const pq_rdb *out, size_t guess, long long id)
+{
+	if (guess < out->ncells && out->cells[guess].id == id)
+		return guess;
+	size_t ci = 0;
+	while (ci < out->ncells && out->cells[ci].id != id)
+		ci++;
+	return ci;
+}
+
 static int load_conns(sqlite3 *db, const char *path, pq_rdb *out, pq_diag *d)
 {
 	sqlite3_stmt *st = NULL;
@@ -189,12 +201,8 @@ static int load_conns(sqlite3 *db, const char *path, pq_rdb *out, pq_diag *d)
 		return sql_fail(db, rc, path, "reading conn", d);
 	size_t ci = 0;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		long long id = sqlite3_column_int64(st, 0);
-		/* Cells are in (host, index) order, connections in id order: find the cell
-		 * (usually the one of the previous connection). */
-		if (ci >= out->ncells || out->cells[ci].id != id)
-			for (ci = 0; ci < out->ncells && out->cells[ci].id != id; ci++)
-				;
+		/* Cells are in (host, index) order, connections in id order. */
+		ci = cell_of(out, ci, sqlite3_column_int64(st, 0));
 		if (ci == out->ncells)
 			continue; /* a connection of no cell: ignored */
 		if (grow((void **)&out->conns, &cap, out->nconns, sizeof *out->conns, 1024) < 0) {
@@ -261,10 +269,7 @@ static int load_fidelity(sqlite3 *db, const char *path, pq_rdb *out, pq_diag *d)
 		return sql_fail(db, rc, path, "reading cell", d);
 	size_t ci = 0;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		long long id = sqlite3_column_int64(st, 0);
-		if (ci >= out->ncells || out->cells[ci].id != id)
-			for (ci = 0; ci < out->ncells && out->cells[ci].id != id; ci++)
-				;
+		ci = cell_of(out, ci, sqlite3_column_int64(st, 0));
 		if (ci == out->ncells)
 			continue;
 		pq_rdb_fidelity *f = &out->cells[ci++].fid;
