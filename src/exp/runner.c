@@ -294,7 +294,7 @@ static int link_up(const pq_exp_grid *g, const pq_exp_cell *c, pq_store *st, con
 			return rc;
 		sum->checks++;
 		sum->checks_missed += !cr.ok;
-		double tail = cr.rtt_n > 0 ? cr.rtt_p99_ns - cr.rtt_p50_ns : -1;
+		double tail = pq_check_probe_tail_ns(&cr);
 		if (tail > sum->probe_tail_max_ns)
 			sum->probe_tail_max_ns = tail;
 		pq_check_format(&cr, line, sizeof line);
@@ -361,7 +361,7 @@ void pq_exp_run_noise(const pq_exp_run_summary *s, char *buf, size_t n)
 		len += (size_t)snprintf(buf + len, n - len, ", run queue up to %d", s->runq_max);
 	if (s->probe_tail_max_ns >= 0 && len < n)
 		len += (size_t)snprintf(buf + len, n - len,
-					"; probe p99 up to %+.1f ms over its median (its own waits for a CPU, not judged)",
+					"; probe p99 up to %+.1f ms over the link's median (its own waits for a CPU, not judged)",
 					s->probe_tail_max_ns / 1e6);
 	if (s->checks && len < n)
 		len += (size_t)snprintf(buf + len, n - len, "; self-checks %zu of %zu within budget",

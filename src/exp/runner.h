@@ -57,7 +57,7 @@ typedef struct pq_exp_run_summary {
 	int interrupted;
 	/* How faithful the sweep was (pq_exp_run_noise prints it): */
 	size_t checks, checks_missed;        /* self-checks run (every attempt), missed */
-	double probe_tail_max_ns;           /* the largest probe p99 over its median in a check; -1 none */
+	double probe_tail_max_ns;           /* the largest probe p99 over the link's median in a check; -1 none */
 	size_t cells_link_known, cells_link_over; /* cells with the link's accounting, over its budget */
 	size_t cells_host_known, cells_host_over; /* cells with the host's steal, over its budget */
 	double steal_pct_sum, steal_pct_max; /* over cells_host_known */
@@ -66,7 +66,7 @@ typedef struct pq_exp_run_summary {
 } pq_exp_run_summary;
 
 /* One line on how noisy the host was and how the links held: "host: steal 4.2 % on
- * average, 12.0 % at most, run queue up to 5; probe p99 up to +21.3 ms over its median
+ * average, 12.0 % at most, run queue up to 5; probe p99 up to +21.3 ms over the link's median
  * (the probe's own waits for a CPU, not judged); links: release lateness p99 at most
  * 0.31 ms, 0 of 54 cells over the link budget; 3 of 54 over the host budget (steal > 10 %)" */
 void pq_exp_run_noise(const pq_exp_run_summary *s, char *buf, size_t n);

@@ -59,8 +59,11 @@ CREATE TABLE link_check (
 	c2s_loss_ok      INTEGER,
 	s2c_loss_ok      INTEGER,
 	host_steal_pct   REAL,
-	-- what the link itself did during the check (its forwarder's accounting; NULL: not kept,
-	-- netem) and the host's run queue; the probe's tail is rtt_p99_us - rtt_p50_us
+	-- the echo as the probe saw it (the host's noise; rtt_* above are kernel-timed), what
+	-- the link itself did during the check (its forwarder's accounting; NULL: not kept,
+	-- netem) and the host's run queue
+	probe_p50_us     REAL,
+	probe_p99_us     REAL,
 	link_ok          INTEGER,
 	link_late_p50_us REAL,
 	link_late_p99_us REAL,

@@ -358,12 +358,12 @@ int pq_store_link_check(pq_store *s, const char *link_key, const char *desc, con
 				"INSERT INTO link_check (run_id, link_key, link_desc, backend, checked, ok, rtt_cfg_us, "
 				"rtt_samples, rtt_lost, rtt_p50_us, rtt_p99_us, rtt_min_us, rtt_max_us, rtt_err_p50_us, "
 				"rtt_err_p99_us, rtt_ok, c2s_rate_bps, s2c_rate_bps, c2s_rate_ok, s2c_rate_ok, c2s_loss_pct, "
-				"s2c_loss_pct, c2s_loss_ok, s2c_loss_ok, host_steal_pct, link_ok, link_late_p50_us, "
+				"s2c_loss_pct, c2s_loss_ok, s2c_loss_ok, host_steal_pct, probe_p50_us, probe_p99_us, link_ok, link_late_p50_us, "
 				"link_late_p99_us, link_late_max_us, link_releases_pkts, link_drop_loss_pkts, "
 				"link_drop_queue_pkts, link_drop_unplanned_pkts, host_runq_before, host_runq_after, summary, "
 				"checked_at) VALUES (:run, :key, :desc, :backend, :checked, :ok, :cfg, :n, :lost, :p50, :p99, "
 				":min, :max, :e50, :e99, :rttok, :c2sr, :s2cr, :c2srok, :s2crok, :c2sl, :s2cl, :c2slok, :s2clok, "
-				":steal, :link_ok, :link_late_p50_us, :link_late_p99_us, :link_late_max_us, "
+				":steal, :probe_p50, :probe_p99, :link_ok, :link_late_p50_us, :link_late_p99_us, :link_late_max_us, "
 				":link_releases_pkts, :link_drop_loss_pkts, :link_drop_queue_pkts, :link_drop_unplanned_pkts, "
 				":runq0, :runq1, :summary, :now)",
 				d);
@@ -385,6 +385,8 @@ int pq_store_link_check(pq_store *s, const char *link_key, const char *desc, con
 		bind_us(&st, ":p99", r->rtt_p99_ns);
 		bind_us(&st, ":min", r->rtt_min_ns);
 		bind_us(&st, ":max", r->rtt_max_ns);
+		bind_us(&st, ":probe_p50", r->probe_p50_ns);
+		bind_us(&st, ":probe_p99", r->probe_p99_ns);
 		pq_sql_double(&st, ":e50", r->err_p50_ns / 1e3);
 		pq_sql_double(&st, ":e99", r->err_p99_ns / 1e3);
 		if (r->rtt_judged)

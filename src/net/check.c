@@ -55,7 +55,10 @@ static int open_sock(void *arg)
 	struct sockaddr_in peer = me;
 	inet_pton(AF_INET, side ? PQ_LINK_SERVER_ADDR : PQ_LINK_CLIENT_ADDR, &me.sin_addr);
 	inet_pton(AF_INET, side ? PQ_LINK_CLIENT_ADDR : PQ_LINK_SERVER_ADDR, &peer.sin_addr);
-	int buf = 8 << 20;
+	int buf = 8 << 20, one = 1;
+	/* Each datagram carries the time the kernel took it in (for a packet from the link:
+	 * when the forwarder wrote it), so the echo's RTT excludes the probe's own waits. */
+	setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one);
 	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &buf, sizeof buf);
 	setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &buf, sizeof buf);
 	if (bind(fd, (struct sockaddr *)&me, sizeof me) || connect(fd, (struct sockaddr *)&peer, sizeof peer)) {
@@ -88,10 +91,40 @@ static void socks_close(struct socks *s)
 			close(s->fd[i]);
 }
 
+/* An echo probe. Times are CLOCK_REALTIME, the clock of the kernel's receive timestamps;
+ * one process stamps both ends, so a step of that clock during one round trip is the
+ * only error it can add. */
 struct probe {
 	uint32_t seq;
-	int64_t t_sent;
+	int64_t t_sent; /* client: just before send() */
+	int64_t turn;   /* server: its send() minus the kernel's receipt of the probe */
 };
+
+static int64_t real_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * PQ_NS_PER_S + ts.tv_nsec;
+}
+
+/* One probe from fd, with the kernel's receive time (*at; the time now when the kernel
+ * gave none). 1 when one was read. */
+static int recv_probe(int fd, struct probe *p, int64_t *at)
+{
+	char ctl[CMSG_SPACE(sizeof(struct timespec))];
+	struct iovec iov = {p, sizeof *p};
+	struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl, .msg_controllen = sizeof ctl};
+	if (recvmsg(fd, &m, 0) != (ssize_t)sizeof *p)
+		return 0;
+	*at = real_ns();
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c))
+		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS) {
+			struct timespec ts;
+			memcpy(&ts, CMSG_DATA(c), sizeof ts);
+			*at = (int64_t)ts.tv_sec * PQ_NS_PER_S + ts.tv_nsec;
+		}
+	return 1;
+}
 
 static void drain(int fd)
 {
@@ -100,9 +133,13 @@ static void drain(int fd)
 		;
 }
 
-/* Echo: the client sends a probe every gap; the server side echoes it; RTT = echo
- * received - sent. One thread serves both sockets, as any ping would. */
-static int measure_rtt(struct socks *s, const pq_check_opts *o, int64_t rtt_cfg, pq_stats *rtt, int *lost)
+/* Echo: the client sends a probe every gap; the server side echoes it; one thread serves
+ * both sockets, as any ping would. Two RTTs per echo: `rtt` from the kernel's receive
+ * times, less the server side's turnaround (what the link took: judged), and `seen` as
+ * the probe saw it, receive handled minus sent (the link plus the probe's own waits for a
+ * CPU: the host's noise). */
+static int measure_rtt(struct socks *s, const pq_check_opts *o, int64_t rtt_cfg, pq_stats *rtt, pq_stats *seen,
+		       int *lost)
 {
 	int n = o->rtt_samples, sent = 0, got = 0;
 	int64_t next = pq_mono_ns(), wait_end = INT64_MAX;
@@ -110,7 +147,7 @@ static int measure_rtt(struct socks *s, const pq_check_opts *o, int64_t rtt_cfg,
 	while (got < n) {
 		int64_t now = pq_mono_ns();
 		if (sent < n && now >= next) {
-			struct probe p = {(uint32_t)sent, now};
+			struct probe p = {(uint32_t)sent, real_ns(), 0};
 			if (send(s->fd[0], &p, sizeof p, 0) == (ssize_t)sizeof p)
 				sent++;
 			next += o->rtt_gap_ns;
@@ -126,11 +163,16 @@ static int measure_rtt(struct socks *s, const pq_check_opts *o, int64_t rtt_cfg,
 		if (ppoll(pf, 2, &ts, NULL) < 0 && errno != EINTR)
 			return -errno;
 		struct probe p;
-		while (recv(s->fd[1], &p, sizeof p, 0) == (ssize_t)sizeof p)
+		int64_t at;
+		while (recv_probe(s->fd[1], &p, &at)) {
+			p.turn = real_ns() - at;
 			if (send(s->fd[1], &p, sizeof p, 0) < 0) { /* lost echo shows as a lost sample */
 			}
-		while (recv(s->fd[0], &p, sizeof p, 0) == (ssize_t)sizeof p) {
-			int rc = pq_stats_add(rtt, (double)(pq_mono_ns() - p.t_sent));
+		}
+		while (recv_probe(s->fd[0], &p, &at)) {
+			int rc = pq_stats_add(rtt, (double)(at - p.t_sent - p.turn));
+			if (!rc)
+				rc = pq_stats_add(seen, (double)(real_ns() - p.t_sent));
 			if (rc)
 				return rc;
 			got++;
@@ -213,6 +255,14 @@ static double expected_loss(const pq_loss_cfg *l)
 	return bad * l->loss_bad + (1 - bad) * l->loss_good;
 }
 
+void pq_check_probe_from(pq_check_result *r, pq_stats *seen)
+{
+	pq_summary sum;
+	pq_stats_summary(seen, &sum);
+	r->probe_p50_ns = sum.p50;
+	r->probe_p99_ns = sum.p99;
+}
+
 void pq_check_rtt_from(pq_check_result *r, pq_stats *rtt)
 {
 	pq_summary sum;
@@ -250,6 +300,11 @@ static void judge_loss(pq_check_result *r, int dir, const pq_dir_cfg *dc)
 	/* Bursty loss is correlated, so the binomial interval is too narrow for it:
 	 * Gilbert-Elliott links are measured and shown but not judged. */
 	cd->loss_ok = dc->loss.ge_p > 0 || (want >= cd->loss_lo && want <= cd->loss_hi);
+}
+
+double pq_check_probe_tail_ns(const pq_check_result *r)
+{
+	return r->rtt_n > 0 ? r->probe_p99_ns - r->rtt_p50_ns : -1;
 }
 
 void pq_check_judge(pq_check_result *r, const pq_link_config *c, const pq_check_opts *oin)
@@ -301,8 +356,9 @@ int pq_check_run(pq_link *l, const pq_check_opts *oin, pq_check_result *r, pq_di
 	r->backend = pq_link_backend(l);
 	r->rtt_cfg_ns = pq_link_config_rtt_ns(c);
 	struct socks s;
-	pq_stats rtt;
+	pq_stats rtt, seen;
 	pq_stats_init(&rtt);
+	pq_stats_init(&seen);
 	/* The measuring thread gets the forwarder's CFS weight while it measures, so other
 	 * work on the machine shows less in the probe's tail (restored at the end). */
 	id_t tid = (id_t)gettid();
@@ -319,11 +375,12 @@ int pq_check_run(pq_link *l, const pq_check_opts *oin, pq_check_result *r, pq_di
 		rc = pq_diag_set(d, rc, "check: cannot read the link's counts: %s", pq_strerror(rc));
 		goto out;
 	}
-	if ((rc = measure_rtt(&s, &o, r->rtt_cfg_ns, &rtt, &r->rtt_lost))) {
+	if ((rc = measure_rtt(&s, &o, r->rtt_cfg_ns, &rtt, &seen, &r->rtt_lost))) {
 		rc = pq_diag_set(d, rc, "check: timing echoes failed: %s", pq_strerror(rc));
 		goto out;
 	}
 	pq_check_rtt_from(r, &rtt);
+	pq_check_probe_from(r, &seen);
 	for (int dir = 0; dir < 2; dir++) {
 		const pq_dir_cfg *dc = &c->dir[dir];
 		pq_check_dir *cd = &r->dir[dir];
@@ -353,6 +410,7 @@ out:
 		(void)setpriority(PRIO_PROCESS, tid, old_nice);
 	socks_close(&s);
 	pq_stats_dispose(&rtt);
+	pq_stats_dispose(&seen);
 	return rc;
 }
 
@@ -404,8 +462,9 @@ void pq_check_format(const pq_check_result *r, char *buf, size_t n)
 	}
 	/* The host: how long the probe waited for a CPU, not what the link did. */
 	if (len < n && r->rtt_n > 0)
-		len += (size_t)snprintf(buf + len, n - len, "; host (not judged): probe p99 %+.3f ms over its median",
-					(r->rtt_p99_ns - r->rtt_p50_ns) / 1e6);
+		len += (size_t)snprintf(buf + len, n - len,
+					"; host (not judged): the probe saw median %+.3f ms, p99 %+.3f ms over the link's median",
+					(r->probe_p50_ns - r->rtt_p50_ns) / 1e6, pq_check_probe_tail_ns(r) / 1e6);
 	if (len < n && r->host_steal >= 0)
 		len += (size_t)snprintf(buf + len, n - len, ", steal %.1f%%", 100.0 * r->host_steal);
 	if (len < n && r->runq_before >= 0 && r->runq_after >= 0)
@@ -454,6 +513,8 @@ char *pq_check_json(const pq_check_result *r)
 	cJSON_AddNumberToObject(o, "rtt_max_ms", r->rtt_max_ns / 1e6);
 	cJSON_AddNumberToObject(o, "rtt_error_median_us", r->err_p50_ns / 1e3);
 	cJSON_AddNumberToObject(o, "rtt_error_p99_us", r->err_p99_ns / 1e3);
+	cJSON_AddNumberToObject(o, "probe_median_ms", r->probe_p50_ns / 1e6);
+	cJSON_AddNumberToObject(o, "probe_p99_ms", r->probe_p99_ns / 1e6);
 	cJSON_AddNumberToObject(o, "rtt_samples", r->rtt_n);
 	cJSON_AddNumberToObject(o, "rtt_lost", r->rtt_lost);
 	cJSON_AddBoolToObject(o, "rtt_ok", r->rtt_ok);

@@ -5,9 +5,11 @@
  *             scheduled time: p99 within PQ_LINK_LATE_BUDGET_NS) and its drops during the
  *             check (none unplanned; configured loss inside the 99 % Wilson interval of
  *             what the loss stage dropped), the rate delivered (paced UDP, within 3 %),
- *             and the UDP echo's median RTT (within 250 us, on links without jitter or rate)
- *   reported  the echo's tail (p99 over its median), the host's steal time and run queue:
- *             how long the probe itself waited for a CPU, which no link can prevent
+ *             and the UDP echo's median RTT (within 250 us, on links without jitter or rate),
+ *             timed by the kernel's receive timestamps less the echo side's turnaround
+ *   reported  the echo as the probe itself saw it (its median and p99 over the link's
+ *             median), the host's steal time and run queue: how long the probe waited for
+ *             a CPU, which no link can prevent
  *
  * Without the link's own accounting (the netem backend) the probes count the loss, and a
  * lost echo on a lossless link fails the check. The experiment runner calls pq_check_run
@@ -45,7 +47,12 @@ typedef struct pq_check_dir {
 typedef struct pq_check_result {
 	int64_t rtt_cfg_ns;
 	int rtt_n, rtt_lost;
+	/* The echo's RTT from the kernel's receive times, less the echo side's turnaround:
+	 * what the link took */
 	double rtt_p50_ns, rtt_p99_ns, rtt_min_ns, rtt_max_ns;
+	/* The same echoes as the probe saw them (handled minus sent): the link plus the probe's
+	 * own waits for a CPU; reported, never judged */
+	double probe_p50_ns, probe_p99_ns;
 	double err_p50_ns, err_p99_ns; /* measured - configured */
 	int rtt_ok, rtt_judged;        /* the median; judged = no jitter or rate, so a fixed RTT is expected */
 	pq_check_dir dir[2];
@@ -59,8 +66,13 @@ typedef struct pq_check_result {
 	int runq_before, runq_after;   /* runnable tasks at the start and the end (-1 unknown) */
 } pq_check_result;
 
-/* The echo's RTT samples (ns) into r's rtt fields. */
+/* The echo's RTT samples (ns) into r's rtt fields: kernel-timed (pq_check_rtt_from), as the
+ * probe saw them (pq_check_probe_from). */
 void pq_check_rtt_from(pq_check_result *r, pq_stats *rtt);
+void pq_check_probe_from(pq_check_result *r, pq_stats *seen);
+/* The host's noise as the check saw it: the probe's p99 over the link's median (-1 with no
+ * echo). */
+double pq_check_probe_tail_ns(const pq_check_result *r);
 /* Every verdict of r from its measured fields and r->link, against c and o (NULL: the
  * defaults); sets the *_ok fields and r->ok. What pq_check_run does once it has measured;
  * a test gives it made-up measurements. */

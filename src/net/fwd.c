@@ -326,7 +326,8 @@ void pq_fwd_window_take(pq_fwd *f, pq_late_win *out, pq_path_stats dir[2])
 	dir[0] = f->path[0].stats;
 	dir[1] = f->path[1].stats;
 	pthread_mutex_unlock(&f->mu);
-	__atomic_store_n(&f->win_hint, out->n, __ATOMIC_RELAXED);
+	if (out->n > hint) /* the largest window so far: a cell's, not the gap between two */
+		__atomic_store_n(&f->win_hint, out->n, __ATOMIC_RELAXED);
 }
 
 void pq_fwd_dispose(pq_fwd *f)

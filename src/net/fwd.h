@@ -86,7 +86,7 @@ typedef struct pq_fwd {
 	int64_t fault_late_ns; /* tests: every release this much late (pq_fwd_tune) */
 	pthread_mutex_t mu;  /* guards path stats and `late` against pq_fwd_stats_get */
 	pq_late late;        /* release lateness: the link's life and the current window */
-	uint64_t win_hint;   /* releases in the last window taken: room for the next one */
+	uint64_t win_hint;   /* releases in the largest window taken: room for the next one */
 	uint64_t write_errors[2];
 } pq_fwd;
 
