@@ -341,9 +341,9 @@ static const char *const cell_fixed[] = {
 	/* fidelity (FID0 on) */
 	"link_late_p50_us", "link_late_p99_us", "link_late_max_us", "host_steal_pct", "link_releases_pkts",
 	"link_drop_loss_pkts", "link_drop_queue_pkts", "link_drop_unplanned_pkts", "link_ok", "host_ok",
-	"link_check_ok",
+	"link_check_ok", "link_fwd_wait_us",
 };
-enum { FID0 = 12, NFID = 11 };
+enum { FID0 = 12, NFID = 12 };
 enum { NFIXED = sizeof cell_fixed / sizeof cell_fixed[0] };
 _Static_assert(NFIXED == FID0 + NFID, "the fidelity columns close cell_fixed");
 
@@ -428,6 +428,7 @@ static int read_fidelity(sqlite3_stmt *st, const char *path, long long id, pq_rd
 	int *verdicts[3] = {&f->link_ok, &f->host_ok, &f->check_ok};
 	for (int k = 0; k < 3; k++)
 		*verdicts[k] = isnan(v[8 + k]) ? -1 : v[8 + k] != 0;
+	f->fwd_wait_us = v[11];
 	return 0;
 }
 

@@ -49,6 +49,7 @@ typedef struct pq_rdb_conn {
 typedef struct pq_rdb_fidelity {
 	double late_p50_us, late_p99_us, late_max_us; /* the forwarder's release lateness */
 	double steal_pct;
+	double fwd_wait_us; /* the forwarder's own wait for a CPU inside the machine */
 	long long releases, drop_loss, drop_queue, drop_unplanned;
 	int link_ok, host_ok, check_ok; /* 1 within budget, 0 over, -1 not known */
 } pq_rdb_fidelity;

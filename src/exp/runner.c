@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/units.h"
 #include "exp/hostload.h"
 #include "load/run.h"
 #include "net/check.h"
@@ -403,9 +404,14 @@ static int fidelity(const pq_exp_run_opts *o, const cellrun *r, pq_exp_run_summa
 		sum->runq_max = w->host_runq_before;
 	if (w->link_ok != 0)
 		return 0;
-	if (o->log)
-		fprintf(o->log, "cell %zu (%s, trial %d): the link went over its budget: %s\n", r->c->index,
-			r->c->p.arm, r->c->p.trial, r->link_why);
+	if (o->log) {
+		char wait[32] = "unknown";
+		if (w->link.fwd_wait_ns >= 0)
+			pq_fmt_duration(wait, sizeof wait, w->link.fwd_wait_ns);
+		fprintf(o->log, "cell %zu (%s, trial %d): the link went over its budget: %s (the forwarder waited %s for a "
+			"CPU in this machine)\n",
+			r->c->index, r->c->p.arm, r->c->p.trial, r->link_why, wait);
+	}
 	if (!o->strict)
 		return 0;
 	return pq_diag_set(d, PQ_EVERIFY, "cell %zu (%s, trial %d): the link went over its budget: %s (stored; strict: the "

@@ -344,6 +344,8 @@ void pq_store_bind_window(pq_sql_stmt *st, const pq_link_window *w, int ok)
 		pq_sql_int(st, ":link_drop_queue_pkts", (long long)(a->drop_queue + b->drop_queue));
 		pq_sql_int(st, ":link_drop_unplanned_pkts", (long long)pq_link_window_unplanned(w));
 	}
+	if (w->late_known && w->fwd_wait_ns >= 0)
+		pq_sql_double(st, ":link_fwd_wait_us", (double)w->fwd_wait_ns / 1e3);
 }
 
 int pq_store_link_check(pq_store *s, const char *link_key, const char *desc, const char *backend,
@@ -358,12 +360,12 @@ int pq_store_link_check(pq_store *s, const char *link_key, const char *desc, con
 				"rtt_err_p99_us, rtt_ok, c2s_rate_bps, s2c_rate_bps, c2s_rate_ok, s2c_rate_ok, c2s_loss_pct, "
 				"s2c_loss_pct, c2s_loss_ok, s2c_loss_ok, host_steal_pct, probe_p50_us, probe_p99_us, link_ok, link_late_p50_us, "
 				"link_late_p99_us, link_late_max_us, link_releases_pkts, link_drop_loss_pkts, "
-				"link_drop_queue_pkts, link_drop_unplanned_pkts, host_runq_before, host_runq_after, summary, "
+				"link_drop_queue_pkts, link_drop_unplanned_pkts, link_fwd_wait_us, host_runq_before, host_runq_after, summary, "
 				"checked_at) VALUES (:run, :key, :desc, :backend, :checked, :ok, :cfg, :n, :lost, :p50, :p99, "
 				":min, :max, :e50, :e99, :rttok, :c2sr, :s2cr, :c2srok, :s2crok, :c2sl, :s2cl, :c2slok, :s2clok, "
 				":steal, :probe_p50, :probe_p99, :link_ok, :link_late_p50_us, :link_late_p99_us, :link_late_max_us, "
 				":link_releases_pkts, :link_drop_loss_pkts, :link_drop_queue_pkts, :link_drop_unplanned_pkts, "
-				":runq0, :runq1, :summary, :now)",
+				":link_fwd_wait_us, :runq0, :runq1, :summary, :now)",
 				d);
 	if (rc < 0)
 		return rc;

@@ -56,7 +56,7 @@ int pq_store_link_check(pq_store *s, const char *link_key, const char *desc, con
 			const pq_check_result *r, int64_t *id, pq_diag *d) PQ_MUST_USE;
 
 /* The link columns link_check and cell share (link_ok, link_late_*_us, link_releases_pkts,
- * link_drop_*_pkts) bound from a window; ok -1 binds NULL. Store-internal. */
+ * link_drop_*_pkts, link_fwd_wait_us) bound from a window; ok -1 binds NULL. Store-internal. */
 struct pq_sql_stmt;
 void pq_store_bind_window(struct pq_sql_stmt *st, const pq_link_window *w, int ok);
 

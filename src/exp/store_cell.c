@@ -123,7 +123,7 @@ static const char *const cell_cols[] = {
 	"host_runq_before", "host_runq_after", "host_load1_before", "host_load1_after",
 	/* fidelity */
 	"link_late_p50_us", "link_late_p99_us", "link_late_max_us", "link_releases_pkts", "link_drop_loss_pkts",
-	"link_drop_queue_pkts", "link_drop_unplanned_pkts", "link_ok", "host_ok",
+	"link_drop_queue_pkts", "link_drop_unplanned_pkts", "link_fwd_wait_us", "link_ok", "host_ok",
 	"started_at", "wall_us", NULL,
 };
 

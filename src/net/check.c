@@ -353,6 +353,7 @@ int pq_check_run(pq_link *l, const pq_check_opts *oin, pq_check_result *r, pq_di
 	memset(r, 0, sizeof *r);
 	r->host_steal = -1;
 	r->runq_before = r->runq_after = -1;
+	r->link.fwd_wait_ns = -1;
 	r->backend = pq_link_backend(l);
 	r->rtt_cfg_ns = pq_link_config_rtt_ns(c);
 	struct socks s;
@@ -393,8 +394,10 @@ int pq_check_run(pq_link *l, const pq_check_opts *oin, pq_check_result *r, pq_di
 			measure_loss(&s, dir, o.loss_probes, dc->delay_ns + dc->jitter_ns * 4, &cd->probes_got);
 		}
 	}
-	if (!counted || pq_link_window_end(l, &r->link) < 0)
+	if (!counted || pq_link_window_end(l, &r->link) < 0) {
 		memset(&r->link, 0, sizeof r->link); /* late_known 0 */
+		r->link.fwd_wait_ns = -1;
+	}
 	pq_check_judge(r, c, &o);
 	if (have_steal && pq_steal_read(&steal1) == 0) {
 		r->host_steal = pq_steal_fraction(&steal0, &steal1);
@@ -433,6 +436,9 @@ static size_t format_link(const pq_check_result *r, char *buf, size_t n)
 					(unsigned long long)(w->dir[0].drop_queue + w->dir[1].drop_queue),
 					(unsigned long long)pq_link_window_unplanned(w), r->link_ok ? "OK" : "MISSED: ",
 					r->link_ok ? "" : r->link_why);
+	if (w->fwd_wait_ns >= 0 && len < n)
+		len += (size_t)snprintf(buf + len, n - len, " (the forwarder waited %s for a CPU in this machine)",
+					pq_fmt_duration(a, sizeof a, w->fwd_wait_ns));
 	return len;
 }
 
@@ -487,6 +493,8 @@ static void json_link(cJSON *o, const pq_check_result *r)
 	cJSON_AddNumberToObject(x, "drop_loss_pkts", (double)(w->dir[0].drop_loss + w->dir[1].drop_loss));
 	cJSON_AddNumberToObject(x, "drop_queue_pkts", (double)(w->dir[0].drop_queue + w->dir[1].drop_queue));
 	cJSON_AddNumberToObject(x, "drop_unplanned_pkts", (double)pq_link_window_unplanned(w));
+	if (w->fwd_wait_ns >= 0)
+		cJSON_AddNumberToObject(x, "fwd_wait_us", (double)w->fwd_wait_ns / 1e3);
 	if (r->link_ok >= 0)
 		cJSON_AddBoolToObject(x, "ok", r->link_ok);
 }

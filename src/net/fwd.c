@@ -123,6 +123,7 @@ static void *fwd_main(void *arg)
 	int stop = 0;
 	pq_fwd_spin spin;
 	pq_fwd_spin_init(&spin, f->rt_prio > 0);
+	__atomic_store_n(&f->tid, (int)gettid(), __ATOMIC_RELEASE);
 	/* No timer slack (the default lets the kernel defer a timed wake-up by 50 us; the
 	 * real-time class has none anyway). A higher CFS weight for when the real-time class
 	 * is refused or not asked; failing (no CAP_SYS_NICE) only costs accuracy. */
@@ -328,6 +329,32 @@ void pq_fwd_window_take(pq_fwd *f, pq_late_win *out, pq_path_stats dir[2])
 	pthread_mutex_unlock(&f->mu);
 	if (out->n > hint) /* the largest window so far: a cell's, not the gap between two */
 		__atomic_store_n(&f->win_hint, out->n, __ATOMIC_RELAXED);
+}
+
+int pq_fwd_schedstat_parse(const char *text, int64_t *wait_ns)
+{
+	unsigned long long run, wait;
+	if (sscanf(text, "%llu %llu", &run, &wait) != 2 || wait > (unsigned long long)INT64_MAX)
+		return PQ_EPARSE;
+	*wait_ns = (int64_t)wait;
+	return 0;
+}
+
+int64_t pq_fwd_wait_ns(const pq_fwd *f)
+{
+	int tid = __atomic_load_n(&f->tid, __ATOMIC_ACQUIRE);
+	char path[64], text[128];
+	int64_t wait = -1;
+	if (!tid || !f->running)
+		return -1;
+	snprintf(path, sizeof path, "/proc/self/task/%d/schedstat", tid);
+	FILE *fp = fopen(path, "re");
+	if (!fp)
+		return -1;
+	if (!fgets(text, sizeof text, fp) || pq_fwd_schedstat_parse(text, &wait) < 0)
+		wait = -1;
+	fclose(fp);
+	return wait;
 }
 
 void pq_fwd_dispose(pq_fwd *f)

@@ -257,6 +257,7 @@ int pq_link_stats_get(pq_link *l, pq_link_stats *out)
 	memset(out, 0, sizeof *out);
 	out->backend = pq_link_backend(l);
 	out->late.p50 = out->late.p99 = out->late.max = -1;
+	out->fwd_wait_ns = -1;
 	return l->ops ? l->ops->stats(l, out) : PQ_ESTATE;
 }
 
@@ -301,6 +302,7 @@ static int window_take(pq_link *l, pq_late_win *late, pq_link_stats *counts, int
 		return pq_link_stats_get(l, counts);
 	memset(counts, 0, sizeof *counts);
 	counts->backend = pq_link_backend(l);
+	counts->fwd_wait_ns = -1;
 	int rc = l->ops->window(l, late, counts);
 	*kept = rc == 0;
 	return rc;
@@ -331,6 +333,7 @@ int pq_link_window_end(pq_link *l, pq_link_window *out)
 	pq_link_stats now;
 	pq_late_win w;
 	memset(out, 0, sizeof *out);
+	out->fwd_wait_ns = -1;
 	int rc = window_take(l, &w, &now, &out->late_known);
 	pq_late_win_summary(&w, &out->late);
 	pq_late_win_dispose(&w);
@@ -338,6 +341,7 @@ int pq_link_window_end(pq_link *l, pq_link_window *out)
 		return rc;
 	for (int i = 0; i < 2; i++)
 		dir_delta(&out->dir[i], &now.dir[i], &l->win0.dir[i]);
+	out->fwd_wait_ns = now.fwd_wait_ns >= 0 && l->win0.fwd_wait_ns >= 0 ? now.fwd_wait_ns - l->win0.fwd_wait_ns : -1;
 	return 0;
 }
 

@@ -91,6 +91,7 @@ typedef struct pq_link_stats {
 	enum pq_backend backend;
 	pq_path_stats dir[2];    /* [PQ_DIR_C2S], [PQ_DIR_S2C]; drop_unplanned includes TUN drops */
 	pq_summary late;         /* forwarder release lateness, ns (userspace backend) */
+	int64_t fwd_wait_ns;     /* the forwarder's wait for a CPU so far (pq_fwd_wait_ns), -1 unknown */
 } pq_link_stats;
 int pq_link_stats_get(pq_link *l, pq_link_stats *out) PQ_MUST_USE;
 /* "link: backend userspace; c->s 120 pkts 15.2 KiB, s->c ...; drops loss 0 queue 0 unplanned 0;
@@ -110,6 +111,9 @@ typedef struct pq_link_window {
 	int late_known;
 	pq_summary late;      /* ns; late.n = releases in the window */
 	pq_path_stats dir[2]; /* counts during the window; drop_unplanned includes TUN drops */
+	/* How long the forwarder waited, runnable, for a CPU inside this machine during the
+	 * window (-1 unknown): lateness well beyond it is time its vCPU did not run. */
+	int64_t fwd_wait_ns;
 } pq_link_window;
 int pq_link_window_begin(pq_link *l) PQ_MUST_USE;
 int pq_link_window_end(pq_link *l, pq_link_window *out) PQ_MUST_USE;

@@ -107,6 +107,7 @@ static int stats(pq_link *l, pq_link_stats *out)
 	out->dir[0] = fs.dir[0];
 	out->dir[1] = fs.dir[1];
 	out->late = fs.late;
+	out->fwd_wait_ns = pq_fwd_wait_ns(&u->fwd);
 	add_tun_drops(u, out);
 	return 0;
 }
@@ -118,6 +119,7 @@ static int window(pq_link *l, pq_late_win *late, pq_link_stats *counts)
 	if (!u || !u->fwd_on)
 		return PQ_ESTATE;
 	pq_fwd_window_take(&u->fwd, late, counts->dir);
+	counts->fwd_wait_ns = pq_fwd_wait_ns(&u->fwd);
 	add_tun_drops(u, counts);
 	return 0;
 }

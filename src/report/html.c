@@ -526,10 +526,11 @@ static void fidelity(page *p)
 	if (isfinite(f->steal_max_pct))
 		pq_out_printf(o, "%s the most steal in a cell %.1f %%", isfinite(f->late_p99_max_us) ? ";" : " The",
 			      f->steal_max_pct);
-	pq_out_printf(o, "%s</p><div class=\"scroll\"><table class=\"sort\"><thead><tr><th class=\"l\">host</th>"
+	pq_out_printf(o, "%s A release late by much more than the forwarder's own wait for a CPU in the "
+			 "machine waited for a vCPU the hypervisor was not running.</p><div class=\"scroll\"><table class=\"sort\"><thead><tr><th class=\"l\">host</th>"
 			 "<th class=\"l\">arm</th><th>trial</th><th>RTT ms</th><th>lateness p50 us</th>"
 			 "<th>p99 us</th><th>max us</th><th>releases</th><th>drops loss</th><th>queue</th>"
-			 "<th>unplanned</th><th>steal %%</th><th class=\"l\">link</th><th class=\"l\">host</th>"
+			 "<th>unplanned</th><th>forwarder's wait for a CPU us</th><th>steal %%</th><th class=\"l\">link</th><th class=\"l\">host</th>"
 			 "<th class=\"l\">self-check</th></tr></thead><tbody>",
 		      isfinite(f->late_p99_max_us) || isfinite(f->steal_max_pct) ? "." : "");
 	for (size_t i = 0; i < p->db->ncells; i++) {
@@ -547,6 +548,7 @@ static void fidelity(page *p)
 		num_or_na(o, x->drop_loss < 0 ? NAN : (double)x->drop_loss, 0);
 		num_or_na(o, x->drop_queue < 0 ? NAN : (double)x->drop_queue, 0);
 		num_or_na(o, x->drop_unplanned < 0 ? NAN : (double)x->drop_unplanned, 0);
+		num_or_na(o, x->fwd_wait_us, 1);
 		num_or_na(o, x->steal_pct, 1);
 		pq_out_printf(o, "<td class=\"l%s\">%s</td><td class=\"l%s\">%s</td><td class=\"l%s\">%s</td></tr>",
 			      x->link_ok == 0 ? " bad" : "", verdict(x->link_ok), x->host_ok == 0 ? " bad" : "",

@@ -21,10 +21,11 @@ import sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
 rows = db.execute("SELECT link_late_p50_us, link_late_p99_us, link_late_max_us, link_releases_pkts, "
                   "link_drop_loss_pkts, link_drop_queue_pkts, link_drop_unplanned_pkts, link_ok, host_ok, "
-                  "host_steal_pct FROM cell").fetchall()
+                  "host_steal_pct, link_fwd_wait_us FROM cell").fetchall()
 assert len(rows) == 2, rows
-for p50, p99, mx, n, loss, queue, unpl, link_ok, host_ok, steal in rows:
-    assert None not in (p50, p99, mx, n, loss, queue, unpl), rows
+for p50, p99, mx, n, loss, queue, unpl, link_ok, host_ok, steal, wait in rows:
+    assert None not in (p50, p99, mx, n, loss, queue, unpl, wait), rows
+    assert wait >= 0, rows
     assert 0 <= p50 <= p99 <= mx, rows
     # a median under a tenth of the RTT: a forwarder that keeps no schedule would not be this close
     assert p50 < 2000, rows

@@ -99,6 +99,22 @@ static int forward_late(int rt_prio, int64_t batch_ns, int64_t fault_ns, pq_fwd 
 	return rc;
 }
 
+/* The thread's wait for a CPU, from schedstat text: its second field; anything else is
+ * refused, and a forwarder that is not running has none. */
+static void test_schedstat_wait(void **state)
+{
+	(void)state;
+	int64_t w = -1;
+	assert_int_equal(pq_fwd_schedstat_parse("812345 67890 42\n", &w), 0);
+	assert_int_equal(w, 67890);
+	assert_int_equal(pq_fwd_schedstat_parse("812345\n", &w), PQ_EPARSE);
+	assert_int_equal(pq_fwd_schedstat_parse("", &w), PQ_EPARSE);
+	assert_int_equal(pq_fwd_schedstat_parse("a b c", &w), PQ_EPARSE);
+	pq_fwd f;
+	memset(&f, 0, sizeof f);
+	assert_int_equal(pq_fwd_wait_ns(&f), -1);
+}
+
 static int forward_one(int rt_prio, int64_t batch_ns, pq_fwd *f, int *policy)
 {
 	return forward_late(rt_prio, batch_ns, 0, f, policy);
@@ -214,6 +230,7 @@ int main(void)
 		cmocka_unit_test(test_spin_budget),
 		cmocka_unit_test(test_forwards_in_the_class_asked),
 		cmocka_unit_test(test_lateness_is_against_the_schedule),
+		cmocka_unit_test(test_schedstat_wait),
 		cmocka_unit_test(test_refused_falls_back_with_a_note),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
