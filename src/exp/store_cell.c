@@ -19,6 +19,7 @@ void pq_store_cell_row_init(pq_store_cell_row *r)
 	r->host_steal_pct = -1;
 	r->host_runq_before = r->host_runq_after = -1;
 	r->host_load1_before = r->host_load1_after = -1;
+	r->link_ok = r->host_ok = -1;
 }
 
 static void opt_int(pq_sql_stmt *st, const char *name, long long v)
@@ -106,6 +107,8 @@ static void bind_row(pq_sql_stmt *st, const pq_store_cell_row *r)
 	opt_int(st, ":host_runq_after", r->host_runq_after);
 	opt_double(st, ":host_load1_before", r->host_load1_before);
 	opt_double(st, ":host_load1_after", r->host_load1_after);
+	pq_store_bind_window(st, &r->link, r->link_ok);
+	opt_int(st, ":host_ok", r->host_ok);
 	pq_sql_text(st, ":started_at", r->started_at);
 	pq_sql_int(st, ":wall_us", r->wall_ns / 1000);
 }
@@ -117,8 +120,11 @@ static const char *const cell_cols[] = {
 	"chain_cached", "response_bytes", "mss_bytes", "server_hs_timeout_us", "server_idle_timeout_us",
 	"link_check_ok", "status", "failure_reason", "conns_ok", "conns_failed", "server_handshakes",
 	"server_errors", "server_error_detail", "client_cpu_us", "server_link_cpu_us", "host_steal_pct",
-	"host_runq_before", "host_runq_after", "host_load1_before", "host_load1_after", "started_at", "wall_us",
-	NULL,
+	"host_runq_before", "host_runq_after", "host_load1_before", "host_load1_after",
+	/* fidelity */
+	"link_late_p50_us", "link_late_p99_us", "link_late_max_us", "link_releases_pkts", "link_drop_loss_pkts",
+	"link_drop_queue_pkts", "link_drop_unplanned_pkts", "link_fwd_wait_us", "link_ok", "host_ok",
+	"started_at", "wall_us", NULL,
 };
 
 static const char *const hs_names[PQ_HS_COUNT] = {

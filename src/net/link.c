@@ -1,6 +1,7 @@
 #include "net/link.h"
 
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <linux/capability.h>
 #include <sched.h>
@@ -256,6 +257,7 @@ int pq_link_stats_get(pq_link *l, pq_link_stats *out)
 	memset(out, 0, sizeof *out);
 	out->backend = pq_link_backend(l);
 	out->late.p50 = out->late.p99 = out->late.max = -1;
+	out->fwd_wait_ns = -1;
 	return l->ops ? l->ops->stats(l, out) : PQ_ESTATE;
 }
 
@@ -288,6 +290,86 @@ void pq_link_stats_format(const pq_link_stats *s, char *buf, size_t n)
 int pq_link_stats_late_over(const pq_link_stats *s)
 {
 	return s->backend == PQ_BACKEND_USERSPACE && s->late.n > 0 && s->late.p99 > PQ_LINK_LATE_BUDGET_NS;
+}
+
+/* The counts now into *counts and, when the backend keeps a release schedule, the lateness
+ * since the last call into *late (1), else 0 with *late empty. */
+static int window_take(pq_link *l, pq_late_win *late, pq_link_stats *counts, int *kept)
+{
+	*kept = 0;
+	pq_late_win_init(late);
+	if (l->stopped || !l->ops || !l->ops->window)
+		return pq_link_stats_get(l, counts);
+	memset(counts, 0, sizeof *counts);
+	counts->backend = pq_link_backend(l);
+	counts->fwd_wait_ns = -1;
+	int rc = l->ops->window(l, late, counts);
+	*kept = rc == 0;
+	return rc;
+}
+
+int pq_link_window_begin(pq_link *l)
+{
+	pq_late_win w;
+	int kept;
+	int rc = window_take(l, &w, &l->win0, &kept);
+	pq_late_win_dispose(&w); /* what came before the window */
+	return rc;
+}
+
+static void dir_delta(pq_path_stats *d, const pq_path_stats *now, const pq_path_stats *then)
+{
+	d->pkts_in = now->pkts_in - then->pkts_in;
+	d->bytes_in = now->bytes_in - then->bytes_in;
+	d->pkts_out = now->pkts_out - then->pkts_out;
+	d->bytes_out = now->bytes_out - then->bytes_out;
+	d->drop_loss = now->drop_loss - then->drop_loss;
+	d->drop_queue = now->drop_queue - then->drop_queue;
+	d->drop_unplanned = now->drop_unplanned - then->drop_unplanned;
+}
+
+int pq_link_window_end(pq_link *l, pq_link_window *out)
+{
+	pq_link_stats now;
+	pq_late_win w;
+	memset(out, 0, sizeof *out);
+	out->fwd_wait_ns = -1;
+	int rc = window_take(l, &w, &now, &out->late_known);
+	pq_late_win_summary(&w, &out->late);
+	pq_late_win_dispose(&w);
+	if (rc)
+		return rc;
+	for (int i = 0; i < 2; i++)
+		dir_delta(&out->dir[i], &now.dir[i], &l->win0.dir[i]);
+	out->fwd_wait_ns = now.fwd_wait_ns >= 0 && l->win0.fwd_wait_ns >= 0 ? now.fwd_wait_ns - l->win0.fwd_wait_ns : -1;
+	return 0;
+}
+
+uint64_t pq_link_window_unplanned(const pq_link_window *w)
+{
+	return w->dir[0].drop_unplanned + w->dir[1].drop_unplanned;
+}
+
+int pq_link_window_ok(const pq_link_window *w, char *why, size_t n)
+{
+	uint64_t unplanned = pq_link_window_unplanned(w);
+	int late_over = w->late_known && w->late.n > 0 && w->late.p99 > (double)PQ_LINK_LATE_BUDGET_NS;
+	if (why && n)
+		why[0] = '\0';
+	if (!late_over && !unplanned)
+		return w->late_known && w->late.n > 0 ? 1 : -1;
+	if (why && n) {
+		char a[32], b[32];
+		if (late_over)
+			snprintf(why, n, "release lateness p99 %s over the %s budget%s",
+				 pq_fmt_duration(a, sizeof a, (int64_t)w->late.p99),
+				 pq_fmt_duration(b, sizeof b, PQ_LINK_LATE_BUDGET_NS), unplanned ? "; " : "");
+		size_t len = strlen(why);
+		if (unplanned && len < n)
+			snprintf(why + len, n - len, "%llu unplanned drops (TUN, buffers or writes)",
+				 (unsigned long long)unplanned);
+	}
+	return 0;
 }
 
 int pq_link_stop(pq_link *l, pq_diag *d)

@@ -6,6 +6,7 @@
 #ifndef PQ_NET_LINK_BACKEND_H
 #define PQ_NET_LINK_BACKEND_H
 
+#include "net/late.h"
 #include "net/link.h"
 
 struct pq_link_ops;
@@ -18,6 +19,7 @@ struct pq_link {
 	int created[2];
 	int stopped;	      /* pq_link_stop ran: `final` holds the last stats */
 	pq_link_stats final;
+	pq_link_stats win0;   /* the counts when the current window began */
 	void *be;	      /* the backend's own state */
 };
 
@@ -31,6 +33,11 @@ typedef struct pq_link_ops {
 	int (*up)(pq_link *l, const pq_link_opts *o, pq_diag *d);
 	/* Counts so far into *out (zeroed, backend set, by the caller). */
 	int (*stats)(pq_link *l, pq_link_stats *out);
+	/* The release lateness since the last call into *late (net/late.h), starting a new
+	 * window, and the counts so far (as stats, without the life's lateness, which costs a
+	 * sort) into *counts (zeroed, backend set, by the caller). NULL when the backend keeps
+	 * no release schedule: then stats gives the counts. */
+	int (*window)(pq_link *l, pq_late_win *late, pq_link_stats *counts);
 	/* Stops moving packets; the last counts into *final (filled with stats first). */
 	int (*stop)(pq_link *l, pq_link_stats *final, pq_diag *d);
 	/* Frees l->be (after stop); the namespaces are link.c's. */

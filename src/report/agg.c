@@ -252,6 +252,36 @@ static int lists(const pq_rdb *db, pq_agg *a, pq_diag *d)
 	return 0;
 }
 
+int pq_agg_cell_marked(const pq_rdb_cell *c)
+{
+	return c->fid.link_ok == 0 || c->fid.host_ok == 0 || c->fid.check_ok == 0;
+}
+
+static double max_known(double a, double b)
+{
+	return isnan(a) || b > a ? b : a;
+}
+
+static void fidelity(const pq_rdb *db, pq_agg *a)
+{
+	struct pq_agg_fid *f = &a->fid;
+	memset(f, 0, sizeof *f);
+	f->late_p99_max_us = f->steal_max_pct = NAN;
+	for (size_t i = 0; i < db->ncells; i++) {
+		const pq_rdb_fidelity *c = &db->cells[i].fid;
+		f->link_known += c->link_ok >= 0;
+		f->link_over += c->link_ok == 0;
+		f->host_known += c->host_ok >= 0;
+		f->host_over += c->host_ok == 0;
+		f->check_missed += c->check_ok == 0;
+		f->marked += (size_t)pq_agg_cell_marked(&db->cells[i]);
+		if (isfinite(c->late_p99_us))
+			f->late_p99_max_us = max_known(f->late_p99_max_us, c->late_p99_us);
+		if (isfinite(c->steal_pct))
+			f->steal_max_pct = max_known(f->steal_max_pct, c->steal_pct);
+	}
+}
+
 int pq_agg_build(const pq_rdb *db, pq_agg *out, pq_diag *d)
 {
 	pq_agg a = {0};
@@ -320,6 +350,7 @@ int pq_agg_build(const pq_rdb *db, pq_agg *out, pq_diag *d)
 		pq_agg_free(&a);
 		return rc;
 	}
+	fidelity(db, &a);
 	*out = a;
 	return 0;
 }

@@ -52,7 +52,17 @@ typedef struct pq_agg {
 	 * RTT), the chain's size (a size sweep), or the response size (a TTLB sweep). */
 	enum pq_agg_kind { PQ_AGG_KEY, PQ_AGG_SIZE, PQ_AGG_RESP } kind[PQ_AGG_MAX_ARMS];
 	int any_hrr; /* some connection drew a HelloRetryRequest: the tables show how many */
+	/* Fidelity over every cell: how many had the link's own accounting / the host's steal,
+	 * how many were over those budgets or on a link that missed its self-check. */
+	struct pq_agg_fid {
+		size_t link_known, link_over, host_known, host_over, check_missed, marked;
+		double late_p99_max_us, steal_max_pct; /* NaN: none known */
+	} fid;
 } pq_agg;
+
+/* A cell marked as measured on an unfaithful link or host: its link over the lateness or
+ * drop budget, its host over the steal budget, or its link's self-check missed. */
+int pq_agg_cell_marked(const pq_rdb_cell *c);
 
 int pq_agg_build(const pq_rdb *db, pq_agg *out, pq_diag *d) PQ_MUST_USE;
 void pq_agg_free(pq_agg *a);

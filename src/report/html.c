@@ -5,10 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/units.h"
+#include "exp/hostload.h"
 #include "model/base.h"
 #include "model/cliff.h"
 #include "report/studies.h"
 #include "report/svg.h"
+#include "net/link.h"
 #include "stats/step.h"
 
 #define MAX_FIGS 64
@@ -486,6 +489,77 @@ static void agreement(page *p)
 	fig_add(p, "fig-agreement");
 }
 
+/* One number, or "-" where it was not measured. */
+static void num_or_na(pq_out *o, double v, int decimals)
+{
+	if (isfinite(v)) {
+		pq_out_printf(o, "<td>%.*f</td>", decimals, v);
+	} else {
+		pq_out_printf(o, "<td class=\"na\">-</td>");
+	}
+}
+
+static const char *verdict(int ok)
+{
+	return ok > 0 ? "ok" : ok == 0 ? "over" : "-";
+}
+
+/* Per cell: what the link itself did (the forwarder's release lateness and drops) and how
+ * busy the host was; cells over a budget are marked. */
+static void fidelity(page *p)
+{
+	const struct pq_agg_fid *f = &p->a->fid;
+	pq_out *o = p->o;
+	char budget[32];
+	pq_fmt_duration(budget, sizeof budget, PQ_LINK_LATE_BUDGET_NS);
+	pq_out_printf(o, "<h2 id=\"fidelity\">Link and host fidelity per cell</h2><p>");
+	if (f->link_known)
+		pq_out_printf(o, "%zu of %zu cells with the link's own accounting were over its budget (release "
+				 "lateness p99 over %s, or an unplanned drop); ",
+			      f->link_over, f->link_known, budget);
+	else
+		pq_out_printf(o, "No cell has the link's own accounting (netem, a remote server, or a database "
+				 "from before it was kept); ");
+	pq_out_printf(o, "%zu of %zu were measured while the hypervisor took more than %.0f %% of the host's CPU "
+			 "time; %zu on a link that missed its self-check. %zu of %zu cells are marked.",
+		      f->host_over, f->host_known, PQ_HOSTLOAD_STEAL_BUDGET_PCT, f->check_missed, f->marked,
+		      p->db->ncells);
+	if (isfinite(f->late_p99_max_us))
+		pq_out_printf(o, " The worst cell's release lateness p99 was %.2f ms", f->late_p99_max_us / 1e3);
+	if (isfinite(f->steal_max_pct))
+		pq_out_printf(o, "%s the most steal in a cell %.1f %%", isfinite(f->late_p99_max_us) ? ";" : " The",
+			      f->steal_max_pct);
+	pq_out_printf(o, "%s A release late by much more than the forwarder's own wait for a CPU in the "
+			 "machine waited for a vCPU the hypervisor was not running.</p><div class=\"scroll\"><table class=\"sort\"><thead><tr><th class=\"l\">host</th>"
+			 "<th class=\"l\">arm</th><th>trial</th><th>RTT ms</th><th>lateness p50 us</th>"
+			 "<th>p99 us</th><th>max us</th><th>releases</th><th>drops loss</th><th>queue</th>"
+			 "<th>unplanned</th><th>forwarder's wait for a CPU us</th><th>steal %%</th><th class=\"l\">link</th><th class=\"l\">host</th>"
+			 "<th class=\"l\">self-check</th></tr></thead><tbody>",
+		      isfinite(f->late_p99_max_us) || isfinite(f->steal_max_pct) ? "." : "");
+	for (size_t i = 0; i < p->db->ncells; i++) {
+		const pq_rdb_cell *c = &p->db->cells[i];
+		const pq_rdb_fidelity *x = &c->fid;
+		pq_out_printf(o, "<tr><td class=\"l\">");
+		pq_out_text(o, c->host);
+		pq_out_printf(o, "</td><td class=\"l\">");
+		pq_out_text(o, c->arm);
+		pq_out_printf(o, "</td><td>%d</td><td>%g</td>", c->trial, (double)c->rtt_us / 1e3);
+		num_or_na(o, x->late_p50_us, 1);
+		num_or_na(o, x->late_p99_us, 1);
+		num_or_na(o, x->late_max_us, 1);
+		num_or_na(o, x->releases < 0 ? NAN : (double)x->releases, 0);
+		num_or_na(o, x->drop_loss < 0 ? NAN : (double)x->drop_loss, 0);
+		num_or_na(o, x->drop_queue < 0 ? NAN : (double)x->drop_queue, 0);
+		num_or_na(o, x->drop_unplanned < 0 ? NAN : (double)x->drop_unplanned, 0);
+		num_or_na(o, x->fwd_wait_us, 1);
+		num_or_na(o, x->steal_pct, 1);
+		pq_out_printf(o, "<td class=\"l%s\">%s</td><td class=\"l%s\">%s</td><td class=\"l%s\">%s</td></tr>",
+			      x->link_ok == 0 ? " bad" : "", verdict(x->link_ok), x->host_ok == 0 ? " bad" : "",
+			      verdict(x->host_ok), x->check_ok == 0 ? " bad" : "", x->check_ok == 0 ? "missed" : verdict(x->check_ok));
+	}
+	pq_out_printf(o, "</tbody></table></div>");
+}
+
 static void table_dump(pq_out *o, const pq_rdb_table *t, const char *const *skip)
 {
 	pq_out_printf(o, "<div class=\"scroll\"><table><tbody>");
@@ -551,6 +625,7 @@ void pq_report_html(pq_out *o, const pq_rdb *db, const pq_agg *a, const char *so
 	pq_report_studies(&body, a, seed);
 	figures(p);
 	agreement(p);
+	fidelity(p);
 	manifest(p);
 	pq_out_printf(o, "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
 			 "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
@@ -566,6 +641,7 @@ void pq_report_html(pq_out *o, const pq_rdb *db, const pq_agg *a, const char *so
 	pq_out_printf(o, "</code>: %zu cells, %zu connections, %zu host%s. Times in milliseconds. "
 			 "Sections: <a href=\"#key\">key table</a>, <a href=\"#studies\">the studies</a>, "
 			 "<a href=\"#figures\">figures</a>, <a href=\"#agreement\">model agreement</a>, "
+			 "<a href=\"#fidelity\">link and host fidelity</a>, "
 			 "<a href=\"#manifest\">manifest</a>, <a href=\"#checks\">link checks</a>.</p>",
 		      db->ncells, db->nconns, a->nhosts, a->nhosts == 1 ? "" : "s");
 	if (body.err)

@@ -74,6 +74,11 @@ void pq_report_key_text(pq_out *o, const pq_agg *a, int md, uint64_t seed)
 			}
 		pq_out_printf(o, "\n");
 	}
+	const struct pq_agg_fid *f = &a->fid;
+	if (f->link_known || f->host_known || f->check_missed)
+		pq_out_printf(o, "fidelity: %zu cells marked: %zu of %zu over the link's budget, %zu of %zu over the host's, "
+				 "%zu on a link that missed its self-check (the HTML page lists every cell)\n\n",
+			      f->marked, f->link_over, f->link_known, f->host_over, f->host_known, f->check_missed);
 }
 
 static int save(pq_out *o, const char *dir, const char *name, pq_diag *d)

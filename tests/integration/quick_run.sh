@@ -8,8 +8,8 @@
 # the report is whole. Round trips are counted against the path's min RTT, judged half
 # an RTT wide, each a median of 5 connections, so this shared machine's vCPU stalls
 # cannot flip the verdict. The
-# link self-check is stored but not enforced (--no-check): on this shared VM its 2 ms p99
-# budget is often missed, and sweep_*.sh test the check's effect.
+# links are self-checked as `make run` does; a check or a cell over budget is marked, never
+# fatal without --strict (sweep_fidelity.sh tests that), so the host's noise cannot fail it.
 set -euo pipefail
 P=${PQTLS:-build/pqtls}
 SRC=${PQTLS_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -18,7 +18,7 @@ T=$(mktemp -d /tmp/pqtls-quick-test.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-"$P" sweep --preset quick --rtt 50ms --trials 1 --connections 5 --no-check --out "$T/out/results.db" \
+"$P" sweep --preset quick --rtt 50ms --trials 1 --connections 5 --out "$T/out/results.db" \
 	>"$T/log" 2>&1 || { cat "$T/log"; fail "the quick sweep failed"; }
 "$P" report "$T/out/results.db" --csv "$T/csv" >>"$T/log" 2>&1 || { cat "$T/log"; fail "the report failed"; }
 cat "$T/log"
