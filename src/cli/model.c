@@ -16,7 +16,7 @@
 #define MAX_CLIFFS 16
 
 struct model_opts {
-	const char *certs, *sig, *group, *range;
+	const char *certs, *sig, *group, *range, *cc, *qdisc;
 	long long intermediates, iw;
 	uint64_t mss, response, step;
 	int64_t rtt;
@@ -51,6 +51,10 @@ static const pq_opt model_opts_table[] = {
      NULL, 0, 0},
     {"early-data", 0, PQ_OPT_FLAG, O(early), NULL, NULL, "the request rides in 0-RTT data", NULL,
      0, 0},
+    {"cc", 0, PQ_OPT_STR, O(cc), "NAME", "cubic",
+     "the server's congestion control: bbr paces every segment after the 10th (model/pace.h)", NULL, 0, 0},
+    {"qdisc", 0, PQ_OPT_STR, O(qdisc), "KIND", "pfifo_fast",
+     "the server's root qdisc: fq paces cubic and reno at 200 % of cwnd/srtt in slow start", NULL, 0, 0},
     {"json", 0, PQ_OPT_FLAG, O(json), NULL, NULL, "print JSON instead of text", NULL, 0, 0},
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
@@ -85,12 +89,16 @@ static void print_phases(const pq_model_out *o, int64_t rtt)
 {
 	const char *names[] = {"connect", "handshake", "first byte", "last byte"};
 	unsigned v[] = {o->connect, o->handshake, o->ttfb, o->ttlb};
+	double paced[] = {o->connect, o->handshake_t, o->ttfb_t, o->ttlb_t};
 	for (int i = 0; i < 4; i++) {
 		char t[32];
 		if (i == 3 && !v[i])
 			continue;
 		fmt_time(t, sizeof t, v[i], rtt);
-		printf("  %-11s %2u RTT  %s\n", names[i], v[i], t);
+		printf("  %-11s %2u RTT  %s", names[i], v[i], t);
+		if (paced[i] - v[i] > 0.005)
+			printf("  (paced: %.2f RTT)", paced[i]);
+		printf("\n");
 	}
 	printf("why:\n");
 	for (const char *p = o->why; *p;) {
@@ -123,6 +131,8 @@ static cJSON *phases_json(const pq_model_out *o, int64_t rtt)
 	cJSON_AddNumberToObject(j, "connect_rtts", o->connect);
 	cJSON_AddNumberToObject(j, "handshake_rtts", o->handshake);
 	cJSON_AddNumberToObject(j, "ttfb_rtts", o->ttfb);
+	cJSON_AddNumberToObject(j, "handshake_paced_rtts", o->handshake_t);
+	cJSON_AddNumberToObject(j, "ttfb_paced_rtts", o->ttfb_t);
 	if (o->ttlb)
 		cJSON_AddNumberToObject(j, "ttlb_rtts", o->ttlb);
 	if (rtt > 0) {
@@ -186,10 +196,15 @@ static int range_run(const struct model_opts *o, uint64_t lo, uint64_t hi, const
 			cJSON_AddNumberToObject(r, "segments", (double)m.flight_segments);
 			cJSON_AddNumberToObject(r, "handshake_rtts", m.handshake);
 			cJSON_AddNumberToObject(r, "ttfb_rtts", m.ttfb);
+			cJSON_AddNumberToObject(r, "handshake_paced_rtts", m.handshake_t);
+			cJSON_AddNumberToObject(r, "ttfb_paced_rtts", m.ttfb_t);
 			cJSON_AddItemToArray(rows, r);
 		} else {
-			printf("%12llu %8zu %9zu %8zu %10u %6u\n", (unsigned long long)s, a.flight,
+			printf("%12llu %8zu %9zu %8zu %10u %6u", (unsigned long long)s, a.flight,
 			       m.flight_segments, a.n_writes, m.handshake, m.ttfb);
+			if (net->server_pace.kind != PQ_MODEL_PACE_OFF)
+				printf("  paced %.2f / %.2f", m.handshake_t, m.ttfb_t);
+			printf("\n");
 		}
 	}
 	if (root) {
@@ -260,6 +275,7 @@ static int model_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 	pq_model_quic q;
 	pq_model_base_net(b, mss, (size_t)o->iw, o->response ? pq_model_response_bytes(100, o->response) : 0, &net);
 	net.early_data = o->early;
+	net.server_pace = pq_model_pace_of(o->cc, o->qdisc, 200, 1);
 	cJSON *root = o->json ? cJSON_CreateObject() : NULL;
 	if (root) {
 		cJSON_AddStringToObject(root, "leaf", b->leaf_alg);

@@ -292,6 +292,11 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 		rc = pq_cli_fail(path_name, "%s", pq_diag_msg(&d));
 		goto out;
 	}
+	pq_ktcp_caps caps;
+	if ((lrc = pq_exp_check_kernel(&g, &caps, &d)) < 0) {
+		rc = usage_or_fail(lrc, &d);
+		goto out;
+	}
 	FILE *log = o->quiet ? NULL : stderr;
 	char cache[512];
 	if (o->cache)
@@ -325,7 +330,7 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 			g.n, whole, si, sn, t, out);
 	catch_signals();
 	pq_exp_run_opts ro = {.no_check = o->no_check, .backend = (enum pq_backend)o->backend, .log = log,
-			      .stop = &stop_flag, .fault_stop_server_cell = fault};
+			      .stop = &stop_flag, .fault_stop_server_cell = fault, .caps = &caps};
 	if (!o->quiet && pq_cli_progress_enabled()) {
 		ro.progress = progress;
 		ro.progress_arg = &b;

@@ -267,6 +267,7 @@ static int link_up(const pq_exp_grid *g, const pq_exp_cell *c, pq_store *st, con
 	pq_link_opts lo;
 	pq_link_opts_init(&lo);
 	lo.log = o->log;
+	lo.caps = o->caps;
 	if ((rc = pq_link_up(&lc, &lo, &lr->link, d)) < 0)
 		return pq_diag_prefix(d, rc, "link (%s)", desc);
 	const char *backend = pq_backend_name(pq_link_backend(lr->link));
@@ -383,6 +384,25 @@ int pq_exp_run(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store *st, 
 		int drc = pq_link_down(lr.link, &dd);
 		if (rc == 0 && drc < 0)
 			rc = pq_diag_set(d, drc, "%s", pq_diag_msg(&dd));
+	}
+	return rc;
+}
+
+int pq_exp_check_kernel(const pq_exp_grid *g, pq_ktcp_caps *caps, pq_diag *d)
+{
+	if (g->server[0] || !g->n)
+		return 0;
+	int rc = pq_link_kernel_caps(caps, d);
+	const char *last = NULL;
+	for (size_t i = 0; i < g->n && !rc; i++) {
+		const pq_exp_cell *c = &g->cells[i];
+		if (last && strcmp(last, c->link_key) == 0)
+			continue;
+		last = c->link_key;
+		pq_link_config lc;
+		if ((rc = pq_exp_point_link(&c->p, g->seed, c->arm_where, &lc, d)) == 0 &&
+		    (rc = pq_ktcp_validate(&lc.tcp, pq_cc_name(lc.cc), caps, NULL, d)) < 0)
+			rc = pq_diag_prefix(d, rc, "%s", c->arm_where);
 	}
 	return rc;
 }
