@@ -127,13 +127,12 @@ static int check_meta(sqlite3 *db, const char *path, pq_rdb *out, pq_diag *d)
 	return 0;
 }
 
-#define CELL_SQL(point, one_write) \
-    "SELECT " point ", cell_id, host_name, arm, chain_leaf, tls_group, link_key, status, rtt_us, " \
+#define CELL_SQL \
+    "SELECT %s, cell_id, host_name, arm, chain_leaf, tls_group, link_key, status, rtt_us, " \
     "response_bytes, COALESCE(chain_der_bytes, -1), chain_pad_to_bytes, " \
     "COALESCE(first_flight_bytes, -1), COALESCE(first_flight_segs, -1), chain_intermediates, " \
-    "initcwnd_segs, mtu_bytes, early_data, trial, resume_pct, loss_pct, jitter_us, rate_bps, " \
-    one_write " " \
-    "FROM cell ORDER BY host_name, cell_index, trial"
+    "initcwnd_segs, mtu_bytes, early_data, trial, resume_pct, loss_pct, jitter_us, rate_bps, %s, " \
+    "%s FROM cell ORDER BY host_name, cell_index, trial"
 
 static void text_col(sqlite3_stmt *st, int i, char *buf, size_t n)
 {
@@ -169,6 +168,7 @@ static void read_cell(sqlite3_stmt *st, pq_rdb_cell *c)
 	c->loss_pct = sqlite3_column_double(st, i++);
 	c->jitter_us = sqlite3_column_double(st, i++);
 	c->rate_bps = sqlite3_column_double(st, i++);
+	text_col(st, i++, c->cc, sizeof c->cc);
 	c->one_write = sqlite3_column_int(st, i);
 }
 
@@ -239,10 +239,9 @@ static int load_cells(sqlite3 *db, const char *path, pq_rdb *out, pq_diag *d)
 	sqlite3_stmt *st = NULL;
 	size_t cap = 0;
 	/* Schema 2 names the grid point across trials; schema 1 cells group by parameters. */
-	int ow = has_column(db, "flight_one_write");
-	const char *sql = out->schema >= 2 ? (ow ? CELL_SQL("point_key", "flight_one_write")
-						 : CELL_SQL("point_key", "0"))
-					   : CELL_SQL("''", "0");
+	char sql[1024];
+	snprintf(sql, sizeof sql, CELL_SQL, out->schema >= 2 ? "point_key" : "''", has_column(db, "cc") ? "cc" : "''",
+		 has_column(db, "flight_one_write") ? "flight_one_write" : "0");
 	int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
 	if (rc != SQLITE_OK)
 		return sql_fail(db, rc, path, "reading cell", d);

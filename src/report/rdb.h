@@ -29,6 +29,7 @@ typedef struct pq_rdb_cell {
 	int intermediates, initcwnd, mtu, early_data, trial;
 	int one_write; /* flight_one_write (0 where the column is absent) */
 	double resume_pct, loss_pct, jitter_us, rate_bps;
+	char cc[32]; /* the server's congestion control ("default" in older databases: unknown) */
 	size_t c0, nc; /* its connections: conns[c0 .. c0 + nc - 1] */
 } pq_rdb_cell;
 
