@@ -1,8 +1,14 @@
 #include "exp/runner.h"
 
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include "core/clock.h"
 #include "exp/hostload.h"
@@ -25,6 +31,7 @@ typedef struct cellrun {
 	pq_load_config lcfg;
 	pq_load_result res;
 	pq_store_cell_row row;
+	pq_exp_eff eff;               /* what was in force: the stored dimension values */
 	pq_diag diag;
 	int load_rc;
 	int server_killed;
@@ -128,7 +135,7 @@ static int load_config(cellrun *r, const char *target, pq_diag *d)
 	l->seed = r->g->seed + 1000003u * (uint64_t)r->c->index;
 	l->progress = load_progress;
 	l->progress_arg = r;
-	r->row.client_timeout_ns = l->timeout_ns;
+	r->eff.client_timeout_ns = l->timeout_ns;
 	return 0;
 }
 
@@ -183,7 +190,7 @@ static void chain_row(cellrun *r)
 	}
 	r->row.chain_cached = r->chain->cached;
 	if (r->c->p.pad_like)
-		r->row.pad_resolved = (long long)r->chain->info.chain_der;
+		r->eff.pad_bytes = (long long)r->chain->info.chain_der;
 }
 
 /* Measures one cell into r->res and r->row; the cell's own failures go into the row. */
@@ -252,7 +259,33 @@ typedef struct linkrun {
 	pq_link *link;
 	int64_t check_id;
 	int check_ok;
+	pq_ktcp_state ktcp; /* the kernel's TCP settings as the link read them back */
 } linkrun;
+
+/* What a cell ran with, besides its point: the resolved link, the read-backs, and the
+ * MSS its connections saw. */
+static void cell_eff(cellrun *r, const linkrun *lr)
+{
+	if (!r->link) {
+		int64_t t = r->eff.client_timeout_ns;
+		pq_exp_eff_remote(&r->eff);
+		r->eff.client_timeout_ns = t;
+		return;
+	}
+	long long pad = r->eff.pad_bytes;
+	int64_t t = r->eff.client_timeout_ns;
+	pq_exp_eff_from_link(&r->eff, &r->lc);
+	r->eff.pad_bytes = pad;
+	r->eff.client_timeout_ns = t;
+	/* Read back from a connection across the link (net/ktcp.h): never "default". */
+	snprintf(r->eff.cc, sizeof r->eff.cc, "%s", lr->ktcp.cc);
+	r->eff.initcwnd = (int)lr->ktcp.initcwnd;
+	r->eff.ktcp = lr->ktcp;
+	r->eff.ktcp_known = 1;
+	for (size_t i = 0; i < r->res.n && r->eff.mss < 0; i++)
+		if (r->res.recs[i].err == PQ_LERR_NONE && r->res.recs[i].mss > 0)
+			r->eff.mss = (int)r->res.recs[i].mss;
+}
 
 static int link_up(const pq_exp_grid *g, const pq_exp_cell *c, pq_store *st, const pq_exp_run_opts *o,
 		   linkrun *lr, pq_diag *d)
@@ -270,6 +303,7 @@ static int link_up(const pq_exp_grid *g, const pq_exp_cell *c, pq_store *st, con
 	lo.caps = o->caps;
 	if ((rc = pq_link_up(&lc, &lo, &lr->link, d)) < 0)
 		return pq_diag_prefix(d, rc, "link (%s)", desc);
+	lr->ktcp = *pq_link_ktcp(lr->link);
 	const char *backend = pq_backend_name(pq_link_backend(lr->link));
 	if (o->log)
 		fprintf(o->log, "link up: %s (%s)\n", desc, backend);
@@ -358,7 +392,8 @@ int pq_exp_run(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store *st, 
 		r->row.link_check_ok = lr.check_ok;
 		if ((rc = pq_exp_point_link(&c->p, g->seed, c->arm_where, &r->lc, d)) == 0) {
 			measure(r);
-			rc = pq_store_cell(st, c, &r->row, r->res.recs, r->res.n, d);
+			cell_eff(r, &lr);
+			rc = pq_store_cell(st, c, &r->eff, &r->row, r->res.recs, r->res.n, d);
 		}
 		if (rc == 0) {
 			size_t ok = 0;

@@ -28,13 +28,14 @@
 #define PQ_KTCP_CC_LIST "/proc/sys/net/ipv4/tcp_available_congestion_control"
 /* Root qdiscs pqtls knows how to ask for (with no parameters); which of them this kernel
  * has is probed (pq_ktcp_caps_read). */
-#define PQ_KTCP_QDISCS "pfifo_fast pfifo bfifo noqueue fq fq_codel sfq cake prio"
+#define PQ_KTCP_QDISCS "pfifo_fast|pfifo|bfifo|noqueue|fq|fq_codel|sfq|cake|prio"
+#define PQ_KTCP_QDISC_CHOICES "kernel|" PQ_KTCP_QDISCS /* as a spec key: kernel = leave it */
 #define PQ_KTCP_RATIO_MAX 1000 /* the kernel's bound on the pacing ratios, % */
 
 enum pq_ktcp_onoff { PQ_KTCP_KEEP = -1, PQ_KTCP_OFF = 0, PQ_KTCP_ON = 1 };
 
 typedef struct pq_ktcp_cfg {
-	char qdisc[16];        /* server device root qdisc; "" keeps the device's own */
+	char qdisc[32];        /* server device root qdisc; "" keeps the device's own */
 	int pacing_ss_ratio;   /* %, 0..1000; -1 keeps the kernel's */
 	int pacing_ca_ratio;
 	int quickack;          /* enum pq_ktcp_onoff, client route */
@@ -50,7 +51,7 @@ typedef struct pq_ktcp_caps {
 	char qdiscs[256];     /* the kinds of PQ_KTCP_QDISCS this kernel could attach */
 } pq_ktcp_caps;
 
-/* Is `word` one of the space-separated words of `list`? */
+/* Is `word` one of the words of `list` (separated by spaces or '|')? */
 int pq_ktcp_in_list(const char *list, const char *word);
 
 /* The checks that need no kernel: a qdisc pqtls knows, ratios in -1..1000. */

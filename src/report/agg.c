@@ -85,6 +85,16 @@ static const pq_model_base *cached_base(model_cache *mc, size_t *nmc, const pq_r
 	return m->ok ? &m->base : NULL;
 }
 
+/* How the cell's server was paced, from the kernel's settings as stored (read back); a
+ * database without them (NULL) is taken as the kernel's defaults: 200 %, GSO on. */
+static pq_model_pace cell_pace(const pq_rdb_cell *c)
+{
+	const pq_dimval *cc = &c->dim[PQ_D_CC], *q = &c->dim[PQ_D_QDISC], *ss = &c->dim[PQ_D_PACING_SS],
+			*gso = &c->dim[PQ_D_GSO];
+	return pq_model_pace_of(cc->kind == PQ_DV_TEXT ? cc->s : NULL, q->kind == PQ_DV_TEXT ? q->s : NULL,
+				ss->kind == PQ_DV_INT ? (unsigned)ss->i : 200, gso->kind == PQ_DV_INT ? (int)gso->i : 1);
+}
+
 /* The prediction for a group's cell: full handshakes at the chain's size; resumed ones
  * (every connection offered a ticket) with no certificate in the flight. */
 static void predict(pq_agg_group *g, model_cache *mc, size_t *nmc)
@@ -99,8 +109,7 @@ static void predict(pq_agg_group *g, model_cache *mc, size_t *nmc)
 			  c->initcwnd > 0 ? (size_t)c->initcwnd : 0,
 			  pq_model_response_bytes(HTTP_HEAD, resp), &net);
 	net.early_data = c->early_data && c->resume_pct > 0;
-	/* Over this kernel's pfifo_fast only BBR paces; GSO is on on the link's devices. */
-	net.server_pace = pq_model_pace_of(c->cc, "pfifo_fast", 200, 1);
+	net.server_pace = cell_pace(c);
 	pq_acct a;
 	if (c->resume_pct >= 100) {
 		/* ServerHello (with the pre_shared_key extension, 6 bytes), CCS,
@@ -148,7 +157,7 @@ static void judge(pq_agg_group *g)
 	for (int p = 0; p < PQ_AGG_PHASES; p++)
 		if (isfinite(g->rounds[p]) && pred[p])
 			excess = fmax(excess, g->rounds[p] - pred[p]);
-	int unknown_cc = !c->cc[0] || strcmp(c->cc, "default") == 0;
+	int unknown_cc = c->dim[PQ_D_CC].kind != PQ_DV_TEXT || strcmp(c->dim[PQ_D_CC].s, "remote") == 0;
 	const char *tag = c->loss_pct > 0 || g->retrans ? "loss"
 			  : c->rtt_us > 0 && c->rtt_us < 10000 ? "CPU time ~ RTT"
 			  : c->jitter_us > 0 || c->rate_bps > 0 ? "jitter/rate"

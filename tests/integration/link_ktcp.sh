@@ -41,7 +41,7 @@ $P link run --rtt 10ms --qdisc htb -- true -- true 2>"$TMP/htb"
 rc=$?
 set -e
 [ "$rc" = 2 ] || fail "an unknown qdisc exited $rc (a usage error is 2)"
-has "$TMP/htb" "'htb' is not a qdisc pqtls sets (accepted: pfifo_fast pfifo"
+has "$TMP/htb" "'htb' is not a qdisc pqtls sets (accepted: pfifo_fast|pfifo|bfifo"
 
 # A congestion control the kernel lacks cannot even be asked by the link command (its
 # choices are fixed); one the kernel may lack (reno is built in everywhere, bbr is not)
