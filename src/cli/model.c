@@ -9,6 +9,7 @@
 #include "cli/commands.h"
 #include "core/units.h"
 #include "model/base.h"
+#include "net/ktcp.h"
 #include "model/cliff.h"
 #include "model/quic.h"
 
@@ -16,7 +17,8 @@
 #define MAX_CLIFFS 16
 
 struct model_opts {
-	const char *certs, *sig, *group, *range, *cc, *qdisc;
+	const char *certs, *sig, *group, *range;
+	int cc, qdisc;
 	long long intermediates, iw;
 	uint64_t mss, response, step;
 	int64_t rtt;
@@ -24,6 +26,18 @@ struct model_opts {
 };
 
 #define O(f) offsetof(struct model_opts, f)
+#define MODEL_CC "cubic|bbr|reno"
+
+/* The idx-th of a '|'-separated list of choices, into buf. */
+static const char *choice_name(const char *list, int idx, char *buf, size_t n)
+{
+	const char *p = list;
+	for (int i = 0; i < idx && p; i++)
+		if ((p = strchr(p, '|')))
+			p++;
+	snprintf(buf, n, "%.*s", p ? (int)strcspn(p, "|") : 0, p ? p : "");
+	return buf;
+}
 static const pq_opt model_opts_table[] = {
     {"certs", 'c', PQ_OPT_STR, O(certs), "DIR", NULL,
      "chain directory (pqtls certs --out DIR): sizes from it, writes from a handshake in memory",
@@ -51,10 +65,10 @@ static const pq_opt model_opts_table[] = {
      NULL, 0, 0},
     {"early-data", 0, PQ_OPT_FLAG, O(early), NULL, NULL, "the request rides in 0-RTT data", NULL,
      0, 0},
-    {"cc", 0, PQ_OPT_STR, O(cc), "NAME", "cubic",
-     "the server's congestion control: bbr paces every segment after the 10th (model/pace.h)", NULL, 0, 0},
-    {"qdisc", 0, PQ_OPT_STR, O(qdisc), "KIND", "pfifo_fast",
-     "the server's root qdisc: fq paces cubic and reno at 200 % of cwnd/srtt in slow start", NULL, 0, 0},
+    {"cc", 0, PQ_OPT_CHOICE, O(cc), NULL, "cubic",
+     "the server's congestion control: bbr paces every segment after the 10th (model/pace.h)", MODEL_CC, 0, 0},
+    {"qdisc", 0, PQ_OPT_CHOICE, O(qdisc), NULL, "pfifo_fast",
+     "the server's root qdisc: fq paces cubic and reno at 200 % of cwnd/srtt in slow start", PQ_KTCP_QDISCS, 0, 0},
     {"json", 0, PQ_OPT_FLAG, O(json), NULL, NULL, "print JSON instead of text", NULL, 0, 0},
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
@@ -275,7 +289,9 @@ static int model_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 	pq_model_quic q;
 	pq_model_base_net(b, mss, (size_t)o->iw, o->response ? pq_model_response_bytes(100, o->response) : 0, &net);
 	net.early_data = o->early;
-	net.server_pace = pq_model_pace_of(o->cc, o->qdisc, 200, 1);
+	char cc[16], qdisc[32];
+	net.server_pace = pq_model_pace_of(choice_name(MODEL_CC, o->cc, cc, sizeof cc),
+					   choice_name(PQ_KTCP_QDISCS, o->qdisc, qdisc, sizeof qdisc), 200, 1);
 	cJSON *root = o->json ? cJSON_CreateObject() : NULL;
 	if (root) {
 		cJSON_AddStringToObject(root, "leaf", b->leaf_alg);
