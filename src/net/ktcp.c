@@ -146,9 +146,9 @@ void pq_ktcp_state_format(const pq_ktcp_state *s, char *buf, size_t n)
 {
 	static const char *const onoff[] = {"off", "on"};
 	snprintf(buf, n,
-		 "cc %s, initcwnd %u, mss %u, qdisc %s, pacing %d%%/%d%% (slow start/after), quickack %d, "
-		 "tso %s/%s, gso %s/%s (client/server)",
-		 s->cc, s->initcwnd, s->mss, s->qdisc, s->pacing_ss_ratio, s->pacing_ca_ratio, s->quickack,
+		 "cc %s, initcwnd %u, mss %u, pacing rate %.1f kB/s, qdisc %s, pacing %d%%/%d%% (slow start/after), "
+		 "quickack %d, tso %s/%s, gso %s/%s (client/server)",
+		 s->cc, s->initcwnd, s->mss, (double)s->pacing_bps / 1e3, s->qdisc, s->pacing_ss_ratio, s->pacing_ca_ratio, s->quickack,
 		 onoff[s->tso[0] != 0], onoff[s->tso[1] != 0], onoff[s->gso[0] != 0], onoff[s->gso[1] != 0]);
 }
 

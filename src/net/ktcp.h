@@ -74,14 +74,15 @@ int pq_ktcp_caps_read(pq_ktcp_caps *caps, const char *ns, pq_diag *d) PQ_MUST_US
 typedef struct pq_ktcp_state {
 	char cc[32];            /* the server's socket across the link runs this */
 	unsigned initcwnd, mss; /* that socket's cwnd before any data, and its MSS */
+	unsigned long long pacing_bps; /* its tcp_info pacing rate, bytes/s (enforced only when paced) */
 	char qdisc[16];         /* root qdisc of the server's link device */
 	int pacing_ss_ratio, pacing_ca_ratio; /* server namespace */
 	int quickack;           /* client route's quickack metric (0 when it has none) */
 	int tso[2], gso[2];     /* per side (client 0, server 1): 1 on, 0 off */
 } pq_ktcp_state;
 
-/* "cc cubic, initcwnd 10, mss 1448, qdisc pfifo_fast, pacing 200%/120%, quickack 0,
- *  tso off/off, gso on/on" */
+/* "cc cubic, initcwnd 10, mss 1448, pacing rate 579.2 kB/s, qdisc pfifo_fast, pacing
+ *  200%/120%, quickack 0, tso off/off, gso on/on" */
 void pq_ktcp_state_format(const pq_ktcp_state *s, char *buf, size_t n);
 
 /* The parsers of what tc and ip print (pure): the root qdisc's kind in `tc qdisc show

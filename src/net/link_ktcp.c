@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
-#include <netinet/tcp.h>
+#include <linux/tcp.h>
 #include <arpa/inet.h>
 #include <poll.h>
 #include <stdio.h>
@@ -144,6 +144,7 @@ static int probe_run(pq_link *l, pq_ktcp_state *s, pq_diag *d)
 	s->cc[sizeof s->cc - 1] = '\0';
 	s->initcwnd = ti.tcpi_snd_cwnd;
 	s->mss = ti.tcpi_snd_mss;
+	s->pacing_bps = ti.tcpi_pacing_rate;
 out:
 	if (p.sfd >= 0)
 		close(p.sfd);

@@ -13,12 +13,13 @@ readback() { # readback OUT [link options]: the read-back line of a link run
 }
 
 readback "$TMP/cubic" --cc cubic --quickack on --pacing-ss-ratio 150 --pacing-ca-ratio 100 --gso off
-has "$TMP/cubic" "cc cubic, initcwnd 10, mss 1448, qdisc "
+has "$TMP/cubic" "cc cubic, initcwnd 10, mss 1448, pacing rate "
 has "$TMP/cubic" "pacing 150%/100% (slow start/after), quickack 1,"
 has "$TMP/cubic" "gso off/off (client/server)"
 
 readback "$TMP/bbr" --cc bbr --initcwnd 20 --qdisc pfifo_fast
-has "$TMP/bbr" "cc bbr, initcwnd 20, mss 1448, qdisc pfifo_fast, pacing 200%/120%"
+has "$TMP/bbr" "cc bbr, initcwnd 20, mss 1448, pacing rate "
+has "$TMP/bbr" "qdisc pfifo_fast, pacing 200%/120%"
 has "$TMP/bbr" "quickack 0"
 
 # No cc asked: the namespace's default, by name (here the host's), never "default".

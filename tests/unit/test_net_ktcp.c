@@ -132,11 +132,12 @@ static void describe_and_format(void **state)
 	c.gso = PQ_KTCP_OFF;
 	pq_ktcp_cfg_describe(&c, buf, sizeof buf);
 	assert_string_equal(buf, "rtt 50.0 ms, pacing 100% in slow start, quickack on, gso off");
-	pq_ktcp_state s = {.cc = "cubic", .initcwnd = 10, .mss = 1448, .qdisc = "pfifo_fast",
+	pq_ktcp_state s = {.cc = "cubic", .initcwnd = 10, .mss = 1448, .pacing_bps = 579200, .qdisc = "pfifo_fast",
 			   .pacing_ss_ratio = 200, .pacing_ca_ratio = 120, .quickack = 0,
 			   .tso = {0, 0}, .gso = {1, 1}};
 	pq_ktcp_state_format(&s, buf, sizeof buf);
-	assert_non_null(strstr(buf, "cc cubic, initcwnd 10, mss 1448, qdisc pfifo_fast, pacing 200%/120%"));
+	assert_non_null(strstr(buf, "cc cubic, initcwnd 10, mss 1448, pacing rate 579.2 kB/s, qdisc pfifo_fast, "
+				    "pacing 200%/120%"));
 	assert_non_null(strstr(buf, "tso off/off, gso on/on"));
 }
 
