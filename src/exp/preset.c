@@ -196,7 +196,7 @@ const pq_exp_preset pq_exp_presets[] = {
 	{"quick", "make run: nine arms at 1, 70 and 148 ms (the blog's question and the window cliff)", quick},
 	{"blog-certsize", "the blog: ECDSA / RSA / ML-DSA-65, leaf only and with an intermediate, two groups", blog_certsize},
 	{"blog-payload", "the blog: a 1 MiB response on a rate-limited link, p95/p99", blog_payload},
-	{"ttfb-size", "the paper: TTFB against chain size, 2 KiB steps, ECDSA and ML-DSA-44 padded", ttfb_size},
+	{"ttfb-size", "the paper: TTFB against chain size, 2 KiB steps, ECDSA and ML-DSA-44 padded, cubic (as the study) and BBR", ttfb_size},
 	{"ttfb-intermediates", "the paper's Table V: 0-3 intermediates", ttfb_intermediates},
 	{"cliff-move", "how far one write (serve --flight-one-write) moves the initial-window cliff", cliff_move},
 	{"ttfb-rtt", "the paper's Table VI: chains, MTC emulations, fresh vs resumed at 0-200 ms", ttfb_rtt},

@@ -1,14 +1,9 @@
 #include "exp/runner.h"
 
-#include <errno.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include "core/clock.h"
 #include "exp/hostload.h"
@@ -425,9 +420,13 @@ int pq_exp_run(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store *st, 
 
 int pq_exp_check_kernel(const pq_exp_grid *g, pq_ktcp_caps *caps, pq_diag *d)
 {
+	memset(caps, 0, sizeof *caps);
 	if (g->server[0] || !g->n)
 		return 0;
-	int rc = pq_link_kernel_caps(caps, d);
+	int qdiscs = 0;
+	for (size_t i = 0; i < g->n; i++)
+		qdiscs |= g->cells[i].p.qdisc[0] != '\0';
+	int rc = pq_link_kernel_caps(caps, qdiscs, d);
 	const char *last = NULL;
 	for (size_t i = 0; i < g->n && !rc; i++) {
 		const pq_exp_cell *c = &g->cells[i];

@@ -104,7 +104,7 @@ int pq_ktcp_caps_read(pq_ktcp_caps *caps, const char *ns, pq_diag *d)
 		rc = read_text("/proc/sys/net/ipv4/tcp_congestion_control", caps->cc_default, sizeof caps->cc_default, d);
 	char kinds[] = PQ_KTCP_QDISCS, *save = NULL;
 	size_t len = 0;
-	for (char *k = strtok_r(kinds, "|", &save); k && !rc; k = strtok_r(NULL, "|", &save)) {
+	for (char *k = ns ? strtok_r(kinds, "|", &save) : NULL; k && !rc; k = strtok_r(NULL, "|", &save)) {
 		char *add[] = {"tc", "-n", (char *)ns, "qdisc", "replace", "dev", "lo", "root", k, NULL};
 		char *del[] = {"tc", "-n", (char *)ns, "qdisc", "del", "dev", "lo", "root", NULL};
 		pq_diag ignore;

@@ -68,7 +68,7 @@ int pq_ktcp_validate(const pq_ktcp_cfg *c, const char *cc, const pq_ktcp_caps *c
 
 /* The available congestion controls and the default, from /proc; the qdiscs by
  * attaching each of PQ_KTCP_QDISCS to `lo` in namespace `ns` (a scratch one: what was
- * attached is removed again). */
+ * attached is removed again), or none when ns is NULL (nothing asks for a qdisc). */
 int pq_ktcp_caps_read(pq_ktcp_caps *caps, const char *ns, pq_diag *d) PQ_MUST_USE;
 
 typedef struct pq_ktcp_state {

@@ -133,8 +133,10 @@ const pq_ktcp_state *pq_link_ktcp(const pq_link *l)
 	return &l->ktcp;
 }
 
-int pq_link_kernel_caps(pq_ktcp_caps *caps, pq_diag *d)
+int pq_link_kernel_caps(pq_ktcp_caps *caps, int qdiscs, pq_diag *d)
 {
+	if (!qdiscs)
+		return pq_ktcp_caps_read(caps, NULL, d);
 	char c[64], s[64];
 	pq_link_names(atomic_fetch_add(&link_counter, 1), getpid(), c, s);
 	int rc = pq_ns_create(s, d);
@@ -151,7 +153,7 @@ static int check_kernel(pq_link *l, const pq_link_opts *o, pq_diag *d)
 	pq_ktcp_caps own;
 	const pq_ktcp_caps *caps = o ? o->caps : NULL;
 	if (!caps) {
-		int rc = pq_ktcp_caps_read(&own, l->ns[PQ_SIDE_SERVER], d);
+		int rc = pq_ktcp_caps_read(&own, l->cfg.tcp.qdisc[0] ? l->ns[PQ_SIDE_SERVER] : NULL, d);
 		if (rc)
 			return rc;
 		caps = &own;

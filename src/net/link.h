@@ -51,7 +51,8 @@ typedef struct pq_link_opts {
 	 * it); 0: one wake-up per release. At most 500 us; pq_link_opts_init: 100 us. */
 	int64_t batch_ns;
 	/* What this kernel offers (pq_link_kernel_caps), to check the configuration's kernel
-	 * TCP settings against; NULL: pq_link_up probes it in the new server namespace. */
+	 * TCP settings against; NULL: pq_link_up reads it (the qdiscs only when one is asked,
+	 * probed in the new server namespace). */
 	const pq_ktcp_caps *caps;
 } pq_link_opts;
 
@@ -68,9 +69,10 @@ int pq_link_check_privileges(enum pq_backend b, pq_diag *d) PQ_MUST_USE;
  * reads them back (pq_link_ktcp). */
 int pq_link_up(const pq_link_config *cfg, const pq_link_opts *o, pq_link **out, pq_diag *d) PQ_MUST_USE;
 
-/* What this kernel offers (congestion controls, qdiscs), probed in a scratch namespace
- * that is removed again: so a sweep checks every cell's settings before measuring. */
-int pq_link_kernel_caps(pq_ktcp_caps *caps, pq_diag *d) PQ_MUST_USE;
+/* What this kernel offers (congestion controls; with `qdiscs`, the qdiscs, probed in a
+ * scratch namespace that is removed again): so a sweep checks every cell's settings
+ * before measuring. */
+int pq_link_kernel_caps(pq_ktcp_caps *caps, int qdiscs, pq_diag *d) PQ_MUST_USE;
 /* The link's kernel TCP settings as the kernel reported them after pq_link_up. */
 const pq_ktcp_state *pq_link_ktcp(const pq_link *l);
 
