@@ -120,16 +120,16 @@ int pq_ktcp_caps_read(pq_ktcp_caps *caps, const char *ns, pq_diag *d)
 
 int pq_ktcp_parse_qdisc(const char *tc_out, char *kind, size_t n)
 {
-	for (const char *line = tc_out; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+	/* Lines "qdisc KIND HANDLE: root ..." or "... parent ..."; the root one is the kind. */
+	for (const char *line = tc_out; *line;) {
+		size_t len = strcspn(line, "\n");
 		char k[32];
-		size_t end = strcspn(line, "\n");
-		if (sscanf(line, "qdisc %31s", k) != 1)
-			continue;
 		const char *root = strstr(line, " root ");
-		if (!root || (size_t)(root - line) > end)
-			continue;
-		snprintf(kind, n, "%s", k);
-		return 0;
+		if (sscanf(line, "qdisc %31s", k) == 1 && root && (size_t)(root - line) < len) {
+			snprintf(kind, n, "%s", k);
+			return 0;
+		}
+		line += len + (line[len] == '\n');
 	}
 	return PQ_EPARSE;
 }
