@@ -344,11 +344,15 @@ const pq_cmd pq_cmd_model = {
 	"response, against TCP's initial window and slow start. It explains each step, and\n"
 	"with --chain-bytes gives the chain sizes where another round trip begins. The QUIC\n"
 	"lines are a prediction on paper only (anti-amplification: 3x the client's bytes).\n"
-	"No loss, delayed-ACK timers or CPU time are modelled: see docs/model.md.\n\n"
+	"With --cc bbr (or --qdisc fq) it also times Linux's pacing of the segments after the\n"
+	"connection's 10th, so a flight of several windows ends a fraction of a round trip\n"
+	"later ('paced: 3.53 RTT'). No loss, delayed-ACK timers or CPU time are modelled: see\n"
+	"docs/model.md.\n\n"
 	"Examples:\n"
 	"  pqtls model --certs DIR --group X25519MLKEM768 --rtt 50ms --initcwnd 10\n"
 	"  pqtls model --sig ecdsa-p256 --chain-bytes 4KiB..80KiB\n"
-	"  pqtls model --certs DIR --one-write --json\n",
+	"  pqtls model --certs DIR --one-write --json\n"
+	"  pqtls model --sig ecdsa-p256 --group X25519 --chain-bytes 16KiB..40KiB --step 4KiB --cc bbr\n",
     .opts = model_opts_table,
     .opts_size = sizeof(struct model_opts),
     .run = model_run,
