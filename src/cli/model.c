@@ -9,6 +9,7 @@
 #include "cli/commands.h"
 #include "core/units.h"
 #include "model/base.h"
+#include "net/ktcp.h"
 #include "model/cliff.h"
 #include "model/hello.h"
 #include "model/quic.h"
@@ -18,6 +19,7 @@
 
 struct model_opts {
 	const char *certs, *sig, *group, *range, *groups, *key_share, *server_groups;
+	int cc, qdisc;
 	long long intermediates, iw;
 	uint64_t mss, response, step;
 	int64_t rtt;
@@ -25,6 +27,18 @@ struct model_opts {
 };
 
 #define O(f) offsetof(struct model_opts, f)
+#define MODEL_CC "cubic|bbr|reno"
+
+/* The idx-th of a '|'-separated list of choices, into buf. */
+static const char *choice_name(const char *list, int idx, char *buf, size_t n)
+{
+	const char *p = list;
+	for (int i = 0; i < idx && p; i++)
+		if ((p = strchr(p, '|')))
+			p++;
+	snprintf(buf, n, "%.*s", p ? (int)strcspn(p, "|") : 0, p ? p : "");
+	return buf;
+}
 static const pq_opt model_opts_table[] = {
     {"certs", 'c', PQ_OPT_STR, O(certs), "DIR", NULL,
      "chain directory (pqtls certs --out DIR): sizes from it, writes from a handshake in memory",
@@ -67,6 +81,10 @@ static const pq_opt model_opts_table[] = {
      "the client's flight instead: the ClientHello of each key-share choice, its segments at --mss, "
      "the MTU below which it splits, and the HelloRetryRequest a wrong guess draws",
      NULL, 0, 0},
+    {"cc", 0, PQ_OPT_CHOICE, O(cc), NULL, "cubic",
+     "the server's congestion control: bbr paces every segment after the 10th (model/pace.h)", MODEL_CC, 0, 0},
+    {"qdisc", 0, PQ_OPT_CHOICE, O(qdisc), NULL, "pfifo_fast",
+     "the server's root qdisc: fq paces cubic and reno at 200 % of cwnd/srtt in slow start", PQ_KTCP_QDISCS, 0, 0},
     {"json", 0, PQ_OPT_FLAG, O(json), NULL, NULL, "print JSON instead of text", NULL, 0, 0},
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
@@ -101,12 +119,16 @@ static void print_phases(const pq_model_out *o, int64_t rtt)
 {
 	const char *names[] = {"connect", "handshake", "first byte", "last byte"};
 	unsigned v[] = {o->connect, o->handshake, o->ttfb, o->ttlb};
+	double paced[] = {o->connect, o->handshake_t, o->ttfb_t, o->ttlb_t};
 	for (int i = 0; i < 4; i++) {
 		char t[32];
 		if (i == 3 && !v[i])
 			continue;
 		fmt_time(t, sizeof t, v[i], rtt);
-		printf("  %-11s %2u RTT  %s\n", names[i], v[i], t);
+		printf("  %-11s %2u RTT  %s", names[i], v[i], t);
+		if (paced[i] - v[i] > 0.005)
+			printf("  (paced: %.2f RTT)", paced[i]);
+		printf("\n");
 	}
 	printf("why:\n");
 	for (const char *p = o->why; *p;) {
@@ -139,6 +161,8 @@ static cJSON *phases_json(const pq_model_out *o, int64_t rtt)
 	cJSON_AddNumberToObject(j, "connect_rtts", o->connect);
 	cJSON_AddNumberToObject(j, "handshake_rtts", o->handshake);
 	cJSON_AddNumberToObject(j, "ttfb_rtts", o->ttfb);
+	cJSON_AddNumberToObject(j, "handshake_paced_rtts", o->handshake_t);
+	cJSON_AddNumberToObject(j, "ttfb_paced_rtts", o->ttfb_t);
 	if (o->ttlb)
 		cJSON_AddNumberToObject(j, "ttlb_rtts", o->ttlb);
 	if (rtt > 0) {
@@ -203,10 +227,15 @@ static int range_run(const struct model_opts *o, uint64_t lo, uint64_t hi, const
 			cJSON_AddNumberToObject(r, "segments", (double)m.flight_segments);
 			cJSON_AddNumberToObject(r, "handshake_rtts", m.handshake);
 			cJSON_AddNumberToObject(r, "ttfb_rtts", m.ttfb);
+			cJSON_AddNumberToObject(r, "handshake_paced_rtts", m.handshake_t);
+			cJSON_AddNumberToObject(r, "ttfb_paced_rtts", m.ttfb_t);
 			cJSON_AddItemToArray(rows, r);
 		} else {
-			printf("%12llu %8zu %9zu %8zu %10u %6u\n", (unsigned long long)s, a.flight,
+			printf("%12llu %8zu %9zu %8zu %10u %6u", (unsigned long long)s, a.flight,
 			       m.flight_segments, a.n_writes, m.handshake, m.ttfb);
+			if (net->server_pace.kind != PQ_MODEL_PACE_OFF)
+				printf("  paced %.2f / %.2f", m.handshake_t, m.ttfb_t);
+			printf("\n");
 		}
 	}
 	if (root) {
@@ -334,6 +363,9 @@ static int model_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 	pq_model_quic q;
 	pq_model_base_net(b, mss, (size_t)o->iw, o->response ? pq_model_response_bytes(100, o->response) : 0, &net);
 	net.early_data = o->early;
+	char cc[16], qdisc[32];
+	net.server_pace = pq_model_pace_of(choice_name(MODEL_CC, o->cc, cc, sizeof cc),
+					   choice_name(PQ_KTCP_QDISCS, o->qdisc, qdisc, sizeof qdisc), 200, 1);
 	cJSON *root = o->json ? cJSON_CreateObject() : NULL;
 	if (root) {
 		cJSON_AddStringToObject(root, "leaf", b->leaf_alg);
@@ -390,13 +422,17 @@ const pq_cmd pq_cmd_model = {
 	"response, against TCP's initial window and slow start. It explains each step, and\n"
 	"with --chain-bytes gives the chain sizes where another round trip begins. The QUIC\n"
 	"lines are a prediction on paper only (anti-amplification: 3x the client's bytes).\n"
-	"No loss, delayed-ACK timers or CPU time are modelled: see docs/model.md.\n\n"
+	"With --cc bbr (or --qdisc fq) it also times Linux's pacing of the segments after the\n"
+	"connection's 10th, so a flight of several windows ends a fraction of a round trip\n"
+	"later ('paced: 3.53 RTT'). No loss, delayed-ACK timers or CPU time are modelled: see\n"
+	"docs/model.md.\n\n"
 	"Examples:\n"
 	"  pqtls model --certs DIR --group X25519MLKEM768 --rtt 50ms --initcwnd 10\n"
 	"  pqtls model --sig ecdsa-p256 --chain-bytes 4KiB..80KiB\n"
 	"  pqtls model --certs DIR --one-write --json\n"
 	"  pqtls model --client-hellos --mss 1232\n"
-	"  pqtls model --groups X25519MLKEM768:X25519 --key-share X25519 --server-groups X25519MLKEM768/X25519\n",
+	"  pqtls model --groups X25519MLKEM768:X25519 --key-share X25519 --server-groups X25519MLKEM768/X25519\n"
+	"  pqtls model --sig ecdsa-p256 --group X25519 --chain-bytes 16KiB..40KiB --step 4KiB --cc bbr\n",
     .opts = model_opts_table,
     .opts_size = sizeof(struct model_opts),
     .run = model_run,

@@ -284,6 +284,11 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 		rc = pq_cli_fail(path_name, "%s", pq_diag_msg(&d));
 		goto out;
 	}
+	pq_ktcp_caps caps;
+	if ((lrc = pq_exp_check_kernel(&g, &caps, &d)) < 0) {
+		rc = usage_or_fail(lrc, &d);
+		goto out;
+	}
 	FILE *log = o->quiet ? NULL : stderr;
 	char cache[512];
 	if (o->cache)
@@ -318,7 +323,7 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 	catch_signals();
 	pq_exp_run_opts ro = {.no_check = o->no_check, .strict = o->strict, .backend = (enum pq_backend)o->backend,
 			      .log = log, .stop = &stop_flag, .fault_stop_server_cell = fault,
-			      .fault_link_late_ns = fault_late};
+			      .fault_link_late_ns = fault_late, .caps = &caps};
 	if (!o->quiet && pq_cli_progress_enabled()) {
 		ro.progress = progress;
 		ro.progress_arg = &b;

@@ -26,6 +26,8 @@ void pq_exp_point_init(pq_exp_point *p)
 	p->connections = 20;
 	p->concurrency = 1;
 	p->trial = 1;
+	p->pacing_ss = p->pacing_ca = -1;
+	p->quickack = p->tso = p->gso = PQ_KTCP_KEEP;
 }
 
 const char *pq_exp_point_groups(const pq_exp_point *p)
@@ -200,6 +202,12 @@ int pq_exp_point_link(const pq_exp_point *p, uint64_t seed, const char *what, pq
 	c->mtu = p->mtu;
 	c->initcwnd = p->initcwnd;
 	c->cc = p->cc;
+	snprintf(c->tcp.qdisc, sizeof c->tcp.qdisc, "%s", p->qdisc);
+	c->tcp.pacing_ss_ratio = p->pacing_ss;
+	c->tcp.pacing_ca_ratio = p->pacing_ca;
+	c->tcp.quickack = p->quickack;
+	c->tcp.tso = p->tso;
+	c->tcp.gso = p->gso;
 	c->seed = seed;
 	int rc = pq_link_config_validate(c, d);
 	if (rc < 0)

@@ -47,6 +47,10 @@ typedef struct pq_exp_point {
 	uint64_t rate_bps;
 	uint32_t queue_pkts, mtu, initcwnd;
 	enum pq_cc cc;
+	/* kernel TCP (net/ktcp.h): "" / -1 keep the kernel's own */
+	char qdisc[32];
+	int pacing_ss, pacing_ca;     /* %, -1 the kernel's */
+	int quickack, tso, gso;       /* enum pq_ktcp_onoff */
 	/* load */
 	char path[64];                /* "/", "/bytes/N", "" = handshake only */
 	long long response_bytes;     /* N of /bytes/N, else -1 */

@@ -1,14 +1,9 @@
 #include "exp/runner.h"
 
-#include <errno.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include "core/clock.h"
 #include "core/units.h"
@@ -270,41 +265,8 @@ typedef struct linkrun {
 	pq_link *link;
 	int64_t check_id;
 	int check_ok;
-	char cc[32]; /* the congestion control the server side runs, read back */
+	pq_ktcp_state ktcp; /* the kernel's TCP settings as the link read them back */
 } linkrun;
-
-/* The namespace's congestion control as the kernel reports it for a new TCP socket
- * (net.ipv4.tcp_congestion_control of the server namespace); run in that namespace. */
-static int read_cc_in_ns(void *arg)
-{
-	char *out = arg;
-	char name[16] = ""; /* TCP_CA_NAME_MAX of the kernel */
-	socklen_t len = sizeof name;
-	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	int rc = getsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, name, &len) < 0 ? -errno : 0;
-	close(fd);
-	if (rc == 0)
-		snprintf(out, 32, "%.*s", (int)strnlen(name, len), name);
-	return rc;
-}
-
-/* The congestion control in force on the server side: the route's when the link sets one
- * (the kernel refuses a route naming one it does not have), else the namespace's, read
- * back. Never "default". */
-static int read_cc(const pq_link_config *lc, linkrun *lr, pq_diag *d)
-{
-	lr->cc[0] = '\0';
-	if (pq_cc_name(lc->cc)) {
-		snprintf(lr->cc, sizeof lr->cc, "%s", pq_cc_name(lc->cc));
-		return 0;
-	}
-	int rc = pq_link_run_in(lr->link, PQ_SIDE_SERVER, read_cc_in_ns, lr->cc, d);
-	if (rc < 0)
-		return pq_diag_set(d, rc, "reading the server namespace's congestion control: %s", strerror(-rc));
-	return 0;
-}
 
 /* What a cell ran with, besides its point: the resolved link, the read-backs, and the
  * MSS its connections saw. */
@@ -321,7 +283,11 @@ static void cell_eff(cellrun *r, const linkrun *lr)
 	pq_exp_eff_from_link(&r->eff, &r->lc);
 	r->eff.pad_bytes = pad;
 	r->eff.client_timeout_ns = t;
-	snprintf(r->eff.cc, sizeof r->eff.cc, "%s", lr->cc);
+	/* Read back from a connection across the link (net/ktcp.h): never "default". */
+	snprintf(r->eff.cc, sizeof r->eff.cc, "%s", lr->ktcp.cc);
+	r->eff.initcwnd = (int)lr->ktcp.initcwnd;
+	r->eff.ktcp = lr->ktcp;
+	r->eff.ktcp_known = 1;
 	for (size_t i = 0; i < r->res.n && r->eff.mss < 0; i++)
 		if (r->res.recs[i].err == PQ_LERR_NONE && r->res.recs[i].mss > 0)
 			r->eff.mss = (int)r->res.recs[i].mss;
@@ -341,10 +307,10 @@ static int link_up(const pq_exp_grid *g, const pq_exp_cell *c, pq_store *st, con
 	pq_link_opts_init(&lo);
 	lo.log = o->log;
 	lo.fault_late_ns = o->fault_link_late_ns;
+	lo.caps = o->caps;
 	if ((rc = pq_link_up(&lc, &lo, &lr->link, d)) < 0)
 		return pq_diag_prefix(d, rc, "link (%s)", desc);
-	if ((rc = read_cc(&lc, lr, d)) < 0)
-		return pq_diag_prefix(d, rc, "link (%s)", desc);
+	lr->ktcp = *pq_link_ktcp(lr->link);
 	const char *backend = pq_backend_name(pq_link_backend(lr->link));
 	if (o->log)
 		fprintf(o->log, "link up: %s (%s)\n", desc, backend);
@@ -541,6 +507,29 @@ int pq_exp_run(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store *st, 
 		int drc = pq_link_down(lr.link, &dd);
 		if (rc == 0 && drc < 0)
 			rc = pq_diag_set(d, drc, "%s", pq_diag_msg(&dd));
+	}
+	return rc;
+}
+
+int pq_exp_check_kernel(const pq_exp_grid *g, pq_ktcp_caps *caps, pq_diag *d)
+{
+	memset(caps, 0, sizeof *caps);
+	if (g->server[0] || !g->n)
+		return 0;
+	int qdiscs = 0;
+	for (size_t i = 0; i < g->n; i++)
+		qdiscs |= g->cells[i].p.qdisc[0] != '\0';
+	int rc = pq_link_kernel_caps(caps, qdiscs, d);
+	const char *last = NULL;
+	for (size_t i = 0; i < g->n && !rc; i++) {
+		const pq_exp_cell *c = &g->cells[i];
+		if (last && strcmp(last, c->link_key) == 0)
+			continue;
+		last = c->link_key;
+		pq_link_config lc;
+		if ((rc = pq_exp_point_link(&c->p, g->seed, c->arm_where, &lc, d)) == 0 &&
+		    (rc = pq_ktcp_validate(&lc.tcp, pq_cc_name(lc.cc), caps, NULL, d)) < 0)
+			rc = pq_diag_prefix(d, rc, "%s", c->arm_where);
 	}
 	return rc;
 }

@@ -28,6 +28,7 @@
 #include "exp/chains.h"
 #include "exp/grid.h"
 #include "exp/store.h"
+#include "net/ktcp.h"
 #include "net/linkcfg.h"
 
 #define PQ_EXP_CHECK_TRIES 3
@@ -49,6 +50,7 @@ typedef struct pq_exp_run_opts {
 	void *progress_arg;
 	volatile sig_atomic_t *stop;
 	long long fault_stop_server_cell;  /* tests: the server of this cell index dies mid-cell; -1 none */
+	const pq_ktcp_caps *caps;          /* what the kernel offers (pq_exp_check_kernel); NULL: each link probes */
 } pq_exp_run_opts;
 
 typedef struct pq_exp_run_summary {
@@ -70,6 +72,10 @@ typedef struct pq_exp_run_summary {
  * (the probe's own waits for a CPU, not judged); links: release lateness p99 at most
  * 0.31 ms, 0 of 54 cells over the link budget; 3 of 54 over the host budget (steal > 10 %)" */
 void pq_exp_run_noise(const pq_exp_run_summary *s, char *buf, size_t n);
+/* Before anything is measured: every link condition's kernel TCP settings against what
+ * this kernel offers (probed once into *caps), refusing a congestion control or qdisc it
+ * lacks with the arm that asked for it and what the kernel has. Remote grids pass. */
+int pq_exp_check_kernel(const pq_exp_grid *g, pq_ktcp_caps *caps, pq_diag *d) PQ_MUST_USE;
 
 int pq_exp_run(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store *st, const pq_exp_run_opts *o,
 	       pq_exp_run_summary *sum, pq_diag *d) PQ_MUST_USE;

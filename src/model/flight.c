@@ -1,7 +1,9 @@
 #include "model/flight.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "model/tcp.h"
 
@@ -112,7 +114,7 @@ int pq_model_predict(const pq_model_in *in, pq_model_out *out, pq_diag *d)
 		return pq_diag_set(d, PQ_EINVAL, "flight model: an MSS of %zu bytes (accepted: 64 to 65535)", mss);
 	pq_model_out o = {0};
 	pq_model_burst b;
-	pq_model_tcp client = {.mss = mss, .cwnd = iw}, server = {.mss = mss, .cwnd = iw};
+	pq_model_tcp client = {.mss = mss, .cwnd = iw}, server = {.mss = mss, .cwnd = iw, .pace = in->server_pace};
 	pq_model_tcp_send(&client, &in->client_hello, 1, &b);
 	o.ch_rounds = b.rounds;
 	if (in->hrr) {
@@ -130,6 +132,7 @@ int pq_model_predict(const pq_model_in *in, pq_model_out *out, pq_diag *d)
 	o.flight_rounds = b.rounds;
 	o.flight_segments = b.segments;
 	o.flight_first_round = b.first_round;
+	o.flight_last_tx = b.last_tx;
 	o.cwnd_after_flight = server.cwnd;
 	o.connect = 1;
 	o.handshake = o.connect + o.ch_rounds - 1 + o.hrr_rounds + o.flight_rounds;
@@ -141,9 +144,35 @@ int pq_model_predict(const pq_model_in *in, pq_model_out *out, pq_diag *d)
 	o.response_rounds = b.rounds ? b.rounds : 1;
 	/* The first response round is the one that brings the first byte. */
 	o.ttlb = in->response ? o.ttfb + o.response_rounds - 1 : 0;
+	/* The flight's pacing delays the client's Finished, so every later phase with it. */
+	double late = o.flight_last_tx - (o.flight_rounds ? o.flight_rounds - 1.0 : 0);
+	o.handshake_t = o.handshake + late;
+	o.ttfb_t = o.ttfb + late;
+	o.ttlb_t = o.ttlb ? o.ttfb_t + (b.rounds ? b.last_tx : 0) : 0;
 	why w = {out->why, sizeof out->why, 0};
 	*out = o;
 	out->why[0] = '\0';
 	explain(&w, in, out, mss, iw);
+	if (late > 0.005)
+		say(&w, "pacing: %s the server's segments after its first %d; the flight's last one leaves "
+			"%.2f round trips after its round begins, so the handshake ends at %.2f and the "
+			"first byte at %.2f round trips\n",
+		    in->server_pace.kind == PQ_MODEL_PACE_BBR ? "BBR paces" : "fq paces", PQ_MODEL_PACE_UNPACED_SEGS,
+		    late, out->handshake_t, out->ttfb_t);
 	return 0;
+}
+
+int pq_model_agrees(double predicted, double measured)
+{
+	return isfinite(measured) && fabs(measured - predicted) <= PQ_MODEL_AGREE_RTT;
+}
+
+pq_model_pace pq_model_pace_of(const char *cc, const char *qdisc, unsigned ss_ratio, int gso)
+{
+	pq_model_pace p = {.kind = PQ_MODEL_PACE_OFF, .ss_ratio = ss_ratio, .skb_segs = gso ? 2 : 1};
+	if (cc && strcmp(cc, "bbr") == 0)
+		p.kind = PQ_MODEL_PACE_BBR;
+	else if (qdisc && strcmp(qdisc, "fq") == 0)
+		p.kind = PQ_MODEL_PACE_RATIO;
+	return p;
 }

@@ -74,7 +74,7 @@ const pq_link_config *pq_link_cfg(const pq_link *l)
 	return &l->cfg;
 }
 
-static int write_sysctl(int nsfd, const char *path, const char *value, pq_diag *d)
+int pq_link_sysctl_set(int nsfd, const char *path, const char *value, pq_diag *d)
 {
 	int fd, rc = pq_ns_open_file(nsfd, path, O_WRONLY, &fd, d);
 	if (rc)
@@ -89,15 +89,15 @@ static int write_sysctl(int nsfd, const char *path, const char *value, pq_diag *
 /* Per-namespace settings: no cached TCP metrics between runs, buffers for a fat pipe. */
 static int ns_sysctls(int nsfd, pq_diag *d)
 {
-	int rc = write_sysctl(nsfd, "/proc/sys/net/ipv4/tcp_no_metrics_save", "1", d);
+	int rc = pq_link_sysctl_set(nsfd, "/proc/sys/net/ipv4/tcp_no_metrics_save", "1", d);
 	if (!rc)
-		rc = write_sysctl(nsfd, "/proc/sys/net/ipv4/tcp_rmem", "4096 131072 33554432", d);
+		rc = pq_link_sysctl_set(nsfd, "/proc/sys/net/ipv4/tcp_rmem", "4096 131072 33554432", d);
 	if (!rc)
-		rc = write_sysctl(nsfd, "/proc/sys/net/ipv4/tcp_wmem", "4096 16384 33554432", d);
+		rc = pq_link_sysctl_set(nsfd, "/proc/sys/net/ipv4/tcp_wmem", "4096 16384 33554432", d);
 	/* The link carries IPv4 only: without this, devices made later (ours) send IPv6 router
 	 * solicitations across it. `lo` keeps ::1. Kernels without IPv6 lack the file. */
 	pq_diag ignore;
-	if (!rc && write_sysctl(nsfd, "/proc/sys/net/ipv6/conf/default/disable_ipv6", "1", &ignore)) {
+	if (!rc && pq_link_sysctl_set(nsfd, "/proc/sys/net/ipv6/conf/default/disable_ipv6", "1", &ignore)) {
 	}
 	return rc;
 }
@@ -114,7 +114,9 @@ int pq_link_configure_side(pq_link *l, enum pq_side side, const char *dev, pq_di
 	if (side == PQ_SIDE_SERVER && l->cfg.initrwnd)
 		e += (size_t)snprintf(extra + e, sizeof extra - e, " initrwnd %u", l->cfg.initrwnd);
 	if (l->cfg.cc)
-		snprintf(extra + e, sizeof extra - e, " congctl %s", pq_cc_name(l->cfg.cc));
+		e += (size_t)snprintf(extra + e, sizeof extra - e, " congctl %s", pq_cc_name(l->cfg.cc));
+	if (side == PQ_SIDE_CLIENT && l->cfg.tcp.quickack != PQ_KTCP_KEEP)
+		snprintf(extra + e, sizeof extra - e, " quickack %d", l->cfg.tcp.quickack);
 	snprintf(script, sizeof script,
 		 "link set lo up\n"
 		 "link set %s mtu %u txqueuelen 10000 up\n"
@@ -122,7 +124,42 @@ int pq_link_configure_side(pq_link *l, enum pq_side side, const char *dev, pq_di
 		 "route replace %s/32 dev %s src %s%s\n",
 		 dev, l->cfg.mtu, me, peer, dev, peer, dev, me, extra);
 	char *argv[] = {"ip", "-n", l->ns[side], "-batch", "-", NULL};
-	return pq_sh_run(argv, script, NULL, d);
+	snprintf(l->dev, sizeof l->dev, "%s", dev);
+	int rc = pq_sh_run(argv, script, NULL, d);
+	return rc ? rc : pq_link_ktcp_apply(l, side, dev, d);
+}
+
+const pq_ktcp_state *pq_link_ktcp(const pq_link *l)
+{
+	return &l->ktcp;
+}
+
+int pq_link_kernel_caps(pq_ktcp_caps *caps, int qdiscs, pq_diag *d)
+{
+	if (!qdiscs)
+		return pq_ktcp_caps_read(caps, NULL, d);
+	char c[64], s[64];
+	pq_link_names(atomic_fetch_add(&link_counter, 1), getpid(), c, s);
+	int rc = pq_ns_create(s, d);
+	if (rc)
+		return pq_diag_prefix(d, rc, "probing the kernel's qdiscs");
+	rc = pq_ktcp_caps_read(caps, s, d);
+	pq_ns_remove(s);
+	return rc;
+}
+
+/* The kernel TCP settings against what the kernel offers, before devices exist. */
+static int check_kernel(pq_link *l, const pq_link_opts *o, pq_diag *d)
+{
+	pq_ktcp_caps own;
+	const pq_ktcp_caps *caps = o ? o->caps : NULL;
+	if (!caps) {
+		int rc = pq_ktcp_caps_read(&own, l->cfg.tcp.qdisc[0] ? l->ns[PQ_SIDE_SERVER] : NULL, d);
+		if (rc)
+			return rc;
+		caps = &own;
+	}
+	return pq_ktcp_validate(&l->cfg.tcp, pq_cc_name(l->cfg.cc), caps, l->cfg.names, d);
 }
 
 void pq_link_opts_init(pq_link_opts *o)
@@ -154,6 +191,8 @@ int pq_link_up(const pq_link_config *cfg, const pq_link_opts *o, pq_link **out, 
 		if (!rc)
 			rc = ns_sysctls(l->nsfd[s], d);
 	}
+	if (!rc)
+		rc = check_kernel(l, o, d);
 	if (rc)
 		goto out;
 	if (cfg->backend == PQ_BACKEND_AUTO) {
@@ -174,6 +213,8 @@ int pq_link_up(const pq_link_config *cfg, const pq_link_opts *o, pq_link **out, 
 	}
 	if (!rc)
 		rc = l->ops->up(l, o, d);
+	if (!rc)
+		rc = pq_link_ktcp_read(l, &l->ktcp, d);
 out:
 	if (rc) {
 		pq_diag ignore;

@@ -53,6 +53,10 @@ typedef struct pq_link_opts {
 	/* Tests only: the forwarder holds every release back this long and accounts it as
 	 * lateness (0: never; at most 100 ms), so a link over its budget can be made. */
 	int64_t fault_late_ns;
+	/* What this kernel offers (pq_link_kernel_caps), to check the configuration's kernel
+	 * TCP settings against; NULL: pq_link_up reads it (the qdiscs only when one is asked,
+	 * probed in the new server namespace). */
+	const pq_ktcp_caps *caps;
 } pq_link_opts;
 
 /* Defaults: no pcap, quiet, built-in compensation and wake-up, nice -19, SCHED_FIFO 10,
@@ -63,7 +67,17 @@ void pq_link_opts_init(pq_link_opts *o);
  * and, for the userspace backend, read-write access to /dev/net/tun. */
 int pq_link_check_privileges(enum pq_backend b, pq_diag *d) PQ_MUST_USE;
 
+/* Refuses a congestion control or qdisc this kernel lacks, naming what it offers
+ * (before anything is set up), then makes the link, sets its kernel TCP settings and
+ * reads them back (pq_link_ktcp). */
 int pq_link_up(const pq_link_config *cfg, const pq_link_opts *o, pq_link **out, pq_diag *d) PQ_MUST_USE;
+
+/* What this kernel offers (congestion controls; with `qdiscs`, the qdiscs, probed in a
+ * scratch namespace that is removed again): so a sweep checks every cell's settings
+ * before measuring. */
+int pq_link_kernel_caps(pq_ktcp_caps *caps, int qdiscs, pq_diag *d) PQ_MUST_USE;
+/* The link's kernel TCP settings as the kernel reported them after pq_link_up. */
+const pq_ktcp_state *pq_link_ktcp(const pq_link *l);
 
 const char *pq_link_ns_name(const pq_link *l, enum pq_side side);
 enum pq_backend pq_link_backend(const pq_link *l);

@@ -114,6 +114,16 @@ static const pq_model_base *cached_base(model_cache *mc, size_t *nmc, const pq_r
 	return m->ok ? &m->base : NULL;
 }
 
+/* How the cell's server was paced, from the kernel's settings as stored (read back); a
+ * database without them (NULL) is taken as the kernel's defaults: 200 %, GSO on. */
+static pq_model_pace cell_pace(const pq_rdb_cell *c)
+{
+	const pq_dimval *cc = &c->dim[PQ_D_CC], *q = &c->dim[PQ_D_QDISC], *ss = &c->dim[PQ_D_PACING_SS],
+			*gso = &c->dim[PQ_D_GSO];
+	return pq_model_pace_of(cc->kind == PQ_DV_TEXT ? cc->s : NULL, q->kind == PQ_DV_TEXT ? q->s : NULL,
+				ss->kind == PQ_DV_INT ? (unsigned)ss->i : 200, gso->kind == PQ_DV_INT ? (int)gso->i : 1);
+}
+
 /* The prediction for a group's cell: full handshakes at the chain's size; resumed ones
  * (every connection offered a ticket) with no certificate in the flight. */
 static void predict(pq_agg_group *g, model_cache *mc, size_t *nmc)
@@ -128,6 +138,7 @@ static void predict(pq_agg_group *g, model_cache *mc, size_t *nmc)
 			  c->initcwnd > 0 ? (size_t)c->initcwnd : 0,
 			  pq_model_response_bytes(HTTP_HEAD, resp), &net);
 	net.early_data = c->early_data && c->resume_pct > 0;
+	net.server_pace = cell_pace(c);
 	pq_acct a;
 	if (c->resume_pct >= 100) {
 		/* ServerHello (with the pre_shared_key extension, 6 bytes), CCS,
@@ -144,17 +155,29 @@ static void predict(pq_agg_group *g, model_cache *mc, size_t *nmc)
 	    pq_model_at_size(&b->acct_in, (size_t)c->chain_der_bytes, &net, &a, &g->model, NULL) == 0;
 }
 
-/* Measured round trips against the prediction, and the reason when they differ. */
+/* The fastest connection's time over min RTT in phase p: host noise only adds time. */
+static double fastest(const pq_agg_group *g, int p)
+{
+	double m = INFINITY;
+	for (size_t i = 0; i < g->n[p]; i++)
+		m = fmin(m, g->v[p][i]);
+	return g->n[p] && g->min_rtt_ms > 0 ? m / g->min_rtt_ms : NAN;
+}
+
+/* Measured round trips against the prediction (paced, fractional), and the reason when
+ * they differ. */
 static void judge(pq_agg_group *g)
 {
-	const unsigned pred[PQ_AGG_PHASES] = {g->model.handshake, g->model.ttfb, g->model.ttlb};
+	const double pred[PQ_AGG_PHASES] = {g->model.handshake_t, g->model.ttfb_t, g->model.ttlb_t};
+	int noise = 1; /* every phase's fastest connection agrees */
 	g->agrees = 1;
 	for (int p = 0; p < PQ_AGG_PHASES; p++) {
 		g->rounds[p] = g->n[p] && g->min_rtt_ms > 0 ? g->desc[p].median / g->min_rtt_ms : NAN;
 		if (!g->has_model || !isfinite(g->rounds[p]) || (p == PQ_AGG_TTLB && !pred[p]))
 			continue;
-		if (lround(g->rounds[p]) != (long)pred[p])
+		if (!pq_model_agrees(pred[p], g->rounds[p]))
 			g->agrees = 0;
+		noise &= pq_model_agrees(pred[p], fastest(g, p));
 	}
 	if (g->agrees || !g->has_model)
 		return;
@@ -163,25 +186,32 @@ static void judge(pq_agg_group *g)
 	for (int p = 0; p < PQ_AGG_PHASES; p++)
 		if (isfinite(g->rounds[p]) && pred[p])
 			excess = fmax(excess, g->rounds[p] - pred[p]);
+	int unknown_cc = c->dim[PQ_D_CC].kind != PQ_DV_TEXT || strcmp(c->dim[PQ_D_CC].s, "remote") == 0;
 	const char *tag = c->loss_pct > 0 || g->retrans ? "loss"
-			  : c->rtt_us < 10000		 ? "CPU time ~ RTT"
+			  : c->rtt_us > 0 && c->rtt_us < 10000 ? "CPU time ~ RTT"
 			  : c->jitter_us > 0 || c->rate_bps > 0 ? "jitter/rate"
-			  : g->model.flight_rounds > 1 && excess > 0 && excess < 1.2 ? "paced windows"
+			  : noise && excess > 0	    ? "host noise"
+			  : unknown_cc && g->model.flight_rounds > 1 && excess > 0 && excess < 1.2 ? "paced windows?"
 			  : g->rounds[PQ_AGG_HS] - floor(g->rounds[PQ_AGG_HS]) > 0.3 ? "part of an RTT"
 										      : "unexplained";
 	snprintf(g->agree_tag, sizeof g->agree_tag, "%s", tag);
 	if (c->loss_pct > 0 || g->retrans)
 		snprintf(g->agree_why, sizeof g->agree_why, "loss: %zu retransmitted segments", g->retrans);
-	else if (c->rtt_us < 10000)
+	else if (c->rtt_us > 0 && c->rtt_us < 10000)
 		snprintf(g->agree_why, sizeof g->agree_why,
 			 "at %.1f ms RTT the handshake's CPU time is a large share of a round trip",
 			 (double)c->rtt_us / 1e3);
 	else if (c->jitter_us > 0 || c->rate_bps > 0)
 		snprintf(g->agree_why, sizeof g->agree_why, "jitter or a rate limit adds time the model does not have");
-	else if (g->model.flight_rounds > 1 && excess > 0 && excess < 1.2)
+	else if (noise && excess > 0)
 		snprintf(g->agree_why, sizeof g->agree_why,
-			 "the flight needs %u windows; the kernel paces the segments after the first "
-			 "one, so they arrive a fraction of a round trip later than a burst would",
+			 "host noise: the fastest of %zu connections agrees (%.2f RTT against %.2f), the median is "
+			 "%.2f RTT later than the model",
+			 g->n[PQ_AGG_HS], fastest(g, PQ_AGG_HS), pred[PQ_AGG_HS], excess);
+	else if (unknown_cc && g->model.flight_rounds > 1 && excess > 0 && excess < 1.2)
+		snprintf(g->agree_why, sizeof g->agree_why,
+			 "the flight needs %u windows and the database does not say which congestion control "
+			 "ran: if it was BBR, it paced the segments after the first window",
 			 g->model.flight_rounds);
 	else if (g->rounds[PQ_AGG_HS] - floor(g->rounds[PQ_AGG_HS]) > 0.3)
 		snprintf(g->agree_why, sizeof g->agree_why,

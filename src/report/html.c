@@ -117,8 +117,8 @@ static void model_cell(pq_out *o, const pq_agg_group *g)
 		pq_out_printf(o, "<td class=\"na\">no model</td>");
 		return;
 	}
-	pq_out_printf(o, "<td%s>%u / %u <small>(%.2f / %.2f)</small>", g->agrees ? "" : " class=\"bad\"",
-		      g->model.handshake, g->model.ttfb, g->rounds[PQ_AGG_HS], g->rounds[PQ_AGG_TTFB]);
+	pq_out_printf(o, "<td%s>%.2f / %.2f <small>(%.2f / %.2f)</small>", g->agrees ? "" : " class=\"bad\"",
+		      g->model.handshake_t, g->model.ttfb_t, g->rounds[PQ_AGG_HS], g->rounds[PQ_AGG_TTFB]);
 	if (!g->agrees) {
 		pq_out_printf(o, "<br><small title=\"");
 		pq_out_text(o, g->agree_why);
@@ -222,7 +222,7 @@ static void size_points(const page *p, int rtt, int host, int arm, size_line *l)
 		l->x[k] = x;
 		l->hs[k] = g->desc[PQ_AGG_HS].median;
 		l->fb[k] = g->desc[hs_only ? PQ_AGG_HS : PQ_AGG_TTFB].median;
-		l->mfb[k] = g->has_model ? (hs_only ? g->model.handshake : g->model.ttfb) * rt : NAN;
+		l->mfb[k] = g->has_model ? (hs_only ? g->model.handshake_t : g->model.ttfb_t) * rt : NAN;
 		if (!l->ref || g->cell->chain_der_bytes > l->ref->chain_der_bytes)
 			l->ref = g->cell;
 	}
@@ -443,7 +443,7 @@ static void agreement(page *p)
 	for (size_t i = 0; i < a->n; i++) {
 		const pq_agg_group *g = &a->g[i];
 		int ph = isfinite(g->rounds[PQ_AGG_TTFB]) ? PQ_AGG_TTFB : PQ_AGG_HS;
-		unsigned pred = ph == PQ_AGG_TTFB ? g->model.ttfb : g->model.handshake;
+		double pred = ph == PQ_AGG_TTFB ? g->model.ttfb_t : g->model.handshake_t;
 		if (!g->has_model || !isfinite(g->rounds[ph]))
 			continue;
 		total++;
@@ -458,20 +458,21 @@ static void agreement(page *p)
 		pq_out_text(o, a->hosts[g->host]);
 		pq_out_printf(o, "</td><td class=\"l\">");
 		pq_out_text(o, a->arms[g->arm]);
-		pq_out_printf(o, "</td><td>%g</td><td>%lld</td><td>%lld</td><td>%u / %.2f</td>",
+		pq_out_printf(o, "</td><td>%g</td><td>%lld</td><td>%lld</td><td>%.2f / %.2f</td>",
 			      (double)g->cell->rtt_us / 1e3, g->cell->chain_der_bytes,
-			      g->cell->response_bytes, g->model.handshake, g->rounds[PQ_AGG_HS]);
+			      g->cell->response_bytes, g->model.handshake_t, g->rounds[PQ_AGG_HS]);
 		if (ph == PQ_AGG_TTFB)
-			pq_out_printf(o, "<td>%u / %.2f</td>", g->model.ttfb, g->rounds[PQ_AGG_TTFB]);
+			pq_out_printf(o, "<td>%.2f / %.2f</td>", g->model.ttfb_t, g->rounds[PQ_AGG_TTFB]);
 		else
 			pq_out_printf(o, "<td class=\"na\">no response asked</td>");
 		pq_out_printf(o, "<td class=\"l%s\">", g->agrees ? "" : " bad");
 		pq_out_text(o, g->agrees ? "yes" : g->agree_why);
 		pq_out_printf(o, "</td></tr>");
 	}
-	pq_out_printf(o, "</tbody></table></div><p>%zu of %zu cells agree (measured median over min RTT, rounded, "
-			 "equals the predicted round trips for every phase); each other cell names its reason.</p>",
-		      agree, total);
+	pq_out_printf(o, "</tbody></table></div><p>%zu of %zu cells agree (measured median over min RTT within "
+			 "%.2f RTT of the prediction, paced where the server's congestion control paces, in every "
+			 "phase); each other cell names its reason.</p>",
+		      agree, total, PQ_MODEL_AGREE_RTT);
 	if (!total)
 		return;
 	pq_svg_series s[2] = {{"agrees", px, py, n, NULL, NULL, PQ_SVG_POINTS, 2},

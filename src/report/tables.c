@@ -31,7 +31,7 @@ static void model_txt(char *buf, size_t n, const pq_agg_group *g)
 	if (!g->has_model)
 		snprintf(buf, n, "-");
 	else
-		snprintf(buf, n, "%u/%u vs %.1f/%.1f%s%s", g->model.handshake, g->model.ttfb,
+		snprintf(buf, n, "%.1f/%.1f vs %.1f/%.1f%s%s", g->model.handshake_t, g->model.ttfb_t,
 			 g->rounds[PQ_AGG_HS], g->rounds[PQ_AGG_TTFB], g->agrees ? "" : ": ",
 			 g->agrees ? "" : g->agree_tag);
 }
@@ -140,9 +140,9 @@ static void agreement_csv(pq_out *o, const pq_agg *a)
 		csv_str(o, a->hosts[g->host]);
 		pq_out_printf(o, ",");
 		csv_str(o, a->arms[g->arm]);
-		pq_out_printf(o, ",%lld,%lld,%lld,%u,%.3f,%u,%.3f,%u,%.3f,%d,", g->cell->rtt_us,
-			      g->cell->chain_der_bytes, g->cell->response_bytes, g->model.handshake,
-			      g->rounds[PQ_AGG_HS], g->model.ttfb, g->rounds[PQ_AGG_TTFB], g->model.ttlb,
+		pq_out_printf(o, ",%lld,%lld,%lld,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%d,", g->cell->rtt_us,
+			      g->cell->chain_der_bytes, g->cell->response_bytes, g->model.handshake_t,
+			      g->rounds[PQ_AGG_HS], g->model.ttfb_t, g->rounds[PQ_AGG_TTFB], g->model.ttlb_t,
 			      g->rounds[PQ_AGG_TTLB], g->agrees);
 		csv_str(o, g->agree_why);
 		pq_out_printf(o, ",%u,%zu,%zu\n", g->model.hrr_rounds, g->hrr, g->total);
