@@ -23,6 +23,7 @@ struct link_opts {
 	int cc, backend;
 	const char *pcap;
 	long long wait_port;
+	int wait_udp;
 	int64_t wait_timeout, grace;
 	int check, json, all;
 	long long samples, port, bytes;
