@@ -22,7 +22,7 @@ struct bench_opts {
 	long long concurrency, connections, requests, warmup, max_inflight, seed, threads;
 	const char *rate, *groups, *sigalgs, *ciphersuites, *cert_comp, *ca, *path, *csv, *jsonl, *keylog;
 	const char *servername;
-	int arrivals, insecure, early_data, tls, json, allow_fallback, quic;
+	int arrivals, insecure, early_data, tls, json, allow_fallback, quic, http3;
 	int64_t duration, timeout, conn_timeout;
 	uint64_t response_size, max_cert_list;
 	double resume;
@@ -60,6 +60,10 @@ static const pq_opt bench_table[] = {
 	{"quic", 0, PQ_OPT_FLAG, O(quic), NULL, NULL,
 	 "over QUIC (UDP, OpenSSL's QUIC client): one hq-interop request per connection, TLS 1.3, "
 	 "no 0-RTT, no connect phase; datagrams and the amplification limit per connection",
+	 NULL, 0, 0},
+	{"http3", 0, PQ_OPT_FLAG, O(http3), NULL, NULL,
+	 "with --quic: speak HTTP/3 (ALPN h3, nghttp3) instead of hq-interop, to HTTP/3 servers "
+	 "(pqtls serve --quic speaks hq-interop only)",
 	 NULL, 0, 0},
 	{"groups", 'g', PQ_OPT_STR, O(groups), "LIST", NULL,
 	 "key exchange groups to offer; the first must be the one negotiated", NULL, 0, 0},
@@ -214,6 +218,7 @@ static int bench_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 	cfg.tls = (pq_tls_config){
 		.role = PQ_TLS_CLIENT,
 		.quic = o->quic,
+		.quic_h3 = o->http3,
 		.version = o->tls == 1 ? 12 : 13,
 		.groups = o->groups,
 		.sigalgs = o->sigalgs,
@@ -225,6 +230,8 @@ static int bench_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 		.max_cert_list = o->max_cert_list,
 		.names = pq_cli_tls_names,
 	};
+	if (o->http3 && !o->quic)
+		return pq_cli_usage_error(path_name, "--http3 is HTTP/3 over QUIC: give --quic too");
 	if (o->quic && pq_tls_quic_check(&cfg.tls, &d) < 0)
 		return pq_cli_usage_error(path_name, "%s", pq_diag_msg(&d));
 	cfg.names = pq_cli_load_names;

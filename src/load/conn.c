@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "load/h3.h"
 #include "load/qconn.h"
 #include "load/tcpinfo.h"
 #include "tls/io.h"
@@ -23,6 +24,11 @@ static void mark(pq_load_conn *c, enum pq_phase ph)
 {
 	if (c->rec.t[ph] < 0)
 		c->rec.t[ph] = now(c) - c->start_abs_ns;
+}
+
+void pq_load_conn_mark(pq_load_conn *c, enum pq_phase ph)
+{
+	mark(c, ph);
 }
 
 /* The next phase's deadline, never past the connection's total one: a peer that makes
@@ -80,6 +86,7 @@ static void finish(pq_load_conn *c, enum pq_load_err err, const char *detail)
 		if (c->ssl && err == PQ_LERR_NONE)
 			SSL_shutdown(c->ssl); /* one try: close_notify, no waiting for the reply */
 	}
+	pq_load_h3_free(c); /* its stream objects before their connection */
 	ERR_clear_error();
 	SSL_free(c->ssl); /* before the socket under its BIO closes */
 	c->ssl = NULL;
@@ -131,8 +138,10 @@ void pq_load_conn_start(pq_load_conn *c, const pq_conn_params *p, uint64_t id,
 	if (session && SSL_set_session(c->ssl, session) == 1)
 		r->resume_offered = 1;
 	if (p->quic) {
-		const char *why = "";
-		int rc = pq_load_qconn_open(c, &why);
+		const char *why = "cannot set up HTTP/3's streams";
+		int rc = p->h3 ? pq_load_h3_prepare(c) : 0;
+		if (rc == 0)
+			rc = pq_load_qconn_open(c, &why);
 		if (rc < 0) {
 			finish(c, rc == -ECONNREFUSED ? PQ_LERR_REFUSED : PQ_LERR_CONNECT, why);
 			return;
@@ -174,7 +183,10 @@ static uint32_t fail_status(pq_load_conn *c, const pq_tls_status *st)
 						      : "after the handshake";
 	char detail[96] = "";
 	long vr = SSL_get_verify_result(c->ssl);
-	if (in_hs && vr != X509_V_OK) {
+	if (c->p->quic && !(in_hs && vr != X509_V_OK) &&
+	    pq_load_qconn_peer_close(c, detail, sizeof detail)) {
+		finish(c, in_hs ? PQ_LERR_ALERT : PQ_LERR_CLOSED, detail);
+	} else if (in_hs && vr != X509_V_OK) {
 		finish(c, PQ_LERR_VERIFY, X509_verify_cert_error_string(vr));
 	} else if (c->acct.alert_rx >= 0) {
 		snprintf(detail, sizeof detail, "%s", SSL_alert_desc_string_long(c->acct.alert_rx));
@@ -284,8 +296,9 @@ static void response_done(pq_load_conn *c)
 		mark(c, PQ_PH_TTLB);
 	if (c->p->quic) {
 		/* hq-interop has no status line: a stream that ended cleanly with the body
-		 * asked for counts as 200. */
-		if (c->p->expect_body != UINT64_MAX && c->rec.body_bytes != c->p->expect_body) {
+		 * asked for counts as 200. HTTP/3 has its :status. */
+		if (c->p->expect_body != UINT64_MAX && c->rec.body_bytes != c->p->expect_body &&
+		    (!c->p->h3 || c->rec.status == 200)) {
 			char detail[80];
 			snprintf(detail, sizeof detail, "stream ended after %llu of %llu body bytes",
 				 (unsigned long long)c->rec.body_bytes,
@@ -293,7 +306,8 @@ static void response_done(pq_load_conn *c)
 			finish(c, PQ_LERR_HTTP, detail);
 			return;
 		}
-		c->rec.status = 200;
+		if (!c->p->h3)
+			c->rec.status = 200;
 	}
 	c->done_requests++;
 	c->rec.requests = (uint32_t)c->done_requests;
@@ -427,6 +441,16 @@ static uint32_t step(pq_load_conn *c)
 			break;
 		}
 		case PQ_CS_WRITE:
+			if (c->p->h3) {
+				const char *why = "";
+				if (pq_load_h3_start(c, &why) < 0) {
+					finish(c, PQ_LERR_HTTP, why);
+					return 0;
+				}
+				mark(c, PQ_PH_REQUEST);
+				c->st = PQ_CS_READ;
+				break;
+			}
 			r = SSL_write(c->ssl, c->p->request + c->req_sent,
 				      (int)(c->p->request_len - c->req_sent));
 			if (r <= 0)
@@ -446,6 +470,15 @@ static uint32_t step(pq_load_conn *c)
 			}
 			break;
 		case PQ_CS_READ: {
+			if (c->p->h3) {
+				const char *why = "";
+				int rc = pq_load_h3_pump(c, &why);
+				if (rc < 0)
+					finish(c, PQ_LERR_HTTP, why);
+				else if (rc == 1)
+					response_done(c);
+				return c->st == PQ_CS_DONE ? 0 : EPOLLIN;
+			}
 			uint32_t ev = step_read(c);
 			if (c->st != PQ_CS_WRITE)
 				return ev;

@@ -39,6 +39,8 @@ typedef struct pq_conn_params {
 				* request on the first bidirectional stream */
 	uint64_t expect_body;  /* QUIC: the body length the path asks for (/bytes/N);
 				* UINT64_MAX = not known (another path) */
+	int h3;                /* QUIC: HTTP/3 (load/h3.h, ALPN h3) instead of hq-interop */
+	const char *path;      /* HTTP/3: the request's :path */
 } pq_conn_params;
 
 enum pq_conn_state {
@@ -72,6 +74,7 @@ typedef struct pq_load_conn {
 	int64_t tick_ns;   /* QUIC: OpenSSL's next timer (absolute): step again then, even
 			    * without an event; INT64_MAX = none (and always so over TCP) */
 	pq_tls_quic_wire wire; /* QUIC: every datagram of this connection */
+	struct pq_load_h3 *h3; /* HTTP/3 state (load/h3.c), NULL until its request */
 	void *user;        /* the caller's (the runner keeps its slot here) */
 } pq_load_conn;
 
@@ -83,6 +86,9 @@ void pq_load_conn_start(pq_load_conn *c, const pq_conn_params *p, uint64_t id,
 
 /* Advance after an event; returns the epoll events to wait for, 0 when done. */
 uint32_t pq_load_conn_step(pq_load_conn *c);
+
+/* Record phase ph as reached now, unless it already was. */
+void pq_load_conn_mark(pq_load_conn *c, enum pq_phase ph);
 
 /* QUIC: c->tick_ns has come; lets OpenSSL handle its timers and goes on. Returns the
  * events to wait for, 0 when done. */

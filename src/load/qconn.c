@@ -1,6 +1,7 @@
 #include "load/qconn.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <openssl/bio.h>
 #include <stdint.h>
 #include <string.h>
@@ -96,4 +97,22 @@ void pq_load_qconn_record(pq_load_conn *c)
 	r->quic_first_dgrams = (uint32_t)w->first_dgrams;
 	r->quic_first_bytes = (uint32_t)w->first_bytes;
 	r->quic_first_dgram_bytes = w->first_dgram_bytes;
+}
+
+int pq_load_qconn_peer_close(pq_load_conn *c, char *buf, size_t n)
+{
+	SSL_CONN_CLOSE_INFO info;
+	if (!c->ssl || SSL_get_conn_close_info(c->ssl, &info, sizeof info) != 1 ||
+	    (info.flags & SSL_CONN_CLOSE_FLAG_LOCAL))
+		return 0;
+	uint64_t e = info.error_code;
+	int tls = (info.flags & SSL_CONN_CLOSE_FLAG_TRANSPORT) && e >= OSSL_QUIC_ERR_CRYPTO_ERR_BEGIN &&
+		  e <= OSSL_QUIC_ERR_CRYPTO_ERR_END;
+	int rl = info.reason && info.reason_len ? (int)(info.reason_len > 40 ? 40 : info.reason_len) : 0;
+	snprintf(buf, n, "the server closed the connection: %s 0x%llx%s%s%s%s%.*s",
+		 info.flags & SSL_CONN_CLOSE_FLAG_TRANSPORT ? "QUIC error" : "application error",
+		 (unsigned long long)e, tls ? " (TLS alert " : "",
+		 tls ? SSL_alert_desc_string_long((int)(e - OSSL_QUIC_ERR_CRYPTO_ERR_BEGIN)) : "",
+		 tls ? ")" : "", rl ? ": " : "", rl, rl ? info.reason : "");
+	return 1;
 }

@@ -13,6 +13,11 @@
 int pq_load_qconn_open(pq_load_conn *c, const char **why) PQ_MUST_USE;
 void pq_load_qconn_timer(pq_load_conn *c);
 
+/* When the QUIC connection has been closed by the peer: 1 and a sentence in buf (its
+ * transport error code, the TLS alert for a handshake failure, its reason text).
+ * 0 when it was not closed by the peer. */
+int pq_load_qconn_peer_close(pq_load_conn *c, char *buf, size_t n);
+
 /* Copy c->wire into the record (at the end of the connection). */
 void pq_load_qconn_record(pq_load_conn *c);
 

@@ -433,7 +433,8 @@ static int run_one(const pq_load_config *cfg, sync_t *sy, int index, pq_load_res
 	const char *host = cfg->servername ? cfg->servername : cfg->target.host;
 	int v6 = strchr(host, ':') != NULL; /* an IPv6 literal goes in brackets */
 	const char *path = cfg->path ? cfg->path : "/";
-	int n = cfg->tls.quic ? snprintf(r.request, sizeof r.request, "GET %s\r\n", path)
+	int n = cfg->tls.quic_h3 ? 0
+		: cfg->tls.quic ? snprintf(r.request, sizeof r.request, "GET %s\r\n", path)
 			      : snprintf(r.request, sizeof r.request,
 					 "GET %s HTTP/1.1\r\nHost: %s%s%s\r\nUser-Agent: pqtls-bench\r\n\r\n",
 					 path, v6 ? "[" : "", host, v6 ? "]" : "");
@@ -457,6 +458,8 @@ static int run_one(const pq_load_config *cfg, sync_t *sy, int index, pq_load_res
 		.cap_name = pq_name_of(cfg->tls.names, "max_cert_list"),
 		.quic = cfg->tls.quic,
 		.expect_body = expect,
+		.h3 = cfg->tls.quic_h3,
+		.path = path,
 	};
 
 	if (cfg->warmup > 0) {

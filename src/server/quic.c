@@ -26,8 +26,12 @@
 /* A validated client address is forgotten after this much silence (its counts are in
  * the stats already; a later connection from the same port starts afresh). */
 #define PEER_IDLE_NS (2 * PQ_NS_PER_S)
+#define DRAIN_NS (1 * PQ_NS_PER_S)
 
-enum qst { Q_HANDSHAKE, Q_READ, Q_WRITE, Q_CLOSE };
+/* Q_DRAIN: failed; kept for DRAIN_NS so the engine sends its CONNECTION_CLOSE and
+ * answers the client's retransmissions with it (RFC 9000 10.2: the closing state);
+ * freed at once, the close would often never leave. */
+enum qst { Q_HANDSHAKE, Q_READ, Q_WRITE, Q_CLOSE, Q_DRAIN };
 
 typedef struct qconn {
 	SSL *ssl;
@@ -150,7 +154,8 @@ static void accept_some(qloop *l)
 	ERR_clear_error();
 }
 
-/* A failed call: 1 to keep waiting, 0 when the connection was closed. */
+/* A failed call: 1 to keep waiting, 0 when the connection failed (counted, and left
+ * to drain). */
 static int q_fail(qloop *l, qconn *c, int r)
 {
 	pq_tls_status ts;
@@ -166,7 +171,8 @@ static int q_fail(qloop *l, qconn *c, int r)
 	} else {
 		st->err[PQ_SRV_IO]++;
 	}
-	close_conn(l, c);
+	c->st = Q_DRAIN;
+	c->deadline = pq_mono_ns() + DRAIN_NS;
 	return 0;
 }
 
@@ -191,8 +197,10 @@ static int read_request(qloop *l, qconn *c)
 		int r = SSL_read_ex(c->ssl, c->in + c->in_len, sizeof c->in - c->in_len, &got);
 		if (r != 1) {
 			pq_tls_status ts;
-			if (pq_tls_io_status(c->ssl, r, &ts) != PQ_TLS_IO_CLOSED)
-				return q_fail(l, c, r) ? 0 : -1;
+			if (pq_tls_io_status(c->ssl, r, &ts) != PQ_TLS_IO_CLOSED) {
+				(void)q_fail(l, c, r); /* waiting, or failed and draining */
+				return 0;
+			}
 			fin = 1; /* the client concluded its stream */
 		}
 		c->in_len += got;
@@ -223,13 +231,17 @@ static int write_response(qloop *l, qconn *c)
 		size_t n = left < CHUNK ? (size_t)left : CHUNK, w = 0;
 		const char *p = c->resp.page ? c->resp.page + c->sent : l->pattern + c->sent % 64;
 		int r = SSL_write_ex(c->ssl, p, n, &w);
-		if (r != 1)
-			return q_fail(l, c, r) ? 0 : -1;
+		if (r != 1) {
+			(void)q_fail(l, c, r);
+			return 0;
+		}
 		c->sent += w;
 		l->w->stats.body_bytes += w;
 	}
-	if (!SSL_stream_conclude(c->ssl, 0))
-		return q_fail(l, c, 0) ? 0 : -1;
+	if (!SSL_stream_conclude(c->ssl, 0)) {
+		(void)q_fail(l, c, 0);
+		return 0;
+	}
 	c->st = Q_CLOSE;
 	return 1;
 }
@@ -240,6 +252,8 @@ static void drive(qloop *l, qconn *c)
 	for (;;) {
 		int r;
 		switch (c->st) {
+		case Q_DRAIN:
+			return; /* expire() frees it */
 		case Q_HANDSHAKE:
 			r = SSL_do_handshake(c->ssl);
 			if (r != 1) {
@@ -276,6 +290,10 @@ static void expire(qloop *l, int64_t now)
 		next = c->next;
 		if (now < c->deadline)
 			continue;
+		if (c->st == Q_DRAIN) {
+			close_conn(l, c); /* counted when it failed */
+			continue;
+		}
 		l->w->stats.err[c->st == Q_HANDSHAKE ? PQ_SRV_HS_TIMEOUT
 			       : c->st == Q_READ     ? PQ_SRV_HEADER_TIMEOUT
 						     : PQ_SRV_IDLE_TIMEOUT]++;

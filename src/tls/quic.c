@@ -145,6 +145,7 @@ const SSL_METHOD *pq_tls_quic_method(pq_tls_role role)
 }
 
 static const unsigned char alpn_wire[] = "\x0a" PQ_TLS_QUIC_ALPN;
+static const unsigned char alpn_h3[] = "\x02h3";
 
 static int select_alpn(SSL *ssl, const unsigned char **out, unsigned char *outlen,
 		       const unsigned char *in, unsigned int inlen, void *arg)
@@ -165,7 +166,10 @@ int pq_tls_quic_setup(SSL_CTX *ctx, const pq_tls_config *cfg, pq_diag *d)
 		return 0;
 	}
 	/* SSL_CTX_set_alpn_protos returns 0 on success. */
-	if (SSL_CTX_set_alpn_protos(ctx, alpn_wire, sizeof alpn_wire - 1) != 0)
-		return pq_diag_ossl(d, PQ_ETLS, "cannot offer ALPN " PQ_TLS_QUIC_ALPN);
+	const unsigned char *alpn = cfg->quic_h3 ? alpn_h3 : alpn_wire;
+	size_t len = cfg->quic_h3 ? sizeof alpn_h3 - 1 : sizeof alpn_wire - 1;
+	if (SSL_CTX_set_alpn_protos(ctx, alpn, (unsigned)len) != 0)
+		return pq_diag_ossl(d, PQ_ETLS, "cannot offer ALPN %s",
+				    cfg->quic_h3 ? "h3" : PQ_TLS_QUIC_ALPN);
 	return 0;
 }
