@@ -112,11 +112,6 @@ static void print_quic(const pq_model_quic *q)
 }
 
 /* Handshake messages without TLS record framing (for QUIC's CRYPTO frames). */
-static size_t handshake_msgs(const pq_acct *a)
-{
-	return a->server_hello + a->ee + a->cert_msg + a->cert_verify + a->finished;
-}
-
 static cJSON *phases_json(const pq_model_out *o, int64_t rtt)
 {
 	cJSON *j = cJSON_CreateObject();
@@ -276,7 +271,7 @@ static int model_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 			ex = pq_cli_fail(PATH, "%s", pq_diag_msg(&d));
 			goto done;
 		}
-		pq_model_quic_flight(b->client_hello - 5, handshake_msgs(&b->rule), &q);
+		pq_model_quic_flight(b->client_hello - 5, pq_model_quic_server_msgs(&b->rule), &q);
 		if (root) {
 			cJSON_AddItemToObject(root, "prediction", phases_json(&m, o->rtt));
 			cJSON_AddItemToObject(root, "quic", quic_json(&q));

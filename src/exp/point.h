@@ -33,6 +33,7 @@ typedef struct pq_exp_point {
 	double resume;                /* 0..1 */
 	int early_data;
 	int flight_one_write;         /* server: the first flight in one write */
+	int quic;                     /* transport: 0 TCP, 1 QUIC (tls/quic.h: hq-interop) */
 	long long warmup;
 	/* link */
 	char profile[64];             /* "" none */

@@ -90,6 +90,7 @@ static void server_config(cellrun *r)
 		.idle_timeout_ns = t,
 		.flight_one_write = p->flight_one_write,
 		.tls = {.role = PQ_TLS_SERVER,
+			.quic = p->quic,
 			.groups = p->group,
 			.cert_comp = p->cert_comp,
 			.certs_dir = r->chain->info.dir,
@@ -114,6 +115,7 @@ static int load_config(cellrun *r, const char *target, pq_diag *d)
 	}
 	int insecure = ca && strcmp(ca, "insecure") == 0;
 	l->tls = (pq_tls_config){.role = PQ_TLS_CLIENT,
+				 .quic = p->quic,
 				 .groups = p->group,
 				 .cert_comp = p->cert_comp,
 				 .ca_file = insecure ? NULL : ca,

@@ -166,6 +166,17 @@ CREATE TABLE conn (
 	requests           INTEGER NOT NULL,
 	http_status        INTEGER NOT NULL,
 	body_bytes         INTEGER NOT NULL,
+	-- QUIC connections (NULL over TCP): datagrams and bytes each way before the handshake
+	-- was done, the client's first flight, a Retry seen, and whether the server's
+	-- handshake bytes passed 3x that first flight (docs/tls.md)
+	quic_tx_dgrams     INTEGER,
+	quic_rx_dgrams     INTEGER,
+	quic_tx_bytes      INTEGER,
+	quic_rx_bytes      INTEGER,
+	quic_first_dgrams  INTEGER,
+	quic_first_bytes   INTEGER,
+	quic_retry         INTEGER,
+	quic_amp_held      INTEGER,
 	error_kind         TEXT NOT NULL,
 	error_detail       TEXT,
 	PRIMARY KEY (cell_id, conn_index)
@@ -183,7 +194,7 @@ SELECT c.cell_key, c.point_key, c.link_key, c.host_name, c.run_id, c.trial, c.ar
        c.early_data AS early_data_asked, c.link_profile, c.rtt_us, c.jitter_us, c.loss_pct,
        c.loss_model, c.loss_burst_pkts, c.rate_bps, c.queue_pkts, c.mtu_bytes, c.initcwnd_segs, c.cc,
        c.request_path, c.response_bytes, c.connections, c.concurrency, c.open_loop_rate_per_s,
-       c.status AS cell_status, n.*
+       c.transport, c.status AS cell_status, n.*
 FROM conn n JOIN cell c USING (cell_id);
 
 -- Per cell: the median and p95 (nearest rank) of the main phases over its successful

@@ -11,6 +11,9 @@
 
 #include <stddef.h>
 
+#include "model/flight.h"
+#include "pki/acct.h"
+
 #define PQ_MODEL_QUIC_DATAGRAM 1200
 #define PQ_MODEL_QUIC_OVERHEAD 50
 
@@ -26,5 +29,15 @@ typedef struct pq_model_quic {
  * Certificate + CertificateVerify + Finished messages (no TLS record framing: QUIC
  * carries handshake messages in CRYPTO frames). */
 void pq_model_quic_flight(size_t client_hello, size_t server_msgs, pq_model_quic *out);
+
+/* The server's handshake messages of a flight by the rule (what QUIC's CRYPTO frames
+ * carry): ServerHello, EncryptedExtensions, Certificate, CertificateVerify, Finished. */
+size_t pq_model_quic_server_msgs(const pq_acct *a);
+
+/* Round trips over QUIC, from the client's first Initial (there is no connect): the
+ * handshake is done after 1 + q->extra_rtts, the first response byte one later. The
+ * last byte is not predicted (ttlb 0): QUIC's window after the handshake is not
+ * modelled. */
+void pq_model_quic_rounds(const pq_model_quic *q, pq_model_out *out);
 
 #endif
