@@ -89,6 +89,7 @@ static void server_config(cellrun *r)
 		.handshake_timeout_ns = t,
 		.idle_timeout_ns = t,
 		.flight_one_write = p->flight_one_write,
+		.quic_retry = p->quic_retry,
 		.tls = {.role = PQ_TLS_SERVER,
 			.quic = p->quic,
 			.groups = p->group,

@@ -6,6 +6,15 @@ static size_t datagrams(size_t bytes)
 	return bytes ? (bytes + room - 1) / room : 0;
 }
 
+/* Rounds beyond the first: `first` bytes in it, `next` in the one after, doubling. */
+static unsigned extra_rounds(size_t first, size_t next, size_t server_bytes)
+{
+	unsigned n = 0;
+	for (size_t sent = first; sent < server_bytes; next *= 2, n++)
+		sent += next;
+	return n;
+}
+
 void pq_model_quic_flight(size_t client_hello, size_t server_msgs, pq_model_quic *out)
 {
 	pq_model_quic q = {0};
@@ -22,13 +31,15 @@ void pq_model_quic_flight(size_t client_hello, size_t server_msgs, pq_model_quic
 	 * OpenSSL 3.5 at 50 and 100 ms (the quic-vs-tcp preset): a 16 kB flight takes one
 	 * round trip more, a 24 kB one (an SLH-DSA CA) two. */
 	size_t first = q.limit < q.cwnd_bytes ? q.limit : q.cwnd_bytes;
-	size_t sent = first, cwnd = q.cwnd_bytes;
-	while (sent < q.server_bytes) {
-		sent += cwnd;
-		cwnd *= 2;
-		q.extra_rtts++;
-	}
+	q.extra_rtts = extra_rounds(first, q.cwnd_bytes, q.server_bytes);
 	*out = q;
+}
+
+void pq_model_quic_retry(pq_model_quic *q)
+{
+	/* Validated before the flight: the window alone, slow start from the first round. */
+	q->retry_rtts = 1 + (q->client_datagrams > 1);
+	q->extra_rtts = extra_rounds(q->cwnd_bytes, 2 * q->cwnd_bytes, q->server_bytes);
 }
 
 size_t pq_model_quic_server_msgs(const pq_acct *a)
@@ -39,8 +50,9 @@ size_t pq_model_quic_server_msgs(const pq_acct *a)
 void pq_model_quic_rounds(const pq_model_quic *q, pq_model_out *out)
 {
 	pq_model_out o = {0};
-	o.handshake = 1 + q->extra_rtts;
+	o.handshake = 1 + q->retry_rtts + q->extra_rtts;
 	o.ttfb = o.handshake + 1;
 	o.flight_rounds = 1 + q->extra_rtts;
+	o.ch_rounds = 1 + q->retry_rtts;
 	*out = o;
 }

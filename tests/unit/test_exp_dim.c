@@ -183,6 +183,9 @@ static void effective_values(void **state)
 	ts_db(path, "transport = tcp, quic\nsig = ecdsa-p256\n", 2);
 	assert_int_equal(q(path, "SELECT COUNT(*) FROM cell WHERE transport = 'tcp'"), 1);
 	assert_int_equal(q(path, "SELECT COUNT(*) FROM cell WHERE transport = 'quic'"), 1);
+	snprintf(path, sizeof path, "%s/retry.db", dir);
+	ts_db(path, "transport = quic-retry\nsig = ecdsa-p256\n", 2);
+	assert_int_equal(q(path, "SELECT COUNT(*) FROM cell WHERE transport = 'quic-retry'"), 1);
 	/* a remote server: the path is not ours to know */
 	snprintf(path, sizeof path, "%s/remote.db", dir);
 	ts_db(path, "server = 127.0.0.1:9\ngroup = X25519\n", 2);

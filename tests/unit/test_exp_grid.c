@@ -197,10 +197,13 @@ static void presets_expand(void **state)
 	assert_int_equal(g.n, 9 * 3 * 2); /* nine arms, three RTTs, two rounds */
 	pq_exp_grid_dispose(&g);
 	expand(pq_exp_preset_find("quic-vs-tcp")->text, &g);
-	size_t nquic = 0;
-	for (size_t i = 0; i < g.n; i++)
+	size_t nquic = 0, nretry = 0;
+	for (size_t i = 0; i < g.n; i++) {
 		nquic += g.cells[i].p.quic;
-	assert_int_equal(nquic * 2, g.n); /* every point on both transports */
+		nretry += g.cells[i].p.quic_retry;
+	}
+	assert_int_equal(nquic * 3, g.n * 2); /* every point on TCP, QUIC and QUIC with Retry */
+	assert_int_equal(nretry * 3, g.n);
 	pq_exp_grid_dispose(&g);
 	assert_null(pq_exp_preset_find("slow"));
 }
@@ -227,6 +230,13 @@ static void transport(void **state)
 	const pq_exp_cell *quic = g.cells[0].p.quic ? &g.cells[0] : &g.cells[1];
 	assert_true(pq_exp_point_text(&quic->p, 1, text, sizeof text) > 0);
 	assert_non_null(strstr(text, "transport=quic;"));
+	assert_int_equal(quic->p.quic_retry, 0);
+	pq_exp_grid_dispose(&g);
+	expand("transport = quic-retry\nsig = ecdsa-p256\n", &g);
+	assert_int_equal(g.cells[0].p.quic, 1);
+	assert_int_equal(g.cells[0].p.quic_retry, 1);
+	assert_true(pq_exp_point_text(&g.cells[0].p, 1, text, sizeof text) > 0);
+	assert_non_null(strstr(text, "transport=quic-retry;"));
 	pq_exp_grid_dispose(&g);
 	pq_exp_grid_dispose(&only_tcp);
 	static const char *const bad[][2] = {

@@ -195,6 +195,21 @@ static void quic_amplification(void **state)
 	assert_int_equal(q.extra_rtts, 2);
 	pq_model_quic_flight(1388, 16 * 1150, &q); /* 19,200 B: two rounds */
 	assert_int_equal(q.extra_rtts, 1);
+	/* Behind a Retry: a round trip first (two with a two-Initial ClientHello, as OpenSSL
+	 * 3.5's server takes it), then the window alone, doubling: 14 datagrams (16,800 B)
+	 * need 12,000 + 24,000, one round more; 10 datagrams fit the first. */
+	pq_model_quic_flight(1388, 14 * 1150, &q);
+	pq_model_quic_retry(&q);
+	assert_int_equal(q.extra_rtts, 1);
+	assert_int_equal(q.retry_rtts, 2);
+	pq_model_quic_rounds(&q, &o);
+	assert_int_equal(o.handshake, 4);
+	assert_int_equal(o.ttfb, 5);
+	pq_model_quic_flight(1000, 10 * 1150, &q); /* an X25519 ClientHello: one Initial */
+	pq_model_quic_retry(&q);
+	assert_int_equal(q.retry_rtts, 1);
+	pq_model_quic_rounds(&q, &o);
+	assert_int_equal(o.handshake, 2);
 	/* Nothing but CRYPTO frames' messages count: no TLS record framing, no tickets. */
 	pq_acct a = {.server_hello = 1214, .ee = 10, .cert_msg = 5000, .cert_verify = 80, .finished = 36,
 		     .flight = 99999};
