@@ -44,7 +44,13 @@ want = {"QUIC ecdsa-p256 X25519MLKEM768": (1, 2), "QUIC ml-dsa-65 X25519MLKEM768
 for arm, (hs, fb) in want.items():
     r = rows[arm]
     assert (int(r["pred_handshake_rtts"]), int(r["pred_ttfb_rtts"])) == (hs, fb), (arm, r)
-    assert r["agrees"] == "1", (arm, r)
+    # Measured within a tenth below and 0.6 above the model: the handshake's CPU time and
+    # QUIC's acknowledgement delay (25 ms) on a busy 2-vCPU machine stay inside 60 ms,
+    # and a round trip more or less (100 ms) cannot. (The table's own verdict rounds, so
+    # half a round trip of load would flip it.)
+    for p, want in (("handshake", hs), ("ttfb", fb)):
+        got = float(r[f"meas_{p}_rtts"])
+        assert -0.1 < got - want < 0.6, (arm, p, got, want, r["reason"])
     print(f"ok: {arm}: model {hs}/{fb}, measured {float(r['meas_handshake_rtts']):.2f}/{float(r['meas_ttfb_rtts']):.2f}")
 PY
 grep -q "QUIC ml-dsa-65" "$TMP/report.txt" || { cat "$TMP/report.txt"; fail "the key table lacks the QUIC rows"; }
