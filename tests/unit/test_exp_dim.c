@@ -159,10 +159,13 @@ static void schema_columns(void **state)
 	for (int i = 0; i < PQ_DIM_COUNT; i++) {
 		if (!pq_dims[i].column)
 			continue;
-		char sql[300];
+		char sql[400];
+		char *want = sqlite3_mprintf("%q", pq_dims[i].sql); /* DEFAULT 'tcp' has quotes */
 		snprintf(sql, sizeof sql, "SELECT COUNT(*) FROM pragma_table_info('cell') WHERE name = '%s' AND "
-					  "type || CASE WHEN \"notnull\" THEN ' NOT NULL' ELSE '' END = '%s'",
-			 pq_dims[i].column, pq_dims[i].sql);
+					  "type || CASE WHEN \"notnull\" THEN ' NOT NULL' ELSE '' END || "
+					  "CASE WHEN dflt_value IS NULL THEN '' ELSE ' DEFAULT ' || dflt_value END = '%s'",
+			 pq_dims[i].column, want);
+		sqlite3_free(want);
 		if (q(path, sql) != 1)
 			fail_msg("cell has no column %s %s", pq_dims[i].column, pq_dims[i].sql);
 	}
