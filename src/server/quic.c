@@ -1,7 +1,8 @@
 /* The server over QUIC: one thread, one UDP socket under OpenSSL 3.5's QUIC listener,
  * an epoll loop that wakes on the socket, the stop eventfd or OpenSSL's next timer.
  * Each accepted connection answers one hq-interop request on the client's first
- * bidirectional stream (the connection's default stream), concludes it and closes.
+ * bidirectional stream (the connection's default stream), concludes it and, once the
+ * answer is acknowledged, closes the connection (or sees the client close it first).
  *
  * The amplification view is kept per client address from the datagram tap (tls/qbio.h):
  * a client's counts are final once its address is validated, and go into the stats
@@ -271,10 +272,14 @@ static void drive(qloop *l, qconn *c)
 				return;
 			break;
 		case Q_CLOSE: {
-			/* The client closes once it has read the stream's end, as over TCP;
-			 * a client that does not is closed at the idle timeout. */
+			/* HTTP/0.9's end: once the client has acknowledged the whole answer
+			 * (OpenSSL flushes the stream first), close the connection; the client
+			 * may close first (it has the stream's end), which ends it as well.
+			 * 1: fully shut down, after QUIC's closing period. */
 			SSL_CONN_CLOSE_INFO info;
-			if (SSL_get_conn_close_info(c->ssl, &info, sizeof info) == 1)
+			r = SSL_shutdown_ex(c->ssl, 0, NULL, 0);
+			if (r != 0 || (SSL_get_conn_close_info(c->ssl, &info, sizeof info) == 1 &&
+				       !(info.flags & SSL_CONN_CLOSE_FLAG_LOCAL)))
 				close_conn(l, c);
 			ERR_clear_error();
 			return;
