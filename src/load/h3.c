@@ -131,10 +131,9 @@ static int flush(struct pq_load_h3 *h, const char **why)
 		if (sid < 0)
 			return 0;
 		SSL *s = ours_by_id(h, sid);
-		size_t total = 0, want = 0, w;
+		size_t total = 0, w;
 		int full = 0;
 		for (nghttp3_ssize i = 0; i < n && s && !full; i++) {
-			want += v[i].len;
 			w = 0;
 			full = SSL_write_ex(s, v[i].base, v[i].len, &w) != 1 || w < v[i].len;
 			total += w;
