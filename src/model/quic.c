@@ -52,6 +52,8 @@ void pq_model_quic_rounds(const pq_model_quic *q, pq_model_out *out)
 	pq_model_out o = {0};
 	o.handshake = 1 + q->retry_rtts + q->extra_rtts;
 	o.ttfb = o.handshake + 1;
+	o.handshake_t = o.handshake;
+	o.ttfb_t = o.ttfb;
 	o.flight_rounds = 1 + q->extra_rtts;
 	o.ch_rounds = 1 + q->retry_rtts;
 	*out = o;
