@@ -1,5 +1,5 @@
 /* pqtls model: the flight model (src/model/) for a chain directory or an algorithm and
- * size range: round trips per phase, why, where the cliffs fall, and QUIC on paper. */
+ * size range: round trips per phase, why, where the cliffs fall, and QUIC's view. */
 #include <cjson/cJSON.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -140,21 +140,23 @@ static void print_phases(const pq_model_out *o, int64_t rtt)
 
 static void print_quic(const pq_model_quic *q)
 {
-	printf("QUIC (a PREDICTION on paper, not measured): the ClientHello fills %zu Initial "
+	pq_model_quic r = *q;
+	pq_model_out o, ro;
+	pq_model_quic_rounds(q, &o);
+	pq_model_quic_retry(&r);
+	pq_model_quic_rounds(&r, &ro);
+	printf("QUIC (the model's view; pqtls bench --quic measures it): the ClientHello fills %zu Initial "
 	       "datagram%s (%zu bytes), so the server may send %zu bytes before the client's address "
 	       "is validated (3x) and its window is %zu bytes; its flight is about %zu bytes "
-	       "(%zu datagrams): %s\n",
+	       "(%zu datagrams): %s%u round trip%s; handshake %u, first byte %u round trips (no connect); "
+	       "behind a Retry: %u and %u\n",
 	       q->client_datagrams, q->client_datagrams > 1 ? "s" : "", q->client_bytes, q->limit,
 	       q->cwnd_bytes, q->server_bytes, q->server_datagrams,
-	       q->extra_rtts ? "it waits for the client, +1 round trip" : "it fits, no extra round trip");
+	       q->extra_rtts ? "it waits for the client, +" : "it fits, +", q->extra_rtts,
+	       q->extra_rtts == 1 ? "" : "s", o.handshake, o.ttfb, ro.handshake, ro.ttfb);
 }
 
 /* Handshake messages without TLS record framing (for QUIC's CRYPTO frames). */
-static size_t handshake_msgs(const pq_acct *a)
-{
-	return a->server_hello + a->ee + a->cert_msg + a->cert_verify + a->finished;
-}
-
 static cJSON *phases_json(const pq_model_out *o, int64_t rtt)
 {
 	cJSON *j = cJSON_CreateObject();
@@ -180,11 +182,20 @@ static cJSON *phases_json(const pq_model_out *o, int64_t rtt)
 static cJSON *quic_json(const pq_model_quic *q)
 {
 	cJSON *j = cJSON_CreateObject();
-	cJSON_AddStringToObject(j, "note", "prediction on paper only, not measured");
+	pq_model_quic r = *q;
+	pq_model_out o, ro;
+	pq_model_quic_rounds(q, &o);
+	pq_model_quic_retry(&r);
+	pq_model_quic_rounds(&r, &ro);
+	cJSON_AddStringToObject(j, "note", "the model's prediction; pqtls bench --quic measures it");
 	cJSON_AddNumberToObject(j, "client_initial_bytes", (double)q->client_bytes);
 	cJSON_AddNumberToObject(j, "amplification_limit_bytes", (double)q->limit);
 	cJSON_AddNumberToObject(j, "server_flight_bytes", (double)q->server_bytes);
 	cJSON_AddNumberToObject(j, "extra_rtts", q->extra_rtts);
+	cJSON_AddNumberToObject(j, "handshake_rtts", o.handshake);
+	cJSON_AddNumberToObject(j, "ttfb_rtts", o.ttfb);
+	cJSON_AddNumberToObject(j, "retry_handshake_rtts", ro.handshake);
+	cJSON_AddNumberToObject(j, "retry_ttfb_rtts", ro.ttfb);
 	return j;
 }
 
@@ -386,7 +397,7 @@ static int model_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 			ex = pq_cli_fail(PATH, "%s", pq_diag_msg(&d));
 			goto done;
 		}
-		pq_model_quic_flight(b->client_hello - 5, handshake_msgs(&b->rule), &q);
+		pq_model_quic_flight(b->client_hello - 5, pq_model_quic_server_msgs(&b->rule), &q);
 		if (root) {
 			cJSON_AddItemToObject(root, "prediction", phases_json(&m, o->rtt));
 			cJSON_AddItemToObject(root, "quic", quic_json(&q));
@@ -421,7 +432,8 @@ const pq_cmd pq_cmd_model = {
 	"handshake buffer, each piece ending in a short segment), the tickets and the\n"
 	"response, against TCP's initial window and slow start. It explains each step, and\n"
 	"with --chain-bytes gives the chain sizes where another round trip begins. The QUIC\n"
-	"lines are a prediction on paper only (anti-amplification: 3x the client's bytes).\n"
+	"line is the same flight over QUIC (anti-amplification: 3x the client's bytes; pqtls\n"
+	"bench --quic and transport = quic measure it, the report holds it against them).\n"
 	"With --cc bbr (or --qdisc fq) it also times Linux's pacing of the segments after the\n"
 	"connection's 10th, so a flight of several windows ends a fraction of a round trip\n"
 	"later ('paced: 3.53 RTT'). No loss, delayed-ACK timers or CPU time are modelled: see\n"

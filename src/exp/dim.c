@@ -115,6 +115,15 @@ EFF(ef_resume, dv_real(o, p->resume * 100))
 EFF(ef_early, dv_int(o, p->early_data))
 EFF(ef_warmup, dv_int(o, p->warmup))
 EFF(ef_one_write, if (p->remote) dv_null(o); else dv_int(o, p->flight_one_write))
+/* TCP cells keep the key text they had before the transport was a dimension, and a cell
+ * row written without the column (a database made by hand) is a TCP one. */
+static const char *transport_name(const pq_exp_point *p)
+{
+	return !p->quic ? "tcp" : p->quic_retry ? "quic-retry" : "quic";
+}
+APPLY(ap_transport, p->quic = v->i >= 1; p->quic_retry = v->i == 2)
+CANON(cn_transport, "%s%s%s", p->quic ? "transport=" : "", p->quic ? transport_name(p) : "", p->quic ? ";" : "")
+EFF(ef_transport, dv_text(o, transport_name(p)))
 
 /* link: the point's fields (profile, the ones given over it) make the key; the stored
  * value is the resolved link's (pq_exp_eff), so a profile's RTT is stored as its RTT. */
@@ -365,6 +374,11 @@ const pq_dim pq_dims[PQ_DIM_COUNT] = {
 			    "the server hands its first flight to TCP in one write (pqtls serve --flight-one-write)",
 			    "flight_one_write", "INTEGER", "one write", "", ap_one_write, cn_one_write,
 			    ef_one_write},
+	[PQ_D_TRANSPORT] = {"transport", PQ_DT_CHOICE, 0, 0, 0, "tcp|quic|quic-retry", "tcp", "tcp|quic|quic-retry",
+			    "TCP, or QUIC over OpenSSL 3.5's QUIC stack (UDP, hq-interop request; no 0-RTT or "
+			    "flight-one-write); quic-retry: QUIC whose server validates every client with a Retry "
+			    "first; all share one link", "transport", "TEXT NOT NULL DEFAULT 'tcp'", "transport", "",
+			    ap_transport, cn_transport, ef_transport},
 };
 #undef G
 #undef L

@@ -87,7 +87,9 @@ static void server_config(cellrun *r)
 		.handshake_timeout_ns = t,
 		.idle_timeout_ns = t,
 		.flight_one_write = p->flight_one_write,
+		.quic_retry = p->quic_retry,
 		.tls = {.role = PQ_TLS_SERVER,
+			.quic = p->quic,
 			.groups = pq_exp_point_server_groups(p),
 			.cert_comp = p->cert_comp,
 			.certs_dir = r->chain->info.dir,
@@ -114,6 +116,7 @@ static int load_config(cellrun *r, const char *target, pq_diag *d)
 	if ((rc = pq_exp_point_offer(p, r->offer, sizeof r->offer, d)) < 0)
 		return rc;
 	l->tls = (pq_tls_config){.role = PQ_TLS_CLIENT,
+				 .quic = p->quic,
 				 .groups = r->offer,
 				 .cert_comp = p->cert_comp,
 				 .ca_file = insecure ? NULL : ca,

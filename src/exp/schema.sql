@@ -200,6 +200,17 @@ CREATE TABLE conn (
 	requests           INTEGER NOT NULL,
 	http_status        INTEGER NOT NULL,
 	body_bytes         INTEGER NOT NULL,
+	-- QUIC only (NULL over TCP): datagrams and bytes each way before the handshake was
+	-- done, the client's first flight, a Retry seen, and whether the server's handshake
+	-- bytes passed 3x that first flight (docs/tls.md)
+	quic_tx_dgrams     INTEGER,
+	quic_rx_dgrams     INTEGER,
+	quic_tx_bytes      INTEGER,
+	quic_rx_bytes      INTEGER,
+	quic_first_dgrams  INTEGER,
+	quic_first_bytes   INTEGER,
+	quic_retry         INTEGER,
+	quic_amp_held      INTEGER,
 	error_kind         TEXT NOT NULL,
 	error_detail       TEXT,
 	PRIMARY KEY (cell_id, conn_index)

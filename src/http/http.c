@@ -147,6 +147,26 @@ int pq_http_parse_request(const char *buf, size_t len, pq_http_req *req)
 	return (int)hl;
 }
 
+int pq_http_parse_hq(const char *buf, size_t len, int fin, pq_http_req *req)
+{
+	size_t room = sizeof req->path + 6; /* "GET " + path + "\r\n" */
+	const char *nl = memchr(buf, '\n', len < room ? len : room);
+	if (!nl)
+		return len >= room ? PQ_ETOOBIG : fin ? PQ_EPARSE : 0;
+	size_t line = (size_t)(nl - buf);
+	if (line > 0 && buf[line - 1] == '\r')
+		line--;
+	if (line < 5 || memcmp(buf, "GET /", 5) != 0 || line - 4 >= sizeof req->path)
+		return PQ_EPARSE;
+	for (const char *c = buf + 4; c < buf + line; c++)
+		if ((unsigned char)*c <= 0x20 || (unsigned char)*c >= 0x7f)
+			return PQ_EPARSE;
+	memset(req, 0, sizeof *req);
+	memcpy(req->path, buf + 4, line - 4);
+	req->path[line - 4] = '\0';
+	return (int)(nl - buf + 1);
+}
+
 static void set_page(pq_http_resp *r, int status, const char *page, int keep_alive)
 {
 	r->status = status;

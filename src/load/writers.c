@@ -65,6 +65,16 @@ static void visit(const pq_load_record *r, sink *s)
 	s->num(s, "requests", r->requests);
 	s->num(s, "status", r->status);
 	s->num(s, "body_bytes", (long long)r->body_bytes);
+	s->num(s, "quic", r->quic);
+	s->num(s, "quic_dgrams_tx", r->quic_dgrams[PQ_TX]);
+	s->num(s, "quic_dgrams_rx", r->quic_dgrams[PQ_RX]);
+	s->num(s, "quic_bytes_tx", (long long)r->quic_bytes[PQ_TX]);
+	s->num(s, "quic_bytes_rx", (long long)r->quic_bytes[PQ_RX]);
+	s->num(s, "quic_first_dgrams", r->quic_first_dgrams);
+	s->num(s, "quic_first_bytes", r->quic_first_bytes);
+	s->num(s, "quic_first_dgram_bytes", r->quic_first_dgram_bytes);
+	s->num(s, "quic_retry", r->quic_retry);
+	s->num(s, "quic_amp_held", r->quic_amp_held);
 }
 
 static void sep(sink *s, char c)

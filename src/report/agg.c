@@ -8,6 +8,7 @@
 
 #include "model/base.h"
 #include "model/cliff.h"
+#include "model/quic.h"
 #include "pki/acct.h"
 #include "tls/hello.h"
 
@@ -53,6 +54,16 @@ static int index_of(char (*list)[96], size_t *n, size_t max, const char *s)
 	return (int)(*n)++;
 }
 
+/* The arm as the report lists it: a QUIC cell's arm is its own row beside the TCP one
+ * of the same label (transport = tcp, quic inside one arm). */
+static const char *arm_of(const pq_rdb_cell *c, char *buf, size_t n)
+{
+	if (!c->quic)
+		return c->arm;
+	snprintf(buf, n, "%s %.80s", c->quic_retry ? "QUIC+Retry" : "QUIC", c->arm);
+	return buf;
+}
+
 static int rtt_index(const pq_agg *a, long long rtt)
 {
 	for (size_t i = 0; i < a->nrtts; i++)
@@ -74,7 +85,7 @@ static int same_group(const pq_rdb_cell *a, const pq_rdb_cell *b)
 	return strcmp(a->host, b->host) == 0 && strcmp(a->arm, b->arm) == 0 &&
 	       strcmp(a->link_key, b->link_key) == 0 && a->response_bytes == b->response_bytes &&
 	       a->pad_to_bytes == b->pad_to_bytes && a->chain_der_bytes == b->chain_der_bytes &&
-	       a->one_write == b->one_write &&
+	       a->one_write == b->one_write && a->quic == b->quic && a->quic_retry == b->quic_retry &&
 	       strcmp(a->group, b->group) == 0;
 }
 
@@ -114,6 +125,28 @@ static const pq_model_base *cached_base(model_cache *mc, size_t *nmc, const pq_r
 	return m->ok ? &m->base : NULL;
 }
 
+/* QUIC: the model's QUIC view (model/quic.h), the client's Initials against the
+ * server's 3x budget; a resumed flight carries no certificate. */
+static void predict_quic(pq_agg_group *g, const pq_model_base *b)
+{
+	const pq_rdb_cell *c = g->cell;
+	pq_model_in net;
+	pq_model_base_net(b, PQ_ACCT_MSS, 10, 0, &net);
+	pq_acct a;
+	pq_model_out tcp;
+	if (pq_model_at_size(&b->acct_in, (size_t)c->chain_der_bytes, &net, &a, &tcp, NULL) < 0)
+		return;
+	size_t msgs = pq_model_quic_server_msgs(&a);
+	if (c->resume_pct >= 100)
+		msgs = a.server_hello + 6 + a.ee + a.finished; /* the pre_shared_key extension */
+	pq_model_quic q;
+	pq_model_quic_flight(b->client_hello > 5 ? b->client_hello - 5 : 0, msgs, &q);
+	if (c->quic_retry)
+		pq_model_quic_retry(&q);
+	pq_model_quic_rounds(&q, &g->model);
+	g->has_model = 1;
+}
+
 /* How the cell's server was paced, from the kernel's settings as stored (read back); a
  * database without them (NULL) is taken as the kernel's defaults: 200 %, GSO on. */
 static pq_model_pace cell_pace(const pq_rdb_cell *c)
@@ -140,6 +173,10 @@ static void predict(pq_agg_group *g, model_cache *mc, size_t *nmc)
 	net.early_data = c->early_data && c->resume_pct > 0;
 	net.server_pace = cell_pace(c);
 	pq_acct a;
+	if (c->quic) {
+		predict_quic(g, b);
+		return;
+	}
 	if (c->resume_pct >= 100) {
 		/* ServerHello (with the pre_shared_key extension, 6 bytes), CCS,
 		 * EncryptedExtensions and Finished: one write, far below 4 KiB. */
@@ -153,6 +190,18 @@ static void predict(pq_agg_group *g, model_cache *mc, size_t *nmc)
 	}
 	g->has_model =
 	    pq_model_at_size(&b->acct_in, (size_t)c->chain_der_bytes, &net, &a, &g->model, NULL) == 0;
+}
+
+/* A QUIC cell that differs: the TCP reasons (paced segments, tcp_info's retransmits) do
+ * not apply; what the QUIC view leaves out is the stack's own timing. */
+static void judge_quic(pq_agg_group *g, double excess)
+{
+	int part = excess > 0 && excess < 0.9;
+	snprintf(g->agree_tag, sizeof g->agree_tag, "%s", part ? "QUIC timing" : "unexplained");
+	snprintf(g->agree_why, sizeof g->agree_why, "%s",
+		 part ? "a fraction of a round trip more: the QUIC stack's acknowledgement delay (up to 25 ms), "
+			"its pacing or signing time, which the QUIC view does not have"
+		      : "not explained by the QUIC view's inputs");
 }
 
 /* The fastest connection's time over min RTT in phase p: host noise only adds time. */
@@ -187,6 +236,10 @@ static void judge(pq_agg_group *g)
 		if (isfinite(g->rounds[p]) && pred[p])
 			excess = fmax(excess, g->rounds[p] - pred[p]);
 	int unknown_cc = c->dim[PQ_D_CC].kind != PQ_DV_TEXT || strcmp(c->dim[PQ_D_CC].s, "remote") == 0;
+	if (c->quic && !(c->loss_pct > 0) && c->rtt_us >= 10000 && !(noise && excess > 0)) {
+		judge_quic(g, excess);
+		return;
+	}
 	const char *tag = c->loss_pct > 0 || g->retrans ? "loss"
 			  : c->rtt_us > 0 && c->rtt_us < 10000 ? "CPU time ~ RTT"
 			  : c->jitter_us > 0 || c->rate_bps > 0 ? "jitter/rate"
@@ -258,6 +311,9 @@ static int fill_group(pq_agg_group *g, const pq_rdb *db, size_t first, size_t la
 			return d ? d->code : PQ_EINVAL;
 		}
 	g->min_rtt_ms = median_of(mr, nmr);
+	/* QUIC has no tcp_info: the link's RTT is the path's. */
+	if (g->cell->quic && g->cell->rtt_us > 0)
+		g->min_rtt_ms = (double)g->cell->rtt_us / 1e3;
 	free(mr);
 	return 0;
 }
@@ -266,8 +322,9 @@ static int lists(const pq_rdb *db, pq_agg *a, pq_diag *d)
 {
 	for (size_t i = 0; i < db->ncells; i++) {
 		const pq_rdb_cell *c = &db->cells[i];
+		char name[96];
 		if (index_of(a->hosts, &a->nhosts, PQ_AGG_MAX_HOSTS, c->host) < 0 ||
-		    index_of(a->arms, &a->narms, PQ_AGG_MAX_ARMS, c->arm) < 0)
+		    index_of(a->arms, &a->narms, PQ_AGG_MAX_ARMS, arm_of(c, name, sizeof name)) < 0)
 			return pq_diag_set(d, PQ_ETOOBIG,
 					   "report: more than %d hosts or %d arms; report a part of the "
 					   "database (pqtls merge the hosts you need)",
@@ -339,7 +396,8 @@ int pq_agg_build(const pq_rdb *db, pq_agg *out, pq_diag *d)
 		memset(g, 0, sizeof *g);
 		g->cell = &db->cells[i];
 		g->host = index_of(a.hosts, &a.nhosts, PQ_AGG_MAX_HOSTS, g->cell->host);
-		g->arm = index_of(a.arms, &a.narms, PQ_AGG_MAX_ARMS, g->cell->arm);
+		char name[96];
+		g->arm = index_of(a.arms, &a.narms, PQ_AGG_MAX_ARMS, arm_of(g->cell, name, sizeof name));
 		g->rtt = rtt_index(&a, g->cell->rtt_us);
 		pq_rdb db1 = *db;
 		size_t nsel = 0;

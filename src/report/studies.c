@@ -78,7 +78,8 @@ static const pq_agg_group *pick(const pq_agg *a, const char *arm, long long rtt_
 	for (size_t i = 0; i < a->n; i++) {
 		const pq_agg_group *g = &a->g[i];
 		const pq_rdb_cell *c = g->cell;
-		if (g->host == 0 && strcmp(c->arm, arm) == 0 && (rtt_us < 0 || c->rtt_us == rtt_us) &&
+		/* The papers measured TCP: a QUIC cell of the same arm is not theirs. */
+		if (g->host == 0 && !c->quic && strcmp(c->arm, arm) == 0 && (rtt_us < 0 || c->rtt_us == rtt_us) &&
 		    (inter < 0 || c->intermediates == inter) && (resp == -2 || c->response_bytes == resp) &&
 		    (!link || link(c)) && g->n[PQ_AGG_TTFB] > 0)
 			return g;
