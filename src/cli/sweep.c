@@ -344,6 +344,10 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 		rc = pq_cli_fail(path_name, "%s (finished cells are kept in %s)", pq_diag_msg(&d), out);
 		goto out;
 	}
+	if (pq_store_still_ours(st, &d) < 0) {
+		rc = pq_cli_fail(path_name, "%s", pq_diag_msg(&d));
+		goto out;
+	}
 	printf("%s: %zu cells measured, %zu already done, %zu failed; %llu connections, %llu failed; %s%s\n",
 	       out, sum.cells_run, sum.cells_skipped, sum.cells_failed, (unsigned long long)sum.conns,
 	       (unsigned long long)sum.conn_failures, sum.interrupted ? "interrupted (run the same command to resume)" : "complete",
