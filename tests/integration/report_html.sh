@@ -83,7 +83,7 @@ if [ "$(id -u)" != 0 ]; then
 fi
 chmod 0755 "$T"
 if "$P" report "$T/one.db" -o "$T/nodir/r.html" 2>"$T/e"; then fail "wrote into a missing directory"; fi
-has "$T/e" "cannot write $T/nodir/r.html.tmp"
+has "$T/e" "cannot create $T/nodir/r.html.tmp"
 [ "$(cat "$T/keep.html")" = old ] || fail "the old report changed"
 ! ls "$T"/*.tmp.* >/dev/null 2>&1 || fail "a temporary file was left"
 # Usage errors exit 2.
