@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "core/wfile.h"
-#include "exp/store.h"
+#include "exp/rdb.h"
 
 static const char *const tables[] = {"run", "link_check", "cell", "conn", "cell_stats", "arm_stats", NULL};
 
@@ -89,8 +89,8 @@ static int to_file(const char *path, int (*fn)(sqlite3 *, const char *, FILE *, 
  * export wrote, and the directory when it made it. */
 int pq_exp_export_csv(const char *db_path, const char *dir, pq_diag *d)
 {
-	pq_store *s = NULL;
-	int rc = pq_store_open_ro(db_path, &s, d);
+	sqlite3 *db = NULL;
+	int rc = pq_rdb_open_db(db_path, &db, d);
 	int made = 0, done = 0;
 	char path[600];
 	if (rc < 0)
@@ -109,7 +109,7 @@ int pq_exp_export_csv(const char *db_path, const char *dir, pq_diag *d)
 	}
 	for (; tables[done] && rc == 0; done += rc == 0) {
 		snprintf(path, sizeof path, "%s/%s.csv", dir, tables[done]);
-		rc = to_file(path, write_csv, pq_store_db(s), tables[done], d);
+		rc = to_file(path, write_csv, db, tables[done], d);
 	}
 	for (int i = 0; rc < 0 && i < done; i++) {
 		snprintf(path, sizeof path, "%s/%s.csv", dir, tables[i]);
@@ -118,7 +118,7 @@ int pq_exp_export_csv(const char *db_path, const char *dir, pq_diag *d)
 	if (rc < 0 && made)
 		rmdir(dir);
 out:
-	pq_store_close(s);
+	sqlite3_close(db);
 	return rc;
 }
 
@@ -173,11 +173,11 @@ static int write_jsonl(sqlite3 *db, const char *unused, FILE *f, pq_diag *d)
 
 int pq_exp_export_jsonl(const char *db_path, const char *file, pq_diag *d)
 {
-	pq_store *s = NULL;
-	int rc = pq_store_open_ro(db_path, &s, d);
+	sqlite3 *db = NULL;
+	int rc = pq_rdb_open_db(db_path, &db, d);
 	if (rc < 0)
 		return rc;
-	rc = to_file(file, write_jsonl, pq_store_db(s), NULL, d);
-	pq_store_close(s);
+	rc = to_file(file, write_jsonl, db, NULL, d);
+	sqlite3_close(db);
 	return rc;
 }

@@ -61,39 +61,44 @@ static int mkdirs(const char *path, pq_diag *d)
 	return 0;
 }
 
-int pq_store_check_version(sqlite3 *db, const char *path, pq_diag *d)
+char *pq_store_schema_sql(void)
 {
-	char v[32] = "";
-	int rc = pq_sql_get_text(db, "SELECT value FROM meta WHERE key = 'schema_version'", v, sizeof v);
-	if (rc < 0 || !v[0])
-		return pq_diag_set(d, PQ_EPARSE, "%s: not a pqtls results database (no meta.schema_version)", path);
-	if (atoi(v) > PQ_STORE_SCHEMA_VERSION)
-		return pq_diag_set(d, PQ_EUNSUPPORTED,
-				   "%s has schema version %s; this pqtls reads up to %d (a newer pqtls wrote it)",
-				   path, v, PQ_STORE_SCHEMA_VERSION);
-	return 0;
+	static const char mark[] = "\t-- @DIMENSION_COLUMNS@\n";
+	const char *at = strstr(pq_exp_schema_sql, mark);
+	char cols[8192];
+	int n = pq_dim_columns_sql(cols, sizeof cols);
+	if (!at || n < 0)
+		return NULL;
+	size_t head = (size_t)(at - pq_exp_schema_sql), size = sizeof pq_exp_schema_sql + (size_t)n + 64;
+	char *s = malloc(size);
+	if (s)
+		snprintf(s, size, "%.*s%s%sPRAGMA user_version = %d;\n", (int)head, pq_exp_schema_sql, cols,
+			 at + strlen(mark), PQ_SCHEMA_VERSION);
+	return s;
 }
 
 /* The schema and meta rows, one transaction: a crash leaves no schema at all, never half. */
 static int write_schema(sqlite3 *db, const char *path, const char *spec_name, const char *grid_hash, pq_diag *d)
 {
-	char *err = NULL;
+	char *err = NULL, *schema = pq_store_schema_sql();
 	char meta[512];
+	int rc = 0;
 	snprintf(meta, sizeof meta,
 		 "INSERT INTO meta VALUES ('schema_version', '%d'), ('created_by', 'pqtls " PQTLS_VERSION "');",
-		 PQ_STORE_SCHEMA_VERSION);
+		 PQ_SCHEMA_VERSION);
+	if (!schema)
+		return pq_diag_set(d, PQ_ENOMEM, "%s: cannot create the database: out of memory", path);
 	if (sqlite3_exec(db, "BEGIN", NULL, NULL, &err) != SQLITE_OK ||
-	    sqlite3_exec(db, pq_exp_schema_sql, NULL, NULL, &err) != SQLITE_OK ||
+	    sqlite3_exec(db, schema, NULL, NULL, &err) != SQLITE_OK ||
 	    sqlite3_exec(db, meta, NULL, NULL, &err) != SQLITE_OK ||
 	    pq_sql_exec_text2(db, "INSERT INTO meta VALUES ('spec_name', ?1), ('spec_hash', ?2)", spec_name,
 			      grid_hash) < 0 ||
 	    sqlite3_exec(db, "COMMIT", NULL, NULL, &err) != SQLITE_OK) {
-		int rc = pq_diag_set(d, PQ_EIO, "%s: cannot create the database: %s", path,
-				     err ? err : sqlite3_errmsg(db));
+		rc = pq_diag_set(d, PQ_EIO, "%s: cannot create the database: %s", path, err ? err : sqlite3_errmsg(db));
 		sqlite3_free(err);
-		return rc;
 	}
-	return 0;
+	free(schema);
+	return rc;
 }
 
 int pq_store_create(const char *path, const char *spec_name, const char *grid_hash, pq_diag *d)
@@ -140,24 +145,13 @@ static int open_common(const char *path, int flags, pq_store **out, pq_diag *d)
 		goto out;
 	}
 	sqlite3_busy_timeout(s->db, 5000);
-	rc = pq_store_check_version(s->db, path, d);
+	rc = pq_rdb_check_version(s->db, path, d);
 out:
 	if (rc < 0)
 		pq_store_close(s);
 	else
 		*out = s;
 	return rc;
-}
-
-int pq_store_open_ro(const char *path, pq_store **out, pq_diag *d)
-{
-	struct stat st;
-	if (access(path, R_OK) < 0)
-		return pq_diag_set(d, -errno, "%s: %s", path, strerror(errno));
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-		return pq_diag_set(d, -EISDIR, "%s: is a directory; give a results database (a pqtls sweep's .db file)",
-				   path);
-	return open_common(path, SQLITE_OPEN_READONLY, out, d);
 }
 
 static int lock_busy(const char *path, pq_diag *d)

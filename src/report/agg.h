@@ -12,7 +12,7 @@
 
 #include "core/err.h"
 #include "model/flight.h"
-#include "report/rdb.h"
+#include "exp/rdb.h"
 #include "stats/boot.h"
 #include "stats/ci.h"
 

@@ -55,16 +55,16 @@ expect_fail() { # db message
 	has "$T/e" "$2"
 	[ ! -e "$T/bad.html" ] || fail "a report was written from $1"
 }
-expect_fail "$T/missing.db" "cannot open $T/missing.db: no such file"
+expect_fail "$T/missing.db" "$T/missing.db: cannot open it: No such file or directory"
 printf 'this is not a database, it is a text file long enough to have a header......................................................' >"$T/text.db"
 expect_fail "$T/text.db" "is not an SQLite database"
 sqlite3 "$T/other.db" "CREATE TABLE t (x); INSERT INTO t VALUES (1);"
 expect_fail "$T/other.db" "not a pqtls results database (it has no meta table"
 cp "$T/one.db" "$T/newer.db"
 sqlite3 "$T/newer.db" "UPDATE meta SET value = '9' WHERE key = 'schema_version'"
-expect_fail "$T/newer.db" "has schema version 9; this pqtls reads up to 2"
-sqlite3 "$T/empty.db" <"$SRC/src/exp/schema.sql"
-sqlite3 "$T/empty.db" "INSERT INTO meta VALUES ('schema_version', '2')"
+expect_fail "$T/newer.db" "has schema version 9; this pqtls reads version 3 (a newer pqtls"
+"$P" sweep --schema | sqlite3 "$T/empty.db"
+sqlite3 "$T/empty.db" "INSERT INTO meta VALUES ('schema_version', '3')"
 expect_fail "$T/empty.db" "holds no measured cell"
 # Locked: another process holds an exclusive lock (rollback journal) for longer than
 # the reader's 2 s busy wait.
