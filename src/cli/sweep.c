@@ -21,7 +21,7 @@
 
 struct sweep_opts {
 	const char *dim[PQ_DIM_COUNT]; /* --KEY for every spec key (exp/dim.h) */
-	const char *preset, *out, *shard, *cache, *fault;
+	const char *preset, *out, *shard, *cache;
 	int presets, keys, schema, no_check, dry_run, quiet, backend;
 };
 
@@ -41,8 +41,6 @@ static const pq_opt sweep_fixed[] = {
 	{"cache", 0, PQ_OPT_STR, O(cache), "DIR", NULL, "chain cache (default $PQTLS_CACHE, else ~/.cache/pqtls)", NULL, 0, 0},
 	{"dry-run", 'n', PQ_OPT_FLAG, O(dry_run), NULL, NULL, "print the grid and its estimated time, measure nothing", NULL, 0, 0},
 	{"quiet", 'q', PQ_OPT_FLAG, O(quiet), NULL, NULL, "no progress or link lines", NULL, 0, 0},
-	{"fault-server-dies-in-cell", 0, PQ_OPT_STR, O(fault), "INDEX", NULL,
-	 "for tests: the server of the cell with this cell_index dies mid-cell", NULL, 0, 0},
 	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
 
@@ -244,9 +242,6 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 		return pq_cli_usage_error(path_name, "give a spec file or --preset, not both");
 	if (o->shard && pq_exp_shard_parse(o->shard, "--shard", &si, &sn, &d) < 0)
 		return pq_cli_usage_error(path_name, "%s", pq_diag_msg(&d));
-	long long fault = -1;
-	if (o->fault && pq_parse_int(o->fault, "--fault-server-dies-in-cell", 0, PQ_EXP_MAX_CELLS, &fault, &d) < 0)
-		return pq_cli_usage_error(path_name, "%s", pq_diag_msg(&d));
 	if ((lrc = load_spec(o, a, &spec, &d)) < 0 || (lrc = apply_dims(o, &spec, &d)) < 0 ||
 	    (lrc = pq_exp_grid_expand(&spec, &g, &d)) < 0) {
 		rc = usage_or_fail(lrc, &d);
@@ -304,7 +299,7 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 			g.n, whole, si, sn, t, out);
 	catch_signals();
 	pq_exp_run_opts ro = {.no_check = o->no_check, .backend = (enum pq_backend)o->backend, .log = log,
-			      .stop = &stop_flag, .fault_stop_server_cell = fault};
+			      .stop = &stop_flag, .test_server_fault_cell = -1};
 	if (!o->quiet && pq_cli_progress_enabled()) {
 		ro.progress = progress;
 		ro.progress_arg = &b;
