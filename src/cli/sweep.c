@@ -55,11 +55,13 @@ static const pq_opt *sweep_table(void)
 	if (t[0].name)
 		return t;
 	memcpy(t, sweep_fixed, NFIXED * sizeof *t);
-	for (int i = 0; i < PQ_DIM_COUNT; i++) {
+	for (int i = 0, j = NFIXED; i < PQ_DIM_COUNT; i++) {
 		const pq_dim *k = &pq_dims[i];
+		if (k->flags & PQ_DIM_STORED)
+			continue; /* stored, not asked for */
 		snprintf(help[i], sizeof help[i], "%s (default %s%s)", k->help, k->def,
 			 k->flags & PQ_DIM_GLOBAL ? "" : "; a list is a dimension");
-		t[NFIXED + i] = (pq_opt){k->key, 0, PQ_OPT_STR,
+		t[j++] = (pq_opt){k->key, 0, PQ_OPT_STR,
 					 offsetof(struct sweep_opts, dim) + (size_t)i * sizeof(const char *), k->metavar,
 					 NULL, help[i], NULL, 0, 0};
 	}

@@ -124,10 +124,12 @@ CANON(cn_cc, "cc=%s;", pq_cc_name(p->cc) ? pq_cc_name(p->cc) : "kernel")
 EFF(ef_profile, dv_text(o, p->remote ? "remote" : p->profile))
 EFF(ef_rtt, if (e->remote) dv_null(o); else dv_int(o, e->rtt_ns / 1000))
 EFF(ef_jitter, if (e->remote) dv_null(o); else dv_int(o, e->jitter_ns / 1000))
-EFF(ef_loss, if (e->remote) dv_null(o); else dv_real(o, e->loss * 100))
+EFF(ef_loss, if (e->remote) dv_null(o); else dv_real(o, e->loss[PQ_DIR_S2C] * 100))
+EFF(ef_loss_c2s, if (e->remote) dv_null(o); else dv_real(o, e->loss[PQ_DIR_C2S] * 100))
 EFF(ef_loss_model, dv_text(o, e->remote ? "remote" : e->gilbert ? "gilbert" : "bernoulli"))
 EFF(ef_burst, if (e->remote) dv_null(o); else dv_real(o, e->gilbert ? e->burst : 0))
-EFF(ef_rate, if (e->remote) dv_null(o); else dv_int(o, (long long)e->rate_bps))
+EFF(ef_rate, if (e->remote) dv_null(o); else dv_int(o, (long long)e->rate_bps[PQ_DIR_S2C]))
+EFF(ef_rate_c2s, if (e->remote) dv_null(o); else dv_int(o, (long long)e->rate_bps[PQ_DIR_C2S]))
 EFF(ef_queue, if (e->remote) dv_null(o); else dv_int(o, e->queue_pkts))
 EFF(ef_mtu, if (e->remote) dv_null(o); else dv_int(o, e->mtu))
 EFF(ef_initcwnd, if (e->remote || e->initcwnd < 0) dv_null(o); else dv_int(o, e->initcwnd))
@@ -154,6 +156,7 @@ EFF(ef_timeout, dv_int(o, e->client_timeout_ns / 1000))
 #define L PQ_DIM_LINK
 #define K PQ_DIM_KERNEL
 #define R PQ_DIM_LOCAL
+#define S PQ_DIM_STORED
 #define NONE NULL, NULL, NULL
 /*    key               type          flags   min max  choices  default  metavar  help
  *    column  sql  label  unit  apply canon effective */
@@ -220,16 +223,27 @@ const pq_dim pq_dims[PQ_DIM_COUNT] = {
 			 "per-direction jitter (normal, may reorder)", "jitter_us", "INTEGER", "jitter", "ms",
 			 ap_jitter, cn_jitter, ef_jitter},
 	[PQ_D_LOSS] = {"loss", PQ_DT_FRAC, L | R, 0, 0, NULL, "0%", "FRACTIONS",
-		       "per-direction packet loss (mean loss for gilbert), e.g. 0%,1%,5%", "loss_pct", "REAL", "loss",
-		       "%", ap_loss, cn_loss, ef_loss},
+		       "per-direction packet loss (mean loss for gilbert), e.g. 0%,1%,5% (stored: loss_pct the "
+		       "server-to-client direction's, c2s_loss_pct the other's)", "loss_pct", "REAL", "loss", "%",
+		       ap_loss, cn_loss, ef_loss},
+	/* The other direction of the two above: the sweep's keys set both directions alike, a
+	 * link configuration may not (pqtls link --loss-up, --rate-up). */
+	[PQ_D_LOSS_C2S] = {"loss-c2s", PQ_DT_FRAC, S | R, 0, 0, NULL, "as loss", "-",
+			   "client-to-server loss in force (set by loss, with the other direction)", "c2s_loss_pct",
+			   "REAL", "loss c2s", "%", NULL, NULL, ef_loss_c2s},
 	[PQ_D_LOSS_MODEL] = {"loss-model", PQ_DT_CHOICE, L | R, 0, 0, "bernoulli|gilbert", "bernoulli", "MODELS",
 			     "independent losses, or bursts (Gilbert-Elliott)", "loss_model", "TEXT NOT NULL",
 			     "loss model", "", ap_loss_model, cn_loss_model, ef_loss_model},
 	[PQ_D_BURST] = {"burst", PQ_DT_DOUBLE, L | R, 1, 1000, NULL, "3", "PACKETS",
 			"gilbert: mean burst length in packets", "loss_burst_pkts", "REAL", "burst", "pkts", ap_burst,
 			cn_burst, ef_burst},
-	[PQ_D_RATE] = {"rate", PQ_DT_RATE, L | R, 0, 0, NULL, "0 (unlimited)", "RATES", "per-direction rate limit",
+	[PQ_D_RATE] = {"rate", PQ_DT_RATE, L | R, 0, 0, NULL, "0 (unlimited)", "RATES",
+		       "per-direction rate limit (stored: rate_bps the server-to-client direction's, c2s_rate_bps the "
+		       "other's)",
 		       "rate_bps", "INTEGER", "rate", "bit/s", ap_rate, cn_rate, ef_rate},
+	[PQ_D_RATE_C2S] = {"rate-c2s", PQ_DT_RATE, S | R, 0, 0, NULL, "as rate", "-",
+			   "client-to-server rate limit in force (set by rate, with the other direction)",
+			   "c2s_rate_bps", "INTEGER", "rate c2s", "bit/s", NULL, NULL, ef_rate_c2s},
 	[PQ_D_QUEUE] = {"queue", PQ_DT_INT, L | R, 0, 1000000, NULL, "0 (none)", "PACKETS",
 			"drop-tail queue in packets (with a rate)", "queue_pkts", "INTEGER", "queue", "pkts", ap_queue,
 			cn_queue, ef_queue},
@@ -267,12 +281,13 @@ const pq_dim pq_dims[PQ_DIM_COUNT] = {
 #undef L
 #undef K
 #undef R
+#undef S
 #undef NONE
 
 int pq_dim_find(const char *key)
 {
 	for (int i = 0; i < PQ_DIM_COUNT; i++)
-		if (strcmp(pq_dims[i].key, key) == 0)
+		if (!(pq_dims[i].flags & PQ_DIM_STORED) && strcmp(pq_dims[i].key, key) == 0)
 			return i;
 	return -1;
 }
@@ -288,8 +303,9 @@ int pq_dim_by_column(const char *column)
 void pq_dim_print_keys(FILE *f)
 {
 	for (int i = 0; i < PQ_DIM_COUNT; i++)
-		fprintf(f, "  %-17s %s (default %s)%s\n", pq_dims[i].key, pq_dims[i].help, pq_dims[i].def,
-			pq_dims[i].flags & PQ_DIM_GLOBAL ? "; global only" : "");
+		if (!(pq_dims[i].flags & PQ_DIM_STORED))
+			fprintf(f, "  %-17s %s (default %s)%s\n", pq_dims[i].key, pq_dims[i].help, pq_dims[i].def,
+				pq_dims[i].flags & PQ_DIM_GLOBAL ? "; global only" : "");
 }
 
 const char *pq_dim_allowed(const pq_dim *k, char *buf, size_t n)
@@ -361,6 +377,37 @@ int pq_dim_columns_sql(char *buf, size_t n)
 	return (int)len;
 }
 
+int pq_dim_columns_each(const char *tmpl, const char *const *taken, char *buf, size_t n)
+{
+	size_t len = 0;
+	if (n)
+		buf[0] = '\0';
+	for (int i = 0; i < PQ_DIM_COUNT; i++) {
+		const char *col = pq_dims[i].column;
+		if (!col)
+			continue;
+		int asked = 0;
+		for (const char *const *t = taken; t && *t && !asked; t++)
+			asked = strcmp(*t, col) == 0;
+		for (const char *p = tmpl; *p; p++) {
+			int l = *p == '$'   ? snprintf(buf + len, n - len, "%s", col)
+				: *p == '%' ? snprintf(buf + len, n - len, "%s%s", col, asked ? "_asked" : "")
+					    : snprintf(buf + len, n - len, "%c", *p);
+			if (l < 0 || (size_t)l >= n - len)
+				return PQ_ETOOBIG;
+			len += (size_t)l;
+		}
+	}
+	return (int)len;
+}
+
+/* A direction's mean loss: Bernoulli p, or Gilbert-Elliott's stationary share of the bad
+ * state. */
+static double mean_loss(const pq_loss_cfg *l)
+{
+	return l->ge_p > 0 ? l->ge_p / (l->ge_p + l->ge_r) : l->p;
+}
+
 void pq_exp_eff_from_link(pq_exp_eff *e, const pq_link_config *c)
 {
 	memset(e, 0, sizeof *e);
@@ -368,9 +415,11 @@ void pq_exp_eff_from_link(pq_exp_eff *e, const pq_link_config *c)
 	e->rtt_ns = pq_link_config_rtt_ns(c);
 	e->jitter_ns = dc->jitter_ns;
 	e->gilbert = dc->loss.ge_p > 0;
-	e->loss = e->gilbert ? dc->loss.ge_p / (dc->loss.ge_p + dc->loss.ge_r) : dc->loss.p;
 	e->burst = e->gilbert && dc->loss.ge_r > 0 ? 1 / dc->loss.ge_r : 0;
-	e->rate_bps = dc->rate_bps;
+	for (int i = 0; i < 2; i++) {
+		e->loss[i] = mean_loss(&c->dir[i].loss);
+		e->rate_bps[i] = c->dir[i].rate_bps;
+	}
 	e->queue_pkts = dc->queue_pkts;
 	e->mtu = c->mtu;
 	/* Linux's initial window when the route sets none (TCP_INIT_CWND, include/net/tcp.h). */

@@ -337,7 +337,7 @@ static int finish(sqlite3 *db, sqlite3_stmt *st, int rc, int src, const char *pa
 /* The fixed cell columns read, then every stored dimension's. */
 static const char *const cell_fixed[] = {
 	"cell_id", "point_key", "host_name", "arm", "link_key", "status", "trial", "response_bytes",
-	"chain_der_bytes", "first_flight_bytes", "first_flight_segs", "conns_ok + conns_failed",
+	"chain_der_bytes", "first_flight_bytes", "first_flight_segs", "conns_ok + conns_failed", "chain_desc",
 };
 enum { NFIXED = sizeof cell_fixed / sizeof cell_fixed[0] };
 
@@ -416,6 +416,7 @@ static void legacy_fields(sqlite3_stmt *st, pq_rdb_cell *c)
 	c->flight_bytes = int_or(st, 9, -1);
 	c->flight_segs = int_or(st, 10, -1);
 	c->conns_recorded = sqlite3_column_int64(st, 11);
+	text_col(st, 12, c->chain_desc, sizeof c->chain_desc);
 	snprintf(c->leaf, sizeof c->leaf, "%.47s", c->dim[PQ_D_LEAF].s);
 	snprintf(c->group, sizeof c->group, "%.47s", c->dim[PQ_D_GROUP].s);
 	c->rtt_us = dim_int(c, PQ_D_RTT);
@@ -472,8 +473,9 @@ static int load_conns(sqlite3 *db, const char *path, pq_rdb *out, pq_diag *d)
 	size_t cap = 0;
 	int rc = 0, src = SQLITE_DONE;
 	if (sqlite3_prepare_v2(db,
-			       "SELECT cell_id, connect_us, handshake_us, ttfb_us, ttlb_us, min_rtt_us, "
-			       "error_kind = 'ok', resumed, retrans_segs, conn_index FROM conn ORDER BY cell_id, conn_index",
+			       "SELECT cell_id, connect_us, handshake_us, ttfb_us, ttlb_us, min_rtt_us, resumed, "
+			       "early_sent, retrans_segs, error_kind = 'ok', conn_index FROM conn ORDER BY cell_id, "
+			       "conn_index",
 			       -1, &st, NULL) != SQLITE_OK)
 		return sql_fail(db, sqlite3_extended_errcode(db), path, "reading conn", d);
 	size_t ci = 0;
@@ -492,10 +494,10 @@ static int load_conns(sqlite3 *db, const char *path, pq_rdb *out, pq_diag *d)
 		}
 		pq_rdb_cell *c = &out->cells[ci];
 		pq_rdb_conn *n = &out->conns[out->nconns];
-		double v[5];
+		double v[8];
 		char row[80];
-		snprintf(row, sizeof row, "conn (cell_id %lld, conn_index %lld)", id, sqlite3_column_int64(st, 9));
-		for (int k = 0; k < 5 && rc == 0; k++)
+		snprintf(row, sizeof row, "conn (cell_id %lld, conn_index %lld)", id, sqlite3_column_int64(st, 10));
+		for (int k = 0; k < 8 && rc == 0; k++)
 			rc = number(st, 1 + k, path, row, &v[k], d);
 		if (rc < 0)
 			break;
@@ -504,9 +506,10 @@ static int load_conns(sqlite3 *db, const char *path, pq_rdb *out, pq_diag *d)
 		n->ttfb_us = v[2];
 		n->ttlb_us = v[3];
 		n->min_rtt_us = v[4];
-		n->ok = sqlite3_column_int(st, 6);
-		n->resumed = sqlite3_column_int(st, 7);
+		n->resumed = sqlite3_column_int(st, 6);
+		n->early_sent = sqlite3_column_int(st, 7);
 		n->retrans = sqlite3_column_int(st, 8);
+		n->ok = sqlite3_column_int(st, 9);
 		if (c->nc == 0)
 			c->c0 = out->nconns;
 		out->nconns++;

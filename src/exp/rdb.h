@@ -41,7 +41,7 @@ int pq_rdb_check_version(struct sqlite3 *db, const char *path, pq_diag *d) PQ_MU
 typedef struct pq_rdb_conn {
 	double connect_us, handshake_us, ttfb_us, ttlb_us; /* NaN when not reached */
 	double min_rtt_us;
-	int ok, resumed, retrans;
+	int ok, resumed, early_sent, retrans;
 } pq_rdb_conn;
 
 typedef struct pq_rdb_cell {
@@ -50,6 +50,7 @@ typedef struct pq_rdb_cell {
 	long long id, rtt_us, response_bytes, chain_der_bytes, pad_to_bytes;
 	long long flight_bytes, flight_segs;
 	char host[96], arm[96], leaf[48], group[48], link_key[48], status[16];
+	char chain_desc[160]; /* "" when NULL (a remote server's chain is not described) */
 	char point_key[48]; /* the grid point across trials */
 	int intermediates, initcwnd, mtu, early_data, trial;
 	int one_write;

@@ -175,15 +175,15 @@ CREATE INDEX cell_run ON cell(run_id);
 CREATE INDEX cell_arm ON cell(arm, rtt_us);
 
 -- Every connection with its cell's parameters: the table most questions start from.
+-- Each "@DIMS" mark (here and below) is filled from src/exp/dim.c's table when the file is
+-- made (pq_dim_columns_each), so every dimension column is in every view: '$' is the
+-- column, '%' its name in the view (a cell column conn has too is NAME_asked:
+-- tls_group_asked is the group the cell asked for, tls_group the one the connection got).
 CREATE VIEW conn_cell AS
-SELECT c.cell_key, c.point_key, c.link_key, c.host_name, c.run_id, c.trial, c.arm, c.chain_leaf,
-       c.chain_intermediate, c.chain_root, c.chain_intermediates, c.chain_pad_to_bytes, c.chain_mtc,
-       c.cert_comp, c.chain_desc, c.chain_der_bytes, c.cert_msg_bytes, c.first_flight_bytes,
-       c.first_flight_segs, c.tls_group AS group_asked, c.tickets, c.resume_pct,
-       c.early_data AS early_data_asked, c.link_profile, c.rtt_us, c.jitter_us, c.loss_pct,
-       c.loss_model, c.loss_burst_pkts, c.rate_bps, c.queue_pkts, c.mtu_bytes, c.initcwnd_segs, c.cc,
-       c.request_path, c.response_bytes, c.connections, c.concurrency, c.open_loop_rate_per_s,
-       c.status AS cell_status, n.*
+SELECT c.cell_key, c.point_key, c.link_key, c.host_name, c.run_id, c.trial, c.arm,
+       @DIMS conn: c.$ AS %, @
+       c.chain_desc, c.chain_der_bytes, c.cert_msg_bytes, c.first_flight_bytes, c.first_flight_segs,
+       c.response_bytes, c.status AS cell_status, n.*
 FROM conn n JOIN cell c USING (cell_id);
 
 -- Per cell: the median and p95 (nearest rank) of the main phases over its successful
@@ -208,14 +208,15 @@ WITH ok AS (
 	       MAX(CASE WHEN r_lb = (n * 95 + 99) / 100 THEN ttlb_us END) AS ttlb_p95_us
 	FROM ok GROUP BY cell_id
 )
-SELECT c.cell_id, c.cell_key, c.point_key, c.host_name, c.arm, c.trial, c.link_key, c.rtt_us, c.loss_pct,
+SELECT c.cell_id, c.cell_key, c.point_key, c.host_name, c.arm, c.trial, c.link_key, @DIMS c.$, @
        c.response_bytes, c.status, c.conns_ok, c.conns_failed, a.connect_p50_us,
        a.handshake_p50_us, a.handshake_p95_us, a.ttfb_p50_us, a.ttfb_p95_us, a.ttlb_p50_us,
        a.ttlb_p95_us
 FROM cell c LEFT JOIN agg a USING (cell_id);
 
--- Per grid point (all trials pooled; one host): medians over every successful connection
--- of every trial, and the failure count. The key table of `make run` reads it.
+-- Per grid point (all trials pooled; one host): every dimension column (the trials of a
+-- grid point share their values; MIN picks one), medians over every successful connection
+-- of every trial, and the failure count.
 CREATE VIEW arm_stats AS
 WITH ok AS (
 	SELECT c.host_name, c.point_key, n.handshake_us, n.ttfb_us, n.ttlb_us,
@@ -232,14 +233,13 @@ WITH ok AS (
 	       AVG(CASE WHEN r_lb IN ((n + 1) / 2, (n + 2) / 2) THEN ttlb_us END) AS ttlb_p50_us
 	FROM ok GROUP BY host_name, point_key
 ), pts AS (
-	SELECT host_name, point_key, MIN(arm) AS arm, MIN(link_key) AS link_key, MIN(rtt_us) AS rtt_us,
-	       MIN(loss_pct) AS loss_pct, MIN(link_profile) AS link_profile, MIN(tls_group) AS tls_group,
-	       MIN(chain_der_bytes) AS chain_der_bytes, MIN(request_path) AS request_path,
-	       MIN(response_bytes) AS response_bytes, COUNT(*) AS cells, SUM(conns_failed) AS conns_failed
+	SELECT host_name, point_key, MIN(arm) AS arm, MIN(link_key) AS link_key, @DIMS MIN($) AS $, @
+	       MIN(chain_der_bytes) AS chain_der_bytes, MIN(response_bytes) AS response_bytes,
+	       COUNT(*) AS cells, SUM(conns_failed) AS conns_failed
 	FROM cell GROUP BY host_name, point_key
 )
-SELECT p.host_name, p.point_key, p.arm, p.link_key, p.rtt_us, p.loss_pct, p.link_profile, p.tls_group,
-       p.chain_der_bytes, p.request_path, p.response_bytes, p.cells, COALESCE(a.conns_ok, 0) AS conns_ok,
+SELECT p.host_name, p.point_key, p.arm, p.link_key, @DIMS p.$, @
+       p.chain_der_bytes, p.response_bytes, p.cells, COALESCE(a.conns_ok, 0) AS conns_ok,
        p.conns_failed, a.handshake_p50_us, a.ttfb_p50_us, a.ttlb_p50_us
 FROM pts p LEFT JOIN agg a USING (host_name, point_key);
 

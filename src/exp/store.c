@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/buf.h"
 #include "exp/sql.h"
 #include "exp_schema.h"
 
@@ -61,20 +62,68 @@ static int mkdirs(const char *path, pq_diag *d)
 	return 0;
 }
 
+/* Whether the schema's conn table has a column named col. */
+static int conn_has(const char *schema, const char *col)
+{
+	const char *t = strstr(schema, "CREATE TABLE conn (");
+	const char *end = t ? strstr(t, "\n)") : NULL;
+	size_t n = strlen(col);
+	for (const char *p = t; end && (p = strstr(p + 1, col)) && p < end;)
+		if ((p[-1] == '\t' || p[-1] == ' ') && p[n] == ' ')
+			return 1;
+	return 0;
+}
+
+/* schema.sql with its marks filled from the dimension table: the cell table's column
+ * definitions at DIMENSION_COLUMNS, and in the views every "@DIMS TEMPLATE@" through
+ * pq_dim_columns_each ("@DIMS conn: TEMPLATE@": beside the conn table, whose columns of
+ * the same name a cell's are renamed from). */
 char *pq_store_schema_sql(void)
 {
-	static const char mark[] = "\t-- @DIMENSION_COLUMNS@\n";
-	const char *at = strstr(pq_exp_schema_sql, mark);
-	char cols[8192];
-	int n = pq_dim_columns_sql(cols, sizeof cols);
-	if (!at || n < 0)
+	static const char cols_mark[] = "\t-- @DIMENSION_COLUMNS@\n", each_mark[] = "@DIMS ", conn_tag[] = "conn: ";
+	const char *taken[PQ_DIM_COUNT + 1];
+	size_t nt = 0;
+	for (int i = 0; i < PQ_DIM_COUNT; i++)
+		if (pq_dims[i].column && conn_has(pq_exp_schema_sql, pq_dims[i].column))
+			taken[nt++] = pq_dims[i].column;
+	taken[nt] = NULL;
+	char part[8192], tmpl[128];
+	pq_buf b;
+	pq_buf_init(&b, 1 << 20);
+	const char *s = pq_exp_schema_sql;
+	int rc = 0;
+	while (rc == 0 && *s) {
+		const char *c = strstr(s, cols_mark), *e = strstr(s, each_mark);
+		const char *at = c && (!e || c < e) ? c : e, *close = e ? strchr(e + strlen(each_mark), '@') : NULL;
+		if (!at) {
+			rc = pq_buf_append(&b, s, strlen(s));
+			break;
+		}
+		int n;
+		if (at == c) {
+			n = pq_dim_columns_sql(part, sizeof part);
+			rc = pq_buf_append(&b, s, (size_t)(at - s));
+			s = at + strlen(cols_mark);
+		} else if (close) {
+			const char *t = at + strlen(each_mark);
+			int beside = strncmp(t, conn_tag, strlen(conn_tag)) == 0;
+			t += beside ? strlen(conn_tag) : 0;
+			snprintf(tmpl, sizeof tmpl, "%.*s", (int)(close - t), t);
+			n = pq_dim_columns_each(tmpl, beside ? taken : NULL, part, sizeof part);
+			rc = pq_buf_append(&b, s, (size_t)(at - s));
+			s = close + 1;
+		} else {
+			n = PQ_EPARSE; /* a mark without its end: schema.sql is wrong */
+		}
+		rc = rc ? rc : n < 0 ? n : pq_buf_append(&b, part, (size_t)n);
+	}
+	if (rc == 0)
+		rc = pq_buf_printf(&b, "PRAGMA user_version = %d;\n", PQ_SCHEMA_VERSION);
+	if (rc) {
+		pq_buf_dispose(&b);
 		return NULL;
-	size_t head = (size_t)(at - pq_exp_schema_sql), size = sizeof pq_exp_schema_sql + (size_t)n + 64;
-	char *s = malloc(size);
-	if (s)
-		snprintf(s, size, "%.*s%s%sPRAGMA user_version = %d;\n", (int)head, pq_exp_schema_sql, cols,
-			 at + strlen(mark), PQ_SCHEMA_VERSION);
-	return s;
+	}
+	return b.p;
 }
 
 /* The schema and meta rows, one transaction: a crash leaves no schema at all, never half. */
