@@ -470,6 +470,10 @@ double pq_exp_estimate_s(const pq_exp_grid *g)
 		double per = 3 * rtt + 0.004; /* connect, handshake, request; crypto */
 		if (lc.dir[0].rate_bps && p->response_bytes > 0)
 			per += (double)p->response_bytes * 8 / (double)lc.dir[0].rate_bps;
+		/* the server's first flight through a slow link: ~20 kB for a post-quantum chain
+		 * (the chains are not built yet; at 8 kbit/s that alone is 20 s) */
+		if (lc.dir[0].rate_bps)
+			per += 20000.0 * 8 / (double)lc.dir[0].rate_bps;
 		if (p->response_bytes > 0)
 			per += rtt * 4; /* slow start over a large response */
 		if (p->gilbert)
