@@ -80,9 +80,25 @@ static void crash(char how)
 	*nowhere = 1; /* a real SIGSEGV, as a bug in the server would raise */
 }
 
+/* Every descriptor the child inherited but its pipes and stdio: the sweep's database and
+ * its lock (a killed sweep's lock must end with it, not with its server a moment later),
+ * the link's TUN devices, the namespaces. */
+static void close_inherited(int ctl, int res)
+{
+	unsigned keep[2] = {(unsigned)(ctl < res ? ctl : res), (unsigned)(ctl < res ? res : ctl)}, from = 3;
+	for (int i = 0; i < 2; i++) {
+		if (keep[i] > from)
+			close_range(from, keep[i] - 1, 0);
+		if (keep[i] + 1 > from)
+			from = keep[i] + 1;
+	}
+	close_range(from, ~0u, 0);
+}
+
 /* The child: serve until told to stop (or until the parent is gone), report, _exit. */
 static void child(const pq_server_config *cfg, int ctl, int res)
 {
+	close_inherited(ctl, res);
 	pq_server *srv = NULL;
 	pq_diag d;
 	start_msg m;

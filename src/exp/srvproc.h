@@ -5,8 +5,9 @@
  * and starts a pq_server (as `pqtls serve` would) and reports its port or why it could
  * not start; pq_exp_srv_finish asks it to stop, reads its statistics and reaps it.
  *
- * The child only serves: it never touches the results database (it ends with _exit, so
- * no handler of the parent runs in it). When the parent dies, the child's control pipe
+ * The child only serves: it closes every descriptor it inherited (the database and its
+ * lock, the link's devices) but stdio and its pipes, and ends with _exit, so no handler
+ * of the parent runs in it. When the parent dies, the child's control pipe
  * reads end-of-file and it stops too. Supervised with core/child.c: a child that does
  * not end within its grace is killed. */
 #ifndef PQ_EXP_SRVPROC_H
