@@ -219,7 +219,7 @@ static void measure(cellrun *r)
 	if (rc == 0)
 		rc = r->load_rc;
 	r->row.client_cpu_ns = pq_proc_cpu_ns(RUSAGE_THREAD) - thr0;
-	char died[sizeof r->diag.msg] = "";
+	char died[128] = ""; /* "the server died: killed by signal 11 (Segmentation fault) mid-cell" */
 	int64_t server_cpu = 0;
 	if (r->srv.pid > 0) {
 		pq_server_stats st;
@@ -240,7 +240,7 @@ static void measure(cellrun *r)
 		snprintf(r->row.failure_reason, sizeof r->row.failure_reason, "load did not run: %s",
 			 pq_diag_msg(&r->diag));
 	} else if (ok < r->res.n || died[0] || r->res.n < (size_t)r->c->p.connections) {
-		char f[400];
+		char f[320];
 		failure_text(&r->res, f, sizeof f);
 		r->row.status = ok ? "failures" : "failed";
 		snprintf(r->row.failure_reason, sizeof r->row.failure_reason, "%s%s%s%s", died, died[0] && f[0] ? "; " : "",
