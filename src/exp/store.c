@@ -271,7 +271,8 @@ int pq_store_open(const char *path, const char *spec_name, const char *grid_hash
 			rc = write_schema(db, path, spec_name, grid_hash, d);
 		if (sqlite3_close(db) != SQLITE_OK && rc == 0)
 			rc = pq_diag_set(d, PQ_EIO, "%s: cannot write the database", path);
-		if (rc < 0) {
+		if (rc < 0) { /* still ours (locked) and empty or rolled back: not left behind */
+			unlink(path);
 			close(fd);
 			return rc;
 		}

@@ -5,7 +5,8 @@
 # overflows part way (sweep export --jsonl wrote 16,384 of 82,546 bytes and exited 0),
 # and a disk already full, where even a short output fails at its first write. Writers:
 # sweep export (--jsonl, --csv), report (HTML, --csv), bench (--csv, --jsonl),
-# zeek summary --partial, merge, serve --ready-file, the chain directory of certs, and
+# zeek summary --partial, merge, serve --ready-file, the chain directory of certs, a
+# sweep's new database, and
 # standard output redirected to the full disk (certs --json, zeek --json, report's table).
 source "$(dirname "$0")/lib/loopback_serve.bash"
 [ "$(id -u)" = 0 ] || { echo "skip: needs root (mounts a 64 KiB tmpfs)"; exit 77; }
@@ -65,6 +66,8 @@ expect_full "zeek summary --partial" "$D/p.part" "$P" zeek summary "$T/ssl.log" 
 expect_full "serve --ready-file" "$D/addr" "$P" serve --certs "$T/chain" --listen 127.0.0.1:0 --duration 1s \
 	--ready-file "$D/addr"
 expect_full "certs --out" "$D/chain" "$P" certs --sig ecdsa-p256 --out "$D/chain"
+expect_full "sweep --out" "$D/s.db" "$P" sweep --server "$addr" --ca "$T/chain/root.pem" --connections 1 -q \
+	--out "$D/s.db"
 for cmd in "certs --sig ecdsa-p256 --json" "zeek summary $T/ssl.log --json" "report $T/r.db -o $T/r2.html"; do
 	: >"$D/stdout" 2>/dev/null || true
 	# shellcheck disable=SC2086 # the words of $cmd are meant to split
