@@ -1,6 +1,6 @@
 /* exp/runner.c + exp/srvproc.c: a cell's server that crashes for real (abort, SIGSEGV:
- * the server process dies of the signal, whatever handler cmocka or ASan installed in
- * the test's process) is a failed cell with the reason, and the sweep goes on to the next cells, which succeed. The
+ * the server process dies of the signal, whatever handler cmocka installed in the test's
+ * process; under ASan only the abort, see main) is a failed cell with the reason, and the sweep goes on to the next cells, which succeed. The
  * crash is made by the runner's test hook (pq_exp_run_opts.test_server_fault_cell): no
  * option or environment variable reaches it. Needs root (a link: namespaces, TUN); exits
  * 77 with the reason without it. */
@@ -19,6 +19,23 @@
 #include "testdir.h"
 #include "exp/runner.h"
 #include "net/link.h"
+
+/* The cells as stored, for the log: what a failure below is about. */
+static void dump(const char *path)
+{
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT cell_index, status, conns_ok, conns_failed, "
+					    "COALESCE(failure_reason, '') FROM cell ORDER BY 1", -1, &st, NULL),
+			 SQLITE_OK);
+	while (sqlite3_step(st) == SQLITE_ROW)
+		print_message("cell %d: %s, %d ok, %d failed; %s\n", sqlite3_column_int(st, 0),
+			      (const char *)sqlite3_column_text(st, 1), sqlite3_column_int(st, 2),
+			      sqlite3_column_int(st, 3), (const char *)sqlite3_column_text(st, 4));
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+}
 
 /* One link, 3 trials of 12 connections; the server of cell 1 suffers `f` after its first
  * connection. */
@@ -52,6 +69,7 @@ static void run(enum pq_exp_srv_fault f, const char *name)
 		fail_msg("the sweep ended with the server: %s", pq_diag_msg(&d));
 	assert_int_equal(sum.cells_run, 3);
 	pq_store_close(st);
+	dump(path);
 	/* cells 0 and 2: every connection; cell 1: failures, with why */
 	assert_int_equal(q(path, "SELECT COUNT(*) FROM cell WHERE cell_index IN (0, 2) AND status = 'ok' AND "
 				 "conns_ok = 12"), 2);
@@ -96,7 +114,15 @@ int main(void)
 	signal(SIGPIPE, SIG_IGN);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(server_aborts),
+#ifndef __SANITIZE_ADDRESS__
 		cmocka_unit_test(server_segfaults),
+#endif
 	};
+#ifdef __SANITIZE_ADDRESS__
+	/* ASan keeps its own SEGV handler (it ignores the child's reset): a NULL store is a
+	 * report and exit 1 there, which would fail the ASan run's no-report rule. The abort
+	 * case and sweep_server_crash.sh (a SIGSEGV sent from outside) run in every build. */
+	printf("ASan build: the in-process SIGSEGV case is not run; the abort case is\n");
+#endif
 	return cmocka_run_group_tests(tests, testdir_setup, testdir_teardown);
 }
