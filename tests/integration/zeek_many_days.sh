@@ -9,15 +9,19 @@
 set -euo pipefail
 source "$(dirname "$0")/lib/zeek.bash"
 N=200000
-python3 - "$T/days.log" "$N" <<'PY'
+# gen FILE DAY_OF_ROW: N rows, row i on day DAY_OF_ROW(i) (a Python expression in i)
+gen() {
+	python3 - "$1" "$N" "$2" <<'PY'
 import sys
-out, n = sys.argv[1], int(sys.argv[2])
+out, n, day = sys.argv[1], int(sys.argv[2]), eval("lambda i: " + sys.argv[3])
 with open(out, "w") as f:
     f.write("#separator \\x09\n#fields\tts\tuid\tid.resp_h\tversion\tresumed\testablished\tserver_name\n")
     f.write("#types\ttime\tstring\taddr\tstring\tbool\tbool\tstring\n")
     for i in range(n):
-        f.write("%d.5\tC%d\t10.0.%d.%d\tTLSv13\t%s\tT\tx.example\n" % (i * 86400, i, i % 200, i % 250 + 1, "T" if i % 3 else "F"))
+        f.write("%d.5\tC%d\t10.0.%d.%d\tTLSv13\t%s\tT\tx.example\n" % (day(i) * 86400, i, i % 200, i % 250 + 1, "T" if i % 3 else "F"))
 PY
+}
+gen "$T/days.log" "i"
 want=$(python3 -c "
 lo, hi = 788918400, 4102444800
 print(sum(1 for i in range($N) if not lo <= i * 86400 < hi))")
@@ -50,15 +54,7 @@ months=$(grep -cE '^[0-9]{4}-[0-9]{2} ' "$T/m")
 # overhead is on both sides). The old code held all 200,000 days, 136 bytes and more
 # each, and a period table as large.
 if [ -x /usr/bin/time ]; then
-	python3 - "$T/window.log" "$N" <<'PY'
-import sys
-out, n = sys.argv[1], int(sys.argv[2])
-with open(out, "w") as f:
-    f.write("#separator \\x09\n#fields\tts\tuid\tid.resp_h\tversion\tresumed\testablished\tserver_name\n")
-    f.write("#types\ttime\tstring\taddr\tstring\tbool\tbool\tstring\n")
-    for i in range(n):
-        f.write("%d.5\tC%d\t10.0.%d.%d\tTLSv13\t%s\tT\tx.example\n" % (788918400 + (i % 38351) * 86400, i, i % 200, i % 250 + 1, "T" if i % 3 else "F"))
-PY
+	gen "$T/window.log" "9131 + i % 38351"
 	/usr/bin/time -f %M -o "$T/rss1" "$PQTLS" zeek summary "$T/window.log" --by day --threads 1 >/dev/null
 	/usr/bin/time -f %M -o "$T/rss" "$PQTLS" zeek summary "$T/days.log" --by day --threads 1 >/dev/null
 	one=$(cat "$T/rss1") many=$(cat "$T/rss")

@@ -98,11 +98,13 @@ static void server_aborts(void **state)
 	run(PQ_EXP_SRV_FAULT_ABORT, "aborts");
 }
 
+#ifndef __SANITIZE_ADDRESS__
 static void server_segfaults(void **state)
 {
 	(void)state;
 	run(PQ_EXP_SRV_FAULT_SEGV, "segv");
 }
+#endif
 
 int main(void)
 {
