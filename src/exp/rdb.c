@@ -338,8 +338,14 @@ static int finish(sqlite3 *db, sqlite3_stmt *st, int rc, int src, const char *pa
 static const char *const cell_fixed[] = {
 	"cell_id", "point_key", "host_name", "arm", "link_key", "status", "trial", "response_bytes",
 	"chain_der_bytes", "first_flight_bytes", "first_flight_segs", "conns_ok + conns_failed", "chain_desc",
+	/* fidelity (FID0 on) */
+	"link_late_p50_us", "link_late_p99_us", "link_late_max_us", "host_steal_pct", "link_releases_pkts",
+	"link_drop_loss_pkts", "link_drop_queue_pkts", "link_drop_unplanned_pkts", "link_ok", "host_ok",
+	"link_check_ok", "link_fwd_wait_us",
 };
+enum { FID0 = 13, NFID = 12 };
 enum { NFIXED = sizeof cell_fixed / sizeof cell_fixed[0] };
+_Static_assert(NFIXED == FID0 + NFID, "the fidelity columns close cell_fixed");
 
 static int cell_sql(char *buf, size_t n, int *col_of)
 {
@@ -401,6 +407,31 @@ static long long int_or(sqlite3_stmt *st, int i, long long dflt)
 	return sqlite3_column_type(st, i) == SQLITE_NULL ? dflt : sqlite3_column_int64(st, i);
 }
 
+/* The cell's fidelity columns (FID0 on): numbers or NULL, anything else refused. */
+static int read_fidelity(sqlite3_stmt *st, const char *path, long long id, pq_rdb_fidelity *f, pq_diag *d)
+{
+	double v[NFID];
+	char row[48];
+	snprintf(row, sizeof row, "cell (cell_id %lld)", id);
+	for (int k = 0; k < NFID; k++) {
+		int rc = number(st, FID0 + k, path, row, &v[k], d);
+		if (rc < 0)
+			return rc;
+	}
+	f->late_p50_us = v[0];
+	f->late_p99_us = v[1];
+	f->late_max_us = v[2];
+	f->steal_pct = v[3];
+	long long *counts[4] = {&f->releases, &f->drop_loss, &f->drop_queue, &f->drop_unplanned};
+	for (int k = 0; k < 4; k++)
+		*counts[k] = isnan(v[4 + k]) ? -1 : (long long)v[4 + k];
+	int *verdicts[3] = {&f->link_ok, &f->host_ok, &f->check_ok};
+	for (int k = 0; k < 3; k++)
+		*verdicts[k] = isnan(v[8 + k]) ? -1 : v[8 + k] != 0;
+	f->fwd_wait_us = v[11];
+	return 0;
+}
+
 /* The named fields from the row and its dimensions. */
 static void legacy_fields(sqlite3_stmt *st, pq_rdb_cell *c)
 {
@@ -455,6 +486,8 @@ static int load_cells(sqlite3 *db, const char *path, pq_rdb *out, pq_diag *d)
 		for (int k = 0; k < PQ_DIM_COUNT && rc == 0; k++)
 			if (col_of[k] >= 0)
 				rc = read_dim(st, col_of[k], &pq_dims[k], path, id, &c->dim[k], d);
+		if (rc == 0)
+			rc = read_fidelity(st, path, id, &c->fid, d);
 		if (rc == 0) {
 			legacy_fields(st, c);
 			out->ncells++;
@@ -474,7 +507,7 @@ static int load_conns(sqlite3 *db, const char *path, pq_rdb *out, pq_diag *d)
 	int rc = 0, src = SQLITE_DONE;
 	if (sqlite3_prepare_v2(db,
 			       "SELECT cell_id, connect_us, handshake_us, ttfb_us, ttlb_us, min_rtt_us, resumed, "
-			       "early_sent, retrans_segs, error_kind = 'ok', conn_index FROM conn ORDER BY cell_id, "
+			       "early_sent, retrans_segs, error_kind = 'ok', conn_index, hrr FROM conn ORDER BY cell_id, "
 			       "conn_index",
 			       -1, &st, NULL) != SQLITE_OK)
 		return sql_fail(db, sqlite3_extended_errcode(db), path, "reading conn", d);
@@ -510,6 +543,7 @@ static int load_conns(sqlite3 *db, const char *path, pq_rdb *out, pq_diag *d)
 		n->early_sent = sqlite3_column_int(st, 7);
 		n->retrans = sqlite3_column_int(st, 8);
 		n->ok = sqlite3_column_int(st, 9);
+		n->hrr = sqlite3_column_int(st, 11);
 		if (c->nc == 0)
 			c->c0 = out->nconns;
 		out->nconns++;

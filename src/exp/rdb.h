@@ -42,7 +42,18 @@ typedef struct pq_rdb_conn {
 	double connect_us, handshake_us, ttfb_us, ttlb_us; /* NaN when not reached */
 	double min_rtt_us;
 	int ok, resumed, early_sent, retrans;
+	int hrr; /* the server answered with a HelloRetryRequest */
 } pq_rdb_conn;
+
+/* What the link and the host did while a cell ran (its fidelity columns, docs/results.md):
+ * NaN or -1 where not measured (netem, a remote server). */
+typedef struct pq_rdb_fidelity {
+	double late_p50_us, late_p99_us, late_max_us; /* the forwarder's release lateness */
+	double steal_pct;
+	double fwd_wait_us; /* the forwarder's own wait for a CPU inside the machine */
+	long long releases, drop_loss, drop_queue, drop_unplanned;
+	int link_ok, host_ok, check_ok; /* 1 within budget, 0 over, -1 not known */
+} pq_rdb_fidelity;
 
 typedef struct pq_rdb_cell {
 	pq_dimval dim[PQ_DIM_COUNT]; /* as stored; PQ_DV_NULL for dimensions without a column */
@@ -57,6 +68,7 @@ typedef struct pq_rdb_cell {
 	double resume_pct, loss_pct, jitter_us, rate_bps;
 	long long conns_recorded; /* conns_ok + conns_failed as the cell recorded them */
 	size_t c0, nc;            /* its connections: conns[c0 .. c0 + nc - 1] */
+	pq_rdb_fidelity fid;
 } pq_rdb_cell;
 
 typedef struct pq_rdb_table {

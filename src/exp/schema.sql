@@ -60,6 +60,22 @@ CREATE TABLE link_check (
 	c2s_loss_ok      INTEGER,
 	s2c_loss_ok      INTEGER,
 	host_steal_pct   REAL,
+	-- the echo as the probe saw it (the host's noise; rtt_* above are kernel-timed), what
+	-- the link itself did during the check (its forwarder's accounting; NULL: not kept,
+	-- netem) and the host's run queue
+	probe_p50_us     REAL,
+	probe_p99_us     REAL,
+	link_ok          INTEGER,
+	link_late_p50_us REAL,
+	link_late_p99_us REAL,
+	link_late_max_us REAL,
+	link_releases_pkts       INTEGER,
+	link_drop_loss_pkts      INTEGER,
+	link_drop_queue_pkts     INTEGER,
+	link_drop_unplanned_pkts INTEGER,
+	link_fwd_wait_us REAL,
+	host_runq_before INTEGER,
+	host_runq_after  INTEGER,
 	summary          TEXT NOT NULL,
 	checked_at       TEXT NOT NULL
 );
@@ -107,6 +123,20 @@ CREATE TABLE cell (
 	host_runq_after         INTEGER,
 	host_load1_before       REAL,
 	host_load1_after        REAL,
+	-- fidelity during the cell (measurement columns): the link's own accounting, from its
+	-- forwarder (lateness = each packet's write minus its scheduled release; NULL: not
+	-- kept, i.e. netem or a remote server), drops by cause, and the verdicts against the
+	-- budgets (docs/results.md): 1 within, 0 over, NULL not known
+	link_late_p50_us        REAL,
+	link_late_p99_us        REAL,
+	link_late_max_us        REAL,
+	link_releases_pkts      INTEGER,
+	link_drop_loss_pkts     INTEGER,
+	link_drop_queue_pkts    INTEGER,
+	link_drop_unplanned_pkts INTEGER,
+	link_fwd_wait_us        REAL,
+	link_ok                 INTEGER,
+	host_ok                 INTEGER,
 	started_at              TEXT NOT NULL,
 	wall_us                 INTEGER NOT NULL,
 	UNIQUE (cell_key, host_name)
@@ -134,6 +164,10 @@ CREATE TABLE conn (
 	resume_offered     INTEGER NOT NULL,
 	resumed            INTEGER NOT NULL,
 	hrr                INTEGER NOT NULL,
+	ch1_bytes          INTEGER NOT NULL, -- the ClientHello (message, 4-byte header included)
+	ch1_segs           INTEGER NOT NULL, -- TCP data segments of its flight (0: unknown)
+	ch2_bytes          INTEGER NOT NULL, -- the one after a HelloRetryRequest (0: none)
+	ch2_segs           INTEGER NOT NULL,
 	early_sent         INTEGER NOT NULL,
 	early_accepted     INTEGER NOT NULL,
 	cert_compressed    INTEGER NOT NULL,
@@ -209,7 +243,8 @@ WITH ok AS (
 	FROM ok GROUP BY cell_id
 )
 SELECT c.cell_id, c.cell_key, c.point_key, c.host_name, c.arm, c.trial, c.link_key, @DIMS c.$, @
-       c.response_bytes, c.status, c.conns_ok, c.conns_failed, a.connect_p50_us,
+       c.response_bytes, c.status, c.conns_ok, c.conns_failed, c.link_ok, c.host_ok, c.link_late_p99_us,
+       c.host_steal_pct, a.connect_p50_us,
        a.handshake_p50_us, a.handshake_p95_us, a.ttfb_p50_us, a.ttfb_p95_us, a.ttlb_p50_us,
        a.ttlb_p95_us
 FROM cell c LEFT JOIN agg a USING (cell_id);

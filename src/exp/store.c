@@ -433,6 +433,26 @@ static void bind_us(pq_sql_stmt *st, const char *name, double ns)
 		pq_sql_double(st, name, ns / 1e3);
 }
 
+void pq_store_bind_window(pq_sql_stmt *st, const pq_link_window *w, int ok)
+{
+	const pq_path_stats *a = &w->dir[0], *b = &w->dir[1];
+	if (ok >= 0)
+		pq_sql_int(st, ":link_ok", ok);
+	if (w->late_known && w->late.n > 0) {
+		pq_sql_double(st, ":link_late_p50_us", w->late.p50 / 1e3);
+		pq_sql_double(st, ":link_late_p99_us", w->late.p99 / 1e3);
+		pq_sql_double(st, ":link_late_max_us", w->late.max / 1e3);
+	}
+	if (w->late_known) {
+		pq_sql_int(st, ":link_releases_pkts", (long long)w->late.n);
+		pq_sql_int(st, ":link_drop_loss_pkts", (long long)(a->drop_loss + b->drop_loss));
+		pq_sql_int(st, ":link_drop_queue_pkts", (long long)(a->drop_queue + b->drop_queue));
+		pq_sql_int(st, ":link_drop_unplanned_pkts", (long long)pq_link_window_unplanned(w));
+	}
+	if (w->late_known && w->fwd_wait_ns >= 0)
+		pq_sql_double(st, ":link_fwd_wait_us", (double)w->fwd_wait_ns / 1e3);
+}
+
 int pq_store_link_check(pq_store *s, const char *link_key, const char *desc, const char *backend,
 			const pq_check_result *r, int64_t *id, pq_diag *d)
 {
@@ -443,10 +463,14 @@ int pq_store_link_check(pq_store *s, const char *link_key, const char *desc, con
 				"INSERT INTO link_check (run_id, link_key, link_desc, backend, checked, ok, rtt_cfg_us, "
 				"rtt_samples, rtt_lost, rtt_p50_us, rtt_p99_us, rtt_min_us, rtt_max_us, rtt_err_p50_us, "
 				"rtt_err_p99_us, rtt_ok, c2s_rate_bps, s2c_rate_bps, c2s_rate_ok, s2c_rate_ok, c2s_loss_pct, "
-				"s2c_loss_pct, c2s_loss_ok, s2c_loss_ok, host_steal_pct, summary, checked_at) VALUES (:run, "
-				":key, :desc, :backend, :checked, :ok, :cfg, :n, :lost, :p50, :p99, :min, :max, :e50, :e99, "
-				":rttok, :c2sr, :s2cr, :c2srok, :s2crok, :c2sl, :s2cl, :c2slok, :s2clok, :steal, :summary, "
-				":now)",
+				"s2c_loss_pct, c2s_loss_ok, s2c_loss_ok, host_steal_pct, probe_p50_us, probe_p99_us, link_ok, link_late_p50_us, "
+				"link_late_p99_us, link_late_max_us, link_releases_pkts, link_drop_loss_pkts, "
+				"link_drop_queue_pkts, link_drop_unplanned_pkts, link_fwd_wait_us, host_runq_before, host_runq_after, summary, "
+				"checked_at) VALUES (:run, :key, :desc, :backend, :checked, :ok, :cfg, :n, :lost, :p50, :p99, "
+				":min, :max, :e50, :e99, :rttok, :c2sr, :s2cr, :c2srok, :s2crok, :c2sl, :s2cl, :c2slok, :s2clok, "
+				":steal, :probe_p50, :probe_p99, :link_ok, :link_late_p50_us, :link_late_p99_us, :link_late_max_us, "
+				":link_releases_pkts, :link_drop_loss_pkts, :link_drop_queue_pkts, :link_drop_unplanned_pkts, "
+				":link_fwd_wait_us, :runq0, :runq1, :summary, :now)",
 				d);
 	if (rc < 0)
 		return rc;
@@ -466,6 +490,8 @@ int pq_store_link_check(pq_store *s, const char *link_key, const char *desc, con
 		bind_us(&st, ":p99", r->rtt_p99_ns);
 		bind_us(&st, ":min", r->rtt_min_ns);
 		bind_us(&st, ":max", r->rtt_max_ns);
+		bind_us(&st, ":probe_p50", r->probe_p50_ns);
+		bind_us(&st, ":probe_p99", r->probe_p99_ns);
 		pq_sql_double(&st, ":e50", r->err_p50_ns / 1e3);
 		pq_sql_double(&st, ":e99", r->err_p99_ns / 1e3);
 		if (r->rtt_judged)
@@ -484,6 +510,11 @@ int pq_store_link_check(pq_store *s, const char *link_key, const char *desc, con
 		}
 		if (r->host_steal >= 0)
 			pq_sql_double(&st, ":steal", r->host_steal * 100);
+		pq_store_bind_window(&st, &r->link, r->link_ok);
+		if (r->runq_before >= 0)
+			pq_sql_int(&st, ":runq0", r->runq_before);
+		if (r->runq_after >= 0)
+			pq_sql_int(&st, ":runq1", r->runq_after);
 	} else {
 		snprintf(summary, sizeof summary, "not checked");
 	}

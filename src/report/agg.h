@@ -29,6 +29,7 @@ typedef struct pq_agg_group {
 	size_t n[PQ_AGG_PHASES];
 	pq_ci_desc desc[PQ_AGG_PHASES]; /* valid when n >= 1 */
 	size_t failed, total, retrans;
+	size_t hrr; /* connections the server answered with a HelloRetryRequest */
 	double min_rtt_ms; /* median of the connections' tcp_info min_rtt */
 	int has_model;
 	pq_model_out model;
@@ -50,7 +51,18 @@ typedef struct pq_agg {
 	/* What an arm varies across its groups: nothing but the link (a key-table row per
 	 * RTT), the chain's size (a size sweep), or the response size (a TTLB sweep). */
 	enum pq_agg_kind { PQ_AGG_KEY, PQ_AGG_SIZE, PQ_AGG_RESP } kind[PQ_AGG_MAX_ARMS];
+	int any_hrr; /* some connection drew a HelloRetryRequest: the tables show how many */
+	/* Fidelity over every cell: how many had the link's own accounting / the host's steal,
+	 * how many were over those budgets or on a link that missed its self-check. */
+	struct pq_agg_fid {
+		size_t link_known, link_over, host_known, host_over, check_missed, marked;
+		double late_p99_max_us, steal_max_pct; /* NaN: none known */
+	} fid;
 } pq_agg;
+
+/* A cell marked as measured on an unfaithful link or host: its link over the lateness or
+ * drop budget, its host over the steal budget, or its link's self-check missed. */
+int pq_agg_cell_marked(const pq_rdb_cell *c);
 
 int pq_agg_build(const pq_rdb *db, pq_agg *out, pq_diag *d) PQ_MUST_USE;
 void pq_agg_free(pq_agg *a);

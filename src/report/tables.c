@@ -31,7 +31,7 @@ static void model_txt(char *buf, size_t n, const pq_agg_group *g)
 	if (!g->has_model)
 		snprintf(buf, n, "-");
 	else
-		snprintf(buf, n, "%u/%u vs %.1f/%.1f%s%s", g->model.handshake, g->model.ttfb,
+		snprintf(buf, n, "%.1f/%.1f vs %.1f/%.1f%s%s", g->model.handshake_t, g->model.ttfb_t,
 			 g->rounds[PQ_AGG_HS], g->rounds[PQ_AGG_TTFB], g->agrees ? "" : ": ",
 			 g->agrees ? "" : g->agree_tag);
 }
@@ -40,11 +40,13 @@ void pq_report_key_text(pq_out *o, const pq_agg *a, int md, uint64_t seed)
 {
 	for (size_t h = 0; h < a->nhosts; h++) {
 		if (md)
-			pq_out_printf(o, "### host %s\n\n| arm | RTT ms | n | handshake ms [95%% CI] | TTFB ms [95%% CI] | TTFB minus %s | model RTTs hs/TTFB vs measured |\n|---|--:|--:|--:|--:|---|---|\n",
-				      a->hosts[h], a->arms[0]);
+			pq_out_printf(o, "### host %s\n\n| arm | RTT ms | n | handshake ms [95%% CI] | TTFB ms [95%% CI] | TTFB minus %s | model RTTs hs/TTFB vs measured |%s\n|---|--:|--:|--:|--:|---|---|%s\n",
+				      a->hosts[h], a->arms[0], a->any_hrr ? " HRR |" : "", a->any_hrr ? "--:|" : "");
 		else
-			pq_out_printf(o, "host %s: medians in ms [95%% CI]; TTFB minus %s (bootstrap); model round trips handshake/TTFB vs measured\n%-24s %7s %5s  %-26s %-26s %-44s %s\n",
-				      a->hosts[h], a->arms[0], "arm", "RTT ms", "n", "handshake", "TTFB", "TTFB minus baseline", "model");
+			pq_out_printf(o, "host %s: medians in ms [95%% CI]; TTFB minus %s (bootstrap); model round trips handshake/TTFB vs measured%s\n%-24s %7s %5s  %-26s %-26s %-44s %s\n",
+				      a->hosts[h], a->arms[0], a->any_hrr ? "; HRR: connections answered with a HelloRetryRequest" : "",
+				      "arm", "RTT ms", "n", "handshake", "TTFB", "TTFB minus baseline",
+				      a->any_hrr ? "model                    HRR" : "model");
 		for (size_t r = 0; r < a->nrtts; r++)
 			for (size_t arm = 0; arm < a->narms; arm++) {
 				const pq_agg_group *g = pq_agg_find(a, (int)h, (int)arm, (int)r, -2);
@@ -55,15 +57,28 @@ void pq_report_key_text(pq_out *o, const pq_agg *a, int md, uint64_t seed)
 				med_ci(fb, sizeof fb, &g->desc[PQ_AGG_TTFB]);
 				vs_base(dv, sizeof dv, a, g, seed);
 				model_txt(m, sizeof m, g);
+				/* The HRR count follows the model, where a database has HRRs at all. */
+				char tail[400];
+				if (!a->any_hrr)
+					snprintf(tail, sizeof tail, "%s", m);
+				else if (md)
+					snprintf(tail, sizeof tail, "%s | %zu/%zu", m, g->hrr, g->total);
+				else
+					snprintf(tail, sizeof tail, "%-24s %zu/%zu", m, g->hrr, g->total);
 				if (md)
 					pq_out_printf(o, "| %s | %g | %zu | %s | %s | %s | %s |\n", a->arms[arm],
-						      (double)a->rtts[r] / 1e3, g->n[PQ_AGG_HS], hs, fb, dv, m);
+						      (double)a->rtts[r] / 1e3, g->n[PQ_AGG_HS], hs, fb, dv, tail);
 				else
 					pq_out_printf(o, "%-24.24s %7g %5zu  %-26s %-26s %-44s %s\n", a->arms[arm],
-						      (double)a->rtts[r] / 1e3, g->n[PQ_AGG_HS], hs, fb, dv, m);
+						      (double)a->rtts[r] / 1e3, g->n[PQ_AGG_HS], hs, fb, dv, tail);
 			}
 		pq_out_printf(o, "\n");
 	}
+	const struct pq_agg_fid *f = &a->fid;
+	if (f->link_known || f->host_known || f->check_missed)
+		pq_out_printf(o, "fidelity: %zu cells marked: %zu of %zu over the link's budget, %zu of %zu over the host's, "
+				 "%zu on a link that missed its self-check (the HTML page lists every cell)\n\n",
+			      f->marked, f->link_over, f->link_known, f->host_over, f->host_known, f->check_missed);
 }
 
 static int save(pq_out *o, const char *dir, const char *name, pq_diag *d)
@@ -116,7 +131,8 @@ static void key_csv(pq_out *o, const pq_agg *a, uint64_t seed)
 static void agreement_csv(pq_out *o, const pq_agg *a)
 {
 	pq_out_printf(o, "host,arm,rtt_us,chain_der_bytes,response_bytes,pred_handshake_rtts,meas_handshake_rtts,"
-			 "pred_ttfb_rtts,meas_ttfb_rtts,pred_ttlb_rtts,meas_ttlb_rtts,agrees,reason\n");
+			 "pred_ttfb_rtts,meas_ttfb_rtts,pred_ttlb_rtts,meas_ttlb_rtts,agrees,reason,pred_hrr_rtts,"
+			 "hrr_conns,conns\n");
 	for (size_t i = 0; i < a->n; i++) {
 		const pq_agg_group *g = &a->g[i];
 		if (!g->has_model)
@@ -124,12 +140,12 @@ static void agreement_csv(pq_out *o, const pq_agg *a)
 		csv_str(o, a->hosts[g->host]);
 		pq_out_printf(o, ",");
 		csv_str(o, a->arms[g->arm]);
-		pq_out_printf(o, ",%lld,%lld,%lld,%u,%.3f,%u,%.3f,%u,%.3f,%d,", g->cell->rtt_us,
-			      g->cell->chain_der_bytes, g->cell->response_bytes, g->model.handshake,
-			      g->rounds[PQ_AGG_HS], g->model.ttfb, g->rounds[PQ_AGG_TTFB], g->model.ttlb,
+		pq_out_printf(o, ",%lld,%lld,%lld,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%d,", g->cell->rtt_us,
+			      g->cell->chain_der_bytes, g->cell->response_bytes, g->model.handshake_t,
+			      g->rounds[PQ_AGG_HS], g->model.ttfb_t, g->rounds[PQ_AGG_TTFB], g->model.ttlb_t,
 			      g->rounds[PQ_AGG_TTLB], g->agrees);
 		csv_str(o, g->agree_why);
-		pq_out_printf(o, "\n");
+		pq_out_printf(o, ",%u,%zu,%zu\n", g->model.hrr_rounds, g->hrr, g->total);
 	}
 }
 
