@@ -8,6 +8,7 @@
 
 #include "cli/commands.h"
 #include "core/units.h"
+#include "exp/spec.h"
 #include "model/base.h"
 #include "net/ktcp.h"
 #include "model/cliff.h"
@@ -16,6 +17,9 @@
 
 #define PATH "pqtls model"
 #define MAX_CLIFFS 16
+/* What a TCP segment can carry: Linux's floor (TCP_MIN_MSS) to an IPv4 packet's ceiling. */
+#define MIN_MSS 88
+#define MAX_MSS 65495
 
 struct model_opts {
 	const char *certs, *sig, *group, *range, *groups, *key_share, *server_groups;
@@ -65,12 +69,12 @@ static const pq_opt model_opts_table[] = {
     {"initcwnd", 0, PQ_OPT_INT, O(iw), "N", "10", "initial congestion window, segments", NULL, 1,
      1000},
     {"mss", 0, PQ_OPT_SIZE, O(mss), "BYTES", "1448",
-     "TCP payload per segment (1448 at MTU 1500 with timestamps)", NULL, 0, 0},
+     "TCP payload per segment, 88..65495 (1448 at MTU 1500 with timestamps)", NULL, 0, 0},
     {"response", 0, PQ_OPT_SIZE, O(response), "BYTES", "0",
      "response body, for the last byte (0: no last byte)", NULL, 0, 0},
     {"chain-bytes", 0, PQ_OPT_STR, O(range), "LO..HI", NULL,
      "chain sizes to model, e.g. 4KiB..80KiB: a row per --step and every cliff", NULL, 0, 0},
-    {"step", 0, PQ_OPT_SIZE, O(step), "BYTES", "2KiB", "row spacing for --chain-bytes", NULL, 0,
+    {"step", 0, PQ_OPT_SIZE, O(step), "BYTES", "2KiB", "row spacing for --chain-bytes (at most 1000 rows)", NULL, 0,
      0},
     {"one-write", 0, PQ_OPT_FLAG, O(one_write), NULL, NULL,
      "model a server that sends its first flight in one write (pqtls serve --flight-one-write)",
@@ -226,7 +230,7 @@ static int range_run(const struct model_opts *o, uint64_t lo, uint64_t hi, const
 	if (!root)
 		printf("%12s %8s %9s %8s %10s %6s\n", "chain bytes", "flight", "segments", "writes",
 		       "handshake", "ttfb");
-	for (uint64_t s = lo; s <= hi; s += o->step ? o->step : 1) {
+	for (uint64_t s = lo; s <= hi; s += o->step) {
 		pq_acct a;
 		pq_model_out m;
 		if (pq_model_at_size(&b->acct_in, s, net, &a, &m, &d) < 0)
@@ -330,7 +334,7 @@ static int model_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 	struct model_opts *o = optsp;
 	pq_diag d = {0};
 	pq_model_base *b = calloc(1, sizeof *b);
-	size_t wbuf = o->one_write ? SIZE_MAX : 0, mss = o->mss ? (size_t)o->mss : 1448;
+	size_t wbuf = o->one_write ? SIZE_MAX : 0, mss = (size_t)o->mss;
 	int ex = PQ_EXIT_OK, rc;
 	uint64_t lo = 0, hi = 0;
 	if (!b)
@@ -341,6 +345,25 @@ static int model_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 	}
 	if (o->range && parse_range(o->range, &lo, &hi, &d) < 0) {
 		ex = pq_cli_usage_error(PATH, "%s", pq_diag_msg(&d));
+		goto out;
+	}
+	if (o->mss < MIN_MSS || o->mss > MAX_MSS) {
+		ex = pq_cli_usage_error(PATH, "--mss: %llu is not a TCP payload per segment; give %d..%d bytes (1448 at "
+					      "MTU 1500 with timestamps)",
+					(unsigned long long)o->mss, MIN_MSS, MAX_MSS);
+		goto out;
+	}
+	if (o->step == 0) {
+		ex = pq_cli_usage_error(PATH, "--step: 0 bytes would never reach the range's end; give at least 1 byte "
+					      "(e.g. 2KiB)");
+		goto out;
+	}
+	/* As a sweep's range: more rows than this is a typo, and would run for minutes. */
+	if (o->range && (hi - lo) / o->step >= PQ_EXP_MAX_VALUES) {
+		ex = pq_cli_usage_error(PATH, "--chain-bytes %s with --step %llu is %llu rows; at most %d: give a larger "
+					      "--step or a narrower range",
+					o->range, (unsigned long long)o->step,
+					(unsigned long long)((hi - lo) / o->step + 1), PQ_EXP_MAX_VALUES);
 		goto out;
 	}
 	if (o->certs && (pq_cli_given(cmd, args, "sig") || pq_cli_given(cmd, args, "intermediates"))) {

@@ -16,6 +16,7 @@
 #include "cli/names.h"
 #include "core/clock.h"
 #include "core/proc.h"
+#include "core/wfile.h"
 #include "server/server.h"
 
 struct serve_opts {
@@ -77,22 +78,15 @@ static const pq_opt serve_table[] = {
 };
 #undef O
 
+/* Whole or not at all: a script polling PATH never sees a half-written address. */
 static int write_ready_file(const char *path, const char *addr, pq_diag *d)
 {
-	char tmp[4096];
-	snprintf(tmp, sizeof tmp, "%s.tmp", path);
-	FILE *f = fopen(tmp, "w");
-	if (!f)
-		return pq_diag_set(d, -errno, "--ready-file: cannot write %s: %s", tmp, strerror(errno));
-	int bad = fprintf(f, "%s\n", addr) < 0;
-	bad |= fclose(f) != 0;
-	/* rename: a script polling PATH never sees a half-written address. */
-	if (bad || rename(tmp, path) < 0) {
-		int e = errno;
-		unlink(tmp);
-		return pq_diag_set(d, -e, "--ready-file: cannot write %s: %s", path, strerror(e));
-	}
-	return 0;
+	pq_wfile w;
+	int rc = pq_wfile_open(&w, path, "--ready-file", d);
+	if (rc < 0)
+		return rc;
+	fprintf(w.f, "%s\n", addr);
+	return pq_wfile_close(&w, d);
 }
 
 /* Waits for SIGINT/SIGTERM (on the signalfd) or the end of `duration`. */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/err.h"
+#include "pki/chain.h"
 
 /* Small bodies, one per entry: how a value lands in the point, its key fragment, and its
  * value in force. */
@@ -252,7 +253,7 @@ const pq_dim pq_dims[PQ_DIM_COUNT] = {
 	[PQ_D_INTERMEDIATES] = {"intermediates", PQ_DT_INT, R, 0, PQ_CHAIN_MAX_INT, NULL, "1", "LIST",
 				"intermediate CAs in the chain", "chain_intermediates", "INTEGER", "intermediates", "",
 				ap_intermediates, cn_intermediates, ef_intermediates},
-	[PQ_D_PAD] = {"pad-chain-to", PQ_DT_SIZE, R, 0, 0, NULL, "0 (natural)", "SIZES",
+	[PQ_D_PAD] = {"pad-chain-to", PQ_DT_SIZE, R, 0, PQ_CHAIN_PAD_MAX, NULL, "0 (natural)", "SIZES",
 		      "exact DER bytes of the chain sent (leaf + intermediates), or 'like ALG': the size of ALG's "
 		      "chain with as many intermediates (stored: the size padded to)",
 		      "chain_pad_to_bytes", "INTEGER", "padded to", "B", ap_pad, cn_pad, ef_pad},
@@ -315,7 +316,8 @@ const pq_dim pq_dims[PQ_DIM_COUNT] = {
 	[PQ_D_BURST] = {"burst", PQ_DT_DOUBLE, L | R, 1, 1000, NULL, "3", "PACKETS",
 			"gilbert: mean burst length in packets", "loss_burst_pkts", "REAL", "burst", "pkts", ap_burst,
 			cn_burst, ef_burst},
-	[PQ_D_RATE] = {"rate", PQ_DT_RATE, L | R, 0, 0, NULL, "0 (unlimited)", "RATES",
+	[PQ_D_RATE] = {"rate", PQ_DT_RATE, L | R, PQ_LINK_MIN_RATE_BPS, PQ_LINK_MAX_RATE_BPS, NULL, "0 (unlimited)",
+		       "RATES",
 		       "per-direction rate limit (stored: rate_bps the server-to-client direction's, c2s_rate_bps the "
 		       "other's)",
 		       "rate_bps", "INTEGER", "rate", "bit/s", ap_rate, cn_rate, ef_rate},
@@ -420,13 +422,19 @@ const char *pq_dim_allowed(const pq_dim *k, char *buf, size_t n)
 		snprintf(buf, n, "integers from %lld to %lld, a list 'A, B' or a range 'A..B step S'", k->min, k->max);
 		return buf;
 	case PQ_DT_SIZE:
-		return "sizes (4KiB, 1500), a list or a range '4KiB..80KiB step 2KiB' (pad-chain-to also 'like ALG')";
+		if (k->max) {
+			snprintf(buf, n, "sizes up to %lld bytes, a list or a range '4KiB..80KiB step 2KiB'%s", k->max,
+				 k == &pq_dims[PQ_D_PAD] ? " (also 'like ALG')" : "");
+			return buf;
+		}
+		return "sizes (4KiB, 1500), a list or a range '4KiB..80KiB step 2KiB'";
 	case PQ_DT_DUR:
 		return "durations (70ms), a list or a range '0ms..200ms step 50ms'";
 	case PQ_DT_FRAC:
 		return "percentages (1%) or fractions (0.01), as a list";
 	case PQ_DT_RATE:
-		return "rates (20Mbit, 0 = unlimited), as a list";
+		snprintf(buf, n, "rates from %lld kbit/s (20Mbit; 0 = unlimited), as a list", k->min / 1000);
+		return buf;
 	case PQ_DT_DOUBLE:
 		snprintf(buf, n, "numbers from %lld to %lld, as a list", k->min, k->max);
 		return buf;

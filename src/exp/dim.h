@@ -91,7 +91,8 @@ typedef struct pq_dim {
 	const char *key;       /* spec key and `pqtls sweep --KEY` */
 	enum pq_dim_type type;
 	unsigned flags;        /* PQ_DIM_* */
-	long long min, max;    /* PQ_DT_INT, PQ_DT_DOUBLE */
+	long long min, max;    /* PQ_DT_INT, PQ_DT_DOUBLE; PQ_DT_SIZE and PQ_DT_RATE when not 0
+				* (a rate of 0, unlimited, is always allowed) */
 	const char *choices;   /* PQ_DT_CHOICE, '|'-separated; the index is the value */
 	const char *def;       /* default, as text (help) */
 	const char *metavar;   /* in --help: "DURATIONS" */

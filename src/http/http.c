@@ -17,6 +17,14 @@ static size_t head_end(const char *buf, size_t len)
 	return 0;
 }
 
+static int bare_lf(const char *buf, size_t n)
+{
+	for (const char *lf = memchr(buf, '\n', n); lf; lf = memchr(lf + 1, '\n', n - (size_t)(lf + 1 - buf)))
+		if (lf == buf || lf[-1] != '\r')
+			return 1;
+	return 0;
+}
+
 static int is_tchar(unsigned char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
@@ -96,6 +104,10 @@ int pq_http_parse_request(const char *buf, size_t len, pq_http_req *req)
 {
 	size_t scan = len < PQ_HTTP_MAX_HEAD ? len : PQ_HTTP_MAX_HEAD;
 	size_t hl = head_end(buf, scan);
+	/* A line of the head ended by a bare LF is malformed at once (400), rather than a head
+	 * that never ends until the header timeout: a head ends at CRLF CRLF only. */
+	if (bare_lf(buf, hl ? hl : scan))
+		return PQ_EPARSE;
 	if (!hl)
 		return len >= PQ_HTTP_MAX_HEAD ? PQ_ETOOBIG : 0;
 	const char *end = buf + hl;

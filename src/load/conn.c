@@ -208,10 +208,19 @@ static uint32_t fail_status(pq_load_conn *c, const pq_tls_status *st)
 		else
 			snprintf(detail, sizeof detail, "%s", reason);
 		finish(c, PQ_LERR_PROTOCOL, detail);
-	} else if (st->io == PQ_TLS_IO_CLOSED || st->io == PQ_TLS_IO_EOF) {
-		finish(c, PQ_LERR_CLOSED, in_hs || !c->acct.t_server_hello_ns ? when : "before the response");
-	} else if (st->io == PQ_TLS_IO_RESET) {
-		finish(c, PQ_LERR_RESET, when);
+	} else if (st->io == PQ_TLS_IO_CLOSED || st->io == PQ_TLS_IO_EOF || st->io == PQ_TLS_IO_RESET) {
+		/* After the handshake: how far the response got (its head whole and the body cut
+		 * is not "before the response"). */
+		if (!in_hs && c->acct.t_server_hello_ns && c->head_done)
+			snprintf(detail, sizeof detail, "after the response head, mid-body (%llu bytes in, %lld to go)",
+				 (unsigned long long)c->rec.body_bytes, (long long)c->body_left);
+		else if (!in_hs && c->acct.t_server_hello_ns && c->head_len)
+			snprintf(detail, sizeof detail, "in the middle of the response head (%zu bytes in)", c->head_len);
+		else
+			snprintf(detail, sizeof detail, "%s",
+				 in_hs || !c->acct.t_server_hello_ns || st->io == PQ_TLS_IO_RESET ? when
+												   : "before the response");
+		finish(c, st->io == PQ_TLS_IO_RESET ? PQ_LERR_RESET : PQ_LERR_CLOSED, detail);
 	} else if (st->sys_errno == ECONNREFUSED) {
 		/* QUIC: an ICMP port unreachable on the connected UDP socket */
 		finish(c, PQ_LERR_REFUSED, strerror(st->sys_errno));

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/wfile.h"
+
 void pq_out_init(pq_out *o, size_t cap)
 {
 	pq_buf_init(&o->b, cap);
@@ -62,23 +64,16 @@ void pq_out_text(pq_out *o, const char *s)
 
 int pq_out_save(pq_out *o, const char *path, pq_diag *d)
 {
-	char tmp[4200];
+	pq_wfile w;
 	if (o->err)
 		return pq_diag_set(d, o->err, "%s: not written: %s", path, pq_strerror(o->err));
-	int n = snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid());
-	if (n < 0 || (size_t)n >= sizeof tmp)
-		return pq_diag_set(d, PQ_EINVAL, "%s: the path is too long", path);
-	FILE *f = fopen(tmp, "w");
-	int rc = 0;
-	if (!f)
-		return pq_diag_set(d, -errno, "cannot write %s: %s", tmp, strerror(errno));
-	if (o->b.len && fwrite(o->b.p, 1, o->b.len, f) != o->b.len)
-		rc = pq_diag_set(d, -errno, "cannot write %s: %s", tmp, strerror(errno));
-	if (fclose(f) != 0 && !rc)
-		rc = pq_diag_set(d, -errno, "cannot write %s: %s", tmp, strerror(errno));
-	if (!rc && rename(tmp, path) != 0)
-		rc = pq_diag_set(d, -errno, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
-	if (rc)
-		unlink(tmp);
-	return rc;
+	int rc = pq_wfile_open(&w, path, NULL, d);
+	if (rc < 0)
+		return rc;
+	if (o->b.len && fwrite(o->b.p, 1, o->b.len, w.f) != o->b.len) {
+		int e = errno ? errno : EIO;
+		pq_wfile_abort(&w);
+		return pq_diag_set(d, -e, "cannot write %s: %s", path, strerror(e));
+	}
+	return pq_wfile_close(&w, d);
 }

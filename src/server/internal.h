@@ -23,6 +23,8 @@ struct pq_server {
 	BIO *qtap;              /* QUIC: the datagram tap under it (owned by the listener) */
 	int stop_fd;            /* eventfd: readable = stop */
 	atomic_int open_conns;  /* across workers, for max_conns */
+	atomic_int tls_conns;   /* of those, the ones with TLS state (made at their first byte):
+				 * what tests wait for instead of sleeping */
 	pq_worker *workers;
 	int nworkers;
 	int running, waited;

@@ -54,6 +54,10 @@ static void request_incomplete_and_bad(void **state)
 		"GET / HTTP/1.1\nHost: x\r\n\r\n",
 		"GET /\x01 HTTP/1.1\r\nHost: x\r\n\r\n",
 		"G\x01T / HTTP/1.1\r\nHost: x\r\n\r\n",       /* control byte in the method */
+		"GET / HTTP/1.1\nHost: x\n\n",                 /* bare LF line ends: 400 at once */
+		"GET / HTTP/1.1\n",                              /* ... not "more to come" */
+		"GET / HTTP/1.1\r\nHost: x\n",
+		"\n",
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
 		assert_int_equal(parse(bad[i], &r), PQ_EPARSE);

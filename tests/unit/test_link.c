@@ -64,6 +64,9 @@ static void config_rejects_bad_values(void **state)
 	c.dir[0].queue_pkts = 10;
 	expect_bad(&c, "needs a rate");
 	pq_link_config_init(&c);
+	c.dir[1].rate_bps = 1; /* 1bit for 1Mbit: no packet would cross in time */
+	expect_bad(&c, "1 bit/s is below the accepted 8 kbit/s");
+	pq_link_config_init(&c);
 	c.dir[0].rate_bps = 1000000;
 	c.dir[0].queue_bytes = 100;
 	expect_bad(&c, "cannot hold one 1500-byte packet");

@@ -56,7 +56,7 @@ static void out_escapes_and_saves(void **state)
 	assert_int_equal(pq_out_save(&o, path, &d), 0);
 	snprintf(bad, sizeof bad, "%s/missing/r.html", dir);
 	assert_true(pq_out_save(&o, bad, &d) < 0);
-	assert_non_null(strstr(d.msg, "cannot write"));
+	assert_non_null(strstr(d.msg, "cannot create"));
 	pq_out_dispose(&o);
 	/* A capped sink refuses to save what it could not hold. */
 	pq_out_init(&o, 8);
