@@ -60,7 +60,7 @@ static int report_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 	int ex = PQ_EXIT_OK;
 	if (pq_rdb_open(dbpath, &db, &d) < 0)
 		return pq_cli_fail(PATH, "%s", pq_diag_msg(&d));
-	if (pq_agg_build(&db, &a, &d) < 0) {
+	if (pq_agg_build(&db, (uint64_t)o->seed, &a, &d) < 0) {
 		pq_rdb_close(&db);
 		return pq_cli_fail(PATH, "%s", pq_diag_msg(&d));
 	}
@@ -69,18 +69,18 @@ static int report_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 		snprintf(outpath, sizeof outpath, "%s", o->out);
 	pq_out_init(&page, MAX_PAGE);
 	pq_out_init(&text, MAX_PAGE);
-	pq_report_html(&page, &db, &a, dbpath, (uint64_t)o->seed);
+	pq_report_html(&page, &db, &a, dbpath);
 	if (pq_out_save(&page, outpath, &d) < 0) {
 		ex = pq_cli_fail(PATH, "%s", pq_diag_msg(&d));
 		goto out;
 	}
 	if (o->csv && ((mkdir(o->csv, 0777) != 0 && errno != EEXIST) ||
-		       pq_report_csv(&a, o->csv, (uint64_t)o->seed, &d) < 0)) {
+		       pq_report_csv(&a, o->csv, &d) < 0)) {
 		ex = pq_cli_fail(PATH, "%s", d.msg[0] ? d.msg : "cannot make the --csv directory");
 		goto out;
 	}
 	if (!o->quiet) {
-		pq_report_key_text(&text, &a, o->md, (uint64_t)o->seed);
+		pq_report_key_text(&text, &a, o->md);
 		fwrite(text.b.p ? text.b.p : "", 1, text.b.len, stdout);
 		fflush(stdout); /* the table before the note, also when both go to one file */
 		fprintf(stderr, "%s: wrote %s\n", PATH, outpath);

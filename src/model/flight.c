@@ -3,10 +3,11 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "core/wire.h"
 #include "model/tcp.h"
 
-#define DEF_MSS 1448
-#define DEF_IW 10
+#define DEF_MSS PQ_WIRE_MSS_DEFAULT
+#define DEF_IW PQ_WIRE_IW_DEFAULT
 #define RECORD 16384
 
 typedef struct why {

@@ -18,7 +18,7 @@
 #include <stdint.h>
 
 #include "core/err.h"
-#include "core/stats.h"
+#include "stats/sample.h"
 #include "net/linkcfg.h"
 #include "net/path.h"
 #include "net/pcapw.h"

@@ -1,9 +1,15 @@
-/* The report's analysis: connections pooled per (host, arm, link, response size) over
- * trials, described with stats/ci.h, set against the flight model's prediction
- * (model/), and compared with a baseline arm (stats/boot.h).
+/* The report's analysis, computed once: connections pooled per grid point over trials,
+ * described with stats/ci.h, set against the flight model's prediction (model/),
+ * compared with a baseline arm (stats/boot.h, seeded), the lines of time against chain
+ * size with their measured steps (stats/step.h) and the model's cliffs, and the TTLB
+ * slowdown series. The renderers (html.c, tables.c, studies.c) only format what is
+ * here; none of them runs the model, a bootstrap or step detection.
  *
  * Contract: pq_agg_build returns 0 with *out filled (free with pq_agg_free) or a
- * negative error with a message. Times in the groups are in milliseconds. */
+ * negative error with a message. Times in the groups are in milliseconds; each
+ * group's description is computed on the stored microseconds and then divided by
+ * 1000, so its median and p95 are the SQL views' (src/exp/schema.sql) divided by 1000,
+ * to the last bit. Each group's values v[p] are sorted ascending. */
 #ifndef PQ_REPORT_AGG_H
 #define PQ_REPORT_AGG_H
 
@@ -15,6 +21,7 @@
 #include "report/rdb.h"
 #include "stats/boot.h"
 #include "stats/ci.h"
+#include "stats/step.h"
 
 #define PQ_AGG_MAX_HOSTS 8
 #define PQ_AGG_MAX_RTTS 32
@@ -28,6 +35,10 @@ typedef struct pq_agg_group {
 	double *v[PQ_AGG_PHASES]; /* successful connections' times, ms */
 	size_t n[PQ_AGG_PHASES];
 	pq_ci_desc desc[PQ_AGG_PHASES]; /* valid when n >= 1 */
+	/* Against the baseline arm's group at the same host, link and response (bootstrap
+	 * of the medians); has_vs[p] = 0 for the baseline itself or too few values. */
+	pq_boot_result vs[PQ_AGG_PHASES];
+	int has_vs[PQ_AGG_PHASES];
 	size_t failed, total, retrans;
 	double min_rtt_ms; /* median of the connections' tcp_info min_rtt */
 	int has_model;
@@ -37,6 +48,35 @@ typedef struct pq_agg_group {
 	char agree_tag[24];	      /* the reason in two words, for narrow tables */
 	int agrees;
 } pq_agg_group;
+
+#define PQ_AGG_LINE_PTS 512
+#define PQ_AGG_LINE_STEPS 8
+
+/* Time against chain size at one host and RTT: the groups of one arm that sweeps the
+ * chain's size (arm >= 0), or every key arm's full handshake together (arm = -1). */
+typedef struct pq_agg_line {
+	int host, rtt, arm;
+	int hs_only; /* no response asked: fb[] and mfb[] are the handshake's */
+	size_t n;
+	double x[PQ_AGG_LINE_PTS];			/* chain DER size, kB, ascending */
+	double hs[PQ_AGG_LINE_PTS], fb[PQ_AGG_LINE_PTS]; /* measured medians, ms */
+	double mfb[PQ_AGG_LINE_PTS];			/* the model's round trips x RTT, ms */
+	pq_step steps[PQ_AGG_LINE_STEPS];		/* measured steps of at least half an RTT */
+	size_t nsteps;					/* may exceed PQ_AGG_LINE_STEPS */
+	int has_cliff;
+	double cliff_kb; /* the model's first cliff in the line's range */
+	char cliff_label[96];
+} pq_agg_line;
+
+#define PQ_AGG_SLOW_PTS 32
+
+/* TTLB slowdown (median ratio - 1, %, with the bootstrap interval) of one response-size
+ * arm against the first such arm (base) at one host and RTT, by response size. */
+typedef struct pq_agg_slow {
+	int host, rtt, arm, base;
+	size_t n;
+	double kib[PQ_AGG_SLOW_PTS], pct[PQ_AGG_SLOW_PTS], lo[PQ_AGG_SLOW_PTS], hi[PQ_AGG_SLOW_PTS];
+} pq_agg_slow;
 
 typedef struct pq_agg {
 	pq_agg_group *g;
@@ -50,18 +90,19 @@ typedef struct pq_agg {
 	/* What an arm varies across its groups: nothing but the link (a key-table row per
 	 * RTT), the chain's size (a size sweep), or the response size (a TTLB sweep). */
 	enum pq_agg_kind { PQ_AGG_KEY, PQ_AGG_SIZE, PQ_AGG_RESP } kind[PQ_AGG_MAX_ARMS];
+	pq_agg_line *lines;
+	size_t nlines;
+	pq_agg_slow *slow;
+	size_t nslow;
+	uint64_t seed; /* of every bootstrap */
 } pq_agg;
 
-int pq_agg_build(const pq_rdb *db, pq_agg *out, pq_diag *d) PQ_MUST_USE;
+int pq_agg_build(const pq_rdb *db, uint64_t seed, pq_agg *out, pq_diag *d) PQ_MUST_USE;
 void pq_agg_free(pq_agg *a);
 
 /* The group of (host, arm, rtt) with response size `resp` (-2: any), or NULL. */
 const pq_agg_group *pq_agg_find(const pq_agg *a, int host, int arm, int rtt, long long resp);
 
-/* The bootstrap of phase p between the baseline's group and g at the same host, link
- * and response; PQ_EINVAL when either side has too few values. */
-int pq_agg_vs_base(const pq_agg *a, const pq_agg_group *g, enum pq_agg_phase p, uint64_t seed,
-		   pq_boot_result *out, pq_diag *d) PQ_MUST_USE;
 
 extern const char *const pq_agg_phase_name[PQ_AGG_PHASES];
 

@@ -214,8 +214,9 @@ static void paper_aws(pq_out *o, const pq_agg *a)
 	}
 }
 
-void pq_report_studies(pq_out *o, const pq_agg *a, uint64_t seed)
+void pq_report_studies(pq_out *o, const pq_agg *a)
 {
+	uint64_t seed = a->seed;
 	char ours[400];
 	pq_out_printf(o, "<h2 id=\"studies\">The studies beside this database</h2><div class=\"scroll\">"
 			 "<table><thead><tr><th class=\"l\">study</th><th class=\"l\">question</th>"

@@ -11,6 +11,6 @@
 #include "report/agg.h"
 #include "report/out.h"
 
-void pq_report_studies(pq_out *o, const pq_agg *a, uint64_t seed);
+void pq_report_studies(pq_out *o, const pq_agg *a);
 
 #endif

@@ -15,15 +15,14 @@ static void med_ci(char *buf, size_t n, const pq_ci_desc *d)
 		snprintf(buf, n, "%.2f (no CI, n<6)", d->median);
 }
 
-static void vs_base(char *buf, size_t n, const pq_agg *a, const pq_agg_group *g, uint64_t seed)
+static void vs_base(char *buf, size_t n, const pq_agg_group *g)
 {
-	pq_boot_result r;
 	if (g->arm == 0)
 		snprintf(buf, n, "baseline");
-	else if (pq_agg_vs_base(a, g, PQ_AGG_TTFB, seed, &r, NULL) < 0)
+	else if (!g->has_vs[PQ_AGG_TTFB])
 		snprintf(buf, n, "too few values");
 	else
-		pq_boot_verdict(&r, 1, "ms", buf, n);
+		pq_boot_verdict(&g->vs[PQ_AGG_TTFB], 1, "ms", buf, n);
 }
 
 static void model_txt(char *buf, size_t n, const pq_agg_group *g)
@@ -36,15 +35,46 @@ static void model_txt(char *buf, size_t n, const pq_agg_group *g)
 			 g->agrees ? "" : g->agree_tag);
 }
 
-void pq_report_key_text(pq_out *o, const pq_agg *a, int md, uint64_t seed)
+/* The widest arm label on the terminal (labels are padded, never cut). */
+static size_t arm_width(const pq_agg *a)
 {
+	size_t w = 3;
+	for (size_t i = 0; i < a->narms; i++) {
+		size_t k = pq_out_term_width(a->arms[i]);
+		w = k > w ? k : w;
+	}
+	return w;
+}
+
+static void key_md(pq_out *o, const pq_agg *a, size_t h)
+{
+	pq_out_printf(o, "### host ");
+	pq_out_md(o, a->hosts[h]);
+	pq_out_printf(o, "\n\n| arm | RTT ms | n | handshake ms [95%% CI] | TTFB ms [95%% CI] | TTFB minus ");
+	pq_out_md(o, a->arms[0]);
+	pq_out_printf(o, " | model RTTs hs/TTFB vs measured |\n|---|--:|--:|--:|--:|---|---|\n");
+}
+
+static void key_term(pq_out *o, const pq_agg *a, size_t h, size_t aw)
+{
+	pq_out_printf(o, "host ");
+	pq_out_term(o, a->hosts[h]);
+	pq_out_printf(o, ": medians in ms [95%% CI]; TTFB minus ");
+	pq_out_term(o, a->arms[0]);
+	pq_out_printf(o, " (bootstrap); model round trips handshake/TTFB vs measured\n");
+	pq_out_term_pad(o, "arm", aw);
+	pq_out_printf(o, " %7s %5s  %-26s %-26s %-44s %s\n", "RTT ms", "n", "handshake", "TTFB",
+		      "TTFB minus baseline", "model");
+}
+
+void pq_report_key_text(pq_out *o, const pq_agg *a, int md)
+{
+	size_t aw = arm_width(a);
 	for (size_t h = 0; h < a->nhosts; h++) {
 		if (md)
-			pq_out_printf(o, "### host %s\n\n| arm | RTT ms | n | handshake ms [95%% CI] | TTFB ms [95%% CI] | TTFB minus %s | model RTTs hs/TTFB vs measured |\n|---|--:|--:|--:|--:|---|---|\n",
-				      a->hosts[h], a->arms[0]);
+			key_md(o, a, h);
 		else
-			pq_out_printf(o, "host %s: medians in ms [95%% CI]; TTFB minus %s (bootstrap); model round trips handshake/TTFB vs measured\n%-24s %7s %5s  %-26s %-26s %-44s %s\n",
-				      a->hosts[h], a->arms[0], "arm", "RTT ms", "n", "handshake", "TTFB", "TTFB minus baseline", "model");
+			key_term(o, a, h, aw);
 		for (size_t r = 0; r < a->nrtts; r++)
 			for (size_t arm = 0; arm < a->narms; arm++) {
 				const pq_agg_group *g = pq_agg_find(a, (int)h, (int)arm, (int)r, -2);
@@ -53,14 +83,18 @@ void pq_report_key_text(pq_out *o, const pq_agg *a, int md, uint64_t seed)
 				char hs[64], fb[64], dv[160], m[320];
 				med_ci(hs, sizeof hs, &g->desc[PQ_AGG_HS]);
 				med_ci(fb, sizeof fb, &g->desc[PQ_AGG_TTFB]);
-				vs_base(dv, sizeof dv, a, g, seed);
+				vs_base(dv, sizeof dv, g);
 				model_txt(m, sizeof m, g);
-				if (md)
-					pq_out_printf(o, "| %s | %g | %zu | %s | %s | %s | %s |\n", a->arms[arm],
-						      (double)a->rtts[r] / 1e3, g->n[PQ_AGG_HS], hs, fb, dv, m);
-				else
-					pq_out_printf(o, "%-24.24s %7g %5zu  %-26s %-26s %-44s %s\n", a->arms[arm],
-						      (double)a->rtts[r] / 1e3, g->n[PQ_AGG_HS], hs, fb, dv, m);
+				if (md) {
+					pq_out_printf(o, "| ");
+					pq_out_md(o, a->arms[arm]);
+					pq_out_printf(o, " | %g | %zu | %s | %s | %s | %s |\n", (double)a->rtts[r] / 1e3,
+						      g->n[PQ_AGG_HS], hs, fb, dv, m);
+				} else {
+					pq_out_term_pad(o, a->arms[arm], aw);
+					pq_out_printf(o, " %7g %5zu  %-26s %-26s %-44s %s\n", (double)a->rtts[r] / 1e3,
+						      g->n[PQ_AGG_HS], hs, fb, dv, m);
+				}
 			}
 		pq_out_printf(o, "\n");
 	}
@@ -81,10 +115,10 @@ static void csv_str(pq_out *o, const char *s)
 	pq_out_printf(o, "\"");
 }
 
-static void key_csv(pq_out *o, const pq_agg *a, uint64_t seed)
+static void key_csv(pq_out *o, const pq_agg *a)
 {
-	pq_out_printf(o, "host,arm,rtt_us,chain_der_bytes,response_bytes,phase,n,failed,median_ms,ci_lo_ms,ci_hi_ms,"
-			 "mean_ms,sd_ms,p90_ms,p99_ms,p999_ms,diff_vs_baseline_ms,diff_lo_ms,diff_hi_ms,measurable\n");
+	pq_out_printf(o, "host,point_key,arm,rtt_us,chain_der_bytes,response_bytes,phase,n,failed,median_ms,ci_lo_ms,ci_hi_ms,"
+			 "mean_ms,sd_ms,p90_ms,p95_ms,p99_ms,p999_ms,diff_vs_baseline_ms,diff_lo_ms,diff_hi_ms,measurable\n");
 	for (size_t i = 0; i < a->n; i++) {
 		const pq_agg_group *g = &a->g[i];
 		for (int p = 0; p < PQ_AGG_PHASES; p++) {
@@ -92,6 +126,8 @@ static void key_csv(pq_out *o, const pq_agg *a, uint64_t seed)
 			if (!g->n[p])
 				continue;
 			csv_str(o, a->hosts[g->host]);
+			pq_out_printf(o, ",");
+			csv_str(o, g->cell->point_key);
 			pq_out_printf(o, ",");
 			csv_str(o, a->arms[g->arm]);
 			pq_out_printf(o, ",%lld,%lld,%lld,%s,%zu,%zu,%.3f,", g->cell->rtt_us, g->cell->chain_der_bytes,
@@ -102,11 +138,12 @@ static void key_csv(pq_out *o, const pq_agg *a, uint64_t seed)
 				pq_out_printf(o, ",");
 			pq_out_printf(o, ",%.3f,%.3f,", d->mean, d->sd);
 			d->has_p90 ? pq_out_printf(o, "%.3f,", d->p90) : pq_out_printf(o, ",");
+			d->has_p95 ? pq_out_printf(o, "%.3f,", d->p95) : pq_out_printf(o, ",");
 			d->has_p99 ? pq_out_printf(o, "%.3f,", d->p99) : pq_out_printf(o, ",");
 			d->has_p999 ? pq_out_printf(o, "%.3f,", d->p999) : pq_out_printf(o, ",");
-			pq_boot_result r;
-			if (g->arm != 0 && pq_agg_vs_base(a, g, (enum pq_agg_phase)p, seed, &r, NULL) == 0)
-				pq_out_printf(o, "%.3f,%.3f,%.3f,%d\n", r.diff, r.diff_lo, r.diff_hi, r.measurable);
+			const pq_boot_result *r = &g->vs[p];
+			if (g->has_vs[p])
+				pq_out_printf(o, "%.3f,%.3f,%.3f,%d\n", r->diff, r->diff_lo, r->diff_hi, r->measurable);
 			else
 				pq_out_printf(o, ",,,\n");
 		}
@@ -133,26 +170,13 @@ static void agreement_csv(pq_out *o, const pq_agg *a)
 	}
 }
 
-static int cmp_double(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-	return (a > b) - (a < b);
-}
-
 static void cdf_csv(pq_out *o, const pq_agg *a)
 {
 	pq_out_printf(o, "host,arm,rtt_us,chain_der_bytes,response_bytes,handshake_ms,share\n");
 	for (size_t i = 0; i < a->n && !o->err; i++) {
 		const pq_agg_group *g = &a->g[i];
 		size_t n = g->n[PQ_AGG_HS];
-		double *v = n ? malloc(n * sizeof *v) : NULL;
-		if (n && !v) {
-			o->err = PQ_ENOMEM;
-			return;
-		}
-		if (n)
-			memcpy(v, g->v[PQ_AGG_HS], n * sizeof *v);
-		qsort(v, n, sizeof *v, cmp_double);
+		const double *v = g->v[PQ_AGG_HS]; /* sorted by the agg */
 		for (size_t k = 0; k < n; k++) {
 			csv_str(o, a->hosts[g->host]);
 			pq_out_printf(o, ",");
@@ -160,18 +184,17 @@ static void cdf_csv(pq_out *o, const pq_agg *a)
 			pq_out_printf(o, ",%lld,%lld,%lld,%.3f,%.6f\n", g->cell->rtt_us, g->cell->chain_der_bytes,
 				      g->cell->response_bytes, v[k], (double)(k + 1) / (double)n);
 		}
-		free(v);
 	}
 }
 
-int pq_report_csv(const pq_agg *a, const char *dir, uint64_t seed, pq_diag *d)
+int pq_report_csv(const pq_agg *a, const char *dir, pq_diag *d)
 {
 	static void (*const writers[])(pq_out *, const pq_agg *) = {agreement_csv, cdf_csv};
 	static const char *const names[] = {"agreement.csv", "cdf.csv"};
 	pq_out o;
 	int rc = 0;
 	pq_out_init(&o, 256u << 20);
-	key_csv(&o, a, seed);
+	key_csv(&o, a);
 	rc = save(&o, dir, "key.csv", d);
 	for (size_t i = 0; !rc && i < sizeof writers / sizeof writers[0]; i++) {
 		pq_buf_reset(&o.b);

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/stats.h"
+#include "stats/sample.h"
 
 void pq_zeek_agg_init(pq_zeek_agg *a, const pq_zeek_classifier *cls)
 {

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stats/sample.h"
+
 typedef struct sample {
 	char chain[160];
 	long long rtt_us;
@@ -24,10 +26,13 @@ static int sample_cmp(const void *x, const void *y)
 	return a->ttfb_us < b->ttfb_us ? -1 : a->ttfb_us > b->ttfb_us;
 }
 
-/* The median of v[0..n) (sorted): the mean of the two middle values, as the sweep's views. */
+/* The median of v[0..n) (sorted), pqtls's one definition (stats/sample.h), as the views. */
 static double median(const sample *v, size_t n)
 {
-	return n % 2 ? v[n / 2].ttfb_us : (v[n / 2 - 1].ttfb_us + v[n / 2].ttfb_us) / 2;
+	size_t lo;
+	double frac;
+	pq_stats_rank(n, PQ_STATS_MEDIAN, &lo, &frac);
+	return frac == 0 ? v[lo].ttfb_us : v[lo].ttfb_us + frac * (v[lo + 1].ttfb_us - v[lo].ttfb_us);
 }
 
 static int check_schema(sqlite3 *db, const char *path, pq_diag *d)

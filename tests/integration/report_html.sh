@@ -28,7 +28,7 @@ has "$T/one.html" "Measured steps of at least half a round trip: ecdsa-p256 pad:
 has "$T/one.html" "model: ecdsa-p256 cliff 11.50 kB"
 ! grep -q "http://\|https://" "$T/one.html" || fail "the page refers to the network"
 for f in key.csv cdf.csv agreement.csv; do [ -s "$T/csv/$f" ] || fail "no $f"; done
-has "$T/csv/key.csv" '"lab-a","ml-dsa-65",70000,11003,-1,TTFB,16,0,281.950'
+has "$T/csv/key.csv" '"lab-a","p-ml-dsa-65-70000-0--1","ml-dsa-65",70000,11003,-1,TTFB,16,0,281.950'
 "$P" report "$T/one.db" -o "$T/one2.html" --md -q >"$T/md"
 [ ! -s "$T/md" ] || fail "--quiet printed a table"
 "$P" report "$T/one.db" -o "$T/one2.html" --md >"$T/md"

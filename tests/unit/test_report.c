@@ -68,6 +68,52 @@ static void out_escapes_and_saves(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* Names from a database are shown as they are, with every control, bidi override and
+ * non-UTF-8 byte made visible (issue 17 item 5): the terminal gets no ESC, BEL, CR or LF
+ * from a name, Markdown no tag and no cell break, HTML no U+202E. */
+static const char *esc(int mode, const char *s)
+{
+	static char buf[512];
+	pq_out o;
+	pq_out_init(&o, 4096);
+	if (mode == 0)
+		pq_out_term(&o, s);
+	else if (mode == 1)
+		pq_out_md(&o, s);
+	else
+		pq_out_text(&o, s);
+	assert_int_equal(o.err, 0);
+	snprintf(buf, sizeof buf, "%s", pq_buf_str(&o.b));
+	pq_out_dispose(&o);
+	return buf;
+}
+
+static void names_escaped(void **state)
+{
+	(void)state;
+	assert_string_equal(esc(0, "a\x1b[2J\a\r\nb"), "a\\x1b[2J\\x07\\x0d\\x0ab");
+	assert_string_equal(esc(0, "ml-dsa-65 \xe2\x80\xae" "evil"), "ml-dsa-65 \\u202eevil");
+	assert_string_equal(esc(0, "\xe2\x81\xa6x\xe2\x80\x8f"), "\\u2066x\\u200f");
+	assert_string_equal(esc(0, "caf\xc3\xa9 \xff \xc0\xaf"), "caf\xc3\xa9 \\xff \\xc0\\xaf"); /* overlong '/' */
+	assert_string_equal(esc(0, "a\\x1b"), "a\\\\x1b"); /* a literal escape never reads as ESC */
+	assert_string_equal(esc(0, "\xc2\x9b" "31m"), "\\u009b31m");			 /* C1 CSI */
+	assert_int_equal(pq_out_term_width("caf\xc3\xa9"), 4);
+	assert_int_equal(pq_out_term_width("\x1b"), 4);
+	assert_string_equal(esc(1, "<script>alert(1)</script> | x"), "\\<script\\>alert(1)\\</script\\> \\| x");
+	assert_string_equal(esc(1, "[a](b) *c* _d_ `e` &amp; ~f~"), "\\[a\\](b) \\*c\\* \\_d\\_ \\`e\\` \\&amp; \\~f\\~");
+	assert_string_equal(esc(1, "x\ny\xe2\x80\xae"), "x\\x0ay\\u202e");
+	assert_string_equal(esc(2, "<b>\xe2\x80\xae\x1b\nx"), "&lt;b&gt;\\u202e\\x1b\nx");
+	/* Padding never cuts: a name longer than the width is written whole. */
+	pq_out o;
+	pq_out_init(&o, 4096);
+	pq_out_term_pad(&o, "ml-dsa-65 X25519MLKEM768 resumed", 10);
+	pq_out_printf(&o, "|");
+	pq_out_term_pad(&o, "ab", 4);
+	pq_out_printf(&o, "|");
+	assert_string_equal(pq_buf_str(&o.b), "ml-dsa-65 X25519MLKEM768 resumed|ab  |");
+	pq_out_dispose(&o);
+}
+
 static void chart(void **state)
 {
 	(void)state;
@@ -179,10 +225,10 @@ static char *studies_of(const fx_cell *c, size_t n)
 	pq_agg a;
 	pq_diag d = {0};
 	assert_int_equal(pq_rdb_open(path, &db, &d), 0);
-	assert_int_equal(pq_agg_build(&db, &a, &d), 0);
+	assert_int_equal(pq_agg_build(&db, 1, &a, &d), 0);
 	pq_out o;
 	pq_out_init(&o, 1 << 20);
-	pq_report_studies(&o, &a, 1);
+	pq_report_studies(&o, &a);
 	assert_int_equal(o.err, 0);
 	char *h = strdup(pq_buf_str(&o.b));
 	pq_out_dispose(&o);
@@ -242,7 +288,7 @@ static void studies_rows(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(ticks), cmocka_unit_test(out_escapes_and_saves), cmocka_unit_test(chart),
+	    cmocka_unit_test(ticks), cmocka_unit_test(out_escapes_and_saves), cmocka_unit_test(chart), cmocka_unit_test(names_escaped),
 	    cmocka_unit_test(refusals), cmocka_unit_test(studies_rows),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
