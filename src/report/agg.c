@@ -1,6 +1,7 @@
 #include "report/agg.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include "model/base.h"
 #include "model/cliff.h"
 #include "pki/acct.h"
+#include "report/studies.h"
 #include "stats/sample.h"
 
 const char *const pq_agg_phase_name[PQ_AGG_PHASES] = {"handshake", "TTFB", "TTLB"};
@@ -479,12 +481,52 @@ int pq_agg_build(const pq_rdb *db, uint64_t seed, pq_agg *out, pq_diag *d)
 		rc = against_base(&a, d);
 	if (!rc && (lines(&a) < 0 || slowdowns(&a) < 0))
 		rc = pq_diag_set(d, PQ_ENOMEM, "report: out of memory");
+	if (!rc)
+		rc = pq_studies_build(&a, d);
 	if (rc) {
 		pq_agg_free(&a);
 		return rc;
 	}
 	*out = a;
 	return 0;
+}
+
+const char *pq_agg_dim_text(const pq_rdb_cell *c, const char *key)
+{
+	if (strcmp(key, "leaf") == 0)
+		return c->leaf;
+	if (strcmp(key, "group") == 0)
+		return c->group;
+	return NULL;
+}
+
+double pq_agg_dim_num(const pq_rdb_cell *c, const char *key)
+{
+	static const struct {
+		const char *key;
+		size_t off;
+		int ll; /* long long, else int or double below */
+	} f[] = {
+	    {"rtt", offsetof(pq_rdb_cell, rtt_us), 1},
+	    {"response", offsetof(pq_rdb_cell, response_bytes), 1},
+	    {"pad-chain-to", offsetof(pq_rdb_cell, pad_to_bytes), 1},
+	};
+	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+		if (strcmp(key, f[i].key) == 0)
+			return (double)*(const long long *)((const char *)c + f[i].off);
+	if (strcmp(key, "intermediates") == 0)
+		return c->intermediates;
+	if (strcmp(key, "resume") == 0)
+		return c->resume_pct;
+	if (strcmp(key, "loss") == 0)
+		return c->loss_pct;
+	if (strcmp(key, "jitter") == 0)
+		return c->jitter_us;
+	if (strcmp(key, "rate") == 0)
+		return c->rate_bps;
+	if (strcmp(key, "early-data") == 0)
+		return c->early_data;
+	return NAN;
 }
 
 void pq_agg_free(pq_agg *a)
@@ -495,6 +537,7 @@ void pq_agg_free(pq_agg *a)
 	free(a->g);
 	free(a->lines);
 	free(a->slow);
+	free(a->studies);
 	memset(a, 0, sizeof *a);
 }
 

@@ -78,6 +78,16 @@ typedef struct pq_agg_slow {
 	double kib[PQ_AGG_SLOW_PTS], pct[PQ_AGG_SLOW_PTS], lo[PQ_AGG_SLOW_PTS], hi[PQ_AGG_SLOW_PTS];
 } pq_agg_slow;
 
+/* One study's question beside this database's answer (report/studies.c fills them). */
+typedef struct pq_agg_study {
+	char study[64];	    /* "paper Table VI (seeds/003)" */
+	char question[200]; /* with the conditions: "TTFB at 50 ms RTT, ML-DSA-44 chain" */
+	char theirs[400];   /* the published figure, quoted */
+	char ours[1200];    /* this database's, with its interval */
+	char verdict[800];  /* agrees, or by how much it differs and why as far as the lab can tell */
+	int agrees;	    /* 1 agrees, 0 differs, -1 cannot be judged */
+} pq_agg_study;
+
 typedef struct pq_agg {
 	pq_agg_group *g;
 	size_t n;
@@ -94,8 +104,18 @@ typedef struct pq_agg {
 	size_t nlines;
 	pq_agg_slow *slow;
 	size_t nslow;
+	pq_agg_study *studies;
+	size_t nstudies;
 	uint64_t seed; /* of every bootstrap */
 } pq_agg;
+
+/* A cell's stored (effective) value of the dimension with spec key `key` ("rtt", "leaf",
+ * "intermediate", "intermediates", "mtc", "cert-compression", "group", "resume",
+ * "early-data", "profile", "loss", "jitter", "rate", "response", "pad-chain-to"): as text
+ * (NULL when the database does not hold it) and as a number (NaN when it is not a number
+ * or not held). The one place the report reads a cell's dimension by name. */
+const char *pq_agg_dim_text(const pq_rdb_cell *c, const char *key);
+double pq_agg_dim_num(const pq_rdb_cell *c, const char *key);
 
 int pq_agg_build(const pq_rdb *db, uint64_t seed, pq_agg *out, pq_diag *d) PQ_MUST_USE;
 void pq_agg_free(pq_agg *a);

@@ -67,6 +67,33 @@ static void key_term(pq_out *o, const pq_agg *a, size_t h, size_t aw)
 		      "TTFB minus baseline", "model");
 }
 
+/* The studies' rows (report/studies.h) after the key tables. */
+static void studies_text(pq_out *o, const pq_agg *a, int md)
+{
+	if (md)
+		pq_out_printf(o, "### The studies beside this database\n\n| study | question | what it reported | here | verdict |\n"
+				 "|---|---|---|---|---|\n");
+	else
+		pq_out_printf(o, "The studies beside this database (their figures quoted from ../shared/seeds):\n");
+	for (size_t i = 0; i < a->nstudies; i++) {
+		const pq_agg_study *s = &a->studies[i];
+		const char *f[5] = {s->study, s->question, s->theirs, s->ours, s->verdict};
+		static const char *const tag[5] = {"", ": ", "\n  theirs:  ", "\n  here:    ", "\n  verdict: "};
+		for (int k = 0; k < 5; k++) {
+			pq_out_printf(o, "%s", md ? "| " : tag[k]);
+			if (md)
+				pq_out_md(o, f[k]);
+			else
+				pq_out_term(o, f[k]);
+			pq_out_printf(o, "%s", md ? " " : "");
+		}
+		pq_out_printf(o, "%s\n", md ? "|" : "");
+	}
+	if (!a->nstudies)
+		pq_out_printf(o, "%sno study's question can be answered from this database's cells\n", md ? "\n" : "  ");
+	pq_out_printf(o, "\n");
+}
+
 void pq_report_key_text(pq_out *o, const pq_agg *a, int md)
 {
 	size_t aw = arm_width(a);
@@ -98,6 +125,7 @@ void pq_report_key_text(pq_out *o, const pq_agg *a, int md)
 			}
 		pq_out_printf(o, "\n");
 	}
+	studies_text(o, a, md);
 }
 
 static int save(pq_out *o, const char *dir, const char *name, pq_diag *d)

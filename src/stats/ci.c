@@ -31,6 +31,43 @@ size_t pq_ci_median_rank(size_t n, double level, double *coverage)
 	return best;
 }
 
+/* P(B = k), B ~ Binomial(n, q), 0 < q < 1. */
+static double binom(size_t n, size_t k, double q)
+{
+	return exp(lgamma((double)n + 1) - lgamma((double)k + 1) - lgamma((double)(n - k) + 1) +
+		   (double)k * log(q) + (double)(n - k) * log1p(-q));
+}
+
+int pq_ci_quantile(const double *sorted, size_t n, unsigned permille, double level, double *lo,
+		   double *hi)
+{
+	double q = (double)permille / 1000.0, tail = (1 - level) / 2, below = 0;
+	size_t l = 0, u = 0;
+	*lo = *hi = NAN;
+	if (n == 0 || permille == 0 || permille >= 1000)
+		return PQ_ERANGE;
+	/* l: the largest rank with P(B <= l - 1) <= tail (1-based; 0 = none). */
+	for (size_t k = 0; k < n; k++) {
+		below += binom(n, k, q);
+		if (below > tail)
+			break;
+		l = k + 1;
+	}
+	/* u: the smallest rank with P(B >= u) <= tail. */
+	double above = 0;
+	for (size_t k = n; k > 0; k--) {
+		above += binom(n, k, q);
+		if (above > tail)
+			break;
+		u = k;
+	}
+	if (!l || !u || u <= l)
+		return PQ_ERANGE;
+	*lo = sorted[l - 1];
+	*hi = sorted[u - 1];
+	return 0;
+}
+
 size_t pq_ci_min_n(double percentile)
 {
 	/* At least one value beyond the percentile: n >= 1 / (1 - q). */

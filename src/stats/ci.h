@@ -37,6 +37,13 @@ int pq_ci_describe(const double *x, size_t n, pq_ci_desc *out, pq_diag *d) PQ_MU
  * its exact coverage; 0 when no interval reaches the level. */
 size_t pq_ci_median_rank(size_t n, double level, double *coverage);
 
+/* A distribution-free interval for the quantile p (per mille) of the population from a
+ * sorted sample of n: [X(l), X(u)] with P(l <= B < u) >= level, B ~ Binomial(n, p/1000),
+ * each tail at most (1 - level) / 2 (exact binomial, log-gamma). Returns 0 with *lo and
+ * *hi set, or PQ_ERANGE when the sample is too small for such ranks (then they are NaN). */
+int pq_ci_quantile(const double *sorted, size_t n, unsigned permille, double level, double *lo,
+		   double *hi) PQ_MUST_USE;
+
 /* The minimum sample sizes for the tail percentiles (10, 20, 100, 1000). */
 size_t pq_ci_min_n(double percentile);
 

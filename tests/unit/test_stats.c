@@ -185,6 +185,25 @@ static void quantile_definition(void **state)
 	assert_false(dsc.has_p95);
 }
 
+/* The quantile interval: for the median it is the median's (n = 10: ranks 2 and 9,
+ * as median_ranks); a p95 needs enough values beyond it (n = 20 has none to spare,
+ * n = 100 gives ranks around 95). */
+static void quantile_interval(void **state)
+{
+	(void)state;
+	double x[100], lo, hi;
+	for (int i = 0; i < 100; i++)
+		x[i] = i + 1;
+	assert_int_equal(pq_ci_quantile(x, 10, 500, 0.95, &lo, &hi), 0);
+	assert_true(lo == 2 && hi == 9);
+	assert_int_equal(pq_ci_quantile(x, 20, 950, 0.95, &lo, &hi), PQ_ERANGE);
+	assert_true(isnan(lo) && isnan(hi));
+	assert_int_equal(pq_ci_quantile(x, 100, 950, 0.95, &lo, &hi), 0);
+	assert_true(lo >= 88 && lo <= 91 && hi >= 98 && hi <= 100);
+	assert_int_equal(pq_ci_quantile(x, 0, 500, 0.95, &lo, &hi), PQ_ERANGE);
+	assert_int_equal(pq_ci_quantile(x, 5, 500, 0.95, &lo, &hi), PQ_ERANGE);
+}
+
 static void steps(void **state)
 {
 	(void)state;
@@ -205,7 +224,7 @@ int main(void)
 	    cmocka_unit_test(median_ranks), cmocka_unit_test(describe_small),
 	    cmocka_unit_test(median_coverage), cmocka_unit_test(bootstrap),
 	    cmocka_unit_test(steps), cmocka_unit_test(sample_set),
-	    cmocka_unit_test(quantile_definition),
+	    cmocka_unit_test(quantile_definition), cmocka_unit_test(quantile_interval),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
