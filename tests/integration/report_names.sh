@@ -37,11 +37,12 @@ grep -qF 'ml-dsa-65 X25519MLKEM768 resumed ' "$T/term" || fail "the resumed labe
 # Columns stay aligned: the RTT column starts at the same place on every row.
 awk '/^ml-dsa-65 X25519MLKEM768 (fresh|resumed) +70 / { print index($0, " 70 ") }' "$T/term" | sort -u | wc -l |
 	grep -qx 1 || fail "the rows' columns do not line up"
-# Markdown: no tag, no extra cell (every row has the header's 8 pipes).
+# Markdown: no tag, no extra cell (every row of a table has its header's cell count).
 if grep -q '<script>' "$T/md"; then fail "--md passed <script> through"; fi
 grep -qF '\<script\>alert(1)\</script\>\|x' "$T/md" || fail "--md did not escape the tag and the pipe"
-awk -F'|' '/^\| / { n = gsub(/[^\\]\|/, "&"); if (n + (substr($0, 1, 1) == "|") != 8) bad = 1 } END { exit bad }' "$T/md" ||
-	fail "a Markdown row has a cell too many"
+awk '/^\|/ { line = $0; gsub(/\\\|/, "", line); n = gsub(/\|/, "", line); if (!inside) want = n; inside = 1
+	if (n != want) { print "row with " n " pipes, header " want ": " $0; bad = 1 }; next } { inside = 0 }
+	END { exit bad }' "$T/md" || fail "a Markdown row has a cell too many"
 # HTML: no raw U+202E, the name escaped.
 if grep -q $'\xe2\x80\xae' "$T/n.html"; then fail "U+202E reached the page raw"; fi
 grep -qF '&lt;script&gt;alert(1)&lt;/script&gt;|x\u202eRTL' "$T/n.html" || fail "the page does not show the name escaped"
