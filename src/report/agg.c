@@ -11,6 +11,7 @@
 #include "model/base.h"
 #include "model/cliff.h"
 #include "pki/acct.h"
+#include "report/curve.h"
 #include "report/studies.h"
 #include "stats/sample.h"
 
@@ -357,15 +358,20 @@ static int lines(pq_agg *a)
 	return rc;
 }
 
-/* The TTLB slowdown of `arm` against `base` at one host and RTT, by response size. */
+static int same_link(const pq_agg_group *x, const pq_agg_group *y)
+{
+	return x->host == y->host && strcmp(x->cell->link_key, y->cell->link_key) == 0;
+}
+
+/* The TTLB slowdown of `arm` against `base` on one host and link, by response size. */
 static int slow_series(const pq_agg *a, pq_agg_slow *s)
 {
 	for (size_t i = 0; i < a->n && s->n < PQ_AGG_SLOW_PTS; i++) {
 		const pq_agg_group *g = &a->g[i], *b = NULL;
-		if (g->arm != s->arm || g->rtt != s->rtt || g->host != s->host || !g->n[PQ_AGG_TTLB])
+		if (g->arm != s->arm || !same_link(g, s->first) || !g->n[PQ_AGG_TTLB])
 			continue;
 		for (size_t k = 0; k < a->n && !b; k++)
-			if (a->g[k].arm == s->base && a->g[k].rtt == s->rtt && a->g[k].host == s->host &&
+			if (a->g[k].arm == s->base && same_link(&a->g[k], g) &&
 			    a->g[k].cell->response_bytes == g->cell->response_bytes)
 				b = &a->g[k];
 		pq_boot_result r;
@@ -376,11 +382,16 @@ static int slow_series(const pq_agg *a, pq_agg_slow *s)
 			return rc;
 		if (rc < 0)
 			continue;
-		s->kib[s->n] = (double)g->cell->response_bytes / 1024.0;
-		s->pct[s->n] = (r.ratio - 1) * 100;
-		s->lo[s->n] = (r.ratio_lo - 1) * 100;
-		s->hi[s->n] = (r.ratio_hi - 1) * 100;
-		s->n++;
+		size_t k = s->n++;
+		s->kib[k] = (double)g->cell->response_bytes / 1024.0;
+		s->pct[k] = (r.ratio - 1) * 100;
+		s->lo[k] = (r.ratio_lo - 1) * 100;
+		s->hi[k] = (r.ratio_hi - 1) * 100;
+		for (; k > 0 && s->kib[k - 1] > s->kib[k]; k--) { /* by response size */
+			double t[4] = {s->kib[k], s->pct[k], s->lo[k], s->hi[k]};
+			s->kib[k] = s->kib[k - 1], s->pct[k] = s->pct[k - 1], s->lo[k] = s->lo[k - 1], s->hi[k] = s->hi[k - 1];
+			s->kib[k - 1] = t[0], s->pct[k - 1] = t[1], s->lo[k - 1] = t[2], s->hi[k - 1] = t[3];
+		}
 	}
 	return 0;
 }
@@ -392,26 +403,28 @@ static int slowdowns(pq_agg *a)
 		if (a->kind[k] == PQ_AGG_RESP)
 			base = (int)k;
 	size_t cap = 0;
-	for (size_t h = 0; base >= 0 && h < a->nhosts; h++)
-		for (size_t r = 0; r < a->nrtts; r++)
-			for (size_t k = (size_t)base + 1; k < a->narms; k++) {
-				if (a->kind[k] != PQ_AGG_RESP)
-					continue;
-				if (a->nslow == cap) {
-					size_t nc = cap ? cap * 2 : 8;
-					pq_agg_slow *v = realloc(a->slow, nc * sizeof *v);
-					if (!v)
-						return PQ_ENOMEM;
-					a->slow = v;
-					cap = nc;
-				}
-				pq_agg_slow *s = &a->slow[a->nslow];
-				*s = (pq_agg_slow){.host = (int)h, .rtt = (int)r, .arm = (int)k, .base = base};
-				if (slow_series(a, s) < 0)
-					return PQ_ENOMEM;
-				if (s->n >= 2)
-					a->nslow++;
-			}
+	for (size_t i = 0; base >= 0 && i < a->n; i++) {
+		const pq_agg_group *g = &a->g[i];
+		int seen = g->arm == base || a->kind[g->arm] != PQ_AGG_RESP;
+		for (size_t k = 0; k < a->nslow && !seen; k++)
+			seen = a->slow[k].arm == g->arm && same_link(a->slow[k].first, g);
+		if (seen)
+			continue;
+		if (a->nslow == cap) {
+			size_t nc = cap ? cap * 2 : 8;
+			pq_agg_slow *v = realloc(a->slow, nc * sizeof *v);
+			if (!v)
+				return PQ_ENOMEM;
+			a->slow = v;
+			cap = nc;
+		}
+		pq_agg_slow *s = &a->slow[a->nslow];
+		*s = (pq_agg_slow){.host = g->host, .arm = g->arm, .base = base, .first = g};
+		if (slow_series(a, s) < 0)
+			return PQ_ENOMEM;
+		if (s->n >= 2)
+			a->nslow++;
+	}
 	return 0;
 }
 
@@ -421,6 +434,7 @@ int pq_agg_build(const pq_rdb *db, uint64_t seed, pq_agg *out, pq_diag *d)
 	model_cache *mc = calloc(MODEL_CACHE, sizeof *mc);
 	size_t nmc = 0, cap = 0;
 	int rc = mc ? lists(db, &a, d) : pq_diag_set(d, PQ_ENOMEM, "report: out of memory");
+	pq_agg_vary(db, &a);
 	int *done = rc ? NULL : calloc(db->ncells, sizeof *done);
 	if (!rc && !done)
 		rc = pq_diag_set(d, PQ_ENOMEM, "report: out of memory");
@@ -481,6 +495,8 @@ int pq_agg_build(const pq_rdb *db, uint64_t seed, pq_agg *out, pq_diag *d)
 		rc = against_base(&a, d);
 	if (!rc && (lines(&a) < 0 || slowdowns(&a) < 0))
 		rc = pq_diag_set(d, PQ_ENOMEM, "report: out of memory");
+	if (!rc && pq_curve_build(&a) < 0)
+		rc = pq_diag_set(d, PQ_ENOMEM, "report: out of memory");
 	if (!rc)
 		rc = pq_studies_build(&a, d);
 	if (rc) {
@@ -491,44 +507,6 @@ int pq_agg_build(const pq_rdb *db, uint64_t seed, pq_agg *out, pq_diag *d)
 	return 0;
 }
 
-const char *pq_agg_dim_text(const pq_rdb_cell *c, const char *key)
-{
-	if (strcmp(key, "leaf") == 0)
-		return c->leaf;
-	if (strcmp(key, "group") == 0)
-		return c->group;
-	return NULL;
-}
-
-double pq_agg_dim_num(const pq_rdb_cell *c, const char *key)
-{
-	static const struct {
-		const char *key;
-		size_t off;
-		int ll; /* long long, else int or double below */
-	} f[] = {
-	    {"rtt", offsetof(pq_rdb_cell, rtt_us), 1},
-	    {"response", offsetof(pq_rdb_cell, response_bytes), 1},
-	    {"pad-chain-to", offsetof(pq_rdb_cell, pad_to_bytes), 1},
-	};
-	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
-		if (strcmp(key, f[i].key) == 0)
-			return (double)*(const long long *)((const char *)c + f[i].off);
-	if (strcmp(key, "intermediates") == 0)
-		return c->intermediates;
-	if (strcmp(key, "resume") == 0)
-		return c->resume_pct;
-	if (strcmp(key, "loss") == 0)
-		return c->loss_pct;
-	if (strcmp(key, "jitter") == 0)
-		return c->jitter_us;
-	if (strcmp(key, "rate") == 0)
-		return c->rate_bps;
-	if (strcmp(key, "early-data") == 0)
-		return c->early_data;
-	return NAN;
-}
-
 void pq_agg_free(pq_agg *a)
 {
 	for (size_t i = 0; a->g && i < a->n; i++)
@@ -537,6 +515,7 @@ void pq_agg_free(pq_agg *a)
 	free(a->g);
 	free(a->lines);
 	free(a->slow);
+	free(a->curves);
 	free(a->studies);
 	memset(a, 0, sizeof *a);
 }

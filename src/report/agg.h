@@ -71,12 +71,27 @@ typedef struct pq_agg_line {
 #define PQ_AGG_SLOW_PTS 32
 
 /* TTLB slowdown (median ratio - 1, %, with the bootstrap interval) of one response-size
- * arm against the first such arm (base) at one host and RTT, by response size. */
+ * arm against the first such arm (base) on one host and link (profile), by response size. */
 typedef struct pq_agg_slow {
-	int host, rtt, arm, base;
+	int host, arm, base;
+	const pq_agg_group *first; /* a point's group: its link (link_key, RTT, profile) */
 	size_t n;
 	double kib[PQ_AGG_SLOW_PTS], pct[PQ_AGG_SLOW_PTS], lo[PQ_AGG_SLOW_PTS], hi[PQ_AGG_SLOW_PTS];
 } pq_agg_slow;
+
+#define PQ_AGG_CURVE_PTS 64
+
+/* A curve across one dimension with every other one fixed (trials pooled): handshake
+ * percentiles against loss at one RTT, or TTFB against RTT. */
+typedef struct pq_agg_curve {
+	enum pq_agg_curve_kind { PQ_AGG_VS_LOSS, PQ_AGG_VS_RTT } kind;
+	int host;
+	int rtt;		   /* VS_LOSS: the RTT's index; VS_RTT: -1 */
+	const pq_agg_group *first; /* a point's group: the other dimensions' values */
+	size_t n;
+	double x[PQ_AGG_CURVE_PTS];    /* loss %, or RTT ms; ascending */
+	double y[4][PQ_AGG_CURVE_PTS]; /* VS_LOSS: handshake p25, p50, p75, p95; VS_RTT: TTFB median, CI lo, hi */
+} pq_agg_curve;
 
 /* One study's question beside this database's answer (report/studies.c fills them). */
 typedef struct pq_agg_study {
@@ -104,10 +119,33 @@ typedef struct pq_agg {
 	size_t nlines;
 	pq_agg_slow *slow;
 	size_t nslow;
+	size_t vary[32]; /* indexes into pq_agg_dims of the dimensions whose value varies */
+	size_t nvary;
+	pq_agg_curve *curves;
+	size_t ncurves;
 	pq_agg_study *studies;
 	size_t nstudies;
 	uint64_t seed; /* of every bootstrap */
 } pq_agg;
+
+/* The dimensions the report can show, by spec key, with the heading a column or caption
+ * uses; a_vary lists those whose stored value differs between cells. */
+typedef struct pq_agg_dim {
+	const char *key, *label;
+	int text; /* read with pq_agg_dim_text, else pq_agg_dim_num */
+} pq_agg_dim;
+extern const pq_agg_dim pq_agg_dims[];
+extern const size_t pq_agg_ndims;
+
+/* A cell's value of dims[i] as a reader sees it: "70 ms", "1 %", "200 KiB", "ml-dsa-65". */
+void pq_agg_dim_show(const pq_rdb_cell *c, size_t i, char *buf, size_t n);
+
+/* Fills a->vary from the database's cells (pq_agg_build calls it). */
+void pq_agg_vary(const pq_rdb *db, pq_agg *a);
+
+/* A grid point's label: its arm, and each varying dimension but `except` (a key, or
+ * NULL) that the arm alone does not fix, as "key value": never cut. */
+void pq_agg_point_label(const pq_agg *a, const pq_agg_group *g, const char *except, char *buf, size_t n);
 
 /* A cell's stored (effective) value of the dimension with spec key `key` ("rtt", "leaf",
  * "intermediate", "intermediates", "mtc", "cert-compression", "group", "resume",

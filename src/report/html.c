@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/charts.h"
 #include "report/studies.h"
 #include "report/svg.h"
 
-#define MAX_FIGS 64
 #define MAX_PTS PQ_AGG_LINE_PTS
 
 typedef struct page {
@@ -16,8 +16,7 @@ typedef struct page {
 	const pq_rdb *db;
 	const pq_agg *a;
 	uint64_t seed;
-	char figs[MAX_FIGS][48];
-	size_t nfigs;
+	pq_chart_ids figs;
 } page;
 
 static const char *CSS =
@@ -58,8 +57,7 @@ static const char *JS =
 
 static void fig_add(page *p, const char *id)
 {
-	if (p->nfigs < MAX_FIGS)
-		snprintf(p->figs[p->nfigs++], sizeof p->figs[0], "%s", id);
+	pq_chart_ids_add(&p->figs, id);
 }
 
 static void ms_ci(pq_out *o, const pq_ci_desc *d)
@@ -197,8 +195,9 @@ static void size_chart(page *p, int rtt, int host)
 {
 	const pq_agg *a = p->a;
 	pq_svg_series s[9];
-	pq_svg_mark marks[4];
-	char steps[600] = "", arm[4][100], fbname[4][160], mname[4][160];
+	pq_svg_mark marks[12];
+	char steps[600] = "", arm[4][100], fbname[4][160], mname[4][160], steplab[8][48];
+	size_t nsl = 0;
 	size_t nl = 0, ns = 0, nm = 0;
 	const pq_agg_line *key = NULL;
 	double rt = (double)a->rtts[rtt] / 1e3;
@@ -218,6 +217,11 @@ static void size_chart(page *p, int rtt, int host)
 		steps_text(l, arm[nl], steps + off, sizeof steps - off);
 		if (l->has_cliff)
 			marks[nm++] = (pq_svg_mark){l->cliff_kb, l->cliff_label};
+		/* the measured steps too, at the first size that pays */
+		for (size_t k = 0; k < l->nsteps && k < 2 && nsl < 8 && nm < 12; k++) {
+			snprintf(steplab[nsl], sizeof steplab[0], "step %+.1f RTT", l->steps[k].jump_rtts);
+			marks[nm++] = (pq_svg_mark){l->steps[k].x_after, steplab[nsl++]};
+		}
 		nl++;
 	}
 	if (key) /* the key arms' handshake too */
@@ -239,73 +243,32 @@ static void size_chart(page *p, int rtt, int host)
 	}
 }
 
-/* CDF of handshake times per key arm at one RTT. */
-static void cdf_chart(page *p, int rtt, int host)
+/* TTLB slowdown (%) of each response-size arm against the first such arm on one link
+ * (the agg's series; one chart per link, named by its profile and RTT). */
+static void ttlb_chart(page *p, size_t first)
 {
 	const pq_agg *a = p->a;
-	pq_svg_series s[PQ_AGG_MAX_ARMS];
-	const double *xs[PQ_AGG_MAX_ARMS] = {0};
-	double *ys[PQ_AGG_MAX_ARMS] = {0};
-	size_t ns = 0;
-	for (size_t arm = 0; arm < a->narms; arm++) {
-		const pq_agg_group *g = pq_agg_find(a, host, (int)arm, rtt, -2);
-		if (p->a->kind[arm] != PQ_AGG_KEY || !g || g->n[PQ_AGG_HS] < 2)
-			continue;
-		size_t n = g->n[PQ_AGG_HS];
-		xs[ns] = g->v[PQ_AGG_HS]; /* sorted by the agg */
-		ys[ns] = malloc(n * sizeof(double));
-		if (!ys[ns]) {
-			p->o->err = PQ_ENOMEM;
-			break;
-		}
-		for (size_t i = 0; i < n; i++)
-			ys[ns][i] = (double)(i + 1) / (double)n;
-		s[ns] = (pq_svg_series){a->arms[arm], xs[ns], ys[ns], n, NULL, NULL, PQ_SVG_STEP, (int)ns};
-		ns++;
-	}
-	if (ns >= 1) {
-		char id[48], cap[400];
-		snprintf(id, sizeof id, "fig-cdf-h%d-r%d", host, rtt);
-		snprintf(cap, sizeof cap, "Distribution of handshake times per arm at %g ms RTT (host %s): the share of connections done by each time.",
-			 (double)a->rtts[rtt] / 1e3, a->hosts[host]);
-		double hi = 0, lo = INFINITY;
-		for (size_t i = 0; i < ns; i++) {
-			hi = fmax(hi, xs[i][s[i].n - 1]);
-			lo = fmin(lo, xs[i][0]);
-		}
-		pq_svg_chart c = {.id = id, .caption = cap, .x = {"handshake time (ms)", 0, 0, hi / lo > 20},
-				  .y = {"share of connections", 0, 1, 0}, .s = s, .ns = ns};
-		pq_svg_chart_write(p->o, &c);
-		fig_add(p, id);
-	}
-	for (size_t i = 0; i < ns; i++)
-		free(ys[i]);
-}
-
-/* TTLB slowdown (%) of each response-size arm against the first such arm (the agg's
- * series). */
-static void ttlb_chart(page *p, int rtt, int host)
-{
-	const pq_agg *a = p->a;
+	const pq_agg_slow *f = &a->slow[first];
+	for (size_t i = 0; i < first; i++)
+		if (a->slow[i].host == f->host && strcmp(a->slow[i].first->cell->link_key, f->first->cell->link_key) == 0)
+			return; /* drawn with an earlier series */
 	pq_svg_series s[8];
 	size_t ns = 0;
-	int base = -1;
-	for (size_t i = 0; i < a->nslow && ns < 8; i++) {
+	for (size_t i = first; i < a->nslow && ns < 8; i++) {
 		const pq_agg_slow *w = &a->slow[i];
-		if (w->rtt != rtt || w->host != host)
+		if (w->host != f->host || strcmp(w->first->cell->link_key, f->first->cell->link_key) != 0)
 			continue;
-		base = w->base;
 		s[ns] = (pq_svg_series){a->arms[w->arm], w->kib, w->pct, w->n, w->lo, w->hi, PQ_SVG_LINE, (int)ns};
 		ns++;
 	}
-	if (!ns)
-		return;
-	char id[48], cap[600];
-	snprintf(id, sizeof id, "fig-ttlb-h%d-r%d", host, rtt);
+	char id[48], cap[700];
+	const char *prof = pq_agg_dim_text(f->first->cell, "profile");
+	snprintf(id, sizeof id, "fig-ttlb-h%d-s%zu", f->host, first);
 	snprintf(cap, sizeof cap,
-		 "Time-to-last-byte slowdown against %s (median ratio - 1, %%) by response size at %g ms "
-		 "RTT (host %s); bands are bootstrap 95 %% intervals.",
-		 a->arms[base], (double)a->rtts[rtt] / 1e3, a->hosts[host]);
+		 "Time-to-last-byte slowdown against %s (median ratio - 1, %%) by response size%s%s, at %g ms RTT "
+		 "(host %s); bands are bootstrap 95 %% intervals.",
+		 a->arms[f->base], prof && *prof ? " on profile " : "", prof && *prof ? prof : "",
+		 pq_agg_dim_num(f->first->cell, "rtt") / 1e3, a->hosts[f->host]);
 	pq_svg_chart c = {.id = id, .caption = cap, .x = {"response size (KiB)", 0, 0, 1},
 			  .y = {"TTLB slowdown (%)", 0, 0, 0}, .s = s, .ns = ns};
 	pq_svg_chart_write(p->o, &c);
@@ -417,10 +380,14 @@ static void figures(page *p)
 			size_chart(p, (int)r, (int)h);
 	for (size_t h = 0; h < a->nhosts; h++)
 		for (size_t r = 0; r < a->nrtts; r++)
-			cdf_chart(p, (int)r, (int)h);
+			pq_charts_loss(p->o, a, (int)h, (int)r, &p->figs);
+	for (size_t h = 0; h < a->nhosts; h++)
+		pq_charts_rtt(p->o, a, (int)h, &p->figs);
 	for (size_t h = 0; h < a->nhosts; h++)
 		for (size_t r = 0; r < a->nrtts; r++)
-			ttlb_chart(p, (int)r, (int)h);
+			pq_charts_cdf(p->o, a, (int)h, (int)r, &p->figs);
+	for (size_t i = 0; i < a->nslow; i++)
+		ttlb_chart(p, i);
 }
 
 void pq_report_html(pq_out *o, const pq_rdb *db, const pq_agg *a, const char *source)
@@ -441,8 +408,8 @@ void pq_report_html(pq_out *o, const pq_rdb *db, const pq_agg *a, const char *so
 	pq_out_printf(o, "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
 			 "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
 			 "<meta name=\"pqtls-figures\" content=\"");
-	for (size_t i = 0; i < p->nfigs; i++)
-		pq_out_printf(o, "%s%s", i ? " " : "", p->figs[i]);
+	for (size_t i = 0; i < p->figs.n; i++)
+		pq_out_printf(o, "%s%s", i ? " " : "", p->figs.id[i]);
 	pq_out_printf(o, "\"><title>pqtls report: ");
 	pq_out_text(o, db->spec_name[0] ? db->spec_name : source);
 	pq_out_printf(o, "</title><style>%s</style></head><body><h1>pqtls report: ", CSS);
