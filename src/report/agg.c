@@ -253,6 +253,7 @@ static int against_base(pq_agg *a, pq_diag *d)
 	for (size_t i = 0; i < a->n; i++) {
 		pq_agg_group *g = &a->g[i];
 		const pq_agg_group *b = g->arm == 0 ? NULL : base_of(a, g);
+		g->base = g->arm == 0 ? PQ_AGG_BASE_SELF : b ? PQ_AGG_BASE_OK : PQ_AGG_BASE_NONE;
 		for (int p = 0; b && p < PQ_AGG_PHASES; p++) {
 			pq_diag e = {0};
 			int rc = pq_boot_diff(b->v[p], b->n[p], g->v[p], g->n[p], 1000, a->seed, &g->vs[p], &e);
@@ -495,6 +496,8 @@ int pq_agg_build(const pq_rdb *db, uint64_t seed, pq_agg *out, pq_diag *d)
 		rc = against_base(&a, d);
 	if (!rc && (lines(&a) < 0 || slowdowns(&a) < 0))
 		rc = pq_diag_set(d, PQ_ENOMEM, "report: out of memory");
+	if (!rc)
+		pq_agg_notes(db, &a);
 	if (!rc && pq_curve_build(&a) < 0)
 		rc = pq_diag_set(d, PQ_ENOMEM, "report: out of memory");
 	if (!rc)

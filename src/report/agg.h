@@ -39,6 +39,7 @@ typedef struct pq_agg_group {
 	 * of the medians); has_vs[p] = 0 for the baseline itself or too few values. */
 	pq_boot_result vs[PQ_AGG_PHASES];
 	int has_vs[PQ_AGG_PHASES];
+	enum pq_agg_base { PQ_AGG_BASE_SELF, PQ_AGG_BASE_NONE, PQ_AGG_BASE_OK } base; /* why has_vs is 0 */
 	size_t failed, total, retrans;
 	double min_rtt_ms; /* median of the connections' tcp_info min_rtt */
 	int has_model;
@@ -119,8 +120,12 @@ typedef struct pq_agg {
 	size_t nlines;
 	pq_agg_slow *slow;
 	size_t nslow;
-	size_t vary[32]; /* indexes into pq_agg_dims of the dimensions whose value varies */
+	size_t vary[64]; /* indexes into pq_agg_dims of the dimensions whose value varies */
 	size_t nvary;
+	/* What the key table pools or leaves out, and what is the same everywhere, in
+	 * sentences every renderer prints above it. */
+	char notes[6][600];
+	size_t nnotes;
 	pq_agg_curve *curves;
 	size_t ncurves;
 	pq_agg_study *studies;
@@ -132,7 +137,8 @@ typedef struct pq_agg {
  * uses; a_vary lists those whose stored value differs between cells. */
 typedef struct pq_agg_dim {
 	const char *key, *label;
-	int text; /* read with pq_agg_dim_text, else pq_agg_dim_num */
+	int text;	    /* read with pq_agg_dim_text, else pq_agg_dim_num */
+	const char *column; /* the cell column it is stored in (key.csv's heading) */
 } pq_agg_dim;
 extern const pq_agg_dim pq_agg_dims[];
 extern const size_t pq_agg_ndims;
@@ -140,8 +146,13 @@ extern const size_t pq_agg_ndims;
 /* A cell's value of dims[i] as a reader sees it: "70 ms", "1 %", "200 KiB", "ml-dsa-65". */
 void pq_agg_dim_show(const pq_rdb_cell *c, size_t i, char *buf, size_t n);
 
+/* The stored value of dims[i] as key.csv writes it (the column's own unit; "" for NULL). */
+void pq_agg_dim_raw(const pq_rdb_cell *c, size_t i, char *buf, size_t n);
+
 /* Fills a->vary from the database's cells (pq_agg_build calls it). */
 void pq_agg_vary(const pq_rdb *db, pq_agg *a);
+/* Fills a->notes once the groups are built (pq_agg_build calls it). */
+void pq_agg_notes(const pq_rdb *db, pq_agg *a);
 
 /* A grid point's label: its arm, and each varying dimension but `except` (a key, or
  * NULL) that the arm alone does not fix, as "key value": never cut. */

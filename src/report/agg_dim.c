@@ -8,14 +8,21 @@
 #include <string.h>
 
 const pq_agg_dim pq_agg_dims[] = {
-    {"leaf", "leaf", 1},	       {"intermediate", "intermediate", 1},
-    {"intermediates", "intermediates", 0}, {"pad-chain-to", "chain padded to", 0},
-    {"mtc", "MTC", 1},		       {"cert-compression", "compression", 1},
-    {"group", "group", 1},	       {"resume", "resumed", 0},
-    {"early-data", "0-RTT", 0},	       {"profile", "profile", 1},
-    {"rtt", "RTT", 0},		       {"jitter", "jitter", 0},
-    {"loss", "loss", 0},	       {"rate", "rate", 0},
-    {"response", "response", 0},
+    {"leaf", "leaf", 1, "chain_leaf"},
+    {"intermediate", "intermediate", 1, "chain_intermediate"},
+    {"intermediates", "intermediates", 0, "chain_intermediates"},
+    {"pad-chain-to", "chain padded to", 0, "chain_pad_to_bytes"},
+    {"mtc", "MTC", 1, "chain_mtc"},
+    {"cert-compression", "compression", 1, "cert_comp"},
+    {"group", "group", 1, "tls_group"},
+    {"resume", "resumed", 0, "resume_pct"},
+    {"early-data", "0-RTT", 0, "early_data"},
+    {"profile", "profile", 1, "link_profile"},
+    {"rtt", "RTT", 0, "rtt_us"},
+    {"jitter", "jitter", 0, "jitter_us"},
+    {"loss", "loss", 0, "loss_pct"},
+    {"rate", "rate", 0, "rate_bps"},
+    {"response", "response", 0, "response_bytes"},
 };
 const size_t pq_agg_ndims = sizeof pq_agg_dims / sizeof pq_agg_dims[0];
 
@@ -46,6 +53,20 @@ void pq_agg_dim_show(const pq_rdb_cell *c, size_t i, char *buf, size_t n)
 		snprintf(buf, n, "natural");
 	else
 		snprintf(buf, n, "%g%s", v, strcmp(key, "response") == 0 || strcmp(key, "pad-chain-to") == 0 ? " B" : "");
+}
+
+void pq_agg_dim_raw(const pq_rdb_cell *c, size_t i, char *buf, size_t n)
+{
+	if (pq_agg_dims[i].text) {
+		const char *t = pq_agg_dim_text(c, pq_agg_dims[i].key);
+		snprintf(buf, n, "%s", t ? t : "");
+	} else {
+		double v = pq_agg_dim_num(c, pq_agg_dims[i].key);
+		if (isfinite(v))
+			snprintf(buf, n, "%.17g", v);
+		else
+			snprintf(buf, n, "%s", "");
+	}
 }
 
 /* Whether dims[i] differs between any two cells of the database. */
@@ -124,4 +145,40 @@ double pq_agg_dim_num(const pq_rdb_cell *c, const char *key)
 	if (strcmp(key, "early-data") == 0)
 		return c->early_data;
 	return NAN;
+}
+
+void pq_agg_notes(const pq_rdb *db, pq_agg *a)
+{
+	size_t failed = 0, empty = 0, trials = 0;
+	for (size_t i = 0; i < db->ncells; i++) {
+		failed += strcmp(db->cells[i].status, "ok") != 0;
+		trials = (size_t)db->cells[i].trial > trials ? (size_t)db->cells[i].trial : trials;
+	}
+	for (size_t i = 0; i < a->n; i++)
+		empty += a->g[i].n[PQ_AGG_HS] == 0;
+	char *t = a->notes[a->nnotes++];
+	size_t n = sizeof a->notes[0];
+	snprintf(t, n, "%zu cells (up to %zu trials each) pooled into %zu grid points, one row each (point_key; "
+		 "a cell's connections all count, failed ones in n's failed share); no grid point is left out.",
+		 db->ncells, trials, a->n);
+	if (failed || empty) {
+		t = a->notes[a->nnotes++];
+		snprintf(t, n, "%zu cells did not complete (status other than ok); %zu grid points have no successful "
+			 "connection and show no times.", failed, empty);
+	}
+	t = a->notes[a->nnotes++];
+	snprintf(t, n, "The same in every cell:");
+	size_t len = strlen(t), shown = 0;
+	for (size_t i = 0; i < pq_agg_ndims && db->ncells && len < n; i++) {
+		int v = 0;
+		for (size_t k = 0; k < a->nvary; k++)
+			v |= a->vary[k] == i;
+		if (v)
+			continue;
+		char val[96];
+		pq_agg_dim_show(&db->cells[0], i, val, sizeof val);
+		len += (size_t)snprintf(t + len, n - len, "%s %s %s", shown++ ? "," : "", pq_agg_dims[i].label, val);
+	}
+	if (len < n)
+		snprintf(t + len, n - len, "%s.", shown ? "" : " nothing");
 }

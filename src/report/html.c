@@ -88,8 +88,9 @@ static void tails(pq_out *o, const pq_ci_desc *d)
 static void diff_cell(page *p, const pq_agg_group *g, enum pq_agg_phase ph)
 {
 	char buf[160];
-	if (g->arm == 0) {
-		pq_out_printf(p->o, "<td class=\"l\">baseline</td>");
+	if (g->base != PQ_AGG_BASE_OK) {
+		pq_out_printf(p->o, "<td class=\"l\">%s</td>",
+			      g->base == PQ_AGG_BASE_SELF ? "baseline" : "no baseline at this link and response");
 		return;
 	}
 	if (!g->has_vs[ph]) {
@@ -120,38 +121,52 @@ static void model_cell(pq_out *o, const pq_agg_group *g)
 	pq_out_printf(o, "</td>");
 }
 
+/* One row per grid point of the host, a column per dimension that varies. */
 static void key_table(page *p, int host)
 {
 	const pq_agg *a = p->a;
 	pq_out *o = p->o;
-	pq_out_printf(o, "<div class=\"scroll\"><table class=\"sort key\"><thead><tr><th class=\"l\">arm</th>"
-			 "<th>RTT ms</th><th>n (failed)</th><th>handshake ms, median [95 %% CI]</th>"
+	char v[160];
+	pq_out_printf(o, "<div class=\"scroll\"><table class=\"sort key\"><thead><tr><th class=\"l\">arm</th>");
+	for (size_t k = 0; k < a->nvary; k++) {
+		pq_out_printf(o, "<th>");
+		pq_out_text(o, pq_agg_dims[a->vary[k]].label);
+		pq_out_printf(o, "</th>");
+	}
+	pq_out_printf(o, "<th>n (failed)</th><th>handshake ms, median [95 %% CI]</th>"
 			 "<th>TTFB ms, median [95 %% CI]</th><th>TTFB p90 / p99 / p99.9</th>"
 			 "<th class=\"l\">TTFB minus ");
 	pq_out_text(o, a->arms[0]);
 	pq_out_printf(o, " (bootstrap 95 %% CI)</th><th>model RTTs handshake / TTFB (measured)</th></tr></thead><tbody>");
-	for (size_t r = 0; r < a->nrtts; r++)
-		for (size_t arm = 0; arm < a->narms; arm++) {
-			if (p->a->kind[arm] != PQ_AGG_KEY)
-				continue;
-			const pq_agg_group *g = pq_agg_find(a, host, (int)arm, (int)r, -2);
-			if (!g)
-				continue;
-			pq_out_printf(o, "<tr><td class=\"l\">");
-			pq_out_text(o, a->arms[arm]);
-			pq_out_printf(o, "</td><td>%g</td><td>%zu (%zu)</td>", (double)a->rtts[r] / 1e3,
-				      g->n[PQ_AGG_HS], g->failed);
-			if (!g->n[PQ_AGG_HS] || !g->n[PQ_AGG_TTFB]) {
-				pq_out_printf(o, "<td class=\"na\" colspan=\"5\">no successful connection</td></tr>");
-				continue;
-			}
-			ms_ci(o, &g->desc[PQ_AGG_HS]);
+	for (size_t i = 0; i < a->n; i++) {
+		const pq_agg_group *g = &a->g[i];
+		if (g->host != host)
+			continue;
+		pq_out_printf(o, "<tr><td class=\"l\">");
+		pq_out_text(o, a->arms[g->arm]);
+		pq_out_printf(o, "</td>");
+		for (size_t k = 0; k < a->nvary; k++) {
+			pq_agg_dim_show(g->cell, a->vary[k], v, sizeof v);
+			pq_out_printf(o, "<td>");
+			pq_out_text(o, v);
+			pq_out_printf(o, "</td>");
+		}
+		pq_out_printf(o, "<td>%zu (%zu)</td>", g->n[PQ_AGG_HS], g->failed);
+		if (!g->n[PQ_AGG_HS]) {
+			pq_out_printf(o, "<td class=\"na\" colspan=\"5\">no successful connection</td></tr>");
+			continue;
+		}
+		ms_ci(o, &g->desc[PQ_AGG_HS]);
+		if (g->n[PQ_AGG_TTFB]) {
 			ms_ci(o, &g->desc[PQ_AGG_TTFB]);
 			tails(o, &g->desc[PQ_AGG_TTFB]);
 			diff_cell(p, g, PQ_AGG_TTFB);
-			model_cell(o, g);
-			pq_out_printf(o, "</tr>");
+		} else {
+			pq_out_printf(o, "<td class=\"na\" colspan=\"3\">no response asked</td>");
 		}
+		model_cell(o, g);
+		pq_out_printf(o, "</tr>");
+	}
 	pq_out_printf(o, "</tbody></table></div>");
 }
 
@@ -166,6 +181,11 @@ static void key_tables(page *p)
 			 "difference\". Model: round trips the flight model predicts, and the measured "
 			 "median over tcp_info's min RTT. Click a header to sort.</p>",
 		      (unsigned long long)p->seed);
+	for (size_t i = 0; i < a->nnotes; i++) {
+		pq_out_printf(o, "<p class=\"note\">");
+		pq_out_text(o, a->notes[i]);
+		pq_out_printf(o, "</p>");
+	}
 	pq_out_printf(o, "<div class=\"hosts\">");
 	for (size_t h = 0; h < a->nhosts; h++) {
 		pq_out_printf(o, "<section><h3>host ");

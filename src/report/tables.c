@@ -17,8 +17,10 @@ static void med_ci(char *buf, size_t n, const pq_ci_desc *d)
 
 static void vs_base(char *buf, size_t n, const pq_agg_group *g)
 {
-	if (g->arm == 0)
+	if (g->base == PQ_AGG_BASE_SELF)
 		snprintf(buf, n, "baseline");
+	else if (g->base == PQ_AGG_BASE_NONE)
+		snprintf(buf, n, "no baseline at this link and response");
 	else if (!g->has_vs[PQ_AGG_TTFB])
 		snprintf(buf, n, "too few values");
 	else
@@ -35,36 +37,110 @@ static void model_txt(char *buf, size_t n, const pq_agg_group *g)
 			 g->agrees ? "" : g->agree_tag);
 }
 
-/* The widest arm label on the terminal (labels are padded, never cut). */
-static size_t arm_width(const pq_agg *a)
+/* One key-table row's cells as text: arm, each varying dimension, n, the times. */
+#define KCOLS (2 + 64 + 5)
+typedef struct krow {
+	char c[KCOLS][400];
+	size_t n;
+} krow;
+
+static void key_row(const pq_agg *a, const pq_agg_group *g, krow *r)
 {
-	size_t w = 3;
-	for (size_t i = 0; i < a->narms; i++) {
-		size_t k = pq_out_term_width(a->arms[i]);
-		w = k > w ? k : w;
+	r->n = 0;
+	snprintf(r->c[r->n++], sizeof r->c[0], "%s", a->arms[g->arm]);
+	for (size_t k = 0; k < a->nvary; k++)
+		pq_agg_dim_show(g->cell, a->vary[k], r->c[r->n++], sizeof r->c[0]);
+	snprintf(r->c[r->n++], sizeof r->c[0], "%zu (%zu)", g->n[PQ_AGG_HS], g->failed);
+	med_ci(r->c[r->n++], sizeof r->c[0], &g->desc[PQ_AGG_HS]);
+	med_ci(r->c[r->n++], sizeof r->c[0], &g->desc[PQ_AGG_TTFB]);
+	vs_base(r->c[r->n++], sizeof r->c[0], g);
+	model_txt(r->c[r->n++], sizeof r->c[0], g);
+}
+
+static void key_head(const pq_agg *a, krow *r)
+{
+	r->n = 0;
+	snprintf(r->c[r->n++], sizeof r->c[0], "arm");
+	for (size_t k = 0; k < a->nvary; k++)
+		snprintf(r->c[r->n++], sizeof r->c[0], "%s", pq_agg_dims[a->vary[k]].label);
+	snprintf(r->c[r->n++], sizeof r->c[0], "n (failed)");
+	snprintf(r->c[r->n++], sizeof r->c[0], "handshake ms [95%% CI]");
+	snprintf(r->c[r->n++], sizeof r->c[0], "TTFB ms [95%% CI]");
+	snprintf(r->c[r->n++], sizeof r->c[0], "TTFB minus %s (bootstrap)", a->arms[0]);
+	snprintf(r->c[r->n++], sizeof r->c[0], "model RTTs hs/TTFB vs measured");
+}
+
+static void key_notes(pq_out *o, const pq_agg *a, int md)
+{
+	for (size_t i = 0; i < a->nnotes; i++) {
+		if (md)
+			pq_out_md(o, a->notes[i]);
+		else
+			pq_out_term(o, a->notes[i]);
+		pq_out_printf(o, "\n");
 	}
-	return w;
+	pq_out_printf(o, "\n");
 }
 
-static void key_md(pq_out *o, const pq_agg *a, size_t h)
+/* Row i of host h's table (the heading when i == a->n), written as Markdown or as text
+ * padded to the widths w[]. */
+static void key_line(pq_out *o, const pq_agg *a, size_t i, krow *r, const size_t *w, int md)
 {
-	pq_out_printf(o, "### host ");
-	pq_out_md(o, a->hosts[h]);
-	pq_out_printf(o, "\n\n| arm | RTT ms | n | handshake ms [95%% CI] | TTFB ms [95%% CI] | TTFB minus ");
-	pq_out_md(o, a->arms[0]);
-	pq_out_printf(o, " | model RTTs hs/TTFB vs measured |\n|---|--:|--:|--:|--:|---|---|\n");
+	if (i == a->n)
+		key_head(a, r);
+	else
+		key_row(a, &a->g[i], r);
+	for (size_t c = 0; c < r->n; c++) {
+		if (md) {
+			pq_out_printf(o, "| ");
+			pq_out_md(o, r->c[c]);
+			pq_out_printf(o, " ");
+		} else {
+			pq_out_term_pad(o, r->c[c], c + 1 < r->n ? w[c] + 2 : 0);
+		}
+	}
+	pq_out_printf(o, md ? "|\n" : "\n");
+	if (md && i == a->n) {
+		for (size_t c = 0; c < r->n; c++)
+			pq_out_printf(o, "|---");
+		pq_out_printf(o, "|\n");
+	}
 }
 
-static void key_term(pq_out *o, const pq_agg *a, size_t h, size_t aw)
+/* The key table of one host: one row per grid point, a column per varying dimension;
+ * text columns padded to their widest cell (never cut). */
+static void key_host(pq_out *o, const pq_agg *a, size_t h, int md)
 {
-	pq_out_printf(o, "host ");
-	pq_out_term(o, a->hosts[h]);
-	pq_out_printf(o, ": medians in ms [95%% CI]; TTFB minus ");
-	pq_out_term(o, a->arms[0]);
-	pq_out_printf(o, " (bootstrap); model round trips handshake/TTFB vs measured\n");
-	pq_out_term_pad(o, "arm", aw);
-	pq_out_printf(o, " %7s %5s  %-26s %-26s %-44s %s\n", "RTT ms", "n", "handshake", "TTFB",
-		      "TTFB minus baseline", "model");
+	krow *r = malloc(sizeof *r);
+	size_t w[KCOLS] = {0};
+	if (!r) {
+		o->err = PQ_ENOMEM;
+		return;
+	}
+	for (size_t i = 0; i <= a->n; i++) {
+		if (i < a->n && a->g[i].host != (int)h)
+			continue;
+		if (i == a->n)
+			key_head(a, r);
+		else
+			key_row(a, &a->g[i], r);
+		for (size_t c = 0; c < r->n; c++) {
+			size_t k = pq_out_term_width(r->c[c]);
+			w[c] = k > w[c] ? k : w[c];
+		}
+	}
+	pq_out_printf(o, md ? "### host " : "host ");
+	if (md)
+		pq_out_md(o, a->hosts[h]);
+	else
+		pq_out_term(o, a->hosts[h]);
+	pq_out_printf(o, md ? "\n\n" : ": one row per grid point; medians in ms with 95 %% intervals\n");
+	key_line(o, a, a->n, r, w, md);
+	for (size_t i = 0; i < a->n; i++)
+		if (a->g[i].host == (int)h)
+			key_line(o, a, i, r, w, md);
+	pq_out_printf(o, "\n");
+	free(r);
 }
 
 /* The studies' rows (report/studies.h) after the key tables. */
@@ -96,35 +172,9 @@ static void studies_text(pq_out *o, const pq_agg *a, int md)
 
 void pq_report_key_text(pq_out *o, const pq_agg *a, int md)
 {
-	size_t aw = arm_width(a);
-	for (size_t h = 0; h < a->nhosts; h++) {
-		if (md)
-			key_md(o, a, h);
-		else
-			key_term(o, a, h, aw);
-		for (size_t r = 0; r < a->nrtts; r++)
-			for (size_t arm = 0; arm < a->narms; arm++) {
-				const pq_agg_group *g = pq_agg_find(a, (int)h, (int)arm, (int)r, -2);
-				if (!g || a->kind[arm] != PQ_AGG_KEY)
-					continue;
-				char hs[64], fb[64], dv[160], m[320];
-				med_ci(hs, sizeof hs, &g->desc[PQ_AGG_HS]);
-				med_ci(fb, sizeof fb, &g->desc[PQ_AGG_TTFB]);
-				vs_base(dv, sizeof dv, g);
-				model_txt(m, sizeof m, g);
-				if (md) {
-					pq_out_printf(o, "| ");
-					pq_out_md(o, a->arms[arm]);
-					pq_out_printf(o, " | %g | %zu | %s | %s | %s | %s |\n", (double)a->rtts[r] / 1e3,
-						      g->n[PQ_AGG_HS], hs, fb, dv, m);
-				} else {
-					pq_out_term_pad(o, a->arms[arm], aw);
-					pq_out_printf(o, " %7g %5zu  %-26s %-26s %-44s %s\n", (double)a->rtts[r] / 1e3,
-						      g->n[PQ_AGG_HS], hs, fb, dv, m);
-				}
-			}
-		pq_out_printf(o, "\n");
-	}
+	key_notes(o, a, md);
+	for (size_t h = 0; h < a->nhosts; h++)
+		key_host(o, a, h, md);
 	studies_text(o, a, md);
 }
 
@@ -143,38 +193,57 @@ static void csv_str(pq_out *o, const char *s)
 	pq_out_printf(o, "\"");
 }
 
+/* key.csv: the key table's rows (one per grid point) and dimension columns, with every
+ * phase's figures side by side. */
 static void key_csv(pq_out *o, const pq_agg *a)
 {
-	pq_out_printf(o, "host,point_key,arm,rtt_us,chain_der_bytes,response_bytes,phase,n,failed,median_ms,ci_lo_ms,ci_hi_ms,"
-			 "mean_ms,sd_ms,p90_ms,p95_ms,p99_ms,p999_ms,diff_vs_baseline_ms,diff_lo_ms,diff_hi_ms,measurable\n");
+	static const char *const stat[] = {"n", "median_ms", "ci_lo_ms", "ci_hi_ms", "mean_ms", "sd_ms", "p90_ms",
+					   "p95_ms", "p99_ms", "p999_ms", "diff_vs_baseline_ms", "diff_lo_ms",
+					   "diff_hi_ms", "measurable"};
+	char v[160];
+	pq_out_printf(o, "host,point_key,arm");
+	for (size_t k = 0; k < a->nvary; k++)
+		pq_out_printf(o, ",%s", pq_agg_dims[a->vary[k]].column);
+	pq_out_printf(o, ",failed");
+	for (int p = 0; p < PQ_AGG_PHASES; p++)
+		for (size_t k = 0; k < sizeof stat / sizeof stat[0]; k++)
+			pq_out_printf(o, ",%s_%s", p == PQ_AGG_HS ? "handshake" : p == PQ_AGG_TTFB ? "ttfb" : "ttlb", stat[k]);
+	pq_out_printf(o, "\n");
 	for (size_t i = 0; i < a->n; i++) {
 		const pq_agg_group *g = &a->g[i];
+		csv_str(o, a->hosts[g->host]);
+		pq_out_printf(o, ",");
+		csv_str(o, g->cell->point_key);
+		pq_out_printf(o, ",");
+		csv_str(o, a->arms[g->arm]);
+		for (size_t k = 0; k < a->nvary; k++) {
+			pq_agg_dim_raw(g->cell, a->vary[k], v, sizeof v);
+			pq_out_printf(o, ",");
+			csv_str(o, v);
+		}
+		pq_out_printf(o, ",%zu", g->failed);
 		for (int p = 0; p < PQ_AGG_PHASES; p++) {
 			const pq_ci_desc *d = &g->desc[p];
-			if (!g->n[p])
+			pq_out_printf(o, ",%zu", g->n[p]);
+			if (!g->n[p]) {
+				pq_out_printf(o, ",,,,,,,,,,,,,");
 				continue;
-			csv_str(o, a->hosts[g->host]);
-			pq_out_printf(o, ",");
-			csv_str(o, g->cell->point_key);
-			pq_out_printf(o, ",");
-			csv_str(o, a->arms[g->arm]);
-			pq_out_printf(o, ",%lld,%lld,%lld,%s,%zu,%zu,%.3f,", g->cell->rtt_us, g->cell->chain_der_bytes,
-				      g->cell->response_bytes, pq_agg_phase_name[p], g->n[p], g->failed, d->median);
-			if (d->has_ci)
-				pq_out_printf(o, "%.3f,%.3f", d->median_lo, d->median_hi);
-			else
-				pq_out_printf(o, ",");
-			pq_out_printf(o, ",%.3f,%.3f,", d->mean, d->sd);
-			d->has_p90 ? pq_out_printf(o, "%.3f,", d->p90) : pq_out_printf(o, ",");
-			d->has_p95 ? pq_out_printf(o, "%.3f,", d->p95) : pq_out_printf(o, ",");
-			d->has_p99 ? pq_out_printf(o, "%.3f,", d->p99) : pq_out_printf(o, ",");
-			d->has_p999 ? pq_out_printf(o, "%.3f,", d->p999) : pq_out_printf(o, ",");
+			}
+			pq_out_printf(o, ",%.3f", d->median);
+			d->has_ci ? pq_out_printf(o, ",%.3f,%.3f", d->median_lo, d->median_hi) : pq_out_printf(o, ",,");
+			pq_out_printf(o, ",%.3f,", d->mean);
+			isfinite(d->sd) ? pq_out_printf(o, "%.3f", d->sd) : pq_out_printf(o, "%s", "");
+			d->has_p90 ? pq_out_printf(o, ",%.3f", d->p90) : pq_out_printf(o, ",");
+			d->has_p95 ? pq_out_printf(o, ",%.3f", d->p95) : pq_out_printf(o, ",");
+			d->has_p99 ? pq_out_printf(o, ",%.3f", d->p99) : pq_out_printf(o, ",");
+			d->has_p999 ? pq_out_printf(o, ",%.3f", d->p999) : pq_out_printf(o, ",");
 			const pq_boot_result *r = &g->vs[p];
 			if (g->has_vs[p])
-				pq_out_printf(o, "%.3f,%.3f,%.3f,%d\n", r->diff, r->diff_lo, r->diff_hi, r->measurable);
+				pq_out_printf(o, ",%.3f,%.3f,%.3f,%d", r->diff, r->diff_lo, r->diff_hi, r->measurable);
 			else
-				pq_out_printf(o, ",,,\n");
+				pq_out_printf(o, ",,,,");
 		}
+		pq_out_printf(o, "\n");
 	}
 }
 

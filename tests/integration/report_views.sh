@@ -20,24 +20,24 @@ agree() {
 import csv, sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
 rows = {}
-for r in csv.DictReader(open(sys.argv[2])):
-    rows[(r["host"], r["point_key"], r["phase"])] = r
-cols = {"handshake": "handshake", "TTFB": "ttfb", "TTLB": "ttlb"}
+for r in csv.DictReader(open(sys.argv[2])):  # one row per grid point
+    rows[(r["host"], r["point_key"])] = r
 seen = {"median_ms": 0, "p95_ms": 0}
 bad = 0
 for host, pk, *vals in db.execute(
         "SELECT host_name, point_key, handshake_p50_us, handshake_p95_us, ttfb_p50_us, ttfb_p95_us, "
         "ttlb_p50_us, ttlb_p95_us FROM arm_stats"):
-    for i, phase in enumerate(["handshake", "TTFB", "TTLB"]):
-        r = rows.get((host, pk, phase))
-        for j, col in enumerate(["median_ms", "p95_ms"]):
+    r = rows.get((host, pk))
+    for i, phase in enumerate(["handshake", "ttfb", "ttlb"]):
+        for j, stat in enumerate(["median_ms", "p95_ms"]):
             v = vals[2 * i + j]
+            col = phase + "_" + stat
             if v is None or r is None or r[col] == "":
                 if v is not None and r is None:
                     print(f"{host} {pk} {phase}: in arm_stats, not in key.csv"); bad += 1
                 continue
             want = f"{v / 1000:.3f}"
-            seen[col] += 1
+            seen[stat] += 1
             if want != r[col]:
                 print(f"{host} {pk} {phase} {col}: view {want}, report {r[col]}"); bad += 1
 # cell_stats on single-trial cells is the same computation over one cell.
