@@ -14,7 +14,7 @@ static size_t cells(const pq_exp_spec *s)
 	size_t total = 0;
 	for (size_t a = 0; a < (s->narms ? s->narms : 1); a++) {
 		size_t n = 1;
-		for (int k = 0; k < PQ_K_COUNT && n <= 4096; k++) {
+		for (int k = 0; k < PQ_DIM_COUNT && n <= 4096; k++) {
 			const pq_exp_list *l = s->narms && s->arm[a]->key[k].given ? &s->arm[a]->key[k] : &s->global.key[k];
 			if (l->given)
 				n *= l->n;

@@ -94,6 +94,12 @@ static int set_value(const pq_opt *o, void *opts, const char *val, const char *w
 	return rc;
 }
 
+/* A command's option table, static or built at first use. */
+static const pq_opt *opts_of(const pq_cmd *cmd)
+{
+	return cmd->opts_fn ? cmd->opts_fn() : cmd->opts;
+}
+
 static const pq_opt *find_long(const pq_opt *opts, const char *name, size_t len, int *idx)
 {
 	for (int i = 0; opts && opts[i].name; i++)
@@ -146,8 +152,8 @@ int pq_cli_parse(const pq_cmd *cmd, const char *path, int argc, char **argv, voi
 	if (!args->argv)
 		return pq_cli_fail(path, "out of memory");
 
-	for (int i = 0; cmd->opts && cmd->opts[i].name; i++) {
-		const pq_opt *o = &cmd->opts[i];
+	for (int i = 0; opts_of(cmd) && opts_of(cmd)[i].name; i++) {
+		const pq_opt *o = &opts_of(cmd)[i];
 		if (o->def && o->type != PQ_OPT_FLAG) {
 			char what[96];
 			snprintf(what, sizeof what, "default of --%s", o->name);
@@ -176,14 +182,14 @@ int pq_cli_parse(const pq_cmd *cmd, const char *path, int argc, char **argv, voi
 			const char *name = a + 2;
 			const char *eq = strchr(name, '=');
 			size_t len = eq ? (size_t)(eq - name) : strlen(name);
-			o = find_long(cmd->opts, name, len, &idx);
+			o = find_long(opts_of(cmd), name, len, &idx);
 			if (!o)
 				return pq_cli_usage_error(path, "unknown option '--%.*s'", (int)len, name);
 			if (eq)
 				val = eq + 1;
 			snprintf(what, sizeof what, "--%s", o->name);
 		} else if (a[0] == '-' && a[1] && a[1] != '-' && !(a[1] >= '0' && a[1] <= '9')) {
-			o = find_short(cmd->opts, a[1], &idx);
+			o = find_short(opts_of(cmd), a[1], &idx);
 			if (!o)
 				return pq_cli_usage_error(path, "unknown option '-%c'", a[1]);
 			if (a[2])
@@ -220,8 +226,8 @@ int pq_cli_parse(const pq_cmd *cmd, const char *path, int argc, char **argv, voi
 
 int pq_cli_given(const pq_cmd *cmd, const pq_cli_args *args, const char *name)
 {
-	for (int i = 0; cmd->opts && cmd->opts[i].name && i < PQ_CLI_MAX_OPTS; i++)
-		if (strcmp(cmd->opts[i].name, name) == 0)
+	for (int i = 0; opts_of(cmd) && opts_of(cmd)[i].name && i < PQ_CLI_MAX_OPTS; i++)
+		if (strcmp(opts_of(cmd)[i].name, name) == 0)
 			return args->given[i];
 	/* A name the table lacks is a typo in the caller, which would otherwise read as
 	 * "not given" forever: stop at once, in every build. */
@@ -245,9 +251,9 @@ void pq_cli_help(FILE *f, const pq_cmd *cmd, const char *path)
 		fputc('\n', f);
 		pq_cli_list(f, cmd->subs, path);
 	}
-	if (cmd->opts && cmd->opts[0].name) {
+	if (opts_of(cmd) && opts_of(cmd)[0].name) {
 		fprintf(f, "\nOptions:\n");
-		for (const pq_opt *o = cmd->opts; o->name; o++) {
+		for (const pq_opt *o = opts_of(cmd); o->name; o++) {
 			char head[96];
 			const char *mv = type_metavar(o);
 			char sn[8] = "    ";

@@ -64,6 +64,9 @@ typedef struct pq_cmd {
 	const struct pq_cmd *const *subs; /* NULL-terminated table of subcommands, or NULL; with run
 					   * set too, a first argument naming one runs it */
 	int min_args, max_args;  /* positional arguments accepted (max -1 = any) */
+	/* Instead of opts: a table built from data at first use (the sweep's options come
+	 * from exp/dim.h's table of dimensions). */
+	const pq_opt *(*opts_fn)(void);
 } pq_cmd;
 
 /* Command tables are NULL-terminated arrays of pointers, so each module can define its

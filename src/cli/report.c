@@ -9,7 +9,7 @@
 #include "cli/commands.h"
 #include "report/agg.h"
 #include "report/html.h"
-#include "report/rdb.h"
+#include "exp/rdb.h"
 #include "report/tables.h"
 
 #define PATH "pqtls report"
@@ -60,6 +60,8 @@ static int report_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 	int ex = PQ_EXIT_OK;
 	if (pq_rdb_open(dbpath, &db, &d) < 0)
 		return pq_cli_fail(PATH, "%s", pq_diag_msg(&d));
+	if (db.note[0]) /* what the reader found missing, said before any figure */
+		fprintf(stderr, "%s: note: %s\n", PATH, db.note);
 	if (pq_agg_build(&db, (uint64_t)o->seed, &a, &d) < 0) {
 		pq_rdb_close(&db);
 		return pq_cli_fail(PATH, "%s", pq_diag_msg(&d));

@@ -11,6 +11,7 @@
 #include "core/clock.h"
 #include "core/units.h"
 #include "exp/chains.h"
+#include "exp/dim.h"
 #include "exp/grid.h"
 #include "exp/preset.h"
 #include "exp/runner.h"
@@ -18,68 +19,19 @@
 #include "exp/store.h"
 #include "net/link.h"
 
-/* Options that are spec keys, in the order they are applied: id, key, metavar, help. */
-#define SWEEP_DIMS(X)                                                                              \
-	X(NAME, "name", "NAME", "experiment name")                                                 \
-	X(TRIALS, "trials", "N", "trials (replaces the spec's, arms included)")                   \
-	X(SEED, "seed", "N", "seed of the arm order and the links")                               \
-	X(SERVER, "server", "HOST:PORT", "measure a remote server (no link; chain and tickets are the remote's)") \
-	X(SERVERNAME, "servername", "NAME", "SNI and verified name (default localhost)")           \
-	X(CA, "ca", "FILE", "remote server: roots to verify it ('insecure' = none)")              \
-	X(SIG, "sig", "ALGS", "chain algorithm, every level (list = dimension)")                  \
-	X(LEAF, "leaf", "ALGS", "leaf algorithm")                                                  \
-	X(INTER, "intermediate", "ALGS", "intermediate CA algorithm")                              \
-	X(ROOT, "root", "ALGS", "root CA algorithm")                                               \
-	X(INTERMEDIATES, "intermediates", "LIST", "intermediates, 0-4")                           \
-	X(PAD, "pad-chain-to", "SIZES", "exact chain DER bytes: list, A..B step S, or 'like ALG'") \
-	X(MTC, "mtc", "MODES", "MTC size emulation: none|standalone|landmark")                    \
-	X(COMP, "cert-compression", "ALGS", "certificate compression: off|zlib|brotli|zstd")       \
-	X(GROUP, "group", "GROUPS", "key-exchange groups (a list is a dimension)")                \
-	X(TICKETS, "tickets", "LIST", "tickets per full handshake")                               \
-	X(RESUME, "resume", "FRACTIONS", "share of connections offered a ticket")                 \
-	X(EARLY, "early-data", "no|yes", "0-RTT on resumed connections")                          \
-	X(WARMUP, "warmup", "LIST", "warm-up connections")                                        \
-	X(PROFILE, "profile", "NAMES", "link profiles (pqtls link profiles)")                     \
-	X(RTT, "rtt", "DURATIONS", "round-trip times, e.g. 10ms,50ms,100ms")                      \
-	X(JITTER, "jitter", "DURATIONS", "per-direction jitter")                                  \
-	X(LOSS, "loss", "FRACTIONS", "per-direction loss, e.g. 0%,1%,5%")                         \
-	X(LOSS_MODEL, "loss-model", "MODELS", "bernoulli|gilbert")                                \
-	X(BURST, "burst", "PACKETS", "gilbert mean burst length")                                 \
-	X(RATE, "rate", "RATES", "per-direction rate, 0 = unlimited")                             \
-	X(QUEUE, "queue", "PACKETS", "drop-tail queue")                                           \
-	X(MTU, "mtu", "BYTES", "link MTU")                                                         \
-	X(INITCWND, "initcwnd", "SEGMENTS", "server route initcwnd")                              \
-	X(CC, "cc", "ALGS", "congestion control: " PQ_CC_CHOICES)                                 \
-	X(RESPONSE, "response", "LIST", "'/', 'none' or sizes (GET /bytes/N)")                    \
-	X(CONNECTIONS, "connections", "N", "measured connections per cell (replaces the spec's, arms included)") \
-	X(CONCURRENCY, "concurrency", "N", "connections in flight")                               \
-	X(OPEN_RATE, "open-loop-rate", "R/s", "open-loop Poisson rate")                           \
-	X(TIMEOUT, "timeout", "DURATION", "client per-phase timeout (default from RTT and loss)")
-
-enum {
-#define DIM_ENUM(id, key, mv, help) DIM_##id,
-	SWEEP_DIMS(DIM_ENUM)
-#undef DIM_ENUM
-	NDIM
-};
-
-static const char *const dim_keys[NDIM] = {
-#define DIM_KEY(id, key, mv, help) key,
-	SWEEP_DIMS(DIM_KEY)
-#undef DIM_KEY
-};
-
 struct sweep_opts {
-	const char *dim[NDIM];
+	const char *dim[PQ_DIM_COUNT]; /* --KEY for every spec key (exp/dim.h) */
 	const char *preset, *out, *shard, *cache, *fault;
-	int presets, keys, no_check, dry_run, quiet, backend;
+	int presets, keys, schema, no_check, dry_run, quiet, backend;
 };
 
 #define O(f) offsetof(struct sweep_opts, f)
-static const pq_opt sweep_table[] = {
+static const pq_opt sweep_fixed[] = {
 	{"preset", 'p', PQ_OPT_STR, O(preset), "NAME", NULL, "run a built-in study (--presets lists them)", NULL, 0, 0},
 	{"presets", 0, PQ_OPT_FLAG, O(presets), NULL, NULL, "list the presets with their size and time here", NULL, 0, 0},
 	{"keys", 0, PQ_OPT_FLAG, O(keys), NULL, NULL, "list the spec keys with what they take and their defaults", NULL, 0, 0},
+	{"schema", 0, PQ_OPT_FLAG, O(schema), NULL, NULL,
+	 "print the SQL of the results database this pqtls writes (docs/results.md)", NULL, 0, 0},
 	{"out", 'o', PQ_OPT_STR, O(out), "FILE", NULL,
 	 "results database, default out/NAME/results.db (re-running the same command resumes it)", NULL, 0, 0},
 	{"shard", 0, PQ_OPT_STR, O(shard), "I/N", NULL, "run only shard I of N of the grid's cells (default: all)", NULL, 0, 0},
@@ -91,11 +43,30 @@ static const pq_opt sweep_table[] = {
 	{"quiet", 'q', PQ_OPT_FLAG, O(quiet), NULL, NULL, "no progress or link lines", NULL, 0, 0},
 	{"fault-server-dies-in-cell", 0, PQ_OPT_STR, O(fault), "INDEX", NULL,
 	 "for tests: the server of the cell with this cell_index dies mid-cell", NULL, 0, 0},
-#define DIM_OPT(id, key, mv, help) {key, 0, PQ_OPT_STR, O(dim[DIM_##id]), mv, NULL, help, NULL, 0, 0},
-	SWEEP_DIMS(DIM_OPT)
-#undef DIM_OPT
 	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
+
+/* The fixed options, then one per spec key, from the dimension table: a new dimension
+ * gets its option, its help line and its place in the manifest's command line here
+ * without a change to this file. */
+static const pq_opt *sweep_table(void)
+{
+	enum { NFIXED = sizeof sweep_fixed / sizeof sweep_fixed[0] - 1 };
+	static pq_opt t[NFIXED + PQ_DIM_COUNT + 1];
+	static char help[PQ_DIM_COUNT][400];
+	if (t[0].name)
+		return t;
+	memcpy(t, sweep_fixed, NFIXED * sizeof *t);
+	for (int i = 0; i < PQ_DIM_COUNT; i++) {
+		const pq_dim *k = &pq_dims[i];
+		snprintf(help[i], sizeof help[i], "%s (default %s%s)", k->help, k->def,
+			 k->flags & PQ_DIM_GLOBAL ? "" : "; a list is a dimension");
+		t[NFIXED + i] = (pq_opt){k->key, 0, PQ_OPT_STR,
+					 offsetof(struct sweep_opts, dim) + (size_t)i * sizeof(const char *), k->metavar,
+					 NULL, help[i], NULL, 0, 0};
+	}
+	return t;
+}
 #undef O
 
 static const char *path_name = "pqtls sweep";
@@ -175,7 +146,7 @@ static void command_line(const pq_cmd *cmd, const struct sweep_opts *o, const pq
 	size_t len = (size_t)snprintf(buf, n, "pqtls sweep");
 	for (int i = 0; i < a->argc && len < n; i++)
 		len += (size_t)snprintf(buf + len, n - len, " '%s'", a->argv[i]);
-	for (const pq_opt *op = cmd->opts; op->name && len < n; op++) {
+	for (const pq_opt *op = sweep_table(); op->name && len < n; op++) {
 		if (!pq_cli_given(cmd, a, op->name))
 			continue;
 		if (op->type == PQ_OPT_STR)
@@ -209,12 +180,12 @@ static int load_spec(const struct sweep_opts *o, const pq_cli_args *a, pq_exp_sp
 
 static int apply_dims(const struct sweep_opts *o, pq_exp_spec *s, pq_diag *d)
 {
-	for (int i = 0; i < NDIM; i++) {
+	for (int i = 0; i < PQ_DIM_COUNT; i++) {
 		if (!o->dim[i])
 			continue;
 		char what[64];
-		snprintf(what, sizeof what, "--%s", dim_keys[i]);
-		int rc = pq_exp_spec_set(s, dim_keys[i], o->dim[i], what, d);
+		snprintf(what, sizeof what, "--%s", pq_dims[i].key);
+		int rc = pq_exp_spec_set(s, pq_dims[i].key, o->dim[i], what, d);
 		if (rc < 0)
 			return rc;
 	}
@@ -235,7 +206,7 @@ static void print_grid(const pq_exp_grid *g, unsigned si, unsigned sn)
 	fmt_eta(t, sizeof t, pq_exp_estimate_s(g));
 	printf("%zu cells (shard %u/%u), about %s here\n", g->n, si, sn, t);
 	for (size_t i = 0; i < g->n; i++) {
-		char text[1024];
+		char text[2048];
 		if (pq_exp_point_text(&g->cells[i].p, 1, text, sizeof text) < 0)
 			text[0] = '\0';
 		printf("%5zu %s %s\n", g->cells[i].index, g->cells[i].key, text);
@@ -257,8 +228,16 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 	if (o->presets)
 		return list_presets();
 	if (o->keys) {
-		pq_exp_spec_keys(stdout);
+		pq_dim_print_keys(stdout);
 		return PQ_EXIT_OK;
+	}
+	if (o->schema) {
+		char *sql = pq_store_schema_sql();
+		if (!sql)
+			return pq_cli_fail(path_name, "out of memory");
+		fputs(sql, stdout);
+		free(sql);
+		return fflush(stdout) == 0 ? PQ_EXIT_OK : pq_cli_fail(path_name, "cannot write the schema");
 	}
 	pq_exp_spec_init(&spec);
 	if (o->preset && a->argc)
@@ -378,7 +357,7 @@ const pq_cmd pq_cmd_sweep = {
 	.summary = "run an experiment grid in one process and store every connection in SQLite",
 	.usage = "[SPEC] [options]  |  export DB --csv DIR | --jsonl FILE",
 	.description = sweep_desc,
-	.opts = sweep_table,
+	.opts_fn = sweep_table,
 	.opts_size = sizeof(struct sweep_opts),
 	.run = sweep_run,
 	.subs = sweep_subs,

@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "exp/store.h"
+#include "exp/rdb.h"
 
 static const char *const tables[] = {"run", "link_check", "cell", "conn", "cell_stats", "arm_stats", NULL};
 
@@ -80,8 +80,8 @@ static int to_file(const char *path, int (*fn)(sqlite3 *, const char *, FILE *, 
 
 int pq_exp_export_csv(const char *db_path, const char *dir, pq_diag *d)
 {
-	pq_store *s = NULL;
-	int rc = pq_store_open_ro(db_path, &s, d);
+	sqlite3 *db = NULL;
+	int rc = pq_rdb_open_db(db_path, &db, d);
 	if (rc < 0)
 		return rc;
 	struct stat st;
@@ -97,10 +97,10 @@ int pq_exp_export_csv(const char *db_path, const char *dir, pq_diag *d)
 	for (int i = 0; tables[i] && rc == 0; i++) {
 		char path[600];
 		snprintf(path, sizeof path, "%s/%s.csv", dir, tables[i]);
-		rc = to_file(path, write_csv, pq_store_db(s), tables[i], d);
+		rc = to_file(path, write_csv, db, tables[i], d);
 	}
 out:
-	pq_store_close(s);
+	sqlite3_close(db);
 	return rc;
 }
 
@@ -144,11 +144,11 @@ static int write_jsonl(sqlite3 *db, const char *unused, FILE *f, pq_diag *d)
 
 int pq_exp_export_jsonl(const char *db_path, const char *file, pq_diag *d)
 {
-	pq_store *s = NULL;
-	int rc = pq_store_open_ro(db_path, &s, d);
+	sqlite3 *db = NULL;
+	int rc = pq_rdb_open_db(db_path, &db, d);
 	if (rc < 0)
 		return rc;
-	rc = to_file(file, write_jsonl, pq_store_db(s), NULL, d);
-	pq_store_close(s);
+	rc = to_file(file, write_jsonl, db, NULL, d);
+	sqlite3_close(db);
 	return rc;
 }

@@ -22,9 +22,9 @@ static int count_cells(const pq_exp_spec *s, int trials, size_t *out, pq_diag *d
 	unsigned long long total = 0;
 	for (size_t a = 0; a < narms; a++) {
 		unsigned long long n = (unsigned long long)trials;
-		for (int k = 0; k < PQ_K_COUNT; k++) {
+		for (int k = 0; k < PQ_DIM_COUNT; k++) {
 			const pq_exp_list *l = eff(s, s->narms ? s->arm[a] : NULL, k);
-			if (l && !pq_exp_key_global_only((enum pq_exp_key)k))
+			if (l && !(pq_dims[k].flags & PQ_DIM_GLOBAL))
 				n *= l->n;
 			if (n > PQ_EXP_MAX_CELLS)
 				break;
@@ -44,33 +44,32 @@ static int count_cells(const pq_exp_spec *s, int trials, size_t *out, pq_diag *d
 static void globals(const pq_exp_spec *s, pq_exp_grid *g)
 {
 	const pq_exp_section *gl = &s->global;
-	g->trials = gl->key[PQ_K_TRIALS].given ? (int)gl->key[PQ_K_TRIALS].v[0].i : 1;
-	g->seed = gl->key[PQ_K_SEED].given ? (uint64_t)gl->key[PQ_K_SEED].v[0].i : 1;
-	snprintf(g->server, sizeof g->server, "%s", gl->key[PQ_K_SERVER].given ? gl->key[PQ_K_SERVER].v[0].s : "");
+	g->trials = gl->key[PQ_D_TRIALS].given ? (int)gl->key[PQ_D_TRIALS].v[0].i : 1;
+	g->seed = gl->key[PQ_D_SEED].given ? (uint64_t)gl->key[PQ_D_SEED].v[0].i : 1;
+	snprintf(g->server, sizeof g->server, "%s", gl->key[PQ_D_SERVER].given ? gl->key[PQ_D_SERVER].v[0].s : "");
 	snprintf(g->servername, sizeof g->servername, "%s",
-		 gl->key[PQ_K_SERVERNAME].given ? gl->key[PQ_K_SERVERNAME].v[0].s : "localhost");
-	snprintf(g->ca, sizeof g->ca, "%s", gl->key[PQ_K_CA].given ? gl->key[PQ_K_CA].v[0].s : "");
+		 gl->key[PQ_D_SERVERNAME].given ? gl->key[PQ_D_SERVERNAME].v[0].s : "localhost");
+	snprintf(g->ca, sizeof g->ca, "%s", gl->key[PQ_D_CA].given ? gl->key[PQ_D_CA].v[0].s : "");
 }
 
 /* A remote server fixes its chain, tickets and path: keys that would pretend to set
  * them are refused rather than recorded as if measured. */
 static int check_remote(const pq_exp_spec *s, pq_diag *d)
 {
-	static const enum pq_exp_key fixed[] = {
-		PQ_K_SIG, PQ_K_LEAF, PQ_K_INTER, PQ_K_ROOT, PQ_K_INTERMEDIATES, PQ_K_PAD, PQ_K_MTC,
-		PQ_K_TICKETS, PQ_K_PROFILE, PQ_K_RTT, PQ_K_JITTER, PQ_K_LOSS, PQ_K_LOSS_MODEL, PQ_K_BURST,
-		PQ_K_RATE, PQ_K_QUEUE, PQ_K_MTU, PQ_K_INITCWND, PQ_K_CC,
-	};
+	char can[400];
+	size_t len = 0;
+	can[0] = '\0';
+	for (int i = 0; i < PQ_DIM_COUNT; i++)
+		if (!(pq_dims[i].flags & (PQ_DIM_LOCAL | PQ_DIM_GLOBAL)) && len < sizeof can)
+			len += (size_t)snprintf(can + len, sizeof can - len, "%s%s", len ? ", " : "", pq_dims[i].key);
 	for (size_t a = 0; a <= s->narms; a++) {
 		const pq_exp_section *sec = a ? s->arm[a - 1] : &s->global;
-		for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
-			if (sec->key[fixed[i]].given)
+		for (int i = 0; i < PQ_DIM_COUNT; i++)
+			if ((pq_dims[i].flags & PQ_DIM_LOCAL) && sec->key[i].given)
 				return pq_diag_set(d, PQ_EINVAL,
 						   "%s: a remote server (%s) fixes its chain, tickets and network path; "
-						   "remove this key (what can vary: group, cert-compression, resume, "
-						   "early-data, warmup, response, connections, concurrency, open-loop-rate, "
-						   "timeout)",
-						   sec->key[fixed[i]].where, s->global.key[PQ_K_SERVER].v[0].s);
+						   "remove this key (what can vary: %s)",
+						   sec->key[i].where, s->global.key[PQ_D_SERVER].v[0].s, can);
 	}
 	return 0;
 }
@@ -79,17 +78,17 @@ static int check_remote(const pq_exp_spec *s, pq_diag *d)
 static int expand_arm(const pq_exp_spec *s, size_t a, pq_exp_grid *g, pq_diag *d)
 {
 	const pq_exp_section *arm = s->narms ? s->arm[a] : NULL;
-	const pq_exp_list *l[PQ_K_COUNT];
-	size_t idx[PQ_K_COUNT] = {0};
-	for (int k = 0; k < PQ_K_COUNT; k++)
-		l[k] = pq_exp_key_global_only((enum pq_exp_key)k) ? NULL : eff(s, arm, k);
+	const pq_exp_list *l[PQ_DIM_COUNT];
+	size_t idx[PQ_DIM_COUNT] = {0};
+	for (int k = 0; k < PQ_DIM_COUNT; k++)
+		l[k] = (pq_dims[k].flags & PQ_DIM_GLOBAL) ? NULL : eff(s, arm, k);
 	for (;;) {
 		pq_exp_point base;
 		pq_exp_point_init(&base);
 		base.burst = 3;
-		for (int k = 0; k < PQ_K_COUNT; k++)
+		for (int k = 0; k < PQ_DIM_COUNT; k++)
 			if (l[k])
-				pq_exp_key_apply((enum pq_exp_key)k, &l[k]->v[idx[k]], &base);
+				pq_dim_apply((enum pq_dim_id)k, &l[k]->v[idx[k]], &base);
 		base.remote = g->server[0] != 0;
 		/* Without [arm] sections the arm is named by its chain and group. */
 		if (arm)
@@ -108,14 +107,14 @@ static int expand_arm(const pq_exp_spec *s, size_t a, pq_exp_grid *g, pq_diag *d
 			c->p.trial = t;
 			c->index = g->n++;
 			c->arm = a;
-			c->pad_where = l[PQ_K_PAD] ? l[PQ_K_PAD]->where : NULL;
+			c->pad_where = l[PQ_D_PAD] ? l[PQ_D_PAD]->where : NULL;
 			c->arm_where = arm ? arm->where : s->source;
 			if (pq_exp_point_cell_key(&c->p, c->key) < 0 || pq_exp_point_link_key(&c->p, c->link_key) < 0 ||
 			    pq_exp_point_key(&c->p, c->point_key) < 0)
 				return pq_diag_set(d, PQ_ETOOBIG, "%s: parameters too long", c->arm_where);
 		}
 		int k;
-		for (k = PQ_K_COUNT - 1; k >= 0; k--) {
+		for (k = PQ_DIM_COUNT - 1; k >= 0; k--) {
 			if (!l[k])
 				continue;
 			if (++idx[k] < l[k]->n)

@@ -8,19 +8,20 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "exp/rdb.h"
 #include "exp/sql.h"
 #include "exp/store.h"
 
 static int read_meta(const char *path, char *name, char *hash, pq_diag *d)
 {
-	pq_store *s = NULL;
-	int rc = pq_store_open_ro(path, &s, d);
+	sqlite3 *db = NULL;
+	int rc = pq_rdb_open_db(path, &db, d);
 	if (rc < 0)
 		return rc;
-	if (pq_sql_get_text(pq_store_db(s), "SELECT value FROM meta WHERE key = 'spec_name'", name, 80) < 0 ||
-	    pq_sql_get_text(pq_store_db(s), "SELECT value FROM meta WHERE key = 'spec_hash'", hash, 80) < 0)
+	if (pq_sql_get_text(db, "SELECT value FROM meta WHERE key = 'spec_name'", name, 80) < 0 ||
+	    pq_sql_get_text(db, "SELECT value FROM meta WHERE key = 'spec_hash'", hash, 80) < 0)
 		rc = pq_diag_set(d, PQ_EPARSE, "%s: no spec in meta", path);
-	pq_store_close(s);
+	sqlite3_close(db);
 	return rc;
 }
 

@@ -6,6 +6,7 @@
 
 #include "core/clock.h"
 #include "core/units.h"
+#include "exp/dim.h"
 #include "net/profile.h"
 
 void pq_exp_point_init(pq_exp_point *p)
@@ -25,42 +26,24 @@ void pq_exp_point_init(pq_exp_point *p)
 	p->trial = 1;
 }
 
-static const char *mtc_name(enum pq_mtc_mode m)
-{
-	return m == PQ_MTC_STANDALONE ? "standalone" : m == PQ_MTC_LANDMARK ? "landmark" : "none";
-}
-
 int pq_exp_point_link_text(const pq_exp_point *p, char *buf, size_t n)
 {
-	int len = snprintf(buf, n,
-			   "profile=%s;given=%u;rtt_ns=%lld;jitter_ns=%lld;loss=%.6f;gilbert=%d;burst=%.3f;"
-			   "rate_bps=%llu;queue_pkts=%u;mtu=%u;initcwnd=%u;cc=%s",
-			   p->profile, p->link_given, (long long)p->rtt_ns, (long long)p->jitter_ns, p->loss,
-			   p->gilbert, p->burst, (unsigned long long)p->rate_bps, p->queue_pkts, p->mtu,
-			   p->initcwnd, pq_cc_name(p->cc) ? pq_cc_name(p->cc) : "default");
-	return len < 0 || (size_t)len >= n ? PQ_ETOOBIG : len;
+	return pq_dim_canon(p, PQ_DIM_LINK, buf, n);
 }
 
+/* "arm=A;" then every dimension's fragment in the table's order (exp/dim.c), then the
+ * trial. */
 int pq_exp_point_text(const pq_exp_point *p, int with_trial, char *buf, size_t n)
 {
-	int len = snprintf(buf, n,
-			   "arm=%s;leaf=%s;inter=%s;root=%s;intermediates=%d;pad=%llu;pad_like=%s;mtc=%s;comp=%s;"
-			   "group=%s;tickets=%d;resume=%.6f;early=%d;warmup=%lld;path=%s;connections=%lld;"
-			   "concurrency=%d;open_rate=%.6f;timeout_ns=%lld;remote=%d;",
-			   p->arm, p->leaf->name, p->inter->name, p->root->name, p->intermediates,
-			   (unsigned long long)p->pad_chain_to, p->pad_like ? p->pad_like->name : "", mtc_name(p->mtc), p->cert_comp, p->group,
-			   p->tickets, p->resume, p->early_data, p->warmup, p->path, p->connections,
-			   p->concurrency, p->open_rate, (long long)p->timeout_ns, p->remote);
-	if (len >= 0 && (size_t)len < n && p->flight_one_write) /* only when set: older keys stay */
-		len += snprintf(buf + len, n - (size_t)len, "onewrite=1;");
+	int len = snprintf(buf, n, "arm=%s;remote=%d;", p->arm, p->remote);
 	if (len < 0 || (size_t)len >= n)
 		return PQ_ETOOBIG;
-	int l2 = pq_exp_point_link_text(p, buf + len, n - (size_t)len);
+	int l2 = pq_dim_canon(p, 0, buf + len, n - (size_t)len);
 	if (l2 < 0)
 		return l2;
 	len += l2;
 	if (with_trial) {
-		int l3 = snprintf(buf + len, n - (size_t)len, ";trial=%d", p->trial);
+		int l3 = snprintf(buf + len, n - (size_t)len, "trial=%d", p->trial);
 		if (l3 < 0 || (size_t)l3 >= n - (size_t)len)
 			return PQ_ETOOBIG;
 		len += l3;
@@ -80,7 +63,7 @@ void pq_exp_hash_hex(const char *text, size_t len, char out[PQ_EXP_KEY_HEX])
 
 static int hashed(const pq_exp_point *p, int with_trial, char out[PQ_EXP_KEY_HEX])
 {
-	char buf[1024];
+	char buf[2048];
 	int len = pq_exp_point_text(p, with_trial, buf, sizeof buf);
 	if (len < 0)
 		return len;
@@ -100,7 +83,7 @@ int pq_exp_point_key(const pq_exp_point *p, char out[PQ_EXP_KEY_HEX])
 
 int pq_exp_point_link_key(const pq_exp_point *p, char out[PQ_EXP_KEY_HEX])
 {
-	char buf[512];
+	char buf[1024];
 	int len = pq_exp_point_link_text(p, buf, sizeof buf);
 	if (len < 0)
 		return len;

@@ -1,8 +1,14 @@
 #include "exp/runner.h"
 
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include "core/clock.h"
 #include "core/wire.h"
@@ -26,6 +32,7 @@ typedef struct cellrun {
 	pq_load_config lcfg;
 	pq_load_result res;
 	pq_store_cell_row row;
+	pq_exp_eff eff;               /* what was in force: the stored dimension values */
 	pq_diag diag;
 	int load_rc;
 	int server_killed;
@@ -129,7 +136,7 @@ static int load_config(cellrun *r, const char *target, pq_diag *d)
 	l->seed = r->g->seed + 1000003u * (uint64_t)r->c->index;
 	l->progress = load_progress;
 	l->progress_arg = r;
-	r->row.client_timeout_ns = l->timeout_ns;
+	r->eff.client_timeout_ns = l->timeout_ns;
 	return 0;
 }
 
@@ -184,7 +191,7 @@ static void chain_row(cellrun *r)
 	}
 	r->row.chain_cached = r->chain->cached;
 	if (r->c->p.pad_like)
-		r->row.pad_resolved = (long long)r->chain->info.chain_der;
+		r->eff.pad_bytes = (long long)r->chain->info.chain_der;
 }
 
 /* Measures one cell into r->res and r->row; the cell's own failures go into the row. */
@@ -253,7 +260,62 @@ typedef struct linkrun {
 	pq_link *link;
 	int64_t check_id;
 	int check_ok;
+	char cc[32]; /* the congestion control the server side runs, read back */
 } linkrun;
+
+/* The namespace's congestion control as the kernel reports it for a new TCP socket
+ * (net.ipv4.tcp_congestion_control of the server namespace); run in that namespace. */
+static int read_cc_in_ns(void *arg)
+{
+	char *out = arg;
+	char name[16] = ""; /* TCP_CA_NAME_MAX of the kernel */
+	socklen_t len = sizeof name;
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	int rc = getsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, name, &len) < 0 ? -errno : 0;
+	close(fd);
+	if (rc == 0)
+		snprintf(out, 32, "%.*s", (int)strnlen(name, len), name);
+	return rc;
+}
+
+/* The congestion control in force on the server side: the route's when the link sets one
+ * (the kernel refuses a route naming one it does not have), else the namespace's, read
+ * back. Never "default". */
+static int read_cc(const pq_link_config *lc, linkrun *lr, pq_diag *d)
+{
+	lr->cc[0] = '\0';
+	if (pq_cc_name(lc->cc)) {
+		snprintf(lr->cc, sizeof lr->cc, "%s", pq_cc_name(lc->cc));
+		return 0;
+	}
+	int rc = pq_link_run_in(lr->link, PQ_SIDE_SERVER, read_cc_in_ns, lr->cc, d);
+	if (rc < 0)
+		return pq_diag_set(d, rc, "reading the server namespace's congestion control: %s", strerror(-rc));
+	return 0;
+}
+
+/* What a cell ran with, besides its point: the resolved link, the read-backs, and the
+ * MSS its connections saw. */
+static void cell_eff(cellrun *r, const linkrun *lr)
+{
+	if (!r->link) {
+		int64_t t = r->eff.client_timeout_ns;
+		pq_exp_eff_remote(&r->eff);
+		r->eff.client_timeout_ns = t;
+		return;
+	}
+	long long pad = r->eff.pad_bytes;
+	int64_t t = r->eff.client_timeout_ns;
+	pq_exp_eff_from_link(&r->eff, &r->lc);
+	r->eff.pad_bytes = pad;
+	r->eff.client_timeout_ns = t;
+	snprintf(r->eff.cc, sizeof r->eff.cc, "%s", lr->cc);
+	for (size_t i = 0; i < r->res.n && r->eff.mss < 0; i++)
+		if (r->res.recs[i].err == PQ_LERR_NONE && r->res.recs[i].mss > 0)
+			r->eff.mss = (int)r->res.recs[i].mss;
+}
 
 static int link_up(const pq_exp_grid *g, const pq_exp_cell *c, pq_store *st, const pq_exp_run_opts *o,
 		   linkrun *lr, pq_diag *d)
@@ -269,6 +331,8 @@ static int link_up(const pq_exp_grid *g, const pq_exp_cell *c, pq_store *st, con
 	pq_link_opts_init(&lo);
 	lo.log = o->log;
 	if ((rc = pq_link_up(&lc, &lo, &lr->link, d)) < 0)
+		return pq_diag_prefix(d, rc, "link (%s)", desc);
+	if ((rc = read_cc(&lc, lr, d)) < 0)
 		return pq_diag_prefix(d, rc, "link (%s)", desc);
 	const char *backend = pq_backend_name(pq_link_backend(lr->link));
 	if (o->log)
@@ -358,7 +422,8 @@ int pq_exp_run(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store *st, 
 		r->row.link_check_ok = lr.check_ok;
 		if ((rc = pq_exp_point_link(&c->p, g->seed, c->arm_where, &r->lc, d)) == 0) {
 			measure(r);
-			rc = pq_store_cell(st, c, &r->row, r->res.recs, r->res.n, d);
+			cell_eff(r, &lr);
+			rc = pq_store_cell(st, c, &r->eff, &r->row, r->res.recs, r->res.n, d);
 		}
 		if (rc == 0) {
 			size_t ok = 0;

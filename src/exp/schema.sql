@@ -1,4 +1,5 @@
--- pqtls results database, schema_version 2 (docs/results.md documents every column).
+-- pqtls results database (docs/results.md documents every column); its schema_version is
+-- PQ_SCHEMA_VERSION (src/exp/rdb.h), written into meta and user_version when the file is made.
 -- Units are in column names: _us microseconds, _bytes bytes, _bps bits per second,
 -- _pct percent (0..100), _segs TCP segments, _pkts packets. NULL means "not reached"
 -- or "not measured", never zero.
@@ -74,14 +75,9 @@ CREATE TABLE cell (
 	link_key                TEXT NOT NULL,
 	trial                   INTEGER NOT NULL,
 	arm                     TEXT NOT NULL,
-	-- the chain asked for
-	chain_leaf              TEXT NOT NULL,
-	chain_intermediate      TEXT NOT NULL,
-	chain_root              TEXT NOT NULL,
-	chain_intermediates     INTEGER NOT NULL,
-	chain_pad_to_bytes      INTEGER NOT NULL,
-	chain_mtc               TEXT NOT NULL,
-	cert_comp               TEXT NOT NULL,
+	-- every dimension's effective value (what was in force, whatever set it): the
+	-- columns of src/exp/dim.c's table, in its order, put here when the file is made
+	-- @DIMENSION_COLUMNS@
 	-- the chain as built (pq_chain_info)
 	chain_desc              TEXT,
 	chain_der_bytes         INTEGER,
@@ -89,32 +85,10 @@ CREATE TABLE cell (
 	first_flight_bytes      INTEGER,
 	first_flight_segs       INTEGER,
 	chain_cached            INTEGER,
-	-- key exchange and session
-	tls_group               TEXT NOT NULL,
-	tickets                 INTEGER NOT NULL,
-	resume_pct              REAL NOT NULL,
-	early_data              INTEGER NOT NULL,
-	flight_one_write        INTEGER NOT NULL DEFAULT 0,
-	-- link condition
-	link_profile            TEXT NOT NULL,
-	rtt_us                  INTEGER NOT NULL,
-	jitter_us               INTEGER NOT NULL,
-	loss_pct                REAL NOT NULL,
-	loss_model              TEXT NOT NULL,
-	loss_burst_pkts         REAL NOT NULL,
-	rate_bps                INTEGER NOT NULL,
-	queue_pkts              INTEGER NOT NULL,
-	mtu_bytes               INTEGER NOT NULL,
-	initcwnd_segs           INTEGER NOT NULL,
-	cc                      TEXT NOT NULL,
-	-- load
-	request_path            TEXT NOT NULL,
+	-- what the response dimension asked, as a size: N of GET /bytes/N, -1 for '/' and 'none'
 	response_bytes          INTEGER NOT NULL,
-	connections             INTEGER NOT NULL,
-	warmup_conns            INTEGER NOT NULL,
-	concurrency             INTEGER NOT NULL,
-	open_loop_rate_per_s    REAL NOT NULL,
-	client_timeout_us       INTEGER NOT NULL,
+	-- the MSS in force (the connections' tcp_info); NULL unknown
+	mss_bytes               INTEGER,
 	server_hs_timeout_us    INTEGER NOT NULL,
 	server_idle_timeout_us  INTEGER NOT NULL,
 	-- the measurement
@@ -316,5 +290,4 @@ SELECT p.host_name, p.point_key, p.arm, p.link_key, p.rtt_us, p.loss_pct, p.link
        CASE WHEN a.ttlb_us_950_m = 0 THEN a.ttlb_us_950_lo ELSE a.ttlb_us_950_lo + (a.ttlb_us_950_m / 1000.0) * (a.ttlb_us_950_hi - a.ttlb_us_950_lo) END AS ttlb_p95_us
 FROM pts p LEFT JOIN agg a USING (host_name, point_key);
 
-PRAGMA user_version = 2;
 

@@ -1,5 +1,4 @@
 #include "exp/spec.h"
-#include "exp/spec_keys.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -16,7 +15,7 @@ void pq_exp_spec_init(pq_exp_spec *s)
 
 static void section_dispose(pq_exp_section *sec)
 {
-	for (int i = 0; i < PQ_K_COUNT; i++)
+	for (int i = 0; i < PQ_DIM_COUNT; i++)
 		free(sec->key[i].v);
 	memset(sec, 0, sizeof *sec);
 }
@@ -56,19 +55,19 @@ static int push(pq_exp_list *l, const pq_exp_val *v, const char *where, pq_diag 
 }
 
 /* One scalar of a numeric type into v->i (or v->f). */
-static int scalar(const pq_exp_keydef *k, const char *tok, const char *where, pq_exp_val *v, pq_diag *d)
+static int scalar(const pq_dim *k, const char *tok, const char *where, pq_exp_val *v, pq_diag *d)
 {
 	uint64_t u;
 	int64_t ns;
 	switch (k->type) {
-	case T_INT:
+	case PQ_DT_INT:
 		return pq_parse_int(tok, where, k->min, k->max, &v->i, d);
-	case T_SIZE:
+	case PQ_DT_SIZE:
 		if (pq_parse_size(tok, where, &u, d) < 0)
 			return PQ_EINVAL;
 		v->i = (long long)u;
 		return 0;
-	case T_DUR:
+	case PQ_DT_DUR:
 		if (pq_parse_duration(tok, where, &ns, d) < 0)
 			return PQ_EINVAL;
 		v->i = ns;
@@ -78,13 +77,13 @@ static int scalar(const pq_exp_keydef *k, const char *tok, const char *where, pq
 	}
 }
 
-static int range(const pq_exp_keydef *k, pq_exp_list *l, char *tok, const char *where, pq_diag *d)
+static int range(const pq_dim *k, pq_exp_list *l, char *tok, const char *where, pq_diag *d)
 {
 	char *dots = strstr(tok, "..");
 	char *step = strstr(tok, " step ");
-	if (k->type != T_INT && k->type != T_SIZE && k->type != T_DUR)
+	if (k->type != PQ_DT_INT && k->type != PQ_DT_SIZE && k->type != PQ_DT_DUR)
 		return pq_diag_set(d, PQ_EINVAL, "%s: '%s': this key takes no range; allowed: %s", where, tok,
-				   pq_exp_key_allowed(k, (char[160]){0}, 160));
+				   pq_dim_allowed(k, (char[160]){0}, 160));
 	if (!step)
 		return pq_diag_set(d, PQ_EINVAL, "%s: range '%s' needs a step: 'A..B step S'", where, tok);
 	*dots = '\0';
@@ -107,13 +106,13 @@ static int range(const pq_exp_keydef *k, pq_exp_list *l, char *tok, const char *
 	return 0;
 }
 
-static int one_value(const pq_exp_keydef *k, pq_exp_list *l, char *tok, const char *where, pq_diag *d)
+static int one_value(const pq_dim *k, pq_exp_list *l, char *tok, const char *where, pq_diag *d)
 {
 	pq_exp_val v = {0};
 	char buf[200];
 	if (strstr(tok, ".."))
 		return range(k, l, tok, where, d);
-	if (k == &pq_exp_keydefs[PQ_K_PAD] && strncmp(tok, "like ", 5) == 0) {
+	if (k == &pq_dims[PQ_D_PAD] && strncmp(tok, "like ", 5) == 0) {
 		const pq_alg *a;
 		if (pq_alg_lookup(trim(tok + 5), where, &a, d) < 0)
 			return PQ_EINVAL;
@@ -121,34 +120,34 @@ static int one_value(const pq_exp_keydef *k, pq_exp_list *l, char *tok, const ch
 		return push(l, &v, where, d);
 	}
 	switch (k->type) {
-	case T_STR:
+	case PQ_DT_STR:
 		if (strlen(tok) >= sizeof v.s || strpbrk(tok, " \t\"'"))
 			return pq_diag_set(d, PQ_EINVAL, "%s: '%s' must be one word of fewer than %zu characters", where,
 					   tok, sizeof v.s);
 		snprintf(v.s, sizeof v.s, "%s", tok);
 		break;
-	case T_INT:
-	case T_SIZE:
-	case T_DUR:
+	case PQ_DT_INT:
+	case PQ_DT_SIZE:
+	case PQ_DT_DUR:
 		if (scalar(k, tok, where, &v, d) < 0)
 			return PQ_EINVAL;
 		break;
-	case T_FRAC:
+	case PQ_DT_FRAC:
 		if (pq_parse_fraction(tok, where, &v.f, d) < 0)
 			return PQ_EINVAL;
 		break;
-	case T_RATE: {
+	case PQ_DT_RATE: {
 		uint64_t r;
 		if (pq_parse_rate(tok, where, &r, d) < 0)
 			return PQ_EINVAL;
 		v.i = (long long)r;
 		break;
 	}
-	case T_DOUBLE:
+	case PQ_DT_DOUBLE:
 		if (pq_parse_double(tok, where, (double)k->min, (double)k->max, &v.f, d) < 0)
 			return PQ_EINVAL;
 		break;
-	case T_CHOICE: {
+	case PQ_DT_CHOICE: {
 		long long idx = 0;
 		const char *c = k->choices;
 		size_t tl = strlen(tok);
@@ -159,7 +158,7 @@ static int one_value(const pq_exp_keydef *k, pq_exp_list *l, char *tok, const ch
 				break;
 			if (!bar)
 				return pq_diag_set(d, PQ_EINVAL, "%s: '%s' is not allowed; allowed: %s", where, tok,
-						   pq_exp_key_allowed(k, buf, sizeof buf));
+						   pq_dim_allowed(k, buf, sizeof buf));
 			c = bar + 1;
 			idx++;
 		}
@@ -167,14 +166,14 @@ static int one_value(const pq_exp_keydef *k, pq_exp_list *l, char *tok, const ch
 		snprintf(v.s, sizeof v.s, "%s", tok);
 		break;
 	}
-	case T_ALG: {
+	case PQ_DT_ALG: {
 		const pq_alg *a;
 		if (pq_alg_lookup(tok, where, &a, d) < 0)
 			return PQ_EINVAL;
 		v.ptr = a;
 		break;
 	}
-	case T_RESP:
+	case PQ_DT_RESP:
 		if (strcmp(tok, "/") == 0 || strcmp(tok, "none") == 0) {
 			snprintf(v.s, sizeof v.s, "%s", strcmp(tok, "/") == 0 ? "/" : "");
 			v.i = -1;
@@ -182,12 +181,12 @@ static int one_value(const pq_exp_keydef *k, pq_exp_list *l, char *tok, const ch
 			uint64_t u;
 			if (pq_parse_size(tok, where, &u, d) < 0 || u > 64ull << 20)
 				return pq_diag_set(d, PQ_EINVAL, "%s: '%s' is not allowed; allowed: %s (sizes up to 64MiB)",
-						   where, tok, pq_exp_key_allowed(k, buf, sizeof buf));
+						   where, tok, pq_dim_allowed(k, buf, sizeof buf));
 			v.i = (long long)u;
 			snprintf(v.s, sizeof v.s, "/bytes/%llu", (unsigned long long)u);
 		}
 		break;
-	case T_PROFILE: {
+	case PQ_DT_PROFILE: {
 		pq_link_config c;
 		if (pq_profile_apply(tok, where, &c, d) < 0)
 			return PQ_EINVAL;
@@ -199,9 +198,9 @@ static int one_value(const pq_exp_keydef *k, pq_exp_list *l, char *tok, const ch
 }
 
 /* Parses "v1, v2, ..." into l (replacing what it held). */
-static int set_list(enum pq_exp_key ki, pq_exp_list *l, const char *value, const char *where, pq_diag *d)
+static int set_list(enum pq_dim_id ki, pq_exp_list *l, const char *value, const char *where, pq_diag *d)
 {
-	const pq_exp_keydef *k = &pq_exp_keydefs[ki];
+	const pq_dim *k = &pq_dims[ki];
 	char *copy = strdup(value);
 	int rc = 0;
 	if (!copy)
@@ -214,7 +213,7 @@ static int set_list(enum pq_exp_key ki, pq_exp_list *l, const char *value, const
 	char buf[200];
 	char *t = trim(copy);
 	if (!*t) {
-		rc = pq_diag_set(d, PQ_EINVAL, "%s: empty dimension; allowed: %s", where, pq_exp_key_allowed(k, buf, sizeof buf));
+		rc = pq_diag_set(d, PQ_EINVAL, "%s: empty dimension; allowed: %s", where, pq_dim_allowed(k, buf, sizeof buf));
 		goto out;
 	}
 	for (char *tok = t; tok;) {
@@ -224,7 +223,7 @@ static int set_list(enum pq_exp_key ki, pq_exp_list *l, const char *value, const
 		char *v = trim(tok);
 		if (!*v) {
 			rc = pq_diag_set(d, PQ_EINVAL, "%s: empty value in the list; allowed: %s", where,
-					 pq_exp_key_allowed(k, buf, sizeof buf));
+					 pq_dim_allowed(k, buf, sizeof buf));
 			goto out;
 		}
 		rc = one_value(k, l, v, where, d);
@@ -232,7 +231,7 @@ static int set_list(enum pq_exp_key ki, pq_exp_list *l, const char *value, const
 			goto out;
 		tok = comma ? comma + 1 : NULL;
 	}
-	if (k->global_only && l->n > 1)
+	if ((k->flags & PQ_DIM_GLOBAL) && l->n > 1)
 		rc = pq_diag_set(d, PQ_EINVAL, "%s: takes one value, not a list", where);
 out:
 	free(copy);
@@ -287,23 +286,23 @@ static int key_line(pq_exp_spec *s, char *line, const char *file, int lineno, pq
 				   file, lineno, line);
 	*eq = '\0';
 	char *name = trim(line), *value = trim(eq + 1);
-	int k = pq_exp_key_find(name);
+	int k = pq_dim_find(name);
 	char where[192];
 	if (k < 0) {
 		char list[800];
 		size_t len = 0;
-		for (int i = 0; i < PQ_K_COUNT; i++)
-			len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", pq_exp_keydefs[i].name);
+		for (int i = 0; i < PQ_DIM_COUNT; i++)
+			len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", pq_dims[i].key);
 		return pq_diag_set(d, PQ_EINVAL, "%s:%d: unknown key '%s'; allowed: %s", file, lineno, name, list);
 	}
 	snprintf(where, sizeof where, "%s:%d: %s", file, lineno, name);
-	if (cur != &s->global && pq_exp_keydefs[k].global_only)
+	if (cur != &s->global && (pq_dims[k].flags & PQ_DIM_GLOBAL))
 		return pq_diag_set(d, PQ_EINVAL, "%s: is global: put it before the first [arm]", where);
 	if (cur->key[k].given)
 		return pq_diag_set(d, PQ_EEXIST, "%s: duplicate key (first given at %s); give a list instead: '%s = A, B'",
 				   where, cur->key[k].where, name);
-	int rc = set_list((enum pq_exp_key)k, &cur->key[k], value, where, d);
-	if (rc == 0 && k == PQ_K_NAME)
+	int rc = set_list((enum pq_dim_id)k, &cur->key[k], value, where, d);
+	if (rc == 0 && k == PQ_D_NAME)
 		snprintf(s->name, sizeof s->name, "%s", cur->key[k].v[0].s);
 	return rc;
 }
@@ -392,10 +391,10 @@ out:
 
 int pq_exp_spec_set(pq_exp_spec *s, const char *key, const char *value, const char *what, pq_diag *d)
 {
-	int k = pq_exp_key_find(key);
+	int k = pq_dim_find(key);
 	if (k < 0)
 		return pq_diag_set(d, PQ_EINVAL, "%s: unknown key '%s'", what, key);
-	int rc = set_list((enum pq_exp_key)k, &s->global.key[k], value, what, d);
+	int rc = set_list((enum pq_dim_id)k, &s->global.key[k], value, what, d);
 	if (rc < 0)
 		return rc;
 	for (size_t a = 0; a < s->narms; a++) {
@@ -403,7 +402,7 @@ int pq_exp_spec_set(pq_exp_spec *s, const char *key, const char *value, const ch
 		free(l->v);
 		memset(l, 0, sizeof *l);
 	}
-	if (k == PQ_K_NAME)
+	if (k == PQ_D_NAME)
 		snprintf(s->name, sizeof s->name, "%s", s->global.key[k].v[0].s);
 	char line[512];
 	snprintf(line, sizeof line, "%s%s = %s   # %s\n",

@@ -15,7 +15,7 @@
  * units (which libinih would hand back as one string anyway), a key may appear once per
  * section (libinih merges duplicates silently unless rebuilt), and the messages must
  * name the line of the value, not only of the section. The grammar is the four line
- * kinds above; pq_exp_spec_keys lists every key with its type and default. */
+ * kinds above; the keys are exp/dim.h's table (pq_dim_print_keys lists them). */
 #ifndef PQ_EXP_SPEC_H
 #define PQ_EXP_SPEC_H
 
@@ -24,28 +24,11 @@
 #include <stdio.h>
 
 #include "core/err.h"
+#include "exp/dim.h"
 #include "exp/point.h"
 
 #define PQ_EXP_MAX_ARMS 64
 #define PQ_EXP_MAX_VALUES 1000 /* per dimension: a range of more is a typo */
-
-enum pq_exp_key {
-	PQ_K_NAME, PQ_K_TRIALS, PQ_K_SEED, PQ_K_SERVER, PQ_K_SERVERNAME, PQ_K_CA,
-	PQ_K_SIG, PQ_K_LEAF, PQ_K_INTER, PQ_K_ROOT, PQ_K_INTERMEDIATES, PQ_K_PAD, PQ_K_MTC,
-	PQ_K_COMP, PQ_K_GROUP, PQ_K_TICKETS, PQ_K_RESUME, PQ_K_EARLY, PQ_K_WARMUP,
-	PQ_K_PROFILE, PQ_K_RTT, PQ_K_JITTER, PQ_K_LOSS, PQ_K_LOSS_MODEL, PQ_K_BURST, PQ_K_RATE,
-	PQ_K_QUEUE, PQ_K_MTU, PQ_K_INITCWND, PQ_K_CC,
-	PQ_K_RESPONSE, PQ_K_CONNECTIONS, PQ_K_CONCURRENCY, PQ_K_OPEN_RATE, PQ_K_TIMEOUT,
-	PQ_K_ONE_WRITE,
-	PQ_K_COUNT
-};
-
-typedef struct pq_exp_val {
-	long long i;
-	double f;
-	const void *ptr;
-	char s[64];
-} pq_exp_val;
 
 typedef struct pq_exp_list {
 	int given;
@@ -57,7 +40,7 @@ typedef struct pq_exp_list {
 typedef struct pq_exp_section {
 	char label[64];  /* arm label; "" for the global section */
 	char where[192]; /* "FILE:LINE" of the [arm] line */
-	pq_exp_list key[PQ_K_COUNT];
+	pq_exp_list key[PQ_DIM_COUNT];
 } pq_exp_section;
 
 typedef struct pq_exp_spec {
@@ -83,16 +66,5 @@ int pq_exp_spec_load(pq_exp_spec *s, const char *path, pq_diag *d) PQ_MUST_USE;
  * ("--rtt"). */
 int pq_exp_spec_set(pq_exp_spec *s, const char *key, const char *value, const char *what,
 		    pq_diag *d) PQ_MUST_USE;
-
-/* Index of a key name ("rtt"), or -1. */
-int pq_exp_key_find(const char *name);
-const char *pq_exp_key_name(enum pq_exp_key k);
-/* One line per key: name, what it takes, default (for --help and docs). */
-void pq_exp_spec_keys(FILE *f);
-
-/* Applies value v of key k to a point. */
-void pq_exp_key_apply(enum pq_exp_key k, const pq_exp_val *v, pq_exp_point *p);
-/* Is the key one a spec sets once, not a dimension (name, trials, seed, server, ...)? */
-int pq_exp_key_global_only(enum pq_exp_key k);
 
 #endif

@@ -61,17 +61,20 @@ static int mkdirs(const char *path, pq_diag *d)
 	return 0;
 }
 
-int pq_store_check_version(sqlite3 *db, const char *path, pq_diag *d)
+char *pq_store_schema_sql(void)
 {
-	char v[32] = "";
-	int rc = pq_sql_get_text(db, "SELECT value FROM meta WHERE key = 'schema_version'", v, sizeof v);
-	if (rc < 0 || !v[0])
-		return pq_diag_set(d, PQ_EPARSE, "%s: not a pqtls results database (no meta.schema_version)", path);
-	if (atoi(v) > PQ_STORE_SCHEMA_VERSION)
-		return pq_diag_set(d, PQ_EUNSUPPORTED,
-				   "%s has schema version %s; this pqtls reads up to %d (a newer pqtls wrote it)",
-				   path, v, PQ_STORE_SCHEMA_VERSION);
-	return 0;
+	static const char mark[] = "\t-- @DIMENSION_COLUMNS@\n";
+	const char *at = strstr(pq_exp_schema_sql, mark);
+	char cols[8192];
+	int n = pq_dim_columns_sql(cols, sizeof cols);
+	if (!at || n < 0)
+		return NULL;
+	size_t head = (size_t)(at - pq_exp_schema_sql), size = sizeof pq_exp_schema_sql + (size_t)n + 64;
+	char *s = malloc(size);
+	if (s)
+		snprintf(s, size, "%.*s%s%sPRAGMA user_version = %d;\n", (int)head, pq_exp_schema_sql, cols,
+			 at + strlen(mark), PQ_SCHEMA_VERSION);
+	return s;
 }
 
 int pq_store_create(const char *path, const char *spec_name, const char *grid_hash, pq_diag *d)
@@ -80,6 +83,7 @@ int pq_store_create(const char *path, const char *spec_name, const char *grid_ha
 	snprintf(tmp, sizeof tmp, "%s.tmp-%d", path, (int)getpid());
 	unlink(tmp);
 	sqlite3 *db = NULL;
+	char *schema = NULL;
 	int rc = 0;
 	if (sqlite3_open_v2(tmp, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
 		rc = pq_diag_set(d, PQ_EIO, "%s: cannot create the database: %s", path,
@@ -90,9 +94,13 @@ int pq_store_create(const char *path, const char *spec_name, const char *grid_ha
 	char meta[512];
 	snprintf(meta, sizeof meta,
 		 "INSERT INTO meta VALUES ('schema_version', '%d'), ('created_by', 'pqtls " PQTLS_VERSION "');",
-		 PQ_STORE_SCHEMA_VERSION);
+		 PQ_SCHEMA_VERSION);
+	if (!(schema = pq_store_schema_sql())) {
+		rc = pq_diag_set(d, PQ_ENOMEM, "%s: cannot create the database: out of memory", path);
+		goto out;
+	}
 	if (sqlite3_exec(db, "BEGIN", NULL, NULL, &err) != SQLITE_OK ||
-	    sqlite3_exec(db, pq_exp_schema_sql, NULL, NULL, &err) != SQLITE_OK ||
+	    sqlite3_exec(db, schema, NULL, NULL, &err) != SQLITE_OK ||
 	    sqlite3_exec(db, meta, NULL, NULL, &err) != SQLITE_OK ||
 	    pq_sql_exec_text2(db, "INSERT INTO meta VALUES ('spec_name', ?1), ('spec_hash', ?2)", spec_name,
 			      grid_hash) < 0 ||
@@ -110,6 +118,7 @@ int pq_store_create(const char *path, const char *spec_name, const char *grid_ha
 	if (rename(tmp, path) < 0)
 		rc = pq_diag_set(d, -errno, "%s: cannot create: %s", path, strerror(errno));
 out:
+	free(schema);
 	sqlite3_close(db);
 	if (rc < 0)
 		unlink(tmp);
@@ -131,24 +140,13 @@ static int open_common(const char *path, int flags, pq_store **out, pq_diag *d)
 		goto out;
 	}
 	sqlite3_busy_timeout(s->db, 5000);
-	rc = pq_store_check_version(s->db, path, d);
+	rc = pq_rdb_check_version(s->db, path, d);
 out:
 	if (rc < 0)
 		pq_store_close(s);
 	else
 		*out = s;
 	return rc;
-}
-
-int pq_store_open_ro(const char *path, pq_store **out, pq_diag *d)
-{
-	struct stat st;
-	if (access(path, R_OK) < 0)
-		return pq_diag_set(d, -errno, "%s: %s", path, strerror(errno));
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-		return pq_diag_set(d, -EISDIR, "%s: is a directory; give a results database (a pqtls sweep's .db file)",
-				   path);
-	return open_common(path, SQLITE_OPEN_READONLY, out, d);
 }
 
 int pq_store_open(const char *path, const char *spec_name, const char *grid_hash, pq_store **out, pq_diag *d)

@@ -12,26 +12,27 @@
 #include <stdint.h>
 
 #include "core/err.h"
+#include "exp/dim.h"
 #include "exp/grid.h"
+#include "exp/rdb.h"
 #include "load/record.h"
 #include "net/check.h"
 
-#define PQ_STORE_SCHEMA_VERSION 2
 
 typedef struct pq_store pq_store;
 
 /* grid_hash and spec_name go into meta on creation and must match on reopening. */
 int pq_store_open(const char *path, const char *spec_name, const char *grid_hash, pq_store **out,
 		  pq_diag *d) PQ_MUST_USE;
+/* The schema a new database gets: schema.sql with the cell table's dimension columns
+ * put in from exp/dim.h's table, and user_version; malloc'd (free it), NULL without
+ * memory. */
+char *pq_store_schema_sql(void);
 /* Creates an empty database (schema, meta) at path through a temporary name. */
 int pq_store_create(const char *path, const char *spec_name, const char *grid_hash, pq_diag *d) PQ_MUST_USE;
-/* Opens read-only (export, merge inputs), checking the schema version. */
-int pq_store_open_ro(const char *path, pq_store **out, pq_diag *d) PQ_MUST_USE;
 void pq_store_close(pq_store *s);
 struct sqlite3 *pq_store_db(pq_store *s);
 
-/* The schema version a file declares (meta.schema_version); refuses newer than ours. */
-int pq_store_check_version(struct sqlite3 *db, const char *path, pq_diag *d) PQ_MUST_USE;
 
 typedef struct pq_store_run {
 	const char *spec_name, *grid_hash, *spec_text, *command_line, *link_backend, *remote;
@@ -61,8 +62,7 @@ typedef struct pq_store_cell_row {
 	char chain_desc[192];
 	long long chain_der_bytes, cert_msg_bytes, first_flight_bytes, first_flight_segs; /* -1 unknown */
 	int chain_cached;           /* -1 unknown */
-	long long pad_resolved;     /* > 0: the size 'pad-chain-to = like ALG' came to */
-	int64_t client_timeout_ns, server_hs_timeout_ns, server_idle_timeout_ns;
+	int64_t server_hs_timeout_ns, server_idle_timeout_ns;
 	const char *status;         /* "ok", "failures", "failed" */
 	char failure_reason[512];
 	long long server_handshakes, server_errors; /* -1 unknown */
@@ -77,8 +77,8 @@ typedef struct pq_store_cell_row {
 
 void pq_store_cell_row_init(pq_store_cell_row *r);
 
-/* The cell row and its connections, one transaction. */
-int pq_store_cell(pq_store *s, const pq_exp_cell *c, const pq_store_cell_row *row,
+/* The cell row (its dimensions as in force: e) and its connections, one transaction. */
+int pq_store_cell(pq_store *s, const pq_exp_cell *c, const pq_exp_eff *e, const pq_store_cell_row *row,
 		  const pq_load_record *recs, size_t n, pq_diag *d) PQ_MUST_USE;
 
 /* UTC now as 2026-11-30T20:31:48Z. */

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "exp/dim.h"
 #include "exp/sql.h"
 #include "exp/store.h"
 
@@ -18,11 +19,6 @@ void pq_store_cell_row_init(pq_store_cell_row *r)
 	r->host_steal_pct = -1;
 	r->host_runq_before = r->host_runq_after = -1;
 	r->host_load1_before = r->host_load1_after = -1;
-}
-
-static const char *mtc_name(enum pq_mtc_mode m)
-{
-	return m == PQ_MTC_STANDALONE ? "standalone" : m == PQ_MTC_LANDMARK ? "landmark" : "none";
 }
 
 static void opt_int(pq_sql_stmt *st, const char *name, long long v)
@@ -41,7 +37,29 @@ static void opt_double(pq_sql_stmt *st, const char *name, double v)
 		pq_sql_double(st, name, v);
 }
 
-static void bind_params(pq_sql_stmt *st, const pq_exp_cell *c)
+/* A dimension's stored value under its column's parameter name. */
+static void bind_dimval(pq_sql_stmt *st, const char *column, const pq_dimval *v)
+{
+	char name[80];
+	snprintf(name, sizeof name, ":%s", column);
+	switch (v->kind) {
+	case PQ_DV_NULL:
+		pq_sql_null(st, name);
+		break;
+	case PQ_DV_INT:
+		pq_sql_int(st, name, v->i);
+		break;
+	case PQ_DV_REAL:
+		pq_sql_double(st, name, v->f);
+		break;
+	case PQ_DV_TEXT:
+		pq_sql_text(st, name, v->s);
+		break;
+	}
+}
+
+/* The cell's identity, then the effective value of every stored dimension. */
+static void bind_params(pq_sql_stmt *st, const pq_exp_cell *c, const pq_exp_eff *e)
 {
 	const pq_exp_point *p = &c->p;
 	pq_sql_text(st, ":cell_key", c->key);
@@ -50,36 +68,17 @@ static void bind_params(pq_sql_stmt *st, const pq_exp_cell *c)
 	pq_sql_text(st, ":link_key", c->link_key);
 	pq_sql_int(st, ":trial", p->trial);
 	pq_sql_text(st, ":arm", p->arm);
-	/* A remote server's chain is its own: recorded as such, never as the defaults. */
-	pq_sql_text(st, ":chain_leaf", p->remote ? "remote" : p->leaf->name);
-	pq_sql_text(st, ":chain_intermediate", p->remote ? "remote" : p->inter->name);
-	pq_sql_text(st, ":chain_root", p->remote ? "remote" : p->root->name);
-	pq_sql_int(st, ":chain_intermediates", p->remote ? -1 : p->intermediates);
-	pq_sql_int(st, ":chain_pad_to_bytes", (long long)p->pad_chain_to);
-	pq_sql_text(st, ":chain_mtc", p->remote ? "remote" : mtc_name(p->mtc));
-	pq_sql_text(st, ":cert_comp", p->cert_comp);
-	pq_sql_text(st, ":tls_group", p->group);
-	pq_sql_int(st, ":tickets", p->remote ? -1 : p->tickets);
-	pq_sql_double(st, ":resume_pct", p->resume * 100);
-	pq_sql_int(st, ":early_data", p->early_data);
-	pq_sql_int(st, ":flight_one_write", p->flight_one_write);
-	pq_sql_text(st, ":link_profile", p->remote ? "remote" : p->profile);
-	pq_sql_int(st, ":rtt_us", p->rtt_ns / 1000);
-	pq_sql_int(st, ":jitter_us", p->jitter_ns / 1000);
-	pq_sql_double(st, ":loss_pct", p->loss * 100);
-	pq_sql_text(st, ":loss_model", p->gilbert ? "gilbert" : "bernoulli");
-	pq_sql_double(st, ":loss_burst_pkts", p->gilbert ? p->burst : 0);
-	pq_sql_int(st, ":rate_bps", (long long)p->rate_bps);
-	pq_sql_int(st, ":queue_pkts", p->queue_pkts);
-	pq_sql_int(st, ":mtu_bytes", p->mtu);
-	pq_sql_int(st, ":initcwnd_segs", p->initcwnd);
-	pq_sql_text(st, ":cc", pq_cc_name(p->cc) ? pq_cc_name(p->cc) : "default");
-	pq_sql_text(st, ":request_path", p->path);
+	for (int i = 0; i < PQ_DIM_COUNT; i++) {
+		if (!pq_dims[i].column)
+			continue;
+		pq_dimval v;
+		pq_dims[i].effective(p, e, &v);
+		bind_dimval(st, pq_dims[i].column, &v);
+	}
+	/* N of GET /bytes/N, beside request_path (the response dimension's column) for
+	 * queries by size; -1 for '/' and 'none'. */
 	pq_sql_int(st, ":response_bytes", p->response_bytes);
-	pq_sql_int(st, ":connections", p->connections);
-	pq_sql_int(st, ":warmup_conns", p->warmup);
-	pq_sql_int(st, ":concurrency", p->concurrency);
-	pq_sql_double(st, ":open_loop_rate_per_s", p->open_rate);
+	opt_int(st, ":mss_bytes", e->mss);
 }
 
 static void bind_row(pq_sql_stmt *st, const pq_store_cell_row *r)
@@ -92,9 +91,6 @@ static void bind_row(pq_sql_stmt *st, const pq_store_cell_row *r)
 	opt_int(st, ":first_flight_bytes", r->first_flight_bytes);
 	opt_int(st, ":first_flight_segs", r->first_flight_segs);
 	opt_int(st, ":chain_cached", r->chain_cached);
-	if (r->pad_resolved > 0) /* overrides the parameter's 0: the size it was padded to */
-		pq_sql_int(st, ":chain_pad_to_bytes", r->pad_resolved);
-	pq_sql_int(st, ":client_timeout_us", r->client_timeout_ns / 1000);
 	pq_sql_int(st, ":server_hs_timeout_us", r->server_hs_timeout_ns / 1000);
 	pq_sql_int(st, ":server_idle_timeout_us", r->server_idle_timeout_ns / 1000);
 	opt_int(st, ":link_check_ok", r->link_check_ok);
@@ -114,18 +110,15 @@ static void bind_row(pq_sql_stmt *st, const pq_store_cell_row *r)
 	pq_sql_int(st, ":wall_us", r->wall_ns / 1000);
 }
 
+/* The cell columns besides the dimensions' (those come from exp/dim.h's table). */
 static const char *const cell_cols[] = {
 	"cell_key", "point_key", "host_name", "run_id", "link_check_id", "cell_index", "link_key", "trial", "arm",
-	"chain_leaf", "chain_intermediate", "chain_root", "chain_intermediates", "chain_pad_to_bytes",
-	"chain_mtc", "cert_comp", "chain_desc", "chain_der_bytes", "cert_msg_bytes", "first_flight_bytes",
-	"first_flight_segs", "chain_cached", "tls_group", "tickets", "resume_pct", "early_data", "flight_one_write",
-	"link_profile", "rtt_us", "jitter_us", "loss_pct", "loss_model", "loss_burst_pkts", "rate_bps",
-	"queue_pkts", "mtu_bytes", "initcwnd_segs", "cc", "request_path", "response_bytes", "connections",
-	"warmup_conns", "concurrency", "open_loop_rate_per_s", "client_timeout_us", "server_hs_timeout_us",
-	"server_idle_timeout_us", "link_check_ok", "status", "failure_reason", "conns_ok", "conns_failed",
-	"server_handshakes", "server_errors", "server_error_detail", "client_cpu_us", "server_link_cpu_us",
-	"host_steal_pct", "host_runq_before", "host_runq_after", "host_load1_before", "host_load1_after",
-	"started_at", "wall_us", NULL,
+	"chain_desc", "chain_der_bytes", "cert_msg_bytes", "first_flight_bytes", "first_flight_segs",
+	"chain_cached", "response_bytes", "mss_bytes", "server_hs_timeout_us", "server_idle_timeout_us",
+	"link_check_ok", "status", "failure_reason", "conns_ok", "conns_failed", "server_handshakes",
+	"server_errors", "server_error_detail", "client_cpu_us", "server_link_cpu_us", "host_steal_pct",
+	"host_runq_before", "host_runq_after", "host_load1_before", "host_load1_after", "started_at", "wall_us",
+	NULL,
 };
 
 static const char *const hs_names[PQ_HS_COUNT] = {
@@ -233,7 +226,7 @@ static int conn_sql(char *buf, size_t n)
 	return 0;
 }
 
-int pq_store_cell(pq_store *s, const pq_exp_cell *c, const pq_store_cell_row *row,
+int pq_store_cell(pq_store *s, const pq_exp_cell *c, const pq_exp_eff *e, const pq_store_cell_row *row,
 		  const pq_load_record *recs, size_t n, pq_diag *d)
 {
 	sqlite3 *db = pq_store_db(s);
@@ -245,13 +238,19 @@ int pq_store_cell(pq_store *s, const pq_exp_cell *c, const pq_store_cell_row *ro
 		return rc;
 	for (size_t i = 0; i < n; i++)
 		ok += recs[i].err == PQ_LERR_NONE;
+	const char *cols[sizeof cell_cols / sizeof cell_cols[0] + PQ_DIM_COUNT];
 	size_t ncols = 0;
-	while (cell_cols[ncols])
+	while (cell_cols[ncols]) {
+		cols[ncols] = cell_cols[ncols];
 		ncols++;
-	insert_sql(sql, sizeof sql, "cell", cell_cols, ncols);
+	}
+	for (int i = 0; i < PQ_DIM_COUNT; i++)
+		if (pq_dims[i].column)
+			cols[ncols++] = pq_dims[i].column;
+	insert_sql(sql, sizeof sql, "cell", cols, ncols);
 	if ((rc = pq_sql_prepare(&st, db, sql, d)) < 0)
 		goto out;
-	bind_params(&st, c);
+	bind_params(&st, c, e);
 	bind_row(&st, row);
 	pq_sql_text(&st, ":host_name", pq_store_host(s));
 	pq_sql_int(&st, ":run_id", pq_store_run_id(s));

@@ -18,7 +18,7 @@
 
 #include "core/err.h"
 #include "model/flight.h"
-#include "report/rdb.h"
+#include "exp/rdb.h"
 #include "stats/boot.h"
 #include "stats/ci.h"
 #include "stats/step.h"
@@ -120,11 +120,11 @@ typedef struct pq_agg {
 	size_t nlines;
 	pq_agg_slow *slow;
 	size_t nslow;
-	size_t vary[64]; /* indexes into pq_agg_dims of the dimensions whose value varies */
+	size_t vary[PQ_DIM_COUNT]; /* indexes into pq_dims of the dimensions whose value varies */
 	size_t nvary;
 	/* What the key table pools or leaves out, and what is the same everywhere, in
 	 * sentences every renderer prints above it. */
-	char notes[6][600];
+	char notes[6][1600];
 	size_t nnotes;
 	pq_agg_curve *curves;
 	size_t ncurves;
@@ -133,20 +133,14 @@ typedef struct pq_agg {
 	uint64_t seed; /* of every bootstrap */
 } pq_agg;
 
-/* The dimensions the report can show, by spec key, with the heading a column or caption
- * uses; a_vary lists those whose stored value differs between cells. */
-typedef struct pq_agg_dim {
-	const char *key, *label;
-	int text;	    /* read with pq_agg_dim_text, else pq_agg_dim_num */
-	const char *column; /* the cell column it is stored in (key.csv's heading) */
-} pq_agg_dim;
-extern const pq_agg_dim pq_agg_dims[];
-extern const size_t pq_agg_ndims;
+/* The dimensions are the descriptor table's (exp/dim.h, pq_dims[]): the report walks it
+ * for every dimension stored in a cell column; a->vary lists those whose stored value
+ * differs between cells. */
 
-/* A cell's value of dims[i] as a reader sees it: "70 ms", "1 %", "200 KiB", "ml-dsa-65". */
+/* A cell's value of pq_dims[i] as a reader sees it: "70 ms", "1 %", "200 KiB", "ml-dsa-65". */
 void pq_agg_dim_show(const pq_rdb_cell *c, size_t i, char *buf, size_t n);
 
-/* The stored value of dims[i] as key.csv writes it (the column's own unit; "" for NULL). */
+/* The stored value of pq_dims[i] as key.csv writes it (the column's own unit; "" for NULL). */
 void pq_agg_dim_raw(const pq_rdb_cell *c, size_t i, char *buf, size_t n);
 
 /* Fills a->vary from the database's cells (pq_agg_build calls it). */

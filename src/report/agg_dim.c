@@ -1,5 +1,6 @@
-/* The report's view of a cell's dimensions (report/agg.h): which ones the report
- * knows, how a value reads, which vary in a database, a grid point's label. */
+/* The report's view of a cell's dimensions (report/agg.h): the descriptor table's
+ * entries (exp/dim.h) as a reader sees them, which vary in a database, a grid point's
+ * label, and the notes on what is pooled and what is the same everywhere. */
 #include "report/agg.h"
 
 #include <math.h>
@@ -7,84 +8,112 @@
 #include <stdio.h>
 #include <string.h>
 
-const pq_agg_dim pq_agg_dims[] = {
-    {"leaf", "leaf", 1, "chain_leaf"},
-    {"intermediate", "intermediate", 1, "chain_intermediate"},
-    {"intermediates", "intermediates", 0, "chain_intermediates"},
-    {"pad-chain-to", "chain padded to", 0, "chain_pad_to_bytes"},
-    {"mtc", "MTC", 1, "chain_mtc"},
-    {"cert-compression", "compression", 1, "cert_comp"},
-    {"group", "group", 1, "tls_group"},
-    {"resume", "resumed", 0, "resume_pct"},
-    {"early-data", "0-RTT", 0, "early_data"},
-    {"profile", "profile", 1, "link_profile"},
-    {"rtt", "RTT", 0, "rtt_us"},
-    {"jitter", "jitter", 0, "jitter_us"},
-    {"loss", "loss", 0, "loss_pct"},
-    {"rate", "rate", 0, "rate_bps"},
-    {"response", "response", 0, "response_bytes"},
-};
-const size_t pq_agg_ndims = sizeof pq_agg_dims / sizeof pq_agg_dims[0];
+/* A dimension the report shows: stored in a cell column and not a spec-wide setting. */
+static int shown(size_t i)
+{
+	return pq_dims[i].column && !(pq_dims[i].flags & PQ_DIM_GLOBAL);
+}
+
+const char *pq_agg_dim_text(const pq_rdb_cell *c, const char *key)
+{
+	int i = pq_dim_find(key);
+	return i >= 0 && c->dim[i].kind == PQ_DV_TEXT ? c->dim[i].s : NULL;
+}
+
+double pq_agg_dim_num(const pq_rdb_cell *c, const char *key)
+{
+	int i = pq_dim_find(key);
+	if (i == PQ_D_RESPONSE) /* stored as the request's path; the reader has its size */
+		return (double)c->response_bytes;
+	if (i < 0)
+		return NAN;
+	return c->dim[i].kind == PQ_DV_INT ? (double)c->dim[i].i : c->dim[i].kind == PQ_DV_REAL ? c->dim[i].f : NAN;
+}
+
+static void bytes(char *buf, size_t n, double v)
+{
+	if (v >= 1024 && fmod(v, 1024) == 0)
+		snprintf(buf, n, v >= 1048576 && fmod(v, 1048576) == 0 ? "%g MiB" : "%g KiB",
+			 v >= 1048576 && fmod(v, 1048576) == 0 ? v / 1048576 : v / 1024);
+	else
+		snprintf(buf, n, "%g B", v);
+}
 
 void pq_agg_dim_show(const pq_rdb_cell *c, size_t i, char *buf, size_t n)
 {
-	const char *key = pq_agg_dims[i].key;
-	if (pq_agg_dims[i].text) {
-		const char *t = pq_agg_dim_text(c, key);
-		snprintf(buf, n, "%s", t && *t ? t : "-");
+	const pq_dim *k = &pq_dims[i];
+	const pq_dimval *v = &c->dim[i];
+	if (v->kind == PQ_DV_NULL) {
+		snprintf(buf, n, "-");
 		return;
 	}
-	double v = pq_agg_dim_num(c, key);
-	if (!isfinite(v))
-		snprintf(buf, n, "-");
-	else if (strcmp(key, "rtt") == 0 || strcmp(key, "jitter") == 0)
-		snprintf(buf, n, "%g ms", v / 1e3);
-	else if (strcmp(key, "loss") == 0 || strcmp(key, "resume") == 0)
-		snprintf(buf, n, "%g %%", v);
-	else if (strcmp(key, "rate") == 0)
-		snprintf(buf, n, v > 0 ? "%g Mbit/s" : "unlimited", v / 1e6);
-	else if (strcmp(key, "early-data") == 0)
-		snprintf(buf, n, "%s", v ? "yes" : "no");
-	else if (strcmp(key, "response") == 0 && v < 0)
+	if (i == PQ_D_RESPONSE) {
+		if (c->response_bytes >= 0)
+			bytes(buf, n, (double)c->response_bytes);
+		else
+			snprintf(buf, n, "%s", v->kind == PQ_DV_TEXT && v->s[0] && strcmp(v->s, "none") != 0 ? v->s : "none");
+		return;
+	}
+	if (i == PQ_D_PAD && v->kind == PQ_DV_INT) {
+		if (v->i > 0)
+			bytes(buf, n, (double)v->i);
+		else
+			snprintf(buf, n, "natural");
+		return;
+	}
+	if (i == PQ_D_RATE && v->kind == PQ_DV_INT) {
+		if (v->i > 0)
+			snprintf(buf, n, "%g Mbit/s", (double)v->i / 1e6);
+		else
+			snprintf(buf, n, "unlimited");
+		return;
+	}
+	if ((i == PQ_D_EARLY || i == PQ_D_ONE_WRITE) && v->kind == PQ_DV_INT) {
+		snprintf(buf, n, "%s", v->i ? "yes" : "no");
+		return;
+	}
+	if (v->kind == PQ_DV_TEXT && !v->s[0]) {
 		snprintf(buf, n, "none");
-	else if ((strcmp(key, "response") == 0 || strcmp(key, "pad-chain-to") == 0) && v >= 1024 && fmod(v, 1024) == 0)
-		snprintf(buf, n, "%g KiB", v / 1024);
-	else if (strcmp(key, "pad-chain-to") == 0 && v <= 0)
-		snprintf(buf, n, "natural");
-	else
-		snprintf(buf, n, "%g%s", v, strcmp(key, "response") == 0 || strcmp(key, "pad-chain-to") == 0 ? " B" : "");
+		return;
+	}
+	char raw[96];
+	pq_dimval_format(k, v, raw, sizeof raw);
+	snprintf(buf, n, "%s%s%s", raw, k->unit && *k->unit && v->kind != PQ_DV_TEXT ? " " : "",
+		 k->unit && v->kind != PQ_DV_TEXT ? k->unit : "");
 }
 
 void pq_agg_dim_raw(const pq_rdb_cell *c, size_t i, char *buf, size_t n)
 {
-	if (pq_agg_dims[i].text) {
-		const char *t = pq_agg_dim_text(c, pq_agg_dims[i].key);
-		snprintf(buf, n, "%s", t ? t : "");
-	} else {
-		double v = pq_agg_dim_num(c, pq_agg_dims[i].key);
-		if (isfinite(v))
-			snprintf(buf, n, "%.17g", v);
-		else
-			snprintf(buf, n, "%s", "");
+	const pq_dimval *v = &c->dim[i];
+	switch (v->kind) {
+	case PQ_DV_NULL:
+		snprintf(buf, n, "%s", "");
+		break;
+	case PQ_DV_INT:
+		snprintf(buf, n, "%lld", v->i);
+		break;
+	case PQ_DV_REAL:
+		snprintf(buf, n, "%.17g", v->f);
+		break;
+	case PQ_DV_TEXT:
+		snprintf(buf, n, "%s", v->s);
+		break;
 	}
 }
 
-/* Whether dims[i] differs between any two cells of the database. */
+/* Whether pq_dims[i] differs between any two cells of the database. */
 static int varies(const pq_rdb *db, size_t i)
 {
-	char first[96], v[96];
-	for (size_t k = 0; k < db->ncells; k++) {
-		pq_agg_dim_show(&db->cells[k], i, k ? v : first, sizeof v);
-		if (k && strcmp(v, first) != 0)
+	for (size_t k = 1; k < db->ncells; k++)
+		if (!pq_dimval_equal(&db->cells[k].dim[i], &db->cells[0].dim[i]))
 			return 1;
-	}
 	return 0;
 }
 
 void pq_agg_vary(const pq_rdb *db, pq_agg *a)
 {
-	for (size_t i = 0; i < pq_agg_ndims && a->nvary < sizeof a->vary / sizeof a->vary[0]; i++)
-		if (varies(db, i))
+	for (size_t i = 0; i < PQ_DIM_COUNT; i++)
+		if (shown(i) && varies(db, i))
 			a->vary[a->nvary++] = i;
 }
 
@@ -93,58 +122,18 @@ void pq_agg_point_label(const pq_agg *a, const pq_agg_group *g, const char *exce
 	size_t len = (size_t)snprintf(buf, n, "%s", a->arms[g->arm]);
 	for (size_t k = 0; k < a->nvary && len < n; k++) {
 		size_t i = a->vary[k];
-		if (except && strcmp(pq_agg_dims[i].key, except) == 0)
+		if (except && strcmp(pq_dims[i].key, except) == 0)
 			continue;
 		/* shown only when this arm's grid points differ in it */
 		int arm_varies = 0;
-		char mine[96], other[96];
-		pq_agg_dim_show(g->cell, i, mine, sizeof mine);
 		for (size_t j = 0; j < a->n && !arm_varies; j++)
-			if (a->g[j].arm == g->arm) {
-				pq_agg_dim_show(a->g[j].cell, i, other, sizeof other);
-				arm_varies = strcmp(mine, other) != 0;
-			}
-		if (arm_varies)
-			len += (size_t)snprintf(buf + len, n - len, ", %s %s", pq_agg_dims[i].label, mine);
+			arm_varies = a->g[j].arm == g->arm && !pq_dimval_equal(&a->g[j].cell->dim[i], &g->cell->dim[i]);
+		if (arm_varies) {
+			char mine[96];
+			pq_agg_dim_show(g->cell, i, mine, sizeof mine);
+			len += (size_t)snprintf(buf + len, n - len, ", %s %s", pq_dims[i].label, mine);
+		}
 	}
-}
-
-const char *pq_agg_dim_text(const pq_rdb_cell *c, const char *key)
-{
-	if (strcmp(key, "leaf") == 0)
-		return c->leaf;
-	if (strcmp(key, "group") == 0)
-		return c->group;
-	return NULL;
-}
-
-double pq_agg_dim_num(const pq_rdb_cell *c, const char *key)
-{
-	static const struct {
-		const char *key;
-		size_t off;
-		int ll; /* long long, else int or double below */
-	} f[] = {
-	    {"rtt", offsetof(pq_rdb_cell, rtt_us), 1},
-	    {"response", offsetof(pq_rdb_cell, response_bytes), 1},
-	    {"pad-chain-to", offsetof(pq_rdb_cell, pad_to_bytes), 1},
-	};
-	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
-		if (strcmp(key, f[i].key) == 0)
-			return (double)*(const long long *)((const char *)c + f[i].off);
-	if (strcmp(key, "intermediates") == 0)
-		return c->intermediates;
-	if (strcmp(key, "resume") == 0)
-		return c->resume_pct;
-	if (strcmp(key, "loss") == 0)
-		return c->loss_pct;
-	if (strcmp(key, "jitter") == 0)
-		return c->jitter_us;
-	if (strcmp(key, "rate") == 0)
-		return c->rate_bps;
-	if (strcmp(key, "early-data") == 0)
-		return c->early_data;
-	return NAN;
 }
 
 void pq_agg_notes(const pq_rdb *db, pq_agg *a)
@@ -156,29 +145,29 @@ void pq_agg_notes(const pq_rdb *db, pq_agg *a)
 	}
 	for (size_t i = 0; i < a->n; i++)
 		empty += a->g[i].n[PQ_AGG_HS] == 0;
-	char *t = a->notes[a->nnotes++];
 	size_t n = sizeof a->notes[0];
-	snprintf(t, n, "%zu cells (up to %zu trials each) pooled into %zu grid points, one row each (point_key; "
-		 "a cell's connections all count, failed ones in n's failed share); no grid point is left out.",
+	snprintf(a->notes[a->nnotes++], n,
+		 "%zu cells (up to %zu trials each) pooled into %zu grid points, one row each (point_key; a cell's "
+		 "connections all count, failed ones in n's failed share); no grid point is left out.",
 		 db->ncells, trials, a->n);
-	if (failed || empty) {
-		t = a->notes[a->nnotes++];
-		snprintf(t, n, "%zu cells did not complete (status other than ok); %zu grid points have no successful "
+	if (failed || empty)
+		snprintf(a->notes[a->nnotes++], n,
+			 "%zu cells did not complete (status other than ok); %zu grid points have no successful "
 			 "connection and show no times.", failed, empty);
-	}
-	t = a->notes[a->nnotes++];
-	snprintf(t, n, "The same in every cell:");
-	size_t len = strlen(t), shown = 0;
-	for (size_t i = 0; i < pq_agg_ndims && db->ncells && len < n; i++) {
+	if (db->note[0])
+		snprintf(a->notes[a->nnotes++], n, "%s", db->note);
+	char *t = a->notes[a->nnotes++];
+	size_t len = (size_t)snprintf(t, n, "The same in every cell:"), count = 0;
+	for (size_t i = 0; i < PQ_DIM_COUNT && db->ncells && len < n; i++) {
 		int v = 0;
 		for (size_t k = 0; k < a->nvary; k++)
 			v |= a->vary[k] == i;
-		if (v)
+		if (v || !shown(i))
 			continue;
 		char val[96];
 		pq_agg_dim_show(&db->cells[0], i, val, sizeof val);
-		len += (size_t)snprintf(t + len, n - len, "%s %s %s", shown++ ? "," : "", pq_agg_dims[i].label, val);
+		len += (size_t)snprintf(t + len, n - len, "%s %s %s", count++ ? "," : "", pq_dims[i].label, val);
 	}
 	if (len < n)
-		snprintf(t + len, n - len, "%s.", shown ? "" : " nothing");
+		snprintf(t + len, n - len, "%s.", count ? "" : " nothing");
 }

@@ -11,15 +11,13 @@ int pq_curve_same_but(const pq_rdb_cell *x, const pq_rdb_cell *y, const char *ke
 	if (strcmp(x->host, y->host) != 0 || strcmp(x->arm, y->arm) != 0 || x->chain_der_bytes != y->chain_der_bytes ||
 	    x->one_write != y->one_write)
 		return 0;
-	for (size_t i = 0; i < pq_agg_ndims; i++) {
-		const char *k = pq_agg_dims[i].key;
-		/* a profile is a link: a curve against RTT crosses profiles (paper-0 .. paper-200) */
-		if (strcmp(k, key) == 0 || (strcmp(key, "rtt") == 0 && strcmp(k, "profile") == 0))
+	for (size_t i = 0; i < PQ_DIM_COUNT; i++) {
+		const char *k = pq_dims[i].key;
+		/* a profile is a link: a curve against RTT crosses profiles (paper-0 .. paper-200);
+		 * the client timeout is derived from the RTT and the loss */
+		if (strcmp(k, key) == 0 || (strcmp(key, "rtt") == 0 && i == PQ_D_PROFILE) || i == PQ_D_TIMEOUT)
 			continue;
-		char u[96], v[96];
-		pq_agg_dim_show(x, i, u, sizeof u);
-		pq_agg_dim_show(y, i, v, sizeof v);
-		if (strcmp(u, v) != 0)
+		if (!pq_dimval_equal(&x->dim[i], &y->dim[i]))
 			return 0;
 	}
 	return 1;

@@ -130,7 +130,7 @@ static void key_table(page *p, int host)
 	pq_out_printf(o, "<div class=\"scroll\"><table class=\"sort key\"><thead><tr><th class=\"l\">arm</th>");
 	for (size_t k = 0; k < a->nvary; k++) {
 		pq_out_printf(o, "<th>");
-		pq_out_text(o, pq_agg_dims[a->vary[k]].label);
+		pq_out_text(o, pq_dims[a->vary[k]].label);
 		pq_out_printf(o, "</th>");
 	}
 	pq_out_printf(o, "<th>n (failed)</th><th>handshake ms, median [95 %% CI]</th>"

@@ -17,7 +17,7 @@
 
 #include "report/agg.h"
 #include "report/out.h"
-#include "report/rdb.h"
+#include "exp/rdb.h"
 
 void pq_report_html(pq_out *o, const pq_rdb *db, const pq_agg *a, const char *source);
 

@@ -62,7 +62,7 @@ static void key_head(const pq_agg *a, krow *r)
 	r->n = 0;
 	snprintf(r->c[r->n++], sizeof r->c[0], "arm");
 	for (size_t k = 0; k < a->nvary; k++)
-		snprintf(r->c[r->n++], sizeof r->c[0], "%s", pq_agg_dims[a->vary[k]].label);
+		snprintf(r->c[r->n++], sizeof r->c[0], "%s", pq_dims[a->vary[k]].label);
 	snprintf(r->c[r->n++], sizeof r->c[0], "n (failed)");
 	snprintf(r->c[r->n++], sizeof r->c[0], "handshake ms [95%% CI]");
 	snprintf(r->c[r->n++], sizeof r->c[0], "TTFB ms [95%% CI]");
@@ -203,7 +203,7 @@ static void key_csv(pq_out *o, const pq_agg *a)
 	char v[160];
 	pq_out_printf(o, "host,point_key,arm");
 	for (size_t k = 0; k < a->nvary; k++)
-		pq_out_printf(o, ",%s", pq_agg_dims[a->vary[k]].column);
+		pq_out_printf(o, ",%s", pq_dims[a->vary[k]].column);
 	pq_out_printf(o, ",failed");
 	for (int p = 0; p < PQ_AGG_PHASES; p++)
 		for (size_t k = 0; k < sizeof stat / sizeof stat[0]; k++)

@@ -1,9 +1,11 @@
 #include "zeek/savings.h"
 
 #include <sqlite3.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "exp/rdb.h"
 #include "stats/sample.h"
 
 typedef struct sample {
@@ -35,32 +37,12 @@ static double median(const sample *v, size_t n)
 	return frac == 0 ? v[lo].ttfb_us : v[lo].ttfb_us + frac * (v[lo + 1].ttfb_us - v[lo].ttfb_us);
 }
 
-static int check_schema(sqlite3 *db, const char *path, pq_diag *d)
-{
-	sqlite3_stmt *st = NULL;
-	int rc = 0;
-	if (sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = 'schema_version'", -1, &st, NULL) != SQLITE_OK) {
-		rc = pq_diag_set(d, PQ_EPARSE, "%s: not a pqtls sweep results database (%s)", path, sqlite3_errmsg(db));
-		goto out;
-	}
-	if (sqlite3_step(st) != SQLITE_ROW) {
-		rc = pq_diag_set(d, PQ_EPARSE, "%s: no schema_version in its meta table", path);
-		goto out;
-	}
-	int v = sqlite3_column_int(st, 0);
-	if (v < 1 || v > PQ_ZEEK_SWEEP_SCHEMA_MAX)
-		rc = pq_diag_set(d, PQ_EUNSUPPORTED, "%s has schema version %s; this pqtls reads 1 to %d", path,
-				 (const char *)sqlite3_column_text(st, 0), PQ_ZEEK_SWEEP_SCHEMA_MAX);
-out:
-	sqlite3_finalize(st);
-	return rc;
-}
-
-/* Successful connections without loss and without 0-RTT: fresh (resumed = 0) against
- * plain resumption (resumed = 1). */
+/* Successful connections without emulated loss and without 0-RTT: fresh (resumed = 0)
+ * against plain resumption (resumed = 1). A remote server's path stores no loss and no RTT
+ * (NULL: not ours to know); its cells count as the network's own, at RTT 0 here. */
 static const char query[] =
-	"SELECT chain_desc, rtt_us, resumed, ttfb_us FROM conn_cell "
-	"WHERE error_kind = 'ok' AND ttfb_us IS NOT NULL AND loss_pct = 0 AND early_sent = 0 "
+	"SELECT chain_desc, COALESCE(rtt_us, 0), resumed, ttfb_us FROM conn_cell "
+	"WHERE error_kind = 'ok' AND ttfb_us IS NOT NULL AND COALESCE(loss_pct, 0) = 0 AND early_sent = 0 "
 	"AND resumed IN (0, 1)";
 
 static int read_samples(sqlite3 *db, const char *path, sample **out, size_t *n, pq_diag *d)
@@ -134,11 +116,7 @@ int pq_zeek_savings_load(pq_zeek_savings *s, const char *path, pq_diag *d)
 	size_t n = 0;
 	int rc;
 	memset(s, 0, sizeof *s);
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-		rc = pq_diag_set(d, PQ_EIO, "%s: cannot open: %s", path, db ? sqlite3_errmsg(db) : "out of memory");
-		goto out;
-	}
-	if ((rc = check_schema(db, path, d)) || (rc = read_samples(db, path, &v, &n, d)))
+	if ((rc = pq_rdb_open_db(path, &db, d)) || (rc = read_samples(db, path, &v, &n, d)))
 		goto out;
 	if ((rc = group(s, v, n)))
 		goto out;

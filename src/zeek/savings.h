@@ -1,12 +1,12 @@
 /* What resumption saves (the paper's Figure 7): the fresh and resumed time to first byte
  * a sweep measured (`pqtls sweep` results database, docs/results.md of the sweep: the
- * `conn_cell` view, schema version <= 2), per chain and RTT, combined with the resumption
+ * `conn_cell` view, opened by exp/rdb.h: schema PQ_SCHEMA_VERSION), per chain and RTT, combined with the resumption
  * rate of each category from Zeek logs into the expected saving per connection:
  *     saving = r * (TTFB_fresh - TTFB_resumed),   in ms and in % of TTFB_fresh,
  * with r's 95 % Wilson interval carried through (the TTFB medians' own spread is not).
  *
  * Contract: pq_zeek_savings_load reads the database (read-only) and returns 0 or a
- * negative code with d naming the file and what is wrong (not SQLite, a newer schema, no
+ * negative code with d naming the file and what is wrong (exp/rdb.h's reasons, no
  * conn_cell, no chain measured both fresh and resumed). */
 #ifndef PQ_ZEEK_SAVINGS_H
 #define PQ_ZEEK_SAVINGS_H
@@ -15,8 +15,6 @@
 
 #include "core/err.h"
 #include "zeek/agg.h"
-
-#define PQ_ZEEK_SWEEP_SCHEMA_MAX 2
 
 typedef struct pq_zeek_ttfb {
 	char chain[160];   /* the sweep's chain_desc */

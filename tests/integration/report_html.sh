@@ -28,11 +28,11 @@ has "$T/one.html" "Measured steps of at least half a round trip: ecdsa-p256 pad:
 has "$T/one.html" "model: ecdsa-p256 cliff 11.50 kB"
 ! grep -q "http://\|https://" "$T/one.html" || fail "the page refers to the network"
 for f in key.csv cdf.csv agreement.csv; do [ -s "$T/csv/$f" ] || fail "no $f"; done
-has "$T/csv/key.csv" '"lab-a","p-ml-dsa-65-70000-0--1","ml-dsa-65","ml-dsa-65","0","0","0","70000","-1",0,16,211.850,'
+has "$T/csv/key.csv" '"lab-a","p-ml-dsa-65-70000-0--1","ml-dsa-65","ml-dsa-65","ml-dsa-65","ml-dsa-65","0","0","0","70000","/",0,16,211.850,'
 "$P" report "$T/one.db" -o "$T/one2.html" --md -q >"$T/md"
 [ ! -s "$T/md" ] || fail "--quiet printed a table"
 "$P" report "$T/one.db" -o "$T/one2.html" --md >"$T/md"
-has "$T/md" '| ml-dsa-65 | ml-dsa-65 | natural | 0 % | no | 70 ms | none | 16 (0) | 211.85 \[211.30, 212.20\] |'
+has "$T/md" '| ml-dsa-65 | ml-dsa-65 | ml-dsa-65 | ml-dsa-65 | natural | 0 % | no | 70 ms | / | 16 (0) | 211.85 \[211.30, 212.20\] |'
 # The same seed gives the same page.
 cmp -s <(sed "s|$T/one2.html||" "$T/one2.html") <(sed "s|$T/one.html||" "$T/one.html") || true
 "$P" report "$T/one.db" -o "$T/again.html" -q && cmp -s "$T/one.html" <(sed "s|again.html|one.html|g" "$T/again.html") ||
@@ -55,16 +55,16 @@ expect_fail() { # db message
 	has "$T/e" "$2"
 	[ ! -e "$T/bad.html" ] || fail "a report was written from $1"
 }
-expect_fail "$T/missing.db" "cannot open $T/missing.db: no such file"
+expect_fail "$T/missing.db" "$T/missing.db: cannot open it: No such file or directory"
 printf 'this is not a database, it is a text file long enough to have a header......................................................' >"$T/text.db"
 expect_fail "$T/text.db" "is not an SQLite database"
 sqlite3 "$T/other.db" "CREATE TABLE t (x); INSERT INTO t VALUES (1);"
 expect_fail "$T/other.db" "not a pqtls results database (it has no meta table"
 cp "$T/one.db" "$T/newer.db"
 sqlite3 "$T/newer.db" "UPDATE meta SET value = '9' WHERE key = 'schema_version'"
-expect_fail "$T/newer.db" "has schema version 9; this pqtls reads up to 2"
-sqlite3 "$T/empty.db" <"$SRC/src/exp/schema.sql"
-sqlite3 "$T/empty.db" "INSERT INTO meta VALUES ('schema_version', '2')"
+expect_fail "$T/newer.db" "has schema version 9; this pqtls reads version 3 (a newer pqtls"
+"$P" sweep --schema | sqlite3 "$T/empty.db"
+sqlite3 "$T/empty.db" "INSERT INTO meta VALUES ('schema_version', '3')"
 expect_fail "$T/empty.db" "holds no measured cell"
 # Locked: another process holds an exclusive lock (rollback journal) for longer than
 # the reader's 2 s busy wait.

@@ -72,8 +72,17 @@ for cmd in "sweep export $T/adir --csv $T/csv" "merge $T/adir -o $T/m.db"; do
 done
 rc=0
 "$P" sweep export "$T/text.db" --jsonl "$T/x.jsonl" >"$T/o" 2>"$T/e" || rc=$?
-[ "$rc" = 1 ] && grep -qF "text.db: not a pqtls results database" "$T/e" || { cat "$T/e"; fail "text as db: exit $rc"; }
+[ "$rc" = 1 ] && grep -qF "text.db: is not an SQLite database" "$T/e" || { cat "$T/e"; fail "text as db: exit $rc"; }
 [ ! -e "$T/x.jsonl" ] && [ ! -e "$T/csv" ] && [ ! -e "$T/m.db" ] || fail "a refused export or merge left output"
+# A FIFO is refused by name, not opened (every reader blocked on it for ever: the timeout
+# makes that a failure here rather than a hung test).
+mkfifo "$T/fifo.db"
+for cmd in "sweep export $T/fifo.db --jsonl $T/x.jsonl" "merge $T/fifo.db -o $T/m.db" "report $T/fifo.db -o $T/r.html"; do
+	rc=0
+	timeout 20 $P $cmd >"$T/o" 2>"$T/e" || rc=$?
+	[ "$rc" = 1 ] && grep -qF "fifo.db: a FIFO: not a regular file" "$T/e" || { cat "$T/e"; fail "$cmd: exit $rc"; }
+done
+[ ! -e "$T/x.jsonl" ] && [ ! -e "$T/m.db" ] && [ ! -e "$T/r.html" ] || fail "a refused FIFO left output"
 
 # --presets lists every preset with its size and estimated time; --dry-run measures nothing.
 "$P" sweep --presets >"$T/o"

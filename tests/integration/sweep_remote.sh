@@ -26,8 +26,10 @@ import sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
 assert db.execute("SELECT remote_server, link_backend FROM run").fetchone() == (sys.argv[2], "none")
 assert db.execute("SELECT COUNT(*) FROM link_check").fetchone()[0] == 0
-rows = db.execute("SELECT DISTINCT chain_leaf, tickets, link_profile, rtt_us FROM cell").fetchall()
-assert rows == [("remote", -1, "remote", 0)], rows
+# what is the server's or the network's is not ours to know: 'remote' or NULL, never a default
+rows = db.execute("SELECT DISTINCT chain_leaf, tickets, link_profile, rtt_us, loss_pct, mtu_bytes, initcwnd_segs, "
+                  "cc, mss_bytes FROM cell").fetchall()
+assert rows == [("remote", None, "remote", None, None, None, None, "remote", None)], rows
 groups = {g for (g,) in db.execute("SELECT DISTINCT tls_group FROM conn WHERE error_kind = 'ok'")}
 assert groups == {"x25519", "X25519MLKEM768"}, groups
 assert db.execute("SELECT COUNT(*) FROM conn WHERE error_kind = 'ok'").fetchone()[0] == 24

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # pqtls zeek savings: the resumption rate of each category from Zeek logs times the gap
 # between the fresh and resumed median TTFB of a sweep's results database, per chain and
-# RTT. The database here is built with the sqlite3 CLI in the shape docs/results.md of the
-# sweep documents (meta.schema_version, the conn_cell columns savings reads); the expected
+# RTT. The database here has the sweep's own schema (`pqtls sweep --schema`), its rows put
+# in by Python (the columns of conn_cell that savings reads); the expected
 # medians and savings are computed in Python (statistics.median) from the same rows. A
 # newer schema, a file that is no database, and a sweep without resumed arms are refused.
 set -euo pipefail
@@ -10,10 +10,23 @@ source "$(dirname "$0")/lib/zeek.bash"
 command -v sqlite3 >/dev/null || { echo "FAIL: sqlite3 is absent (scripts/deps.sh installs it)" >&2; exit 1; }
 
 # Rows: two chains at 50 and 100 ms, fresh and resumed, some failed, some lossy, some 0-RTT.
+# The database has pqtls's own schema (`pqtls sweep --schema`); rows are put in with every
+# NOT NULL column of cell and conn filled (0 or ''), then the columns savings reads.
+"$PQTLS" sweep --schema | sqlite3 "$T/results.db"
 python3 - "$T" <<'PY'
-import random, sys
+import random, sqlite3, sys
 random.seed(7)
+db = sqlite3.connect(sys.argv[1] + "/results.db")
+db.execute("INSERT INTO meta VALUES('schema_version','3')")
+def insert(table, values):
+    cols = {}
+    for _, name, typ, notnull, _, pk in db.execute("PRAGMA table_info(%s)" % table):
+        if notnull and not pk:
+            cols[name] = "" if typ == "TEXT" else 0
+    cols.update(values)
+    db.execute("INSERT INTO %s (%s) VALUES (%s)" % (table, ", ".join(cols), ", ".join("?" * len(cols))), list(cols.values()))
 rows = []
+cell_of = {}
 for chain, extra in (("ml-dsa-65 leaf <- 1 x ml-dsa-65, 11003 B", 1.0), ("ecdsa-p256, 751 B", 0.0)):
     for rtt in (50000, 100000):
         for i in range(41):
@@ -22,16 +35,20 @@ for chain, extra in (("ml-dsa-65 leaf <- 1 x ml-dsa-65, 11003 B", 1.0), ("ecdsa-
                 kind = "timeout_handshake" if i == 7 else "ok"
                 loss = 1.0 if i == 8 else 0.0
                 early = 1 if (resumed and i == 9) else 0
-                rows.append((chain, rtt, resumed, early, kind, loss, ttfb if kind == "ok" else "NULL"))
+                key = (chain, rtt, loss)
+                if key not in cell_of:
+                    cell_of[key] = len(cell_of) + 1
+                    insert("cell", {"cell_id": cell_of[key], "cell_key": "k%d" % cell_of[key], "chain_desc": chain,
+                                    "rtt_us": rtt, "loss_pct": loss})
+                n = len(rows)
+                insert("conn", {"cell_id": cell_of[key], "conn_index": n, "resumed": resumed, "early_sent": early,
+                                "error_kind": kind, "ttfb_us": ttfb if kind == "ok" else None})
+                rows.append("VALUES('%s',%d,%d,%d,'%s',%g,%s)" % (chain, rtt, resumed, early, kind, loss,
+                                                                    ttfb if kind == "ok" else "NULL"))
+db.commit()
 with open(sys.argv[1] + "/db.sql", "w") as f:
-    f.write("CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);\n")
-    f.write("INSERT INTO meta VALUES('schema_version','2');\n")
-    f.write("CREATE TABLE conn_cell(chain_desc TEXT, rtt_us INTEGER, resumed INTEGER, early_sent INTEGER,"
-            " error_kind TEXT, loss_pct REAL, ttfb_us REAL);\n")
-    for r in rows:
-        f.write("INSERT INTO conn_cell VALUES('%s',%d,%d,%d,'%s',%g,%s);\n" % r)
+    f.write("\n".join(rows) + "\n")
 PY
-sqlite3 "$T/results.db" <"$T/db.sql"
 
 # Logs: 3 CDN rows resumed of 4, 1 Other of 4, via a ranges file.
 printf '198.51.100.0/24 cdn edge\n' >"$T/r.txt"
@@ -68,13 +85,10 @@ pass "$(($(wc -l <"$T/out.csv") - 1)) savings rows (2 chains x 2 RTTs x CDN/Othe
 	fail "savings from a partial file differ from savings from the log"
 pass "the same from a --partial file"
 
-sqlite3 "$T/v3.db" "CREATE TABLE meta(key TEXT, value TEXT); INSERT INTO meta VALUES('schema_version','3');"
-expect_err 1 "v3.db has schema version 3; this pqtls reads 1 to 2" "$PQTLS" zeek savings --sweep "$T/v3.db" "$T/ssl.log"
-expect_err 1 "not a pqtls sweep results database" "$PQTLS" zeek savings --sweep "$T/ssl.log" "$T/ssl.log"
-sqlite3 "$T/fresh.db" <<'SQL'
-CREATE TABLE meta(key TEXT, value TEXT); INSERT INTO meta VALUES('schema_version','2');
-CREATE TABLE conn_cell(chain_desc TEXT, rtt_us INTEGER, resumed INTEGER, early_sent INTEGER, error_kind TEXT, loss_pct REAL, ttfb_us REAL);
-INSERT INTO conn_cell VALUES('x', 50000, 0, 0, 'ok', 0, 150000);
-SQL
+sqlite3 "$T/v9.db" "CREATE TABLE meta(key TEXT, value TEXT); INSERT INTO meta VALUES('schema_version','9');"
+expect_err 1 "v9.db has schema version 9; this pqtls reads version 3" "$PQTLS" zeek savings --sweep "$T/v9.db" "$T/ssl.log"
+expect_err 1 "ssl.log: is not an SQLite database" "$PQTLS" zeek savings --sweep "$T/ssl.log" "$T/ssl.log"
+cp "$T/results.db" "$T/fresh.db"
+sqlite3 "$T/fresh.db" "DELETE FROM conn WHERE resumed = 1"
 expect_err 1 "no chain was measured both fresh and resumed" "$PQTLS" zeek savings --sweep "$T/fresh.db" "$T/ssl.log"
 expect_err 2 "--sweep RESULTS.db is required" "$PQTLS" zeek savings "$T/ssl.log"

@@ -28,18 +28,18 @@ static void reads_lists_ranges_arms(void **state)
 			     &d),
 			 0);
 	assert_string_equal(s.name, "demo");
-	const pq_exp_list *rtt = &s.global.key[PQ_K_RTT];
+	const pq_exp_list *rtt = &s.global.key[PQ_D_RTT];
 	assert_int_equal(rtt->n, 2);
 	assert_int_equal(rtt->v[1].i, 70000000);
 	assert_string_equal(rtt->where, "t.spec:3: rtt");
-	const pq_exp_list *pad = &s.global.key[PQ_K_PAD];
+	const pq_exp_list *pad = &s.global.key[PQ_D_PAD];
 	assert_int_equal(pad->n, 3);
 	assert_int_equal(pad->v[2].i, 8192);
-	assert_float_equal(s.global.key[PQ_K_LOSS].v[0].f, 0.01, 1e-12);
+	assert_float_equal(s.global.key[PQ_D_LOSS].v[0].f, 0.01, 1e-12);
 	assert_int_equal(s.narms, 2);
 	assert_string_equal(s.arm[0]->label, "a b");
-	assert_non_null(s.arm[0]->key[PQ_K_SIG].v[0].ptr);
-	const pq_exp_list *resp = &s.arm[1]->key[PQ_K_RESPONSE];
+	assert_non_null(s.arm[0]->key[PQ_D_SIG].v[0].ptr);
+	const pq_exp_list *resp = &s.arm[1]->key[PQ_D_RESPONSE];
 	assert_int_equal(resp->n, 3);
 	assert_string_equal(resp->v[0].s, "");
 	assert_string_equal(resp->v[1].s, "/");
@@ -88,8 +88,8 @@ static void command_line_replaces_everywhere(void **state)
 	pq_diag d;
 	assert_int_equal(parse(&s, "connections = 50\n[arm a]\nconnections = 100\n", &d), 0);
 	assert_int_equal(pq_exp_spec_set(&s, "connections", "5", "--connections", &d), 0);
-	assert_int_equal(s.global.key[PQ_K_CONNECTIONS].v[0].i, 5);
-	assert_false(s.arm[0]->key[PQ_K_CONNECTIONS].given);
+	assert_int_equal(s.global.key[PQ_D_CONNECTIONS].v[0].i, 5);
+	assert_false(s.arm[0]->key[PQ_D_CONNECTIONS].given);
 	assert_non_null(strstr(s.text, "connections = 5   # --connections"));
 	assert_int_equal(pq_exp_spec_set(&s, "rtt", "1ms,bad", "--rtt", &d), PQ_EINVAL);
 	assert_non_null(strstr(pq_diag_msg(&d), "--rtt: 'bad' is not a duration"));
@@ -109,10 +109,10 @@ static void load_missing_file(void **state)
 	assert_int_equal(pq_exp_spec_load(&s, "/", &d), -EISDIR);
 	assert_non_null(strstr(pq_diag_msg(&d), "/: cannot read the spec: Is a directory (give a spec file)"));
 	pq_exp_spec_dispose(&s);
-	assert_int_equal(pq_exp_key_find("rtt"), PQ_K_RTT);
-	assert_int_equal(pq_exp_key_find("RTT"), -1);
-	assert_true(pq_exp_key_global_only(PQ_K_TRIALS));
-	assert_false(pq_exp_key_global_only(PQ_K_RTT));
+	assert_int_equal(pq_dim_find("rtt"), PQ_D_RTT);
+	assert_int_equal(pq_dim_find("RTT"), -1);
+	assert_true((pq_dims[PQ_D_TRIALS].flags & PQ_DIM_GLOBAL));
+	assert_false((pq_dims[PQ_D_RTT].flags & PQ_DIM_GLOBAL));
 }
 
 int main(void)

@@ -16,19 +16,16 @@
 
 #include "testdb.h"
 #include "testdir.h"
+#include "teststore.h"
 #include "exp/export.h"
 #include "exp/hostload.h"
 #include "exp/merge.h"
+#include "exp/rdb.h"
 #include "exp/store.h"
 
 static void one_cell(pq_exp_grid *g)
 {
-	pq_exp_spec s;
-	pq_diag d;
-	pq_exp_spec_init(&s);
-	assert_int_equal(pq_exp_spec_parse(&s, "t", "rtt = 10ms, 20ms\nsig = ecdsa-p256\n", &d), 0);
-	assert_int_equal(pq_exp_grid_expand(&s, g, &d), 0);
-	pq_exp_spec_dispose(&s);
+	ts_grid("rtt = 10ms, 20ms\nsig = ecdsa-p256\n", g);
 }
 
 static void fill(const char *path, const pq_exp_grid *g, size_t first, size_t n, pq_diag *d)
@@ -44,17 +41,20 @@ static void fill(const char *path, const pq_exp_grid *g, size_t first, size_t n,
 			recs[i].t[p] = 1000 * (p + 1);
 	recs[2].err = PQ_LERR_RESET;
 	recs[2].t[PQ_PH_HANDSHAKE] = -1;
+	pq_exp_eff e;
 	for (size_t i = first; i < first + n; i++) {
 		pq_store_cell_row row;
 		pq_store_cell_row_init(&row);
+		ts_eff(&g->cells[i], "cubic", &e);
 		assert_int_equal(pq_store_cell_done(st, g->cells[i].key, d), 0);
-		assert_int_equal(pq_store_cell(st, &g->cells[i], &row, recs, 3, d), 0);
+		assert_int_equal(pq_store_cell(st, &g->cells[i], &e, &row, recs, 3, d), 0);
 		assert_int_equal(pq_store_cell_done(st, g->cells[i].key, d), 1);
 	}
 	/* the same cell twice is refused by the key, and leaves nothing behind */
 	pq_store_cell_row row;
 	pq_store_cell_row_init(&row);
-	assert_true(pq_store_cell(st, &g->cells[first], &row, recs, 3, d) < 0);
+	ts_eff(&g->cells[first], "cubic", &e);
+	assert_true(pq_store_cell(st, &g->cells[first], &e, &row, recs, 3, d) < 0);
 	assert_int_equal(pq_store_run_end(st, "complete", d), 0);
 	pq_store_close(st);
 }
@@ -72,8 +72,8 @@ static void create_reopen_lock(void **state)
 	assert_int_equal(q(path, "SELECT COUNT(*) FROM conn"), 3);
 	assert_int_equal(q(path, "SELECT COUNT(*) FROM conn WHERE handshake_us IS NULL AND error_kind = 'reset'"), 1);
 	assert_int_equal(q(path, "SELECT conns_failed FROM cell"), 1);
-	assert_int_equal(q(path, "SELECT value FROM meta WHERE key = 'schema_version'"), PQ_STORE_SCHEMA_VERSION);
-	assert_int_equal(q(path, "PRAGMA user_version"), PQ_STORE_SCHEMA_VERSION);
+	assert_int_equal(q(path, "SELECT value FROM meta WHERE key = 'schema_version'"), PQ_SCHEMA_VERSION);
+	assert_int_equal(q(path, "PRAGMA user_version"), PQ_SCHEMA_VERSION);
 	assert_int_equal(q(path, "SELECT COUNT(*) FROM cell_stats WHERE handshake_p50_us = 4"), 1);
 	/* what zeek savings reads from a sweep (src/zeek/savings.c) */
 	assert_int_equal(q(path, "SELECT COUNT(*) FROM conn_cell WHERE chain_desc IS NULL AND rtt_us = 10000 AND "
@@ -102,28 +102,30 @@ static void create_reopen_lock(void **state)
 	/* a newer schema is refused by readers */
 	assert_int_equal(sqlite3_exec(db, "UPDATE meta SET value = '99' WHERE key = 'schema_version'", NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(db);
-	assert_int_equal(pq_store_open_ro(path, &st, &d), PQ_EUNSUPPORTED);
-	assert_non_null(strstr(pq_diag_msg(&d), "has schema version 99; this pqtls reads up to"));
+	sqlite3 *rdb = NULL;
+	assert_int_equal(pq_rdb_open_db(path, &rdb, &d), PQ_EUNSUPPORTED);
+	assert_non_null(strstr(pq_diag_msg(&d), "has schema version 99; this pqtls reads version 3"));
+	assert_int_equal(pq_store_open(path, "t", g.hash, &st, &d), PQ_EUNSUPPORTED);
 	pq_exp_grid_dispose(&g);
 }
 
 static void refuses_bad_paths(void **state)
 {
 	(void)state;
-	pq_store *st;
+	sqlite3 *st;
 	pq_diag d;
 	char path[128];
 	assert_true(pq_store_precheck("/proc/pqtls-none/r.db", &d) < 0);
 	assert_non_null(strstr(pq_diag_msg(&d), "/proc/pqtls-none/r.db: cannot create directory"));
-	assert_true(pq_store_open_ro("/nonexistent.db", &st, &d) < 0);
+	assert_true(pq_rdb_open_db("/nonexistent.db", &st, &d) < 0);
 	snprintf(path, sizeof path, "%s/not-a-db", dir);
 	FILE *f = fopen(path, "w");
 	fputs("hello", f);
 	fclose(f);
-	assert_true(pq_store_open_ro(path, &st, &d) < 0);
+	assert_true(pq_rdb_open_db(path, &st, &d) < 0);
 	assert_non_null(strstr(pq_diag_msg(&d), "not-a-db"));
 	assert_int_equal(pq_store_precheck(path, &d), 0);
-	assert_int_equal(pq_store_open_ro(dir, &st, &d), -EISDIR);
+	assert_int_equal(pq_rdb_open_db(dir, &st, &d), -EISDIR);
 	assert_non_null(strstr(pq_diag_msg(&d), "is a directory; give a results database"));
 }
 

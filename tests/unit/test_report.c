@@ -1,5 +1,6 @@
 /* The report's pieces: nice ticks, escaped and atomically saved output, an SVG chart's
- * structure, and the database reader's refusals. */
+ * structure, and the studies' rows from a database (the reader's refusals are
+ * test_exp_rdb.c's). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,9 +15,10 @@
 /* cmocka needs the headers above. */
 #include <cmocka.h>
 
+#include "teststore.h"
+#include "exp/rdb.h"
 #include "report/out.h"
 #include "report/agg.h"
-#include "report/rdb.h"
 #include "report/studies.h"
 #include "report/svg.h"
 
@@ -136,50 +138,8 @@ static void chart(void **state)
 	pq_out_dispose(&o);
 }
 
-static void make_db(const char *path, const char *sql)
-{
-	sqlite3 *db;
-	unlink(path);
-	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
-	sqlite3_close(db);
-}
-
-static void refusals(void **state)
-{
-	(void)state;
-	pq_rdb db;
-	pq_diag d = {0};
-	char path[] = "/tmp/pqtls-rdb-XXXXXX";
-	int fd = mkstemp(path);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, "plain text, no database here, just words to fill a page ......", 62), 62);
-	close(fd);
-	assert_true(pq_rdb_open("/nonexistent/x.db", &db, &d) < 0);
-	assert_non_null(strstr(d.msg, "cannot open /nonexistent/x.db"));
-	assert_true(pq_rdb_open(path, &db, &d) < 0);
-	assert_non_null(strstr(d.msg, "is not an SQLite database"));
-	make_db(path, "CREATE TABLE t (x)");
-	assert_true(pq_rdb_open(path, &db, &d) < 0);
-	assert_non_null(strstr(d.msg, "not a pqtls results database"));
-	make_db(path, "CREATE TABLE meta (key TEXT, value TEXT); INSERT INTO meta VALUES ('spec_name', 'x')");
-	assert_true(pq_rdb_open(path, &db, &d) < 0);
-	assert_non_null(strstr(d.msg, "no schema_version"));
-	make_db(path, "CREATE TABLE meta (key TEXT, value TEXT); INSERT INTO meta VALUES ('schema_version', '7')");
-	assert_true(pq_rdb_open(path, &db, &d) < 0);
-	assert_non_null(strstr(d.msg, "has schema version 7; this pqtls reads up to 2"));
-	make_db(path, "CREATE TABLE meta (key TEXT, value TEXT); INSERT INTO meta VALUES ('schema_version', '2');"
-		      "CREATE TABLE cell (cell_id, point_key, host_name, arm, chain_leaf, tls_group, link_key, status, "
-		      "rtt_us, response_bytes, chain_der_bytes, chain_pad_to_bytes, first_flight_bytes, "
-		      "first_flight_segs, chain_intermediates, initcwnd_segs, mtu_bytes, early_data, trial, "
-		      "resume_pct, loss_pct, jitter_us, rate_bps, cell_index)");
-	assert_true(pq_rdb_open(path, &db, &d) < 0);
-	assert_non_null(strstr(d.msg, "holds no measured cell"));
-	unlink(path);
-}
-
-/* A schema-2 database with the given cells, each holding 8 identical successful
- * connections (TTFB `ttfb` ms, TTLB `ttlb` ms, min RTT = the cell's RTT). */
+/* A database of the real schema with the given cells, each holding 8 identical
+ * successful connections (TTFB `ttfb` ms, TTLB `ttlb` ms, min RTT = the cell's RTT). */
 typedef struct fx_cell {
 	const char *arm, *leaf, *group;
 	long long rtt_us, resp, chain, flight;
@@ -189,29 +149,23 @@ typedef struct fx_cell {
 
 static void make_results(const char *path, const fx_cell *c, size_t n)
 {
-	make_db(path, "CREATE TABLE meta (key TEXT, value TEXT); INSERT INTO meta VALUES ('schema_version', '2');"
-		      "CREATE TABLE run (run_id); CREATE TABLE link_check (link_check_id);"
-		      "CREATE TABLE cell (cell_id, point_key, host_name, arm, chain_leaf, tls_group, link_key, status, "
-		      "rtt_us, response_bytes, chain_der_bytes, chain_pad_to_bytes, first_flight_bytes, "
-		      "first_flight_segs, chain_intermediates, initcwnd_segs, mtu_bytes, early_data, trial, "
-		      "resume_pct, loss_pct, jitter_us, rate_bps, cell_index);"
-		      "CREATE TABLE conn (cell_id, conn_index, connect_us, handshake_us, ttfb_us, ttlb_us, "
-		      "min_rtt_us, error_kind, resumed, retrans_segs)");
-	sqlite3 *db;
-	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	char spec[128];
+	snprintf(spec, sizeof spec, "rtt = 1ms..%zums step 1ms\nsig = ecdsa-p256\n", n);
+	ts_db(path, spec, 8);
 	for (size_t i = 0; i < n; i++) {
 		char sql[1024];
 		snprintf(sql, sizeof sql,
-			 "INSERT INTO cell VALUES (%zu, 'p%zu', 'h', '%s', '%s', '%s', 'l%lld', 'done', %lld, "
-			 "%lld, %lld, 0, %lld, 8, %d, 10, 1500, 0, 0, 0, 0, %g, %g, %zu);"
-			 "WITH RECURSIVE k(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i < 7) "
-			 "INSERT INTO conn SELECT %zu, i, %lld, %g, %g, %g, %lld, 'ok', 0, 0 FROM k",
-			 i + 1, i, c[i].arm, c[i].leaf, c[i].group, c[i].rtt_us, c[i].rtt_us, c[i].resp,
-			 c[i].chain, c[i].flight, c[i].inter, c[i].jitter_us, c[i].rate_bps, i, i + 1,
-			 c[i].rtt_us, c[i].ttfb * 500, c[i].ttfb * 1e3, c[i].ttlb * 1e3, c[i].rtt_us);
-		assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+			 "UPDATE cell SET point_key = 'p%zu', host_name = 'h', arm = '%s', chain_leaf = '%s', "
+			 "tls_group = '%s', link_key = 'l%lld', rtt_us = %lld, response_bytes = %lld, "
+			 "chain_der_bytes = %lld, chain_pad_to_bytes = 0, first_flight_bytes = %lld, first_flight_segs = 8, "
+			 "chain_intermediates = %d, initcwnd_segs = 10, jitter_us = %g, rate_bps = %g WHERE cell_id = %zu;"
+			 "UPDATE conn SET connect_us = %lld, handshake_us = %g, ttfb_us = %g, ttlb_us = %g, "
+			 "min_rtt_us = %lld WHERE cell_id = %zu",
+			 i, c[i].arm, c[i].leaf, c[i].group, c[i].rtt_us, c[i].rtt_us, c[i].resp, c[i].chain,
+			 c[i].flight, c[i].inter, c[i].jitter_us, c[i].rate_bps, i + 1, c[i].rtt_us, c[i].ttfb * 500,
+			 c[i].ttfb * 1e3, c[i].ttlb * 1e3, c[i].rtt_us, i + 1);
+		ts_exec(path, sql);
 	}
-	sqlite3_close(db);
 }
 
 static char *studies_of(const fx_cell *c, size_t n)
@@ -220,6 +174,7 @@ static char *studies_of(const fx_cell *c, size_t n)
 	int fd = mkstemp(path);
 	assert_true(fd >= 0);
 	close(fd);
+	unlink(path);
 	make_results(path, c, n);
 	pq_rdb db;
 	pq_agg a;
@@ -288,8 +243,8 @@ static void studies_rows(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(ticks), cmocka_unit_test(out_escapes_and_saves), cmocka_unit_test(chart), cmocka_unit_test(names_escaped),
-	    cmocka_unit_test(refusals), cmocka_unit_test(studies_rows),
+	    cmocka_unit_test(ticks), cmocka_unit_test(out_escapes_and_saves), cmocka_unit_test(chart),
+	    cmocka_unit_test(names_escaped), cmocka_unit_test(studies_rows),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

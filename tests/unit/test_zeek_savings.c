@@ -1,5 +1,6 @@
-/* zeek/savings: medians per chain and RTT from a results database, groups without both
- * arms left out, a newer schema and a non-database refused; the CSV's saving. */
+/* zeek/savings: medians per chain and RTT from a results database (the store's own
+ * schema), groups without both arms left out, a newer schema and a non-database refused
+ * (exp/rdb's reasons); the CSV's saving. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,33 +11,46 @@
 #include <sqlite3.h>
 #include <cmocka.h>
 
+#include <unistd.h>
+
 #include "testdir.h"
+#include "teststore.h"
 #include "zeek/savings.h"
 
 static const char *make_db(const char *name, const char *sql)
 {
 	static char path[300];
 	snprintf(path, sizeof path, "%s/%s", dir, name);
-	sqlite3 *db;
-	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
-	sqlite3_close(db);
+	unlink(path);
+	ts_exec(path, sql);
 	return path;
 }
 
-#define SCHEMA                                                                                   \
-	"CREATE TABLE meta(key TEXT, value TEXT); INSERT INTO meta VALUES('schema_version','2');"  \
-	"CREATE TABLE conn_cell(chain_desc TEXT, rtt_us INTEGER, resumed INTEGER, early_sent INTEGER," \
-	" error_kind TEXT, loss_pct REAL, ttfb_us REAL);"
+/* A real database (the store's schema) of three cells with 8 connections each. */
+static const char *real_db(const char *name)
+{
+	static char path[300];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	ts_db(path, "rtt = 1ms..3ms step 1ms\nsig = ecdsa-p256\n", 8);
+	return path;
+}
 
 static void medians(void **state)
 {
 	(void)state;
-	const char *p = make_db("ok.db", SCHEMA
-		"INSERT INTO conn_cell VALUES('a',50000,0,0,'ok',0,150000),('a',50000,0,0,'ok',0,160000),"
-		"('a',50000,0,0,'ok',0,400000),('a',50000,1,0,'ok',0,100000),('a',50000,1,0,'ok',0,110000),"
-		"('a',50000,1,1,'ok',0,50000),('a',50000,0,0,'timeout_handshake',0,NULL),"
-		"('a',50000,0,0,'ok',1,999999),('b',50000,0,0,'ok',0,150000);");
+	const char *p = real_db("ok.db");
+	/* cell 1: chain a at 50 ms without loss: fresh 150, 160, 400, resumed 100, 110, a 0-RTT
+	 * one, two failures; cell 2: a with loss; cell 3: b, fresh only */
+	ts_exec(p, "UPDATE cell SET chain_desc = 'a', rtt_us = 50000, loss_pct = 0 WHERE cell_id = 1;"
+		   "UPDATE cell SET chain_desc = 'a', rtt_us = 50000, loss_pct = 1 WHERE cell_id = 2;"
+		   "UPDATE cell SET chain_desc = 'b', rtt_us = 50000, loss_pct = 0 WHERE cell_id = 3;"
+		   "UPDATE conn SET resumed = 0, early_sent = 0, error_kind = 'ok';"
+		   "UPDATE conn SET ttfb_us = 999999 WHERE cell_id = 2;"
+		   "UPDATE conn SET ttfb_us = 150000 WHERE cell_id = 3;"
+		   "UPDATE conn SET ttfb_us = CASE conn_index WHEN 0 THEN 150000 WHEN 1 THEN 160000 WHEN 2 THEN 400000 "
+		   "WHEN 3 THEN 100000 WHEN 4 THEN 110000 WHEN 5 THEN 50000 ELSE NULL END, "
+		   "resumed = conn_index IN (3, 4, 5), early_sent = conn_index = 5, "
+		   "error_kind = CASE WHEN conn_index >= 6 THEN 'timeout_handshake' ELSE 'ok' END WHERE cell_id = 1;");
 	pq_zeek_savings s;
 	pq_diag d = {0};
 	assert_int_equal(pq_zeek_savings_load(&s, p, &d), 0);
@@ -71,11 +85,13 @@ static void refused(void **state)
 	assert_non_null(strstr(d.msg, "schema version 9"));
 	p = make_db("nometa.db", "CREATE TABLE x(y);");
 	assert_int_equal(pq_zeek_savings_load(&s, p, &d), PQ_EPARSE);
-	assert_non_null(strstr(d.msg, "not a pqtls sweep results database"));
-	p = make_db("noconn.db", "CREATE TABLE meta(key TEXT, value TEXT); INSERT INTO meta VALUES('schema_version','1');");
+	assert_non_null(strstr(d.msg, "not a pqtls results database"));
+	p = real_db("noconn.db");
+	ts_exec(p, "DROP VIEW conn_cell");
 	assert_int_equal(pq_zeek_savings_load(&s, p, &d), PQ_EPARSE);
 	assert_non_null(strstr(d.msg, "conn_cell"));
-	p = make_db("empty.db", SCHEMA);
+	p = real_db("empty.db");
+	ts_exec(p, "DELETE FROM conn");
 	assert_int_equal(pq_zeek_savings_load(&s, p, &d), PQ_EINVAL);
 	assert_int_not_equal(pq_zeek_savings_load(&s, "/nonexistent/r.db", &d), 0);
 	assert_non_null(strstr(d.msg, "/nonexistent/r.db"));

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Test helper: a results database in the sweep's schema (src/exp/schema.sql) with
+# Test helper: a results database in the sweep's schema (`pqtls sweep --schema`) with
 # synthetic connections, for report tests that must not wait for a sweep.
 # Usage: mkresults.sh OUT.db [HOST ...]   (default host: lab-a; two hosts = a merged DB)
 # Cells: five arms at RTT 1 and 70 ms (2 trials x 8 connections), an ECDSA chain-size
@@ -10,11 +10,10 @@ set -euo pipefail
 out=${1:?usage: mkresults.sh OUT.db [HOST ...]}
 shift
 hosts=("${@:-lab-a}")
-src=$(cd "$(dirname "$0")/../../.." && pwd)
 rm -f "$out"
 {
-	cat "$src/src/exp/schema.sql"
-	echo "INSERT INTO meta VALUES ('schema_version','2'),('spec_name','fixture'),('spec_hash','00'),('created_by','mkresults.sh');"
+	"${PQTLS:?PQTLS must point at the pqtls binary}" sweep --schema
+	echo "INSERT INTO meta VALUES ('schema_version','3'),('spec_name','fixture'),('spec_hash','00'),('created_by','mkresults.sh');"
 	echo "BEGIN;"
 	run=0
 	for host in "${hosts[@]}"; do
@@ -33,7 +32,7 @@ rm -f "$out"
 		[ "$resp" -ge 0 ] && path="/bytes/$resp"
 		for trial in 1 2; do
 			idx=$((idx + 1))
-			echo "INSERT INTO cell (cell_id, cell_key, point_key, host_name, run_id, link_check_id, cell_index, link_key, trial, arm, chain_leaf, chain_intermediate, chain_root, chain_intermediates, chain_pad_to_bytes, chain_mtc, cert_comp, chain_desc, chain_der_bytes, cert_msg_bytes, first_flight_bytes, first_flight_segs, chain_cached, tls_group, tickets, resume_pct, early_data, link_profile, rtt_us, jitter_us, loss_pct, loss_model, loss_burst_pkts, rate_bps, queue_pkts, mtu_bytes, initcwnd_segs, cc, request_path, response_bytes, connections, warmup_conns, concurrency, open_loop_rate_per_s, client_timeout_us, server_hs_timeout_us, server_idle_timeout_us, link_check_ok, status, conns_ok, conns_failed, started_at, wall_us) VALUES ($idx,'k$idx','p-$arm-$rtt-$pad-$resp','$host',$run,NULL,$idx,'L$rtt',$trial,'$arm','$leaf','$leaf','$leaf',1,$pad,'none','off','$leaf chain',$chain,$((chain + 18)),$((chain + 4700)),9,1,'X25519MLKEM768',2,$resume,$early,'',$rtt,0,0,'bernoulli',0,0,0,1500,10,'cubic','$path',$resp,8,0,1,0,10000000,20000000,60000000,1,'ok',8,0,'2026-11-30T20:00:02Z',1000000);"
+			echo "INSERT INTO cell (cell_id, cell_key, point_key, host_name, run_id, link_check_id, cell_index, link_key, trial, arm, chain_leaf, chain_intermediate, chain_root, chain_intermediates, chain_pad_to_bytes, chain_mtc, cert_comp, chain_desc, chain_der_bytes, cert_msg_bytes, first_flight_bytes, first_flight_segs, chain_cached, tls_group, tickets, resume_pct, early_data, flight_one_write, link_profile, rtt_us, jitter_us, loss_pct, loss_model, loss_burst_pkts, rate_bps, queue_pkts, mtu_bytes, initcwnd_segs, cc, request_path, response_bytes, connections, warmup_conns, concurrency, open_loop_rate_per_s, client_timeout_us, server_hs_timeout_us, server_idle_timeout_us, link_check_ok, status, conns_ok, conns_failed, started_at, wall_us) VALUES ($idx,'k$idx','p-$arm-$rtt-$pad-$resp','$host',$run,NULL,$idx,'L$rtt',$trial,'$arm','$leaf','$leaf','$leaf',1,$pad,'none','off','$leaf chain',$chain,$((chain + 18)),$((chain + 4700)),9,1,'X25519MLKEM768',2,$resume,$early,0,'',$rtt,0,0,'bernoulli',0,0,0,1500,10,'cubic','$path',$resp,8,0,1,0,10000000,20000000,60000000,1,'ok',8,0,'2026-11-30T20:00:02Z',1000000);"
 			# TLS rounds + connect = handshake; + 1 = TTFB; TTLB adds a round per 64 KiB.
 			local extra=0
 			[ "$resp" -gt 65536 ] && extra=$(((resp + 65535) / 65536 / 4 + 1))

@@ -1,0 +1,426 @@
+/* The dimension table (exp/dim.h): each spec key's reading, its place in the cell key, its
+ * stored column and how its effective value is found. */
+#include "exp/dim.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "core/err.h"
+
+/* Small bodies, one per entry: how a value lands in the point, its key fragment, and its
+ * value in force. */
+#define APPLY(fn, body) \
+	static void fn(const pq_exp_val *v, pq_exp_point *p) { body; }
+#define CANON(fn, fmt, ...) \
+	static int fn(const pq_exp_point *p, char *b, size_t n) { return snprintf(b, n, fmt, __VA_ARGS__); }
+#define EFF(fn, body)                                                                   \
+	static void fn(const pq_exp_point *p, const pq_exp_eff *e, pq_dimval *o)        \
+	{                                                                               \
+		(void)p;                                                                \
+		(void)e;                                                                \
+		body;                                                                   \
+	}
+
+static void dv_int(pq_dimval *o, long long v)
+{
+	memset(o, 0, sizeof *o);
+	o->kind = PQ_DV_INT;
+	o->i = v;
+}
+
+static void dv_real(pq_dimval *o, double v)
+{
+	memset(o, 0, sizeof *o);
+	o->kind = PQ_DV_REAL;
+	o->f = v;
+}
+
+static void dv_text(pq_dimval *o, const char *s)
+{
+	memset(o, 0, sizeof *o);
+	o->kind = PQ_DV_TEXT;
+	snprintf(o->s, sizeof o->s, "%s", s);
+}
+
+static void dv_null(pq_dimval *o)
+{
+	memset(o, 0, sizeof *o);
+}
+
+static const char *mtc_name(enum pq_mtc_mode m)
+{
+	return m == PQ_MTC_STANDALONE ? "standalone" : m == PQ_MTC_LANDMARK ? "landmark" : "none";
+}
+
+/* chain */
+APPLY(ap_sig, p->leaf = p->inter = p->root = v->ptr)
+APPLY(ap_leaf, p->leaf = v->ptr)
+APPLY(ap_inter, p->inter = v->ptr)
+APPLY(ap_root, p->root = v->ptr)
+APPLY(ap_intermediates, p->intermediates = (int)v->i)
+APPLY(ap_pad, p->pad_chain_to = v->ptr ? 0 : (uint64_t)v->i; p->pad_like = v->ptr)
+APPLY(ap_mtc, p->mtc = v->i == 1 ? PQ_MTC_STANDALONE : v->i == 2 ? PQ_MTC_LANDMARK : PQ_MTC_NONE)
+APPLY(ap_comp, snprintf(p->cert_comp, sizeof p->cert_comp, "%s", v->s))
+CANON(cn_leaf, "leaf=%s;", p->leaf->name)
+CANON(cn_inter, "inter=%s;", p->inter->name)
+CANON(cn_root, "root=%s;", p->root->name)
+CANON(cn_intermediates, "intermediates=%d;", p->intermediates)
+CANON(cn_pad, "pad=%llu;pad_like=%s;", (unsigned long long)p->pad_chain_to, p->pad_like ? p->pad_like->name : "")
+CANON(cn_mtc, "mtc=%s;", mtc_name(p->mtc))
+CANON(cn_comp, "comp=%s;", p->cert_comp)
+/* A remote server's chain is its own: recorded as such, never as the defaults. */
+EFF(ef_leaf, if (p->remote) dv_text(o, "remote"); else dv_text(o, p->leaf->name))
+EFF(ef_inter, if (p->remote) dv_text(o, "remote"); else dv_text(o, p->inter->name))
+EFF(ef_root, if (p->remote) dv_text(o, "remote"); else dv_text(o, p->root->name))
+EFF(ef_intermediates, if (p->remote) dv_null(o); else dv_int(o, p->intermediates))
+EFF(ef_pad, if (p->remote) dv_null(o); else dv_int(o, e->pad_bytes > 0 ? e->pad_bytes : (long long)p->pad_chain_to))
+EFF(ef_mtc, dv_text(o, p->remote ? "remote" : mtc_name(p->mtc)))
+EFF(ef_comp, dv_text(o, p->cert_comp))
+
+/* key exchange and session */
+APPLY(ap_group, snprintf(p->group, sizeof p->group, "%s", v->s))
+APPLY(ap_tickets, p->tickets = (int)v->i)
+APPLY(ap_resume, p->resume = v->f)
+APPLY(ap_early, p->early_data = (int)v->i)
+APPLY(ap_warmup, p->warmup = v->i)
+APPLY(ap_one_write, p->flight_one_write = (int)v->i)
+CANON(cn_group, "group=%s;", p->group)
+CANON(cn_tickets, "tickets=%d;", p->tickets)
+CANON(cn_resume, "resume=%.6f;", p->resume)
+CANON(cn_early, "early=%d;", p->early_data)
+CANON(cn_warmup, "warmup=%lld;", p->warmup)
+CANON(cn_one_write, "onewrite=%d;", p->flight_one_write)
+EFF(ef_group, dv_text(o, p->group))
+EFF(ef_tickets, if (p->remote) dv_null(o); else dv_int(o, p->tickets))
+EFF(ef_resume, dv_real(o, p->resume * 100))
+EFF(ef_early, dv_int(o, p->early_data))
+EFF(ef_warmup, dv_int(o, p->warmup))
+EFF(ef_one_write, if (p->remote) dv_null(o); else dv_int(o, p->flight_one_write))
+
+/* link: the point's fields (profile, the ones given over it) make the key; the stored
+ * value is the resolved link's (pq_exp_eff), so a profile's RTT is stored as its RTT. */
+APPLY(ap_profile, snprintf(p->profile, sizeof p->profile, "%s", v->s))
+APPLY(ap_rtt, p->rtt_ns = v->i; p->link_given |= PQ_EXP_LG_RTT)
+APPLY(ap_jitter, p->jitter_ns = v->i; p->link_given |= PQ_EXP_LG_JITTER)
+APPLY(ap_loss, p->loss = v->f; p->link_given |= PQ_EXP_LG_LOSS)
+APPLY(ap_loss_model, p->gilbert = v->i == 1; p->link_given |= PQ_EXP_LG_LOSS)
+APPLY(ap_burst, p->burst = v->f)
+APPLY(ap_rate, p->rate_bps = (uint64_t)v->i; p->link_given |= PQ_EXP_LG_RATE)
+APPLY(ap_queue, p->queue_pkts = (uint32_t)v->i; p->link_given |= PQ_EXP_LG_QUEUE)
+APPLY(ap_mtu, p->mtu = (uint32_t)v->i)
+APPLY(ap_initcwnd, p->initcwnd = (uint32_t)v->i)
+APPLY(ap_cc, p->cc = (enum pq_cc)v->i)
+CANON(cn_profile, "profile=%s;given=%u;", p->profile, p->link_given)
+CANON(cn_rtt, "rtt_ns=%lld;", (long long)p->rtt_ns)
+CANON(cn_jitter, "jitter_ns=%lld;", (long long)p->jitter_ns)
+CANON(cn_loss, "loss=%.6f;", p->loss)
+CANON(cn_loss_model, "gilbert=%d;", p->gilbert)
+CANON(cn_burst, "burst=%.3f;", p->burst)
+CANON(cn_rate, "rate_bps=%llu;", (unsigned long long)p->rate_bps)
+CANON(cn_queue, "queue_pkts=%u;", p->queue_pkts)
+CANON(cn_mtu, "mtu=%u;", p->mtu)
+CANON(cn_initcwnd, "initcwnd=%u;", p->initcwnd)
+CANON(cn_cc, "cc=%s;", pq_cc_name(p->cc) ? pq_cc_name(p->cc) : "kernel")
+EFF(ef_profile, dv_text(o, p->remote ? "remote" : p->profile))
+EFF(ef_rtt, if (e->remote) dv_null(o); else dv_int(o, e->rtt_ns / 1000))
+EFF(ef_jitter, if (e->remote) dv_null(o); else dv_int(o, e->jitter_ns / 1000))
+EFF(ef_loss, if (e->remote) dv_null(o); else dv_real(o, e->loss * 100))
+EFF(ef_loss_model, dv_text(o, e->remote ? "remote" : e->gilbert ? "gilbert" : "bernoulli"))
+EFF(ef_burst, if (e->remote) dv_null(o); else dv_real(o, e->gilbert ? e->burst : 0))
+EFF(ef_rate, if (e->remote) dv_null(o); else dv_int(o, (long long)e->rate_bps))
+EFF(ef_queue, if (e->remote) dv_null(o); else dv_int(o, e->queue_pkts))
+EFF(ef_mtu, if (e->remote) dv_null(o); else dv_int(o, e->mtu))
+EFF(ef_initcwnd, if (e->remote || e->initcwnd < 0) dv_null(o); else dv_int(o, e->initcwnd))
+EFF(ef_cc, if (e->remote) dv_text(o, "remote"); else if (e->cc[0]) dv_text(o, e->cc); else dv_null(o))
+
+/* load */
+APPLY(ap_response, snprintf(p->path, sizeof p->path, "%s", v->s); p->response_bytes = v->i)
+APPLY(ap_connections, p->connections = v->i)
+APPLY(ap_concurrency, p->concurrency = (int)v->i)
+APPLY(ap_open_rate, p->open_rate = v->f)
+APPLY(ap_timeout, p->timeout_ns = v->i)
+CANON(cn_response, "path=%s;", p->path)
+CANON(cn_connections, "connections=%lld;", p->connections)
+CANON(cn_concurrency, "concurrency=%d;", p->concurrency)
+CANON(cn_open_rate, "open_rate=%.6f;", p->open_rate)
+CANON(cn_timeout, "timeout_ns=%lld;", (long long)p->timeout_ns)
+EFF(ef_response, dv_text(o, p->path))
+EFF(ef_connections, dv_int(o, p->connections))
+EFF(ef_concurrency, dv_int(o, p->concurrency))
+EFF(ef_open_rate, dv_real(o, p->open_rate))
+EFF(ef_timeout, dv_int(o, e->client_timeout_ns / 1000))
+
+#define G PQ_DIM_GLOBAL
+#define L PQ_DIM_LINK
+#define K PQ_DIM_KERNEL
+#define R PQ_DIM_LOCAL
+#define NONE NULL, NULL, NULL
+/*    key               type          flags   min max  choices  default  metavar  help
+ *    column  sql  label  unit  apply canon effective */
+const pq_dim pq_dims[PQ_DIM_COUNT] = {
+	[PQ_D_NAME] = {"name", PQ_DT_STR, G, 0, 0, NULL, "spec file name", "NAME",
+		       "the experiment's name (default output out/NAME/results.db)", NULL, NULL, NULL, NULL, NONE},
+	[PQ_D_TRIALS] = {"trials", PQ_DT_INT, G, 1, 1000, NULL, "1", "N",
+			 "repetitions of every grid point, arms interleaved in a new random order each", NULL, NULL,
+			 NULL, NULL, NONE},
+	[PQ_D_SEED] = {"seed", PQ_DT_INT, G, 0, (long long)(~0ULL >> 1), NULL, "1", "N",
+		       "arm order per trial, link loss and jitter", NULL, NULL, NULL, NULL, NONE},
+	[PQ_D_SERVER] = {"server", PQ_DT_STR, G, 0, 0, NULL, "in-process", "HOST:PORT",
+			 "HOST:PORT of a remote server instead of a link and an in-process server (chain and "
+			 "tickets are then the remote's)", NULL, NULL, NULL, NULL, NONE},
+	[PQ_D_SERVERNAME] = {"servername", PQ_DT_STR, G, 0, 0, NULL, "localhost", "NAME", "SNI and verified name",
+			     NULL, NULL, NULL, NULL, NONE},
+	[PQ_D_CA] = {"ca", PQ_DT_STR, G, 0, 0, NULL, "the chain's root", "FILE",
+		     "remote server: PEM roots to verify it against ('insecure' = do not verify)", NULL, NULL, NULL,
+		     NULL, NONE},
+	[PQ_D_SIG] = {"sig", PQ_DT_ALG, R, 0, 0, NULL, "ml-dsa-65", "ALGS",
+		      "algorithm of every level of the chain (pqtls certs --sig); stored as leaf, intermediate, root",
+		      NULL, NULL, NULL, NULL, ap_sig, NULL, NULL},
+	[PQ_D_LEAF] = {"leaf", PQ_DT_ALG, R, 0, 0, NULL, "sig", "ALGS", "leaf algorithm", "chain_leaf",
+		       "TEXT NOT NULL", "leaf", "", ap_leaf, cn_leaf, ef_leaf},
+	[PQ_D_INTER] = {"intermediate", PQ_DT_ALG, R, 0, 0, NULL, "sig", "ALGS", "intermediate CA algorithm",
+			"chain_intermediate", "TEXT NOT NULL", "intermediate", "", ap_inter, cn_inter, ef_inter},
+	[PQ_D_ROOT] = {"root", PQ_DT_ALG, R, 0, 0, NULL, "sig", "ALGS", "root CA algorithm", "chain_root",
+		       "TEXT NOT NULL", "root", "", ap_root, cn_root, ef_root},
+	[PQ_D_INTERMEDIATES] = {"intermediates", PQ_DT_INT, R, 0, PQ_CHAIN_MAX_INT, NULL, "1", "LIST",
+				"intermediate CAs in the chain", "chain_intermediates", "INTEGER", "intermediates", "",
+				ap_intermediates, cn_intermediates, ef_intermediates},
+	[PQ_D_PAD] = {"pad-chain-to", PQ_DT_SIZE, R, 0, 0, NULL, "0 (natural)", "SIZES",
+		      "exact DER bytes of the chain sent (leaf + intermediates), or 'like ALG': the size of ALG's "
+		      "chain with as many intermediates (stored: the size padded to)",
+		      "chain_pad_to_bytes", "INTEGER", "padded to", "B", ap_pad, cn_pad, ef_pad},
+	[PQ_D_MTC] = {"mtc", PQ_DT_CHOICE, R, 0, 0, "none|standalone|landmark", "none", "MODES",
+		      "Merkle Tree Certificate size emulation", "chain_mtc", "TEXT NOT NULL", "MTC", "", ap_mtc, cn_mtc,
+		      ef_mtc},
+	[PQ_D_COMP] = {"cert-compression", PQ_DT_CHOICE, 0, 0, 0, "off|zlib|brotli|zstd", "off", "ALGS",
+		       "RFC 8879 certificate compression (server and client)", "cert_comp", "TEXT NOT NULL",
+		       "compression", "", ap_comp, cn_comp, ef_comp},
+	[PQ_D_GROUP] = {"group", PQ_DT_STR, 0, 0, 0, NULL, "X25519MLKEM768", "GROUPS",
+			"key-exchange group (OpenSSL name)", "tls_group", "TEXT NOT NULL", "group", "", ap_group,
+			cn_group, ef_group},
+	[PQ_D_TICKETS] = {"tickets", PQ_DT_INT, R, 0, 16, NULL, "2", "LIST", "session tickets per full handshake",
+			  "tickets", "INTEGER", "tickets", "", ap_tickets, cn_tickets, ef_tickets},
+	[PQ_D_RESUME] = {"resume", PQ_DT_FRAC, 0, 0, 0, NULL, "0%", "FRACTIONS",
+			 "share of measured connections offered a ticket", "resume_pct", "REAL NOT NULL", "resumed",
+			 "%", ap_resume, cn_resume, ef_resume},
+	[PQ_D_EARLY] = {"early-data", PQ_DT_CHOICE, 0, 0, 0, "no|yes", "no", "no|yes",
+			"resumed connections send the request as 0-RTT", "early_data", "INTEGER NOT NULL", "0-RTT",
+			"", ap_early, cn_early, ef_early},
+	[PQ_D_WARMUP] = {"warmup", PQ_DT_INT, 0, 0, 100000, NULL, "0", "LIST",
+			 "connections before measuring (they provide tickets)", "warmup_conns", "INTEGER NOT NULL",
+			 "warm-up", "", ap_warmup, cn_warmup, ef_warmup},
+	[PQ_D_PROFILE] = {"profile", PQ_DT_PROFILE, L | R, 0, 0, NULL, "none", "NAMES",
+			  "named link profile (pqtls link profiles); rtt, jitter, loss, rate, queue given too "
+			  "override it", "link_profile", "TEXT NOT NULL", "profile", "", ap_profile, cn_profile,
+			  ef_profile},
+	[PQ_D_RTT] = {"rtt", PQ_DT_DUR, L | R, 0, 0, NULL, "0", "DURATIONS",
+		      "round-trip time (half each way), e.g. 10ms,50ms,100ms", "rtt_us", "INTEGER", "RTT", "ms",
+		      ap_rtt, cn_rtt, ef_rtt},
+	[PQ_D_JITTER] = {"jitter", PQ_DT_DUR, L | R, 0, 0, NULL, "0", "DURATIONS",
+			 "per-direction jitter (normal, may reorder)", "jitter_us", "INTEGER", "jitter", "ms",
+			 ap_jitter, cn_jitter, ef_jitter},
+	[PQ_D_LOSS] = {"loss", PQ_DT_FRAC, L | R, 0, 0, NULL, "0%", "FRACTIONS",
+		       "per-direction packet loss (mean loss for gilbert), e.g. 0%,1%,5%", "loss_pct", "REAL", "loss",
+		       "%", ap_loss, cn_loss, ef_loss},
+	[PQ_D_LOSS_MODEL] = {"loss-model", PQ_DT_CHOICE, L | R, 0, 0, "bernoulli|gilbert", "bernoulli", "MODELS",
+			     "independent losses, or bursts (Gilbert-Elliott)", "loss_model", "TEXT NOT NULL",
+			     "loss model", "", ap_loss_model, cn_loss_model, ef_loss_model},
+	[PQ_D_BURST] = {"burst", PQ_DT_DOUBLE, L | R, 1, 1000, NULL, "3", "PACKETS",
+			"gilbert: mean burst length in packets", "loss_burst_pkts", "REAL", "burst", "pkts", ap_burst,
+			cn_burst, ef_burst},
+	[PQ_D_RATE] = {"rate", PQ_DT_RATE, L | R, 0, 0, NULL, "0 (unlimited)", "RATES", "per-direction rate limit",
+		       "rate_bps", "INTEGER", "rate", "bit/s", ap_rate, cn_rate, ef_rate},
+	[PQ_D_QUEUE] = {"queue", PQ_DT_INT, L | R, 0, 1000000, NULL, "0 (none)", "PACKETS",
+			"drop-tail queue in packets (with a rate)", "queue_pkts", "INTEGER", "queue", "pkts", ap_queue,
+			cn_queue, ef_queue},
+	[PQ_D_MTU] = {"mtu", PQ_DT_INT, L | R, 576, 9000, NULL, "1500", "BYTES", "link MTU", "mtu_bytes", "INTEGER",
+		      "MTU", "B", ap_mtu, cn_mtu, ef_mtu},
+	[PQ_D_INITCWND] = {"initcwnd", PQ_DT_INT, L | K | R, 0, 1000, NULL, "0 (kernel: 10)", "SEGMENTS",
+			   "server route initial congestion window, segments (stored: the window in force)",
+			   "initcwnd_segs", "INTEGER", "initcwnd", "segs", ap_initcwnd, cn_initcwnd, ef_initcwnd},
+	[PQ_D_CC] = {"cc", PQ_DT_CHOICE, L | K | R, 0, 0, PQ_CC_CHOICES, "default", "ALGS",
+		     "congestion control of the server route; default = the namespace's (stored: what the kernel "
+		     "reports)", "cc", "TEXT", "CC", "", ap_cc, cn_cc, ef_cc},
+	[PQ_D_RESPONSE] = {"response", PQ_DT_RESP, 0, 0, 0, NULL, "/", "LIST",
+			   "what each connection asks: '/' (a short page), 'none' (handshake only) or a size "
+			   "(GET /bytes/N)", "request_path", "TEXT NOT NULL", "request", "", ap_response, cn_response,
+			   ef_response},
+	[PQ_D_CONNECTIONS] = {"connections", PQ_DT_INT, 0, 1, 1000000, NULL, "20", "N",
+			      "measured connections per cell (an option replaces every arm's)", "connections",
+			      "INTEGER NOT NULL", "connections", "", ap_connections, cn_connections, ef_connections},
+	[PQ_D_CONCURRENCY] = {"concurrency", PQ_DT_INT, 0, 1, 10000, NULL, "1", "N",
+			      "closed loop: connections in flight", "concurrency", "INTEGER NOT NULL", "concurrency", "",
+			      ap_concurrency, cn_concurrency, ef_concurrency},
+	[PQ_D_OPEN_RATE] = {"open-loop-rate", PQ_DT_DOUBLE, 0, 0, 1000000, NULL, "0 (closed loop)", "R/s",
+			    "open loop: Poisson arrivals per second", "open_loop_rate_per_s", "REAL NOT NULL",
+			    "open-loop rate", "/s", ap_open_rate, cn_open_rate, ef_open_rate},
+	[PQ_D_TIMEOUT] = {"timeout", PQ_DT_DUR, 0, 0, 0, NULL, "derived", "DURATION",
+			  "client per-phase timeout (default: from RTT and loss, see docs/sweep.md; stored: the one "
+			  "used)", "client_timeout_us", "INTEGER NOT NULL", "timeout", "ms", ap_timeout, cn_timeout,
+			  ef_timeout},
+	[PQ_D_ONE_WRITE] = {"flight-one-write", PQ_DT_CHOICE, R, 0, 0, "no|yes", "no", "no|yes",
+			    "the server hands its first flight to TCP in one write (pqtls serve --flight-one-write)",
+			    "flight_one_write", "INTEGER", "one write", "", ap_one_write, cn_one_write,
+			    ef_one_write},
+};
+#undef G
+#undef L
+#undef K
+#undef R
+#undef NONE
+
+int pq_dim_find(const char *key)
+{
+	for (int i = 0; i < PQ_DIM_COUNT; i++)
+		if (strcmp(pq_dims[i].key, key) == 0)
+			return i;
+	return -1;
+}
+
+int pq_dim_by_column(const char *column)
+{
+	for (int i = 0; i < PQ_DIM_COUNT; i++)
+		if (pq_dims[i].column && strcmp(pq_dims[i].column, column) == 0)
+			return i;
+	return -1;
+}
+
+void pq_dim_print_keys(FILE *f)
+{
+	for (int i = 0; i < PQ_DIM_COUNT; i++)
+		fprintf(f, "  %-17s %s (default %s)%s\n", pq_dims[i].key, pq_dims[i].help, pq_dims[i].def,
+			pq_dims[i].flags & PQ_DIM_GLOBAL ? "; global only" : "");
+}
+
+const char *pq_dim_allowed(const pq_dim *k, char *buf, size_t n)
+{
+	switch (k->type) {
+	case PQ_DT_STR:
+		return "a value";
+	case PQ_DT_INT:
+		snprintf(buf, n, "integers from %lld to %lld, a list 'A, B' or a range 'A..B step S'", k->min, k->max);
+		return buf;
+	case PQ_DT_SIZE:
+		return "sizes (4KiB, 1500), a list or a range '4KiB..80KiB step 2KiB' (pad-chain-to also 'like ALG')";
+	case PQ_DT_DUR:
+		return "durations (70ms), a list or a range '0ms..200ms step 50ms'";
+	case PQ_DT_FRAC:
+		return "percentages (1%) or fractions (0.01), as a list";
+	case PQ_DT_RATE:
+		return "rates (20Mbit, 0 = unlimited), as a list";
+	case PQ_DT_DOUBLE:
+		snprintf(buf, n, "numbers from %lld to %lld, as a list", k->min, k->max);
+		return buf;
+	case PQ_DT_CHOICE:
+		snprintf(buf, n, "one or more of %s", k->choices);
+		return buf;
+	case PQ_DT_ALG:
+		return "algorithm names as pqtls certs takes them (ecdsa-p256, rsa-2048, ml-dsa-65, slh-dsa-sha2-128s, ...)";
+	case PQ_DT_RESP:
+		return "'/', 'none' or sizes (0, 1MiB), as a list";
+	case PQ_DT_PROFILE:
+		return "profile names (pqtls link profiles)";
+	}
+	return "?";
+}
+
+void pq_dim_apply(enum pq_dim_id k, const pq_exp_val *v, pq_exp_point *p)
+{
+	if (pq_dims[k].apply)
+		pq_dims[k].apply(v, p);
+}
+
+int pq_dim_canon(const pq_exp_point *p, unsigned flags, char *buf, size_t n)
+{
+	size_t len = 0;
+	if (n)
+		buf[0] = '\0';
+	for (int i = 0; i < PQ_DIM_COUNT; i++) {
+		const pq_dim *k = &pq_dims[i];
+		if (!k->canon || (k->flags & flags) != flags)
+			continue;
+		int l = k->canon(p, buf + len, n - len);
+		if (l < 0 || (size_t)l >= n - len)
+			return PQ_ETOOBIG;
+		len += (size_t)l;
+	}
+	return (int)len;
+}
+
+int pq_dim_columns_sql(char *buf, size_t n)
+{
+	size_t len = 0;
+	for (int i = 0; i < PQ_DIM_COUNT; i++) {
+		if (!pq_dims[i].column)
+			continue;
+		int l = snprintf(buf + len, n - len, "\t%-23s %s,\n", pq_dims[i].column, pq_dims[i].sql);
+		if (l < 0 || (size_t)l >= n - len)
+			return PQ_ETOOBIG;
+		len += (size_t)l;
+	}
+	return (int)len;
+}
+
+void pq_exp_eff_from_link(pq_exp_eff *e, const pq_link_config *c)
+{
+	memset(e, 0, sizeof *e);
+	const pq_dir_cfg *dc = &c->dir[PQ_DIR_S2C];
+	e->rtt_ns = pq_link_config_rtt_ns(c);
+	e->jitter_ns = dc->jitter_ns;
+	e->gilbert = dc->loss.ge_p > 0;
+	e->loss = e->gilbert ? dc->loss.ge_p / (dc->loss.ge_p + dc->loss.ge_r) : dc->loss.p;
+	e->burst = e->gilbert && dc->loss.ge_r > 0 ? 1 / dc->loss.ge_r : 0;
+	e->rate_bps = dc->rate_bps;
+	e->queue_pkts = dc->queue_pkts;
+	e->mtu = c->mtu;
+	/* Linux's initial window when the route sets none (TCP_INIT_CWND, include/net/tcp.h). */
+	e->initcwnd = c->initcwnd ? (int)c->initcwnd : 10;
+	e->mss = -1;
+}
+
+void pq_exp_eff_remote(pq_exp_eff *e)
+{
+	memset(e, 0, sizeof *e);
+	e->remote = 1;
+	e->initcwnd = -1;
+	e->mss = -1;
+}
+
+int pq_dimval_equal(const pq_dimval *a, const pq_dimval *b)
+{
+	if (a->kind != b->kind)
+		return 0;
+	switch (a->kind) {
+	case PQ_DV_NULL:
+		return 1;
+	case PQ_DV_INT:
+		return a->i == b->i;
+	case PQ_DV_REAL:
+		return a->f == b->f;
+	case PQ_DV_TEXT:
+		return strcmp(a->s, b->s) == 0;
+	}
+	return 0;
+}
+
+void pq_dimval_format(const pq_dim *k, const pq_dimval *v, char *buf, size_t n)
+{
+	switch (v->kind) {
+	case PQ_DV_NULL:
+		snprintf(buf, n, "-");
+		break;
+	case PQ_DV_INT:
+		/* _us columns are shown in ms, the unit people read RTTs in */
+		if (k->column && strstr(k->column, "_us") && strcmp(k->unit, "ms") == 0)
+			snprintf(buf, n, "%g", (double)v->i / 1000);
+		else
+			snprintf(buf, n, "%lld", v->i);
+		break;
+	case PQ_DV_REAL:
+		snprintf(buf, n, "%g", v->f);
+		break;
+	case PQ_DV_TEXT:
+		snprintf(buf, n, "%s", v->s);
+		break;
+	}
+}

@@ -1,0 +1,133 @@
+/* The one description of a grid point: a table with one row per spec key (pq_dims[],
+ * in the order of enum pq_dim_id). The spec reader (exp/spec.c), the sweep's options and
+ * --keys (cli/sweep.c), the canonical cell and link key text (exp/point.c), the cell
+ * table's dimension columns (generated at database creation, exp/store.c), their binding
+ * (exp/store_cell.c) and the results reader (exp/rdb.c) all walk it, so a dimension is
+ * one entry here plus its pq_exp_point field and the code that uses it.
+ *
+ * Every stored value is the EFFECTIVE one: what was in force for the cell, whatever set
+ * it (a profile's RTT, the congestion control the kernel reports, the initial window of
+ * the route), found by the entry's effective() from the point and a pq_exp_eff the runner
+ * fills once per cell. What pqtls cannot know (a remote server's path) is NULL or
+ * 'remote', never a default. */
+#ifndef PQ_EXP_DIM_H
+#define PQ_EXP_DIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "exp/point.h"
+#include "net/linkcfg.h"
+
+enum pq_dim_id {
+	PQ_D_NAME, PQ_D_TRIALS, PQ_D_SEED, PQ_D_SERVER, PQ_D_SERVERNAME, PQ_D_CA,
+	PQ_D_SIG, PQ_D_LEAF, PQ_D_INTER, PQ_D_ROOT, PQ_D_INTERMEDIATES, PQ_D_PAD, PQ_D_MTC,
+	PQ_D_COMP, PQ_D_GROUP, PQ_D_TICKETS, PQ_D_RESUME, PQ_D_EARLY, PQ_D_WARMUP,
+	PQ_D_PROFILE, PQ_D_RTT, PQ_D_JITTER, PQ_D_LOSS, PQ_D_LOSS_MODEL, PQ_D_BURST, PQ_D_RATE,
+	PQ_D_QUEUE, PQ_D_MTU, PQ_D_INITCWND, PQ_D_CC,
+	PQ_D_RESPONSE, PQ_D_CONNECTIONS, PQ_D_CONCURRENCY, PQ_D_OPEN_RATE, PQ_D_TIMEOUT,
+	PQ_D_ONE_WRITE,
+	PQ_DIM_COUNT
+};
+
+/* How a spec value is read. */
+enum pq_dim_type {
+	PQ_DT_STR, PQ_DT_INT, PQ_DT_SIZE, PQ_DT_DUR, PQ_DT_FRAC, PQ_DT_RATE, PQ_DT_DOUBLE, PQ_DT_CHOICE,
+	PQ_DT_ALG, PQ_DT_RESP, PQ_DT_PROFILE
+};
+
+enum {
+	PQ_DIM_GLOBAL = 1u << 0, /* once per spec, not a dimension (name, trials, seed, server...) */
+	PQ_DIM_LINK = 1u << 1,   /* part of the link key: cells with one link key share a link */
+	PQ_DIM_KERNEL = 1u << 2, /* a kernel TCP setting, stored as read back */
+	PQ_DIM_LOCAL = 1u << 3,  /* fixed by a remote server: refused with --server / server = */
+};
+
+/* One parsed spec value. */
+typedef struct pq_exp_val {
+	long long i;
+	double f;
+	const void *ptr;
+	char s[64];
+} pq_exp_val;
+
+/* One stored value of a dimension, as written and as read back. */
+enum pq_dimval_kind { PQ_DV_NULL, PQ_DV_INT, PQ_DV_REAL, PQ_DV_TEXT };
+typedef struct pq_dimval {
+	enum pq_dimval_kind kind;
+	long long i;
+	double f;
+	char s[64];
+} pq_dimval;
+
+/* What was in force for one cell besides the point itself: the resolved link
+ * configuration and what the kernel reports after setting. Filled once per cell by the
+ * runner (pq_exp_eff_from_link, then the read-backs). */
+typedef struct pq_exp_eff {
+	int remote;                  /* a remote server: the path is not ours to know */
+	int64_t rtt_ns, jitter_ns;   /* the link's, per the resolved config */
+	double loss;                 /* mean per-direction loss, 0..1 */
+	int gilbert;
+	double burst;                /* gilbert mean burst length, packets; 0 bernoulli */
+	uint64_t rate_bps;
+	uint32_t queue_pkts, mtu;
+	int initcwnd;                /* segments in force; -1 unknown */
+	char cc[32];                 /* congestion control read back from the kernel; "" unknown */
+	int mss;                     /* bytes in force (the connections' tcp_info); -1 unknown */
+	long long pad_bytes;         /* > 0: the size 'pad-chain-to = like ALG' came to */
+	int64_t client_timeout_ns;   /* the per-phase timeout used */
+} pq_exp_eff;
+
+typedef struct pq_dim {
+	const char *key;       /* spec key and `pqtls sweep --KEY` */
+	enum pq_dim_type type;
+	unsigned flags;        /* PQ_DIM_* */
+	long long min, max;    /* PQ_DT_INT, PQ_DT_DOUBLE */
+	const char *choices;   /* PQ_DT_CHOICE, '|'-separated; the index is the value */
+	const char *def;       /* default, as text (help) */
+	const char *metavar;   /* in --help: "DURATIONS" */
+	const char *help;
+	const char *column;    /* the cell column of the effective value; NULL = not stored */
+	const char *sql;       /* its SQL type and constraint ("INTEGER NOT NULL") */
+	const char *label;     /* report heading ("RTT") */
+	const char *unit;      /* how a stored value is shown ("ms"; "" as is) */
+	void (*apply)(const pq_exp_val *v, pq_exp_point *p); /* NULL for PQ_DIM_GLOBAL */
+	/* Its "k=v;" fragment of the canonical text; the length, or negative when n is short.
+	 * NULL: not part of the cell key (global keys). */
+	int (*canon)(const pq_exp_point *p, char *buf, size_t n);
+	/* The value in force for a cell (column != NULL). */
+	void (*effective)(const pq_exp_point *p, const pq_exp_eff *e, pq_dimval *out);
+} pq_dim;
+
+extern const pq_dim pq_dims[PQ_DIM_COUNT];
+
+/* Index of a key ("rtt"), or -1. */
+int pq_dim_find(const char *key);
+/* The index of the dimension stored in `column`, or -1. */
+int pq_dim_by_column(const char *column);
+/* "durations (70ms), a list or a range ..." for messages; buf may hold the text. */
+const char *pq_dim_allowed(const pq_dim *k, char *buf, size_t n);
+/* One line per key: name, help, default (pqtls sweep --keys, docs). */
+void pq_dim_print_keys(FILE *f);
+/* Applies value v of dimension k to a point (global keys: nothing). */
+void pq_dim_apply(enum pq_dim_id k, const pq_exp_val *v, pq_exp_point *p);
+
+/* The canonical text of the dimensions with all of `flags` set (0: every non-global
+ * one), in table order. Length, or PQ_ETOOBIG. */
+int pq_dim_canon(const pq_exp_point *p, unsigned flags, char *buf, size_t n);
+/* "rtt_us INTEGER,\n\tjitter_us INTEGER NOT NULL,\n..." for the cell table. */
+int pq_dim_columns_sql(char *buf, size_t n);
+
+/* The resolved link configuration's values (profile and overrides) into e; the kernel's
+ * read-backs (cc, initcwnd, mss) are the runner's. */
+void pq_exp_eff_from_link(pq_exp_eff *e, const pq_link_config *c);
+/* A remote server's cell: nothing of the path is known. */
+void pq_exp_eff_remote(pq_exp_eff *e);
+
+/* Equal stored values (same kind and value; text by bytes). */
+int pq_dimval_equal(const pq_dimval *a, const pq_dimval *b);
+/* The value as text for a table: "50" (unit ms for rtt_us), "remote", "-" for NULL. */
+void pq_dimval_format(const pq_dim *k, const pq_dimval *v, char *buf, size_t n);
+
+#endif

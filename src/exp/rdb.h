@@ -1,0 +1,86 @@
+/* The one reader of results databases (docs/results.md): report, `zeek savings`,
+ * `sweep export` and `merge` open a database here, and the store checks a file it
+ * reopens with the same version check.
+ *
+ * Contract: every function returns 0 or a negative error whose message (one table in
+ * rdb.c) names the file and what is wrong: not there or not readable; not a regular file
+ * (a FIFO, a directory, a device: refused before SQLite touches it, so nothing hangs);
+ * not an SQLite file; damaged (truncated or overwritten: "malformed"); a hot journal
+ * beside it (a writer was interrupted mid-transaction); locked by a writer; not a pqtls
+ * database (no meta table or meta.schema_version); a schema_version that is not a whole
+ * number; a version other than PQ_SCHEMA_VERSION (older: refused, since cell keys and
+ * stored values changed; newer: written by a newer pqtls). The file is opened read-only
+ * and never changed.
+ *
+ * pq_rdb_open also reads every cell and connection, typed: each cell carries the stored
+ * (effective) value of every dimension (dim[], exp/dim.h) and its measurement; numbers
+ * that are text ('NaN', 'abc') refuse the file, naming the row and column, rather than
+ * reading as 0; cells whose conn rows are fewer than they recorded are counted and said
+ * in `note`; a NUL inside a text value is kept visible as "\0" so two values never read
+ * alike. */
+#ifndef PQ_EXP_RDB_H
+#define PQ_EXP_RDB_H
+
+#include <stddef.h>
+
+#include "core/err.h"
+#include "exp/dim.h"
+
+/* The results schema this pqtls writes and reads (meta.schema_version, user_version).
+ * 3: cell dimension columns are the dimension table's, holding effective values; cell
+ * keys hash the table's canonical text. */
+#define PQ_SCHEMA_VERSION 3
+
+struct sqlite3;
+
+/* Opens path read-only with every check above; *db is the caller's to sqlite3_close. */
+int pq_rdb_open_db(const char *path, struct sqlite3 **db, pq_diag *d) PQ_MUST_USE;
+/* The version check alone, on an open handle (the store reopening its own file). */
+int pq_rdb_check_version(struct sqlite3 *db, const char *path, pq_diag *d) PQ_MUST_USE;
+
+typedef struct pq_rdb_conn {
+	double connect_us, handshake_us, ttfb_us, ttlb_us; /* NaN when not reached */
+	double min_rtt_us;
+	int ok, resumed, retrans;
+} pq_rdb_conn;
+
+typedef struct pq_rdb_cell {
+	pq_dimval dim[PQ_DIM_COUNT]; /* as stored; PQ_DV_NULL for dimensions without a column */
+	/* The fields the report reads by name (NULL numbers read as 0 here; dim[] keeps NULL). */
+	long long id, rtt_us, response_bytes, chain_der_bytes, pad_to_bytes;
+	long long flight_bytes, flight_segs;
+	char host[96], arm[96], leaf[48], group[48], link_key[48], status[16];
+	char point_key[48]; /* the grid point across trials */
+	int intermediates, initcwnd, mtu, early_data, trial;
+	int one_write;
+	double resume_pct, loss_pct, jitter_us, rate_bps;
+	long long conns_recorded; /* conns_ok + conns_failed as the cell recorded them */
+	size_t c0, nc;            /* its connections: conns[c0 .. c0 + nc - 1] */
+} pq_rdb_cell;
+
+typedef struct pq_rdb_table {
+	size_t ncols, nrows;
+	char **cols; /* ncols names */
+	char **vals; /* nrows x ncols, NULL for SQL NULL */
+} pq_rdb_table;
+
+typedef struct pq_rdb {
+	int schema;
+	char spec_name[128];
+	pq_rdb_cell *cells;
+	size_t ncells;
+	pq_rdb_conn *conns;
+	size_t nconns;
+	size_t cells_short;  /* cells with fewer conn rows than they recorded */
+	long long conns_missing;
+	char note[512];      /* "" or a sentence on what is missing, for the reader to print */
+	pq_rdb_table run, link_check;
+} pq_rdb;
+
+int pq_rdb_open(const char *path, pq_rdb *out, pq_diag *d) PQ_MUST_USE;
+void pq_rdb_close(pq_rdb *db);
+
+/* Column `name` of row r, or NULL (absent column or SQL NULL). */
+const char *pq_rdb_get(const pq_rdb_table *t, size_t r, const char *name);
+
+#endif

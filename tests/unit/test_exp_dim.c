@@ -1,0 +1,199 @@
+/* exp/dim.c: the table of dimensions. Every entry is whole (key, help, apply; a column has
+ * an SQL type and an effective()); keys and columns are unique; the cell table holds
+ * exactly the table's columns; and every dimension round-trips: spec text -> point ->
+ * canonical text (the key changes) -> stored column -> the reader's dim[] (what
+ * effective() says). Effective values: a profile's RTT is stored as that RTT, the
+ * congestion control as read back (never 'default'), a remote server's path as NULL or
+ * 'remote'. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "testdb.h"
+#include "testdir.h"
+#include "teststore.h"
+#include "exp/dim.h"
+#include "exp/point.h"
+#include "exp/rdb.h"
+
+static void entries_whole(void **state)
+{
+	(void)state;
+	for (int i = 0; i < PQ_DIM_COUNT; i++) {
+		const pq_dim *k = &pq_dims[i];
+		assert_non_null(k->key);
+		assert_non_null(k->help);
+		assert_non_null(k->def);
+		assert_non_null(k->metavar);
+		assert_int_equal(pq_dim_find(k->key), i);
+		if (!(k->flags & PQ_DIM_GLOBAL))
+			assert_non_null(k->apply);
+		if (k->column) {
+			assert_non_null(k->sql);
+			assert_non_null(k->effective);
+			assert_non_null(k->canon);
+			assert_non_null(k->label);
+			assert_non_null(k->unit);
+			assert_int_equal(pq_dim_by_column(k->column), i);
+		}
+		if (k->type == PQ_DT_CHOICE)
+			assert_non_null(k->choices);
+	}
+	assert_int_equal(pq_dim_find("nope"), -1);
+}
+
+/* A value of the dimension's type that is not its default. */
+static const char *sample(const pq_dim *k, char *buf, size_t n)
+{
+	switch (k->type) {
+	case PQ_DT_INT:
+	case PQ_DT_DOUBLE:
+		snprintf(buf, n, "%lld", k->min + 1 == atoll(k->def) ? k->min : k->min + 1);
+		return buf;
+	case PQ_DT_SIZE:
+		return "4KiB";
+	case PQ_DT_DUR:
+		return "7ms";
+	case PQ_DT_FRAC:
+		return "3%";
+	case PQ_DT_RATE:
+		return "5Mbit";
+	case PQ_DT_CHOICE: {
+		const char *bar = strrchr(k->choices, '|');
+		snprintf(buf, n, "%s", bar ? bar + 1 : k->choices);
+		return buf;
+	}
+	case PQ_DT_ALG:
+		return "ecdsa-p256";
+	case PQ_DT_RESP:
+		return "4KiB";
+	case PQ_DT_PROFILE:
+		return "paper-50";
+	case PQ_DT_STR:
+		return "X25519";
+	}
+	return "?";
+}
+
+static void canon_text(const pq_exp_point *p, char *buf, size_t n)
+{
+	assert_true(pq_exp_point_text(p, 1, buf, n) > 0);
+}
+
+static void round_trip(void **state)
+{
+	(void)state;
+	pq_exp_grid g0;
+	char base[2048], text[2048], spec[256], buf[64], path[300];
+	/* every point has a rate, as a queue needs one */
+	ts_grid("rate = 10Mbit\n", &g0);
+	canon_text(&g0.cells[0].p, base, sizeof base);
+	for (int i = 0; i < PQ_DIM_COUNT; i++) {
+		const pq_dim *k = &pq_dims[i];
+		if (k->flags & PQ_DIM_GLOBAL)
+			continue;
+		pq_exp_grid g;
+		snprintf(spec, sizeof spec, "%s = %s\n%s", k->key, sample(k, buf, sizeof buf),
+			 i == PQ_D_RATE ? "" : "rate = 10Mbit\n");
+		ts_grid(spec, &g);
+		assert_int_equal(g.n, 1);
+		canon_text(&g.cells[0].p, text, sizeof text);
+		if (strcmp(text, base) == 0)
+			fail_msg("%s: the canonical text does not change with it", k->key);
+		if ((k->flags & PQ_DIM_LINK) && strcmp(g.cells[0].link_key, g0.cells[0].link_key) == 0)
+			fail_msg("%s: a link dimension, but the link key does not change", k->key);
+		if (!(k->flags & PQ_DIM_LINK) && strcmp(g.cells[0].link_key, g0.cells[0].link_key) != 0)
+			fail_msg("%s: not a link dimension, but the link key changes", k->key);
+		snprintf(path, sizeof path, "%s/rt-%s.db", dir, k->key);
+		unlink(path);
+		ts_store(path, &g, 2);
+		pq_rdb db;
+		pq_diag d = {0};
+		assert_int_equal(pq_rdb_open(path, &db, &d), 0);
+		assert_int_equal(db.ncells, 1);
+		pq_exp_eff e;
+		ts_eff(&g.cells[0], "cubic", &e);
+		for (int j = 0; j < PQ_DIM_COUNT; j++) {
+			if (!pq_dims[j].column)
+				continue;
+			pq_dimval want;
+			pq_dims[j].effective(&g.cells[0].p, &e, &want);
+			if (!pq_dimval_equal(&db.cells[0].dim[j], &want)) {
+				char a[80], b[80];
+				pq_dimval_format(&pq_dims[j], &db.cells[0].dim[j], a, sizeof a);
+				pq_dimval_format(&pq_dims[j], &want, b, sizeof b);
+				fail_msg("%s: column %s read back '%s', stored '%s'", spec, pq_dims[j].column, a, b);
+			}
+		}
+		pq_rdb_close(&db);
+		pq_exp_grid_dispose(&g);
+	}
+	pq_exp_grid_dispose(&g0);
+}
+
+/* The cell table's columns are generated from the table, with its SQL types. */
+static void schema_columns(void **state)
+{
+	(void)state;
+	char path[300];
+	pq_diag d;
+	snprintf(path, sizeof path, "%s/schema.db", dir);
+	unlink(path);
+	assert_int_equal(pq_store_create(path, "t", "h", &d), 0);
+	for (int i = 0; i < PQ_DIM_COUNT; i++) {
+		if (!pq_dims[i].column)
+			continue;
+		char sql[300];
+		snprintf(sql, sizeof sql, "SELECT COUNT(*) FROM pragma_table_info('cell') WHERE name = '%s' AND "
+					  "type || CASE WHEN \"notnull\" THEN ' NOT NULL' ELSE '' END = '%s'",
+			 pq_dims[i].column, pq_dims[i].sql);
+		if (q(path, sql) != 1)
+			fail_msg("cell has no column %s %s", pq_dims[i].column, pq_dims[i].sql);
+	}
+	assert_int_equal(q(path, "PRAGMA user_version"), PQ_SCHEMA_VERSION);
+}
+
+static void effective_values(void **state)
+{
+	(void)state;
+	char path[300];
+	/* the paper's TTFB sweep: a profile sets the RTT; the route sets no cc */
+	snprintf(path, sizeof path, "%s/eff.db", dir);
+	ts_db(path, "profile = paper-50\nsig = ecdsa-p256\n", 2);
+	assert_int_equal(q(path, "SELECT rtt_us FROM cell"), 50000);
+	assert_int_equal(q(path, "SELECT COUNT(*) FROM cell WHERE cc = 'cubic' AND link_profile = 'paper-50' AND "
+				 "initcwnd_segs = 10 AND mtu_bytes = 1500 AND mss_bytes = 1448"),
+			 1);
+	assert_int_equal(q(path, "SELECT COUNT(*) FROM cell WHERE cc = 'default' OR cc IS NULL"), 0);
+	/* given over the profile, the given value is in force */
+	snprintf(path, sizeof path, "%s/eff2.db", dir);
+	ts_db(path, "profile = paper-50\nrtt = 20ms\ncc = reno\ninitcwnd = 4\n", 2);
+	assert_int_equal(q(path, "SELECT COUNT(*) FROM cell WHERE rtt_us = 20000 AND cc = 'reno' AND "
+				 "initcwnd_segs = 4"),
+			 1);
+	/* a remote server: the path is not ours to know */
+	snprintf(path, sizeof path, "%s/remote.db", dir);
+	ts_db(path, "server = 127.0.0.1:9\ngroup = X25519\n", 2);
+	assert_int_equal(q(path, "SELECT COUNT(*) FROM cell WHERE rtt_us IS NULL AND loss_pct IS NULL AND "
+				 "mtu_bytes IS NULL AND initcwnd_segs IS NULL AND cc = 'remote' AND chain_leaf = 'remote' "
+				 "AND link_profile = 'remote' AND tickets IS NULL AND tls_group = 'X25519'"),
+			 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(entries_whole),
+		cmocka_unit_test(round_trip),
+		cmocka_unit_test(schema_columns),
+		cmocka_unit_test(effective_values),
+	};
+	return cmocka_run_group_tests(tests, testdir_setup, testdir_teardown);
+}

@@ -1,0 +1,261 @@
+/* exp/rdb.c: the one reader of results databases. Every refusal names the file and the
+ * right reason (not a regular file, not SQLite, damaged, a hot journal, not pqtls, a
+ * version that is not a number, older or newer); numbers stored as text are refused, not
+ * read as 0; cells whose connections are gone are said; a NUL in a host name keeps two
+ * hosts apart; export, merge and zeek savings give the same reasons. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "testdir.h"
+#include "teststore.h"
+#include "exp/export.h"
+#include "exp/merge.h"
+#include "exp/rdb.h"
+#include "zeek/savings.h"
+
+/* A real database of `n` cells with 8 connections each, at dir/name. */
+static const char *real_db(const char *name, size_t n)
+{
+	static char path[300];
+	char spec[128];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	snprintf(spec, sizeof spec, "rtt = 1ms..%zums step 1ms\nsig = ecdsa-p256\n", n);
+	ts_db(path, spec, 8);
+	return path;
+}
+
+/* Opening path fails with a message holding `want`; the same through the other readers. */
+static void refused(const char *path, const char *want)
+{
+	pq_rdb db;
+	pq_diag d = {0};
+	sqlite3 *h = NULL;
+	char out[400];
+	assert_true(pq_rdb_open(path, &db, &d) < 0);
+	if (!strstr(d.msg, want))
+		fail_msg("report: '%s' lacks '%s'", d.msg, want);
+	assert_true(pq_rdb_open_db(path, &h, &d) < 0);
+	assert_null(h);
+	if (!strstr(d.msg, want))
+		fail_msg("open_db: '%s' lacks '%s'", d.msg, want);
+	snprintf(out, sizeof out, "%s/export.jsonl", dir);
+	assert_true(pq_exp_export_jsonl(path, out, &d) < 0);
+	if (!strstr(d.msg, want))
+		fail_msg("export: '%s' lacks '%s'", d.msg, want);
+	snprintf(out, sizeof out, "%s/merged.db", dir);
+	const char *in[] = {path};
+	assert_true(pq_exp_merge(in, 1, out, NULL, &d) < 0);
+	if (!strstr(d.msg, want))
+		fail_msg("merge: '%s' lacks '%s'", d.msg, want);
+	assert_int_equal(access(out, F_OK), -1);
+	pq_zeek_savings s;
+	assert_true(pq_zeek_savings_load(&s, path, &d) < 0);
+	if (!strstr(d.msg, want))
+		fail_msg("zeek savings: '%s' lacks '%s'", d.msg, want);
+}
+
+static void not_files(void **state)
+{
+	(void)state;
+	char fifo[300];
+	/* a FIFO made every reader block in open() for ever: the alarm fails the test instead */
+	alarm(20);
+	snprintf(fifo, sizeof fifo, "%s/fifo.db", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	refused(fifo, "fifo.db: a FIFO: not a regular file");
+	refused(dir, "is a directory; give a results database");
+	refused("/nonexistent/x.db", "/nonexistent/x.db: cannot open it: No such file");
+	refused("/dev/null", "/dev/null: a character device: not a regular file");
+	alarm(0);
+	refused(testdir_write("text.db", "plain text, no database here, just words to fill a page ......"),
+		"is not an SQLite database");
+}
+
+static void make_db(const char *path, const char *sql)
+{
+	unlink(path);
+	ts_exec(path, sql);
+}
+
+static void not_pqtls_or_versions(void **state)
+{
+	(void)state;
+	char path[300];
+	snprintf(path, sizeof path, "%s/v.db", dir);
+	make_db(path, "CREATE TABLE t (x)");
+	refused(path, "not a pqtls results database (it has no meta table");
+	make_db(path, "CREATE TABLE meta (key TEXT, value TEXT); INSERT INTO meta VALUES ('spec_name', 'x')");
+	refused(path, "no schema_version");
+	/* strictly a whole number: '2abc' was read as 2, 'abc' and '-1' as missing */
+	static const char *const bad[] = {"2abc", "abc", "-1", "", " 3", "3.0", "0"};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char sql[200], want[100];
+		snprintf(sql, sizeof sql, "CREATE TABLE meta (key TEXT, value TEXT); INSERT INTO meta VALUES "
+					  "('schema_version', '%s')", bad[i]);
+		make_db(path, sql);
+		snprintf(want, sizeof want, "meta.schema_version is '%s': meta.schema_version is not a whole number",
+			 bad[i]);
+		refused(path, want);
+	}
+	/* older and newer versions are refused by the real file too */
+	const char *r = real_db("old.db", 1);
+	ts_exec(r, "UPDATE meta SET value = '2' WHERE key = 'schema_version'");
+	refused(r, "old.db has schema version 2; this pqtls reads version 3 (an older pqtls wrote it");
+	ts_exec(r, "UPDATE meta SET value = '7' WHERE key = 'schema_version'");
+	refused(r, "old.db has schema version 7; this pqtls reads version 3 (a newer pqtls");
+}
+
+static long long file_size(const char *path)
+{
+	struct stat st;
+	assert_int_equal(stat(path, &st), 0);
+	return (long long)st.st_size;
+}
+
+static void copy_file(const char *from, const char *to)
+{
+	char cmd[700];
+	snprintf(cmd, sizeof cmd, "cp '%s' '%s'", from, to);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void damaged(void **state)
+{
+	(void)state;
+	char path[300];
+	const char *r = real_db("whole.db", 40);
+	long long size = file_size(r);
+	assert_true(size > 8 * 4096);
+	/* truncated: half the pages gone */
+	snprintf(path, sizeof path, "%s/trunc.db", dir);
+	copy_file(r, path);
+	assert_int_equal(truncate(path, size / 2), 0);
+	refused(path, "the database is damaged (truncated or overwritten)");
+	/* every page's first byte overwritten after the schema's pages */
+	snprintf(path, sizeof path, "%s/flip.db", dir);
+	copy_file(r, path);
+	int fd = open(path, O_WRONLY);
+	assert_true(fd >= 0);
+	for (long long off = 3 * 4096; off < size; off += 4096)
+		assert_int_equal(pwrite(fd, "\xff\xff\xff\xff", 4, off), 4);
+	close(fd);
+	refused(path, "the database is damaged (truncated or overwritten)");
+}
+
+/* A copy of the file and its journal taken while a writer is mid-transaction: what a
+ * writer killed there leaves behind. */
+static void hot_journal(void **state)
+{
+	(void)state;
+	char path[300], j[320], hj[320];
+	const char *r = real_db("hot-src.db", 4);
+	sqlite3 *w;
+	assert_int_equal(sqlite3_open(r, &w), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(w, "PRAGMA journal_mode = DELETE; PRAGMA cache_size = 1; BEGIN; "
+					 "UPDATE conn SET ttfb_us = ttfb_us + 1; UPDATE cell SET arm = arm || 'x'",
+				      NULL, NULL, NULL),
+			 SQLITE_OK);
+	snprintf(path, sizeof path, "%s/hot.db", dir);
+	snprintf(j, sizeof j, "%s-journal", r);
+	snprintf(hj, sizeof hj, "%s-journal", path);
+	assert_true(file_size(j) > 0);
+	copy_file(r, path);
+	copy_file(j, hj);
+	assert_int_equal(sqlite3_exec(w, "ROLLBACK", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(w);
+	refused(path, "hot.db: a writer was interrupted mid-transaction and left a hot journal");
+	assert_int_equal(access(hj, F_OK), 0); /* nothing was changed */
+}
+
+static void numbers_as_text(void **state)
+{
+	(void)state;
+	static const char *const bad[] = {"'abc'", "'NaN'", "X'00'"};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		const char *r = real_db("text-number.db", 2);
+		char sql[200];
+		snprintf(sql, sizeof sql, "UPDATE conn SET handshake_us = %s WHERE cell_id = 2 AND conn_index = 3", bad[i]);
+		ts_exec(r, sql);
+		pq_rdb db;
+		pq_diag d = {0};
+		assert_int_equal(pq_rdb_open(r, &db, &d), PQ_EPARSE);
+		assert_non_null(strstr(d.msg, "conn (cell_id 2, conn_index 3): handshake_us holds"));
+		assert_non_null(strstr(d.msg, "not a number"));
+	}
+	/* in a dimension column too */
+	const char *r = real_db("text-rtt.db", 2);
+	ts_exec(r, "UPDATE cell SET rtt_us = 'fast' WHERE cell_id = 1");
+	pq_rdb db;
+	pq_diag d = {0};
+	assert_int_equal(pq_rdb_open(r, &db, &d), PQ_EPARSE);
+	assert_non_null(strstr(d.msg, "cell (cell_id 1): rtt_us holds 'fast': not a number"));
+}
+
+static void missing_conns_and_nul_hosts(void **state)
+{
+	(void)state;
+	const char *r = real_db("gone.db", 3);
+	pq_rdb db;
+	pq_diag d = {0};
+	assert_int_equal(pq_rdb_open(r, &db, &d), 0);
+	assert_string_equal(db.note, "");
+	assert_int_equal(db.nconns, 24);
+	pq_rdb_close(&db);
+	ts_exec(r, "DELETE FROM conn WHERE cell_id = 2; DELETE FROM conn WHERE cell_id = 3 AND conn_index < 3");
+	assert_int_equal(pq_rdb_open(r, &db, &d), 0);
+	assert_int_equal(db.cells_short, 2);
+	assert_int_equal(db.conns_missing, 11);
+	assert_non_null(strstr(db.note, "gone.db: 2 of 3 cells have fewer conn rows than they recorded (11 connections "
+					"missing"));
+	assert_int_equal(db.cells[1].nc, 0);
+	assert_int_equal(db.cells[1].conns_recorded, 8);
+	pq_rdb_close(&db);
+	/* two hosts alike up to a NUL stay two */
+	ts_exec(r, "UPDATE cell SET host_name = 'a' || char(0) || 'x' WHERE cell_id = 1;"
+		   "UPDATE cell SET host_name = 'a' || char(0) || 'y' WHERE cell_id = 2");
+	assert_int_equal(pq_rdb_open(r, &db, &d), 0);
+	assert_string_equal(db.cells[0].host, "a\\0x");
+	assert_string_equal(db.cells[1].host, "a\\0y");
+	pq_rdb_close(&db);
+}
+
+static void empty_and_good(void **state)
+{
+	(void)state;
+	pq_diag d = {0};
+	char path[300];
+	snprintf(path, sizeof path, "%s/empty.db", dir);
+	unlink(path);
+	assert_int_equal(pq_store_create(path, "t", "h", &d), 0);
+	pq_rdb db;
+	assert_int_equal(pq_rdb_open(path, &db, &d), PQ_EINVAL);
+	assert_non_null(strstr(d.msg, "holds no measured cell"));
+	sqlite3 *h = NULL;
+	assert_int_equal(pq_rdb_open_db(path, &h, &d), 0); /* export and merge take an empty one */
+	sqlite3_close(h);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(not_files),
+		cmocka_unit_test(not_pqtls_or_versions),
+		cmocka_unit_test(damaged),
+		cmocka_unit_test(hot_journal),
+		cmocka_unit_test(numbers_as_text),
+		cmocka_unit_test(missing_conns_and_nul_hosts),
+		cmocka_unit_test(empty_and_good),
+	};
+	return cmocka_run_group_tests(tests, testdir_setup, testdir_teardown);
+}
