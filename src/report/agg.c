@@ -280,6 +280,7 @@ static void line_points(const pq_agg *a, pq_agg_line *l, const pq_rdb_cell **ref
 		    g->cell->chain_der_bytes <= 0)
 			continue;
 		l->hs_only = hs_only;
+		l->padded |= pq_agg_dim_num(g->cell, "pad-chain-to") > 0;
 		size_t k = l->n++;
 		double x = (double)g->cell->chain_der_bytes / 1e3;
 		while (k > 0 && l->x[k - 1] > x) { /* insertion by chain size */

@@ -58,6 +58,7 @@ typedef struct pq_agg_group {
 typedef struct pq_agg_line {
 	int host, rtt, arm;
 	int hs_only; /* no response asked: fb[] and mfb[] are the handshake's */
+	int padded;  /* its chains were padded to sizes (pad-chain-to), as the paper's Figure 5 */
 	size_t n;
 	double x[PQ_AGG_LINE_PTS];			/* chain DER size, kB, ascending */
 	double hs[PQ_AGG_LINE_PTS], fb[PQ_AGG_LINE_PTS]; /* measured medians, ms */

@@ -174,9 +174,10 @@ static void blog_verdict(pq_agg_study *s, const pq_agg_group *e, const pq_agg_gr
 	} else {
 		s->agrees = 0;
 		snprintf(s->verdict, sizeof s->verdict,
-			 "differs by %+.2f ms [%+.2f, %+.2f] (%.1f %% of the handshake, less than a round trip): CPU time "
-			 "or a paced segment, not a window; the blog's means of 3 trials could not resolve %.1f %%",
-			 r->diff, r->diff_lo, r->diff_hi, 100 * r->diff / base, 100 * r->diff / base);
+			 "differs by %+.2f ms [%+.2f, %+.2f] (%.1f %% of the handshake, less than a round trip; the blog: "
+			 "%+.1f ms): CPU time or a segment paced behind the window, not a whole round trip; %zu and %zu "
+			 "connections here", r->diff, r->diff_lo, r->diff_hi, 100 * r->diff / base, theirs, e->n[PQ_AGG_HS],
+			 m->n[PQ_AGG_HS]);
 	}
 }
 
@@ -384,6 +385,15 @@ static const struct {
      {7.01, 27.39, 107.49, 207.60, 407.63}},
 };
 
+/* The first flight's bytes of the first measured group of a row. */
+static long long flight_of(const pq_agg_group *const g[T6_RTTS])
+{
+	for (size_t k = 0; k < T6_RTTS; k++)
+		if (g[k] && g[k]->cell->flight_bytes > 0)
+			return g[k]->cell->flight_bytes;
+	return -1;
+}
+
 /* One Table VI row: the scheme at each of the paper's RTTs the database holds; the round
  * trips above the scheme's 0 ms value (or, for the others, above ECDSA) compared. */
 static void table6_row(rows *rs, size_t i, const pq_agg_group *ecdsa[T6_RTTS])
@@ -443,7 +453,7 @@ static void table6_row(rows *rs, size_t i, const pq_agg_group *ecdsa[T6_RTTS])
 	s->agrees = worst < 0.3;
 	if (s->agrees)
 		snprintf(s->verdict, sizeof s->verdict, "agrees: within %.2f round trips of the paper at every RTT measured", worst);
-	else if (i == 0 && fabs(mean - 1) < 0.3)
+	else if (i == 0 && fabs(mean - 1) < 0.5)
 		snprintf(s->verdict, sizeof s->verdict,
 			 "differs by one round trip at every RTT (%+.2f on average): pqtls's TTFB counts from the TCP SYN "
 			 "(connect, TLS, request: 3 round trips, as the flight model predicts), while the paper's grows by 2 "
@@ -453,7 +463,7 @@ static void table6_row(rows *rs, size_t i, const pq_agg_group *ecdsa[T6_RTTS])
 			 "differs by up to %.2f round trips (%+.2f on average) from the paper: this row uses a real chain of "
 			 "the scheme (first flight %lld B), the paper an ECDSA chain padded to its Table IV size, so the "
 			 "two may sit on different sides of the initial window", worst, mean,
-			 g[T6_RTTS - 1] ? g[T6_RTTS - 1]->cell->flight_bytes : g[2] ? g[2]->cell->flight_bytes : -1);
+			 flight_of(g));
 }
 
 static void table6(rows *rs)
@@ -486,7 +496,7 @@ static void figure5(rows *rs)
 	const pq_agg *a = rs->a;
 	for (size_t i = 0; i < a->nlines; i++) {
 		const pq_agg_line *l = &a->lines[i];
-		if (l->arm < 0 || l->host != 0)
+		if (l->arm < 0 || l->host != 0 || !l->padded)
 			continue;
 		pq_agg_study *s = add(rs, "paper Figure 5 (seeds/003)");
 		if (!s)
@@ -496,8 +506,8 @@ static void figure5(rows *rs)
 		for (size_t k = 0; k < a->n && !leaf; k++)
 			if (a->g[k].arm == l->arm)
 				leaf = pq_agg_dim_text(a->g[k].cell, "leaf");
-		snprintf(s->question, sizeof s->question, "where TTFB steps up by a round trip as the chain grows, %s chain, %g ms RTT",
-			 leaf ? leaf : "", rtt);
+		snprintf(s->question, sizeof s->question, "where TTFB steps up by a round trip as the chain grows, %s chain "
+			 "(arm %.96s), %g ms RTT", leaf ? leaf : "", a->arms[l->arm], rtt);
 		snprintf(s->theirs, sizeof s->theirs, "steps near 10 kB and 40 kB of chain, for ECDSA and ML-DSA-44 alike, at 50 and "
 			 "100 ms (4-80 kB in 2 kB steps); RTT moves the TTFB, not the thresholds");
 		size_t ns = l->nsteps < PQ_AGG_LINE_STEPS ? l->nsteps : PQ_AGG_LINE_STEPS;
@@ -513,13 +523,23 @@ static void figure5(rows *rs)
 		int near10 = s1 && s1->x_after >= 8 && s1->x_before <= 14;
 		int reach40 = l->x[l->n - 1] >= 42, near40 = s2 && s2->x_after >= 34 && s2->x_before <= 46;
 		s->agrees = near10 && (near40 || !reach40) ? 1 : 0;
+		/* a measured step the model does not put there is noise until more connections say otherwise */
+		int model_off = s1 && l->has_cliff && !(l->cliff_kb > s1->x_before && l->cliff_kb <= s1->x_after);
+		if (model_off)
+			s->agrees = -1;
 		if (!s1)
 			snprintf(s->verdict, sizeof s->verdict, "differs: no step in %.1f-%.1f kB%s", l->x[0], l->x[l->n - 1],
 				 l->x[l->n - 1] < 10 ? " (the sweep stops before 10 kB)" : "");
-		else if (s->agrees)
-			snprintf(s->verdict, sizeof s->verdict, "agrees: the first step lies in %.1f-%.1f kB%s%s", s1->x_before,
-				 s1->x_after, near40 ? ", the second near 40 kB" : "",
-				 reach40 ? "" : " (the sweep stops before 40 kB, so the second is not tested)");
+		else if (s->agrees == 1)
+			snprintf(s->verdict, sizeof s->verdict, "agrees: the first step lies in %.1f-%.1f kB%s%s; the flight model "
+				 "puts this chain's cliff at %.2f kB (its key share, MSS and OpenSSL's write pieces decide where)",
+				 s1->x_before, s1->x_after, near40 ? ", the second near 40 kB" : "",
+				 reach40 ? "" : " (the sweep stops before 40 kB, so the second is not tested)",
+				 l->has_cliff ? l->cliff_kb : NAN);
+		else if (model_off)
+			snprintf(s->verdict, sizeof s->verdict, "cannot be judged: a step in %.1f-%.1f kB, but the flight model puts "
+				 "this chain's cliff at %.2f kB, outside it; at %g ms RTT the medians of this few connections "
+				 "move by more than half a round trip", s1->x_before, s1->x_after, l->cliff_kb, rtt);
 		else
 			snprintf(s->verdict, sizeof s->verdict,
 				 "differs: the first step lies in %.1f-%.1f kB (the paper: ~10 kB)%s; where a chain crosses the "
@@ -541,45 +561,47 @@ static void table8_regions(char *b, size_t n, double c)
 static void table8(rows *rs)
 {
 	const pq_agg *a = rs->a;
-	const pq_agg_line *best = NULL;
-	for (size_t i = 0; i < a->nlines; i++)
-		if (a->lines[i].arm >= 0 && a->lines[i].host == 0 && step_after(&a->lines[i], 0) &&
-		    (!best || a->lines[i].x[a->lines[i].n - 1] > best->x[best->n - 1]))
-			best = &a->lines[i];
-	if (!best)
+	int rtt = -1;
+	for (size_t i = 0; i < a->nlines && rtt < 0; i++)
+		if (a->lines[i].arm >= 0 && a->lines[i].host == 0 && a->lines[i].padded && step_after(&a->lines[i], 0))
+			rtt = a->lines[i].rtt;
+	if (rtt < 0)
 		return;
 	pq_agg_study *s = add(rs, "paper Table VIII (seeds/003)");
 	if (!s)
 		return;
-	const pq_step *s1 = step_after(best, 0), *s2 = step_after(best, s1->x_after + 4);
 	snprintf(s->question, sizeof s->question, "chain sizes that MTC or CDN savings bring under a cliff (from the steps "
-		 "measured at %g ms RTT)", (double)a->rtts[best->rtt] / 1e3);
+		 "measured at %g ms RTT)", (double)a->rtts[rtt] / 1e3);
 	snprintf(s->theirs, sizeof s->theirs, "MTC (1 int.) 10-18 and 40-78 kB; MTC (2 ints.) 10-27 and 40-117 kB; CDN 25 %% "
 		 "10-13 and 40-53 kB; CDN 40 %% 10-17 and 40-67 kB");
-	double c1 = s1->x_before, c2 = s2 ? s2->x_before : NAN;
-	cat(s->ours, sizeof s->ours, "cliffs measured after %.1f kB%s", c1, s2 ? "" : " (no second step in the sweep)");
-	if (s2)
-		cat(s->ours, sizeof s->ours, " and after %.1f kB", c2);
-	cat(s->ours, sizeof s->ours, ": ");
-	table8_regions(s->ours, sizeof s->ours, c1);
-	if (s2) {
-		cat(s->ours, sizeof s->ours, "; ");
-		table8_regions(s->ours, sizeof s->ours, c2);
+	double worst = 0;
+	int second = 0;
+	for (size_t i = 0; i < a->nlines; i++) {
+		const pq_agg_line *l = &a->lines[i];
+		const pq_step *s1 = l->arm >= 0 && l->host == 0 && l->padded && l->rtt == rtt ? step_after(l, 0) : NULL;
+		if (!s1)
+			continue;
+		const pq_step *s2 = step_after(l, s1->x_after + 4);
+		cat(s->ours, sizeof s->ours, "%s%s: cliff after %.1f kB", s->ours[0] ? "; " : "", a->arms[l->arm], s1->x_before);
+		if (s2)
+			cat(s->ours, sizeof s->ours, " and after %.1f kB", s2->x_before);
+		cat(s->ours, sizeof s->ours, ": ");
+		table8_regions(s->ours, sizeof s->ours, s1->x_before);
+		if (s2) {
+			cat(s->ours, sizeof s->ours, ", ");
+			table8_regions(s->ours, sizeof s->ours, s2->x_before);
+			worst = fmax(worst, fabs(s2->x_before - 40) / 2);
+			second = 1;
+		}
+		worst = fmax(worst, fabs(s1->x_before - 10));
 	}
-	int ok1 = fabs(c1 - 10) <= 2, ok2 = !s2 || fabs(c2 - 40) <= 4;
-	s->agrees = ok1 && ok2 && s2;
-	if (s->agrees)
-		snprintf(s->verdict, sizeof s->verdict, "agrees: the measured cliffs (%.1f and %.1f kB) give the paper's regions within "
-			 "the sweep's step", c1, c2);
-	else if (ok1 && !s2)
-		snprintf(s->verdict, sizeof s->verdict, "agrees for the first cliff (after %.1f kB; the paper: 10 kB); the sweep "
-			 "does not reach the second, so its regions are not tested", c1);
-	else
-		snprintf(s->verdict, sizeof s->verdict, "%s: the first cliff here is after %.1f kB, %+.1f kB from the paper's 10 kB, "
-			 "so every region's bounds move with it%s", s2 || !ok1 ? "differs" : "partly", c1, c1 - 10,
-			 s2 ? "" : "; the sweep does not reach the second cliff");
-	if (!s2 && ok1)
-		s->agrees = -1;
+	s->agrees = worst <= 2 ? (second ? 1 : -1) : 0;
+	snprintf(s->verdict, sizeof s->verdict,
+		 worst <= 2 ? "agrees%s: the measured cliffs are within %.1f kB of the paper's 10 kB, so the regions match "
+			      "within the sweep's step" : "differs%s: a measured cliff is %.1f kB from the paper's (10 or 40 kB), "
+			      "and every region's bounds move with it: the cliff depends on the key share (the paper's hybrid "
+			      "ML-KEM share is ~1 kB larger than X25519's), the MSS and how the TLS stack writes the flight",
+		 second ? "" : " for the first cliff (the sweep does not reach the second)", worst);
 }
 
 /* Table VIII's inputs measured (mtc-cdn): today's ML-DSA-44 chain against MTC-sized and
@@ -607,7 +629,7 @@ static void table8_measured(rows *rs)
 				g[i] = NULL;
 			found += g[i] != NULL;
 		}
-		if (!g[0] || found < 2)
+		if (!g[0] || found < 2 || a->rtts[r] < 5000) /* round trips of a sub-5 ms RTT say nothing */
 			continue;
 		pq_agg_study *s = add(rs, "paper Table VIII (seeds/003)");
 		if (!s)
@@ -696,9 +718,17 @@ static void aws_row(rows *rs, size_t p)
 			 "trip (35 ms) that a short transfer does not hide", worst);
 	} else if (p == 1) {
 		s->agrees = (!isfinite(worst50) || worst50 < 15) && (!isfinite(at200) || at200 < 10) && isfinite(worst50);
-		snprintf(s->verdict, sizeof s->verdict, s->agrees ? "agrees: at most %+.1f %% from 50 KiB, %+.1f %% at 200 KiB" :
-			 "differs: up to %+.1f %% from 50 KiB (the study: under 15 %%), %+.1f %% at 200 KiB (under 10 %%): at 1 Mbit/s "
-			 "the chain's extra bytes are transmission time, not only round trips", worst50, at200);
+		if (!isfinite(worst50))
+			snprintf(s->verdict, sizeof s->verdict, "cannot be judged: no response of 50 KiB or more here");
+		else if (s->agrees)
+			snprintf(s->verdict, sizeof s->verdict, "agrees: at most %+.1f %% from 50 KiB (the study: under 15 %%)", worst50);
+		else
+			snprintf(s->verdict, sizeof s->verdict, "differs: up to %+.1f %% from 50 KiB (the study: under 15 %%): at "
+				 "1 Mbit/s the chain's extra bytes are transmission time, not only round trips", worst50);
+		if (isfinite(at200))
+			cat(s->verdict, sizeof s->verdict, "; %+.1f %% at 200 KiB (the study: under 10 %%)", at200);
+		if (!isfinite(worst50))
+			s->agrees = -1;
 	} else {
 		s->agrees = n >= 2 && large < small;
 		snprintf(s->verdict, sizeof s->verdict, s->agrees ? "agrees: the slowdown falls from %+.1f %% at %g KiB to %+.1f %% at %g KiB" :
