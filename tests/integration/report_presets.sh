@@ -68,7 +68,7 @@ has "$T/blog-payload.txt" "1 MiB response: time to last byte p95 and p99" blog-p
 browser blog-payload fig-cdf
 
 measure ttfb-size --connections 3 --profile paper-50 --pad-chain-to "8KiB..16KiB step 2KiB"
-has "$T/ttfb-size.txt" "paper Figure 5 (seeds/003): where TTFB steps up by a round trip as the chain grows, ecdsa-p256 chain, 50 ms RTT" ttfb-size
+has "$T/ttfb-size.txt" "paper Figure 5 (seeds/003): where TTFB steps up by a round trip as the chain grows, ecdsa-p256 chain (arm ecdsa-p256 padded), 50 ms RTT" ttfb-size
 has "$T/ttfb-size.txt" "paper Table VIII (seeds/003)" ttfb-size
 has "$T/ttfb-size.html" "against the chain&#39;s DER size at 50 ms RTT" ttfb-size
 browser ttfb-size fig-size
