@@ -26,7 +26,7 @@ struct report_opts {
 static const pq_opt report_opts_table[] = {
     {"out", 'o', PQ_OPT_STR, O(out), "FILE", NULL,
      "the HTML report (default: report.html beside the database)", NULL, 0, 0},
-    {"md", 0, PQ_OPT_FLAG, O(md), NULL, NULL, "print the key tables as Markdown instead of text",
+    {"md", 0, PQ_OPT_FLAG, O(md), NULL, NULL, "print the key tables and the studies as Markdown instead of text",
      NULL, 0, 0},
     {"csv", 0, PQ_OPT_STR, O(csv), "DIR", NULL,
      "also write the tables behind each figure as CSV files into DIR (made if absent)", NULL, 0, 0},
@@ -101,12 +101,18 @@ const pq_cmd pq_cmd_report = {
     .usage = "[options] RESULTS.db",
     .description =
 	"Reads a results database (pqtls sweep --out, or pqtls merge) and writes one\n"
-	"self-contained HTML page: key tables with 95 % intervals, differences against the\n"
-	"first arm (seeded bootstrap), the flight model's prediction and whether the\n"
-	"measurement agrees, the studies' figures beside these, time against chain size with\n"
-	"the model's cliffs, CDFs per arm, TTLB slowdown against response size, the run\n"
-	"manifest and each link's self-check. Several hosts are shown side by side. The key\n"
-	"tables also go to the terminal (or as Markdown with --md).\n\n"
+	"self-contained HTML page. The key table has one row per grid point (trials pooled)\n"
+	"and a column for every dimension whose stored value varies (the rest are listed\n"
+	"once, with their values): 95 % intervals, the difference against the first arm\n"
+	"(seeded bootstrap), the flight model beside the measurement. Then the studies\n"
+	"(../shared/seeds) beside this database's cells, found by what the cells hold, each\n"
+	"with its published figure, this database's with its interval and a verdict; figures\n"
+	"chosen from what varies (TTFB against chain size per RTT with the steps, TTLB\n"
+	"slowdown per link profile, handshake percentiles against loss, TTFB against RTT, a\n"
+	"CDF per grid point); the run manifest and each link's self-check. Several hosts are\n"
+	"shown side by side. The key table and the studies also go to the terminal (or as\n"
+	"Markdown with --md); names from the database are shown escaped, never cut.\n"
+	"Medians and percentiles are the SQL views' (cell_stats, arm_stats) to the last digit.\n\n"
 	"Examples:\n"
 	"  pqtls report out/quick/results.db\n"
 	"  pqtls report all.db -o all.html --md --csv all-csv\n",
