@@ -29,12 +29,16 @@ void pq_charts_loss(pq_out *o, const pq_agg *a, int host, int rtt, pq_chart_ids 
 {
 	pq_svg_series s[SERIES];
 	char names[SERIES][320];
-	size_t ns = 0;
+	size_t ns = 0, left = 0;
 	const pq_agg_curve *any = NULL;
-	for (size_t i = 0; i < a->ncurves && ns + 2 <= SERIES; i++) {
+	for (size_t i = 0; i < a->ncurves; i++) {
 		const pq_agg_curve *c = &a->curves[i];
 		if (c->kind != PQ_AGG_VS_LOSS || c->host != host || c->rtt != rtt)
 			continue;
+		if (ns + 2 > SERIES) { /* said in the caption, never dropped silently */
+			left++;
+			continue;
+		}
 		any = c;
 		char label[256];
 		pq_agg_point_label(a, c->first, "loss", label, sizeof label);
@@ -52,6 +56,10 @@ void pq_charts_loss(pq_out *o, const pq_agg *a, int host, int rtt, pq_chart_ids 
 	snprintf(id, sizeof id, "fig-loss-h%d-r%d", host, rtt);
 	snprintf(cap, sizeof cap, "Handshake time, median and 95th percentile, against the link's loss (each way) %s; "
 		 "each line holds every other dimension fixed (trials pooled).", at);
+	if (left) {
+		size_t len = strlen(cap);
+		snprintf(cap + len, sizeof cap - len, " %zu more curves at this RTT are not drawn (key.csv has them).", left);
+	}
 	pq_svg_chart c = {.id = id, .caption = cap, .x = {"loss each way (%)", 0, 0, 0}, .y = {"handshake (ms)", 0, 0, 0},
 			  .s = s, .ns = ns};
 	pq_svg_chart_write(o, &c);

@@ -211,7 +211,9 @@ static void steps_text(const pq_agg_line *l, const char *name, char *buf, size_t
 /* Time against chain size at one RTT: the agg's lines (measured medians and the model's
  * TTFB per arm that sweeps the size, or the key arms together), the model's cliffs
  * marked, and the steps found in the measurement. */
-static void size_chart(page *p, int rtt, int host)
+/* Draws the lines of (rtt, host) from a->lines[from] on, at most 4 to a chart (part
+ * `part`); returns the index to continue from (a->nlines when all are drawn). */
+static size_t size_chart(page *p, int rtt, int host, size_t from, size_t part)
 {
 	const pq_agg *a = p->a;
 	pq_svg_series s[9];
@@ -221,7 +223,8 @@ static void size_chart(page *p, int rtt, int host)
 	size_t nl = 0, ns = 0, nm = 0;
 	const pq_agg_line *key = NULL;
 	double rt = (double)a->rtts[rtt] / 1e3;
-	for (size_t i = 0; i < a->nlines && nl < 4; i++) {
+	size_t i = from;
+	for (; i < a->nlines && nl < 4; i++) {
 		const pq_agg_line *l = &a->lines[i];
 		if (l->rtt != rtt || l->host != host)
 			continue;
@@ -249,18 +252,19 @@ static void size_chart(page *p, int rtt, int host)
 					  NULL, PQ_SVG_LINE, 2};
 	if (nl) {
 		char id[48], cap[1400];
-		snprintf(id, sizeof id, "fig-size-h%d-r%d", host, rtt);
+		snprintf(id, sizeof id, part ? "fig-size-h%d-r%d-p%zu" : "fig-size-h%d-r%d", host, rtt, part);
 		snprintf(cap, sizeof cap,
 			 "Median time to first byte (handshake time where no response was asked) against "
-			 "the chain's DER size at %g ms RTT (host %s), "
+			 "the chain's DER size at %g ms RTT (host %s%s), "
 			 "with the flight model's prediction (round trips x RTT) and its cliffs marked. "
 			 "Measured steps of at least half a round trip:%s",
-			 rt, a->hosts[host], steps);
+			 rt, a->hosts[host], part ? ", continued" : "", steps);
 		pq_svg_chart c = {.id = id, .caption = cap, .x = {"chain size, DER (kB)", 0, 0, 0},
 				  .y = {"time (ms)", 0, 0, 0}, .s = s, .ns = ns, .marks = marks, .nmarks = nm};
 		pq_svg_chart_write(p->o, &c);
 		fig_add(p, id);
 	}
+	return nl ? i : a->nlines;
 }
 
 /* TTLB slowdown (%) of each response-size arm against the first such arm on one link
@@ -397,7 +401,8 @@ static void figures(page *p)
 	pq_out_printf(p->o, "<h2 id=\"figures\">Figures</h2>");
 	for (size_t h = 0; h < a->nhosts; h++)
 		for (size_t r = 0; r < a->nrtts; r++)
-			size_chart(p, (int)r, (int)h);
+			for (size_t from = 0, part = 0; from < a->nlines; part++)
+				from = size_chart(p, (int)r, (int)h, from, part);
 	for (size_t h = 0; h < a->nhosts; h++)
 		for (size_t r = 0; r < a->nrtts; r++)
 			pq_charts_loss(p->o, a, (int)h, (int)r, &p->figs);
