@@ -275,7 +275,7 @@ static void line_points(const pq_agg *a, pq_agg_line *l, const pq_rdb_cell **ref
 		int mine = l->arm >= 0 ? g->arm == l->arm
 				       : a->kind[g->arm] == PQ_AGG_KEY && g->cell->resume_pct == 0;
 		int hs_only = !g->n[PQ_AGG_TTFB];
-		if (!mine || g->rtt != l->rtt || g->host != l->host ||
+		if (!mine || g->rtt != l->rtt || g->host != l->host || (l->link && strcmp(l->link, g->cell->link_key) != 0) ||
 		    !g->n[hs_only ? PQ_AGG_HS : PQ_AGG_TTFB] || g->cell->response_bytes > 65536 ||
 		    g->cell->chain_der_bytes <= 0)
 			continue;
@@ -294,6 +294,8 @@ static void line_points(const pq_agg *a, pq_agg_line *l, const pq_rdb_cell **ref
 		l->mfb[k] = g->has_model ? (hs_only ? g->model.handshake : g->model.ttfb) * rt : NAN;
 		if (!*ref || g->cell->chain_der_bytes > (*ref)->chain_der_bytes)
 			*ref = g->cell;
+		if (!l->first)
+			l->first = g;
 	}
 }
 
@@ -318,7 +320,7 @@ static void line_cliff(pq_agg_line *l, const pq_rdb_cell *c)
 		 c->one_write ? " one-write" : "", l->cliff_kb);
 }
 
-static int add_line(pq_agg *a, size_t *cap, int host, int rtt, int arm)
+static int add_line(pq_agg *a, size_t *cap, int host, int rtt, int arm, const char *link)
 {
 	if (a->nlines == *cap) {
 		size_t nc = *cap ? *cap * 2 : 8;
@@ -331,7 +333,7 @@ static int add_line(pq_agg *a, size_t *cap, int host, int rtt, int arm)
 	pq_agg_line *l = &a->lines[a->nlines];
 	const pq_rdb_cell *ref;
 	memset(l, 0, sizeof *l);
-	*l = (pq_agg_line){.host = host, .rtt = rtt, .arm = arm};
+	*l = (pq_agg_line){.host = host, .rtt = rtt, .arm = arm, .link = link};
 	line_points(a, l, &ref);
 	if (l->n < 3)
 		return 0;
@@ -353,9 +355,19 @@ static int lines(pq_agg *a)
 			size_t before = a->nlines;
 			for (size_t k = 0; !rc && k < a->narms; k++)
 				if (a->kind[k] == PQ_AGG_SIZE)
-					rc = add_line(a, &cap, (int)h, (int)r, (int)k);
-			if (!rc && a->nlines == before)
-				rc = add_line(a, &cap, (int)h, (int)r, -1);
+					rc = add_line(a, &cap, (int)h, (int)r, (int)k, NULL);
+			/* else the key arms together, one line per link at this RTT (so loss levels
+			 * or profiles at one RTT are never joined) */
+			int key_mode = a->nlines == before;
+			for (size_t i = 0; !rc && key_mode && i < a->n; i++) {
+				const pq_agg_group *g = &a->g[i];
+				int first = g->host == (int)h && g->rtt == (int)r;
+				for (size_t k = 0; first && k < i; k++)
+					first = !(a->g[k].host == (int)h && a->g[k].rtt == (int)r &&
+						  strcmp(a->g[k].cell->link_key, g->cell->link_key) == 0);
+				if (first)
+					rc = add_line(a, &cap, (int)h, (int)r, -1, g->cell->link_key);
+			}
 		}
 	return rc;
 }

@@ -57,6 +57,8 @@ typedef struct pq_agg_group {
  * chain's size (arm >= 0), or every key arm's full handshake together (arm = -1). */
 typedef struct pq_agg_line {
 	int host, rtt, arm;
+	const char *link; /* arm = -1: the link (link_key) its points share; NULL otherwise */
+	const pq_agg_group *first; /* its first point's group: the link's values for a label */
 	int hs_only; /* no response asked: fb[] and mfb[] are the handshake's */
 	int padded;  /* its chains were padded to sizes (pad-chain-to), as the paper's Figure 5 */
 	size_t n;

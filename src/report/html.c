@@ -222,15 +222,27 @@ static size_t size_chart(page *p, int rtt, int host, size_t from, size_t part)
 	size_t nsl = 0;
 	size_t nl = 0, ns = 0, nm = 0;
 	const pq_agg_line *key = NULL;
+	size_t keyi = 0;
+	char keyname[160];
 	double rt = (double)a->rtts[rtt] / 1e3;
 	size_t i = from;
 	for (; i < a->nlines && nl < 4; i++) {
 		const pq_agg_line *l = &a->lines[i];
 		if (l->rtt != rtt || l->host != host)
 			continue;
-		if (l->arm < 0)
+		if (l->arm < 0 && !key) {
 			key = l;
+			keyi = nl;
+		}
 		snprintf(arm[nl], sizeof arm[0], "%.99s", l->arm >= 0 ? a->arms[l->arm] : "key arms");
+		for (size_t k = 0; l->arm < 0 && k < a->nvary; k++) { /* which link, when several share the RTT */
+			size_t d = a->vary[k], len = strlen(arm[nl]);
+			char v[48];
+			if (!(pq_dims[d].flags & PQ_DIM_LINK) || d == PQ_D_RTT)
+				continue;
+			pq_agg_dim_show(l->first->cell, d, v, sizeof v);
+			snprintf(arm[nl] + len, sizeof arm[0] - len, ", %.20s %.40s", pq_dims[d].label, v);
+		}
 		const char *ph = l->hs_only ? "handshake" : "TTFB";
 		snprintf(fbname[nl], sizeof fbname[0], "%.99s: %s, measured median", arm[nl], ph);
 		snprintf(mname[nl], sizeof mname[0], "%.99s: %s, model", arm[nl], ph);
@@ -247,9 +259,10 @@ static size_t size_chart(page *p, int rtt, int host, size_t from, size_t part)
 		}
 		nl++;
 	}
-	if (key) /* the key arms' handshake too */
-		s[ns++] = (pq_svg_series){"key arms: handshake, measured median", key->x, key->hs, key->n, NULL,
-					  NULL, PQ_SVG_LINE, 2};
+	if (key) { /* the (first) key arms' line's handshake too */
+		snprintf(keyname, sizeof keyname, "%.99s: handshake, measured median", arm[keyi]);
+		s[ns++] = (pq_svg_series){keyname, key->x, key->hs, key->n, NULL, NULL, PQ_SVG_LINE, 2};
+	}
 	if (nl) {
 		char id[48], cap[1400];
 		snprintf(id, sizeof id, part ? "fig-size-h%d-r%d-p%zu" : "fig-size-h%d-r%d", host, rtt, part);
