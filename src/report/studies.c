@@ -464,6 +464,13 @@ static void table6_row(rows *rs, size_t i, const pq_agg_group *ecdsa[T6_RTTS])
 			 "the scheme (first flight %lld B), the paper an ECDSA chain padded to its Table IV size, so the "
 			 "two may sit on different sides of the initial window", worst, mean,
 			 flight_of(g));
+	for (size_t k = T6_RTTS; k-- > 1;) /* the model's own account of the largest RTT measured */
+		if (g[k] && g[k]->has_model) {
+			cat(s->verdict, sizeof s->verdict, "; the flight model predicts %u round trips of TTFB at %g ms%s%s",
+			    g[k]->model.ttfb, (double)t6_rtt[k] / 1e3, g[k]->agrees ? ", as measured" : ", and the measurement's excess: ",
+			    g[k]->agrees ? "" : g[k]->agree_why);
+			break;
+		}
 }
 
 static void table6(rows *rs)
