@@ -7,7 +7,7 @@
 #include "cli/commands.h"
 
 static const pq_cmd *const commands[] = {
-	&pq_cmd_certs, &pq_cmd_serve, &pq_cmd_bench,   &pq_cmd_link, &pq_cmd_sweep, &pq_cmd_merge,
+	&pq_cmd_certs, &pq_cmd_serve, &pq_cmd_bench,   &pq_cmd_check, &pq_cmd_link, &pq_cmd_sweep, &pq_cmd_merge,
 	&pq_cmd_model, &pq_cmd_report, &pq_cmd_zeek, &pq_cmd_version, NULL,
 };
 

@@ -57,7 +57,9 @@ static const pq_opt bench_table[] = {
 	 "send the first request as 0-RTT data when resuming with a ticket that allows it", NULL, 0, 0},
 	{"tls", 0, PQ_OPT_CHOICE, O(tls), NULL, "1.3", "TLS version", "1.3|1.2", 0, 0},
 	{"groups", 'g', PQ_OPT_STR, O(groups), "LIST", NULL,
-	 "key exchange groups to offer; the first must be the one negotiated", NULL, 0, 0},
+	 "key exchange groups to offer; the first must be the one negotiated. OpenSSL's syntax: '*' "
+	 "marks the groups whose key share the ClientHello carries (X25519MLKEM768:*X25519 shares X25519 "
+	 "only; a server insisting on the hybrid answers with a HelloRetryRequest)", NULL, 0, 0},
 	{"sigalgs", 's', PQ_OPT_STR, O(sigalgs), "LIST", NULL,
 	 "signature algorithms to accept; the first must be the one negotiated", NULL, 0, 0},
 	{"ciphersuites", 0, PQ_OPT_STR, O(ciphersuites), "LIST", NULL,

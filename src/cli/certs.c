@@ -1,12 +1,18 @@
 /* pqtls certs: the certificate chain factory and size accounting (src/pki/). */
+#include <cjson/cJSON.h>
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/commands.h"
 #include "cli/names.h"
 #include "pki/chain.h"
+#include "model/hello.h"
+#include "pki/acct.h"
+#include "pki/files.h"
 #include "pki/manifest.h"
 
 #define PATH "pqtls certs"
@@ -71,18 +77,69 @@ static int list_algs(void)
 	return PQ_EXIT_OK;
 }
 
+/* The manifest, with the client's side added when there are rows (model/hello.h: the
+ * chain factory runs no TLS, so the ClientHellos are measured here). NULL: out of memory. */
+static char *manifest(const pq_chain_info *info, const pq_model_hello_row *rows)
+{
+	char *s = pq_manifest_json(info), *out = NULL;
+	if (!s || !rows)
+		return s;
+	cJSON *m = cJSON_Parse(s), *h = m ? pq_model_hellos_json(rows) : NULL;
+	free(s);
+	if (h && cJSON_AddItemToObject(m, "client_hellos", h))
+		out = cJSON_PrintUnformatted(m);
+	else
+		cJSON_Delete(h);
+	cJSON_Delete(m);
+	return out;
+}
+
+static int write_manifest(const char *dir, const char *json, pq_diag *d)
+{
+	char path[4200], tmp[4210];
+	snprintf(path, sizeof path, "%s/" PQ_CHAIN_FILE_MANIFEST, dir);
+	snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	FILE *f = fopen(tmp, "w");
+	int bad = !f || fprintf(f, "%s\n", json) < 0;
+	if (f && fclose(f) != 0)
+		bad = 1;
+	if (bad || rename(tmp, path) < 0) {
+		int e = errno;
+		unlink(tmp);
+		return pq_diag_set(d, -e, "cannot write %s: %s", path, strerror(e));
+	}
+	return 0;
+}
+
+/* The manifest on stdout (JSON or the table), and with the ClientHellos in --out's
+ * manifest.json. A chain whose leaf cannot sign a handshake has no client side either. */
 static int output(const struct certs_opts *o, const pq_chain_info *info)
 {
-	if (o->json) {
-		char *s = pq_manifest_json(info);
-		if (!s)
-			return pq_cli_fail(PATH, "out of memory");
+	pq_diag d = {0};
+	pq_model_hello_row rows[PQ_MODEL_HELLOS];
+	const pq_model_hello_row *have = NULL;
+	char *s = NULL;
+	int ex = PQ_EXIT_OK;
+	if (info->n_flight) {
+		if (pq_model_hellos(PQ_ACCT_MSS, rows, &d) < 0)
+			return pq_cli_fail(PATH, "%s", pq_diag_msg(&d));
+		have = rows;
+	}
+	if ((o->json || (o->out && have)) && !(s = manifest(info, have)))
+		return pq_cli_fail(PATH, "out of memory");
+	if (o->out && have && write_manifest(o->out, s, &d) < 0) {
+		ex = pq_cli_fail(PATH, "%s", pq_diag_msg(&d));
+	} else if (o->json) {
 		printf("%s\n", s);
-		free(s);
 	} else {
 		pq_manifest_print(stdout, info);
+		if (have) {
+			printf("\n");
+			pq_model_hellos_print(stdout, rows, PQ_ACCT_MSS);
+		}
 	}
-	return PQ_EXIT_OK;
+	free(s);
+	return ex;
 }
 
 static int alg_opt(const char *name, const char *what, const char *fallback, const pq_alg **out,

@@ -7,6 +7,7 @@
 extern const pq_cmd pq_cmd_certs;   /* src/cli/certs.c */
 extern const pq_cmd pq_cmd_serve;   /* src/cli/serve.c */
 extern const pq_cmd pq_cmd_bench;   /* src/cli/bench.c */
+extern const pq_cmd pq_cmd_check;   /* src/cli/check.c */
 extern const pq_cmd pq_cmd_link;    /* src/cli/link.c */
 extern const pq_cmd pq_cmd_version; /* src/cli/version.c */
 extern const pq_cmd pq_cmd_sweep;   /* src/cli/sweep.c */

@@ -105,6 +105,15 @@ static int build_config(const pq_cmd *cmd, const struct link_opts *o, const pq_c
 	if ((given(cmd, a, "initcwnd") && o->initcwnd == 0) || (given(cmd, a, "initrwnd") && o->initrwnd == 0))
 		return pq_diag_set(d, PQ_ERANGE, "--initcwnd/--initrwnd: 0 segments is not a window (accepted: 1 to 1000)");
 	c->cc = (enum pq_cc)o->cc;
+	if (o->qdisc)
+		snprintf(c->tcp.qdisc, sizeof c->tcp.qdisc, "%s", o->qdisc);
+	if (given(cmd, a, "pacing-ss-ratio"))
+		c->tcp.pacing_ss_ratio = (int)(o->pacing_ss < -1000000 ? -1000000 : o->pacing_ss > 1000000 ? 1000000 : o->pacing_ss);
+	if (given(cmd, a, "pacing-ca-ratio"))
+		c->tcp.pacing_ca_ratio = (int)(o->pacing_ca < -1000000 ? -1000000 : o->pacing_ca > 1000000 ? 1000000 : o->pacing_ca);
+	c->tcp.quickack = o->quickack - 1;
+	c->tcp.tso = o->tso - 1;
+	c->tcp.gso = o->gso - 1;
 	c->backend = (enum pq_backend)o->backend;
 	c->seed = (uint64_t)o->seed;
 	return pq_link_config_validate(c, d);
@@ -163,6 +172,8 @@ void pq_linkcli_announce(const pq_link *l)
 	fprintf(stderr, "pqtls link: %s <-> %s, backend %s: %s (client %s, server %s)\n",
 		pq_link_ns_name(l, PQ_SIDE_CLIENT), pq_link_ns_name(l, PQ_SIDE_SERVER),
 		pq_backend_name(pq_link_backend(l)), desc, PQ_LINK_CLIENT_ADDR, PQ_LINK_SERVER_ADDR);
+	pq_ktcp_state_format(pq_link_ktcp(l), desc, sizeof desc);
+	fprintf(stderr, "pqtls link: kernel TCP as read back: %s\n", desc);
 }
 
 int pq_linkcli_finish(pq_link *l, const char *path, int rc)

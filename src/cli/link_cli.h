@@ -21,6 +21,9 @@ struct link_opts {
 	const char *queue;
 	long long mtu, initcwnd, initrwnd, seed;
 	int cc, backend;
+	const char *qdisc;
+	long long pacing_ss, pacing_ca;
+	int quickack, tso, gso; /* 0 kernel, 1 off, 2 on */
 	const char *pcap;
 	long long wait_port;
 	int64_t wait_timeout, grace;
@@ -66,6 +69,18 @@ struct link_opts {
 	 0, 0},                                                                                           \
 	{"cc", 0, PQ_OPT_CHOICE, O(cc), NULL, "default", "congestion control on both routes (ip route congctl)", \
 	 PQ_CC_CHOICES, 0, 0},                                                                            \
+	{"qdisc", 0, PQ_OPT_STR, O(qdisc), "KIND", NULL, "root qdisc of the server's link device (fq paces " \
+	 "every flow; refused when the kernel lacks it)", NULL, 0, 0},                                     \
+	{"pacing-ss-ratio", 0, PQ_OPT_INT, O(pacing_ss), "PERCENT", NULL, "net.ipv4.tcp_pacing_ss_ratio in " \
+	 "both namespaces: a paced flow's rate in slow start, % of cwnd/srtt (kernel: 200)", NULL, 0, 0},  \
+	{"pacing-ca-ratio", 0, PQ_OPT_INT, O(pacing_ca), "PERCENT", NULL, "net.ipv4.tcp_pacing_ca_ratio: " \
+	 "the same after slow start (kernel: 120)", NULL, 0, 0},                                          \
+	{"quickack", 0, PQ_OPT_CHOICE, O(quickack), NULL, "kernel", "client route quickack: on ACKs every " \
+	 "segment at once, off/kernel lets Linux delay ACKs", "kernel|off|on", 0, 0},                      \
+	{"tso", 0, PQ_OPT_CHOICE, O(tso), NULL, "kernel", "TCP segmentation offload of both link devices", \
+	 "kernel|off|on", 0, 0},                                                                          \
+	{"gso", 0, PQ_OPT_CHOICE, O(gso), NULL, "kernel", "generic segmentation offload of both link devices", \
+	 "kernel|off|on", 0, 0},                                                                          \
 	{"backend", 'b', PQ_OPT_CHOICE, O(backend), NULL, "auto", "emulation backend (auto: netem if the kernel " \
 	 "has it)", PQ_BACKEND_CHOICES, 0, 0},                                                            \
 	{"seed", 0, PQ_OPT_INT, O(seed), "N", "1", "seed for loss and jitter", NULL, 0, 0}

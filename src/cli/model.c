@@ -10,21 +10,36 @@
 #include "core/units.h"
 #include "core/wire.h"
 #include "model/base.h"
+#include "net/ktcp.h"
 #include "model/cliff.h"
+#include "model/hello.h"
 #include "model/quic.h"
 
 #define PATH "pqtls model"
 #define MAX_CLIFFS 16
 
 struct model_opts {
-	const char *certs, *sig, *group, *range;
+	const char *certs, *sig, *group, *range, *groups, *key_share, *server_groups;
+	int cc, qdisc;
 	long long intermediates, iw;
 	uint64_t mss, response, step;
 	int64_t rtt;
-	int one_write, early, json;
+	int one_write, early, json, client_hellos;
 };
 
 #define O(f) offsetof(struct model_opts, f)
+#define MODEL_CC "cubic|bbr|reno"
+
+/* The idx-th of a '|'-separated list of choices, into buf. */
+static const char *choice_name(const char *list, int idx, char *buf, size_t n)
+{
+	const char *p = list;
+	for (int i = 0; i < idx && p; i++)
+		if ((p = strchr(p, '|')))
+			p++;
+	snprintf(buf, n, "%.*s", p ? (int)strcspn(p, "|") : 0, p ? p : "");
+	return buf;
+}
 static const pq_opt model_opts_table[] = {
     {"certs", 'c', PQ_OPT_STR, O(certs), "DIR", NULL,
      "chain directory (pqtls certs --out DIR): sizes from it, writes from a handshake in memory",
@@ -35,6 +50,17 @@ static const pq_opt model_opts_table[] = {
      "without --certs: intermediates in the chain", NULL, 0, 8},
     {"group", 'g', PQ_OPT_STR, O(group), "GROUP", "X25519MLKEM768", "key-exchange group", NULL, 0,
      0},
+    {"groups", 0, PQ_OPT_STR, O(groups), "LIST", NULL,
+     "the client's offer, in order (e.g. X25519MLKEM768:X25519): the model then measures its "
+     "ClientHello(s) in memory against --server-groups, and the group negotiated replaces --group",
+     NULL, 0, 0},
+    {"key-share", 0, PQ_OPT_STR, O(key_share), "LIST", NULL,
+     "with --groups: the group(s) whose share the first ClientHello carries (default: the first offered)",
+     NULL, 0, 0},
+    {"server-groups", 0, PQ_OPT_STR, O(server_groups), "LIST", NULL,
+     "with --groups: what the server accepts, OpenSSL's syntax (A/B prefers A even at the cost of a "
+     "HelloRetryRequest; default: OpenSSL's)",
+     NULL, 0, 0},
     {"rtt", 0, PQ_OPT_DURATION, O(rtt), "DURATION", "0",
      "round-trip time, to print times beside round trips (0: round trips only)", NULL, 0, 0},
     {"initcwnd", 0, PQ_OPT_INT, O(iw), "N", "10", "initial congestion window, segments", NULL, 1,
@@ -52,6 +78,14 @@ static const pq_opt model_opts_table[] = {
      NULL, 0, 0},
     {"early-data", 0, PQ_OPT_FLAG, O(early), NULL, NULL, "the request rides in 0-RTT data", NULL,
      0, 0},
+    {"client-hellos", 0, PQ_OPT_FLAG, O(client_hellos), NULL, NULL,
+     "the client's flight instead: the ClientHello of each key-share choice, its segments at --mss, "
+     "the MTU below which it splits, and the HelloRetryRequest a wrong guess draws",
+     NULL, 0, 0},
+    {"cc", 0, PQ_OPT_CHOICE, O(cc), NULL, "cubic",
+     "the server's congestion control: bbr paces every segment after the 10th (model/pace.h)", MODEL_CC, 0, 0},
+    {"qdisc", 0, PQ_OPT_CHOICE, O(qdisc), NULL, "pfifo_fast",
+     "the server's root qdisc: fq paces cubic and reno at 200 % of cwnd/srtt in slow start", PQ_KTCP_QDISCS, 0, 0},
     {"json", 0, PQ_OPT_FLAG, O(json), NULL, NULL, "print JSON instead of text", NULL, 0, 0},
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
@@ -86,12 +120,16 @@ static void print_phases(const pq_model_out *o, int64_t rtt)
 {
 	const char *names[] = {"connect", "handshake", "first byte", "last byte"};
 	unsigned v[] = {o->connect, o->handshake, o->ttfb, o->ttlb};
+	double paced[] = {o->connect, o->handshake_t, o->ttfb_t, o->ttlb_t};
 	for (int i = 0; i < 4; i++) {
 		char t[32];
 		if (i == 3 && !v[i])
 			continue;
 		fmt_time(t, sizeof t, v[i], rtt);
-		printf("  %-11s %2u RTT  %s\n", names[i], v[i], t);
+		printf("  %-11s %2u RTT  %s", names[i], v[i], t);
+		if (paced[i] - v[i] > 0.005)
+			printf("  (paced: %.2f RTT)", paced[i]);
+		printf("\n");
 	}
 	printf("why:\n");
 	for (const char *p = o->why; *p;) {
@@ -124,6 +162,8 @@ static cJSON *phases_json(const pq_model_out *o, int64_t rtt)
 	cJSON_AddNumberToObject(j, "connect_rtts", o->connect);
 	cJSON_AddNumberToObject(j, "handshake_rtts", o->handshake);
 	cJSON_AddNumberToObject(j, "ttfb_rtts", o->ttfb);
+	cJSON_AddNumberToObject(j, "handshake_paced_rtts", o->handshake_t);
+	cJSON_AddNumberToObject(j, "ttfb_paced_rtts", o->ttfb_t);
 	if (o->ttlb)
 		cJSON_AddNumberToObject(j, "ttlb_rtts", o->ttlb);
 	if (rtt > 0) {
@@ -133,6 +173,7 @@ static cJSON *phases_json(const pq_model_out *o, int64_t rtt)
 	cJSON_AddNumberToObject(j, "flight_bytes", (double)o->flight_bytes);
 	cJSON_AddNumberToObject(j, "flight_segments", (double)o->flight_segments);
 	cJSON_AddNumberToObject(j, "flight_rounds", o->flight_rounds);
+	cJSON_AddNumberToObject(j, "hrr_rtts", o->hrr_rounds);
 	cJSON_AddStringToObject(j, "why", o->why);
 	return j;
 }
@@ -187,10 +228,15 @@ static int range_run(const struct model_opts *o, uint64_t lo, uint64_t hi, const
 			cJSON_AddNumberToObject(r, "segments", (double)m.flight_segments);
 			cJSON_AddNumberToObject(r, "handshake_rtts", m.handshake);
 			cJSON_AddNumberToObject(r, "ttfb_rtts", m.ttfb);
+			cJSON_AddNumberToObject(r, "handshake_paced_rtts", m.handshake_t);
+			cJSON_AddNumberToObject(r, "ttfb_paced_rtts", m.ttfb_t);
 			cJSON_AddItemToArray(rows, r);
 		} else {
-			printf("%12llu %8zu %9zu %8zu %10u %6u\n", (unsigned long long)s, a.flight,
+			printf("%12llu %8zu %9zu %8zu %10u %6u", (unsigned long long)s, a.flight,
 			       m.flight_segments, a.n_writes, m.handshake, m.ttfb);
+			if (net->server_pace.kind != PQ_MODEL_PACE_OFF)
+				printf("  paced %.2f / %.2f", m.handshake_t, m.ttfb_t);
+			printf("\n");
 		}
 	}
 	if (root) {
@@ -222,6 +268,12 @@ static void describe(const struct model_opts *o, const pq_model_base *b, size_t 
 		       b->leaf_alg, b->n - 1, b->n == 2 ? "" : "s");
 	printf("; %s, MSS %zu, initial window %lld%s%s%s\n", b->group, mss, o->iw,
 	       rtt[0] ? ", RTT " : "", rtt, o->one_write ? "; the flight in one write" : "");
+	if (o->groups)
+		printf("the client offers %s with %s share%s; the server (%s) %s\n", o->groups,
+		       o->key_share ? o->key_share : "the first one's",
+		       o->key_share && strchr(o->key_share, ':') ? "s" : "",
+		       o->server_groups ? o->server_groups : "OpenSSL's default groups",
+		       b->hrr ? "asks again with a HelloRetryRequest" : "takes the share");
 	if (b->measured && !o->one_write) {
 		int same = b->n_writes == b->rule.n_writes;
 		for (size_t i = 0; same && i < b->n_writes; i++)
@@ -229,6 +281,38 @@ static void describe(const struct model_opts *o, const pq_model_base *b, size_t 
 		printf("OpenSSL's writes, from a handshake in memory: %s the rule's (pki/acct.h)\n",
 		       same ? "the same as" : "they differ from");
 	}
+}
+
+/* --client-hellos: one row per key-share choice. */
+static int hellos_run(const struct model_opts *o, size_t mss)
+{
+	pq_model_hello_row rows[PQ_MODEL_HELLOS];
+	pq_diag d = {0};
+	if (pq_model_hellos(mss, rows, &d) < 0)
+		return pq_cli_fail(PATH, "%s", pq_diag_msg(&d));
+	if (!o->json) {
+		pq_model_hellos_print(stdout, rows, mss);
+		return PQ_EXIT_OK;
+	}
+	cJSON *arr = pq_model_hellos_json(rows);
+	char *txt = arr ? cJSON_Print(arr) : NULL;
+	cJSON_Delete(arr);
+	if (!txt)
+		return pq_cli_fail(PATH, "out of memory");
+	printf("%s\n", txt);
+	free(txt);
+	return PQ_EXIT_OK;
+}
+
+/* The offer of --groups and --key-share against --server-groups, in memory. */
+static int measure_offer(const struct model_opts *o, pq_tls_hello *h, pq_diag *d)
+{
+	char offer[256];
+	int rc = pq_tls_groups_offer(o->groups, o->key_share, o->key_share ? "--key-share" : "--groups",
+				     offer, sizeof offer, d);
+	if (rc == 0)
+		rc = pq_tls_hello_measure(offer, o->server_groups, h, d);
+	return rc;
 }
 
 static int model_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
@@ -241,6 +325,10 @@ static int model_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 	uint64_t lo = 0, hi = 0;
 	if (!b)
 		return pq_cli_fail(PATH, "out of memory");
+	if (o->client_hellos) {
+		ex = hellos_run(o, mss);
+		goto out;
+	}
 	if (o->range && parse_range(o->range, &lo, &hi, &d) < 0) {
 		ex = pq_cli_usage_error(PATH, "%s", pq_diag_msg(&d));
 		goto out;
@@ -249,8 +337,23 @@ static int model_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 		ex = pq_cli_usage_error(PATH, "--certs gives the chain; --sig and --intermediates describe one without it");
 		goto out;
 	}
-	rc = o->certs ? pq_model_base_certs(o->certs, "--certs", o->group, wbuf, b, &d)
-		      : pq_model_base_alg(o->sig, "--sig", (int)o->intermediates, o->group, wbuf, b, &d);
+	pq_tls_hello hello;
+	const char *group = o->group;
+	if ((o->key_share || o->server_groups) && !o->groups) {
+		ex = pq_cli_usage_error(PATH, "--key-share and --server-groups describe an offer: give --groups too");
+		goto out;
+	}
+	if (o->groups && (rc = measure_offer(o, &hello, &d)) < 0) {
+		ex = rc == PQ_EINVAL ? pq_cli_usage_error(PATH, "%s", pq_diag_msg(&d))
+				     : pq_cli_fail(PATH, "%s", pq_diag_msg(&d));
+		goto out;
+	}
+	if (o->groups)
+		group = hello.group;
+	rc = o->certs ? pq_model_base_certs(o->certs, "--certs", group, wbuf, b, &d)
+		      : pq_model_base_alg(o->sig, "--sig", (int)o->intermediates, group, wbuf, b, &d);
+	if (rc == 0 && o->groups)
+		pq_model_base_hello(b, &hello);
 	if (rc < 0) {
 		ex = rc == PQ_EINVAL ? pq_cli_usage_error(PATH, "%s", pq_diag_msg(&d))
 				     : pq_cli_fail(PATH, "%s", pq_diag_msg(&d));
@@ -261,6 +364,9 @@ static int model_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 	pq_model_quic q;
 	pq_model_base_net(b, mss, (size_t)o->iw, o->response ? pq_model_response_bytes(100, o->response) : 0, &net);
 	net.early_data = o->early;
+	char cc[16], qdisc[32];
+	net.server_pace = pq_model_pace_of(choice_name(MODEL_CC, o->cc, cc, sizeof cc),
+					   choice_name(PQ_KTCP_QDISCS, o->qdisc, qdisc, sizeof qdisc), 200, 1);
 	cJSON *root = o->json ? cJSON_CreateObject() : NULL;
 	if (root) {
 		cJSON_AddStringToObject(root, "leaf", b->leaf_alg);
@@ -269,6 +375,10 @@ static int model_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 		cJSON_AddNumberToObject(root, "mss", (double)mss);
 		cJSON_AddNumberToObject(root, "initcwnd", (double)o->iw);
 		cJSON_AddBoolToObject(root, "writes_measured", b->measured);
+		cJSON_AddNumberToObject(root, "client_hello_bytes", (double)b->client_hello);
+		cJSON_AddBoolToObject(root, "hrr", b->hrr);
+		if (b->hrr)
+			cJSON_AddNumberToObject(root, "client_hello2_bytes", (double)b->client_hello2);
 	} else {
 		describe(o, b, mss);
 	}
@@ -313,11 +423,17 @@ const pq_cmd pq_cmd_model = {
 	"response, against TCP's initial window and slow start. It explains each step, and\n"
 	"with --chain-bytes gives the chain sizes where another round trip begins. The QUIC\n"
 	"lines are a prediction on paper only (anti-amplification: 3x the client's bytes).\n"
-	"No loss, delayed-ACK timers or CPU time are modelled: see docs/model.md.\n\n"
+	"With --cc bbr (or --qdisc fq) it also times Linux's pacing of the segments after the\n"
+	"connection's 10th, so a flight of several windows ends a fraction of a round trip\n"
+	"later ('paced: 3.53 RTT'). No loss, delayed-ACK timers or CPU time are modelled: see\n"
+	"docs/model.md.\n\n"
 	"Examples:\n"
 	"  pqtls model --certs DIR --group X25519MLKEM768 --rtt 50ms --initcwnd 10\n"
 	"  pqtls model --sig ecdsa-p256 --chain-bytes 4KiB..80KiB\n"
-	"  pqtls model --certs DIR --one-write --json\n",
+	"  pqtls model --certs DIR --one-write --json\n"
+	"  pqtls model --client-hellos --mss 1232\n"
+	"  pqtls model --groups X25519MLKEM768:X25519 --key-share X25519 --server-groups X25519MLKEM768/X25519\n"
+	"  pqtls model --sig ecdsa-p256 --group X25519 --chain-bytes 16KiB..40KiB --step 4KiB --cc bbr\n",
     .opts = model_opts_table,
     .opts_size = sizeof(struct model_opts),
     .run = model_run,

@@ -66,5 +66,9 @@ const pq_name pq_cli_link_names[] = {
 	{"profile", "--profile"},
 	{"wait_port", "--wait-port"},
 	{"wait_timeout", "--wait-timeout"},
+	{"cc", "--cc"},
+	{"qdisc", "--qdisc"},
+	{"pacing_ss_ratio", "--pacing-ss-ratio"},
+	{"pacing_ca_ratio", "--pacing-ca-ratio"},
 	{NULL, NULL},
 };

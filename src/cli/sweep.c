@@ -17,12 +17,13 @@
 #include "exp/runner.h"
 #include "exp/spec.h"
 #include "exp/store.h"
+#include "net/fwd.h"
 #include "net/link.h"
 
 struct sweep_opts {
 	const char *dim[PQ_DIM_COUNT]; /* --KEY for every spec key (exp/dim.h) */
-	const char *preset, *out, *shard, *cache, *fault;
-	int presets, keys, schema, no_check, dry_run, quiet, backend;
+	const char *preset, *out, *shard, *cache, *fault, *fault_late;
+	int presets, keys, schema, no_check, strict, dry_run, quiet, backend;
 };
 
 #define O(f) offsetof(struct sweep_opts, f)
@@ -36,13 +37,18 @@ static const pq_opt sweep_fixed[] = {
 	 "results database, default out/NAME/results.db (re-running the same command resumes it)", NULL, 0, 0},
 	{"shard", 0, PQ_OPT_STR, O(shard), "I/N", NULL, "run only shard I of N of the grid's cells (default: all)", NULL, 0, 0},
 	{"no-check", 0, PQ_OPT_FLAG, O(no_check), NULL, NULL,
-	 "measure even when a link's self-check fails (the result is stored either way)", NULL, 0, 0},
+	 "skip the links' self-checks (each cell's link and host fidelity is still measured and stored)", NULL, 0, 0},
+	{"strict", 0, PQ_OPT_FLAG, O(strict), NULL, NULL,
+	 "stop when a link misses its self-check or a cell's link goes over its budget (default: measure, "
+	 "mark the cell, go on)", NULL, 0, 0},
 	{"backend", 0, PQ_OPT_CHOICE, O(backend), NULL, "auto", "link emulation backend", PQ_BACKEND_CHOICES, 0, 0},
 	{"cache", 0, PQ_OPT_STR, O(cache), "DIR", NULL, "chain cache (default $PQTLS_CACHE, else ~/.cache/pqtls)", NULL, 0, 0},
 	{"dry-run", 'n', PQ_OPT_FLAG, O(dry_run), NULL, NULL, "print the grid and its estimated time, measure nothing", NULL, 0, 0},
 	{"quiet", 'q', PQ_OPT_FLAG, O(quiet), NULL, NULL, "no progress or link lines", NULL, 0, 0},
 	{"fault-server-dies-in-cell", 0, PQ_OPT_STR, O(fault), "INDEX", NULL,
 	 "for tests: the server of the cell with this cell_index dies mid-cell", NULL, 0, 0},
+	{"fault-link-late", 0, PQ_OPT_STR, O(fault_late), "DURATION", NULL,
+	 "for tests: every link releases each packet this much late (0..100ms), so it misses its budget", NULL, 0, 0},
 	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
 
@@ -57,11 +63,13 @@ static const pq_opt *sweep_table(void)
 	if (t[0].name)
 		return t;
 	memcpy(t, sweep_fixed, NFIXED * sizeof *t);
-	for (int i = 0; i < PQ_DIM_COUNT; i++) {
+	for (int i = 0, j = NFIXED; i < PQ_DIM_COUNT; i++) {
 		const pq_dim *k = &pq_dims[i];
+		if (k->flags & PQ_DIM_STORED)
+			continue; /* stored, not asked for */
 		snprintf(help[i], sizeof help[i], "%s (default %s%s)", k->help, k->def,
 			 k->flags & PQ_DIM_GLOBAL ? "" : "; a list is a dimension");
-		t[NFIXED + i] = (pq_opt){k->key, 0, PQ_OPT_STR,
+		t[j++] = (pq_opt){k->key, 0, PQ_OPT_STR,
 					 offsetof(struct sweep_opts, dim) + (size_t)i * sizeof(const char *), k->metavar,
 					 NULL, help[i], NULL, 0, 0};
 	}
@@ -247,6 +255,11 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 	long long fault = -1;
 	if (o->fault && pq_parse_int(o->fault, "--fault-server-dies-in-cell", 0, PQ_EXP_MAX_CELLS, &fault, &d) < 0)
 		return pq_cli_usage_error(path_name, "%s", pq_diag_msg(&d));
+	int64_t fault_late = 0;
+	if (o->fault_late && pq_parse_duration(o->fault_late, "--fault-link-late", &fault_late, &d) < 0)
+		return pq_cli_usage_error(path_name, "%s", pq_diag_msg(&d));
+	if (fault_late < 0 || fault_late > PQ_FWD_FAULT_LATE_MAX_NS)
+		return pq_cli_usage_error(path_name, "--fault-link-late: '%s' is out of range (0 to 100ms)", o->fault_late);
 	if ((lrc = load_spec(o, a, &spec, &d)) < 0 || (lrc = apply_dims(o, &spec, &d)) < 0 ||
 	    (lrc = pq_exp_grid_expand(&spec, &g, &d)) < 0) {
 		rc = usage_or_fail(lrc, &d);
@@ -269,6 +282,11 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 	}
 	if (!g.server[0] && pq_link_check_privileges((enum pq_backend)o->backend, &d) < 0) {
 		rc = pq_cli_fail(path_name, "%s", pq_diag_msg(&d));
+		goto out;
+	}
+	pq_ktcp_caps caps;
+	if ((lrc = pq_exp_check_kernel(&g, &caps, &d)) < 0) {
+		rc = usage_or_fail(lrc, &d);
 		goto out;
 	}
 	FILE *log = o->quiet ? NULL : stderr;
@@ -303,8 +321,9 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 		fprintf(stderr, "pqtls sweep: %s: %zu cells of %zu (shard %u/%u), about %s; results in %s\n", spec.name,
 			g.n, whole, si, sn, t, out);
 	catch_signals();
-	pq_exp_run_opts ro = {.no_check = o->no_check, .backend = (enum pq_backend)o->backend, .log = log,
-			      .stop = &stop_flag, .fault_stop_server_cell = fault};
+	pq_exp_run_opts ro = {.no_check = o->no_check, .strict = o->strict, .backend = (enum pq_backend)o->backend,
+			      .log = log, .stop = &stop_flag, .fault_stop_server_cell = fault,
+			      .fault_link_late_ns = fault_late, .caps = &caps};
 	if (!o->quiet && pq_cli_progress_enabled()) {
 		ro.progress = progress;
 		ro.progress_arg = &b;
@@ -319,7 +338,10 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 	pq_diag d2;
 	if (pq_store_run_end(st, status, &d2) < 0)
 		fprintf(stderr, "pqtls sweep: %s\n", pq_diag_msg(&d2));
+	char noise[600];
+	pq_exp_run_noise(&sum, noise, sizeof noise);
 	if (lrc < 0) {
+		fprintf(stderr, "pqtls sweep: %s\n", noise);
 		rc = pq_cli_fail(path_name, "%s (finished cells are kept in %s)", pq_diag_msg(&d), out);
 		goto out;
 	}
@@ -327,6 +349,7 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 	       out, sum.cells_run, sum.cells_skipped, sum.cells_failed, (unsigned long long)sum.conns,
 	       (unsigned long long)sum.conn_failures, sum.interrupted ? "interrupted (run the same command to resume)" : "complete",
 	       "");
+	printf("%s\n", noise);
 	rc = sum.interrupted ? 128 + SIGINT : PQ_EXIT_OK;
 out:
 	pq_store_close(st);

@@ -47,6 +47,13 @@ static void dv_null(pq_dimval *o)
 	memset(o, 0, sizeof *o);
 }
 
+/* The first entry of a colon-separated list, into buf. */
+static const char *first_group(const char *list, char *buf, size_t n)
+{
+	snprintf(buf, n, "%.*s", (int)strcspn(list, ":"), list);
+	return buf;
+}
+
 static const char *mtc_name(enum pq_mtc_mode m)
 {
 	return m == PQ_MTC_STANDALONE ? "standalone" : m == PQ_MTC_LANDMARK ? "landmark" : "none";
@@ -85,12 +92,24 @@ APPLY(ap_early, p->early_data = (int)v->i)
 APPLY(ap_warmup, p->warmup = v->i)
 APPLY(ap_one_write, p->flight_one_write = (int)v->i)
 CANON(cn_group, "group=%s;", p->group)
+/* Empty (the defaults) adds nothing, so cells of specs without them keep their keys. */
+APPLY(ap_groups, snprintf(p->groups, sizeof p->groups, "%s", v->s))
+APPLY(ap_key_share, snprintf(p->key_share, sizeof p->key_share, "%s", v->s))
+APPLY(ap_server_groups, snprintf(p->server_groups, sizeof p->server_groups, "%s", v->s))
+CANON(cn_groups, "%s%s%s", p->groups[0] ? "groups=" : "", p->groups, p->groups[0] ? ";" : "")
+CANON(cn_key_share, "%s%s%s", p->key_share[0] ? "key_share=" : "", p->key_share, p->key_share[0] ? ";" : "")
+CANON(cn_server_groups, "%s%s%s", p->server_groups[0] ? "server_groups=" : "", p->server_groups,
+      p->server_groups[0] ? ";" : "")
 CANON(cn_tickets, "tickets=%d;", p->tickets)
 CANON(cn_resume, "resume=%.6f;", p->resume)
 CANON(cn_early, "early=%d;", p->early_data)
 CANON(cn_warmup, "warmup=%lld;", p->warmup)
 CANON(cn_one_write, "onewrite=%d;", p->flight_one_write)
 EFF(ef_group, dv_text(o, p->group))
+EFF(ef_groups, dv_text(o, pq_exp_point_groups(p)))
+EFF(ef_key_share, char first[64];
+    dv_text(o, p->key_share[0] ? p->key_share : first_group(pq_exp_point_groups(p), first, sizeof first)))
+EFF(ef_server_groups, if (p->remote) dv_text(o, "remote"); else dv_text(o, pq_exp_point_server_groups(p)))
 EFF(ef_tickets, if (p->remote) dv_null(o); else dv_int(o, p->tickets))
 EFF(ef_resume, dv_real(o, p->resume * 100))
 EFF(ef_early, dv_int(o, p->early_data))
@@ -124,14 +143,52 @@ CANON(cn_cc, "cc=%s;", pq_cc_name(p->cc) ? pq_cc_name(p->cc) : "kernel")
 EFF(ef_profile, dv_text(o, p->remote ? "remote" : p->profile))
 EFF(ef_rtt, if (e->remote) dv_null(o); else dv_int(o, e->rtt_ns / 1000))
 EFF(ef_jitter, if (e->remote) dv_null(o); else dv_int(o, e->jitter_ns / 1000))
-EFF(ef_loss, if (e->remote) dv_null(o); else dv_real(o, e->loss * 100))
+EFF(ef_loss, if (e->remote) dv_null(o); else dv_real(o, e->loss[PQ_DIR_S2C] * 100))
+EFF(ef_loss_c2s, if (e->remote) dv_null(o); else dv_real(o, e->loss[PQ_DIR_C2S] * 100))
 EFF(ef_loss_model, dv_text(o, e->remote ? "remote" : e->gilbert ? "gilbert" : "bernoulli"))
 EFF(ef_burst, if (e->remote) dv_null(o); else dv_real(o, e->gilbert ? e->burst : 0))
-EFF(ef_rate, if (e->remote) dv_null(o); else dv_int(o, (long long)e->rate_bps))
+EFF(ef_rate, if (e->remote) dv_null(o); else dv_int(o, (long long)e->rate_bps[PQ_DIR_S2C]))
+EFF(ef_rate_c2s, if (e->remote) dv_null(o); else dv_int(o, (long long)e->rate_bps[PQ_DIR_C2S]))
 EFF(ef_queue, if (e->remote) dv_null(o); else dv_int(o, e->queue_pkts))
 EFF(ef_mtu, if (e->remote) dv_null(o); else dv_int(o, e->mtu))
 EFF(ef_initcwnd, if (e->remote || e->initcwnd < 0) dv_null(o); else dv_int(o, e->initcwnd))
 EFF(ef_cc, if (e->remote) dv_text(o, "remote"); else if (e->cc[0]) dv_text(o, e->cc); else dv_null(o))
+
+/* kernel TCP (net/ktcp.h): the key fragment only when set, so cells that leave the kernel
+ * alone keep their keys; the stored value is the kernel's, read back on the link. */
+APPLY(ap_qdisc, snprintf(p->qdisc, sizeof p->qdisc, "%.31s", v->i ? v->s : ""))
+APPLY(ap_pacing_ss, p->pacing_ss = (int)v->i)
+APPLY(ap_pacing_ca, p->pacing_ca = (int)v->i)
+APPLY(ap_quickack, p->quickack = (int)v->i - 1)
+APPLY(ap_tso, p->tso = (int)v->i - 1)
+APPLY(ap_gso, p->gso = (int)v->i - 1)
+static int cn_none(char *b, size_t n)
+{
+	if (n)
+		b[0] = '\0';
+	return 0;
+}
+static int cn_opt(char *b, size_t n, const char *key, int v, int unset)
+{
+	return v == unset ? cn_none(b, n) : snprintf(b, n, "%s=%d;", key, v);
+}
+static int cn_qdisc(const pq_exp_point *p, char *b, size_t n)
+{
+	return p->qdisc[0] ? snprintf(b, n, "qdisc=%s;", p->qdisc) : cn_none(b, n);
+}
+static int cn_pacing_ss(const pq_exp_point *p, char *b, size_t n) { return cn_opt(b, n, "pacing_ss", p->pacing_ss, -1); }
+static int cn_pacing_ca(const pq_exp_point *p, char *b, size_t n) { return cn_opt(b, n, "pacing_ca", p->pacing_ca, -1); }
+static int cn_quickack(const pq_exp_point *p, char *b, size_t n) { return cn_opt(b, n, "quickack", p->quickack, PQ_KTCP_KEEP); }
+static int cn_tso(const pq_exp_point *p, char *b, size_t n) { return cn_opt(b, n, "tso", p->tso, PQ_KTCP_KEEP); }
+static int cn_gso(const pq_exp_point *p, char *b, size_t n) { return cn_opt(b, n, "gso", p->gso, PQ_KTCP_KEEP); }
+#define KT(fn, field)                                                                   \
+	EFF(fn, if (e->remote || !e->ktcp_known) dv_null(o); else dv_int(o, e->ktcp.field))
+EFF(ef_qdisc, if (e->remote) dv_text(o, "remote"); else if (e->ktcp_known) dv_text(o, e->ktcp.qdisc); else dv_null(o))
+KT(ef_pacing_ss, pacing_ss_ratio)
+KT(ef_pacing_ca, pacing_ca_ratio)
+KT(ef_quickack, quickack)
+KT(ef_tso, tso[1])
+KT(ef_gso, gso[1])
 
 /* load */
 APPLY(ap_response, snprintf(p->path, sizeof p->path, "%s", v->s); p->response_bytes = v->i)
@@ -154,6 +211,7 @@ EFF(ef_timeout, dv_int(o, e->client_timeout_ns / 1000))
 #define L PQ_DIM_LINK
 #define K PQ_DIM_KERNEL
 #define R PQ_DIM_LOCAL
+#define S PQ_DIM_STORED
 #define NONE NULL, NULL, NULL
 /*    key               type          flags   min max  choices  default  metavar  help
  *    column  sql  label  unit  apply canon effective */
@@ -196,8 +254,22 @@ const pq_dim pq_dims[PQ_DIM_COUNT] = {
 		       "RFC 8879 certificate compression (server and client)", "cert_comp", "TEXT NOT NULL",
 		       "compression", "", ap_comp, cn_comp, ef_comp},
 	[PQ_D_GROUP] = {"group", PQ_DT_STR, 0, 0, 0, NULL, "X25519MLKEM768", "GROUPS",
-			"key-exchange group (OpenSSL name)", "tls_group", "TEXT NOT NULL", "group", "", ap_group,
+			"key-exchange group (OpenSSL name): the one the cell expects negotiated", "tls_group", "TEXT NOT NULL", "group", "", ap_group,
 			cn_group, ef_group},
+	[PQ_D_GROUPS] = {"groups", PQ_DT_STR, 0, 0, 0, NULL, "the group alone", "LISTS",
+			 "groups the client offers, in order, colon-separated (X25519MLKEM768:X25519); "
+			 "the group must be one of them", "client_groups", "TEXT NOT NULL", "groups offered", "",
+			 ap_groups, cn_groups, ef_groups},
+	[PQ_D_KEY_SHARE] = {"key-share", PQ_DT_STR, 0, 0, 0, NULL, "the first offered", "LISTS",
+			    "the offered group(s) whose key share the first ClientHello carries "
+			    "(X25519MLKEM768:X25519 for both); a share the server does not take costs a "
+			    "HelloRetryRequest", "key_share", "TEXT NOT NULL", "key share", "", ap_key_share,
+			    cn_key_share, ef_key_share},
+	[PQ_D_SERVER_GROUPS] = {"server-groups", PQ_DT_STR, R, 0, 0, NULL, "as offered", "LISTS",
+				"the in-process server's groups in its preference order, OpenSSL's syntax "
+				"(X25519MLKEM768/X25519 insists on the hybrid even at the cost of an HRR; "
+				"A:B takes either share)", "server_groups", "TEXT NOT NULL", "server groups", "",
+				ap_server_groups, cn_server_groups, ef_server_groups},
 	[PQ_D_TICKETS] = {"tickets", PQ_DT_INT, R, 0, 16, NULL, "2", "LIST", "session tickets per full handshake",
 			  "tickets", "INTEGER", "tickets", "", ap_tickets, cn_tickets, ef_tickets},
 	[PQ_D_RESUME] = {"resume", PQ_DT_FRAC, 0, 0, 0, NULL, "0%", "FRACTIONS",
@@ -220,16 +292,27 @@ const pq_dim pq_dims[PQ_DIM_COUNT] = {
 			 "per-direction jitter (normal, may reorder)", "jitter_us", "INTEGER", "jitter", "ms",
 			 ap_jitter, cn_jitter, ef_jitter},
 	[PQ_D_LOSS] = {"loss", PQ_DT_FRAC, L | R, 0, 0, NULL, "0%", "FRACTIONS",
-		       "per-direction packet loss (mean loss for gilbert), e.g. 0%,1%,5%", "loss_pct", "REAL", "loss",
-		       "%", ap_loss, cn_loss, ef_loss},
+		       "per-direction packet loss (mean loss for gilbert), e.g. 0%,1%,5% (stored: loss_pct the "
+		       "server-to-client direction's, c2s_loss_pct the other's)", "loss_pct", "REAL", "loss", "%",
+		       ap_loss, cn_loss, ef_loss},
+	/* The other direction of the two above: the sweep's keys set both directions alike, a
+	 * link configuration may not (pqtls link --loss-up, --rate-up). */
+	[PQ_D_LOSS_C2S] = {"loss-c2s", PQ_DT_FRAC, S | R, 0, 0, NULL, "as loss", "-",
+			   "client-to-server loss in force (set by loss, with the other direction)", "c2s_loss_pct",
+			   "REAL", "loss c2s", "%", NULL, NULL, ef_loss_c2s},
 	[PQ_D_LOSS_MODEL] = {"loss-model", PQ_DT_CHOICE, L | R, 0, 0, "bernoulli|gilbert", "bernoulli", "MODELS",
 			     "independent losses, or bursts (Gilbert-Elliott)", "loss_model", "TEXT NOT NULL",
 			     "loss model", "", ap_loss_model, cn_loss_model, ef_loss_model},
 	[PQ_D_BURST] = {"burst", PQ_DT_DOUBLE, L | R, 1, 1000, NULL, "3", "PACKETS",
 			"gilbert: mean burst length in packets", "loss_burst_pkts", "REAL", "burst", "pkts", ap_burst,
 			cn_burst, ef_burst},
-	[PQ_D_RATE] = {"rate", PQ_DT_RATE, L | R, 0, 0, NULL, "0 (unlimited)", "RATES", "per-direction rate limit",
+	[PQ_D_RATE] = {"rate", PQ_DT_RATE, L | R, 0, 0, NULL, "0 (unlimited)", "RATES",
+		       "per-direction rate limit (stored: rate_bps the server-to-client direction's, c2s_rate_bps the "
+		       "other's)",
 		       "rate_bps", "INTEGER", "rate", "bit/s", ap_rate, cn_rate, ef_rate},
+	[PQ_D_RATE_C2S] = {"rate-c2s", PQ_DT_RATE, S | R, 0, 0, NULL, "as rate", "-",
+			   "client-to-server rate limit in force (set by rate, with the other direction)",
+			   "c2s_rate_bps", "INTEGER", "rate c2s", "bit/s", NULL, NULL, ef_rate_c2s},
 	[PQ_D_QUEUE] = {"queue", PQ_DT_INT, L | R, 0, 1000000, NULL, "0 (none)", "PACKETS",
 			"drop-tail queue in packets (with a rate)", "queue_pkts", "INTEGER", "queue", "pkts", ap_queue,
 			cn_queue, ef_queue},
@@ -241,6 +324,26 @@ const pq_dim pq_dims[PQ_DIM_COUNT] = {
 	[PQ_D_CC] = {"cc", PQ_DT_CHOICE, L | K | R, 0, 0, PQ_CC_CHOICES, "default", "ALGS",
 		     "congestion control of the server route; default = the namespace's (stored: what the kernel "
 		     "reports)", "cc", "TEXT", "CC", "", ap_cc, cn_cc, ef_cc},
+	[PQ_D_QDISC] = {"qdisc", PQ_DT_CHOICE, L | K | R, 0, 0, PQ_KTCP_QDISC_CHOICES, "kernel", "KINDS",
+			"root qdisc of the server's link device, those the kernel has (fq paces cubic and reno; "
+			"kernel = the device's own, pfifo_fast); stored: the one the kernel reports", "qdisc", "TEXT", "qdisc", "", ap_qdisc,
+			cn_qdisc, ef_qdisc},
+	[PQ_D_PACING_SS] = {"pacing-ss-ratio", PQ_DT_INT, L | K | R, 0, PQ_KTCP_RATIO_MAX, NULL, "the kernel's (200)",
+			    "PERCENT", "net.ipv4.tcp_pacing_ss_ratio in the link's namespaces: a paced flow's rate in "
+			    "slow start, % of cwnd/srtt (stored: as read back)", "pacing_ss_ratio", "INTEGER",
+			    "pacing ss", "%", ap_pacing_ss, cn_pacing_ss, ef_pacing_ss},
+	[PQ_D_PACING_CA] = {"pacing-ca-ratio", PQ_DT_INT, L | K | R, 0, PQ_KTCP_RATIO_MAX, NULL, "the kernel's (120)",
+			    "PERCENT", "net.ipv4.tcp_pacing_ca_ratio: the same after slow start (stored: as read back)",
+			    "pacing_ca_ratio", "INTEGER", "pacing ca", "%", ap_pacing_ca, cn_pacing_ca, ef_pacing_ca},
+	[PQ_D_QUICKACK] = {"quickack", PQ_DT_CHOICE, L | K | R, 0, 0, "kernel|off|on", "kernel", "MODES",
+			   "the client route's quickack: on ACKs every segment at once (stored: the route's metric, 0 "
+			   "or 1)", "quickack", "INTEGER", "quick-ACK", "", ap_quickack, cn_quickack, ef_quickack},
+	[PQ_D_TSO] = {"tso", PQ_DT_CHOICE, L | K | R, 0, 0, "kernel|off|on", "kernel", "MODES",
+		      "TCP segmentation offload of the link's devices (stored: the server device's, 0 or 1)", "tso",
+		      "INTEGER", "TSO", "", ap_tso, cn_tso, ef_tso},
+	[PQ_D_GSO] = {"gso", PQ_DT_CHOICE, L | K | R, 0, 0, "kernel|off|on", "kernel", "MODES",
+		      "generic segmentation offload of the link's devices (stored: the server device's, 0 or 1)", "gso",
+		      "INTEGER", "GSO", "", ap_gso, cn_gso, ef_gso},
 	[PQ_D_RESPONSE] = {"response", PQ_DT_RESP, 0, 0, 0, NULL, "/", "LIST",
 			   "what each connection asks: '/' (a short page), 'none' (handshake only) or a size "
 			   "(GET /bytes/N)", "request_path", "TEXT NOT NULL", "request", "", ap_response, cn_response,
@@ -267,12 +370,13 @@ const pq_dim pq_dims[PQ_DIM_COUNT] = {
 #undef L
 #undef K
 #undef R
+#undef S
 #undef NONE
 
 int pq_dim_find(const char *key)
 {
 	for (int i = 0; i < PQ_DIM_COUNT; i++)
-		if (strcmp(pq_dims[i].key, key) == 0)
+		if (!(pq_dims[i].flags & PQ_DIM_STORED) && strcmp(pq_dims[i].key, key) == 0)
 			return i;
 	return -1;
 }
@@ -288,8 +392,9 @@ int pq_dim_by_column(const char *column)
 void pq_dim_print_keys(FILE *f)
 {
 	for (int i = 0; i < PQ_DIM_COUNT; i++)
-		fprintf(f, "  %-17s %s (default %s)%s\n", pq_dims[i].key, pq_dims[i].help, pq_dims[i].def,
-			pq_dims[i].flags & PQ_DIM_GLOBAL ? "; global only" : "");
+		if (!(pq_dims[i].flags & PQ_DIM_STORED))
+			fprintf(f, "  %-17s %s (default %s)%s\n", pq_dims[i].key, pq_dims[i].help, pq_dims[i].def,
+				pq_dims[i].flags & PQ_DIM_GLOBAL ? "; global only" : "");
 }
 
 const char *pq_dim_allowed(const pq_dim *k, char *buf, size_t n)
@@ -361,6 +466,37 @@ int pq_dim_columns_sql(char *buf, size_t n)
 	return (int)len;
 }
 
+int pq_dim_columns_each(const char *tmpl, const char *const *taken, char *buf, size_t n)
+{
+	size_t len = 0;
+	if (n)
+		buf[0] = '\0';
+	for (int i = 0; i < PQ_DIM_COUNT; i++) {
+		const char *col = pq_dims[i].column;
+		if (!col)
+			continue;
+		int asked = 0;
+		for (const char *const *t = taken; t && *t && !asked; t++)
+			asked = strcmp(*t, col) == 0;
+		for (const char *p = tmpl; *p; p++) {
+			int l = *p == '$'   ? snprintf(buf + len, n - len, "%s", col)
+				: *p == '%' ? snprintf(buf + len, n - len, "%s%s", col, asked ? "_asked" : "")
+					    : snprintf(buf + len, n - len, "%c", *p);
+			if (l < 0 || (size_t)l >= n - len)
+				return PQ_ETOOBIG;
+			len += (size_t)l;
+		}
+	}
+	return (int)len;
+}
+
+/* A direction's mean loss: Bernoulli p, or Gilbert-Elliott's stationary share of the bad
+ * state. */
+static double mean_loss(const pq_loss_cfg *l)
+{
+	return l->ge_p > 0 ? l->ge_p / (l->ge_p + l->ge_r) : l->p;
+}
+
 void pq_exp_eff_from_link(pq_exp_eff *e, const pq_link_config *c)
 {
 	memset(e, 0, sizeof *e);
@@ -368,9 +504,11 @@ void pq_exp_eff_from_link(pq_exp_eff *e, const pq_link_config *c)
 	e->rtt_ns = pq_link_config_rtt_ns(c);
 	e->jitter_ns = dc->jitter_ns;
 	e->gilbert = dc->loss.ge_p > 0;
-	e->loss = e->gilbert ? dc->loss.ge_p / (dc->loss.ge_p + dc->loss.ge_r) : dc->loss.p;
 	e->burst = e->gilbert && dc->loss.ge_r > 0 ? 1 / dc->loss.ge_r : 0;
-	e->rate_bps = dc->rate_bps;
+	for (int i = 0; i < 2; i++) {
+		e->loss[i] = mean_loss(&c->dir[i].loss);
+		e->rate_bps[i] = c->dir[i].rate_bps;
+	}
 	e->queue_pkts = dc->queue_pkts;
 	e->mtu = c->mtu;
 	/* Linux's initial window when the route sets none (TCP_INIT_CWND, include/net/tcp.h). */

@@ -1,9 +1,10 @@
-/* The one description of a grid point: a table with one row per spec key (pq_dims[],
- * in the order of enum pq_dim_id). The spec reader (exp/spec.c), the sweep's options and
- * --keys (cli/sweep.c), the canonical cell and link key text (exp/point.c), the cell
- * table's dimension columns (generated at database creation, exp/store.c), their binding
- * (exp/store_cell.c) and the results reader (exp/rdb.c) all walk it, so a dimension is
- * one entry here plus its pq_exp_point field and the code that uses it.
+/* The one description of a grid point: a table with one row per spec key, and one per
+ * stored value no spec key sets on its own (PQ_DIM_STORED) (pq_dims[], in the order of
+ * enum pq_dim_id). The spec reader (exp/spec.c), the sweep's options and --keys
+ * (cli/sweep.c), the canonical cell and link key text (exp/point.c), the cell table's
+ * dimension columns and the views' (generated at database creation, exp/store.c), their
+ * binding (exp/store_cell.c) and the results reader (exp/rdb.c) all walk it, so a
+ * dimension is one entry here plus its pq_exp_point field and the code that uses it.
  *
  * Every stored value is the EFFECTIVE one: what was in force for the cell, whatever set
  * it (a profile's RTT, the congestion control the kernel reports, the initial window of
@@ -23,9 +24,10 @@
 enum pq_dim_id {
 	PQ_D_NAME, PQ_D_TRIALS, PQ_D_SEED, PQ_D_SERVER, PQ_D_SERVERNAME, PQ_D_CA,
 	PQ_D_SIG, PQ_D_LEAF, PQ_D_INTER, PQ_D_ROOT, PQ_D_INTERMEDIATES, PQ_D_PAD, PQ_D_MTC,
-	PQ_D_COMP, PQ_D_GROUP, PQ_D_TICKETS, PQ_D_RESUME, PQ_D_EARLY, PQ_D_WARMUP,
-	PQ_D_PROFILE, PQ_D_RTT, PQ_D_JITTER, PQ_D_LOSS, PQ_D_LOSS_MODEL, PQ_D_BURST, PQ_D_RATE,
-	PQ_D_QUEUE, PQ_D_MTU, PQ_D_INITCWND, PQ_D_CC,
+	PQ_D_COMP, PQ_D_GROUP, PQ_D_GROUPS, PQ_D_KEY_SHARE, PQ_D_SERVER_GROUPS, PQ_D_TICKETS, PQ_D_RESUME, PQ_D_EARLY, PQ_D_WARMUP,
+	PQ_D_PROFILE, PQ_D_RTT, PQ_D_JITTER, PQ_D_LOSS, PQ_D_LOSS_C2S, PQ_D_LOSS_MODEL, PQ_D_BURST,
+	PQ_D_RATE, PQ_D_RATE_C2S, PQ_D_QUEUE, PQ_D_MTU, PQ_D_INITCWND, PQ_D_CC, PQ_D_QDISC, PQ_D_PACING_SS,
+	PQ_D_PACING_CA, PQ_D_QUICKACK, PQ_D_TSO, PQ_D_GSO,
 	PQ_D_RESPONSE, PQ_D_CONNECTIONS, PQ_D_CONCURRENCY, PQ_D_OPEN_RATE, PQ_D_TIMEOUT,
 	PQ_D_ONE_WRITE,
 	PQ_DIM_COUNT
@@ -42,6 +44,10 @@ enum {
 	PQ_DIM_LINK = 1u << 1,   /* part of the link key: cells with one link key share a link */
 	PQ_DIM_KERNEL = 1u << 2, /* a kernel TCP setting, stored as read back */
 	PQ_DIM_LOCAL = 1u << 3,  /* fixed by a remote server: refused with --server / server = */
+	/* A stored value in force that no spec key sets on its own: no option, no spec key,
+	 * no part of the cell key (pq_dim_find does not find it); a column the reader and the
+	 * views carry like any other (the client-to-server direction of an asymmetric link). */
+	PQ_DIM_STORED = 1u << 4,
 };
 
 /* One parsed spec value. */
@@ -66,14 +72,16 @@ typedef struct pq_dimval {
  * runner (pq_exp_eff_from_link, then the read-backs). */
 typedef struct pq_exp_eff {
 	int remote;                  /* a remote server: the path is not ours to know */
-	int64_t rtt_ns, jitter_ns;   /* the link's, per the resolved config */
-	double loss;                 /* mean per-direction loss, 0..1 */
-	int gilbert;
+	int64_t rtt_ns, jitter_ns;   /* the link's, per the resolved config (jitter: server to client) */
+	double loss[2];              /* mean loss per direction (enum pq_dir), 0..1 */
+	int gilbert;                 /* server to client */
 	double burst;                /* gilbert mean burst length, packets; 0 bernoulli */
-	uint64_t rate_bps;
+	uint64_t rate_bps[2];        /* per direction (enum pq_dir); 0 unlimited */
 	uint32_t queue_pkts, mtu;
 	int initcwnd;                /* segments in force; -1 unknown */
 	char cc[32];                 /* congestion control read back from the kernel; "" unknown */
+	int ktcp_known;              /* 1: ktcp holds the link's read-back (net/ktcp.h) */
+	pq_ktcp_state ktcp;          /* qdisc, pacing ratios, quick-ACK, offloads as the kernel reported them */
 	int mss;                     /* bytes in force (the connections' tcp_info); -1 unknown */
 	long long pad_bytes;         /* > 0: the size 'pad-chain-to = like ALG' came to */
 	int64_t client_timeout_ns;   /* the per-phase timeout used */
@@ -102,7 +110,7 @@ typedef struct pq_dim {
 
 extern const pq_dim pq_dims[PQ_DIM_COUNT];
 
-/* Index of a key ("rtt"), or -1. */
+/* Index of a spec key ("rtt"), or -1 (PQ_DIM_STORED entries are no spec keys). */
 int pq_dim_find(const char *key);
 /* The index of the dimension stored in `column`, or -1. */
 int pq_dim_by_column(const char *column);
@@ -118,6 +126,12 @@ void pq_dim_apply(enum pq_dim_id k, const pq_exp_val *v, pq_exp_point *p);
 int pq_dim_canon(const pq_exp_point *p, unsigned flags, char *buf, size_t n);
 /* "rtt_us INTEGER,\n\tjitter_us INTEGER NOT NULL,\n..." for the cell table. */
 int pq_dim_columns_sql(char *buf, size_t n);
+/* Every stored column through a template, in table order, for the views: each '$' of tmpl
+ * is the column's name, each '%' its name in the view: the same, or "NAME_asked" when the
+ * name is in `taken` (NULL-terminated, may be NULL: the columns of a table the view joins,
+ * whose own NAME is what happened). "c.$ AS %, " gives "c.chain_leaf AS chain_leaf, ...".
+ * Length, or PQ_ETOOBIG. */
+int pq_dim_columns_each(const char *tmpl, const char *const *taken, char *buf, size_t n);
 
 /* The resolved link configuration's values (profile and overrides) into e; the kernel's
  * read-backs (cc, initcwnd, mss) are the runner's. */

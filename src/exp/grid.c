@@ -98,6 +98,9 @@ static int expand_arm(const pq_exp_spec *s, size_t a, pq_exp_grid *g, pq_diag *d
 				 base.group);
 		pq_link_config lc;
 		int rc = pq_exp_point_link(&base, g->seed, arm ? arm->where : s->source, &lc, d);
+		char offer[160];
+		if (rc == 0 && (rc = pq_exp_point_offer(&base, offer, sizeof offer, d)) < 0)
+			pq_diag_prefix(d, rc, "%s", arm ? arm->where : s->source);
 		if (rc < 0)
 			return rc;
 		for (int t = 1; t <= g->trials; t++) {

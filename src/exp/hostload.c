@@ -12,9 +12,8 @@ int pq_hostload_parse(const char *stat, const char *loadavg, pq_hostload *h)
 	int found = 0;
 	if (stat) {
 		found |= pq_steal_parse(stat, &h->steal) == 0;
-		const char *r = strstr(stat, "\nprocs_running ");
-		if (r) {
-			h->runq = atoi(r + 15);
+		if (h->steal.runq >= 0) {
+			h->runq = h->steal.runq;
 			found = 1;
 		}
 	}

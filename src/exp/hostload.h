@@ -7,6 +7,11 @@
 #include "core/err.h"
 #include "net/steal.h"
 
+/* A cell measured while the hypervisor took more than this share of the host's CPU time
+ * is marked as measured on a noisy host (cell.host_ok = 0): its times may carry the
+ * client's and server's own waits for a CPU. */
+#define PQ_HOSTLOAD_STEAL_BUDGET_PCT 10.0
+
 typedef struct pq_hostload {
 	pq_steal_sample steal;
 	int runq;      /* -1 unknown */

@@ -3,11 +3,13 @@
 #include <openssl/evp.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/clock.h"
 #include "core/units.h"
 #include "exp/dim.h"
 #include "net/profile.h"
+#include "tls/hello.h"
 
 void pq_exp_point_init(pq_exp_point *p)
 {
@@ -24,6 +26,39 @@ void pq_exp_point_init(pq_exp_point *p)
 	p->connections = 20;
 	p->concurrency = 1;
 	p->trial = 1;
+	p->pacing_ss = p->pacing_ca = -1;
+	p->quickack = p->tso = p->gso = PQ_KTCP_KEEP;
+}
+
+const char *pq_exp_point_groups(const pq_exp_point *p)
+{
+	return p->groups[0] ? p->groups : p->group;
+}
+
+const char *pq_exp_point_server_groups(const pq_exp_point *p)
+{
+	return p->server_groups[0] ? p->server_groups : pq_exp_point_groups(p);
+}
+
+int pq_exp_point_offer(const pq_exp_point *p, char *buf, size_t n, pq_diag *d)
+{
+	const char *g = pq_exp_point_groups(p);
+	int rc = pq_tls_groups_offer(g, p->key_share[0] ? p->key_share : NULL,
+				     p->key_share[0] ? "key-share" : "groups", buf, n, d);
+	if (rc < 0)
+		return rc;
+	/* the group is one of the offered ones: "X25519MLKEM768" in "X25519MLKEM768:X25519" */
+	size_t len = strlen(p->group);
+	for (const char *q = g; *q;) {
+		size_t l = strcspn(q, ":");
+		if (l == len && strncasecmp(q, p->group, len) == 0)
+			return 0;
+		q += l + (q[l] == ':');
+	}
+	return pq_diag_set(d, PQ_EINVAL,
+			   "group: %s is not among the groups offered (%s); the group is the one the "
+			   "cell expects to be negotiated",
+			   p->group, g);
 }
 
 int pq_exp_point_link_text(const pq_exp_point *p, char *buf, size_t n)
@@ -167,6 +202,12 @@ int pq_exp_point_link(const pq_exp_point *p, uint64_t seed, const char *what, pq
 	c->mtu = p->mtu;
 	c->initcwnd = p->initcwnd;
 	c->cc = p->cc;
+	snprintf(c->tcp.qdisc, sizeof c->tcp.qdisc, "%s", p->qdisc);
+	c->tcp.pacing_ss_ratio = p->pacing_ss;
+	c->tcp.pacing_ca_ratio = p->pacing_ca;
+	c->tcp.quickack = p->quickack;
+	c->tcp.tso = p->tso;
+	c->tcp.gso = p->gso;
 	c->seed = seed;
 	int rc = pq_link_config_validate(c, d);
 	if (rc < 0)

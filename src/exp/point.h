@@ -28,7 +28,10 @@ typedef struct pq_exp_point {
 	enum pq_mtc_mode mtc;
 	char cert_comp[64];           /* "off", "zlib", "brotli", "zstd" */
 	/* key exchange and session */
-	char group[64];
+	char group[64];               /* the group the cell is about: the one to be negotiated */
+	char groups[64];              /* the client's offer, in order; "" = the group alone */
+	char key_share[64];           /* the offered groups with a share; "" = the first offered */
+	char server_groups[64];       /* the in-process server's groups; "" = as offered */
 	int tickets;
 	double resume;                /* 0..1 */
 	int early_data;
@@ -44,6 +47,10 @@ typedef struct pq_exp_point {
 	uint64_t rate_bps;
 	uint32_t queue_pkts, mtu, initcwnd;
 	enum pq_cc cc;
+	/* kernel TCP (net/ktcp.h): "" / -1 keep the kernel's own */
+	char qdisc[32];
+	int pacing_ss, pacing_ca;     /* %, -1 the kernel's */
+	int quickack, tso, gso;       /* enum pq_ktcp_onoff */
 	/* load */
 	char path[64];                /* "/", "/bytes/N", "" = handshake only */
 	long long response_bytes;     /* N of /bytes/N, else -1 */
@@ -78,6 +85,16 @@ void pq_exp_hash_hex(const char *text, size_t len, char out[PQ_EXP_KEY_HEX]);
 int pq_exp_point_cell_key(const pq_exp_point *p, char out[PQ_EXP_KEY_HEX]);
 int pq_exp_point_key(const pq_exp_point *p, char out[PQ_EXP_KEY_HEX]); /* without the trial */
 int pq_exp_point_link_key(const pq_exp_point *p, char out[PQ_EXP_KEY_HEX]);
+
+/* The key exchange as the client and the server are configured with it: the groups
+ * offered (groups, else the group alone), the shares ("" in key_share: the first
+ * offered) and the server's list (server_groups, else the offered ones). */
+const char *pq_exp_point_groups(const pq_exp_point *p);
+const char *pq_exp_point_server_groups(const pq_exp_point *p);
+/* The client's offer as one OpenSSL groups list ('*' marks a share, tls/hello.h): 0, or
+ * PQ_EINVAL naming the key when a share is not offered or the group is not among the
+ * groups offered. */
+int pq_exp_point_offer(const pq_exp_point *p, char *buf, size_t n, pq_diag *d) PQ_MUST_USE;
 
 /* The chain spec of the point (pki/chain.h). */
 void pq_exp_point_chain(const pq_exp_point *p, pq_chain_spec *s);

@@ -7,10 +7,12 @@
 
 static const char quick[] =
 	"# make run: does the certificate cost handshake time at RTT 1 / 70 / 148 ms, and where\n"
-	"# does a chain overflow TCP's initial window? Nine arms, 2 trials x 8 connections.\n"
+	"# does a chain overflow TCP's initial window? Nine arms, 2 trials x 8 connections;\n"
+	"# cubic without pacing, as the studies ran (the host's default may be BBR).\n"
 	"name = quick\n"
 	"rtt = 1ms, 70ms, 148ms\n"
 	"cc = cubic\n"
+	"qdisc = pfifo_fast\n"
 	"trials = 2\n"
 	"connections = 8\n"
 	"group = X25519MLKEM768\n"
@@ -28,6 +30,9 @@ static const char blog_certsize[] =
 	"# The blog's certificate-size question: ECDSA P-256, RSA-2048 and ML-DSA-65, leaf only and\n"
 	"# with an intermediate, under X25519 and X25519MLKEM768, at its three RTTs.\n"
 	"name = blog-certsize\n"
+	"# Kernel TCP pinned to what the study ran: cubic, no pacing (Linux's default; it names no other).\n"
+	"cc = cubic\n"
+	"qdisc = pfifo_fast\n"
 	"rtt = 1ms, 70ms, 148ms\n"
 	"group = X25519, X25519MLKEM768\n"
 	"trials = 3\n"
@@ -44,6 +49,9 @@ static const char blog_payload[] =
 	"# (Poisson arrivals), many connections so p95/p99 mean something. One request per\n"
 	"# connection (the blog sent 10 per user).\n"
 	"name = blog-payload\n"
+	"# Kernel TCP pinned to what the study ran: cubic, no pacing (Linux's default; it names no other).\n"
+	"cc = cubic\n"
+	"qdisc = pfifo_fast\n"
 	"rtt = 70ms\n"
 	"rate = 200Mbit\n"
 	"queue = 1000\n"
@@ -59,13 +67,21 @@ static const char ttfb_size[] =
 	"# arXiv 2604.24869: TTFB against chain size, chains padded exactly in 2 KiB steps at the\n"
 	"# paper's RTTs, so the cliffs (near 10 kB and 40 kB) show. ML-DSA-44 chains start at\n"
 	"# 8 KiB (their natural size is above 4 KiB).\n"
+	"# The study's arms run cubic without pacing, as it did (Linux's default; it names no other);\n"
+	"# the bbr arms are the same chains under BBR, which paces every segment after the 10th at\n"
+	"# 2.885 x its bandwidth estimate: TTFB rises inside each step instead of staying flat\n"
+	"# (docs/model.md).\n"
 	"name = ttfb-size\n"
 	"profile = paper-0, paper-10, paper-50, paper-100, paper-200\n"
 	"group = X25519\n"
+	"cc = cubic\n"
+	"qdisc = pfifo_fast\n"
 	"trials = 3\n"
 	"connections = 20\n"
 	ARM("ecdsa-p256 padded", "sig = ecdsa-p256\npad-chain-to = 4KiB..80KiB step 2KiB\n")
-	ARM("ml-dsa-44 padded", "sig = ml-dsa-44\npad-chain-to = 8KiB..80KiB step 2KiB\n");
+	ARM("ml-dsa-44 padded", "sig = ml-dsa-44\npad-chain-to = 8KiB..80KiB step 2KiB\n")
+	ARM("ecdsa-p256 padded bbr", "sig = ecdsa-p256\npad-chain-to = 4KiB..80KiB step 2KiB\ncc = bbr\n")
+	ARM("ml-dsa-44 padded bbr", "sig = ml-dsa-44\npad-chain-to = 8KiB..80KiB step 2KiB\ncc = bbr\n");
 
 static const char cliff_move[] =
 	"# How far one write moves the initial-window cliff: ECDSA chains padded across it\n"
@@ -73,6 +89,9 @@ static const char cliff_move[] =
 	"# flight model), served as OpenSSL writes the flight and in one write (pqtls serve\n"
 	"# --flight-one-write), at a 20 ms RTT.\n"
 	"name = cliff-move\n"
+	"# Kernel TCP pinned to what the study ran: cubic, no pacing (Linux's default; it names no other).\n"
+	"cc = cubic\n"
+	"qdisc = pfifo_fast\n"
 	"rtt = 20ms\n"
 	"group = X25519MLKEM768\n"
 	"trials = 2\n"
@@ -85,6 +104,9 @@ static const char ttfb_intermediates[] =
 	"# arXiv 2604.24869 Table V: TTFB with 0 to 3 intermediates, real ML-DSA-44 and ML-DSA-65\n"
 	"# chains beside ECDSA chains at their natural size and padded to the ML-DSA chains' sizes.\n"
 	"name = ttfb-intermediates\n"
+	"# Kernel TCP pinned to what the study ran: cubic, no pacing (Linux's default; it names no other).\n"
+	"cc = cubic\n"
+	"qdisc = pfifo_fast\n"
 	"profile = paper-10, paper-50, paper-100\n"
 	"intermediates = 0, 1, 2, 3\n"
 	"group = X25519\n"
@@ -100,6 +122,9 @@ static const char ttfb_rtt[] =
 	"# arXiv 2604.24869 Table VI: TTFB of ECDSA, ML-DSA-44/65, an SLH-DSA CA chain and MTC size\n"
 	"# emulations, fresh and resumed, at 0 to 200 ms.\n"
 	"name = ttfb-rtt\n"
+	"# Kernel TCP pinned to what the study ran: cubic, no pacing (Linux's default; it names no other).\n"
+	"cc = cubic\n"
+	"qdisc = pfifo_fast\n"
 	"profile = paper-0, paper-10, paper-50, paper-100, paper-200\n"
 	"group = X25519MLKEM768\n"
 	"trials = 3\n"
@@ -118,6 +143,9 @@ static const char mtc_cdn[] =
 	"# arXiv 2604.24869 Table VIII's inputs measured: today's chains, MTC-sized chains and\n"
 	"# compressed chains (what a CDN can do), at three RTTs.\n"
 	"name = mtc-cdn\n"
+	"# Kernel TCP pinned to what the study ran: cubic, no pacing (Linux's default; it names no other).\n"
+	"cc = cubic\n"
+	"qdisc = pfifo_fast\n"
 	"profile = paper-10, paper-50, paper-100\n"
 	"group = X25519MLKEM768\n"
 	"trials = 3\n"
@@ -134,6 +162,9 @@ static const char ttlb[] =
 	"# Kampanakis and Childs-Klein (AWS): time to last byte against response size, for X25519 vs\n"
 	"# X25519MLKEM768 and ECDSA vs ML-DSA-65 chains, on fast, slow, lossy and jittery links.\n"
 	"name = ttlb\n"
+	"# Kernel TCP pinned to what the study ran: cubic, no pacing (Linux's default; it names no other).\n"
+	"cc = cubic\n"
+	"qdisc = pfifo_fast\n"
 	"profile = aws-fast, aws-lowbw, aws-lossy, aws-jittery\n"
 	"response = 0, 1KiB, 10KiB, 50KiB, 100KiB, 200KiB, 500KiB, 1MiB\n"
 	"trials = 3\n"
@@ -148,6 +179,9 @@ static const char loss[] =
 	"# loss 0..20 % at a few RTTs, for a key-exchange pair (ML-KEM vs classical group, ECDSA\n"
 	"# certificate) and a signature pair (ML-DSA-44 vs ECDSA leaf, classical group).\n"
 	"name = loss\n"
+	"# Kernel TCP pinned to what the study ran: cubic, no pacing (Linux's default; it names no other).\n"
+	"cc = cubic\n"
+	"qdisc = pfifo_fast\n"
 	"rtt = 6ms, 50ms, 150ms\n"
 	"loss = 0%, 1%, 2%, 5%, 10%, 15%, 20%\n"
 	"response = none\n"
@@ -158,17 +192,38 @@ static const char loss[] =
 	ARM("kex X25519MLKEM768 (ecdsa)", "sig = ecdsa-p256\ngroup = X25519MLKEM768\n")
 	ARM("sig ml-dsa-44 (X25519)", "sig = ml-dsa-44\ngroup = X25519\n");
 
+static const char key_share[] =
+	"# The client's key-share guess: a server that insists on X25519MLKEM768 (its list\n"
+	"# X25519MLKEM768/X25519 prefers the hybrid even at the cost of a HelloRetryRequest) and a\n"
+	"# client offering X25519MLKEM768:X25519 that shares the right group, the wrong one (X25519:\n"
+	"# one HRR, one more round trip) or both (no HRR, a 36-byte bigger ClientHello). ECDSA keeps\n"
+	"# the server's flight inside the initial window, so the HRR is the only extra round trip.\n"
+	"# Over TCP (QUIC is not measured yet).\n"
+	"name = key-share\n"
+	"rtt = 10ms, 50ms, 100ms\n"
+	"cc = cubic\n"
+	"sig = ecdsa-p256\n"
+	"group = X25519MLKEM768\n"
+	"groups = X25519MLKEM768:X25519\n"
+	"server-groups = X25519MLKEM768/X25519\n"
+	"trials = 2\n"
+	"connections = 10\n"
+	ARM("right guess", "key-share = X25519MLKEM768\n")
+	ARM("wrong guess", "key-share = X25519\n")
+	ARM("both shares", "key-share = X25519MLKEM768:X25519\n");
+
 const pq_exp_preset pq_exp_presets[] = {
 	{"quick", "make run: nine arms at 1, 70 and 148 ms (the blog's question and the window cliff)", quick},
 	{"blog-certsize", "the blog: ECDSA / RSA / ML-DSA-65, leaf only and with an intermediate, two groups", blog_certsize},
 	{"blog-payload", "the blog: a 1 MiB response on a rate-limited link, p95/p99", blog_payload},
-	{"ttfb-size", "the paper: TTFB against chain size, 2 KiB steps, ECDSA and ML-DSA-44 padded", ttfb_size},
+	{"ttfb-size", "the paper: TTFB against chain size, 2 KiB steps, ECDSA and ML-DSA-44 padded, cubic (as the study) and BBR", ttfb_size},
 	{"ttfb-intermediates", "the paper's Table V: 0-3 intermediates", ttfb_intermediates},
 	{"cliff-move", "how far one write (serve --flight-one-write) moves the initial-window cliff", cliff_move},
 	{"ttfb-rtt", "the paper's Table VI: chains, MTC emulations, fresh vs resumed at 0-200 ms", ttfb_rtt},
 	{"mtc-cdn", "the paper's Table VIII inputs: MTC-sized and compressed chains vs today's", mtc_cdn},
 	{"ttlb", "AWS: time to last byte vs response size on fast, slow, lossy, jittery links", ttlb},
 	{"loss", "Paquin et al.: handshake percentiles against 0-20 % loss", loss},
+	{"key-share", "the client's key-share guess: right, wrong (one HelloRetryRequest) and both shares", key_share},
 	{NULL, NULL, NULL},
 };
 

@@ -337,9 +337,15 @@ static int finish(sqlite3 *db, sqlite3_stmt *st, int rc, int src, const char *pa
 /* The fixed cell columns read, then every stored dimension's. */
 static const char *const cell_fixed[] = {
 	"cell_id", "point_key", "host_name", "arm", "link_key", "status", "trial", "response_bytes",
-	"chain_der_bytes", "first_flight_bytes", "first_flight_segs", "conns_ok + conns_failed",
+	"chain_der_bytes", "first_flight_bytes", "first_flight_segs", "conns_ok + conns_failed", "chain_desc",
+	/* fidelity (FID0 on) */
+	"link_late_p50_us", "link_late_p99_us", "link_late_max_us", "host_steal_pct", "link_releases_pkts",
+	"link_drop_loss_pkts", "link_drop_queue_pkts", "link_drop_unplanned_pkts", "link_ok", "host_ok",
+	"link_check_ok", "link_fwd_wait_us",
 };
+enum { FID0 = 13, NFID = 12 };
 enum { NFIXED = sizeof cell_fixed / sizeof cell_fixed[0] };
+_Static_assert(NFIXED == FID0 + NFID, "the fidelity columns close cell_fixed");
 
 static int cell_sql(char *buf, size_t n, int *col_of)
 {
@@ -401,6 +407,31 @@ static long long int_or(sqlite3_stmt *st, int i, long long dflt)
 	return sqlite3_column_type(st, i) == SQLITE_NULL ? dflt : sqlite3_column_int64(st, i);
 }
 
+/* The cell's fidelity columns (FID0 on): numbers or NULL, anything else refused. */
+static int read_fidelity(sqlite3_stmt *st, const char *path, long long id, pq_rdb_fidelity *f, pq_diag *d)
+{
+	double v[NFID];
+	char row[48];
+	snprintf(row, sizeof row, "cell (cell_id %lld)", id);
+	for (int k = 0; k < NFID; k++) {
+		int rc = number(st, FID0 + k, path, row, &v[k], d);
+		if (rc < 0)
+			return rc;
+	}
+	f->late_p50_us = v[0];
+	f->late_p99_us = v[1];
+	f->late_max_us = v[2];
+	f->steal_pct = v[3];
+	long long *counts[4] = {&f->releases, &f->drop_loss, &f->drop_queue, &f->drop_unplanned};
+	for (int k = 0; k < 4; k++)
+		*counts[k] = isnan(v[4 + k]) ? -1 : (long long)v[4 + k];
+	int *verdicts[3] = {&f->link_ok, &f->host_ok, &f->check_ok};
+	for (int k = 0; k < 3; k++)
+		*verdicts[k] = isnan(v[8 + k]) ? -1 : v[8 + k] != 0;
+	f->fwd_wait_us = v[11];
+	return 0;
+}
+
 /* The named fields from the row and its dimensions. */
 static void legacy_fields(sqlite3_stmt *st, pq_rdb_cell *c)
 {
@@ -416,6 +447,7 @@ static void legacy_fields(sqlite3_stmt *st, pq_rdb_cell *c)
 	c->flight_bytes = int_or(st, 9, -1);
 	c->flight_segs = int_or(st, 10, -1);
 	c->conns_recorded = sqlite3_column_int64(st, 11);
+	text_col(st, 12, c->chain_desc, sizeof c->chain_desc);
 	snprintf(c->leaf, sizeof c->leaf, "%.47s", c->dim[PQ_D_LEAF].s);
 	snprintf(c->group, sizeof c->group, "%.47s", c->dim[PQ_D_GROUP].s);
 	c->rtt_us = dim_int(c, PQ_D_RTT);
@@ -454,6 +486,8 @@ static int load_cells(sqlite3 *db, const char *path, pq_rdb *out, pq_diag *d)
 		for (int k = 0; k < PQ_DIM_COUNT && rc == 0; k++)
 			if (col_of[k] >= 0)
 				rc = read_dim(st, col_of[k], &pq_dims[k], path, id, &c->dim[k], d);
+		if (rc == 0)
+			rc = read_fidelity(st, path, id, &c->fid, d);
 		if (rc == 0) {
 			legacy_fields(st, c);
 			out->ncells++;
@@ -472,8 +506,9 @@ static int load_conns(sqlite3 *db, const char *path, pq_rdb *out, pq_diag *d)
 	size_t cap = 0;
 	int rc = 0, src = SQLITE_DONE;
 	if (sqlite3_prepare_v2(db,
-			       "SELECT cell_id, connect_us, handshake_us, ttfb_us, ttlb_us, min_rtt_us, "
-			       "error_kind = 'ok', resumed, retrans_segs, conn_index FROM conn ORDER BY cell_id, conn_index",
+			       "SELECT cell_id, connect_us, handshake_us, ttfb_us, ttlb_us, min_rtt_us, resumed, "
+			       "early_sent, retrans_segs, error_kind = 'ok', conn_index, hrr FROM conn ORDER BY cell_id, "
+			       "conn_index",
 			       -1, &st, NULL) != SQLITE_OK)
 		return sql_fail(db, sqlite3_extended_errcode(db), path, "reading conn", d);
 	size_t ci = 0;
@@ -492,10 +527,10 @@ static int load_conns(sqlite3 *db, const char *path, pq_rdb *out, pq_diag *d)
 		}
 		pq_rdb_cell *c = &out->cells[ci];
 		pq_rdb_conn *n = &out->conns[out->nconns];
-		double v[5];
+		double v[8];
 		char row[80];
-		snprintf(row, sizeof row, "conn (cell_id %lld, conn_index %lld)", id, sqlite3_column_int64(st, 9));
-		for (int k = 0; k < 5 && rc == 0; k++)
+		snprintf(row, sizeof row, "conn (cell_id %lld, conn_index %lld)", id, sqlite3_column_int64(st, 10));
+		for (int k = 0; k < 8 && rc == 0; k++)
 			rc = number(st, 1 + k, path, row, &v[k], d);
 		if (rc < 0)
 			break;
@@ -504,9 +539,11 @@ static int load_conns(sqlite3 *db, const char *path, pq_rdb *out, pq_diag *d)
 		n->ttfb_us = v[2];
 		n->ttlb_us = v[3];
 		n->min_rtt_us = v[4];
-		n->ok = sqlite3_column_int(st, 6);
-		n->resumed = sqlite3_column_int(st, 7);
+		n->resumed = sqlite3_column_int(st, 6);
+		n->early_sent = sqlite3_column_int(st, 7);
 		n->retrans = sqlite3_column_int(st, 8);
+		n->ok = sqlite3_column_int(st, 9);
+		n->hrr = sqlite3_column_int(st, 11);
 		if (c->nc == 0)
 			c->c0 = out->nconns;
 		out->nconns++;

@@ -41,8 +41,19 @@ int pq_rdb_check_version(struct sqlite3 *db, const char *path, pq_diag *d) PQ_MU
 typedef struct pq_rdb_conn {
 	double connect_us, handshake_us, ttfb_us, ttlb_us; /* NaN when not reached */
 	double min_rtt_us;
-	int ok, resumed, retrans;
+	int ok, resumed, early_sent, retrans;
+	int hrr; /* the server answered with a HelloRetryRequest */
 } pq_rdb_conn;
+
+/* What the link and the host did while a cell ran (its fidelity columns, docs/results.md):
+ * NaN or -1 where not measured (netem, a remote server). */
+typedef struct pq_rdb_fidelity {
+	double late_p50_us, late_p99_us, late_max_us; /* the forwarder's release lateness */
+	double steal_pct;
+	double fwd_wait_us; /* the forwarder's own wait for a CPU inside the machine */
+	long long releases, drop_loss, drop_queue, drop_unplanned;
+	int link_ok, host_ok, check_ok; /* 1 within budget, 0 over, -1 not known */
+} pq_rdb_fidelity;
 
 typedef struct pq_rdb_cell {
 	pq_dimval dim[PQ_DIM_COUNT]; /* as stored; PQ_DV_NULL for dimensions without a column */
@@ -50,12 +61,14 @@ typedef struct pq_rdb_cell {
 	long long id, rtt_us, response_bytes, chain_der_bytes, pad_to_bytes;
 	long long flight_bytes, flight_segs;
 	char host[96], arm[96], leaf[48], group[48], link_key[48], status[16];
+	char chain_desc[160]; /* "" when NULL (a remote server's chain is not described) */
 	char point_key[48]; /* the grid point across trials */
 	int intermediates, initcwnd, mtu, early_data, trial;
 	int one_write;
 	double resume_pct, loss_pct, jitter_us, rate_bps;
 	long long conns_recorded; /* conns_ok + conns_failed as the cell recorded them */
 	size_t c0, nc;            /* its connections: conns[c0 .. c0 + nc - 1] */
+	pq_rdb_fidelity fid;
 } pq_rdb_cell;
 
 typedef struct pq_rdb_table {

@@ -1,16 +1,12 @@
 #include "exp/runner.h"
 
-#include <errno.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include "core/clock.h"
+#include "core/units.h"
 #include "core/wire.h"
 #include "exp/hostload.h"
 #include "load/run.h"
@@ -39,6 +35,8 @@ typedef struct cellrun {
 	const pq_exp_progress *pr; /* the sweep's counts before this cell */
 	int64_t t0;
 	char ca[600];
+	char offer[160]; /* the client's groups list, shares marked (pq_exp_point_offer) */
+	char link_why[160]; /* what was over the link's budget in this cell */
 } cellrun;
 
 static int server_new_in_ns(void *arg)
@@ -91,7 +89,7 @@ static void server_config(cellrun *r)
 		.idle_timeout_ns = t,
 		.flight_one_write = p->flight_one_write,
 		.tls = {.role = PQ_TLS_SERVER,
-			.groups = p->group,
+			.groups = pq_exp_point_server_groups(p),
 			.cert_comp = p->cert_comp,
 			.certs_dir = r->chain->info.dir,
 			.tickets = p->tickets,
@@ -114,8 +112,10 @@ static int load_config(cellrun *r, const char *target, pq_diag *d)
 		ca = r->ca;
 	}
 	int insecure = ca && strcmp(ca, "insecure") == 0;
+	if ((rc = pq_exp_point_offer(p, r->offer, sizeof r->offer, d)) < 0)
+		return rc;
 	l->tls = (pq_tls_config){.role = PQ_TLS_CLIENT,
-				 .groups = p->group,
+				 .groups = r->offer,
 				 .cert_comp = p->cert_comp,
 				 .ca_file = insecure ? NULL : ca,
 				 .insecure = insecure,
@@ -204,6 +204,9 @@ static void measure(cellrun *r)
 	pq_hostload_sample(&before);
 	int64_t t0 = pq_clock_now(&pq_clock_mono);
 	int64_t self0 = pq_proc_cpu_ns(RUSAGE_SELF), thr0 = pq_proc_cpu_ns(RUSAGE_THREAD);
+	/* The link's own accounting covers the cell: from before its server starts to after it
+	 * stopped (a failure to read the counts leaves the cell's fidelity unknown). */
+	int window = r->link && pq_link_window_begin(r->link) == 0;
 	int rc = 0;
 	if (r->link) {
 		server_config(r);
@@ -247,9 +250,12 @@ static void measure(cellrun *r)
 			 f, r->res.stopped_early ? "; the load stopped early: its first connections all failed" : "");
 	}
 done:
+	if (window && pq_link_window_end(r->link, &r->row.link) == 0)
+		r->row.link_ok = pq_link_window_ok(&r->row.link, r->link_why, sizeof r->link_why);
 	pq_hostload_sample(&after);
 	r->row.wall_ns = pq_clock_now(&pq_clock_mono) - t0;
 	r->row.host_steal_pct = 100 * pq_steal_fraction(&before.steal, &after.steal);
+	r->row.host_ok = before.steal.total ? r->row.host_steal_pct <= PQ_HOSTLOAD_STEAL_BUDGET_PCT : -1;
 	r->row.host_runq_before = before.runq;
 	r->row.host_runq_after = after.runq;
 	r->row.host_load1_before = before.load1;
@@ -260,41 +266,8 @@ typedef struct linkrun {
 	pq_link *link;
 	int64_t check_id;
 	int check_ok;
-	char cc[32]; /* the congestion control the server side runs, read back */
+	pq_ktcp_state ktcp; /* the kernel's TCP settings as the link read them back */
 } linkrun;
-
-/* The namespace's congestion control as the kernel reports it for a new TCP socket
- * (net.ipv4.tcp_congestion_control of the server namespace); run in that namespace. */
-static int read_cc_in_ns(void *arg)
-{
-	char *out = arg;
-	char name[16] = ""; /* TCP_CA_NAME_MAX of the kernel */
-	socklen_t len = sizeof name;
-	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	int rc = getsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, name, &len) < 0 ? -errno : 0;
-	close(fd);
-	if (rc == 0)
-		snprintf(out, 32, "%.*s", (int)strnlen(name, len), name);
-	return rc;
-}
-
-/* The congestion control in force on the server side: the route's when the link sets one
- * (the kernel refuses a route naming one it does not have), else the namespace's, read
- * back. Never "default". */
-static int read_cc(const pq_link_config *lc, linkrun *lr, pq_diag *d)
-{
-	lr->cc[0] = '\0';
-	if (pq_cc_name(lc->cc)) {
-		snprintf(lr->cc, sizeof lr->cc, "%s", pq_cc_name(lc->cc));
-		return 0;
-	}
-	int rc = pq_link_run_in(lr->link, PQ_SIDE_SERVER, read_cc_in_ns, lr->cc, d);
-	if (rc < 0)
-		return pq_diag_set(d, rc, "reading the server namespace's congestion control: %s", strerror(-rc));
-	return 0;
-}
 
 /* What a cell ran with, besides its point: the resolved link, the read-backs, and the
  * MSS its connections saw. */
@@ -311,14 +284,18 @@ static void cell_eff(cellrun *r, const linkrun *lr)
 	pq_exp_eff_from_link(&r->eff, &r->lc);
 	r->eff.pad_bytes = pad;
 	r->eff.client_timeout_ns = t;
-	snprintf(r->eff.cc, sizeof r->eff.cc, "%s", lr->cc);
+	/* Read back from a connection across the link (net/ktcp.h): never "default". */
+	snprintf(r->eff.cc, sizeof r->eff.cc, "%s", lr->ktcp.cc);
+	r->eff.initcwnd = (int)lr->ktcp.initcwnd;
+	r->eff.ktcp = lr->ktcp;
+	r->eff.ktcp_known = 1;
 	for (size_t i = 0; i < r->res.n && r->eff.mss < 0; i++)
 		if (r->res.recs[i].err == PQ_LERR_NONE && r->res.recs[i].mss > 0)
 			r->eff.mss = (int)r->res.recs[i].mss;
 }
 
 static int link_up(const pq_exp_grid *g, const pq_exp_cell *c, pq_store *st, const pq_exp_run_opts *o,
-		   linkrun *lr, pq_diag *d)
+		   linkrun *lr, pq_exp_run_summary *sum, pq_diag *d)
 {
 	pq_link_config lc;
 	char desc[512];
@@ -330,10 +307,11 @@ static int link_up(const pq_exp_grid *g, const pq_exp_cell *c, pq_store *st, con
 	pq_link_opts lo;
 	pq_link_opts_init(&lo);
 	lo.log = o->log;
+	lo.fault_late_ns = o->fault_link_late_ns;
+	lo.caps = o->caps;
 	if ((rc = pq_link_up(&lc, &lo, &lr->link, d)) < 0)
 		return pq_diag_prefix(d, rc, "link (%s)", desc);
-	if ((rc = read_cc(&lc, lr, d)) < 0)
-		return pq_diag_prefix(d, rc, "link (%s)", desc);
+	lr->ktcp = *pq_link_ktcp(lr->link);
 	const char *backend = pq_backend_name(pq_link_backend(lr->link));
 	if (o->log)
 		fprintf(o->log, "link up: %s (%s)\n", desc, backend);
@@ -342,13 +320,18 @@ static int link_up(const pq_exp_grid *g, const pq_exp_cell *c, pq_store *st, con
 	lr->check_ok = -1;
 	if (o->no_check)
 		return pq_store_link_check(st, c->link_key, desc, backend, NULL, &lr->check_id, d);
-	char line[512] = "";
+	char line[1024] = "";
 	for (int attempt = 1; attempt <= PQ_EXP_CHECK_TRIES; attempt++) {
 		pq_check_result cr;
 		if ((rc = pq_check_run(lr->link, NULL, &cr, d)) < 0)
 			return pq_diag_prefix(d, rc, "link self-check (%s)", desc);
 		if ((rc = pq_store_link_check(st, c->link_key, desc, backend, &cr, &lr->check_id, d)) < 0)
 			return rc;
+		sum->checks++;
+		sum->checks_missed += !cr.ok;
+		double tail = pq_check_probe_tail_ns(&cr);
+		if (tail > sum->probe_tail_max_ns)
+			sum->probe_tail_max_ns = tail;
 		pq_check_format(&cr, line, sizeof line);
 		if (o->log)
 			fprintf(o->log, "link check%s: %s\n", attempt > 1 ? " (again)" : "", line);
@@ -356,10 +339,83 @@ static int link_up(const pq_exp_grid *g, const pq_exp_cell *c, pq_store *st, con
 		if (cr.ok)
 			return 0;
 	}
-	return pq_diag_set(d, PQ_EVERIFY,
-			   "the link self-check failed %d times for %s: %s (stored in link_check; measure anyway "
-			   "with the no-check option)",
-			   PQ_EXP_CHECK_TRIES, desc, line);
+	if (o->strict)
+		return pq_diag_set(d, PQ_EVERIFY,
+				   "the link self-check failed %d times for %s: %s (stored in link_check; strict: the "
+				   "sweep stops)",
+				   PQ_EXP_CHECK_TRIES, desc, line);
+	if (o->log)
+		fprintf(o->log, "link check: missed %d times; measuring anyway, its cells marked (link_check_ok 0)\n",
+			PQ_EXP_CHECK_TRIES);
+	return 0;
+}
+
+/* Adds a stored cell's fidelity to the sweep's; when strict, a cell whose link went over
+ * its budget stops the sweep (the cell is stored already). */
+static int fidelity(const pq_exp_run_opts *o, const cellrun *r, pq_exp_run_summary *sum, pq_diag *d)
+{
+	const pq_store_cell_row *w = &r->row;
+	if (w->link_ok >= 0) {
+		sum->cells_link_known++;
+		sum->cells_link_over += w->link_ok == 0;
+		if (w->link.late.n > 0 && w->link.late.p99 > sum->late_p99_max_ns)
+			sum->late_p99_max_ns = w->link.late.p99;
+	}
+	if (w->host_ok >= 0) {
+		sum->cells_host_known++;
+		sum->cells_host_over += w->host_ok == 0;
+		sum->steal_pct_sum += w->host_steal_pct;
+		if (w->host_steal_pct > sum->steal_pct_max)
+			sum->steal_pct_max = w->host_steal_pct;
+	}
+	if (w->host_runq_after > sum->runq_max)
+		sum->runq_max = w->host_runq_after;
+	if (w->host_runq_before > sum->runq_max)
+		sum->runq_max = w->host_runq_before;
+	if (w->link_ok != 0)
+		return 0;
+	if (o->log) {
+		char wait[32] = "unknown";
+		if (w->link.fwd_wait_ns >= 0)
+			pq_fmt_duration(wait, sizeof wait, w->link.fwd_wait_ns);
+		fprintf(o->log, "cell %zu (%s, trial %d): the link went over its budget: %s (the forwarder waited %s for a "
+			"CPU in this machine)\n",
+			r->c->index, r->c->p.arm, r->c->p.trial, r->link_why, wait);
+	}
+	if (!o->strict)
+		return 0;
+	return pq_diag_set(d, PQ_EVERIFY, "cell %zu (%s, trial %d): the link went over its budget: %s (stored; strict: the "
+			   "sweep stops)",
+			   r->c->index, r->c->p.arm, r->c->p.trial, r->link_why);
+}
+
+void pq_exp_run_noise(const pq_exp_run_summary *s, char *buf, size_t n)
+{
+	size_t len = (size_t)snprintf(buf, n, "host:");
+	if (s->cells_host_known && len < n)
+		len += (size_t)snprintf(buf + len, n - len, " steal %.1f %% on average, %.1f %% at most",
+					s->steal_pct_sum / (double)s->cells_host_known, s->steal_pct_max);
+	else if (len < n)
+		len += (size_t)snprintf(buf + len, n - len, " steal unknown");
+	if (s->runq_max >= 0 && len < n)
+		len += (size_t)snprintf(buf + len, n - len, ", run queue up to %d", s->runq_max);
+	if (s->probe_tail_max_ns >= 0 && len < n)
+		len += (size_t)snprintf(buf + len, n - len,
+					"; probe p99 up to %+.1f ms over the link's median (its own waits for a CPU, not judged)",
+					s->probe_tail_max_ns / 1e6);
+	if (s->checks && len < n)
+		len += (size_t)snprintf(buf + len, n - len, "; self-checks %zu of %zu within budget",
+					s->checks - s->checks_missed, s->checks);
+	if (s->cells_link_known && len < n) {
+		len += (size_t)snprintf(buf + len, n - len, "; links: %zu of %zu cells over the link budget",
+					s->cells_link_over, s->cells_link_known);
+		if (s->late_p99_max_ns >= 0 && len < n)
+			len += (size_t)snprintf(buf + len, n - len, " (release lateness p99 at most %.2f ms)",
+						s->late_p99_max_ns / 1e6);
+	}
+	if (s->cells_host_known && len < n)
+		snprintf(buf + len, n - len, "; %zu of %zu cells over the host budget (steal > %.0f %%)", s->cells_host_over,
+			 s->cells_host_known, PQ_HOSTLOAD_STEAL_BUDGET_PCT);
 }
 
 static void report(const pq_exp_run_opts *o, pq_exp_progress *p, int64_t t0, const char *arm)
@@ -379,6 +435,8 @@ int pq_exp_run(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store *st, 
 	int64_t t0 = pq_clock_now(&pq_clock_mono);
 	pq_exp_progress pr = {.total = g->n};
 	memset(sum, 0, sizeof *sum);
+	sum->probe_tail_max_ns = sum->late_p99_max_ns = -1;
+	sum->runq_max = -1;
 	for (size_t i = 0; i < g->n && rc == 0; i++) {
 		const pq_exp_cell *c = &g->cells[i];
 		if (o->stop && *o->stop) {
@@ -400,7 +458,7 @@ int pq_exp_run(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store *st, 
 			if (lr.link && (rc = pq_link_down(lr.link, d)) < 0)
 				break;
 			lr.link = NULL;
-			if ((rc = link_up(g, c, st, o, &lr, d)) < 0)
+			if ((rc = link_up(g, c, st, o, &lr, sum, d)) < 0)
 				break;
 			cur_link = c->link_key;
 		}
@@ -439,6 +497,7 @@ int pq_exp_run(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store *st, 
 			if (o->log && strcmp(r->row.status, "ok") != 0)
 				fprintf(o->log, "cell %zu (%s, trial %d): %s: %s\n", c->index, c->p.arm, c->p.trial,
 					r->row.status, r->row.failure_reason);
+			rc = fidelity(o, r, sum, d);
 		}
 		pq_load_result_dispose(&r->res);
 		free(r);
@@ -449,6 +508,29 @@ int pq_exp_run(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store *st, 
 		int drc = pq_link_down(lr.link, &dd);
 		if (rc == 0 && drc < 0)
 			rc = pq_diag_set(d, drc, "%s", pq_diag_msg(&dd));
+	}
+	return rc;
+}
+
+int pq_exp_check_kernel(const pq_exp_grid *g, pq_ktcp_caps *caps, pq_diag *d)
+{
+	memset(caps, 0, sizeof *caps);
+	if (g->server[0] || !g->n)
+		return 0;
+	int qdiscs = 0;
+	for (size_t i = 0; i < g->n; i++)
+		qdiscs |= g->cells[i].p.qdisc[0] != '\0';
+	int rc = pq_link_kernel_caps(caps, qdiscs, d);
+	const char *last = NULL;
+	for (size_t i = 0; i < g->n && !rc; i++) {
+		const pq_exp_cell *c = &g->cells[i];
+		if (last && strcmp(last, c->link_key) == 0)
+			continue;
+		last = c->link_key;
+		pq_link_config lc;
+		if ((rc = pq_exp_point_link(&c->p, g->seed, c->arm_where, &lc, d)) == 0 &&
+		    (rc = pq_ktcp_validate(&lc.tcp, pq_cc_name(lc.cc), caps, NULL, d)) < 0)
+			rc = pq_diag_prefix(d, rc, "%s", c->arm_where);
 	}
 	return rc;
 }

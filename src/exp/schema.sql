@@ -60,6 +60,22 @@ CREATE TABLE link_check (
 	c2s_loss_ok      INTEGER,
 	s2c_loss_ok      INTEGER,
 	host_steal_pct   REAL,
+	-- the echo as the probe saw it (the host's noise; rtt_* above are kernel-timed), what
+	-- the link itself did during the check (its forwarder's accounting; NULL: not kept,
+	-- netem) and the host's run queue
+	probe_p50_us     REAL,
+	probe_p99_us     REAL,
+	link_ok          INTEGER,
+	link_late_p50_us REAL,
+	link_late_p99_us REAL,
+	link_late_max_us REAL,
+	link_releases_pkts       INTEGER,
+	link_drop_loss_pkts      INTEGER,
+	link_drop_queue_pkts     INTEGER,
+	link_drop_unplanned_pkts INTEGER,
+	link_fwd_wait_us REAL,
+	host_runq_before INTEGER,
+	host_runq_after  INTEGER,
 	summary          TEXT NOT NULL,
 	checked_at       TEXT NOT NULL
 );
@@ -107,6 +123,20 @@ CREATE TABLE cell (
 	host_runq_after         INTEGER,
 	host_load1_before       REAL,
 	host_load1_after        REAL,
+	-- fidelity during the cell (measurement columns): the link's own accounting, from its
+	-- forwarder (lateness = each packet's write minus its scheduled release; NULL: not
+	-- kept, i.e. netem or a remote server), drops by cause, and the verdicts against the
+	-- budgets (docs/results.md): 1 within, 0 over, NULL not known
+	link_late_p50_us        REAL,
+	link_late_p99_us        REAL,
+	link_late_max_us        REAL,
+	link_releases_pkts      INTEGER,
+	link_drop_loss_pkts     INTEGER,
+	link_drop_queue_pkts    INTEGER,
+	link_drop_unplanned_pkts INTEGER,
+	link_fwd_wait_us        REAL,
+	link_ok                 INTEGER,
+	host_ok                 INTEGER,
 	started_at              TEXT NOT NULL,
 	wall_us                 INTEGER NOT NULL,
 	UNIQUE (cell_key, host_name)
@@ -134,6 +164,10 @@ CREATE TABLE conn (
 	resume_offered     INTEGER NOT NULL,
 	resumed            INTEGER NOT NULL,
 	hrr                INTEGER NOT NULL,
+	ch1_bytes          INTEGER NOT NULL, -- the ClientHello (message, 4-byte header included)
+	ch1_segs           INTEGER NOT NULL, -- TCP data segments of its flight (0: unknown)
+	ch2_bytes          INTEGER NOT NULL, -- the one after a HelloRetryRequest (0: none)
+	ch2_segs           INTEGER NOT NULL,
 	early_sent         INTEGER NOT NULL,
 	early_accepted     INTEGER NOT NULL,
 	cert_compressed    INTEGER NOT NULL,
@@ -175,15 +209,15 @@ CREATE INDEX cell_run ON cell(run_id);
 CREATE INDEX cell_arm ON cell(arm, rtt_us);
 
 -- Every connection with its cell's parameters: the table most questions start from.
+-- Each "@DIMS" mark (here and below) is filled from src/exp/dim.c's table when the file is
+-- made (pq_dim_columns_each), so every dimension column is in every view: '$' is the
+-- column, '%' its name in the view (a cell column conn has too is NAME_asked:
+-- tls_group_asked is the group the cell asked for, tls_group the one the connection got).
 CREATE VIEW conn_cell AS
-SELECT c.cell_key, c.point_key, c.link_key, c.host_name, c.run_id, c.trial, c.arm, c.chain_leaf,
-       c.chain_intermediate, c.chain_root, c.chain_intermediates, c.chain_pad_to_bytes, c.chain_mtc,
-       c.cert_comp, c.chain_desc, c.chain_der_bytes, c.cert_msg_bytes, c.first_flight_bytes,
-       c.first_flight_segs, c.tls_group AS group_asked, c.tickets, c.resume_pct,
-       c.early_data AS early_data_asked, c.link_profile, c.rtt_us, c.jitter_us, c.loss_pct,
-       c.loss_model, c.loss_burst_pkts, c.rate_bps, c.queue_pkts, c.mtu_bytes, c.initcwnd_segs, c.cc,
-       c.request_path, c.response_bytes, c.connections, c.concurrency, c.open_loop_rate_per_s,
-       c.status AS cell_status, n.*
+SELECT c.cell_key, c.point_key, c.link_key, c.host_name, c.run_id, c.trial, c.arm,
+       @DIMS conn: c.$ AS %, @
+       c.chain_desc, c.chain_der_bytes, c.cert_msg_bytes, c.first_flight_bytes, c.first_flight_segs,
+       c.response_bytes, c.status AS cell_status, n.*
 FROM conn n JOIN cell c USING (cell_id);
 
 -- Per cell: the median and p95 of the main phases over its successful connections, by
@@ -229,8 +263,9 @@ WITH ok AS (
 	       MAX((n_lb - 1) * 950 % 1000) AS ttlb_us_950_m
 	FROM ok GROUP BY cell_id
 )
-SELECT c.cell_id, c.cell_key, c.point_key, c.host_name, c.arm, c.trial, c.link_key, c.rtt_us, c.loss_pct,
-       c.response_bytes, c.status, c.conns_ok, c.conns_failed,
+SELECT c.cell_id, c.cell_key, c.point_key, c.host_name, c.arm, c.trial, c.link_key, @DIMS c.$, @
+       c.response_bytes, c.status, c.conns_ok, c.conns_failed, c.link_ok, c.host_ok, c.link_late_p99_us,
+       c.host_steal_pct,
        CASE WHEN a.connect_us_500_m = 0 THEN a.connect_us_500_lo ELSE a.connect_us_500_lo + (a.connect_us_500_m / 1000.0) * (a.connect_us_500_hi - a.connect_us_500_lo) END AS connect_p50_us,
        CASE WHEN a.handshake_us_500_m = 0 THEN a.handshake_us_500_lo ELSE a.handshake_us_500_lo + (a.handshake_us_500_m / 1000.0) * (a.handshake_us_500_hi - a.handshake_us_500_lo) END AS handshake_p50_us,
        CASE WHEN a.handshake_us_950_m = 0 THEN a.handshake_us_950_lo ELSE a.handshake_us_950_lo + (a.handshake_us_950_m / 1000.0) * (a.handshake_us_950_hi - a.handshake_us_950_lo) END AS handshake_p95_us,
@@ -240,7 +275,8 @@ SELECT c.cell_id, c.cell_key, c.point_key, c.host_name, c.arm, c.trial, c.link_k
        CASE WHEN a.ttlb_us_950_m = 0 THEN a.ttlb_us_950_lo ELSE a.ttlb_us_950_lo + (a.ttlb_us_950_m / 1000.0) * (a.ttlb_us_950_hi - a.ttlb_us_950_lo) END AS ttlb_p95_us
 FROM cell c LEFT JOIN agg a USING (cell_id);
 
--- Per grid point (all trials pooled; one host): the median and p95 over every successful
+-- Per grid point (all trials pooled; one host): every dimension column (the trials of a
+-- grid point share their values; MIN picks one), the median and p95 over every successful
 -- connection of every trial (the same definition as cell_stats), and the failure count.
 -- pqtls report's key table shows these numbers (tests/integration/report_views.sh).
 CREATE VIEW arm_stats AS
@@ -273,14 +309,13 @@ WITH ok AS (
 	       MAX((n_lb - 1) * 950 % 1000) AS ttlb_us_950_m
 	FROM ok GROUP BY host_name, point_key
 ), pts AS (
-	SELECT host_name, point_key, MIN(arm) AS arm, MIN(link_key) AS link_key, MIN(rtt_us) AS rtt_us,
-	       MIN(loss_pct) AS loss_pct, MIN(link_profile) AS link_profile, MIN(tls_group) AS tls_group,
-	       MIN(chain_der_bytes) AS chain_der_bytes, MIN(request_path) AS request_path,
-	       MIN(response_bytes) AS response_bytes, COUNT(*) AS cells, SUM(conns_failed) AS conns_failed
+	SELECT host_name, point_key, MIN(arm) AS arm, MIN(link_key) AS link_key, @DIMS MIN($) AS $, @
+	       MIN(chain_der_bytes) AS chain_der_bytes, MIN(response_bytes) AS response_bytes,
+	       COUNT(*) AS cells, SUM(conns_failed) AS conns_failed
 	FROM cell GROUP BY host_name, point_key
 )
-SELECT p.host_name, p.point_key, p.arm, p.link_key, p.rtt_us, p.loss_pct, p.link_profile, p.tls_group,
-       p.chain_der_bytes, p.request_path, p.response_bytes, p.cells, COALESCE(a.conns_ok, 0) AS conns_ok,
+SELECT p.host_name, p.point_key, p.arm, p.link_key, @DIMS p.$, @
+       p.chain_der_bytes, p.response_bytes, p.cells, COALESCE(a.conns_ok, 0) AS conns_ok,
        p.conns_failed,
        CASE WHEN a.handshake_us_500_m = 0 THEN a.handshake_us_500_lo ELSE a.handshake_us_500_lo + (a.handshake_us_500_m / 1000.0) * (a.handshake_us_500_hi - a.handshake_us_500_lo) END AS handshake_p50_us,
        CASE WHEN a.handshake_us_950_m = 0 THEN a.handshake_us_950_lo ELSE a.handshake_us_950_lo + (a.handshake_us_950_m / 1000.0) * (a.handshake_us_950_hi - a.handshake_us_950_lo) END AS handshake_p95_us,

@@ -292,7 +292,9 @@ static int key_line(pq_exp_spec *s, char *line, const char *file, int lineno, pq
 		char list[800];
 		size_t len = 0;
 		for (int i = 0; i < PQ_DIM_COUNT; i++)
-			len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", pq_dims[i].key);
+			if (!(pq_dims[i].flags & PQ_DIM_STORED))
+				len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "",
+							pq_dims[i].key);
 		return pq_diag_set(d, PQ_EINVAL, "%s:%d: unknown key '%s'; allowed: %s", file, lineno, name, list);
 	}
 	snprintf(where, sizeof where, "%s:%d: %s", file, lineno, name);

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/buf.h"
 #include "exp/sql.h"
 #include "exp_schema.h"
 
@@ -61,20 +62,68 @@ static int mkdirs(const char *path, pq_diag *d)
 	return 0;
 }
 
+/* Whether the schema's conn table has a column named col. */
+static int conn_has(const char *schema, const char *col)
+{
+	const char *t = strstr(schema, "CREATE TABLE conn (");
+	const char *end = t ? strstr(t, "\n)") : NULL;
+	size_t n = strlen(col);
+	for (const char *p = t; end && (p = strstr(p + 1, col)) && p < end;)
+		if ((p[-1] == '\t' || p[-1] == ' ') && p[n] == ' ')
+			return 1;
+	return 0;
+}
+
+/* schema.sql with its marks filled from the dimension table: the cell table's column
+ * definitions at DIMENSION_COLUMNS, and in the views every "@DIMS TEMPLATE@" through
+ * pq_dim_columns_each ("@DIMS conn: TEMPLATE@": beside the conn table, whose columns of
+ * the same name a cell's are renamed from). */
 char *pq_store_schema_sql(void)
 {
-	static const char mark[] = "\t-- @DIMENSION_COLUMNS@\n";
-	const char *at = strstr(pq_exp_schema_sql, mark);
-	char cols[8192];
-	int n = pq_dim_columns_sql(cols, sizeof cols);
-	if (!at || n < 0)
+	static const char cols_mark[] = "\t-- @DIMENSION_COLUMNS@\n", each_mark[] = "@DIMS ", conn_tag[] = "conn: ";
+	const char *taken[PQ_DIM_COUNT + 1];
+	size_t nt = 0;
+	for (int i = 0; i < PQ_DIM_COUNT; i++)
+		if (pq_dims[i].column && conn_has(pq_exp_schema_sql, pq_dims[i].column))
+			taken[nt++] = pq_dims[i].column;
+	taken[nt] = NULL;
+	char part[8192], tmpl[128];
+	pq_buf b;
+	pq_buf_init(&b, 1 << 20);
+	const char *s = pq_exp_schema_sql;
+	int rc = 0;
+	while (rc == 0 && *s) {
+		const char *c = strstr(s, cols_mark), *e = strstr(s, each_mark);
+		const char *at = c && (!e || c < e) ? c : e, *close = e ? strchr(e + strlen(each_mark), '@') : NULL;
+		if (!at) {
+			rc = pq_buf_append(&b, s, strlen(s));
+			break;
+		}
+		int n;
+		if (at == c) {
+			n = pq_dim_columns_sql(part, sizeof part);
+			rc = pq_buf_append(&b, s, (size_t)(at - s));
+			s = at + strlen(cols_mark);
+		} else if (close) {
+			const char *t = at + strlen(each_mark);
+			int beside = strncmp(t, conn_tag, strlen(conn_tag)) == 0;
+			t += beside ? strlen(conn_tag) : 0;
+			snprintf(tmpl, sizeof tmpl, "%.*s", (int)(close - t), t);
+			n = pq_dim_columns_each(tmpl, beside ? taken : NULL, part, sizeof part);
+			rc = pq_buf_append(&b, s, (size_t)(at - s));
+			s = close + 1;
+		} else {
+			n = PQ_EPARSE; /* a mark without its end: schema.sql is wrong */
+		}
+		rc = rc ? rc : n < 0 ? n : pq_buf_append(&b, part, (size_t)n);
+	}
+	if (rc == 0)
+		rc = pq_buf_printf(&b, "PRAGMA user_version = %d;\n", PQ_SCHEMA_VERSION);
+	if (rc) {
+		pq_buf_dispose(&b);
 		return NULL;
-	size_t head = (size_t)(at - pq_exp_schema_sql), size = sizeof pq_exp_schema_sql + (size_t)n + 64;
-	char *s = malloc(size);
-	if (s)
-		snprintf(s, size, "%.*s%s%sPRAGMA user_version = %d;\n", (int)head, pq_exp_schema_sql, cols,
-			 at + strlen(mark), PQ_SCHEMA_VERSION);
-	return s;
+	}
+	return b.p;
 }
 
 int pq_store_create(const char *path, const char *spec_name, const char *grid_hash, pq_diag *d)
@@ -328,6 +377,26 @@ static void bind_us(pq_sql_stmt *st, const char *name, double ns)
 		pq_sql_double(st, name, ns / 1e3);
 }
 
+void pq_store_bind_window(pq_sql_stmt *st, const pq_link_window *w, int ok)
+{
+	const pq_path_stats *a = &w->dir[0], *b = &w->dir[1];
+	if (ok >= 0)
+		pq_sql_int(st, ":link_ok", ok);
+	if (w->late_known && w->late.n > 0) {
+		pq_sql_double(st, ":link_late_p50_us", w->late.p50 / 1e3);
+		pq_sql_double(st, ":link_late_p99_us", w->late.p99 / 1e3);
+		pq_sql_double(st, ":link_late_max_us", w->late.max / 1e3);
+	}
+	if (w->late_known) {
+		pq_sql_int(st, ":link_releases_pkts", (long long)w->late.n);
+		pq_sql_int(st, ":link_drop_loss_pkts", (long long)(a->drop_loss + b->drop_loss));
+		pq_sql_int(st, ":link_drop_queue_pkts", (long long)(a->drop_queue + b->drop_queue));
+		pq_sql_int(st, ":link_drop_unplanned_pkts", (long long)pq_link_window_unplanned(w));
+	}
+	if (w->late_known && w->fwd_wait_ns >= 0)
+		pq_sql_double(st, ":link_fwd_wait_us", (double)w->fwd_wait_ns / 1e3);
+}
+
 int pq_store_link_check(pq_store *s, const char *link_key, const char *desc, const char *backend,
 			const pq_check_result *r, int64_t *id, pq_diag *d)
 {
@@ -338,10 +407,14 @@ int pq_store_link_check(pq_store *s, const char *link_key, const char *desc, con
 				"INSERT INTO link_check (run_id, link_key, link_desc, backend, checked, ok, rtt_cfg_us, "
 				"rtt_samples, rtt_lost, rtt_p50_us, rtt_p99_us, rtt_min_us, rtt_max_us, rtt_err_p50_us, "
 				"rtt_err_p99_us, rtt_ok, c2s_rate_bps, s2c_rate_bps, c2s_rate_ok, s2c_rate_ok, c2s_loss_pct, "
-				"s2c_loss_pct, c2s_loss_ok, s2c_loss_ok, host_steal_pct, summary, checked_at) VALUES (:run, "
-				":key, :desc, :backend, :checked, :ok, :cfg, :n, :lost, :p50, :p99, :min, :max, :e50, :e99, "
-				":rttok, :c2sr, :s2cr, :c2srok, :s2crok, :c2sl, :s2cl, :c2slok, :s2clok, :steal, :summary, "
-				":now)",
+				"s2c_loss_pct, c2s_loss_ok, s2c_loss_ok, host_steal_pct, probe_p50_us, probe_p99_us, link_ok, link_late_p50_us, "
+				"link_late_p99_us, link_late_max_us, link_releases_pkts, link_drop_loss_pkts, "
+				"link_drop_queue_pkts, link_drop_unplanned_pkts, link_fwd_wait_us, host_runq_before, host_runq_after, summary, "
+				"checked_at) VALUES (:run, :key, :desc, :backend, :checked, :ok, :cfg, :n, :lost, :p50, :p99, "
+				":min, :max, :e50, :e99, :rttok, :c2sr, :s2cr, :c2srok, :s2crok, :c2sl, :s2cl, :c2slok, :s2clok, "
+				":steal, :probe_p50, :probe_p99, :link_ok, :link_late_p50_us, :link_late_p99_us, :link_late_max_us, "
+				":link_releases_pkts, :link_drop_loss_pkts, :link_drop_queue_pkts, :link_drop_unplanned_pkts, "
+				":link_fwd_wait_us, :runq0, :runq1, :summary, :now)",
 				d);
 	if (rc < 0)
 		return rc;
@@ -361,6 +434,8 @@ int pq_store_link_check(pq_store *s, const char *link_key, const char *desc, con
 		bind_us(&st, ":p99", r->rtt_p99_ns);
 		bind_us(&st, ":min", r->rtt_min_ns);
 		bind_us(&st, ":max", r->rtt_max_ns);
+		bind_us(&st, ":probe_p50", r->probe_p50_ns);
+		bind_us(&st, ":probe_p99", r->probe_p99_ns);
 		pq_sql_double(&st, ":e50", r->err_p50_ns / 1e3);
 		pq_sql_double(&st, ":e99", r->err_p99_ns / 1e3);
 		if (r->rtt_judged)
@@ -379,6 +454,11 @@ int pq_store_link_check(pq_store *s, const char *link_key, const char *desc, con
 		}
 		if (r->host_steal >= 0)
 			pq_sql_double(&st, ":steal", r->host_steal * 100);
+		pq_store_bind_window(&st, &r->link, r->link_ok);
+		if (r->runq_before >= 0)
+			pq_sql_int(&st, ":runq0", r->runq_before);
+		if (r->runq_after >= 0)
+			pq_sql_int(&st, ":runq1", r->runq_after);
 	} else {
 		snprintf(summary, sizeof summary, "not checked");
 	}

@@ -55,6 +55,11 @@ int pq_store_cell_done(pq_store *s, const char *cell_key, pq_diag *d) PQ_MUST_US
 int pq_store_link_check(pq_store *s, const char *link_key, const char *desc, const char *backend,
 			const pq_check_result *r, int64_t *id, pq_diag *d) PQ_MUST_USE;
 
+/* The link columns link_check and cell share (link_ok, link_late_*_us, link_releases_pkts,
+ * link_drop_*_pkts, link_fwd_wait_us) bound from a window; ok -1 binds NULL. Store-internal. */
+struct pq_sql_stmt;
+void pq_store_bind_window(struct pq_sql_stmt *st, const pq_link_window *w, int ok);
+
 /* What a cell measured besides its parameters and its connections. */
 typedef struct pq_store_cell_row {
 	int64_t link_check_id;      /* 0 = none */
@@ -71,6 +76,9 @@ typedef struct pq_store_cell_row {
 	double host_steal_pct;      /* -1 unknown */
 	int host_runq_before, host_runq_after; /* -1 unknown */
 	double host_load1_before, host_load1_after;
+	/* fidelity: the link's own accounting during the cell and the verdicts (-1 unknown) */
+	pq_link_window link;
+	int link_ok, host_ok;
 	char started_at[32];
 	int64_t wall_ns;
 } pq_store_cell_row;

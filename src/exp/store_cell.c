@@ -19,6 +19,7 @@ void pq_store_cell_row_init(pq_store_cell_row *r)
 	r->host_steal_pct = -1;
 	r->host_runq_before = r->host_runq_after = -1;
 	r->host_load1_before = r->host_load1_after = -1;
+	r->link_ok = r->host_ok = -1;
 }
 
 static void opt_int(pq_sql_stmt *st, const char *name, long long v)
@@ -106,6 +107,8 @@ static void bind_row(pq_sql_stmt *st, const pq_store_cell_row *r)
 	opt_int(st, ":host_runq_after", r->host_runq_after);
 	opt_double(st, ":host_load1_before", r->host_load1_before);
 	opt_double(st, ":host_load1_after", r->host_load1_after);
+	pq_store_bind_window(st, &r->link, r->link_ok);
+	opt_int(st, ":host_ok", r->host_ok);
 	pq_sql_text(st, ":started_at", r->started_at);
 	pq_sql_int(st, ":wall_us", r->wall_ns / 1000);
 }
@@ -117,8 +120,11 @@ static const char *const cell_cols[] = {
 	"chain_cached", "response_bytes", "mss_bytes", "server_hs_timeout_us", "server_idle_timeout_us",
 	"link_check_ok", "status", "failure_reason", "conns_ok", "conns_failed", "server_handshakes",
 	"server_errors", "server_error_detail", "client_cpu_us", "server_link_cpu_us", "host_steal_pct",
-	"host_runq_before", "host_runq_after", "host_load1_before", "host_load1_after", "started_at", "wall_us",
-	NULL,
+	"host_runq_before", "host_runq_after", "host_load1_before", "host_load1_after",
+	/* fidelity */
+	"link_late_p50_us", "link_late_p99_us", "link_late_max_us", "link_releases_pkts", "link_drop_loss_pkts",
+	"link_drop_queue_pkts", "link_drop_unplanned_pkts", "link_fwd_wait_us", "link_ok", "host_ok",
+	"started_at", "wall_us", NULL,
 };
 
 static const char *const hs_names[PQ_HS_COUNT] = {
@@ -172,6 +178,10 @@ static void bind_conn(pq_sql_stmt *st, int64_t cell_id, size_t i, const pq_load_
 	pq_sql_int(st, ":resume_offered", r->resume_offered);
 	pq_sql_int(st, ":resumed", r->resumed);
 	pq_sql_int(st, ":hrr", r->hrr);
+	pq_sql_int(st, ":ch1_bytes", r->ch_bytes[0]);
+	pq_sql_int(st, ":ch1_segs", r->ch_segs[0]);
+	pq_sql_int(st, ":ch2_bytes", r->ch_bytes[1]);
+	pq_sql_int(st, ":ch2_segs", r->ch_segs[1]);
 	pq_sql_int(st, ":early_sent", r->early_sent);
 	pq_sql_int(st, ":early_accepted", r->early_accepted);
 	pq_sql_int(st, ":cert_compressed", r->cert_compressed);
@@ -206,7 +216,8 @@ static int conn_sql(char *buf, size_t n)
 		"cell_id", "conn_index", "intended_us", "start_us", "connect_us", "client_hello_us",
 		"server_hello_us", "handshake_us", "request_us", "ttfb_us", "ttlb_us", "end_us", "latency_us",
 		"handshake_rtts", "tls_version", "tls_group", "sigalg", "cipher", "resume_offered", "resumed",
-		"hrr", "early_sent", "early_accepted", "cert_compressed", "tls_tx_bytes", "tls_rx_bytes",
+		"hrr", "ch1_bytes", "ch1_segs", "ch2_bytes", "ch2_segs", "early_sent", "early_accepted",
+		"cert_compressed", "tls_tx_bytes", "tls_rx_bytes",
 		"tcp_tx_bytes", "tcp_rx_bytes", "tcp_tx_segs", "tcp_rx_segs", "srtt_us", "rttvar_us",
 		"min_rtt_us", "retrans_segs", "cwnd_segs", "mss_bytes", "requests", "http_status",
 		"body_bytes", "error_kind", "error_detail",

@@ -63,6 +63,10 @@ static void finish(pq_load_conn *c, enum pq_load_err err, const char *detail)
 	r->tls_bytes[PQ_TX] = a->record_bytes[PQ_TX];
 	r->tls_bytes[PQ_RX] = a->record_bytes[PQ_RX];
 	r->hrr = (uint8_t)a->hrr;
+	for (int k = 0; k < 2; k++) {
+		r->ch_bytes[k] = a->ch_bytes[k];
+		r->ch_segs[k] = pq_tls_acct_ch_segs(a, k);
+	}
 	r->cert_compressed = a->hs_count[PQ_RX][PQ_HS_COMPRESSED_CERTIFICATE] > 0;
 	if (a->t_client_hello_ns)
 		r->t[PQ_PH_CLIENT_HELLO] = a->t_client_hello_ns - c->start_abs_ns;
@@ -125,6 +129,7 @@ void pq_load_conn_start(pq_load_conn *c, const pq_conn_params *p, uint64_t id,
 		finish(c, PQ_LERR_CONNECT, strerror(errno));
 		return;
 	}
+	pq_tls_acct_watch_fd(&c->acct, c->fd);
 	if (connect(c->fd, (const struct sockaddr *)&p->target->sa, p->target->len) < 0 &&
 	    errno != EINPROGRESS) {
 		int e = errno;

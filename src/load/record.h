@@ -56,6 +56,8 @@ typedef struct pq_load_record {
 	char version[12], group[32], sigalg[32], cipher[40];
 	uint8_t resume_offered, resumed, hrr, early_sent, early_accepted, cert_compressed;
 	uint32_t hs_bytes[2][PQ_HS_COUNT]; /* handshake message bytes by type, PQ_TX/PQ_RX */
+	uint32_t ch_bytes[2];              /* the ClientHello, and the one after an HRR (0: none) */
+	uint32_t ch_segs[2];               /* TCP data segments of each ClientHello's flight */
 	uint64_t tls_bytes[2];             /* TLS record bytes (with headers) each way */
 	uint64_t tcp_bytes[2];             /* tcp_info bytes_sent / bytes_received */
 	uint32_t tcp_segs[2];              /* tcp_info segs_out / segs_in */

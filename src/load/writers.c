@@ -35,6 +35,10 @@ static void visit(const pq_load_record *r, sink *s)
 	s->num(s, "resume_offered", r->resume_offered);
 	s->num(s, "resumed", r->resumed);
 	s->num(s, "hrr", r->hrr);
+	s->num(s, "ch1_bytes", r->ch_bytes[0]);
+	s->num(s, "ch1_segs", r->ch_segs[0]);
+	s->num(s, "ch2_bytes", r->ch_bytes[1]);
+	s->num(s, "ch2_segs", r->ch_segs[1]);
 	s->num(s, "early_sent", r->early_sent);
 	s->num(s, "early_accepted", r->early_accepted);
 	s->num(s, "cert_compressed", r->cert_compressed);

@@ -141,6 +141,14 @@ int pq_model_base_alg(const char *leaf_alg, const char *what, int intermediates,
 	return 0;
 }
 
+void pq_model_base_hello(pq_model_base *b, const pq_tls_hello *h)
+{
+	b->client_hello = h->client_hello[0];
+	b->hrr = h->hrr;
+	b->hrr_bytes = h->hrr_bytes;
+	b->client_hello2 = h->client_hello[1];
+}
+
 void pq_model_base_net(const pq_model_base *b, size_t mss, size_t iw, size_t response,
 		       pq_model_in *out)
 {
@@ -150,5 +158,8 @@ void pq_model_base_net(const pq_model_base *b, size_t mss, size_t iw, size_t res
 			     .server_writes = b->measured ? b->writes : b->rule.writes,
 			     .n_server_writes = b->measured ? b->n_writes : b->rule.n_writes,
 			     .tickets = b->tickets,
-			     .response = response};
+			     .response = response,
+			     .hrr = b->hrr,
+			     .hrr_bytes = b->hrr_bytes,
+			     .client_hello2 = b->client_hello2};
 }

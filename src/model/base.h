@@ -16,6 +16,7 @@
 #include "core/err.h"
 #include "model/flight.h"
 #include "pki/acct.h"
+#include "tls/hello.h"
 
 #define PQ_MODEL_BASE_CERTS 16
 
@@ -28,6 +29,8 @@ typedef struct pq_model_base {
 	int measured;	    /* 1: writes, tickets and ee from a handshake */
 	size_t writes[PQ_MODEL_MAX_WRITES], n_writes;
 	size_t client_hello, tickets;
+	int hrr;			   /* the client's offer draws a HelloRetryRequest */
+	size_t hrr_bytes, client_hello2;   /* its flight, and the second ClientHello's */
 } pq_model_base;
 
 int pq_model_base_certs(const char *dir, const char *what, const char *group, size_t wbuf,
@@ -35,6 +38,11 @@ int pq_model_base_certs(const char *dir, const char *what, const char *group, si
 
 int pq_model_base_alg(const char *leaf_alg, const char *what, int intermediates,
 		      const char *group, size_t wbuf, pq_model_base *out, pq_diag *d) PQ_MUST_USE;
+
+/* The client's side as measured for an offer (tls/hello.h): its ClientHello(s) and
+ * whether the server asks again replace the ones of the base's own handshake (which
+ * offered its group alone). The caller builds the base with the group h negotiated. */
+void pq_model_base_hello(pq_model_base *b, const pq_tls_hello *h);
 
 /* The model's network inputs for this base: ClientHello and tickets from it; writes
  * the measured ones when there are, else the rule's. */

@@ -1,7 +1,9 @@
 #include "model/flight.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "core/wire.h"
 #include "model/tcp.h"
@@ -75,6 +77,10 @@ static void explain(why *w, const pq_model_in *in, const pq_model_out *o, size_t
 	    (in->client_hello + mss - 1) / mss, in->client_hello > mss ? "s" : "");
 	say(w, o->ch_rounds > 1 ? ": more than the client's window, %u extra round trips\n" : "\n",
 	    o->ch_rounds - 1);
+	if (in->hrr)
+		say(w, "its key share is not one the server takes: a HelloRetryRequest comes back and "
+		       "the second ClientHello (%s bytes) goes out: %u more round trip%s\n",
+		    grp(b, sizeof b, in->client_hello2), o->hrr_rounds, o->hrr_rounds > 1 ? "s" : "");
 	explain_flight(w, in, o, mss, iw);
 	say(w, "handshake: the client has the server's Finished after %u round trips\n", o->handshake);
 	if (in->early_data)
@@ -100,22 +106,35 @@ int pq_model_predict(const pq_model_in *in, pq_model_out *out, pq_diag *d)
 				   "flight model: needs the ClientHello's bytes and 1 to %d server "
 				   "writes (got %zu)",
 				   PQ_MODEL_MAX_WRITES, in->n_server_writes);
+	if (in->hrr && !in->client_hello2)
+		return pq_diag_set(d, PQ_EINVAL, "flight model: a HelloRetryRequest needs the second "
+						 "ClientHello's bytes");
 	if (mss < 64 || mss > 65535)
 		return pq_diag_set(d, PQ_EINVAL, "flight model: an MSS of %zu bytes (accepted: 64 to 65535)", mss);
 	pq_model_out o = {0};
 	pq_model_burst b;
-	pq_model_tcp client = {.mss = mss, .cwnd = iw}, server = {.mss = mss, .cwnd = iw};
+	pq_model_tcp client = {.mss = mss, .cwnd = iw}, server = {.mss = mss, .cwnd = iw, .pace = in->server_pace};
 	pq_model_tcp_send(&client, &in->client_hello, 1, &b);
 	o.ch_rounds = b.rounds;
+	if (in->hrr) {
+		/* The HRR is a short flight of its own; the second ClientHello leaves when it
+		 * arrives, from the window the first one left. */
+		size_t hrr = in->hrr_bytes ? in->hrr_bytes : 1;
+		pq_model_tcp_send(&server, &hrr, 1, &b);
+		o.hrr_rounds = b.rounds;
+		pq_model_tcp_send(&client, &in->client_hello2, 1, &b);
+		o.hrr_rounds += b.rounds - 1;
+	}
 	pq_model_tcp_send(&server, in->server_writes, in->n_server_writes, &b);
 	for (size_t i = 0; i < in->n_server_writes; i++)
 		o.flight_bytes += in->server_writes[i];
 	o.flight_rounds = b.rounds;
 	o.flight_segments = b.segments;
 	o.flight_first_round = b.first_round;
+	o.flight_last_tx = b.last_tx;
 	o.cwnd_after_flight = server.cwnd;
 	o.connect = 1;
-	o.handshake = o.connect + o.ch_rounds - 1 + o.flight_rounds;
+	o.handshake = o.connect + o.ch_rounds - 1 + o.hrr_rounds + o.flight_rounds;
 	o.ttfb = in->early_data ? o.handshake : o.handshake + 1;
 	size_t rest[2] = {in->tickets, in->response};
 	size_t nrest = in->tickets ? 2 : 1;
@@ -124,9 +143,35 @@ int pq_model_predict(const pq_model_in *in, pq_model_out *out, pq_diag *d)
 	o.response_rounds = b.rounds ? b.rounds : 1;
 	/* The first response round is the one that brings the first byte. */
 	o.ttlb = in->response ? o.ttfb + o.response_rounds - 1 : 0;
+	/* The flight's pacing delays the client's Finished, so every later phase with it. */
+	double late = o.flight_last_tx - (o.flight_rounds ? o.flight_rounds - 1.0 : 0);
+	o.handshake_t = o.handshake + late;
+	o.ttfb_t = o.ttfb + late;
+	o.ttlb_t = o.ttlb ? o.ttfb_t + (b.rounds ? b.last_tx : 0) : 0;
 	why w = {out->why, sizeof out->why, 0};
 	*out = o;
 	out->why[0] = '\0';
 	explain(&w, in, out, mss, iw);
+	if (late > 0.005)
+		say(&w, "pacing: %s the server's segments after its first %d; the flight's last one leaves "
+			"%.2f round trips after its round begins, so the handshake ends at %.2f and the "
+			"first byte at %.2f round trips\n",
+		    in->server_pace.kind == PQ_MODEL_PACE_BBR ? "BBR paces" : "fq paces", PQ_MODEL_PACE_UNPACED_SEGS,
+		    late, out->handshake_t, out->ttfb_t);
 	return 0;
+}
+
+int pq_model_agrees(double predicted, double measured)
+{
+	return isfinite(measured) && fabs(measured - predicted) <= PQ_MODEL_AGREE_RTT;
+}
+
+pq_model_pace pq_model_pace_of(const char *cc, const char *qdisc, unsigned ss_ratio, int gso)
+{
+	pq_model_pace p = {.kind = PQ_MODEL_PACE_OFF, .ss_ratio = ss_ratio, .skb_segs = gso ? 2 : 1};
+	if (cc && strcmp(cc, "bbr") == 0)
+		p.kind = PQ_MODEL_PACE_BBR;
+	else if (qdisc && strcmp(qdisc, "fq") == 0)
+		p.kind = PQ_MODEL_PACE_RATIO;
+	return p;
 }

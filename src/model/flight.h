@@ -3,14 +3,18 @@
  * connection as pqtls bench measures them (from connect(2)):
  *   connect    SYN, SYN-ACK: 1
  *   handshake  + the ClientHello's rounds - 1 + the server's first flight's rounds
- *              (the client is done when the last of it arrives)
+ *              (the client is done when the last of it arrives); a HelloRetryRequest
+ *              (the first ClientHello's key share is not one the server takes) adds the
+ *              round of the HRR and the second ClientHello's rounds before the flight
  *   ttfb       + 1: the client's Finished and request go out, tickets and the first
  *              response bytes come back (0-RTT: the request went with the ClientHello
  *              and is answered right after the server's flight)
  *   ttlb       + the further rounds the response needs, from the window the flight left
- * TCP's side (per-write segments, slow start) is model/tcp.h. The model has no loss, no
- * delayed-ACK timer, no CPU time and no receive-window limit; pq_model_predict's
- * explanation says so where a prediction leans on it.
+ * TCP's side (per-write segments, slow start) is model/tcp.h, and when the server's flow
+ * is paced (BBR; fq), model/pace.h times each window's segments: the *_t fields are the
+ * same phases in fractional round trips, later than the whole ones by the pacing. The
+ * model has no loss, no delayed-ACK timer, no CPU time and no receive-window limit;
+ * pq_model_predict's explanation says so where a prediction leans on it.
  *
  * Contract: pq_model_predict returns 0 with *out filled (its `why` is the explanation,
  * one sentence per line), or PQ_EINVAL naming the bad input. Pure arithmetic. */
@@ -20,8 +24,13 @@
 #include <stddef.h>
 
 #include "core/err.h"
+#include "model/pace.h"
 
 #define PQ_MODEL_MAX_WRITES 64
+/* A measured phase agrees with the model when it is within this many round trips of the
+ * prediction: far below the one round trip a window costs, above the host's noise (a
+ * vCPU stall, the handshake's CPU time at 50 ms and more). */
+#define PQ_MODEL_AGREE_RTT 0.25
 
 typedef struct pq_model_in {
 	size_t mss;	     /* bytes; 0 means PQ_WIRE_MSS_DEFAULT (MTU 1500 with TCP timestamps) */
@@ -32,17 +41,32 @@ typedef struct pq_model_in {
 	size_t tickets;	 /* bytes of NewSessionTickets the server sends after the handshake */
 	size_t response; /* bytes on TCP of the response (TLS records); 0: no last byte */
 	int early_data;	 /* the request rides in 0-RTT data */
+	int hrr;	 /* the server answers the first ClientHello with a HelloRetryRequest */
+	size_t hrr_bytes;     /* bytes on TCP of the HRR flight (0: one short segment) */
+	size_t client_hello2; /* bytes on TCP of the client's flight after the HRR */
+	pq_model_pace server_pace; /* how the server's kernel paces (kind, ratio, skb size); zero: not */
 } pq_model_in;
 
 typedef struct pq_model_out {
 	unsigned connect, handshake, ttfb, ttlb; /* round trips from connect(2) */
 	unsigned ch_rounds, flight_rounds, response_rounds;
+	unsigned hrr_rounds; /* the HRR's round trip and the second ClientHello's extra ones */
 	size_t flight_bytes, flight_segments, flight_first_round;
 	size_t cwnd_after_flight, response_segments; /* segments */
+	double flight_last_tx;	/* round trips from the flight's first write to its last segment */
+	double handshake_t, ttfb_t, ttlb_t; /* the phases with pacing, in round trips (ttlb_t 0: none) */
 	char why[2048];
 } pq_model_out;
 
 int pq_model_predict(const pq_model_in *in, pq_model_out *out, pq_diag *d) PQ_MUST_USE;
+
+/* Does a measured phase (round trips: median over min RTT) agree with the prediction? */
+int pq_model_agrees(double predicted, double measured);
+
+/* The pacing a server's kernel applies, from what the kernel reported: its congestion
+ * control ("bbr", "cubic"), root qdisc ("fq" paces every flow), slow-start ratio (%) and
+ * GSO (1 on). */
+pq_model_pace pq_model_pace_of(const char *cc, const char *qdisc, unsigned ss_ratio, int gso);
 
 /* Bytes on TCP of an HTTP response of `body` bytes with a `header`-byte head, in TLS
  * 1.3 records of at most 16,384 bytes (22 bytes each of framing and tag). */

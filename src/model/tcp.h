@@ -10,7 +10,9 @@
  *    at least every second segment, and Linux grows cwnd by the segments ACKed, not by
  *    the ACKs), slow start adds the segments ACKed to cwnd, but only while the flow is
  *    window-limited (cwnd < 2 x the segments in flight, tcp_is_cwnd_limited);
- *  - no loss, no receive-window limit, no pacing.
+ *  - no loss, no receive-window limit; pacing (model/pace.h) times the segments when
+ *    the flow is paced, so a burst's last segment may leave a fraction of a round trip
+ *    after its round began.
  * Pure arithmetic; the state is the congestion window carried from one burst to the
  * next on the same connection. */
 #ifndef PQ_MODEL_TCP_H
@@ -18,15 +20,22 @@
 
 #include <stddef.h>
 
+/* IPv4 and TCP headers with the timestamp option: the MSS is the MTU less this. */
+#define PQ_MODEL_TCPIP_HEADERS 52
+#include "model/pace.h"
+
 typedef struct pq_model_tcp {
 	size_t mss;  /* bytes of payload per segment */
 	size_t cwnd; /* segments */
+	pq_model_pace pace; /* zero: not paced */
 } pq_model_tcp;
 
 typedef struct pq_model_burst {
 	size_t segments;   /* sent in all */
 	unsigned rounds;   /* round trips in which segments were sent (0 for no bytes) */
 	size_t first_round; /* segments sent in the first round */
+	double last_tx;     /* round trips from the first write until the last segment leaves:
+			     * rounds - 1 when nothing paces the flow */
 } pq_model_burst;
 
 /* Sends writes w[0..n-1] (all issued at once) from state *t, updates t->cwnd with the

@@ -16,6 +16,7 @@
 #include <cjson/cJSON.h>
 
 #include "core/clock.h"
+#include "core/units.h"
 #include "core/wire.h"
 #include "stats/sample.h"
 #include "net/steal.h"
@@ -28,7 +29,6 @@ void pq_check_opts_init(pq_check_opts *o)
 	o->rtt_samples = 200;
 	o->rtt_gap_ns = 2 * PQ_NS_PER_MS;
 	o->budget_median_ns = 250 * PQ_NS_PER_US;
-	o->budget_p99_ns = 2 * PQ_NS_PER_MS;
 	o->budget_rate = 0.03;
 	o->loss_probes = 4000;
 	o->rate_ns = 1 * PQ_NS_PER_S;
@@ -56,7 +56,10 @@ static int open_sock(void *arg)
 	struct sockaddr_in peer = me;
 	inet_pton(AF_INET, side ? PQ_LINK_SERVER_ADDR : PQ_LINK_CLIENT_ADDR, &me.sin_addr);
 	inet_pton(AF_INET, side ? PQ_LINK_CLIENT_ADDR : PQ_LINK_SERVER_ADDR, &peer.sin_addr);
-	int buf = 8 << 20;
+	int buf = 8 << 20, one = 1;
+	/* Each datagram carries the time the kernel took it in (for a packet from the link:
+	 * when the forwarder wrote it), so the echo's RTT excludes the probe's own waits. */
+	setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one);
 	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &buf, sizeof buf);
 	setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &buf, sizeof buf);
 	if (bind(fd, (struct sockaddr *)&me, sizeof me) || connect(fd, (struct sockaddr *)&peer, sizeof peer)) {
@@ -89,10 +92,40 @@ static void socks_close(struct socks *s)
 			close(s->fd[i]);
 }
 
+/* An echo probe. Times are CLOCK_REALTIME, the clock of the kernel's receive timestamps;
+ * one process stamps both ends, so a step of that clock during one round trip is the
+ * only error it can add. */
 struct probe {
 	uint32_t seq;
-	int64_t t_sent;
+	int64_t t_sent; /* client: just before send() */
+	int64_t turn;   /* server: its send() minus the kernel's receipt of the probe */
 };
+
+static int64_t real_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * PQ_NS_PER_S + ts.tv_nsec;
+}
+
+/* One probe from fd, with the kernel's receive time (*at; the time now when the kernel
+ * gave none). 1 when one was read. */
+static int recv_probe(int fd, struct probe *p, int64_t *at)
+{
+	char ctl[CMSG_SPACE(sizeof(struct timespec))];
+	struct iovec iov = {p, sizeof *p};
+	struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl, .msg_controllen = sizeof ctl};
+	if (recvmsg(fd, &m, 0) != (ssize_t)sizeof *p)
+		return 0;
+	*at = real_ns();
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c))
+		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS) {
+			struct timespec ts;
+			memcpy(&ts, CMSG_DATA(c), sizeof ts);
+			*at = (int64_t)ts.tv_sec * PQ_NS_PER_S + ts.tv_nsec;
+		}
+	return 1;
+}
 
 static void drain(int fd)
 {
@@ -101,9 +134,13 @@ static void drain(int fd)
 		;
 }
 
-/* Echo: the client sends a probe every gap; the server side echoes it; RTT = echo
- * received - sent. One thread serves both sockets, as any ping would. */
-static int measure_rtt(struct socks *s, const pq_check_opts *o, int64_t rtt_cfg, pq_stats *rtt, int *lost)
+/* Echo: the client sends a probe every gap; the server side echoes it; one thread serves
+ * both sockets, as any ping would. Two RTTs per echo: `rtt` from the kernel's receive
+ * times, less the server side's turnaround (what the link took: judged), and `seen` as
+ * the probe saw it, receive handled minus sent (the link plus the probe's own waits for a
+ * CPU: the host's noise). */
+static int measure_rtt(struct socks *s, const pq_check_opts *o, int64_t rtt_cfg, pq_stats *rtt, pq_stats *seen,
+		       int *lost)
 {
 	int n = o->rtt_samples, sent = 0, got = 0;
 	int64_t next = pq_mono_ns(), wait_end = INT64_MAX;
@@ -111,7 +148,7 @@ static int measure_rtt(struct socks *s, const pq_check_opts *o, int64_t rtt_cfg,
 	while (got < n) {
 		int64_t now = pq_mono_ns();
 		if (sent < n && now >= next) {
-			struct probe p = {(uint32_t)sent, now};
+			struct probe p = {(uint32_t)sent, real_ns(), 0};
 			if (send(s->fd[0], &p, sizeof p, 0) == (ssize_t)sizeof p)
 				sent++;
 			next += o->rtt_gap_ns;
@@ -127,11 +164,16 @@ static int measure_rtt(struct socks *s, const pq_check_opts *o, int64_t rtt_cfg,
 		if (ppoll(pf, 2, &ts, NULL) < 0 && errno != EINTR)
 			return -errno;
 		struct probe p;
-		while (recv(s->fd[1], &p, sizeof p, 0) == (ssize_t)sizeof p)
+		int64_t at;
+		while (recv_probe(s->fd[1], &p, &at)) {
+			p.turn = real_ns() - at;
 			if (send(s->fd[1], &p, sizeof p, 0) < 0) { /* lost echo shows as a lost sample */
 			}
-		while (recv(s->fd[0], &p, sizeof p, 0) == (ssize_t)sizeof p) {
-			int rc = pq_stats_add(rtt, (double)(pq_mono_ns() - p.t_sent));
+		}
+		while (recv_probe(s->fd[0], &p, &at)) {
+			int rc = pq_stats_add(rtt, (double)(at - p.t_sent - p.turn));
+			if (!rc)
+				rc = pq_stats_add(seen, (double)(real_ns() - p.t_sent));
 			if (rc)
 				return rc;
 			got++;
@@ -214,6 +256,91 @@ static double expected_loss(const pq_loss_cfg *l)
 	return bad * l->loss_bad + (1 - bad) * l->loss_good;
 }
 
+void pq_check_probe_from(pq_check_result *r, pq_stats *seen)
+{
+	pq_summary sum;
+	pq_stats_summary(seen, &sum);
+	r->probe_p50_ns = sum.p50;
+	r->probe_p99_ns = sum.p99;
+}
+
+void pq_check_rtt_from(pq_check_result *r, pq_stats *rtt)
+{
+	pq_summary sum;
+	pq_stats_summary(rtt, &sum);
+	r->rtt_n = (int)sum.n;
+	r->rtt_p50_ns = sum.p50;
+	r->rtt_p99_ns = sum.p99;
+	r->rtt_min_ns = sum.min;
+	r->rtt_max_ns = sum.max;
+	r->err_p50_ns = sum.p50 - (double)r->rtt_cfg_ns;
+	r->err_p99_ns = sum.p99 - (double)r->rtt_cfg_ns;
+}
+
+/* One direction's loss: counted by the loss stage itself when the link keeps accounts
+ * (every packet of the check passed it), else by the probes that arrived. */
+static void judge_loss(pq_check_result *r, int dir, const pq_dir_cfg *dc)
+{
+	pq_check_dir *cd = &r->dir[dir];
+	double want = expected_loss(&dc->loss);
+	if (want <= 0)
+		return;
+	const pq_path_stats *ps = &r->link.dir[dir];
+	double k, n;
+	cd->measured_loss = 1;
+	cd->loss_by_link = r->link.late_known && ps->pkts_in > 0;
+	if (cd->loss_by_link) {
+		k = (double)ps->drop_loss;
+		n = (double)ps->pkts_in;
+	} else {
+		k = (double)(cd->probes_sent - cd->probes_got);
+		n = (double)cd->probes_sent;
+	}
+	cd->loss = n > 0 ? k / n : 1.0;
+	pq_stats_wilson(k, n, Z99, &cd->loss_lo, &cd->loss_hi);
+	/* Bursty loss is correlated, so the binomial interval is too narrow for it:
+	 * Gilbert-Elliott links are measured and shown but not judged. */
+	cd->loss_ok = dc->loss.ge_p > 0 || (want >= cd->loss_lo && want <= cd->loss_hi);
+}
+
+double pq_check_probe_tail_ns(const pq_check_result *r)
+{
+	return r->rtt_n > 0 ? r->probe_p99_ns - r->rtt_p50_ns : -1;
+}
+
+void pq_check_judge(pq_check_result *r, const pq_link_config *c, const pq_check_opts *oin)
+{
+	pq_check_opts o;
+	if (oin)
+		o = *oin;
+	else
+		pq_check_opts_init(&o);
+	int lossy = 0;
+	for (int i = 0; i < 2; i++)
+		lossy |= c->dir[i].loss.p > 0 || c->dir[i].loss.ge_p > 0;
+	r->rtt_judged = !c->dir[0].jitter_ns && !c->dir[1].jitter_ns && !c->dir[0].rate_bps && !c->dir[1].rate_bps;
+	/* A lost echo on a lossless link: the link's own counts say whether it dropped it
+	 * (below); without them it is the only sign. An echo that came back late is the
+	 * probe's tail, reported, not judged. */
+	int lost_ok = lossy || r->link.late_known || r->rtt_lost == 0;
+	r->rtt_ok = r->rtt_n > 0 &&
+		    (!r->rtt_judged || (fabs(r->err_p50_ns) <= (double)o.budget_median_ns && lost_ok));
+	r->link_ok = pq_link_window_ok(&r->link, r->link_why, sizeof r->link_why);
+	r->ok = r->rtt_ok && r->link_ok != 0;
+	for (int dir = 0; dir < 2; dir++) {
+		const pq_dir_cfg *dc = &c->dir[dir];
+		pq_check_dir *cd = &r->dir[dir];
+		if (cd->measured_rate) {
+			cd->rate_err = dc->rate_bps ? cd->rate_bps / (double)dc->rate_bps - 1.0 : 0;
+			cd->rate_ok = cd->rate_bps > 0 && fabs(cd->rate_err) <= o.budget_rate;
+			r->ok &= cd->rate_ok;
+		}
+		judge_loss(r, dir, dc);
+		if (cd->measured_loss)
+			r->ok &= cd->loss_ok;
+	}
+}
+
 int pq_check_run(pq_link *l, const pq_check_opts *oin, pq_check_result *r, pq_diag *d)
 {
 	pq_check_opts o;
@@ -226,68 +353,57 @@ int pq_check_run(pq_link *l, const pq_check_opts *oin, pq_check_result *r, pq_di
 	const pq_link_config *c = pq_link_cfg(l);
 	memset(r, 0, sizeof *r);
 	r->host_steal = -1;
+	r->runq_before = r->runq_after = -1;
+	r->link.fwd_wait_ns = -1;
 	r->backend = pq_link_backend(l);
 	r->rtt_cfg_ns = pq_link_config_rtt_ns(c);
 	struct socks s;
-	pq_stats rtt;
+	pq_stats rtt, seen;
 	pq_stats_init(&rtt);
+	pq_stats_init(&seen);
 	/* The measuring thread gets the forwarder's CFS weight while it measures, so other
-	 * work on the machine shows less as link error (restored at the end). */
+	 * work on the machine shows less in the probe's tail (restored at the end). */
 	id_t tid = (id_t)gettid();
 	errno = 0;
 	int old_nice = getpriority(PRIO_PROCESS, tid);
 	int reniced = errno == 0 && setpriority(PRIO_PROCESS, tid, -19) == 0;
 	pq_steal_sample steal0, steal1;
 	int have_steal = pq_steal_read(&steal0) == 0;
+	r->runq_before = have_steal ? steal0.runq : -1;
 	int rc = socks_open(l, &s, d);
 	if (rc)
 		goto out;
-	if ((rc = measure_rtt(&s, &o, r->rtt_cfg_ns, &rtt, &r->rtt_lost))) {
+	/* Without the link's counts (a backend that cannot give them now) the check goes on
+	 * as netem's does: the probes decide. */
+	int counted = pq_link_window_begin(l) == 0;
+	if ((rc = measure_rtt(&s, &o, r->rtt_cfg_ns, &rtt, &seen, &r->rtt_lost))) {
 		rc = pq_diag_set(d, rc, "check: timing echoes failed: %s", pq_strerror(rc));
 		goto out;
 	}
-	pq_summary sum;
-	pq_stats_summary(&rtt, &sum);
-	r->rtt_n = (int)sum.n;
-	r->rtt_p50_ns = sum.p50;
-	r->rtt_p99_ns = sum.p99;
-	r->rtt_min_ns = sum.min;
-	r->rtt_max_ns = sum.max;
-	r->err_p50_ns = sum.p50 - (double)r->rtt_cfg_ns;
-	r->err_p99_ns = sum.p99 - (double)r->rtt_cfg_ns;
-	int lossy = 0;
-	for (int i = 0; i < 2; i++)
-		lossy |= c->dir[i].loss.p > 0 || c->dir[i].loss.ge_p > 0;
-	r->rtt_judged = !c->dir[0].jitter_ns && !c->dir[1].jitter_ns && !c->dir[0].rate_bps && !c->dir[1].rate_bps;
-	r->rtt_ok = sum.n > 0 && (!r->rtt_judged || (fabs(r->err_p50_ns) <= (double)o.budget_median_ns &&
-						     fabs(r->err_p99_ns) <= (double)o.budget_p99_ns &&
-						     (lossy || r->rtt_lost == 0)));
-	r->ok = r->rtt_ok;
+	pq_check_rtt_from(r, &rtt);
+	pq_check_probe_from(r, &seen);
 	for (int dir = 0; dir < 2; dir++) {
 		const pq_dir_cfg *dc = &c->dir[dir];
 		pq_check_dir *cd = &r->dir[dir];
 		if (dc->rate_bps && !dc->loss.p && !dc->loss.ge_p) {
 			cd->measured_rate = 1;
-			if (measure_rate(&s, dir, dc->rate_bps, c->mtu, &o, &cd->rate_bps) == 0) {
-				cd->rate_err = cd->rate_bps / (double)dc->rate_bps - 1.0;
-				cd->rate_ok = fabs(cd->rate_err) <= o.budget_rate;
-			}
-			r->ok &= cd->rate_ok;
+			if (measure_rate(&s, dir, dc->rate_bps, c->mtu, &o, &cd->rate_bps) != 0)
+				cd->rate_bps = 0;
 		}
-		double want = expected_loss(&dc->loss);
-		if (want > 0) {
-			int got = 0;
-			cd->measured_loss = 1;
-			measure_loss(&s, dir, o.loss_probes, dc->delay_ns + dc->jitter_ns * 4, &got);
-			cd->loss = 1.0 - (double)got / o.loss_probes;
-			pq_check_wilson(o.loss_probes - got, o.loss_probes, &cd->loss_lo, &cd->loss_hi);
-			/* Bursty loss is correlated, so the binomial interval is too narrow for it:
-			 * Gilbert-Elliott links are measured and shown but not judged. */
-			cd->loss_ok = dc->loss.ge_p > 0 || (want >= cd->loss_lo && want <= cd->loss_hi);
-			r->ok &= cd->loss_ok;
+		if (expected_loss(&dc->loss) > 0) {
+			cd->probes_sent = o.loss_probes;
+			measure_loss(&s, dir, o.loss_probes, dc->delay_ns + dc->jitter_ns * 4, &cd->probes_got);
 		}
 	}
-	r->host_steal = have_steal && pq_steal_read(&steal1) == 0 ? pq_steal_fraction(&steal0, &steal1) : -1;
+	if (!counted || pq_link_window_end(l, &r->link) < 0) {
+		memset(&r->link, 0, sizeof r->link); /* late_known 0 */
+		r->link.fwd_wait_ns = -1;
+	}
+	pq_check_judge(r, c, &o);
+	if (have_steal && pq_steal_read(&steal1) == 0) {
+		r->host_steal = pq_steal_fraction(&steal0, &steal1);
+		r->runq_after = steal1.runq;
+	}
 out:
 	/* Restoring the weight can only fail if the thread lost CAP_SYS_NICE meanwhile; the
 	 * measurement is done either way. */
@@ -295,18 +411,47 @@ out:
 		(void)setpriority(PRIO_PROCESS, tid, old_nice);
 	socks_close(&s);
 	pq_stats_dispose(&rtt);
+	pq_stats_dispose(&seen);
 	return rc;
+}
+
+/* "; link: lateness p50 2 us p99 40 us max 210 us over 812 releases, drops loss 0 queue 0
+ * unplanned 0 OK" (or "not kept by this backend") */
+static size_t format_link(const pq_check_result *r, char *buf, size_t n)
+{
+	const pq_link_window *w = &r->link;
+	char a[32], b[32], c[32];
+	if (!w->late_known)
+		return (size_t)snprintf(buf, n, "; link: lateness not kept by the %s backend", pq_backend_name(r->backend));
+	size_t len;
+	if (w->late.n > 0)
+		len = (size_t)snprintf(buf, n, "; link: lateness p50 %s p99 %s max %s over %zu releases",
+				       pq_fmt_duration(a, sizeof a, (int64_t)w->late.p50),
+				       pq_fmt_duration(b, sizeof b, (int64_t)w->late.p99),
+				       pq_fmt_duration(c, sizeof c, (int64_t)w->late.max), w->late.n);
+	else
+		len = (size_t)snprintf(buf, n, "; link: no release");
+	if (len < n)
+		len += (size_t)snprintf(buf + len, n - len, ", drops loss %llu queue %llu unplanned %llu %s%s",
+					(unsigned long long)(w->dir[0].drop_loss + w->dir[1].drop_loss),
+					(unsigned long long)(w->dir[0].drop_queue + w->dir[1].drop_queue),
+					(unsigned long long)pq_link_window_unplanned(w), r->link_ok ? "OK" : "MISSED: ",
+					r->link_ok ? "" : r->link_why);
+	if (w->fwd_wait_ns >= 0 && len < n)
+		len += (size_t)snprintf(buf + len, n - len, " (the forwarder waited %s for a CPU in this machine)",
+					pq_fmt_duration(a, sizeof a, w->fwd_wait_ns));
+	return len;
 }
 
 void pq_check_format(const pq_check_result *r, char *buf, size_t n)
 {
-	size_t len = (size_t)snprintf(buf, n,
-				      "rtt %.3f ms: median %.3f ms (%+.3f), p99 %.3f ms (%+.3f), min %.3f max %.3f, "
-				      "%d samples, %d lost%s",
+	size_t len = (size_t)snprintf(buf, n, "rtt %.3f ms: median %.3f ms (%+.3f)%s, p99 %.3f ms, min %.3f max %.3f, "
+				      "%d samples, %d lost",
 				      (double)r->rtt_cfg_ns / 1e6, r->rtt_p50_ns / 1e6, r->err_p50_ns / 1e6,
-				      r->rtt_p99_ns / 1e6, r->err_p99_ns / 1e6, r->rtt_min_ns / 1e6, r->rtt_max_ns / 1e6,
-				      r->rtt_n, r->rtt_lost,
-				      !r->rtt_judged ? " (not judged: jitter or rate)" : r->rtt_ok ? " OK" : " MISSED");
+				      !r->rtt_judged ? " (not judged: jitter or rate)" : r->rtt_ok ? " OK" : " MISSED",
+				      r->rtt_p99_ns / 1e6, r->rtt_min_ns / 1e6, r->rtt_max_ns / 1e6, r->rtt_n, r->rtt_lost);
+	if (len < n)
+		len += format_link(r, buf + len, n - len);
 	static const char *const names[2] = {"up", "down"};
 	for (int i = 0; i < 2 && len < n; i++) {
 		const pq_check_dir *c = &r->dir[i];
@@ -314,17 +459,45 @@ void pq_check_format(const pq_check_result *r, char *buf, size_t n)
 			len += (size_t)snprintf(buf + len, n - len, "; rate %s %.3f Mbit/s (%+.2f%%)%s", names[i],
 						c->rate_bps / 1e6, c->rate_err * 100, c->rate_ok ? " OK" : " MISSED");
 		if (len < n && c->measured_loss)
-			len += (size_t)snprintf(buf + len, n - len, "; loss %s %.2f%% (99%% CI %.2f-%.2f%%)%s", names[i],
-						c->loss * 100, c->loss_lo * 100, c->loss_hi * 100,
+			len += (size_t)snprintf(buf + len, n - len, "; loss %s %.2f%% (99%% CI %.2f-%.2f%%, %s)%s",
+						names[i], c->loss * 100, c->loss_lo * 100, c->loss_hi * 100,
+						c->loss_by_link ? "counted by the link" : "counted by probes",
 						c->loss_ok ? " OK" : " MISSED");
 	}
-	if (r->host_steal >= 0.005 && len < n)
+	/* The host: how long the probe waited for a CPU, not what the link did. */
+	if (len < n && r->rtt_n > 0)
 		len += (size_t)snprintf(buf + len, n - len,
-					"; host steal %.1f%% of CPU time (the VM was descheduled)",
-					100.0 * r->host_steal);
+					"; host (not judged): the probe saw median %+.3f ms, p99 %+.3f ms over the link's median",
+					(r->probe_p50_ns - r->rtt_p50_ns) / 1e6, pq_check_probe_tail_ns(r) / 1e6);
+	if (len < n && r->host_steal >= 0)
+		len += (size_t)snprintf(buf + len, n - len, ", steal %.1f%%", 100.0 * r->host_steal);
+	if (len < n && r->runq_before >= 0 && r->runq_after >= 0)
+		len += (size_t)snprintf(buf + len, n - len, ", run queue %d -> %d", r->runq_before, r->runq_after);
 	if (len < n)
 		snprintf(buf + len, n - len, "; backend %s; %s", pq_backend_name(r->backend),
 			 r->ok ? "within budget" : "LINK MISSED ITS BUDGET");
+}
+
+static void json_link(cJSON *o, const pq_check_result *r)
+{
+	const pq_link_window *w = &r->link;
+	cJSON *x = cJSON_AddObjectToObject(o, "link");
+	if (!x)
+		return;
+	cJSON_AddBoolToObject(x, "accounted", w->late_known);
+	if (w->late_known && w->late.n > 0) {
+		cJSON_AddNumberToObject(x, "releases", (double)w->late.n);
+		cJSON_AddNumberToObject(x, "late_p50_us", w->late.p50 / 1e3);
+		cJSON_AddNumberToObject(x, "late_p99_us", w->late.p99 / 1e3);
+		cJSON_AddNumberToObject(x, "late_max_us", w->late.max / 1e3);
+	}
+	cJSON_AddNumberToObject(x, "drop_loss_pkts", (double)(w->dir[0].drop_loss + w->dir[1].drop_loss));
+	cJSON_AddNumberToObject(x, "drop_queue_pkts", (double)(w->dir[0].drop_queue + w->dir[1].drop_queue));
+	cJSON_AddNumberToObject(x, "drop_unplanned_pkts", (double)pq_link_window_unplanned(w));
+	if (w->fwd_wait_ns >= 0)
+		cJSON_AddNumberToObject(x, "fwd_wait_us", (double)w->fwd_wait_ns / 1e3);
+	if (r->link_ok >= 0)
+		cJSON_AddBoolToObject(x, "ok", r->link_ok);
 }
 
 char *pq_check_json(const pq_check_result *r)
@@ -335,6 +508,10 @@ char *pq_check_json(const pq_check_result *r)
 	cJSON_AddStringToObject(o, "backend", pq_backend_name(r->backend));
 	if (r->host_steal >= 0)
 		cJSON_AddNumberToObject(o, "host_steal", r->host_steal);
+	if (r->runq_before >= 0)
+		cJSON_AddNumberToObject(o, "host_runq_before", r->runq_before);
+	if (r->runq_after >= 0)
+		cJSON_AddNumberToObject(o, "host_runq_after", r->runq_after);
 	cJSON_AddNumberToObject(o, "rtt_configured_ms", (double)r->rtt_cfg_ns / 1e6);
 	cJSON_AddNumberToObject(o, "rtt_median_ms", r->rtt_p50_ns / 1e6);
 	cJSON_AddNumberToObject(o, "rtt_p99_ms", r->rtt_p99_ns / 1e6);
@@ -342,9 +519,12 @@ char *pq_check_json(const pq_check_result *r)
 	cJSON_AddNumberToObject(o, "rtt_max_ms", r->rtt_max_ns / 1e6);
 	cJSON_AddNumberToObject(o, "rtt_error_median_us", r->err_p50_ns / 1e3);
 	cJSON_AddNumberToObject(o, "rtt_error_p99_us", r->err_p99_ns / 1e3);
+	cJSON_AddNumberToObject(o, "probe_median_ms", r->probe_p50_ns / 1e6);
+	cJSON_AddNumberToObject(o, "probe_p99_ms", r->probe_p99_ns / 1e6);
 	cJSON_AddNumberToObject(o, "rtt_samples", r->rtt_n);
 	cJSON_AddNumberToObject(o, "rtt_lost", r->rtt_lost);
 	cJSON_AddBoolToObject(o, "rtt_ok", r->rtt_ok);
+	json_link(o, r);
 	static const char *const names[2] = {"up", "down"};
 	for (int i = 0; i < 2; i++) {
 		const pq_check_dir *c = &r->dir[i];
@@ -360,6 +540,7 @@ char *pq_check_json(const pq_check_result *r)
 			cJSON_AddNumberToObject(x, "loss", c->loss);
 			cJSON_AddNumberToObject(x, "loss_ci_low", c->loss_lo);
 			cJSON_AddNumberToObject(x, "loss_ci_high", c->loss_hi);
+			cJSON_AddStringToObject(x, "loss_counted_by", c->loss_by_link ? "link" : "probes");
 			cJSON_AddBoolToObject(x, "loss_ok", c->loss_ok);
 		}
 	}

@@ -1,20 +1,32 @@
-/* Self-check: measures a live link (RTT by UDP echo, rate by a paced UDP stream, loss by
- * counting probes) against its configuration and says whether each is within budget.
- * The experiment runner calls pq_check_run when it brings a link up, so a run on a link
- * that missed its budget is flagged instead of silently used. */
+/* Self-check: measures a live link against its configuration and judges what the link
+ * controls, by its own accounting and the probes' centre, never by the probes' tail:
+ *
+ *   judged    the forwarder's release lateness (every packet's actual write against its
+ *             scheduled time: p99 within PQ_LINK_LATE_BUDGET_NS) and its drops during the
+ *             check (none unplanned; configured loss inside the 99 % Wilson interval of
+ *             what the loss stage dropped), the rate delivered (paced UDP, within 3 %),
+ *             and the UDP echo's median RTT (within 250 us, on links without jitter or rate),
+ *             timed by the kernel's receive timestamps less the echo side's turnaround
+ *   reported  the echo as the probe itself saw it (its median and p99 over the link's
+ *             median), the host's steal time and run queue: how long the probe waited for
+ *             a CPU, which no link can prevent
+ *
+ * Without the link's own accounting (the netem backend) the probes count the loss, and a
+ * lost echo on a lossless link fails the check. The experiment runner calls pq_check_run
+ * when it brings a link up and stores the result. */
 #ifndef PQ_NET_CHECK_H
 #define PQ_NET_CHECK_H
 
 #include <stdint.h>
 
 #include "core/err.h"
+#include "stats/sample.h"
 #include "net/link.h"
 
 typedef struct pq_check_opts {
 	int rtt_samples;          /* echoes timed (default 200) */
 	int64_t rtt_gap_ns;       /* between echo sends (default 2 ms) */
 	int64_t budget_median_ns; /* |median - configured| allowed (default 250 us) */
-	int64_t budget_p99_ns;    /* |p99 - configured| allowed (default 2 ms) */
 	double budget_rate;       /* relative rate error allowed (default 3 %) */
 	int loss_probes;          /* probes per direction when loss is configured (default 4000) */
 	int64_t rate_ns;          /* how long to push each rate-limited direction (default 1 s) */
@@ -26,6 +38,8 @@ typedef struct pq_check_dir {
 	int measured_rate;        /* rate was configured and measured */
 	double rate_bps, rate_err; /* achieved, relative error */
 	int measured_loss;
+	int probes_sent, probes_got; /* loss probes */
+	int loss_by_link;         /* loss counted by the loss stage (else by the probes) */
 	double loss, loss_lo, loss_hi; /* measured, 99 % interval around it */
 	int loss_ok, rate_ok;
 } pq_check_dir;
@@ -33,18 +47,42 @@ typedef struct pq_check_dir {
 typedef struct pq_check_result {
 	int64_t rtt_cfg_ns;
 	int rtt_n, rtt_lost;
+	/* The echo's RTT from the kernel's receive times, less the echo side's turnaround:
+	 * what the link took */
 	double rtt_p50_ns, rtt_p99_ns, rtt_min_ns, rtt_max_ns;
+	/* The same echoes as the probe saw them (handled minus sent): the link plus the probe's
+	 * own waits for a CPU; reported, never judged */
+	double probe_p50_ns, probe_p99_ns;
 	double err_p50_ns, err_p99_ns; /* measured - configured */
-	int rtt_ok, rtt_judged;        /* judged = no jitter, so a fixed RTT is expected */
+	int rtt_ok, rtt_judged;        /* the median; judged = no jitter or rate, so a fixed RTT is expected */
 	pq_check_dir dir[2];
+	pq_link_window link;           /* the link's own accounting during the check */
+	int link_ok;                   /* pq_link_window_ok: 1, 0, -1 not known (netem) */
+	char link_why[160];            /* what was over, when link_ok is 0 */
 	int ok;                        /* everything judged is within budget */
 	enum pq_backend backend;
+	/* The host, reported beside the verdict, never judged: */
 	double host_steal;             /* share of CPU time the hypervisor took meanwhile (-1 unknown) */
+	int runq_before, runq_after;   /* runnable tasks at the start and the end (-1 unknown) */
 } pq_check_result;
+
+/* The echo's RTT samples (ns) into r's rtt fields: kernel-timed (pq_check_rtt_from), as the
+ * probe saw them (pq_check_probe_from). */
+void pq_check_rtt_from(pq_check_result *r, pq_stats *rtt);
+void pq_check_probe_from(pq_check_result *r, pq_stats *seen);
+/* The host's noise as the check saw it: the probe's p99 over the link's median (-1 with no
+ * echo). */
+double pq_check_probe_tail_ns(const pq_check_result *r);
+/* Every verdict of r from its measured fields and r->link, against c and o (NULL: the
+ * defaults); sets the *_ok fields and r->ok. What pq_check_run does once it has measured;
+ * a test gives it made-up measurements. */
+void pq_check_judge(pq_check_result *r, const pq_link_config *c, const pq_check_opts *o);
 
 int pq_check_run(pq_link *l, const pq_check_opts *o, pq_check_result *r, pq_diag *d) PQ_MUST_USE;
 
-/* One line: "rtt 70.000 ms: median +0.031 ms, p99 +0.412 ms (200 samples) OK; ..." */
+/* One line: "rtt 70.000 ms: median 70.031 ms (+0.031) OK; link: lateness ... OK; ...;
+ * host (not judged): probe p99 +3.412 ms over its median, steal 12.0 %, run queue 3 -> 4;
+ * backend userspace; within budget" */
 void pq_check_format(const pq_check_result *r, char *buf, size_t n);
 /* A JSON object (malloc'd), NULL on allocation failure. */
 char *pq_check_json(const pq_check_result *r);

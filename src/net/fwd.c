@@ -17,13 +17,13 @@
 
 #define FWD_BATCH 64
 #define FWD_MAX_PKTS 65536      /* in flight, both directions: bounds memory */
-#define FWD_MAX_LATE_SAMPLES (4u << 20)
 
 static void release_due(pq_fwd *f, int64_t now)
 {
 	for (int dir = 0; dir < 2; dir++) {
 		pq_pkt *p;
-		while ((p = pq_path_pop(&f->path[dir], now))) {
+		/* A test's injected lateness holds every release back by fault_late_ns. */
+		while ((p = pq_path_pop(&f->path[dir], now - f->fault_late_ns))) {
 			/* Lateness is measured when the write starts: write() carries the packet
 			 * through the receiving stack, which is the receiver's cost, not ours. */
 			int64_t t = pq_mono_ns();
@@ -36,8 +36,7 @@ static void release_due(pq_fwd *f, int64_t now)
 			} else {
 				if (f->pcap)
 					pq_pcapw_write(f->pcap, t, p->data, p->len);
-				if (f->late.n < FWD_MAX_LATE_SAMPLES && pq_stats_add(&f->late, (double)(t - p->t_ready)))
-					f->late.n = FWD_MAX_LATE_SAMPLES; /* out of memory: stop sampling */
+				pq_late_note(&f->late, p->t_ready, t);
 			}
 			pq_pkt_put(&f->pool, p);
 		}
@@ -73,7 +72,8 @@ static int read_batch(pq_fwd *f, int dir)
 static int64_t next_due(pq_fwd *f)
 {
 	int64_t a = pq_path_next_ns(&f->path[0]), b = pq_path_next_ns(&f->path[1]);
-	return a < b ? a : b;
+	int64_t n = a < b ? a : b;
+	return n == INT64_MAX ? n : n + f->fault_late_ns;
 }
 
 static void arm(pq_fwd *f, int64_t at)
@@ -123,6 +123,7 @@ static void *fwd_main(void *arg)
 	int stop = 0;
 	pq_fwd_spin spin;
 	pq_fwd_spin_init(&spin, f->rt_prio > 0);
+	__atomic_store_n(&f->tid, (int)gettid(), __ATOMIC_RELEASE);
 	/* No timer slack (the default lets the kernel defer a timed wake-up by 50 us; the
 	 * real-time class has none anyway). A higher CFS weight for when the real-time class
 	 * is refused or not asked; failing (no CAP_SYS_NICE) only costs accuracy. */
@@ -225,6 +226,8 @@ int pq_fwd_start(pq_fwd *f, const pq_link_config *cfg, const int64_t comp_ns[2],
 	f->batch_ns = batch < 0 ? 0 : batch > PQ_FWD_BATCH_MAX_NS ? PQ_FWD_BATCH_MAX_NS : batch;
 	int rt_prio = tune ? tune->rt_prio : PQ_FWD_DEFAULT_RT_PRIO;
 	f->rt_prio = rt_prio < 0 ? 0 : rt_prio > PQ_FWD_RT_PRIO_MAX ? PQ_FWD_RT_PRIO_MAX : rt_prio;
+	int64_t fault = tune ? tune->fault_late_ns : 0;
+	f->fault_late_ns = fault < 0 ? 0 : fault > PQ_FWD_FAULT_LATE_MAX_NS ? PQ_FWD_FAULT_LATE_MAX_NS : fault;
 	f->timer_fd = f->stop_fd = f->epoll_fd = -1;
 	/* Priority inheritance: a stats reader holding the lock cannot keep a real-time
 	 * forwarder waiting behind other work. */
@@ -233,7 +236,7 @@ int pq_fwd_start(pq_fwd *f, const pq_link_config *cfg, const int64_t comp_ns[2],
 	pthread_mutexattr_setprotocol(&ma, PTHREAD_PRIO_INHERIT);
 	pthread_mutex_init(&f->mu, &ma);
 	pthread_mutexattr_destroy(&ma);
-	pq_stats_init(&f->late);
+	pq_late_init(&f->late, 0);
 	pq_pkt_pool_init(&f->pool, cfg->mtu + 256u, FWD_MAX_PKTS);
 	for (int dir = 0; dir < 2; dir++) {
 		pq_dir_cfg dc = cfg->dir[dir];
@@ -310,12 +313,52 @@ void pq_fwd_stats_get(pq_fwd *f, pq_fwd_stats *out)
 	pthread_mutex_lock(&f->mu);
 	out->dir[0] = f->path[0].stats;
 	out->dir[1] = f->path[1].stats;
-	pq_stats_summary(&f->late, &out->late);
+	pq_late_life(&f->late, &out->late);
 	pthread_mutex_unlock(&f->mu);
+}
+
+void pq_fwd_window_take(pq_fwd *f, pq_late_win *out, pq_path_stats dir[2])
+{
+	pq_late_win next;
+	uint64_t hint = __atomic_load_n(&f->win_hint, __ATOMIC_RELAXED);
+	pq_late_win_prepare(&next, (size_t)(hint < 4096 ? 4096 : hint > (1u << 20) ? (1u << 20) : hint * 2));
+	pthread_mutex_lock(&f->mu);
+	pq_late_take(&f->late, &next, out);
+	dir[0] = f->path[0].stats;
+	dir[1] = f->path[1].stats;
+	pthread_mutex_unlock(&f->mu);
+	if (out->n > hint) /* the largest window so far: a cell's, not the gap between two */
+		__atomic_store_n(&f->win_hint, out->n, __ATOMIC_RELAXED);
+}
+
+int pq_fwd_schedstat_parse(const char *text, int64_t *wait_ns)
+{
+	unsigned long long run, wait;
+	if (sscanf(text, "%llu %llu", &run, &wait) != 2 || wait > (unsigned long long)INT64_MAX)
+		return PQ_EPARSE;
+	*wait_ns = (int64_t)wait;
+	return 0;
+}
+
+int64_t pq_fwd_wait_ns(const pq_fwd *f)
+{
+	int tid = __atomic_load_n(&f->tid, __ATOMIC_ACQUIRE);
+	char path[64], text[128];
+	int64_t wait = -1;
+	if (!tid || !f->running)
+		return -1;
+	snprintf(path, sizeof path, "/proc/self/task/%d/schedstat", tid);
+	FILE *fp = fopen(path, "re");
+	if (!fp)
+		return -1;
+	if (!fgets(text, sizeof text, fp) || pq_fwd_schedstat_parse(text, &wait) < 0)
+		wait = -1;
+	fclose(fp);
+	return wait;
 }
 
 void pq_fwd_dispose(pq_fwd *f)
 {
-	pq_stats_dispose(&f->late);
+	pq_late_dispose(&f->late);
 	pthread_mutex_destroy(&f->mu);
 }

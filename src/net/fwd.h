@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "core/err.h"
+#include "net/late.h"
 #include "stats/sample.h"
 #include "net/linkcfg.h"
 #include "net/path.h"
@@ -25,7 +26,7 @@
 
 typedef struct pq_fwd_stats {
 	pq_path_stats dir[2];
-	pq_summary late;     /* release lateness in ns (actual write - due) */
+	pq_summary late;     /* release lateness in ns (actual write - due) over the link's life */
 } pq_fwd_stats;
 
 /* How the forwarder thread runs: with rt_prio 1..99 in SCHED_FIFO at that priority (0:
@@ -43,11 +44,15 @@ typedef struct pq_fwd_stats {
 #define PQ_FWD_BATCH_MAX_NS (500 * 1000)
 #define PQ_FWD_RT_SPIN_WINDOW_NS (10 * 1000 * 1000)
 #define PQ_FWD_RT_SPIN_SHARE 10 /* percent of each window */
+/* Tests only: fault_late_ns (0..PQ_FWD_FAULT_LATE_MAX_NS) holds every release back by that
+ * long and accounts it as lateness, so a link that misses its budget can be made at will. */
+#define PQ_FWD_FAULT_LATE_MAX_NS (100 * 1000 * 1000)
 typedef struct pq_fwd_tune {
 	int64_t early_ns;
 	int nice;
 	int rt_prio;
 	int64_t batch_ns;
+	int64_t fault_late_ns;
 } pq_fwd_tune;
 
 /* The busy-wait lead the thread uses for a requested early_ns (< 0 or above 10 ms: the
@@ -78,8 +83,11 @@ typedef struct pq_fwd {
 	pthread_t thread;
 	int running;
 	volatile int stop_req; /* set (atomically) by pq_fwd_stop: the spin loop may never reach epoll */
+	int64_t fault_late_ns; /* tests: every release this much late (pq_fwd_tune) */
 	pthread_mutex_t mu;  /* guards path stats and `late` against pq_fwd_stats_get */
-	pq_stats late;
+	pq_late late;        /* release lateness: the link's life and the current window */
+	uint64_t win_hint;   /* releases in the largest window taken: room for the next one */
+	int tid;             /* the thread's id (0 until it runs), for its schedstat */
 	uint64_t write_errors[2];
 } pq_fwd;
 
@@ -91,6 +99,19 @@ int pq_fwd_start(pq_fwd *f, const pq_link_config *cfg, const int64_t comp_ns[2],
 /* Stops and joins the thread, closes the TUNs (the devices vanish) and the pcap. */
 int pq_fwd_stop(pq_fwd *f, pq_diag *d);
 void pq_fwd_stats_get(pq_fwd *f, pq_fwd_stats *out);
+/* The release lateness since the last take (or the start) into *out, starting a new window
+ * (see net/late.h; summarise and dispose of *out), and the counts so far into dir[2], at
+ * one instant. The next window's memory is made ready before the lock is taken, and
+ * nothing is sorted under it, so the forwarder waits for no more than a copy. */
+void pq_fwd_window_take(pq_fwd *f, pq_late_win *out, pq_path_stats dir[2]);
+/* How long the thread has waited, runnable, for a CPU inside this machine since it
+ * started (the run_delay of /proc/self/task/TID/schedstat), ns; -1 unknown. Time the
+ * hypervisor took the whole vCPU away is not in it: a release late by more than this
+ * waited for a vCPU that was not running. */
+int64_t pq_fwd_wait_ns(const pq_fwd *f);
+/* The wait (second field) of a schedstat text "RUN WAIT SLICES"; PQ_EPARSE otherwise. */
+int pq_fwd_schedstat_parse(const char *text, int64_t *wait_ns) PQ_MUST_USE;
+
 /* Frees what pq_fwd_stop keeps for a last pq_fwd_stats_get. */
 void pq_fwd_dispose(pq_fwd *f);
 

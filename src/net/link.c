@@ -1,6 +1,7 @@
 #include "net/link.h"
 
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <linux/capability.h>
 #include <sched.h>
@@ -73,7 +74,7 @@ const pq_link_config *pq_link_cfg(const pq_link *l)
 	return &l->cfg;
 }
 
-static int write_sysctl(int nsfd, const char *path, const char *value, pq_diag *d)
+int pq_link_sysctl_set(int nsfd, const char *path, const char *value, pq_diag *d)
 {
 	int fd, rc = pq_ns_open_file(nsfd, path, O_WRONLY, &fd, d);
 	if (rc)
@@ -88,15 +89,15 @@ static int write_sysctl(int nsfd, const char *path, const char *value, pq_diag *
 /* Per-namespace settings: no cached TCP metrics between runs, buffers for a fat pipe. */
 static int ns_sysctls(int nsfd, pq_diag *d)
 {
-	int rc = write_sysctl(nsfd, "/proc/sys/net/ipv4/tcp_no_metrics_save", "1", d);
+	int rc = pq_link_sysctl_set(nsfd, "/proc/sys/net/ipv4/tcp_no_metrics_save", "1", d);
 	if (!rc)
-		rc = write_sysctl(nsfd, "/proc/sys/net/ipv4/tcp_rmem", "4096 131072 33554432", d);
+		rc = pq_link_sysctl_set(nsfd, "/proc/sys/net/ipv4/tcp_rmem", "4096 131072 33554432", d);
 	if (!rc)
-		rc = write_sysctl(nsfd, "/proc/sys/net/ipv4/tcp_wmem", "4096 16384 33554432", d);
+		rc = pq_link_sysctl_set(nsfd, "/proc/sys/net/ipv4/tcp_wmem", "4096 16384 33554432", d);
 	/* The link carries IPv4 only: without this, devices made later (ours) send IPv6 router
 	 * solicitations across it. `lo` keeps ::1. Kernels without IPv6 lack the file. */
 	pq_diag ignore;
-	if (!rc && write_sysctl(nsfd, "/proc/sys/net/ipv6/conf/default/disable_ipv6", "1", &ignore)) {
+	if (!rc && pq_link_sysctl_set(nsfd, "/proc/sys/net/ipv6/conf/default/disable_ipv6", "1", &ignore)) {
 	}
 	return rc;
 }
@@ -113,7 +114,9 @@ int pq_link_configure_side(pq_link *l, enum pq_side side, const char *dev, pq_di
 	if (side == PQ_SIDE_SERVER && l->cfg.initrwnd)
 		e += (size_t)snprintf(extra + e, sizeof extra - e, " initrwnd %u", l->cfg.initrwnd);
 	if (l->cfg.cc)
-		snprintf(extra + e, sizeof extra - e, " congctl %s", pq_cc_name(l->cfg.cc));
+		e += (size_t)snprintf(extra + e, sizeof extra - e, " congctl %s", pq_cc_name(l->cfg.cc));
+	if (side == PQ_SIDE_CLIENT && l->cfg.tcp.quickack != PQ_KTCP_KEEP)
+		snprintf(extra + e, sizeof extra - e, " quickack %d", l->cfg.tcp.quickack);
 	snprintf(script, sizeof script,
 		 "link set lo up\n"
 		 "link set %s mtu %u txqueuelen 10000 up\n"
@@ -121,7 +124,42 @@ int pq_link_configure_side(pq_link *l, enum pq_side side, const char *dev, pq_di
 		 "route replace %s/32 dev %s src %s%s\n",
 		 dev, l->cfg.mtu, me, peer, dev, peer, dev, me, extra);
 	char *argv[] = {"ip", "-n", l->ns[side], "-batch", "-", NULL};
-	return pq_sh_run(argv, script, NULL, d);
+	snprintf(l->dev, sizeof l->dev, "%s", dev);
+	int rc = pq_sh_run(argv, script, NULL, d);
+	return rc ? rc : pq_link_ktcp_apply(l, side, dev, d);
+}
+
+const pq_ktcp_state *pq_link_ktcp(const pq_link *l)
+{
+	return &l->ktcp;
+}
+
+int pq_link_kernel_caps(pq_ktcp_caps *caps, int qdiscs, pq_diag *d)
+{
+	if (!qdiscs)
+		return pq_ktcp_caps_read(caps, NULL, d);
+	char c[64], s[64];
+	pq_link_names(atomic_fetch_add(&link_counter, 1), getpid(), c, s);
+	int rc = pq_ns_create(s, d);
+	if (rc)
+		return pq_diag_prefix(d, rc, "probing the kernel's qdiscs");
+	rc = pq_ktcp_caps_read(caps, s, d);
+	pq_ns_remove(s);
+	return rc;
+}
+
+/* The kernel TCP settings against what the kernel offers, before devices exist. */
+static int check_kernel(pq_link *l, const pq_link_opts *o, pq_diag *d)
+{
+	pq_ktcp_caps own;
+	const pq_ktcp_caps *caps = o ? o->caps : NULL;
+	if (!caps) {
+		int rc = pq_ktcp_caps_read(&own, l->cfg.tcp.qdisc[0] ? l->ns[PQ_SIDE_SERVER] : NULL, d);
+		if (rc)
+			return rc;
+		caps = &own;
+	}
+	return pq_ktcp_validate(&l->cfg.tcp, pq_cc_name(l->cfg.cc), caps, l->cfg.names, d);
 }
 
 void pq_link_opts_init(pq_link_opts *o)
@@ -153,6 +191,8 @@ int pq_link_up(const pq_link_config *cfg, const pq_link_opts *o, pq_link **out, 
 		if (!rc)
 			rc = ns_sysctls(l->nsfd[s], d);
 	}
+	if (!rc)
+		rc = check_kernel(l, o, d);
 	if (rc)
 		goto out;
 	if (cfg->backend == PQ_BACKEND_AUTO) {
@@ -173,6 +213,8 @@ int pq_link_up(const pq_link_config *cfg, const pq_link_opts *o, pq_link **out, 
 	}
 	if (!rc)
 		rc = l->ops->up(l, o, d);
+	if (!rc)
+		rc = pq_link_ktcp_read(l, &l->ktcp, d);
 out:
 	if (rc) {
 		pq_diag ignore;
@@ -256,6 +298,7 @@ int pq_link_stats_get(pq_link *l, pq_link_stats *out)
 	memset(out, 0, sizeof *out);
 	out->backend = pq_link_backend(l);
 	out->late.p50 = out->late.p99 = out->late.max = -1;
+	out->fwd_wait_ns = -1;
 	return l->ops ? l->ops->stats(l, out) : PQ_ESTATE;
 }
 
@@ -288,6 +331,86 @@ void pq_link_stats_format(const pq_link_stats *s, char *buf, size_t n)
 int pq_link_stats_late_over(const pq_link_stats *s)
 {
 	return s->backend == PQ_BACKEND_USERSPACE && s->late.n > 0 && s->late.p99 > PQ_LINK_LATE_BUDGET_NS;
+}
+
+/* The counts now into *counts and, when the backend keeps a release schedule, the lateness
+ * since the last call into *late (1), else 0 with *late empty. */
+static int window_take(pq_link *l, pq_late_win *late, pq_link_stats *counts, int *kept)
+{
+	*kept = 0;
+	pq_late_win_init(late);
+	if (l->stopped || !l->ops || !l->ops->window)
+		return pq_link_stats_get(l, counts);
+	memset(counts, 0, sizeof *counts);
+	counts->backend = pq_link_backend(l);
+	counts->fwd_wait_ns = -1;
+	int rc = l->ops->window(l, late, counts);
+	*kept = rc == 0;
+	return rc;
+}
+
+int pq_link_window_begin(pq_link *l)
+{
+	pq_late_win w;
+	int kept;
+	int rc = window_take(l, &w, &l->win0, &kept);
+	pq_late_win_dispose(&w); /* what came before the window */
+	return rc;
+}
+
+static void dir_delta(pq_path_stats *d, const pq_path_stats *now, const pq_path_stats *then)
+{
+	d->pkts_in = now->pkts_in - then->pkts_in;
+	d->bytes_in = now->bytes_in - then->bytes_in;
+	d->pkts_out = now->pkts_out - then->pkts_out;
+	d->bytes_out = now->bytes_out - then->bytes_out;
+	d->drop_loss = now->drop_loss - then->drop_loss;
+	d->drop_queue = now->drop_queue - then->drop_queue;
+	d->drop_unplanned = now->drop_unplanned - then->drop_unplanned;
+}
+
+int pq_link_window_end(pq_link *l, pq_link_window *out)
+{
+	pq_link_stats now;
+	pq_late_win w;
+	memset(out, 0, sizeof *out);
+	out->fwd_wait_ns = -1;
+	int rc = window_take(l, &w, &now, &out->late_known);
+	pq_late_win_summary(&w, &out->late);
+	pq_late_win_dispose(&w);
+	if (rc)
+		return rc;
+	for (int i = 0; i < 2; i++)
+		dir_delta(&out->dir[i], &now.dir[i], &l->win0.dir[i]);
+	out->fwd_wait_ns = now.fwd_wait_ns >= 0 && l->win0.fwd_wait_ns >= 0 ? now.fwd_wait_ns - l->win0.fwd_wait_ns : -1;
+	return 0;
+}
+
+uint64_t pq_link_window_unplanned(const pq_link_window *w)
+{
+	return w->dir[0].drop_unplanned + w->dir[1].drop_unplanned;
+}
+
+int pq_link_window_ok(const pq_link_window *w, char *why, size_t n)
+{
+	uint64_t unplanned = pq_link_window_unplanned(w);
+	int late_over = w->late_known && w->late.n > 0 && w->late.p99 > (double)PQ_LINK_LATE_BUDGET_NS;
+	if (why && n)
+		why[0] = '\0';
+	if (!late_over && !unplanned)
+		return w->late_known && w->late.n > 0 ? 1 : -1;
+	if (why && n) {
+		char a[32], b[32];
+		if (late_over)
+			snprintf(why, n, "release lateness p99 %s over the %s budget%s",
+				 pq_fmt_duration(a, sizeof a, (int64_t)w->late.p99),
+				 pq_fmt_duration(b, sizeof b, PQ_LINK_LATE_BUDGET_NS), unplanned ? "; " : "");
+		size_t len = strlen(why);
+		if (unplanned && len < n)
+			snprintf(why + len, n - len, "%llu unplanned drops (TUN, buffers or writes)",
+				 (unsigned long long)unplanned);
+	}
+	return 0;
 }
 
 int pq_link_stop(pq_link *l, pq_diag *d)

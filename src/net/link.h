@@ -50,6 +50,13 @@ typedef struct pq_link_opts {
 	 * most once per this long, taking every release due by then (each late by less than
 	 * it); 0: one wake-up per release. At most 500 us; pq_link_opts_init: 100 us. */
 	int64_t batch_ns;
+	/* Tests only: the forwarder holds every release back this long and accounts it as
+	 * lateness (0: never; at most 100 ms), so a link over its budget can be made. */
+	int64_t fault_late_ns;
+	/* What this kernel offers (pq_link_kernel_caps), to check the configuration's kernel
+	 * TCP settings against; NULL: pq_link_up reads it (the qdiscs only when one is asked,
+	 * probed in the new server namespace). */
+	const pq_ktcp_caps *caps;
 } pq_link_opts;
 
 /* Defaults: no pcap, quiet, built-in compensation and wake-up, nice -19, SCHED_FIFO 10,
@@ -60,7 +67,17 @@ void pq_link_opts_init(pq_link_opts *o);
  * and, for the userspace backend, read-write access to /dev/net/tun. */
 int pq_link_check_privileges(enum pq_backend b, pq_diag *d) PQ_MUST_USE;
 
+/* Refuses a congestion control or qdisc this kernel lacks, naming what it offers
+ * (before anything is set up), then makes the link, sets its kernel TCP settings and
+ * reads them back (pq_link_ktcp). */
 int pq_link_up(const pq_link_config *cfg, const pq_link_opts *o, pq_link **out, pq_diag *d) PQ_MUST_USE;
+
+/* What this kernel offers (congestion controls; with `qdiscs`, the qdiscs, probed in a
+ * scratch namespace that is removed again): so a sweep checks every cell's settings
+ * before measuring. */
+int pq_link_kernel_caps(pq_ktcp_caps *caps, int qdiscs, pq_diag *d) PQ_MUST_USE;
+/* The link's kernel TCP settings as the kernel reported them after pq_link_up. */
+const pq_ktcp_state *pq_link_ktcp(const pq_link *l);
 
 const char *pq_link_ns_name(const pq_link *l, enum pq_side side);
 enum pq_backend pq_link_backend(const pq_link *l);
@@ -88,6 +105,7 @@ typedef struct pq_link_stats {
 	enum pq_backend backend;
 	pq_path_stats dir[2];    /* [PQ_DIR_C2S], [PQ_DIR_S2C]; drop_unplanned includes TUN drops */
 	pq_summary late;         /* forwarder release lateness, ns (userspace backend) */
+	int64_t fwd_wait_ns;     /* the forwarder's wait for a CPU so far (pq_fwd_wait_ns), -1 unknown */
 } pq_link_stats;
 int pq_link_stats_get(pq_link *l, pq_link_stats *out) PQ_MUST_USE;
 /* "link: backend userspace; c->s 120 pkts 15.2 KiB, s->c ...; drops loss 0 queue 0 unplanned 0;
@@ -98,6 +116,28 @@ void pq_link_stats_format(const pq_link_stats *s, char *buf, size_t n);
  * measured beside that traffic carry up to that much of the forwarder's own delay. */
 int pq_link_stats_late_over(const pq_link_stats *s);
 uint64_t pq_link_stats_unplanned(const pq_link_stats *s);
+
+/* What the link itself did over a window (a cell, a self-check), from the forwarder's own
+ * accounting: how late it released each packet against its schedule, and its drops by
+ * cause. pq_link_window_begin starts a window (one per link at a time); pq_link_window_end
+ * ends it into *out. late_known 0: the backend keeps no schedule (netem), late is NaN. */
+typedef struct pq_link_window {
+	int late_known;
+	pq_summary late;      /* ns; late.n = releases in the window */
+	pq_path_stats dir[2]; /* counts during the window; drop_unplanned includes TUN drops */
+	/* How long the forwarder waited, runnable, for a CPU inside this machine during the
+	 * window (-1 unknown): lateness well beyond it is time its vCPU did not run. */
+	int64_t fwd_wait_ns;
+} pq_link_window;
+int pq_link_window_begin(pq_link *l) PQ_MUST_USE;
+int pq_link_window_end(pq_link *l, pq_link_window *out) PQ_MUST_USE;
+
+/* The budget a window is judged by: release lateness p99 at most PQ_LINK_LATE_BUDGET_NS
+ * and no unplanned drop (configured loss and the configured queue's overflows are the
+ * link doing what it was asked). 1 within, 0 over (*why says what, when given), -1 not
+ * known (no schedule kept, nothing released). */
+int pq_link_window_ok(const pq_link_window *w, char *why, size_t n);
+uint64_t pq_link_window_unplanned(const pq_link_window *w);
 
 /* Stops the forwarder and finishes the pcap; pq_link_stats_get then returns the final
  * counts (the pcap holds exactly pkts_out of both directions). Programs inside keep

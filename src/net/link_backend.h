@@ -6,6 +6,7 @@
 #ifndef PQ_NET_LINK_BACKEND_H
 #define PQ_NET_LINK_BACKEND_H
 
+#include "net/late.h"
 #include "net/link.h"
 
 struct pq_link_ops;
@@ -18,6 +19,9 @@ struct pq_link {
 	int created[2];
 	int stopped;	      /* pq_link_stop ran: `final` holds the last stats */
 	pq_link_stats final;
+	pq_link_stats win0;   /* the counts when the current window began */
+	pq_ktcp_state ktcp;   /* the kernel's TCP settings as read back after up */
+	char dev[16];         /* the link device's name in both namespaces */
 	void *be;	      /* the backend's own state */
 };
 
@@ -31,6 +35,11 @@ typedef struct pq_link_ops {
 	int (*up)(pq_link *l, const pq_link_opts *o, pq_diag *d);
 	/* Counts so far into *out (zeroed, backend set, by the caller). */
 	int (*stats)(pq_link *l, pq_link_stats *out);
+	/* The release lateness since the last call into *late (net/late.h), starting a new
+	 * window, and the counts so far (as stats, without the life's lateness, which costs a
+	 * sort) into *counts (zeroed, backend set, by the caller). NULL when the backend keeps
+	 * no release schedule: then stats gives the counts. */
+	int (*window)(pq_link *l, pq_late_win *late, pq_link_stats *counts);
 	/* Stops moving packets; the last counts into *final (filled with stats first). */
 	int (*stop)(pq_link *l, pq_link_stats *final, pq_diag *d);
 	/* Frees l->be (after stop); the namespaces are link.c's. */
@@ -39,7 +48,15 @@ typedef struct pq_link_ops {
 
 extern const pq_link_ops pq_link_userspace, pq_link_netem;
 
-/* Addresses, MTU and the route with its TCP settings on one side's device `dev`. */
+/* Addresses, MTU and the route with its TCP settings on one side's device `dev`, then
+ * the kernel TCP settings of l->cfg.tcp (pq_link_ktcp_apply). */
 int pq_link_configure_side(pq_link *l, enum pq_side side, const char *dev, pq_diag *d) PQ_MUST_USE;
+/* Writes `value` to /proc/sys file `path` inside namespace nsfd. */
+int pq_link_sysctl_set(int nsfd, const char *path, const char *value, pq_diag *d) PQ_MUST_USE;
+/* Pacing ratios and offloads on one side, the qdisc on the server's device. */
+int pq_link_ktcp_apply(pq_link *l, enum pq_side side, const char *dev, pq_diag *d) PQ_MUST_USE;
+/* What the kernel reports once the link carries packets (a connection across it, tc,
+ * ip, sysctls, ethtool on l->dev). */
+int pq_link_ktcp_read(pq_link *l, pq_ktcp_state *s, pq_diag *d) PQ_MUST_USE;
 
 #endif

@@ -23,6 +23,10 @@ static int usable(pq_link *l, const pq_link_opts *o, pq_diag *d)
 				   "%s needs the userspace backend (netem packets never pass through "
 				   "pqtls); add %s userspace",
 				   pq_name_of(l->cfg.names, "pcap"), b);
+	if (l->cfg.tcp.qdisc[0])
+		return pq_diag_set(d, PQ_EUNSUPPORTED,
+				   "%s %s: the netem backend's root qdisc is netem itself; add %s userspace",
+				   pq_name_of(l->cfg.names, "qdisc"), l->cfg.tcp.qdisc, b);
 	return 0;
 }
 

@@ -62,7 +62,8 @@ static int up(pq_link *l, const pq_link_opts *o, pq_diag *d)
 	pq_fwd_tune tune = {.early_ns = o ? o->early_ns : -1,
 			    .nice = o ? o->nice : PQ_FWD_DEFAULT_NICE,
 			    .rt_prio = o ? o->rt_prio : PQ_FWD_DEFAULT_RT_PRIO,
-			    .batch_ns = o ? o->batch_ns : PQ_FWD_DEFAULT_BATCH_NS};
+			    .batch_ns = o ? o->batch_ns : PQ_FWD_DEFAULT_BATCH_NS,
+			    .fault_late_ns = o ? o->fault_late_ns : 0};
 	rc = pq_fwd_start(&u->fwd, &l->cfg, comp2, tun[0], tun[1], pcap, &tune, d);
 	if (!rc) {
 		u->fwd_on = 1;
@@ -106,7 +107,20 @@ static int stats(pq_link *l, pq_link_stats *out)
 	out->dir[0] = fs.dir[0];
 	out->dir[1] = fs.dir[1];
 	out->late = fs.late;
+	out->fwd_wait_ns = pq_fwd_wait_ns(&u->fwd);
 	add_tun_drops(u, out);
+	return 0;
+}
+
+static int window(pq_link *l, pq_late_win *late, pq_link_stats *counts)
+{
+	userspace *u = l->be;
+	pq_late_win_init(late);
+	if (!u || !u->fwd_on)
+		return PQ_ESTATE;
+	pq_fwd_window_take(&u->fwd, late, counts->dir);
+	counts->fwd_wait_ns = pq_fwd_wait_ns(&u->fwd);
+	add_tun_drops(u, counts);
 	return 0;
 }
 
@@ -151,6 +165,7 @@ const pq_link_ops pq_link_userspace = {
 	.usable = usable,
 	.up = up,
 	.stats = stats,
+	.window = window,
 	.stop = stop,
 	.release = release,
 };

@@ -32,6 +32,7 @@ void pq_link_config_init(pq_link_config *c)
 	memset(c, 0, sizeof *c);
 	c->mtu = 1500;
 	c->seed = 1;
+	pq_ktcp_cfg_init(&c->tcp);
 	for (int i = 0; i < 2; i++) {
 		c->dir[i].loss.loss_bad = 1.0;
 		c->dir[i].jitter_dist = PQ_DIST_NORMAL;
@@ -103,6 +104,9 @@ int pq_link_config_validate(const pq_link_config *c, pq_diag *d)
 				   "kernel default)",
 				   pq_name_of(c->names, c->initcwnd > 1000 ? "initcwnd" : "initrwnd"),
 				   c->initcwnd > 1000 ? c->initcwnd : c->initrwnd);
+	int rc = pq_ktcp_cfg_check(&c->tcp, c->names, d);
+	if (rc)
+		return rc;
 	if ((unsigned)c->cc > PQ_CC_RENO || (unsigned)c->backend > PQ_BACKEND_NETEM)
 		return pq_diag_set(d, PQ_EINVAL, "congestion control or backend out of range");
 	return 0;
@@ -236,4 +240,5 @@ void pq_link_config_describe(const pq_link_config *c, char *buf, size_t n)
 	len = strlen(buf);
 	if (c->cc && len < n)
 		snprintf(buf + len, n - len, ", cc %s", pq_cc_name(c->cc));
+	pq_ktcp_cfg_describe(&c->tcp, buf, n);
 }

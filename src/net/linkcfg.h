@@ -10,6 +10,7 @@
 
 #include "core/err.h"
 #include "core/names.h"
+#include "net/ktcp.h"
 #include "net/stage.h"
 
 /* Directions: client to server (uplink) and server to client (downlink). */
@@ -40,12 +41,14 @@ typedef struct pq_link_config {
 	uint32_t mtu;
 	uint32_t initcwnd, initrwnd; /* server route; 0 = kernel default */
 	enum pq_cc cc;
+	pq_ktcp_cfg tcp;             /* qdisc, pacing ratios, quick-ACK, offloads (net/ktcp.h) */
 	enum pq_backend backend;
 	uint64_t seed;
 	char profile[32];            /* name of the profile it came from, "" when none */
 	/* What the caller calls the inputs in messages: "loss", "burst_loss", "queue", "rate",
 	 * "mtu", "initcwnd", "initrwnd", "backend", "reorder", "pcap", "profile", "wait_port",
-	 * "wait_timeout"; NULL: those keys (core/names.h). */
+	 * "wait_timeout", and net/ktcp.h's "cc", "qdisc", "pacing_ss_ratio", "pacing_ca_ratio";
+	 * NULL: those keys (core/names.h). */
 	const pq_name *names;
 } pq_link_config;
 

@@ -2,12 +2,15 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int pq_steal_parse(const char *text, pq_steal_sample *s)
 {
 	/* cpu user nice system idle iowait irq softirq steal [guest guest_nice] */
 	unsigned long long v[8];
+	const char *r = strstr(text, "\nprocs_running ");
+	s->runq = r ? atoi(r + 15) : -1;
 	if (strncmp(text, "cpu ", 4) != 0 ||
 	    sscanf(text + 4, "%llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
 		   &v[4], &v[5], &v[6], &v[7]) != 8)
@@ -21,11 +24,13 @@ int pq_steal_parse(const char *text, pq_steal_sample *s)
 
 int pq_steal_read(pq_steal_sample *s)
 {
-	char line[512];
+	char text[16384];
 	FILE *f = fopen("/proc/stat", "re");
 	if (!f)
 		return -errno;
-	int rc = fgets(line, sizeof line, f) ? pq_steal_parse(line, s) : PQ_EIO;
+	size_t n = fread(text, 1, sizeof text - 1, f);
+	text[n] = '\0';
+	int rc = n ? pq_steal_parse(text, s) : PQ_EIO;
 	fclose(f);
 	return rc;
 }

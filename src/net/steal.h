@@ -11,9 +11,11 @@
 
 typedef struct pq_steal_sample {
 	uint64_t steal, total; /* ticks, all CPUs */
+	int runq;              /* runnable tasks then (procs_running), -1 unknown */
 } pq_steal_sample;
 
-/* Parses the first ("cpu ") line of /proc/stat text. PQ_EPARSE when it is not one. */
+/* Parses /proc/stat text: its first ("cpu ") line, PQ_EPARSE when it is not one, and its
+ * procs_running line wherever it is (runq -1 without one, set either way). */
 int pq_steal_parse(const char *text, pq_steal_sample *s) PQ_MUST_USE;
 
 /* Reads /proc/stat now. */

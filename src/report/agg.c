@@ -14,6 +14,7 @@
 #include "report/curve.h"
 #include "report/studies.h"
 #include "stats/sample.h"
+#include "tls/hello.h"
 
 const char *const pq_agg_phase_name[PQ_AGG_PHASES] = {"handshake", "TTFB", "TTLB"};
 
@@ -23,10 +24,26 @@ const char *const pq_agg_phase_name[PQ_AGG_PHASES] = {"handshake", "TTFB", "TTLB
 #define HTTP_HEAD 100
 
 typedef struct model_cache {
-	char leaf[48], group[48];
+	char leaf[48], group[48], offer[160], server[64];
 	int inter, one_write, ok;
 	pq_model_base base;
 } model_cache;
+
+/* The cell's offer as one OpenSSL list and the server's groups, when the cell names them
+ * (a database from before the key-share dimensions has neither: the group alone, as
+ * then). 0 when there is nothing to measure. */
+static int cell_offer(const pq_rdb_cell *c, char *offer, size_t n, char *server, size_t m)
+{
+	const pq_dimval *g = &c->dim[PQ_D_GROUPS], *k = &c->dim[PQ_D_KEY_SHARE], *s = &c->dim[PQ_D_SERVER_GROUPS];
+	offer[0] = server[0] = '\0';
+	if (g->kind != PQ_DV_TEXT || !g->s[0] || s->kind != PQ_DV_TEXT || strcmp(s->s, "remote") == 0)
+		return 0;
+	if (pq_tls_groups_offer(g->s, k->kind == PQ_DV_TEXT && k->s[0] ? k->s : NULL, "key_share", offer, n,
+				NULL) < 0)
+		return 0;
+	snprintf(server, m, "%s", s->s);
+	return 1;
+}
 
 static int index_of(char (*list)[96], size_t *n, size_t max, const char *s)
 {
@@ -82,20 +99,42 @@ static void desc_to_ms(pq_ci_desc *c)
 
 static const pq_model_base *cached_base(model_cache *mc, size_t *nmc, const pq_rdb_cell *c)
 {
+	char offer[160], server[64];
+	int has_offer = cell_offer(c, offer, sizeof offer, server, sizeof server);
 	for (size_t i = 0; i < *nmc; i++)
 		if (strcmp(mc[i].leaf, c->leaf) == 0 && strcmp(mc[i].group, c->group) == 0 &&
-		    mc[i].inter == c->intermediates && mc[i].one_write == c->one_write)
+		    mc[i].inter == c->intermediates && mc[i].one_write == c->one_write &&
+		    strcmp(mc[i].offer, offer) == 0 && strcmp(mc[i].server, server) == 0)
 			return mc[i].ok ? &mc[i].base : NULL;
 	if (*nmc == MODEL_CACHE)
 		return NULL;
 	model_cache *m = &mc[(*nmc)++];
 	snprintf(m->leaf, sizeof m->leaf, "%s", c->leaf);
 	snprintf(m->group, sizeof m->group, "%s", c->group);
+	snprintf(m->offer, sizeof m->offer, "%s", offer);
+	snprintf(m->server, sizeof m->server, "%s", server);
 	m->inter = c->intermediates;
 	m->one_write = c->one_write;
 	m->ok = pq_model_base_alg(c->leaf, "chain_leaf", c->intermediates, c->group,
 				  c->one_write ? SIZE_MAX : 0, &m->base, NULL) == 0;
+	/* The client's side of the cell's offer: its ClientHello(s) and the HRR, measured. */
+	pq_tls_hello h;
+	if (m->ok && has_offer) {
+		m->ok = pq_tls_hello_measure(offer, server, &h, NULL) == 0;
+		if (m->ok)
+			pq_model_base_hello(&m->base, &h);
+	}
 	return m->ok ? &m->base : NULL;
+}
+
+/* How the cell's server was paced, from the kernel's settings as stored (read back); a
+ * database without them (NULL) is taken as the kernel's defaults: 200 %, GSO on. */
+static pq_model_pace cell_pace(const pq_rdb_cell *c)
+{
+	const pq_dimval *cc = &c->dim[PQ_D_CC], *q = &c->dim[PQ_D_QDISC], *ss = &c->dim[PQ_D_PACING_SS],
+			*gso = &c->dim[PQ_D_GSO];
+	return pq_model_pace_of(cc->kind == PQ_DV_TEXT ? cc->s : NULL, q->kind == PQ_DV_TEXT ? q->s : NULL,
+				ss->kind == PQ_DV_INT ? (unsigned)ss->i : 200, gso->kind == PQ_DV_INT ? (int)gso->i : 1);
 }
 
 /* The prediction for a group's cell: full handshakes at the chain's size; resumed ones
@@ -112,6 +151,7 @@ static void predict(pq_agg_group *g, model_cache *mc, size_t *nmc)
 			  c->initcwnd > 0 ? (size_t)c->initcwnd : 0,
 			  pq_model_response_bytes(HTTP_HEAD, resp), &net);
 	net.early_data = c->early_data && c->resume_pct > 0;
+	net.server_pace = cell_pace(c);
 	pq_acct a;
 	if (c->resume_pct >= 100) {
 		const pq_acct_group *grp = pq_acct_group_find(c->group);
@@ -125,17 +165,29 @@ static void predict(pq_agg_group *g, model_cache *mc, size_t *nmc)
 	    pq_model_at_size(&b->acct_in, (size_t)c->chain_der_bytes, &net, &a, &g->model, NULL) == 0;
 }
 
-/* Measured round trips against the prediction, and the reason when they differ. */
+/* The fastest connection's time over min RTT in phase p: host noise only adds time. */
+static double fastest(const pq_agg_group *g, int p)
+{
+	double m = INFINITY;
+	for (size_t i = 0; i < g->n[p]; i++)
+		m = fmin(m, g->v[p][i]);
+	return g->n[p] && g->min_rtt_ms > 0 ? m / g->min_rtt_ms : NAN;
+}
+
+/* Measured round trips against the prediction (paced, fractional), and the reason when
+ * they differ. */
 static void judge(pq_agg_group *g)
 {
-	const unsigned pred[PQ_AGG_PHASES] = {g->model.handshake, g->model.ttfb, g->model.ttlb};
+	const double pred[PQ_AGG_PHASES] = {g->model.handshake_t, g->model.ttfb_t, g->model.ttlb_t};
+	int noise = 1; /* every phase's fastest connection agrees */
 	g->agrees = 1;
 	for (int p = 0; p < PQ_AGG_PHASES; p++) {
 		g->rounds[p] = g->n[p] && g->min_rtt_ms > 0 ? g->desc[p].median / g->min_rtt_ms : NAN;
 		if (!g->has_model || !isfinite(g->rounds[p]) || (p == PQ_AGG_TTLB && !pred[p]))
 			continue;
-		if (lround(g->rounds[p]) != (long)pred[p])
+		if (!pq_model_agrees(pred[p], g->rounds[p]))
 			g->agrees = 0;
+		noise &= pq_model_agrees(pred[p], fastest(g, p));
 	}
 	if (g->agrees || !g->has_model)
 		return;
@@ -144,25 +196,32 @@ static void judge(pq_agg_group *g)
 	for (int p = 0; p < PQ_AGG_PHASES; p++)
 		if (isfinite(g->rounds[p]) && pred[p])
 			excess = fmax(excess, g->rounds[p] - pred[p]);
+	int unknown_cc = c->dim[PQ_D_CC].kind != PQ_DV_TEXT || strcmp(c->dim[PQ_D_CC].s, "remote") == 0;
 	const char *tag = c->loss_pct > 0 || g->retrans ? "loss"
-			  : c->rtt_us < 10000		 ? "CPU time ~ RTT"
+			  : c->rtt_us > 0 && c->rtt_us < 10000 ? "CPU time ~ RTT"
 			  : c->jitter_us > 0 || c->rate_bps > 0 ? "jitter/rate"
-			  : g->model.flight_rounds > 1 && excess > 0 && excess < 1.2 ? "paced windows"
+			  : noise && excess > 0	    ? "host noise"
+			  : unknown_cc && g->model.flight_rounds > 1 && excess > 0 && excess < 1.2 ? "paced windows?"
 			  : g->rounds[PQ_AGG_HS] - floor(g->rounds[PQ_AGG_HS]) > 0.3 ? "part of an RTT"
 										      : "unexplained";
 	snprintf(g->agree_tag, sizeof g->agree_tag, "%s", tag);
 	if (c->loss_pct > 0 || g->retrans)
 		snprintf(g->agree_why, sizeof g->agree_why, "loss: %zu retransmitted segments", g->retrans);
-	else if (c->rtt_us < 10000)
+	else if (c->rtt_us > 0 && c->rtt_us < 10000)
 		snprintf(g->agree_why, sizeof g->agree_why,
 			 "at %.1f ms RTT the handshake's CPU time is a large share of a round trip",
 			 (double)c->rtt_us / 1e3);
 	else if (c->jitter_us > 0 || c->rate_bps > 0)
 		snprintf(g->agree_why, sizeof g->agree_why, "jitter or a rate limit adds time the model does not have");
-	else if (g->model.flight_rounds > 1 && excess > 0 && excess < 1.2)
+	else if (noise && excess > 0)
 		snprintf(g->agree_why, sizeof g->agree_why,
-			 "the flight needs %u windows; the kernel paces the segments after the first "
-			 "one, so they arrive a fraction of a round trip later than a burst would",
+			 "host noise: the fastest of %zu connections agrees (%.2f RTT against %.2f), the median is "
+			 "%.2f RTT later than the model",
+			 g->n[PQ_AGG_HS], fastest(g, PQ_AGG_HS), pred[PQ_AGG_HS], excess);
+	else if (unknown_cc && g->model.flight_rounds > 1 && excess > 0 && excess < 1.2)
+		snprintf(g->agree_why, sizeof g->agree_why,
+			 "the flight needs %u windows and the database does not say which congestion control "
+			 "ran: if it was BBR, it paced the segments after the first window",
 			 g->model.flight_rounds);
 	else if (g->rounds[PQ_AGG_HS] - floor(g->rounds[PQ_AGG_HS]) > 0.3)
 		snprintf(g->agree_why, sizeof g->agree_why,
@@ -190,6 +249,7 @@ static int fill_group(pq_agg_group *g, const pq_rdb *db, size_t first, size_t la
 			const pq_rdb_conn *n = &db->conns[k];
 			g->total++;
 			g->retrans += (size_t)(n->retrans > 0 ? n->retrans : 0);
+			g->hrr += n->hrr > 0;
 			if (!n->ok) {
 				g->failed++;
 				continue;
@@ -235,6 +295,36 @@ static int lists(const pq_rdb *db, pq_agg *a, pq_diag *d)
 	}
 	qsort(a->rtts, a->nrtts, sizeof a->rtts[0], cmp_ll);
 	return 0;
+}
+
+int pq_agg_cell_marked(const pq_rdb_cell *c)
+{
+	return c->fid.link_ok == 0 || c->fid.host_ok == 0 || c->fid.check_ok == 0;
+}
+
+static double max_known(double a, double b)
+{
+	return isnan(a) || b > a ? b : a;
+}
+
+static void fidelity(const pq_rdb *db, pq_agg *a)
+{
+	struct pq_agg_fid *f = &a->fid;
+	memset(f, 0, sizeof *f);
+	f->late_p99_max_us = f->steal_max_pct = NAN;
+	for (size_t i = 0; i < db->ncells; i++) {
+		const pq_rdb_fidelity *c = &db->cells[i].fid;
+		f->link_known += c->link_ok >= 0;
+		f->link_over += c->link_ok == 0;
+		f->host_known += c->host_ok >= 0;
+		f->host_over += c->host_ok == 0;
+		f->check_missed += c->check_ok == 0;
+		f->marked += (size_t)pq_agg_cell_marked(&db->cells[i]);
+		if (isfinite(c->late_p99_us))
+			f->late_p99_max_us = max_known(f->late_p99_max_us, c->late_p99_us);
+		if (isfinite(c->steal_pct))
+			f->steal_max_pct = max_known(f->steal_max_pct, c->steal_pct);
+	}
 }
 
 /* The baseline arm's group at g's host, link and response, or NULL. */
@@ -291,7 +381,7 @@ static void line_points(const pq_agg *a, pq_agg_line *l, const pq_rdb_cell **ref
 		l->x[k] = x;
 		l->hs[k] = g->desc[PQ_AGG_HS].median;
 		l->fb[k] = g->desc[hs_only ? PQ_AGG_HS : PQ_AGG_TTFB].median;
-		l->mfb[k] = g->has_model ? (hs_only ? g->model.handshake : g->model.ttfb) * rt : NAN;
+		l->mfb[k] = g->has_model ? (hs_only ? g->model.handshake_t : g->model.ttfb_t) * rt : NAN;
 		if (!*ref || g->cell->chain_der_bytes > (*ref)->chain_der_bytes)
 			*ref = g->cell;
 		if (!l->first)
@@ -503,6 +593,8 @@ int pq_agg_build(const pq_rdb *db, uint64_t seed, pq_agg *out, pq_diag *d)
 				 a.kind[g->arm] == PQ_AGG_KEY)
 				a.kind[g->arm] = PQ_AGG_RESP;
 		}
+	for (size_t i = 0; !rc && i < a.n; i++)
+		a.any_hrr |= a.g[i].hrr > 0;
 	free(done);
 	free(mc);
 	if (!rc)
@@ -519,6 +611,7 @@ int pq_agg_build(const pq_rdb *db, uint64_t seed, pq_agg *out, pq_diag *d)
 		pq_agg_free(&a);
 		return rc;
 	}
+	fidelity(db, &a);
 	*out = a;
 	return 0;
 }

@@ -41,6 +41,7 @@ typedef struct pq_agg_group {
 	int has_vs[PQ_AGG_PHASES];
 	enum pq_agg_base { PQ_AGG_BASE_SELF, PQ_AGG_BASE_NONE, PQ_AGG_BASE_OK } base; /* why has_vs is 0 */
 	size_t failed, total, retrans;
+	size_t hrr; /* connections the server answered with a HelloRetryRequest */
 	double min_rtt_ms; /* median of the connections' tcp_info min_rtt */
 	int has_model;
 	pq_model_out model;
@@ -134,7 +135,18 @@ typedef struct pq_agg {
 	pq_agg_study *studies;
 	size_t nstudies;
 	uint64_t seed; /* of every bootstrap */
+	int any_hrr; /* some connection drew a HelloRetryRequest: the tables show how many */
+	/* Fidelity over every cell: how many had the link's own accounting / the host's steal,
+	 * how many were over those budgets or on a link that missed its self-check. */
+	struct pq_agg_fid {
+		size_t link_known, link_over, host_known, host_over, check_missed, marked;
+		double late_p99_max_us, steal_max_pct; /* NaN: none known */
+	} fid;
 } pq_agg;
+
+/* A cell marked as measured on an unfaithful link or host: its link over the lateness or
+ * drop budget, its host over the steal budget, or its link's self-check missed. */
+int pq_agg_cell_marked(const pq_rdb_cell *c);
 
 /* The dimensions are the descriptor table's (exp/dim.h, pq_dims[]): the report walks it
  * for every dimension stored in a cell column; a->vary lists those whose stored value

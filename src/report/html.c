@@ -5,6 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/units.h"
+#include "exp/hostload.h"
+#include "net/link.h"
 #include "report/charts.h"
 #include "report/studies.h"
 #include "report/svg.h"
@@ -109,8 +112,8 @@ static void model_cell(pq_out *o, const pq_agg_group *g)
 		pq_out_printf(o, "<td class=\"na\">no model</td>");
 		return;
 	}
-	pq_out_printf(o, "<td%s>%u / %u <small>(%.2f / %.2f)</small>", g->agrees ? "" : " class=\"bad\"",
-		      g->model.handshake, g->model.ttfb, g->rounds[PQ_AGG_HS], g->rounds[PQ_AGG_TTFB]);
+	pq_out_printf(o, "<td%s>%.2f / %.2f <small>(%.2f / %.2f)</small>", g->agrees ? "" : " class=\"bad\"",
+		      g->model.handshake_t, g->model.ttfb_t, g->rounds[PQ_AGG_HS], g->rounds[PQ_AGG_TTFB]);
 	if (!g->agrees) {
 		pq_out_printf(o, "<br><small title=\"");
 		pq_out_text(o, g->agree_why);
@@ -137,7 +140,8 @@ static void key_table(page *p, int host)
 			 "<th>TTFB ms, median [95 %% CI]</th><th>TTFB p90 / p99 / p99.9</th>"
 			 "<th class=\"l\">TTFB minus ");
 	pq_out_text(o, a->arms[0]);
-	pq_out_printf(o, " (bootstrap 95 %% CI)</th><th>model RTTs handshake / TTFB (measured)</th></tr></thead><tbody>");
+	pq_out_printf(o, " (bootstrap 95 %% CI)</th><th>model RTTs handshake / TTFB (measured)</th>%s</tr></thead><tbody>",
+		      a->any_hrr ? "<th title=\"connections the server answered with a HelloRetryRequest\">HRR</th>" : "");
 	for (size_t i = 0; i < a->n; i++) {
 		const pq_agg_group *g = &a->g[i];
 		if (g->host != host)
@@ -153,18 +157,20 @@ static void key_table(page *p, int host)
 		}
 		pq_out_printf(o, "<td>%zu (%zu)</td>", g->n[PQ_AGG_HS], g->failed);
 		if (!g->n[PQ_AGG_HS]) {
-			pq_out_printf(o, "<td class=\"na\" colspan=\"5\">no successful connection</td></tr>");
-			continue;
-		}
-		ms_ci(o, &g->desc[PQ_AGG_HS]);
-		if (g->n[PQ_AGG_TTFB]) {
-			ms_ci(o, &g->desc[PQ_AGG_TTFB]);
-			tails(o, &g->desc[PQ_AGG_TTFB]);
-			diff_cell(p, g, PQ_AGG_TTFB);
+			pq_out_printf(o, "<td class=\"na\" colspan=\"5\">no successful connection</td>");
 		} else {
-			pq_out_printf(o, "<td class=\"na\" colspan=\"3\">no response asked</td>");
+			ms_ci(o, &g->desc[PQ_AGG_HS]);
+			if (g->n[PQ_AGG_TTFB]) {
+				ms_ci(o, &g->desc[PQ_AGG_TTFB]);
+				tails(o, &g->desc[PQ_AGG_TTFB]);
+				diff_cell(p, g, PQ_AGG_TTFB);
+			} else {
+				pq_out_printf(o, "<td class=\"na\" colspan=\"3\">no response asked</td>");
+			}
+			model_cell(o, g);
 		}
-		model_cell(o, g);
+		if (a->any_hrr)
+			pq_out_printf(o, "<td>%zu / %zu</td>", g->hrr, g->total);
 		pq_out_printf(o, "</tr>");
 	}
 	pq_out_printf(o, "</tbody></table></div>");
@@ -326,7 +332,7 @@ static void agreement(page *p)
 	for (size_t i = 0; i < a->n; i++) {
 		const pq_agg_group *g = &a->g[i];
 		int ph = isfinite(g->rounds[PQ_AGG_TTFB]) ? PQ_AGG_TTFB : PQ_AGG_HS;
-		unsigned pred = ph == PQ_AGG_TTFB ? g->model.ttfb : g->model.handshake;
+		double pred = ph == PQ_AGG_TTFB ? g->model.ttfb_t : g->model.handshake_t;
 		if (!g->has_model || !isfinite(g->rounds[ph]))
 			continue;
 		total++;
@@ -341,20 +347,21 @@ static void agreement(page *p)
 		pq_out_text(o, a->hosts[g->host]);
 		pq_out_printf(o, "</td><td class=\"l\">");
 		pq_out_text(o, a->arms[g->arm]);
-		pq_out_printf(o, "</td><td>%g</td><td>%lld</td><td>%lld</td><td>%u / %.2f</td>",
+		pq_out_printf(o, "</td><td>%g</td><td>%lld</td><td>%lld</td><td>%.2f / %.2f</td>",
 			      (double)g->cell->rtt_us / 1e3, g->cell->chain_der_bytes,
-			      g->cell->response_bytes, g->model.handshake, g->rounds[PQ_AGG_HS]);
+			      g->cell->response_bytes, g->model.handshake_t, g->rounds[PQ_AGG_HS]);
 		if (ph == PQ_AGG_TTFB)
-			pq_out_printf(o, "<td>%u / %.2f</td>", g->model.ttfb, g->rounds[PQ_AGG_TTFB]);
+			pq_out_printf(o, "<td>%.2f / %.2f</td>", g->model.ttfb_t, g->rounds[PQ_AGG_TTFB]);
 		else
 			pq_out_printf(o, "<td class=\"na\">no response asked</td>");
 		pq_out_printf(o, "<td class=\"l%s\">", g->agrees ? "" : " bad");
 		pq_out_text(o, g->agrees ? "yes" : g->agree_why);
 		pq_out_printf(o, "</td></tr>");
 	}
-	pq_out_printf(o, "</tbody></table></div><p>%zu of %zu cells agree (measured median over min RTT, rounded, "
-			 "equals the predicted round trips for every phase); each other cell names its reason.</p>",
-		      agree, total);
+	pq_out_printf(o, "</tbody></table></div><p>%zu of %zu cells agree (measured median over min RTT within "
+			 "%.2f RTT of the prediction, paced where the server's congestion control paces, in every "
+			 "phase); each other cell names its reason.</p>",
+		      agree, total, PQ_MODEL_AGREE_RTT);
 	if (!total)
 		return;
 	pq_svg_series s[2] = {{"agrees", px, py, n, NULL, NULL, PQ_SVG_POINTS, 2},
@@ -370,6 +377,77 @@ static void agreement(page *p)
 			  .diagonal = 1};
 	pq_svg_chart_write(o, &c);
 	fig_add(p, "fig-agreement");
+}
+
+/* One number, or "-" where it was not measured. */
+static void num_or_na(pq_out *o, double v, int decimals)
+{
+	if (isfinite(v)) {
+		pq_out_printf(o, "<td>%.*f</td>", decimals, v);
+	} else {
+		pq_out_printf(o, "<td class=\"na\">-</td>");
+	}
+}
+
+static const char *verdict(int ok)
+{
+	return ok > 0 ? "ok" : ok == 0 ? "over" : "-";
+}
+
+/* Per cell: what the link itself did (the forwarder's release lateness and drops) and how
+ * busy the host was; cells over a budget are marked. */
+static void fidelity(page *p)
+{
+	const struct pq_agg_fid *f = &p->a->fid;
+	pq_out *o = p->o;
+	char budget[32];
+	pq_fmt_duration(budget, sizeof budget, PQ_LINK_LATE_BUDGET_NS);
+	pq_out_printf(o, "<h2 id=\"fidelity\">Link and host fidelity per cell</h2><p>");
+	if (f->link_known)
+		pq_out_printf(o, "%zu of %zu cells with the link's own accounting were over its budget (release "
+				 "lateness p99 over %s, or an unplanned drop); ",
+			      f->link_over, f->link_known, budget);
+	else
+		pq_out_printf(o, "No cell has the link's own accounting (netem, a remote server, or a database "
+				 "from before it was kept); ");
+	pq_out_printf(o, "%zu of %zu were measured while the hypervisor took more than %.0f %% of the host's CPU "
+			 "time; %zu on a link that missed its self-check. %zu of %zu cells are marked.",
+		      f->host_over, f->host_known, PQ_HOSTLOAD_STEAL_BUDGET_PCT, f->check_missed, f->marked,
+		      p->db->ncells);
+	if (isfinite(f->late_p99_max_us))
+		pq_out_printf(o, " The worst cell's release lateness p99 was %.2f ms", f->late_p99_max_us / 1e3);
+	if (isfinite(f->steal_max_pct))
+		pq_out_printf(o, "%s the most steal in a cell %.1f %%", isfinite(f->late_p99_max_us) ? ";" : " The",
+			      f->steal_max_pct);
+	pq_out_printf(o, "%s A release late by much more than the forwarder's own wait for a CPU in the "
+			 "machine waited for a vCPU the hypervisor was not running.</p><div class=\"scroll\"><table class=\"sort\"><thead><tr><th class=\"l\">host</th>"
+			 "<th class=\"l\">arm</th><th>trial</th><th>RTT ms</th><th>lateness p50 us</th>"
+			 "<th>p99 us</th><th>max us</th><th>releases</th><th>drops loss</th><th>queue</th>"
+			 "<th>unplanned</th><th>forwarder's wait for a CPU us</th><th>steal %%</th><th class=\"l\">link</th><th class=\"l\">host</th>"
+			 "<th class=\"l\">self-check</th></tr></thead><tbody>",
+		      isfinite(f->late_p99_max_us) || isfinite(f->steal_max_pct) ? "." : "");
+	for (size_t i = 0; i < p->db->ncells; i++) {
+		const pq_rdb_cell *c = &p->db->cells[i];
+		const pq_rdb_fidelity *x = &c->fid;
+		pq_out_printf(o, "<tr><td class=\"l\">");
+		pq_out_text(o, c->host);
+		pq_out_printf(o, "</td><td class=\"l\">");
+		pq_out_text(o, c->arm);
+		pq_out_printf(o, "</td><td>%d</td><td>%g</td>", c->trial, (double)c->rtt_us / 1e3);
+		num_or_na(o, x->late_p50_us, 1);
+		num_or_na(o, x->late_p99_us, 1);
+		num_or_na(o, x->late_max_us, 1);
+		num_or_na(o, x->releases < 0 ? NAN : (double)x->releases, 0);
+		num_or_na(o, x->drop_loss < 0 ? NAN : (double)x->drop_loss, 0);
+		num_or_na(o, x->drop_queue < 0 ? NAN : (double)x->drop_queue, 0);
+		num_or_na(o, x->drop_unplanned < 0 ? NAN : (double)x->drop_unplanned, 0);
+		num_or_na(o, x->fwd_wait_us, 1);
+		num_or_na(o, x->steal_pct, 1);
+		pq_out_printf(o, "<td class=\"l%s\">%s</td><td class=\"l%s\">%s</td><td class=\"l%s\">%s</td></tr>",
+			      x->link_ok == 0 ? " bad" : "", verdict(x->link_ok), x->host_ok == 0 ? " bad" : "",
+			      verdict(x->host_ok), x->check_ok == 0 ? " bad" : "", x->check_ok == 0 ? "missed" : verdict(x->check_ok));
+	}
+	pq_out_printf(o, "</tbody></table></div>");
 }
 
 static void table_dump(pq_out *o, const pq_rdb_table *t, const char *const *skip)
@@ -442,6 +520,7 @@ void pq_report_html(pq_out *o, const pq_rdb *db, const pq_agg *a, const char *so
 	pq_report_studies(&body, a);
 	figures(p);
 	agreement(p);
+	fidelity(p);
 	manifest(p);
 	pq_out_printf(o, "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
 			 "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
@@ -457,6 +536,7 @@ void pq_report_html(pq_out *o, const pq_rdb *db, const pq_agg *a, const char *so
 	pq_out_printf(o, "</code>: %zu cells, %zu connections, %zu host%s. Times in milliseconds. "
 			 "Sections: <a href=\"#key\">key table</a>, <a href=\"#studies\">the studies</a>, "
 			 "<a href=\"#figures\">figures</a>, <a href=\"#agreement\">model agreement</a>, "
+			 "<a href=\"#fidelity\">link and host fidelity</a>, "
 			 "<a href=\"#manifest\">manifest</a>, <a href=\"#checks\">link checks</a>.</p>",
 		      db->ncells, db->nconns, a->nhosts, a->nhosts == 1 ? "" : "s");
 	if (body.err)

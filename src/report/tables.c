@@ -32,13 +32,13 @@ static void model_txt(char *buf, size_t n, const pq_agg_group *g)
 	if (!g->has_model)
 		snprintf(buf, n, "-");
 	else
-		snprintf(buf, n, "%u/%u vs %.1f/%.1f%s%s", g->model.handshake, g->model.ttfb,
+		snprintf(buf, n, "%.1f/%.1f vs %.1f/%.1f%s%s", g->model.handshake_t, g->model.ttfb_t,
 			 g->rounds[PQ_AGG_HS], g->rounds[PQ_AGG_TTFB], g->agrees ? "" : ": ",
 			 g->agrees ? "" : g->agree_tag);
 }
 
 /* One key-table row's cells as text: arm, each varying dimension, n, the times. */
-#define KCOLS (2 + 64 + 5)
+#define KCOLS (2 + PQ_DIM_COUNT + 6)
 typedef struct krow {
 	char c[KCOLS][400];
 	size_t n;
@@ -55,6 +55,8 @@ static void key_row(const pq_agg *a, const pq_agg_group *g, krow *r)
 	med_ci(r->c[r->n++], sizeof r->c[0], &g->desc[PQ_AGG_TTFB]);
 	vs_base(r->c[r->n++], sizeof r->c[0], g);
 	model_txt(r->c[r->n++], sizeof r->c[0], g);
+	if (a->any_hrr) /* connections the server answered with a HelloRetryRequest */
+		snprintf(r->c[r->n++], sizeof r->c[0], "%zu/%zu", g->hrr, g->total);
 }
 
 static void key_head(const pq_agg *a, krow *r)
@@ -68,6 +70,8 @@ static void key_head(const pq_agg *a, krow *r)
 	snprintf(r->c[r->n++], sizeof r->c[0], "TTFB ms [95%% CI]");
 	snprintf(r->c[r->n++], sizeof r->c[0], "TTFB minus %s (bootstrap)", a->arms[0]);
 	snprintf(r->c[r->n++], sizeof r->c[0], "model RTTs hs/TTFB vs measured");
+	if (a->any_hrr)
+		snprintf(r->c[r->n++], sizeof r->c[0], "HRR");
 }
 
 static void key_notes(pq_out *o, const pq_agg *a, int md)
@@ -175,6 +179,11 @@ void pq_report_key_text(pq_out *o, const pq_agg *a, int md)
 	key_notes(o, a, md);
 	for (size_t h = 0; h < a->nhosts; h++)
 		key_host(o, a, h, md);
+	const struct pq_agg_fid *f = &a->fid;
+	if (f->link_known || f->host_known || f->check_missed)
+		pq_out_printf(o, "fidelity: %zu cells marked: %zu of %zu over the link's budget, %zu of %zu over the host's, "
+				 "%zu on a link that missed its self-check (the HTML page lists every cell)\n\n",
+			      f->marked, f->link_over, f->link_known, f->host_over, f->host_known, f->check_missed);
 	studies_text(o, a, md);
 }
 
@@ -250,7 +259,8 @@ static void key_csv(pq_out *o, const pq_agg *a)
 static void agreement_csv(pq_out *o, const pq_agg *a)
 {
 	pq_out_printf(o, "host,arm,rtt_us,chain_der_bytes,response_bytes,pred_handshake_rtts,meas_handshake_rtts,"
-			 "pred_ttfb_rtts,meas_ttfb_rtts,pred_ttlb_rtts,meas_ttlb_rtts,agrees,reason\n");
+			 "pred_ttfb_rtts,meas_ttfb_rtts,pred_ttlb_rtts,meas_ttlb_rtts,agrees,reason,pred_hrr_rtts,"
+			 "hrr_conns,conns\n");
 	for (size_t i = 0; i < a->n; i++) {
 		const pq_agg_group *g = &a->g[i];
 		if (!g->has_model)
@@ -258,12 +268,12 @@ static void agreement_csv(pq_out *o, const pq_agg *a)
 		csv_str(o, a->hosts[g->host]);
 		pq_out_printf(o, ",");
 		csv_str(o, a->arms[g->arm]);
-		pq_out_printf(o, ",%lld,%lld,%lld,%u,%.3f,%u,%.3f,%u,%.3f,%d,", g->cell->rtt_us,
-			      g->cell->chain_der_bytes, g->cell->response_bytes, g->model.handshake,
-			      g->rounds[PQ_AGG_HS], g->model.ttfb, g->rounds[PQ_AGG_TTFB], g->model.ttlb,
+		pq_out_printf(o, ",%lld,%lld,%lld,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%d,", g->cell->rtt_us,
+			      g->cell->chain_der_bytes, g->cell->response_bytes, g->model.handshake_t,
+			      g->rounds[PQ_AGG_HS], g->model.ttfb_t, g->rounds[PQ_AGG_TTFB], g->model.ttlb_t,
 			      g->rounds[PQ_AGG_TTLB], g->agrees);
 		csv_str(o, g->agree_why);
-		pq_out_printf(o, "\n");
+		pq_out_printf(o, ",%u,%zu,%zu\n", g->model.hrr_rounds, g->hrr, g->total);
 	}
 }
 

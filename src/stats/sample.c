@@ -15,7 +15,7 @@ void pq_stats_dispose(pq_stats *s)
 	memset(s, 0, sizeof *s);
 }
 
-static int reserve(pq_stats *s, size_t need)
+int pq_stats_reserve(pq_stats *s, size_t need)
 {
 	if (need <= s->cap)
 		return 0;
@@ -32,7 +32,7 @@ static int reserve(pq_stats *s, size_t need)
 
 int pq_stats_add(pq_stats *s, double x)
 {
-	int rc = reserve(s, s->n + 1);
+	int rc = pq_stats_reserve(s, s->n + 1);
 	if (rc)
 		return rc;
 	s->v[s->n++] = x;
@@ -42,7 +42,7 @@ int pq_stats_add(pq_stats *s, double x)
 
 int pq_stats_merge(pq_stats *into, const pq_stats *from)
 {
-	int rc = reserve(into, into->n + from->n);
+	int rc = pq_stats_reserve(into, into->n + from->n);
 	if (rc)
 		return rc;
 	if (from->n)

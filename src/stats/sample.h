@@ -45,6 +45,9 @@ void pq_stats_sort(double *v, size_t n);
 void pq_stats_init(pq_stats *s);
 void pq_stats_dispose(pq_stats *s);
 int pq_stats_add(pq_stats *s, double x) PQ_MUST_USE;
+/* Room for `need` samples without another allocation (a real-time thread adding them then
+ * never waits in the allocator). */
+int pq_stats_reserve(pq_stats *s, size_t need) PQ_MUST_USE;
 int pq_stats_merge(pq_stats *into, const pq_stats *from) PQ_MUST_USE;
 /* Percentile q in [0, 100] (tenths: 99.9 is the finest), pq_stats_quantile at q x 10
  * per mille; NaN if empty. */

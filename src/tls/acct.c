@@ -1,5 +1,7 @@
 #include "tls/acct.h"
 
+#include "core/tcpsegs.h"
+
 #include <string.h>
 
 /* RFC 8446 4.1.3: a ServerHello with this random is a HelloRetryRequest. */
@@ -45,6 +47,19 @@ void pq_tls_acct_init(pq_tls_acct *a, pq_clock *clock)
 	memset(a, 0, sizeof *a);
 	a->clock = clock;
 	a->alert_rx = a->alert_tx = -1;
+	a->fd = -1;
+}
+
+void pq_tls_acct_watch_fd(pq_tls_acct *a, int fd)
+{
+	a->fd = fd;
+}
+
+uint32_t pq_tls_acct_ch_segs(const pq_tls_acct *a, int which)
+{
+	if (which == 0)
+		return a->n_sh >= 1 ? a->segs_at_sh[0] : 0;
+	return a->hrr && a->n_sh >= 2 ? a->segs_at_sh[1] - a->segs_at_sh[0] : 0;
 }
 
 void pq_tls_acct_msg(pq_tls_acct *a, int write_p, int content_type, const unsigned char *buf,
@@ -67,6 +82,8 @@ void pq_tls_acct_msg(pq_tls_acct *a, int write_p, int content_type, const unsign
 		int64_t now = pq_clock_now(a->clock);
 		if (i == PQ_HS_CLIENT_HELLO && !a->t_client_hello_ns && dir == (is_server ? PQ_RX : PQ_TX))
 			a->t_client_hello_ns = now;
+		if (i == PQ_HS_CLIENT_HELLO && dir == PQ_TX && a->hs_count[dir][i] <= 2)
+			a->ch_bytes[a->hs_count[dir][i] - 1] = (uint32_t)len;
 		if (i == PQ_HS_SERVER_HELLO) {
 			/* type(1) length(3) legacy_version(2) random(32) */
 			if (len >= 38 && memcmp(buf + 6, hrr_random, 32) == 0)
@@ -98,7 +115,13 @@ static void msg_cb(int write_p, int version, int content_type, const void *buf, 
 		   SSL *ssl, void *arg)
 {
 	(void)version;
-	pq_tls_acct_msg(arg, write_p, content_type, buf, len, SSL_is_server(ssl));
+	pq_tls_acct *a = arg;
+	/* The ServerHello (or HRR) answers the whole ClientHello before it: what the kernel
+	 * has sent by now is that ClientHello's flight (read before the client writes more). */
+	if (!write_p && content_type == SSL3_RT_HANDSHAKE && len >= 1 &&
+	    ((const unsigned char *)buf)[0] == 2 && a->fd >= 0 && a->n_sh < 2)
+		a->segs_at_sh[a->n_sh++] = pq_tcp_data_segs_out(a->fd);
+	pq_tls_acct_msg(a, write_p, content_type, buf, len, SSL_is_server(ssl));
 }
 
 void pq_tls_acct_attach(SSL *ssl, pq_tls_acct *a)

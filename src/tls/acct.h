@@ -1,7 +1,8 @@
 /* Per-connection TLS accounting from OpenSSL's message callback: bytes of each handshake
  * message in each direction, TLS record bytes on the wire, HelloRetryRequest, alerts,
  * and the monotonic times at which the ClientHello left, the ServerHello arrived and
- * the peer's Finished arrived.
+ * the peer's Finished arrived; on the client, each ClientHello's bytes and (given the
+ * socket) the TCP data segments sent by the time each ServerHello came back.
  *
  * Contract: pq_tls_acct_attach points the SSL's message callback at *a (which must
  * outlive the SSL); pq_tls_acct_msg is the pure part, fed one callback at a time, so
@@ -48,10 +49,20 @@ typedef struct pq_tls_acct {
 	int64_t t_client_hello_ns;         /* first ClientHello handed to the socket layer */
 	int64_t t_server_hello_ns;         /* last ServerHello (the real one after an HRR) */
 	int64_t t_peer_finished_ns;
+	uint32_t ch_bytes[2];              /* client: the first ClientHello, the one after an HRR */
+	uint32_t segs_at_sh[2];            /* client: tcpi_data_segs_out when the HRR (or the
+					      ServerHello) and then the ServerHello arrived */
+	int n_sh;                          /* ServerHellos (an HRR included) seen, capped at 2 */
+	int fd;                            /* the socket, for segs_at_sh; -1 = none */
 } pq_tls_acct;
 
 void pq_tls_acct_init(pq_tls_acct *a, pq_clock *clock);
 void pq_tls_acct_attach(SSL *ssl, pq_tls_acct *a);
+/* Count the client's TCP segments per ClientHello on this socket. */
+void pq_tls_acct_watch_fd(pq_tls_acct *a, int fd);
+/* The TCP data segments the first ClientHello (which = 0) and the second (which = 1,
+ * after an HRR: its flight, the ChangeCipherSpec with it) took; 0 when unknown. */
+uint32_t pq_tls_acct_ch_segs(const pq_tls_acct *a, int which);
 void pq_tls_acct_msg(pq_tls_acct *a, int write_p, int content_type, const unsigned char *buf,
 		     size_t len, int is_server);
 

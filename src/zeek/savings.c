@@ -1,6 +1,6 @@
 #include "zeek/savings.h"
 
-#include <sqlite3.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,86 +8,102 @@
 #include "exp/rdb.h"
 #include "stats/sample.h"
 
+/* The groups' key: the chain, and the RTT when it is known. */
 typedef struct sample {
-	char chain[160];
+	const char *chain;
+	int rtt_known;
 	long long rtt_us;
 	int resumed;
 	double ttfb_us;
 } sample;
 
-static int sample_cmp(const void *x, const void *y)
+static int key_cmp(const sample *a, const sample *b)
 {
-	const sample *a = x, *b = y;
 	int c = strcmp(a->chain, b->chain);
 	if (c)
 		return c;
+	if (a->rtt_known != b->rtt_known)
+		return a->rtt_known - b->rtt_known;
 	if (a->rtt_us != b->rtt_us)
 		return a->rtt_us < b->rtt_us ? -1 : 1;
-	if (a->resumed != b->resumed)
-		return a->resumed - b->resumed;
-	return a->ttfb_us < b->ttfb_us ? -1 : a->ttfb_us > b->ttfb_us;
+	return 0;
 }
 
-/* The median of v[0..n) (sorted), pqtls's one definition (stats/sample.h), as the views. */
-static double median(const sample *v, size_t n)
+static int sample_cmp(const void *x, const void *y)
 {
-	size_t lo;
-	double frac;
-	pq_stats_rank(n, PQ_STATS_MEDIAN, &lo, &frac);
-	return frac == 0 ? v[lo].ttfb_us : v[lo].ttfb_us + frac * (v[lo + 1].ttfb_us - v[lo].ttfb_us);
+	const sample *a = x, *b = y;
+	int c = key_cmp(a, b);
+	return c ? c : a->resumed - b->resumed;
 }
 
-/* Successful connections without emulated loss and without 0-RTT: fresh (resumed = 0)
- * against plain resumption (resumed = 1). A remote server's path stores no loss and no RTT
- * (NULL: not ours to know); its cells count as the network's own, at RTT 0 here. */
-static const char query[] =
-	"SELECT chain_desc, COALESCE(rtt_us, 0), resumed, ttfb_us FROM conn_cell "
-	"WHERE error_kind = 'ok' AND ttfb_us IS NOT NULL AND COALESCE(loss_pct, 0) = 0 AND early_sent = 0 "
-	"AND resumed IN (0, 1)";
-
-static int read_samples(sqlite3 *db, const char *path, sample **out, size_t *n, pq_diag *d)
+/* A cell whose link emulated loss in either direction is left out; a remote server's path
+ * stores none (NULL: not ours to know) and is kept as the network's own. */
+static int lossless(const pq_rdb_cell *c)
 {
-	sqlite3_stmt *st = NULL;
-	size_t cap = 0;
-	int rc = 0, e;
-	*out = NULL;
+	const pq_dimval *l[] = {&c->dim[PQ_D_LOSS], &c->dim[PQ_D_LOSS_C2S]};
+	for (size_t i = 0; i < sizeof l / sizeof l[0]; i++)
+		if (l[i]->kind != PQ_DV_NULL && !(l[i]->kind == PQ_DV_REAL ? l[i]->f == 0 : l[i]->i == 0))
+			return 0;
+	return 1;
+}
+
+static const char *chain_of(const pq_rdb_cell *c)
+{
+	if (c->chain_desc[0])
+		return c->chain_desc;
+	return strcmp(c->leaf, "remote") == 0 ? "the remote server's chain" : "(chain not recorded)";
+}
+
+/* Successful connections of lossless cells without 0-RTT: fresh (resumed = 0) against
+ * plain resumption (resumed = 1). The RTT is the cell's stored one; a remote server's
+ * (NULL) is unknown, and its cells group apart from every emulated RTT. */
+static int read_samples(const pq_rdb *db, sample **out, size_t *n)
+{
 	*n = 0;
-	if (sqlite3_prepare_v2(db, query, -1, &st, NULL) != SQLITE_OK) {
-		rc = pq_diag_set(d, PQ_EPARSE, "%s: cannot read conn_cell (%s)", path, sqlite3_errmsg(db));
-		goto out;
-	}
-	while ((e = sqlite3_step(st)) == SQLITE_ROW) {
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 1024;
-			sample *nv = realloc(*out, cap * sizeof *nv);
-			if (!nv) {
-				rc = PQ_ENOMEM;
-				goto out;
-			}
-			*out = nv;
+	*out = db->nconns ? malloc(db->nconns * sizeof **out) : NULL;
+	if (db->nconns && !*out)
+		return PQ_ENOMEM;
+	for (size_t i = 0; i < db->ncells; i++) {
+		const pq_rdb_cell *c = &db->cells[i];
+		if (!lossless(c))
+			continue;
+		for (size_t j = c->c0; j < c->c0 + c->nc; j++) {
+			const pq_rdb_conn *k = &db->conns[j];
+			if (!k->ok || isnan(k->ttfb_us) || k->early_sent || (k->resumed != 0 && k->resumed != 1))
+				continue;
+			sample *s = &(*out)[(*n)++];
+			s->chain = chain_of(c);
+			s->rtt_known = c->dim[PQ_D_RTT].kind == PQ_DV_INT;
+			s->rtt_us = s->rtt_known ? c->dim[PQ_D_RTT].i : 0;
+			s->resumed = k->resumed;
+			s->ttfb_us = k->ttfb_us;
 		}
-		sample *s = &(*out)[(*n)++];
-		const unsigned char *c = sqlite3_column_text(st, 0);
-		snprintf(s->chain, sizeof s->chain, "%s", c ? (const char *)c : "?");
-		s->rtt_us = sqlite3_column_int64(st, 1);
-		s->resumed = sqlite3_column_int(st, 2);
-		s->ttfb_us = sqlite3_column_double(st, 3);
 	}
-	if (e != SQLITE_DONE)
-		rc = pq_diag_set(d, PQ_EIO, "%s: %s", path, sqlite3_errmsg(db));
-out:
-	sqlite3_finalize(st);
+	return 0;
+}
+
+/* The median TTFB of v[0..n), in ms (pqtls's one percentile, stats/sample.h: the mean of
+ * the two middle values for an even n, as the views). */
+static int median_ms(const sample *v, size_t n, double *out)
+{
+	pq_stats st;
+	int rc = 0;
+	pq_stats_init(&st);
+	for (size_t i = 0; i < n && rc == 0; i++)
+		rc = pq_stats_add(&st, v[i].ttfb_us);
+	*out = pq_stats_percentile(&st, 50) / 1000;
+	pq_stats_dispose(&st);
 	return rc;
 }
 
-/* Groups sorted samples by (chain, RTT) and keeps groups measured both ways. */
+/* Groups samples by (chain, RTT) and keeps groups measured both ways. */
 static int group(pq_zeek_savings *s, sample *v, size_t n)
 {
 	if (n)
 		qsort(v, n, sizeof *v, sample_cmp);
 	for (size_t i = 0; i < n;) {
 		size_t j = i, k;
-		while (j < n && !strcmp(v[j].chain, v[i].chain) && v[j].rtt_us == v[i].rtt_us)
+		while (j < n && key_cmp(&v[j], &v[i]) == 0)
 			j++;
 		for (k = i; k < j && !v[k].resumed; k++)
 			;
@@ -97,12 +113,15 @@ static int group(pq_zeek_savings *s, sample *v, size_t n)
 				return PQ_ENOMEM;
 			s->v = nv;
 			pq_zeek_ttfb *t = &s->v[s->n++];
+			memset(t, 0, sizeof *t);
 			snprintf(t->chain, sizeof t->chain, "%s", v[i].chain);
-			t->rtt_ms = (double)v[i].rtt_us / 1000;
-			t->fresh_ms = median(v + i, k - i) / 1000;
-			t->resumed_ms = median(v + k, j - k) / 1000;
+			t->rtt_known = v[i].rtt_known;
+			t->rtt_ms = t->rtt_known ? (double)v[i].rtt_us / 1000 : NAN;
 			t->fresh_n = (long)(k - i);
 			t->resumed_n = (long)(j - k);
+			int rc = median_ms(v + i, k - i, &t->fresh_ms);
+			if (rc || (rc = median_ms(v + k, j - k, &t->resumed_ms)))
+				return rc;
 		}
 		i = j;
 	}
@@ -111,15 +130,17 @@ static int group(pq_zeek_savings *s, sample *v, size_t n)
 
 int pq_zeek_savings_load(pq_zeek_savings *s, const char *path, pq_diag *d)
 {
-	sqlite3 *db = NULL;
+	pq_rdb db;
 	sample *v = NULL;
 	size_t n = 0;
 	int rc;
 	memset(s, 0, sizeof *s);
-	if ((rc = pq_rdb_open_db(path, &db, d)) || (rc = read_samples(db, path, &v, &n, d)))
+	if ((rc = pq_rdb_open(path, &db, d)))
+		return rc;
+	if ((rc = read_samples(&db, &v, &n)) || (rc = group(s, v, n))) {
+		rc = pq_diag_set(d, rc, "%s: out of memory", path);
 		goto out;
-	if ((rc = group(s, v, n)))
-		goto out;
+	}
 	if (!s->n)
 		rc = pq_diag_set(d, PQ_EINVAL, "%s: no chain was measured both fresh and resumed at one RTT without "
 				 "loss (a sweep with resumption arms, e.g. 'ml-dsa-65' and 'ml-dsa-65 resumed')", path);
@@ -127,7 +148,7 @@ out:
 	if (rc)
 		pq_zeek_savings_free(s);
 	free(v);
-	sqlite3_close(db);
+	pq_rdb_close(&db);
 	return rc;
 }
 
@@ -162,13 +183,17 @@ void pq_zeek_savings_print(FILE *f, const pq_zeek_savings *s, const pq_zeek_agg 
 	for (size_t i = 0; i < s->n; i++) {
 		const pq_zeek_ttfb *t = &s->v[i];
 		double gain = t->fresh_ms - t->resumed_ms;
+		char rtt[16] = "";
+		if (t->rtt_known)
+			snprintf(rtt, sizeof rtt, csv ? "%.3f" : "%.1f", t->rtt_ms);
 		if (!csv)
-			fprintf(f, "%-44.44s %7.1f %9.2f %9.2f ", t->chain, t->rtt_ms, t->fresh_ms, t->resumed_ms);
+			fprintf(f, "%-44.44s %7s %9.2f %9.2f ", t->chain, t->rtt_known ? rtt : "remote", t->fresh_ms,
+				t->resumed_ms);
 		for (int c = 0; c < 4; c++) {
 			double lo, hi, r = n[c] ? (double)k[c] / (double)n[c] : 0;
 			pq_zeek_wilson95(k[c], n[c], &lo, &hi);
 			if (csv && n[c])
-				fprintf(f, "\"%s\",%.3f,%.3f,%.3f,%s,%.6f,%.3f,%.3f,%.3f,%.2f\n", t->chain, t->rtt_ms,
+				fprintf(f, "\"%s\",%s,%.3f,%.3f,%s,%.6f,%.3f,%.3f,%.3f,%.2f\n", t->chain, rtt,
 					t->fresh_ms, t->resumed_ms, names[c], r, r * gain, lo * gain, hi * gain,
 					t->fresh_ms > 0 ? 100 * r * gain / t->fresh_ms : 0);
 			else if (!csv && n[c])

@@ -1,13 +1,17 @@
 /* What resumption saves (the paper's Figure 7): the fresh and resumed time to first byte
- * a sweep measured (`pqtls sweep` results database, docs/results.md of the sweep: the
- * `conn_cell` view, opened by exp/rdb.h: schema PQ_SCHEMA_VERSION), per chain and RTT, combined with the resumption
- * rate of each category from Zeek logs into the expected saving per connection:
+ * a sweep measured (a `pqtls sweep` results database, read through the one reader,
+ * exp/rdb.h: its typed cells and connections), per chain and RTT, combined with the
+ * resumption rate of each category from Zeek logs into the expected saving per connection:
  *     saving = r * (TTFB_fresh - TTFB_resumed),   in ms and in % of TTFB_fresh,
  * with r's 95 % Wilson interval carried through (the TTFB medians' own spread is not).
+ * Cells with emulated loss in either direction and 0-RTT connections are left out; a
+ * remote server's cells (RTT and loss not ours to know: stored NULL) are kept, grouped
+ * apart with the RTT unknown, shown as "remote" (an empty rtt_ms in the CSV).
  *
  * Contract: pq_zeek_savings_load reads the database (read-only) and returns 0 or a
- * negative code with d naming the file and what is wrong (exp/rdb.h's reasons, no
- * conn_cell, no chain measured both fresh and resumed). */
+ * negative code with d naming the file and what is wrong (exp/rdb.h's reasons: not a
+ * database, another schema version, a number stored as text, no measured cell; or no
+ * chain measured both fresh and resumed). */
 #ifndef PQ_ZEEK_SAVINGS_H
 #define PQ_ZEEK_SAVINGS_H
 
@@ -18,6 +22,7 @@
 
 typedef struct pq_zeek_ttfb {
 	char chain[160];   /* the sweep's chain_desc */
+	int rtt_known;     /* 0: a remote server's path (rtt_ms NaN) */
 	double rtt_ms;
 	double fresh_ms, resumed_ms; /* medians over successful connections */
 	long fresh_n, resumed_n;

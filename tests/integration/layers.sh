@@ -7,6 +7,7 @@
 #   net     nothing of server, load or tls: sockets and links, below TLS
 #   tls     nothing of server, load or net
 #   load, server   peers: neither includes the other
+#   check   nothing of server, load or cli: `pqtls check` is a client of its own
 #   cli     only src/main.c and src/cli/ itself include it
 #
 # First it proves it can fail: each rule is broken once in a scratch tree.
@@ -22,6 +23,7 @@ forbidden() {
 	tls) echo "server load net cli" ;;
 	load) echo "server cli" ;;
 	server) echo "load cli" ;;
+	check) echo "server load cli" ;;
 	cli) echo "" ;;
 	*) echo "cli" ;;
 	esac
@@ -62,7 +64,7 @@ check() {
 S=$(mktemp -d "${TMPDIR:-/tmp}/pqtls-layers.XXXXXX")
 trap 'rm -rf "$S"' EXIT
 for pair in load:server server:load tls:cli core:net core:pki http:tls pki:tls pki:server pki:load \
-	pki:net net:tls; do
+	pki:net net:tls check:server check:load; do
 	from=${pair%%:*} to=${pair#*:}
 	rm -rf "$S/t" && mkdir -p "$S/t/$from" "$S/t/$to"
 	printf '#include "%s/x.h"\n' "$to" >"$S/t/$from/a.c"

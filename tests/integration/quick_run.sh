@@ -8,8 +8,8 @@
 # the report is whole. Round trips are counted against the path's min RTT, judged half
 # an RTT wide, each a median of 5 connections, so this shared machine's vCPU stalls
 # cannot flip the verdict. The
-# link self-check is stored but not enforced (--no-check): on this shared VM its 2 ms p99
-# budget is often missed, and sweep_*.sh test the check's effect.
+# links are self-checked as `make run` does; a check or a cell over budget is marked, never
+# fatal without --strict (sweep_fidelity.sh tests that), so the host's noise cannot fail it.
 set -euo pipefail
 P=${PQTLS:-build/pqtls}
 SRC=${PQTLS_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -18,7 +18,7 @@ T=$(mktemp -d /tmp/pqtls-quick-test.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-"$P" sweep --preset quick --rtt 50ms --trials 1 --connections 5 --no-check --out "$T/out/results.db" \
+"$P" sweep --preset quick --rtt 50ms --trials 1 --connections 5 --out "$T/out/results.db" \
 	>"$T/log" 2>&1 || { cat "$T/log"; fail "the quick sweep failed"; }
 "$P" report "$T/out/results.db" --csv "$T/csv" >>"$T/log" 2>&1 || { cat "$T/log"; fail "the report failed"; }
 cat "$T/log"
@@ -38,10 +38,11 @@ awk -v e="$(rtts ecdsa-p256)" -v l="$(rtts ml-dsa-65-leaf-only)" -v m="$(rtts ml
 	fail "round trips: ecdsa $(rtts ecdsa-p256), leaf only $(rtts ml-dsa-65-leaf-only), ml-dsa-65 $(rtts ml-dsa-65), resumed $(rtts 'ml-dsa-65 resumed')"
 # The model's predictions (deterministic; the measured side is judged above, half an RTT
 # wide): handshake / TTFB round trips 2/3 for ECDSA, 3/4 for ML-DSA-65 leaf + intermediate,
+# (cubic: unpaced, so whole round trips),
 # 2/2 for 0-RTT. Whether each cell agrees is the report's to say (busy moments of this
 # shared machine can add a fraction of an RTT).
 pred() { awk -F, -v a="\"$1\"" '$2 == a { print $6 "/" $8 }' "$T/csv/agreement.csv"; }
-[ "$(pred ecdsa-p256)" = 2/3 ] && [ "$(pred ml-dsa-65)" = 3/4 ] && [ "$(pred 'ml-dsa-65 0-RTT')" = 2/2 ] ||
+[ "$(pred ecdsa-p256)" = 2.000/3.000 ] && [ "$(pred ml-dsa-65)" = 3.000/4.000 ] && [ "$(pred 'ml-dsa-65 0-RTT')" = 2.000/2.000 ] ||
 	fail "model: ecdsa $(pred ecdsa-p256), ml-dsa-65 $(pred ml-dsa-65), 0-RTT $(pred 'ml-dsa-65 0-RTT')"
 # 0-RTT: the first byte at least half an RTT sooner than plain resumption.
 ttfb() { awk -F, -v a="\"$1\"" -v m="$(kcol ttfb_median_ms)" '$3 == a { print $m }' "$T/csv/key.csv"; }

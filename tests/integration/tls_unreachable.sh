@@ -6,23 +6,7 @@
 # never answers, so the SYNs vanish and only --timeout ends the wait.
 set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"
-if [ "$(id -u)" != 0 ]; then echo "skip: needs root (network namespaces)"; exit 77; fi
-if ! command -v ip >/dev/null; then echo "skip: needs iproute2 (ip)"; exit 77; fi
-NS=pqtls-unreach-$$
-if ! ip netns add "$NS" 2>/dev/null; then echo "skip: cannot create network namespaces here"; exit 77; fi
-trap 'ip netns del "$NS" 2>/dev/null || true; cleanup' EXIT
-
-ipn() { ip -n "$NS" "$@"; }
-ipn link set lo up
-ipn link add v0 type veth peer name v1
-ipn addr add 10.9.0.1/24 dev v0
-ipn link set v0 up
-ipn link set v1 up
-# 10.9.0.2 "is" on v0's link (a permanent neighbour entry, so no ARP failure), but
-# nothing there answers: v1 has no address and drops what it receives.
-ipn neigh add 10.9.0.2 lladdr 02:00:00:00:00:02 dev v0 nud permanent
-ipn route add unreachable 198.51.100.0/24
-ipn route add blackhole 203.0.113.0/24
+source "$(dirname "$0")/lib/unreach.bash" pqtls-unreach
 
 # expect ADDR PATTERN KIND: pqtls bench in the namespace exits 1 with PATTERN on stderr,
 # stops after the first failures, and its CSV has a complete row of error kind KIND.

@@ -6,6 +6,11 @@
 #include <errno.h>
 #include <math.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include <openssl/err.h>
@@ -15,6 +20,7 @@
 #include "core/clock.h"
 #include "core/err.h"
 #include "core/rng.h"
+#include "core/tcpsegs.h"
 #include "core/wire.h"
 
 static void err_table(void **state)
@@ -115,12 +121,41 @@ static void clock_fake(void **state)
 	assert_true(pq_clock_now(&pq_clock_mono) >= t0);
 }
 
+/* Two writes on a loopback connection, the second after the first has been read: two
+ * data segments; a pipe is no TCP socket and says 0. */
+static void tcp_segments(void **state)
+{
+	(void)state;
+	struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	socklen_t len = sizeof a;
+	int l = socket(AF_INET, SOCK_STREAM, 0), c = socket(AF_INET, SOCK_STREAM, 0), p[2];
+	char buf[8];
+	assert_int_equal(bind(l, (struct sockaddr *)&a, sizeof a), 0);
+	assert_int_equal(listen(l, 1), 0);
+	assert_int_equal(getsockname(l, (struct sockaddr *)&a, &len), 0);
+	int one = 1; /* no Nagle: the second write does not wait for the first's ACK */
+	assert_int_equal(setsockopt(c, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one), 0);
+	assert_int_equal(connect(c, (struct sockaddr *)&a, sizeof a), 0);
+	int s = accept(l, NULL, NULL);
+	assert_true(s >= 0);
+	assert_int_equal(pq_tcp_data_segs_out(c), 0);
+	assert_int_equal(write(c, "ab", 2), 2);
+	assert_int_equal(read(s, buf, sizeof buf), 2);
+	assert_int_equal(write(c, "cd", 2), 2);
+	assert_int_equal(read(s, buf, sizeof buf), 2);
+	assert_int_equal(pq_tcp_data_segs_out(c), 2);
+	assert_int_equal(pipe(p), 0);
+	assert_int_equal(pq_tcp_data_segs_out(p[0]), 0);
+	close(p[0]), close(p[1]), close(s), close(c), close(l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(err_table),	     cmocka_unit_test(err_ossl_drains_queue),
-		cmocka_unit_test(buf_cap),	     
+		cmocka_unit_test(buf_cap),
 		cmocka_unit_test(rng_deterministic), cmocka_unit_test(wire_facts), cmocka_unit_test(clock_fake),
+		cmocka_unit_test(tcp_segments),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -32,13 +32,22 @@ static void entries_whole(void **state)
 		assert_non_null(k->help);
 		assert_non_null(k->def);
 		assert_non_null(k->metavar);
-		assert_int_equal(pq_dim_find(k->key), i);
-		if (!(k->flags & PQ_DIM_GLOBAL))
+		if (k->flags & PQ_DIM_STORED) {
+			/* stored, never asked for: no spec key, no point field, no key text */
+			assert_int_equal(pq_dim_find(k->key), -1);
+			assert_null(k->apply);
+			assert_null(k->canon);
+			assert_non_null(k->column);
+		} else {
+			assert_int_equal(pq_dim_find(k->key), i);
+		}
+		if (!(k->flags & (PQ_DIM_GLOBAL | PQ_DIM_STORED)))
 			assert_non_null(k->apply);
 		if (k->column) {
 			assert_non_null(k->sql);
 			assert_non_null(k->effective);
-			assert_non_null(k->canon);
+			if (!(k->flags & PQ_DIM_STORED))
+				assert_non_null(k->canon);
 			assert_non_null(k->label);
 			assert_non_null(k->unit);
 			assert_int_equal(pq_dim_by_column(k->column), i);
@@ -97,10 +106,12 @@ static void round_trip(void **state)
 	canon_text(&g0.cells[0].p, base, sizeof base);
 	for (int i = 0; i < PQ_DIM_COUNT; i++) {
 		const pq_dim *k = &pq_dims[i];
-		if (k->flags & PQ_DIM_GLOBAL)
-			continue;
+		if (k->flags & (PQ_DIM_GLOBAL | PQ_DIM_STORED))
+			continue; /* stored-only columns are checked below, with every cell's */
 		pq_exp_grid g;
-		snprintf(spec, sizeof spec, "%s = %s\n%s", k->key, sample(k, buf, sizeof buf),
+		/* the offer must hold the group (X25519MLKEM768 by default), the share the offer */
+		const char *v = i == PQ_D_GROUPS || i == PQ_D_KEY_SHARE ? "X25519MLKEM768" : sample(k, buf, sizeof buf);
+		snprintf(spec, sizeof spec, "%s = %s\n%s", k->key, v,
 			 i == PQ_D_RATE ? "" : "rate = 10Mbit\n");
 		ts_grid(spec, &g);
 		assert_int_equal(g.n, 1);
@@ -160,6 +171,103 @@ static void schema_columns(void **state)
 	assert_int_equal(q(path, "PRAGMA user_version"), PQ_SCHEMA_VERSION);
 }
 
+/* The views carry every dimension column, generated from the table: arm_stats and
+ * cell_stats under the cell's names, conn_cell too, but a name conn also has (tls_group:
+ * what the connection negotiated) as NAME_asked; no view has a name twice. */
+static void view_columns(void **state)
+{
+	(void)state;
+	char path[300], sql[400];
+	pq_diag d;
+	snprintf(path, sizeof path, "%s/views.db", dir);
+	unlink(path);
+	assert_int_equal(pq_store_create(path, "t", "h", &d), 0);
+	static const char *const views[] = {"conn_cell", "cell_stats", "arm_stats"};
+	for (size_t v = 0; v < sizeof views / sizeof views[0]; v++) {
+		for (int i = 0; i < PQ_DIM_COUNT; i++) {
+			const char *col = pq_dims[i].column;
+			if (!col)
+				continue;
+			snprintf(sql, sizeof sql, "SELECT COUNT(*) FROM pragma_table_info('conn') WHERE name = '%s'", col);
+			int beside_conn = v == 0 && q(path, sql) == 1;
+			snprintf(sql, sizeof sql, "SELECT COUNT(*) FROM pragma_table_info('%s') WHERE name = '%s%s'",
+				 views[v], col, beside_conn ? "_asked" : "");
+			if (q(path, sql) != 1)
+				fail_msg("view %s lacks the dimension column %s", views[v], col);
+		}
+		snprintf(sql, sizeof sql,
+			 "SELECT COUNT(*) - COUNT(DISTINCT name) + SUM(instr(name, ':') > 0) FROM pragma_table_info('%s')",
+			 views[v]);
+		assert_int_equal(q(path, sql), 0);
+	}
+	/* conn's own tls_group is still the negotiated one */
+	assert_int_equal(q(path, "SELECT COUNT(*) FROM pragma_table_info('conn_cell') WHERE name = 'tls_group'"), 1);
+}
+
+/* An asymmetric link (pqtls link --rate-up/--rate-down, --loss-up/--loss-down; the sweep's
+ * own keys set both directions alike): each direction's rate and loss is stored in its
+ * column, read back by the reader and shown by the views. */
+static void asymmetric_link(void **state)
+{
+	(void)state;
+	pq_link_config lc;
+	pq_link_config_init(&lc);
+	pq_link_config_set_rtt(&lc, 40 * 1000000LL);
+	lc.dir[PQ_DIR_C2S].rate_bps = 1000000;
+	lc.dir[PQ_DIR_S2C].rate_bps = 20000000;
+	lc.dir[PQ_DIR_C2S].loss.p = 0.02;
+	lc.dir[PQ_DIR_S2C].loss.p = 0.005;
+	pq_exp_eff e;
+	pq_exp_eff_from_link(&e, &lc);
+	snprintf(e.cc, sizeof e.cc, "cubic");
+	pq_exp_grid g;
+	ts_grid("rtt = 40ms\nsig = ecdsa-p256\n", &g);
+	pq_dimval v;
+	pq_dims[PQ_D_RATE].effective(&g.cells[0].p, &e, &v);
+	assert_int_equal(v.kind, PQ_DV_INT);
+	assert_int_equal(v.i, 20000000);
+	pq_dims[PQ_D_RATE_C2S].effective(&g.cells[0].p, &e, &v);
+	assert_int_equal(v.i, 1000000);
+	pq_dims[PQ_D_LOSS_C2S].effective(&g.cells[0].p, &e, &v);
+	assert_int_equal(v.kind, PQ_DV_REAL);
+	assert_true(v.f == 2.0);
+
+	char path[300];
+	snprintf(path, sizeof path, "%s/asym.db", dir);
+	unlink(path);
+	ts_store_eff(path, &g, 2, &e);
+	pq_exp_grid_dispose(&g);
+	pq_rdb db;
+	pq_diag d = {0};
+	assert_int_equal(pq_rdb_open(path, &db, &d), 0);
+	assert_int_equal(db.cells[0].dim[PQ_D_RATE].i, 20000000);
+	assert_int_equal(db.cells[0].dim[PQ_D_RATE_C2S].i, 1000000);
+	assert_true(db.cells[0].dim[PQ_D_LOSS].f == 0.5);
+	assert_true(db.cells[0].dim[PQ_D_LOSS_C2S].f == 2.0);
+	pq_rdb_close(&db);
+	assert_int_equal(q(path, "SELECT COUNT(*) FROM arm_stats WHERE rate_bps = 20000000 AND c2s_rate_bps = 1000000 "
+				 "AND loss_pct = 0.5 AND c2s_loss_pct = 2"),
+			 1);
+	assert_int_equal(q(path, "SELECT COUNT(*) FROM conn_cell WHERE c2s_rate_bps = 1000000"), 2);
+
+	/* a remote server: neither direction is ours to know */
+	pq_exp_eff_remote(&e);
+	ts_grid("server = 127.0.0.1:9\n", &g);
+	pq_dims[PQ_D_RATE_C2S].effective(&g.cells[0].p, &e, &v);
+	assert_int_equal(v.kind, PQ_DV_NULL);
+	pq_dims[PQ_D_LOSS_C2S].effective(&g.cells[0].p, &e, &v);
+	assert_int_equal(v.kind, PQ_DV_NULL);
+	pq_exp_grid_dispose(&g);
+
+	/* stored, not asked for: no spec key, no option */
+	pq_exp_spec s;
+	pq_exp_spec_init(&s);
+	assert_true(pq_exp_spec_parse(&s, "t", "rate-c2s = 1Mbit\n", &d) < 0);
+	assert_non_null(strstr(d.msg, "unknown key 'rate-c2s'"));
+	assert_null(strstr(d.msg, "loss-c2s"));
+	pq_exp_spec_dispose(&s);
+}
+
 static void effective_values(void **state)
 {
 	(void)state;
@@ -194,6 +302,8 @@ int main(void)
 		cmocka_unit_test(round_trip),
 		cmocka_unit_test(schema_columns),
 		cmocka_unit_test(effective_values),
+		cmocka_unit_test(view_columns),
+		cmocka_unit_test(asymmetric_link),
 	};
 	return cmocka_run_group_tests(tests, testdir_setup, testdir_teardown);
 }

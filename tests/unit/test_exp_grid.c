@@ -137,6 +137,48 @@ static void limits_and_links(void **state)
 	pq_exp_spec_dispose(&s);
 }
 
+/* The key exchange of a cell: the offer as OpenSSL's list, the server's groups, and the
+ * refusals before anything is measured (a share not offered, a group not in the offer). */
+static void key_exchange(void **state)
+{
+	(void)state;
+	pq_exp_grid g;
+	char offer[160];
+	pq_diag d;
+	expand("groups = X25519MLKEM768:X25519\nkey-share = X25519, X25519MLKEM768:X25519\n"
+	       "server-groups = X25519MLKEM768/X25519\n", &g);
+	assert_int_equal(g.n, 2);
+	assert_int_equal(pq_exp_point_offer(&g.cells[0].p, offer, sizeof offer, &d), 0);
+	assert_string_equal(offer, "X25519MLKEM768:*X25519");
+	assert_int_equal(pq_exp_point_offer(&g.cells[1].p, offer, sizeof offer, &d), 0);
+	assert_string_equal(offer, "*X25519MLKEM768:*X25519");
+	assert_string_equal(pq_exp_point_server_groups(&g.cells[0].p), "X25519MLKEM768/X25519");
+	assert_string_not_equal(g.cells[0].key, g.cells[1].key);
+	pq_exp_grid_dispose(&g);
+	/* the defaults: the group alone, its share, the server as offered; keys as before */
+	expand("group = X25519\n", &g);
+	assert_int_equal(pq_exp_point_offer(&g.cells[0].p, offer, sizeof offer, &d), 0);
+	assert_string_equal(offer, "*X25519");
+	assert_string_equal(pq_exp_point_server_groups(&g.cells[0].p), "X25519");
+	char text[2048];
+	assert_true(pq_exp_point_text(&g.cells[0].p, 1, text, sizeof text) > 0);
+	assert_null(strstr(text, "key_share"));
+	pq_exp_grid_dispose(&g);
+
+	pq_exp_spec s;
+	pq_exp_spec_init(&s);
+	assert_int_equal(pq_exp_spec_parse(&s, "k.spec", "groups = X25519MLKEM768:X25519\n[arm a]\nkey-share = MLKEM768\n", &d), 0);
+	assert_int_equal(pq_exp_grid_expand(&s, &g, &d), PQ_EINVAL);
+	assert_non_null(strstr(pq_diag_msg(&d), "k.spec"));
+	assert_non_null(strstr(pq_diag_msg(&d), "key-share: the key share 'MLKEM768' is not among the groups offered"));
+	pq_exp_spec_dispose(&s);
+	pq_exp_spec_init(&s);
+	assert_int_equal(pq_exp_spec_parse(&s, "g.spec", "groups = X25519:secp256r1\n", &d), 0);
+	assert_int_equal(pq_exp_grid_expand(&s, &g, &d), PQ_EINVAL);
+	assert_non_null(strstr(pq_diag_msg(&d), "group: X25519MLKEM768 is not among the groups offered (X25519:secp256r1)"));
+	pq_exp_spec_dispose(&s);
+}
+
 static void point_link_and_timeouts(void **state)
 {
 	(void)state;
@@ -207,6 +249,7 @@ int main(void)
 		cmocka_unit_test(run_order),
 		cmocka_unit_test(limits_and_links),
 		cmocka_unit_test(point_link_and_timeouts),
+		cmocka_unit_test(key_exchange),
 		cmocka_unit_test(presets_expand),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

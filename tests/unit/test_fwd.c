@@ -62,7 +62,7 @@ static void test_spin_budget(void **state)
 /* Starts a forwarder with rt_prio between two socket pairs, sends one datagram client ->
  * server and returns 0 when it arrived intact, no earlier than the link's delay; sets
  * *policy to the thread's scheduling class. Usable from a forked child (no cmocka). */
-static int forward_one(int rt_prio, int64_t batch_ns, pq_fwd *f, int *policy)
+static int forward_late(int rt_prio, int64_t batch_ns, int64_t fault_ns, pq_fwd *f, int *policy)
 {
 	int c[2], s[2], rc = 1;
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, c) ||
@@ -72,7 +72,7 @@ static int forward_one(int rt_prio, int64_t batch_ns, pq_fwd *f, int *policy)
 	pq_link_config_init(&cfg);
 	cfg.dir[0].delay_ns = cfg.dir[1].delay_ns = DELAY_NS;
 	const int64_t comp[2] = {0, 0};
-	pq_fwd_tune tune = {.early_ns = -1, .nice = 0, .rt_prio = rt_prio, .batch_ns = batch_ns};
+	pq_fwd_tune tune = {.early_ns = -1, .nice = 0, .rt_prio = rt_prio, .batch_ns = batch_ns, .fault_late_ns = fault_ns};
 	pq_diag d;
 	if (pq_fwd_start(f, &cfg, comp, c[1], s[1], NULL, &tune, &d)) {
 		close(c[0]);
@@ -89,7 +89,7 @@ static int forward_one(int rt_prio, int64_t batch_ns, pq_fwd *f, int *policy)
 		struct pollfd pfd = {.fd = s[0], .events = POLLIN};
 		char buf[128];
 		if (poll(&pfd, 1, 10000) == 1 && read(s[0], buf, sizeof buf) == (ssize_t)sizeof msg &&
-		    !memcmp(buf, msg, sizeof msg) && pq_mono_ns() - t0 >= DELAY_NS)
+		    !memcmp(buf, msg, sizeof msg) && pq_mono_ns() - t0 >= DELAY_NS + fault_ns)
 			rc = 0;
 	}
 	pq_diag d2;
@@ -97,6 +97,63 @@ static int forward_one(int rt_prio, int64_t batch_ns, pq_fwd *f, int *policy)
 	close(c[0]);
 	close(s[0]);
 	return rc;
+}
+
+/* The thread's wait for a CPU, from schedstat text: its second field; anything else is
+ * refused, and a forwarder that is not running has none. */
+static void test_schedstat_wait(void **state)
+{
+	(void)state;
+	int64_t w = -1;
+	assert_int_equal(pq_fwd_schedstat_parse("812345 67890 42\n", &w), 0);
+	assert_int_equal(w, 67890);
+	assert_int_equal(pq_fwd_schedstat_parse("812345\n", &w), PQ_EPARSE);
+	assert_int_equal(pq_fwd_schedstat_parse("", &w), PQ_EPARSE);
+	assert_int_equal(pq_fwd_schedstat_parse("a b c", &w), PQ_EPARSE);
+	pq_fwd f;
+	memset(&f, 0, sizeof f);
+	assert_int_equal(pq_fwd_wait_ns(&f), -1);
+}
+
+static int forward_one(int rt_prio, int64_t batch_ns, pq_fwd *f, int *policy)
+{
+	return forward_late(rt_prio, batch_ns, 0, f, policy);
+}
+
+/* The lateness the forwarder accounts is measured against the path's schedule: a release
+ * held back 3 ms (the test fault) counts at least 3 ms late, in the link's life and in the
+ * window a cell would take, and a taken window leaves an empty one. Only lower bounds:
+ * a slow machine can add lateness, never remove it. */
+static void test_lateness_is_against_the_schedule(void **state)
+{
+	(void)state;
+	pq_fwd f;
+	int policy;
+	pq_fwd_stats st;
+	pq_late_win w;
+	pq_summary s;
+	const int64_t fault = 3 * PQ_NS_PER_MS;
+	assert_int_equal(forward_late(PQ_FWD_DEFAULT_RT_PRIO, 0, fault, &f, &policy), 0);
+	assert_int_equal(f.fault_late_ns, fault);
+	pq_fwd_stats_get(&f, &st);
+	assert_int_equal(st.late.n, 1);
+	assert_true(st.late.p50 >= (double)fault);
+	pq_path_stats dir[2];
+	pq_fwd_window_take(&f, &w, dir);
+	assert_int_equal(dir[0].pkts_out, 1); /* the counts at the same instant */
+	pq_late_win_summary(&w, &s);
+	assert_int_equal(s.n, 1);
+	assert_true(s.max >= (double)fault);
+	pq_late_win_dispose(&w);
+	pq_fwd_window_take(&f, &w, dir);
+	assert_int_equal(w.n, 0);
+	assert_true(w.s.cap >= 4096); /* the next window's room was made before the lock */
+	pq_late_win_dispose(&w);
+	pq_fwd_dispose(&f);
+	/* a negative fault is none */
+	assert_int_equal(forward_late(0, 0, -1, &f, &policy), 0);
+	assert_int_equal(f.fault_late_ns, 0);
+	pq_fwd_dispose(&f);
 }
 
 static void test_forwards_in_the_class_asked(void **state)
@@ -172,6 +229,8 @@ int main(void)
 		cmocka_unit_test(test_spin_lead),
 		cmocka_unit_test(test_spin_budget),
 		cmocka_unit_test(test_forwards_in_the_class_asked),
+		cmocka_unit_test(test_lateness_is_against_the_schedule),
+		cmocka_unit_test(test_schedstat_wait),
 		cmocka_unit_test(test_refused_falls_back_with_a_note),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

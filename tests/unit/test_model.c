@@ -11,8 +11,11 @@
 /* cmocka needs the headers above. */
 #include <cmocka.h>
 
+#include <cjson/cJSON.h>
+
 #include "model/cliff.h"
 #include "model/flight.h"
+#include "model/hello.h"
 #include "model/quic.h"
 #include "model/tcp.h"
 #include "pki/alg.h"
@@ -108,6 +111,63 @@ static void predict_phases(void **state)
 	assert_non_null(strstr(o.why, "0-RTT"));
 }
 
+/* A HelloRetryRequest: the ECDSA flight that takes 2 round trips to the handshake takes
+ * 3, and the first byte 4; a second ClientHello bigger than the window (a 20 KB one,
+ * 15 segments from a window of 10) adds one more. */
+static void predict_hrr(void **state)
+{
+	(void)state;
+	size_t ec = 2215;
+	pq_model_in in = {.client_hello = 285, .server_writes = &ec, .n_server_writes = 1};
+	pq_model_out o;
+	assert_int_equal(pq_model_predict(&in, &o, NULL), 0);
+	assert_int_equal(o.handshake, 2);
+	assert_int_equal(o.hrr_rounds, 0);
+	in.hrr = 1;
+	in.hrr_bytes = 99;
+	in.client_hello2 = 1504;
+	assert_int_equal(pq_model_predict(&in, &o, NULL), 0);
+	assert_int_equal(o.hrr_rounds, 1);
+	assert_int_equal(o.handshake, 3);
+	assert_int_equal(o.ttfb, 4);
+	assert_non_null(strstr(o.why, "HelloRetryRequest"));
+	assert_non_null(strstr(o.why, "second ClientHello (1,504 bytes)"));
+	in.client_hello2 = 20000;
+	assert_int_equal(pq_model_predict(&in, &o, NULL), 0);
+	assert_int_equal(o.hrr_rounds, 2);
+	assert_int_equal(o.handshake, 4);
+}
+
+/* The client's flight per key-share choice, against each other: one more supported group
+ * is 2 bytes, a second share 4 + 32, the hybrid's share 1216 against X25519's 32, and
+ * OpenSSL sends ec_point_formats (8 bytes: three formats) only when a classical EC group
+ * is offered. */
+static void client_hellos(void **state)
+{
+	(void)state;
+	pq_model_hello_row r[PQ_MODEL_HELLOS];
+	pq_diag d = {0};
+	assert_int_equal(pq_model_hellos(1448, r, &d), 0);
+	assert_string_equal(r[0].label, "classical");
+	assert_int_equal(r[1].bytes, r[0].bytes + 1216 - 32 - 8);
+	assert_int_equal(r[2].bytes, r[1].bytes + 2 + 8); /* + X25519 in the list, formats */
+	assert_int_equal(r[3].bytes, r[0].bytes + 2);
+	assert_int_equal(r[4].bytes, r[2].bytes + 4 + 32);
+	for (int i = 0; i < PQ_MODEL_HELLOS; i++) {
+		assert_int_equal(r[i].one_segment_mtu, r[i].bytes + 52);
+		assert_int_equal(r[i].segments, (r[i].bytes + 1447) / 1448);
+		assert_int_equal(r[i].hrr, i == 3); /* only the wrong guess draws an HRR */
+	}
+	assert_true(r[3].bytes2 > r[2].bytes);
+	assert_string_equal(r[3].group, "X25519MLKEM768");
+	assert_int_equal(pq_model_hellos(700, r, &d), 0);
+	assert_int_equal(r[2].segments, 3);
+	cJSON *j = pq_model_hellos_json(r);
+	assert_int_equal(cJSON_GetArraySize(j), PQ_MODEL_HELLOS);
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetArrayItem(j, 3), "hrr")));
+	cJSON_Delete(j);
+}
+
 static void predict_bad_input(void **state)
 {
 	(void)state;
@@ -121,6 +181,10 @@ static void predict_bad_input(void **state)
 	in.mss = 20;
 	assert_int_equal(pq_model_predict(&in, &o, &d), PQ_EINVAL);
 	assert_non_null(strstr(d.msg, "MSS of 20"));
+	in.mss = 0;
+	in.hrr = 1;
+	assert_int_equal(pq_model_predict(&in, &o, &d), PQ_EINVAL);
+	assert_non_null(strstr(d.msg, "second ClientHello"));
 }
 
 /* The measured cliffs of the issue (X25519MLKEM768, 1 intermediate, IW10), by hand:
@@ -238,6 +302,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(tcp_per_write),	cmocka_unit_test(tcp_queue_coalesces),
 	    cmocka_unit_test(predict_phases),	cmocka_unit_test(predict_bad_input),
+	    cmocka_unit_test(predict_hrr),	cmocka_unit_test(client_hellos),
 	    cmocka_unit_test(cliffs_by_hand),	cmocka_unit_test(quic_amplification),
 	    cmocka_unit_test(rule_matches_openssl),
 	};

@@ -17,10 +17,12 @@
 
 #include "teststore.h"
 #include "exp/rdb.h"
+#include "report/html.h"
 #include "report/out.h"
 #include "report/agg.h"
 #include "report/studies.h"
 #include "report/svg.h"
+#include "report/tables.h"
 
 static void ticks(void **state)
 {
@@ -258,11 +260,82 @@ static void studies_rows(void **state)
 	free(h);
 }
 
+/* The cells' fidelity: read where the columns exist (unknown where they do not, as in a
+ * database from before them), counted once by the analysis, and shown per cell with the
+ * cells over a budget marked. */
+static void fidelity_per_cell(void **state)
+{
+	(void)state;
+	const fx_cell c[] = {
+	    {"ecdsa-p256", "ecdsa-p256", "X25519", 50000, 0, 1000, 1500, 1, 0, 0, 100, 100},
+	    {"ecdsa-p256", "ecdsa-p256", "X25519", 70000, 0, 1000, 1500, 1, 0, 0, 140, 140},
+	    {"ecdsa-p256", "ecdsa-p256", "X25519", 90000, 0, 1000, 1500, 1, 0, 0, 180, 180},
+	};
+	char path[] = "/tmp/pqtls-fid-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	unlink(path);
+	make_results(path, c, 3);
+	pq_rdb db;
+	pq_agg a;
+	pq_diag d = {0};
+	/* as the store writes a cell it knows nothing of (a remote server): every value
+	 * unknown, nothing marked */
+	assert_int_equal(pq_rdb_open(path, &db, &d), 0);
+	assert_true(isnan(db.cells[0].fid.late_p99_us));
+	assert_int_equal(db.cells[0].fid.link_ok, -1);
+	assert_true(isnan(db.cells[0].fid.steal_pct));
+	assert_int_equal(pq_agg_build(&db, 1, &a, &d), 0);
+	assert_int_equal(a.fid.link_known, 0);
+	assert_int_equal(a.fid.marked, 0);
+	pq_agg_free(&a);
+	pq_rdb_close(&db);
+	/* cell 1 within budget, cell 2 over the link's, cell 3 on a noisy host whose link's
+	 * accounting is not known */
+	ts_exec(path, "UPDATE cell SET link_late_p50_us = 1.5, link_late_p99_us = 120, link_late_max_us = 300, "
+		      "host_steal_pct = 2, link_releases_pkts = 400, link_drop_loss_pkts = 0, link_drop_queue_pkts = 0, "
+		      "link_drop_unplanned_pkts = 0, link_ok = 1, host_ok = 1, link_check_ok = 1 WHERE cell_id = 1;"
+		      "UPDATE cell SET link_late_p50_us = 2, link_late_p99_us = 9360, link_late_max_us = 9370, "
+		      "host_steal_pct = 0.9, link_releases_pkts = 391, link_drop_loss_pkts = 0, link_drop_queue_pkts = 3, "
+		      "link_drop_unplanned_pkts = 0, link_ok = 0, host_ok = 1, link_check_ok = 1 WHERE cell_id = 2;"
+		      "UPDATE cell SET host_steal_pct = 22.5, host_ok = 0 WHERE cell_id = 3");
+	assert_int_equal(pq_rdb_open(path, &db, &d), 0);
+	assert_float_equal(db.cells[1].fid.late_p99_us, 9360, 1e-9);
+	assert_int_equal(db.cells[1].fid.drop_queue, 3);
+	assert_int_equal(db.cells[2].fid.releases, -1);
+	assert_int_equal(pq_agg_build(&db, 1, &a, &d), 0);
+	assert_int_equal(a.fid.link_known, 2);
+	assert_int_equal(a.fid.link_over, 1);
+	assert_int_equal(a.fid.host_known, 3);
+	assert_int_equal(a.fid.host_over, 1);
+	assert_int_equal(a.fid.marked, 2);
+	assert_float_equal(a.fid.late_p99_max_us, 9360, 1e-9);
+	assert_float_equal(a.fid.steal_max_pct, 22.5, 1e-9);
+	pq_out o;
+	pq_out_init(&o, 1 << 20);
+	pq_report_html(&o, &db, &a, path);
+	assert_int_equal(o.err, 0);
+	const char *h = pq_buf_str(&o.b);
+	assert_non_null(strstr(h, "id=\"fidelity\""));
+	assert_non_null(strstr(h, "1 of 2 cells with the link's own accounting were over its budget"));
+	assert_non_null(strstr(h, "2 of 3 cells are marked"));
+	assert_non_null(strstr(h, "<td>9360.0</td>"));
+	pq_out_dispose(&o);
+	pq_out_init(&o, 1 << 16);
+	pq_report_key_text(&o, &a, 0);
+	assert_non_null(strstr(pq_buf_str(&o.b), "fidelity: 2 cells marked: 1 of 2 over the link's budget, 1 of 3 over the host's"));
+	pq_out_dispose(&o);
+	pq_agg_free(&a);
+	pq_rdb_close(&db);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(ticks), cmocka_unit_test(out_escapes_and_saves), cmocka_unit_test(chart),
-	    cmocka_unit_test(names_escaped), cmocka_unit_test(studies_rows),
+	    cmocka_unit_test(names_escaped), cmocka_unit_test(studies_rows), cmocka_unit_test(fidelity_per_cell),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -224,6 +224,9 @@ static void acct_messages(void **state)
 	pq_tls_acct_msg(&a, 1, SSL3_RT_HANDSHAKE, ch, sizeof ch, 0);
 	assert_int_equal(a.t_client_hello_ns, 2000);
 	assert_int_equal(a.hs_count[PQ_TX][PQ_HS_CLIENT_HELLO], 2);
+	assert_int_equal(a.ch_bytes[0], 40);
+	assert_int_equal(a.ch_bytes[1], 40);
+	assert_int_equal(pq_tls_acct_ch_segs(&a, 0), 0); /* no socket watched */
 
 	unsigned char sh[60] = {2, 0, 0, 56, 3, 3};
 	static const unsigned char hrr[32] = {

@@ -40,7 +40,9 @@ __attribute__((unused)) static void ts_eff(const pq_exp_cell *c, const char *ns_
 	e->client_timeout_ns = pq_exp_point_client_timeout(&c->p, &lc);
 }
 
-__attribute__((unused)) static void ts_store(const char *path, const pq_exp_grid *g, size_t nconns)
+/* ts_store with every cell's values in force given (e), not what ts_eff finds. */
+__attribute__((unused)) static void ts_store_eff(const char *path, const pq_exp_grid *g, size_t nconns,
+						 const pq_exp_eff *given)
 {
 	pq_store *st;
 	pq_diag d;
@@ -56,12 +58,20 @@ __attribute__((unused)) static void ts_store(const char *path, const pq_exp_grid
 		pq_store_cell_row row;
 		pq_exp_eff e;
 		pq_store_cell_row_init(&row);
-		ts_eff(&g->cells[i], "cubic", &e);
+		if (given)
+			e = *given;
+		else
+			ts_eff(&g->cells[i], "cubic", &e);
 		assert_int_equal(pq_store_cell(st, &g->cells[i], &e, &row, recs, nconns, &d), 0);
 	}
 	free(recs);
 	assert_int_equal(pq_store_run_end(st, "complete", &d), 0);
 	pq_store_close(st);
+}
+
+__attribute__((unused)) static void ts_store(const char *path, const pq_exp_grid *g, size_t nconns)
+{
+	ts_store_eff(path, g, nconns, NULL);
 }
 
 /* A new database at path: the grid of spec text, stored by ts_store. */
