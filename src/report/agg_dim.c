@@ -122,7 +122,8 @@ void pq_agg_point_label(const pq_agg *a, const pq_agg_group *g, const char *exce
 	size_t len = (size_t)snprintf(buf, n, "%s", a->arms[g->arm]);
 	for (size_t k = 0; k < a->nvary && len < n; k++) {
 		size_t i = a->vary[k];
-		if ((except && strcmp(pq_dims[i].key, except) == 0) || i == PQ_D_TIMEOUT) /* the timeout is derived */
+		/* the timeout is derived; a stored-only entry follows the key that sets it */
+		if ((except && strcmp(pq_dims[i].key, except) == 0) || i == PQ_D_TIMEOUT || (pq_dims[i].flags & PQ_DIM_STORED))
 			continue;
 		/* shown only when this arm's grid points differ in it */
 		int arm_varies = 0;

@@ -14,8 +14,10 @@ int pq_curve_same_but(const pq_rdb_cell *x, const pq_rdb_cell *y, const char *ke
 	for (size_t i = 0; i < PQ_DIM_COUNT; i++) {
 		const char *k = pq_dims[i].key;
 		/* a profile is a link: a curve against RTT crosses profiles (paper-0 .. paper-200);
-		 * the client timeout is derived from the RTT and the loss */
-		if (strcmp(k, key) == 0 || (strcmp(key, "rtt") == 0 && i == PQ_D_PROFILE) || i == PQ_D_TIMEOUT)
+		 * the client timeout is derived from the RTT and the loss; a stored-only entry follows the
+		 * spec key that sets it */
+		if (strcmp(k, key) == 0 || (strcmp(key, "rtt") == 0 && i == PQ_D_PROFILE) || i == PQ_D_TIMEOUT ||
+		    (pq_dims[i].flags & PQ_DIM_STORED)) /* set with another entry (c2s loss with loss) */
 			continue;
 		if (!pq_dimval_equal(&x->dim[i], &y->dim[i]))
 			return 0;
