@@ -18,7 +18,7 @@
 
 struct report_opts {
 	const char *out, *csv;
-	int md, quiet;
+	int md, quiet, clean_only;
 	long long seed;
 };
 
@@ -34,6 +34,9 @@ static const pq_opt report_opts_table[] = {
      NULL, 0, 4294967295.0},
     {"quiet", 'q', PQ_OPT_FLAG, O(quiet), NULL, NULL, "print no table, only write the files", NULL,
      0, 0},
+    {"clean-only", 0, PQ_OPT_FLAG, O(clean_only), NULL, NULL,
+     "leave out cells measured on a link or host over its fidelity budget, or on a link that missed its "
+     "self-check (the page says how many): every table, figure and verdict from clean cells only", NULL, 0, 0},
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
 #undef O
@@ -60,6 +63,10 @@ static int report_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 	int ex = PQ_EXIT_OK;
 	if (pq_rdb_open(dbpath, &db, &d) < 0)
 		return pq_cli_fail(PATH, "%s", pq_diag_msg(&d));
+	if (o->clean_only && pq_agg_keep_clean(&db, dbpath, &d) < 0) {
+		pq_rdb_close(&db);
+		return pq_cli_fail(PATH, "%s", pq_diag_msg(&d));
+	}
 	if (db.note[0]) /* what the reader found missing, said before any figure */
 		fprintf(stderr, "%s: note: %s\n", PATH, db.note);
 	if (pq_agg_build(&db, (uint64_t)o->seed, &a, &d) < 0) {

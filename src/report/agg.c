@@ -245,6 +245,7 @@ static int fill_group(pq_agg_group *g, const pq_rdb *db, size_t first, size_t la
 	}
 	for (size_t i = first; i < last; i++) {
 		const pq_rdb_cell *c = &db->cells[i];
+		g->marked += (size_t)pq_agg_cell_marked(c);
 		for (size_t k = c->c0; k < c->c0 + c->nc; k++) {
 			const pq_rdb_conn *n = &db->conns[k];
 			g->total++;
@@ -300,6 +301,27 @@ static int lists(const pq_rdb *db, pq_agg *a, pq_diag *d)
 int pq_agg_cell_marked(const pq_rdb_cell *c)
 {
 	return c->fid.link_ok == 0 || c->fid.host_ok == 0 || c->fid.check_ok == 0;
+}
+
+int pq_agg_keep_clean(pq_rdb *db, const char *path, pq_diag *d)
+{
+	size_t k = 0, dropped = 0;
+	for (size_t i = 0; i < db->ncells; i++) {
+		if (pq_agg_cell_marked(&db->cells[i]))
+			dropped++;
+		else
+			db->cells[k++] = db->cells[i];
+	}
+	if (!k)
+		return pq_diag_set(d, PQ_ERANGE,
+				   "%s: every one of its %zu cells was measured on a link or host over its budget (or a "
+				   "link that missed its self-check): nothing is left with --clean-only", path, dropped);
+	db->ncells = k;
+	size_t len = strlen(db->note);
+	snprintf(db->note + len, sizeof db->note - len,
+		 "%s--clean-only: %zu cells measured on a link or host over its budget, or on a link that missed "
+		 "its self-check, are left out of every table, figure and verdict.", len ? " " : "", dropped);
+	return (int)(dropped > (size_t)INT32_MAX ? INT32_MAX : dropped);
 }
 
 static double max_known(double a, double b)

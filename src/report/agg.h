@@ -41,6 +41,7 @@ typedef struct pq_agg_group {
 	int has_vs[PQ_AGG_PHASES];
 	enum pq_agg_base { PQ_AGG_BASE_SELF, PQ_AGG_BASE_NONE, PQ_AGG_BASE_OK } base; /* why has_vs is 0 */
 	size_t failed, total, retrans;
+	size_t marked; /* its cells measured on a link or host over budget (pq_agg_cell_marked) */
 	size_t hrr; /* connections the server answered with a HelloRetryRequest */
 	double min_rtt_ms; /* median of the connections' tcp_info min_rtt */
 	int has_model;
@@ -147,6 +148,11 @@ typedef struct pq_agg {
 /* A cell marked as measured on an unfaithful link or host: its link over the lateness or
  * drop budget, its host over the steal budget, or its link's self-check missed. */
 int pq_agg_cell_marked(const pq_rdb_cell *c);
+
+/* --clean-only: leaves out of db every marked cell (pq_agg_cell_marked), says so in
+ * db->note (which the key table's notes print), and returns how many were left out;
+ * PQ_ERANGE (with *d naming the file) when no cell is left. */
+int pq_agg_keep_clean(pq_rdb *db, const char *path, pq_diag *d) PQ_MUST_USE;
 
 /* The dimensions are the descriptor table's (exp/dim.h, pq_dims[]): the report walks it
  * for every dimension stored in a cell column; a->vary lists those whose stored value

@@ -155,7 +155,11 @@ static void key_table(page *p, int host)
 			pq_out_text(o, v);
 			pq_out_printf(o, "</td>");
 		}
-		pq_out_printf(o, "<td>%zu (%zu)</td>", g->n[PQ_AGG_HS], g->failed);
+		pq_out_printf(o, "<td%s>%zu (%zu)", g->marked ? " class=\"bad\"" : "", g->n[PQ_AGG_HS], g->failed);
+		if (g->marked)
+			pq_out_printf(o, "<br><small>%zu cell%s over budget (<a href=\"#fidelity\">fidelity</a>)</small>",
+				      g->marked, g->marked == 1 ? "" : "s");
+		pq_out_printf(o, "</td>");
 		if (!g->n[PQ_AGG_HS]) {
 			pq_out_printf(o, "<td class=\"na\" colspan=\"5\">no successful connection</td>");
 		} else {

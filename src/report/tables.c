@@ -50,7 +50,8 @@ static void key_row(const pq_agg *a, const pq_agg_group *g, krow *r)
 	snprintf(r->c[r->n++], sizeof r->c[0], "%s", a->arms[g->arm]);
 	for (size_t k = 0; k < a->nvary; k++)
 		pq_agg_dim_show(g->cell, a->vary[k], r->c[r->n++], sizeof r->c[0]);
-	snprintf(r->c[r->n++], sizeof r->c[0], "%zu (%zu)", g->n[PQ_AGG_HS], g->failed);
+	snprintf(r->c[r->n++], sizeof r->c[0], g->marked ? "%zu (%zu), %zu cell%s over budget" : "%zu (%zu)",
+		 g->n[PQ_AGG_HS], g->failed, g->marked, g->marked == 1 ? "" : "s");
 	med_ci(r->c[r->n++], sizeof r->c[0], &g->desc[PQ_AGG_HS]);
 	med_ci(r->c[r->n++], sizeof r->c[0], &g->desc[PQ_AGG_TTFB]);
 	vs_base(r->c[r->n++], sizeof r->c[0], g);
