@@ -9,6 +9,7 @@
 #include "cli/commands.h"
 #include "core/units.h"
 #include "exp/spec.h"
+#include "core/wire.h"
 #include "model/base.h"
 #include "net/ktcp.h"
 #include "model/cliff.h"
@@ -334,7 +335,7 @@ static int model_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 	struct model_opts *o = optsp;
 	pq_diag d = {0};
 	pq_model_base *b = calloc(1, sizeof *b);
-	size_t wbuf = o->one_write ? SIZE_MAX : 0, mss = (size_t)o->mss;
+	size_t wbuf = o->one_write ? SIZE_MAX : 0, mss = o->mss ? (size_t)o->mss : PQ_WIRE_MSS_DEFAULT;
 	int ex = PQ_EXIT_OK, rc;
 	uint64_t lo = 0, hi = 0;
 	if (!b)

@@ -7,6 +7,7 @@
 
 #include "core/clock.h"
 #include "core/units.h"
+#include "core/wire.h"
 #include "exp/hostload.h"
 #include "load/run.h"
 #include "net/check.h"
@@ -185,7 +186,7 @@ static void chain_row(cellrun *r)
 			    &r->row.first_flight_segs);
 	/* One write: no short segment per OpenSSL piece, the flight's bytes over the MSS. */
 	if (r->c->p.flight_one_write && r->row.first_flight_bytes > 0) {
-		long long mss = r->c->p.mtu > 52 ? (long long)r->c->p.mtu - 52 : PQ_ACCT_MSS;
+		long long mss = pq_wire_mss(r->c->p.mtu) ? (long long)pq_wire_mss(r->c->p.mtu) : PQ_WIRE_MSS_DEFAULT;
 		r->row.first_flight_segs = (r->row.first_flight_bytes + mss - 1) / mss;
 	}
 	r->row.chain_cached = r->chain->cached;

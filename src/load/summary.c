@@ -153,17 +153,14 @@ static double hist_rank(const series *x, uint64_t k)
 	return x->max;
 }
 
-/* pq_stats_percentile's definition (interpolation between closest ranks) on the buckets. */
-static double hist_percentile(const series *x, double q)
+/* pqtls's one percentile (stats/sample.h) on the buckets: its ranks, the buckets' values. */
+static double hist_percentile(const series *x, unsigned permille)
 {
-	if (q <= 0)
-		return x->min;
-	if (q >= 100)
-		return x->max;
-	double pos = q / 100.0 * (double)(x->n - 1);
-	uint64_t lo = (uint64_t)floor(pos);
-	double frac = pos - (double)lo, a = hist_rank(x, lo);
-	return lo + 1 >= x->n ? x->max : a + frac * (hist_rank(x, lo + 1) - a);
+	size_t lo;
+	double frac, a;
+	pq_stats_rank((size_t)x->n, permille, &lo, &frac);
+	a = hist_rank(x, lo);
+	return frac == 0 ? a : a + frac * (hist_rank(x, lo + 1) - a);
 }
 
 static void series_summary(series *x, pq_summary *o)
@@ -177,10 +174,10 @@ static void series_summary(series *x, pq_summary *o)
 	o->sd = sqrt(x->m2 / (double)(x->n - 1));
 	o->min = x->min;
 	o->max = x->max;
-	o->p50 = hist_percentile(x, 50);
-	o->p90 = hist_percentile(x, 90);
-	o->p99 = hist_percentile(x, 99);
-	o->p999 = hist_percentile(x, 99.9);
+	o->p50 = hist_percentile(x, PQ_STATS_MEDIAN);
+	o->p90 = hist_percentile(x, 900);
+	o->p99 = hist_percentile(x, 990);
+	o->p999 = hist_percentile(x, 999);
 }
 
 static size_t series_bytes(const series *x)

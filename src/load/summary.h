@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-#include "core/stats.h"
+#include "stats/sample.h"
 #include "load/run.h"
 
 #define PQ_SUM_MAX_ROWS 24

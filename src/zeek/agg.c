@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "core/stats.h"
+#include "stats/sample.h"
 
 void pq_zeek_agg_init(pq_zeek_agg *a, const pq_zeek_classifier *cls)
 {

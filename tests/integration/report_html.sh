@@ -23,16 +23,16 @@ has "$T/out" "host lab-a"
 has "$T/out" "+70.25 [+69.60, +70.70] ms"  # ml-dsa-65 minus ecdsa TTFB at 70 ms (fixed seed)
 has "$T/out" "no measurable difference"     # ml-dsa-44 at 70 ms
 has "$T/one.html" "<table class=\"sort key\">"
-has "$T/one.html" "cliffs at 10.05 kB and 39.34 kB"
+has "$T/one.html" "agrees: the first step lies in 10.0-12.0 kB"
 has "$T/one.html" "Measured steps of at least half a round trip: ecdsa-p256 pad: 10.00-12.00 kB (+1.00 RTT);"
 has "$T/one.html" "model: ecdsa-p256 cliff 11.50 kB"
 ! grep -q "http://\|https://" "$T/one.html" || fail "the page refers to the network"
 for f in key.csv cdf.csv agreement.csv; do [ -s "$T/csv/$f" ] || fail "no $f"; done
-has "$T/csv/key.csv" '"lab-a","ml-dsa-65",70000,11003,-1,TTFB,16,0,281.950'
+has "$T/csv/key.csv" '"lab-a","p-ml-dsa-65-70000-0--1","ml-dsa-65","ml-dsa-65","ml-dsa-65","ml-dsa-65","0","0","0","70000","/",0,16,211.850,'
 "$P" report "$T/one.db" -o "$T/one2.html" --md -q >"$T/md"
 [ ! -s "$T/md" ] || fail "--quiet printed a table"
 "$P" report "$T/one.db" -o "$T/one2.html" --md >"$T/md"
-has "$T/md" "| ml-dsa-65 | 70 | 16 | 211.85 [211.30, 212.20] |"
+has "$T/md" '| ml-dsa-65 | ml-dsa-65 | ml-dsa-65 | ml-dsa-65 | natural | 0 % | no | 70 ms | / | 16 (0) | 211.85 \[211.30, 212.20\] |'
 # The same seed gives the same page, byte for byte (the page's own name aside).
 "$P" report "$T/one.db" -o "$T/again.html" -q
 cmp -s "$T/one.html" <(sed "s|again.html|one.html|g" "$T/again.html") ||

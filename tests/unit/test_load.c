@@ -19,7 +19,7 @@
 #include <sys/socket.h>
 #include <cmocka.h>
 
-#include "core/stats.h"
+#include "stats/sample.h"
 #include "load/arrival.h"
 #include "load/run.h"
 #include "load/summary.h"
