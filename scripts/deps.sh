@@ -8,6 +8,8 @@ pkgs=(build-essential cmake pkg-config
       libpcap-dev       # pcap files of what crossed the emulated link
       libmaxminddb-dev  # zeek --asn-db: ASNs from MaxMind DBs
       parallel          # tests: a sweep's shards, and zeek --partial files, run as a job runner would
+      libnghttp3-dev    # bench --quic --http3: HTTP/3 framing and QPACK over OpenSSL's QUIC streams
+      ngtcp2-server     # tests: ngtcp2's HTTP/3 server (GnuTLS), an independent QUIC peer for bench --quic --http3
       libsqlite3-dev    # the results database of pqtls sweep (zeek savings reads it too)
       sqlite3           # tests: results databases made by hand (report fixtures and bad input, zeek)
       time              # tests: GNU time's peak RSS shows bench's memory stays bounded

@@ -26,6 +26,7 @@ struct link_opts {
 	int quickack, tso, gso; /* 0 kernel, 1 off, 2 on */
 	const char *pcap;
 	long long wait_port;
+	int wait_udp;
 	int64_t wait_timeout, grace;
 	int check, json, all;
 	long long samples, port, bytes;

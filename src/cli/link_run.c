@@ -56,7 +56,10 @@ static int link_run_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 	pq_linkcli_announce(l);
 	if (o->check)
 		pq_linkcli_check_line(l);
-	pq_life_run_opts ro = {.wait_port = (unsigned)o->wait_port, .wait_timeout_ns = o->wait_timeout,
+	if (o->wait_udp && !o->wait_port)
+		return pq_cli_usage_error(path, "--wait-udp says --wait-port is a UDP port; give --wait-port PORT too");
+	pq_life_run_opts ro = {.wait_port = (unsigned)o->wait_port, .wait_udp = o->wait_udp,
+			       .wait_timeout_ns = o->wait_timeout,
 			       .grace_ns = o->grace, .interrupt = &pq_linkcli_signal};
 	int code;
 	int lrc = pq_life_run(l, srv, cli, &ro, &code, &d);
@@ -82,6 +85,9 @@ static const pq_opt run_opts[] = {
 	 NULL, 0, 0},
 	{"wait-port", 0, PQ_OPT_INT, O(wait_port), "PORT", "0",
 	 "start the client only once the server listens on this TCP port", NULL, 0, 0},
+	{"wait-udp", 0, PQ_OPT_FLAG, O(wait_udp), NULL, NULL,
+	 "--wait-port is a UDP port: wait until a socket is bound to it (a QUIC server, pqtls serve --quic)",
+	 NULL, 0, 0},
 	{"wait-timeout", 0, PQ_OPT_DURATION, O(wait_timeout), NULL, "10s", "how long --wait-port waits", NULL, 0, 0},
 	{"grace", 0, PQ_OPT_DURATION, O(grace), NULL, "2s", "after the client ends: SIGTERM the server, SIGKILL "
 	 "after this long", NULL, 0, 0},
@@ -102,6 +108,8 @@ const pq_cmd pq_linkcli_run = {
 		"Examples:\n"
 		"  pqtls link run --rtt 70ms --wait-port 4433 -- pqtls serve --certs DIR --listen {server}:4433 -- \\\n"
 		"      pqtls bench {server}:4433 --ca DIR/root.pem --servername localhost\n"
+		"  pqtls link run --rtt 50ms --wait-port 4433 --wait-udp -- pqtls serve --quic --certs DIR \\\n"
+		"      --listen {server}:4433 -- pqtls bench {server}:4433 --quic --ca DIR/root.pem --servername localhost\n"
 		"  pqtls link run --profile trans-pacific --loss 1% --wait-port 4433 -- \\\n"
 		"      openssl s_server -accept 4433 -www ... -- curl -k https://{server}:4433/\n\n"
 		LINK_ENV_HELP,

@@ -1,5 +1,5 @@
 /* pqtls model: the flight model (src/model/) for a chain directory or an algorithm and
- * size range: round trips per phase, why, where the cliffs fall, and QUIC on paper. */
+ * size range: round trips per phase, why, where the cliffs fall, and QUIC's view. */
 #include <cjson/cJSON.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -8,6 +8,8 @@
 
 #include "cli/commands.h"
 #include "core/units.h"
+#include "exp/spec.h"
+#include "core/wire.h"
 #include "model/base.h"
 #include "net/ktcp.h"
 #include "model/cliff.h"
@@ -16,6 +18,9 @@
 
 #define PATH "pqtls model"
 #define MAX_CLIFFS 16
+/* What a TCP segment can carry: Linux's floor (TCP_MIN_MSS) to an IPv4 packet's ceiling. */
+#define MIN_MSS 88
+#define MAX_MSS 65495
 
 struct model_opts {
 	const char *certs, *sig, *group, *range, *groups, *key_share, *server_groups;
@@ -65,12 +70,12 @@ static const pq_opt model_opts_table[] = {
     {"initcwnd", 0, PQ_OPT_INT, O(iw), "N", "10", "initial congestion window, segments", NULL, 1,
      1000},
     {"mss", 0, PQ_OPT_SIZE, O(mss), "BYTES", "1448",
-     "TCP payload per segment (1448 at MTU 1500 with timestamps)", NULL, 0, 0},
+     "TCP payload per segment, 88..65495 (1448 at MTU 1500 with timestamps)", NULL, 0, 0},
     {"response", 0, PQ_OPT_SIZE, O(response), "BYTES", "0",
      "response body, for the last byte (0: no last byte)", NULL, 0, 0},
     {"chain-bytes", 0, PQ_OPT_STR, O(range), "LO..HI", NULL,
      "chain sizes to model, e.g. 4KiB..80KiB: a row per --step and every cliff", NULL, 0, 0},
-    {"step", 0, PQ_OPT_SIZE, O(step), "BYTES", "2KiB", "row spacing for --chain-bytes", NULL, 0,
+    {"step", 0, PQ_OPT_SIZE, O(step), "BYTES", "2KiB", "row spacing for --chain-bytes (at most 1000 rows)", NULL, 0,
      0},
     {"one-write", 0, PQ_OPT_FLAG, O(one_write), NULL, NULL,
      "model a server that sends its first flight in one write (pqtls serve --flight-one-write)",
@@ -140,21 +145,23 @@ static void print_phases(const pq_model_out *o, int64_t rtt)
 
 static void print_quic(const pq_model_quic *q)
 {
-	printf("QUIC (a PREDICTION on paper, not measured): the ClientHello fills %zu Initial "
+	pq_model_quic r = *q;
+	pq_model_out o, ro;
+	pq_model_quic_rounds(q, &o);
+	pq_model_quic_retry(&r);
+	pq_model_quic_rounds(&r, &ro);
+	printf("QUIC (the model's view; pqtls bench --quic measures it): the ClientHello fills %zu Initial "
 	       "datagram%s (%zu bytes), so the server may send %zu bytes before the client's address "
 	       "is validated (3x) and its window is %zu bytes; its flight is about %zu bytes "
-	       "(%zu datagrams): %s\n",
+	       "(%zu datagrams): %s%u round trip%s; handshake %u, first byte %u round trips (no connect); "
+	       "behind a Retry: %u and %u\n",
 	       q->client_datagrams, q->client_datagrams > 1 ? "s" : "", q->client_bytes, q->limit,
 	       q->cwnd_bytes, q->server_bytes, q->server_datagrams,
-	       q->extra_rtts ? "it waits for the client, +1 round trip" : "it fits, no extra round trip");
+	       q->extra_rtts ? "it waits for the client, +" : "it fits, +", q->extra_rtts,
+	       q->extra_rtts == 1 ? "" : "s", o.handshake, o.ttfb, ro.handshake, ro.ttfb);
 }
 
 /* Handshake messages without TLS record framing (for QUIC's CRYPTO frames). */
-static size_t handshake_msgs(const pq_acct *a)
-{
-	return a->server_hello + a->ee + a->cert_msg + a->cert_verify + a->finished;
-}
-
 static cJSON *phases_json(const pq_model_out *o, int64_t rtt)
 {
 	cJSON *j = cJSON_CreateObject();
@@ -180,11 +187,20 @@ static cJSON *phases_json(const pq_model_out *o, int64_t rtt)
 static cJSON *quic_json(const pq_model_quic *q)
 {
 	cJSON *j = cJSON_CreateObject();
-	cJSON_AddStringToObject(j, "note", "prediction on paper only, not measured");
+	pq_model_quic r = *q;
+	pq_model_out o, ro;
+	pq_model_quic_rounds(q, &o);
+	pq_model_quic_retry(&r);
+	pq_model_quic_rounds(&r, &ro);
+	cJSON_AddStringToObject(j, "note", "the model's prediction; pqtls bench --quic measures it");
 	cJSON_AddNumberToObject(j, "client_initial_bytes", (double)q->client_bytes);
 	cJSON_AddNumberToObject(j, "amplification_limit_bytes", (double)q->limit);
 	cJSON_AddNumberToObject(j, "server_flight_bytes", (double)q->server_bytes);
 	cJSON_AddNumberToObject(j, "extra_rtts", q->extra_rtts);
+	cJSON_AddNumberToObject(j, "handshake_rtts", o.handshake);
+	cJSON_AddNumberToObject(j, "ttfb_rtts", o.ttfb);
+	cJSON_AddNumberToObject(j, "retry_handshake_rtts", ro.handshake);
+	cJSON_AddNumberToObject(j, "retry_ttfb_rtts", ro.ttfb);
 	return j;
 }
 
@@ -215,7 +231,7 @@ static int range_run(const struct model_opts *o, uint64_t lo, uint64_t hi, const
 	if (!root)
 		printf("%12s %8s %9s %8s %10s %6s\n", "chain bytes", "flight", "segments", "writes",
 		       "handshake", "ttfb");
-	for (uint64_t s = lo; s <= hi; s += o->step ? o->step : 1) {
+	for (uint64_t s = lo; s <= hi; s += o->step) {
 		pq_acct a;
 		pq_model_out m;
 		if (pq_model_at_size(&b->acct_in, s, net, &a, &m, &d) < 0)
@@ -319,7 +335,7 @@ static int model_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 	struct model_opts *o = optsp;
 	pq_diag d = {0};
 	pq_model_base *b = calloc(1, sizeof *b);
-	size_t wbuf = o->one_write ? SIZE_MAX : 0, mss = o->mss ? (size_t)o->mss : 1448;
+	size_t wbuf = o->one_write ? SIZE_MAX : 0, mss = o->mss ? (size_t)o->mss : PQ_WIRE_MSS_DEFAULT;
 	int ex = PQ_EXIT_OK, rc;
 	uint64_t lo = 0, hi = 0;
 	if (!b)
@@ -330,6 +346,25 @@ static int model_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 	}
 	if (o->range && parse_range(o->range, &lo, &hi, &d) < 0) {
 		ex = pq_cli_usage_error(PATH, "%s", pq_diag_msg(&d));
+		goto out;
+	}
+	if (o->mss < MIN_MSS || o->mss > MAX_MSS) {
+		ex = pq_cli_usage_error(PATH, "--mss: %llu is not a TCP payload per segment; give %d..%d bytes (1448 at "
+					      "MTU 1500 with timestamps)",
+					(unsigned long long)o->mss, MIN_MSS, MAX_MSS);
+		goto out;
+	}
+	if (o->step == 0) {
+		ex = pq_cli_usage_error(PATH, "--step: 0 bytes would never reach the range's end; give at least 1 byte "
+					      "(e.g. 2KiB)");
+		goto out;
+	}
+	/* As a sweep's range: more rows than this is a typo, and would run for minutes. */
+	if (o->range && (hi - lo) / o->step >= PQ_EXP_MAX_VALUES) {
+		ex = pq_cli_usage_error(PATH, "--chain-bytes %s with --step %llu is %llu rows; at most %d: give a larger "
+					      "--step or a narrower range",
+					o->range, (unsigned long long)o->step,
+					(unsigned long long)((hi - lo) / o->step + 1), PQ_EXP_MAX_VALUES);
 		goto out;
 	}
 	if (o->certs && (pq_cli_given(cmd, args, "sig") || pq_cli_given(cmd, args, "intermediates"))) {
@@ -386,7 +421,7 @@ static int model_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 			ex = pq_cli_fail(PATH, "%s", pq_diag_msg(&d));
 			goto done;
 		}
-		pq_model_quic_flight(b->client_hello - 5, handshake_msgs(&b->rule), &q);
+		pq_model_quic_flight(b->client_hello - 5, pq_model_quic_server_msgs(&b->rule), &q);
 		if (root) {
 			cJSON_AddItemToObject(root, "prediction", phases_json(&m, o->rtt));
 			cJSON_AddItemToObject(root, "quic", quic_json(&q));
@@ -421,7 +456,8 @@ const pq_cmd pq_cmd_model = {
 	"handshake buffer, each piece ending in a short segment), the tickets and the\n"
 	"response, against TCP's initial window and slow start. It explains each step, and\n"
 	"with --chain-bytes gives the chain sizes where another round trip begins. The QUIC\n"
-	"lines are a prediction on paper only (anti-amplification: 3x the client's bytes).\n"
+	"line is the same flight over QUIC (anti-amplification: 3x the client's bytes; pqtls\n"
+	"bench --quic and transport = quic measure it, the report holds it against them).\n"
 	"With --cc bbr (or --qdisc fq) it also times Linux's pacing of the segments after the\n"
 	"connection's 10th, so a flight of several windows ends a fraction of a round trip\n"
 	"later ('paced: 3.53 RTT'). No loss, delayed-ACK timers or CPU time are modelled: see\n"

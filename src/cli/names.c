@@ -22,6 +22,9 @@ const pq_name pq_cli_server_names[] = {
 	{"listen", "--listen"},
 	{"threads", "--threads"},
 	{"max_conns", "--max-conns"},
+	{"quic", "--quic"},
+	{"quic_retry", "--quic-retry"},
+	{"flight_one_write", "--flight-one-write"},
 	{NULL, NULL},
 };
 
@@ -35,6 +38,7 @@ const pq_name pq_cli_load_names[] = {
 	{"connections", "--connections"},
 	{"duration_ns", "--duration"},
 	{"path", "--path"},
+	{"early_data", "--early-data"},
 	{NULL, NULL},
 };
 

@@ -18,7 +18,7 @@
 
 struct report_opts {
 	const char *out, *csv;
-	int md, quiet;
+	int md, quiet, clean_only;
 	long long seed;
 };
 
@@ -26,7 +26,7 @@ struct report_opts {
 static const pq_opt report_opts_table[] = {
     {"out", 'o', PQ_OPT_STR, O(out), "FILE", NULL,
      "the HTML report (default: report.html beside the database)", NULL, 0, 0},
-    {"md", 0, PQ_OPT_FLAG, O(md), NULL, NULL, "print the key tables as Markdown instead of text",
+    {"md", 0, PQ_OPT_FLAG, O(md), NULL, NULL, "print the key tables and the studies as Markdown instead of text",
      NULL, 0, 0},
     {"csv", 0, PQ_OPT_STR, O(csv), "DIR", NULL,
      "also write the tables behind each figure as CSV files into DIR (made if absent)", NULL, 0, 0},
@@ -34,6 +34,9 @@ static const pq_opt report_opts_table[] = {
      NULL, 0, 4294967295.0},
     {"quiet", 'q', PQ_OPT_FLAG, O(quiet), NULL, NULL, "print no table, only write the files", NULL,
      0, 0},
+    {"clean-only", 0, PQ_OPT_FLAG, O(clean_only), NULL, NULL,
+     "leave out cells measured on a link or host over its fidelity budget, or on a link that missed its "
+     "self-check (the page says how many): every table, figure and verdict from clean cells only", NULL, 0, 0},
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
 #undef O
@@ -60,9 +63,13 @@ static int report_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 	int ex = PQ_EXIT_OK;
 	if (pq_rdb_open(dbpath, &db, &d) < 0)
 		return pq_cli_fail(PATH, "%s", pq_diag_msg(&d));
+	if (o->clean_only && pq_agg_keep_clean(&db, dbpath, &d) < 0) {
+		pq_rdb_close(&db);
+		return pq_cli_fail(PATH, "%s", pq_diag_msg(&d));
+	}
 	if (db.note[0]) /* what the reader found missing, said before any figure */
 		fprintf(stderr, "%s: note: %s\n", PATH, db.note);
-	if (pq_agg_build(&db, &a, &d) < 0) {
+	if (pq_agg_build(&db, (uint64_t)o->seed, &a, &d) < 0) {
 		pq_rdb_close(&db);
 		return pq_cli_fail(PATH, "%s", pq_diag_msg(&d));
 	}
@@ -71,18 +78,18 @@ static int report_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 		snprintf(outpath, sizeof outpath, "%s", o->out);
 	pq_out_init(&page, MAX_PAGE);
 	pq_out_init(&text, MAX_PAGE);
-	pq_report_html(&page, &db, &a, dbpath, (uint64_t)o->seed);
+	pq_report_html(&page, &db, &a, dbpath);
 	if (pq_out_save(&page, outpath, &d) < 0) {
 		ex = pq_cli_fail(PATH, "%s", pq_diag_msg(&d));
 		goto out;
 	}
 	if (o->csv && ((mkdir(o->csv, 0777) != 0 && errno != EEXIST) ||
-		       pq_report_csv(&a, o->csv, (uint64_t)o->seed, &d) < 0)) {
+		       pq_report_csv(&a, o->csv, &d) < 0)) {
 		ex = pq_cli_fail(PATH, "%s", d.msg[0] ? d.msg : "cannot make the --csv directory");
 		goto out;
 	}
 	if (!o->quiet) {
-		pq_report_key_text(&text, &a, o->md, (uint64_t)o->seed);
+		pq_report_key_text(&text, &a, o->md);
 		fwrite(text.b.p ? text.b.p : "", 1, text.b.len, stdout);
 		fflush(stdout); /* the table before the note, also when both go to one file */
 		fprintf(stderr, "%s: wrote %s\n", PATH, outpath);
@@ -101,12 +108,18 @@ const pq_cmd pq_cmd_report = {
     .usage = "[options] RESULTS.db",
     .description =
 	"Reads a results database (pqtls sweep --out, or pqtls merge) and writes one\n"
-	"self-contained HTML page: key tables with 95 % intervals, differences against the\n"
-	"first arm (seeded bootstrap), the flight model's prediction and whether the\n"
-	"measurement agrees, the studies' figures beside these, time against chain size with\n"
-	"the model's cliffs, CDFs per arm, TTLB slowdown against response size, the run\n"
-	"manifest and each link's self-check. Several hosts are shown side by side. The key\n"
-	"tables also go to the terminal (or as Markdown with --md).\n\n"
+	"self-contained HTML page. The key table has one row per grid point (trials pooled)\n"
+	"and a column for every dimension whose stored value varies (the rest are listed\n"
+	"once, with their values): 95 % intervals, the difference against the first arm\n"
+	"(seeded bootstrap), the flight model beside the measurement. Then the studies\n"
+	"(../shared/seeds) beside this database's cells, found by what the cells hold, each\n"
+	"with its published figure, this database's with its interval and a verdict; figures\n"
+	"chosen from what varies (TTFB against chain size per RTT with the steps, TTLB\n"
+	"slowdown per link profile, handshake percentiles against loss, TTFB against RTT, a\n"
+	"CDF per grid point); the run manifest and each link's self-check. Several hosts are\n"
+	"shown side by side. The key table and the studies also go to the terminal (or as\n"
+	"Markdown with --md); names from the database are shown escaped, never cut.\n"
+	"Medians and percentiles are the SQL views' (cell_stats, arm_stats) to the last digit.\n\n"
 	"Examples:\n"
 	"  pqtls report out/quick/results.db\n"
 	"  pqtls report all.db -o all.html --md --csv all-csv\n",

@@ -22,7 +22,7 @@
 
 struct sweep_opts {
 	const char *dim[PQ_DIM_COUNT]; /* --KEY for every spec key (exp/dim.h) */
-	const char *preset, *out, *shard, *cache, *fault, *fault_late;
+	const char *preset, *out, *shard, *cache, *fault_late;
 	int presets, keys, schema, no_check, strict, dry_run, quiet, backend;
 };
 
@@ -45,8 +45,6 @@ static const pq_opt sweep_fixed[] = {
 	{"cache", 0, PQ_OPT_STR, O(cache), "DIR", NULL, "chain cache (default $PQTLS_CACHE, else ~/.cache/pqtls)", NULL, 0, 0},
 	{"dry-run", 'n', PQ_OPT_FLAG, O(dry_run), NULL, NULL, "print the grid and its estimated time, measure nothing", NULL, 0, 0},
 	{"quiet", 'q', PQ_OPT_FLAG, O(quiet), NULL, NULL, "no progress or link lines", NULL, 0, 0},
-	{"fault-server-dies-in-cell", 0, PQ_OPT_STR, O(fault), "INDEX", NULL,
-	 "for tests: the server of the cell with this cell_index dies mid-cell", NULL, 0, 0},
 	{"fault-link-late", 0, PQ_OPT_STR, O(fault_late), "DURATION", NULL,
 	 "for tests: every link releases each packet this much late (0..100ms), so it misses its budget", NULL, 0, 0},
 	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
@@ -252,9 +250,6 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 		return pq_cli_usage_error(path_name, "give a spec file or --preset, not both");
 	if (o->shard && pq_exp_shard_parse(o->shard, "--shard", &si, &sn, &d) < 0)
 		return pq_cli_usage_error(path_name, "%s", pq_diag_msg(&d));
-	long long fault = -1;
-	if (o->fault && pq_parse_int(o->fault, "--fault-server-dies-in-cell", 0, PQ_EXP_MAX_CELLS, &fault, &d) < 0)
-		return pq_cli_usage_error(path_name, "%s", pq_diag_msg(&d));
 	int64_t fault_late = 0;
 	if (o->fault_late && pq_parse_duration(o->fault_late, "--fault-link-late", &fault_late, &d) < 0)
 		return pq_cli_usage_error(path_name, "%s", pq_diag_msg(&d));
@@ -322,7 +317,7 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 			g.n, whole, si, sn, t, out);
 	catch_signals();
 	pq_exp_run_opts ro = {.no_check = o->no_check, .strict = o->strict, .backend = (enum pq_backend)o->backend,
-			      .log = log, .stop = &stop_flag, .fault_stop_server_cell = fault,
+			      .log = log, .stop = &stop_flag, .test_server_fault_cell = -1,
 			      .fault_link_late_ns = fault_late, .caps = &caps};
 	if (!o->quiet && pq_cli_progress_enabled()) {
 		ro.progress = progress;
@@ -343,6 +338,10 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 	if (lrc < 0) {
 		fprintf(stderr, "pqtls sweep: %s\n", noise);
 		rc = pq_cli_fail(path_name, "%s (finished cells are kept in %s)", pq_diag_msg(&d), out);
+		goto out;
+	}
+	if (pq_store_still_ours(st, &d) < 0) {
+		rc = pq_cli_fail(path_name, "%s", pq_diag_msg(&d));
 		goto out;
 	}
 	printf("%s: %zu cells measured, %zu already done, %zu failed; %llu connections, %llu failed; %s%s\n",

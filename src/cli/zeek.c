@@ -8,6 +8,7 @@
 
 #include "cli/commands.h"
 #include "core/buf.h"
+#include "core/wfile.h"
 #include "zeek/certs.h"
 #include "zeek/partial.h"
 #include "zeek/report.h"
@@ -107,8 +108,9 @@ static int print(const char *path, const struct zeek_opts *o, const pq_zeek_agg 
 	} else {
 		pq_zeek_report_text(stdout, a, &ro);
 	}
-	if (fflush(stdout))
-		return pq_cli_fail(path, "writing the report failed");
+	pq_diag d;
+	if (pq_wfile_stdout_check("the report", &d) < 0)
+		return pq_cli_fail(path, "%s", pq_diag_msg(&d));
 	uint64_t skipped = pq_zeek_report_skipped(a);
 	if (skipped) {
 		fprintf(stderr, "%s: %llu input lines skipped as malformed (reasons and first lines in the report)\n",

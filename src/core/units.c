@@ -227,6 +227,8 @@ const char *pq_fmt_rate(char *buf, size_t n, uint64_t bps)
 {
 	if (bps == 0)
 		snprintf(buf, n, "unlimited");
+	else if (bps < 1000)
+		snprintf(buf, n, "%llu bit/s", (unsigned long long)bps);
 	else if (bps < 1000000)
 		snprintf(buf, n, "%.1f kbit/s", (double)bps / 1e3);
 	else if (bps < 1000000000ULL)

@@ -35,7 +35,7 @@ void pq_exp_chains_dispose(pq_exp_chains *cs);
 /* "ml-dsa-65 leaf <- 1 x ml-dsa-65 <- ml-dsa-65 root, 11003 B" */
 void pq_exp_chain_describe(const pq_exp_chain *c, char *buf, size_t n);
 /* Modelled first flight for a group name (bytes, and segments at the MSS of a link with
- * this MTU: MTU - 52, IPv4 and TCP headers with timestamps); -1 when the group is not one
+ * this MTU: pq_wire_mss, core/wire.h); -1 when the group is not one
  * the accounting models. */
 void pq_exp_chain_flight(const pq_exp_chain *c, const char *group, unsigned mtu, long long *bytes,
 			 long long *segs);

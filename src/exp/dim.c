@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/err.h"
+#include "pki/chain.h"
 
 /* Small bodies, one per entry: how a value lands in the point, its key fragment, and its
  * value in force. */
@@ -115,6 +116,15 @@ EFF(ef_resume, dv_real(o, p->resume * 100))
 EFF(ef_early, dv_int(o, p->early_data))
 EFF(ef_warmup, dv_int(o, p->warmup))
 EFF(ef_one_write, if (p->remote) dv_null(o); else dv_int(o, p->flight_one_write))
+/* TCP cells keep the key text they had before the transport was a dimension, and a cell
+ * row written without the column (a database made by hand) is a TCP one. */
+static const char *transport_name(const pq_exp_point *p)
+{
+	return !p->quic ? "tcp" : p->quic_retry ? "quic-retry" : "quic";
+}
+APPLY(ap_transport, p->quic = v->i >= 1; p->quic_retry = v->i == 2)
+CANON(cn_transport, "%s%s%s", p->quic ? "transport=" : "", p->quic ? transport_name(p) : "", p->quic ? ";" : "")
+EFF(ef_transport, dv_text(o, transport_name(p)))
 
 /* link: the point's fields (profile, the ones given over it) make the key; the stored
  * value is the resolved link's (pq_exp_eff), so a profile's RTT is stored as its RTT. */
@@ -243,7 +253,7 @@ const pq_dim pq_dims[PQ_DIM_COUNT] = {
 	[PQ_D_INTERMEDIATES] = {"intermediates", PQ_DT_INT, R, 0, PQ_CHAIN_MAX_INT, NULL, "1", "LIST",
 				"intermediate CAs in the chain", "chain_intermediates", "INTEGER", "intermediates", "",
 				ap_intermediates, cn_intermediates, ef_intermediates},
-	[PQ_D_PAD] = {"pad-chain-to", PQ_DT_SIZE, R, 0, 0, NULL, "0 (natural)", "SIZES",
+	[PQ_D_PAD] = {"pad-chain-to", PQ_DT_SIZE, R, 0, PQ_CHAIN_PAD_MAX, NULL, "0 (natural)", "SIZES",
 		      "exact DER bytes of the chain sent (leaf + intermediates), or 'like ALG': the size of ALG's "
 		      "chain with as many intermediates (stored: the size padded to)",
 		      "chain_pad_to_bytes", "INTEGER", "padded to", "B", ap_pad, cn_pad, ef_pad},
@@ -306,7 +316,8 @@ const pq_dim pq_dims[PQ_DIM_COUNT] = {
 	[PQ_D_BURST] = {"burst", PQ_DT_DOUBLE, L | R, 1, 1000, NULL, "3", "PACKETS",
 			"gilbert: mean burst length in packets", "loss_burst_pkts", "REAL", "burst", "pkts", ap_burst,
 			cn_burst, ef_burst},
-	[PQ_D_RATE] = {"rate", PQ_DT_RATE, L | R, 0, 0, NULL, "0 (unlimited)", "RATES",
+	[PQ_D_RATE] = {"rate", PQ_DT_RATE, L | R, PQ_LINK_MIN_RATE_BPS, PQ_LINK_MAX_RATE_BPS, NULL, "0 (unlimited)",
+		       "RATES",
 		       "per-direction rate limit (stored: rate_bps the server-to-client direction's, c2s_rate_bps the "
 		       "other's)",
 		       "rate_bps", "INTEGER", "rate", "bit/s", ap_rate, cn_rate, ef_rate},
@@ -365,6 +376,11 @@ const pq_dim pq_dims[PQ_DIM_COUNT] = {
 			    "the server hands its first flight to TCP in one write (pqtls serve --flight-one-write)",
 			    "flight_one_write", "INTEGER", "one write", "", ap_one_write, cn_one_write,
 			    ef_one_write},
+	[PQ_D_TRANSPORT] = {"transport", PQ_DT_CHOICE, 0, 0, 0, "tcp|quic|quic-retry", "tcp", "tcp|quic|quic-retry",
+			    "TCP, or QUIC over OpenSSL 3.5's QUIC stack (UDP, hq-interop request; no 0-RTT or "
+			    "flight-one-write); quic-retry: QUIC whose server validates every client with a Retry "
+			    "first; all share one link", "transport", "TEXT NOT NULL DEFAULT 'tcp'", "transport", "",
+			    ap_transport, cn_transport, ef_transport},
 };
 #undef G
 #undef L
@@ -406,13 +422,19 @@ const char *pq_dim_allowed(const pq_dim *k, char *buf, size_t n)
 		snprintf(buf, n, "integers from %lld to %lld, a list 'A, B' or a range 'A..B step S'", k->min, k->max);
 		return buf;
 	case PQ_DT_SIZE:
-		return "sizes (4KiB, 1500), a list or a range '4KiB..80KiB step 2KiB' (pad-chain-to also 'like ALG')";
+		if (k->max) {
+			snprintf(buf, n, "sizes up to %lld bytes, a list or a range '4KiB..80KiB step 2KiB'%s", k->max,
+				 k == &pq_dims[PQ_D_PAD] ? " (also 'like ALG')" : "");
+			return buf;
+		}
+		return "sizes (4KiB, 1500), a list or a range '4KiB..80KiB step 2KiB'";
 	case PQ_DT_DUR:
 		return "durations (70ms), a list or a range '0ms..200ms step 50ms'";
 	case PQ_DT_FRAC:
 		return "percentages (1%) or fractions (0.01), as a list";
 	case PQ_DT_RATE:
-		return "rates (20Mbit, 0 = unlimited), as a list";
+		snprintf(buf, n, "rates from %lld kbit/s (20Mbit; 0 = unlimited), as a list", k->min / 1000);
+		return buf;
 	case PQ_DT_DOUBLE:
 		snprintf(buf, n, "numbers from %lld to %lld, as a list", k->min, k->max);
 		return buf;

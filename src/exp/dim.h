@@ -29,7 +29,7 @@ enum pq_dim_id {
 	PQ_D_RATE, PQ_D_RATE_C2S, PQ_D_QUEUE, PQ_D_MTU, PQ_D_INITCWND, PQ_D_CC, PQ_D_QDISC, PQ_D_PACING_SS,
 	PQ_D_PACING_CA, PQ_D_QUICKACK, PQ_D_TSO, PQ_D_GSO,
 	PQ_D_RESPONSE, PQ_D_CONNECTIONS, PQ_D_CONCURRENCY, PQ_D_OPEN_RATE, PQ_D_TIMEOUT,
-	PQ_D_ONE_WRITE,
+	PQ_D_ONE_WRITE, PQ_D_TRANSPORT,
 	PQ_DIM_COUNT
 };
 
@@ -91,7 +91,8 @@ typedef struct pq_dim {
 	const char *key;       /* spec key and `pqtls sweep --KEY` */
 	enum pq_dim_type type;
 	unsigned flags;        /* PQ_DIM_* */
-	long long min, max;    /* PQ_DT_INT, PQ_DT_DOUBLE */
+	long long min, max;    /* PQ_DT_INT, PQ_DT_DOUBLE; PQ_DT_SIZE and PQ_DT_RATE when not 0
+				* (a rate of 0, unlimited, is always allowed) */
 	const char *choices;   /* PQ_DT_CHOICE, '|'-separated; the index is the value */
 	const char *def;       /* default, as text (help) */
 	const char *metavar;   /* in --help: "DURATIONS" */

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/wfile.h"
 #include "exp/rdb.h"
 
 static const char *const tables[] = {"run", "link_check", "cell", "conn", "cell_stats", "arm_stats", NULL};
@@ -25,6 +26,13 @@ static void csv_field(FILE *f, const char *s)
 		fputc(*s, f);
 	}
 	fputc('"', f);
+}
+
+/* A write that failed (a full disk): -errno as the write left it, so the message can say
+ * why; 0 while the stream is fine. The caller stops at once. */
+static int write_failed(FILE *f)
+{
+	return ferror(f) ? -(errno ? errno : EIO) : 0;
 }
 
 static int write_csv(sqlite3 *db, const char *table, FILE *f, pq_diag *d)
@@ -48,44 +56,49 @@ static int write_csv(sqlite3 *db, const char *table, FILE *f, pq_diag *d)
 				csv_field(f, (const char *)v);
 		}
 		fputc('\n', f);
+		int w = write_failed(f);
+		if (w < 0) {
+			sqlite3_finalize(st);
+			return pq_diag_set(d, w, "%s: %s", table, strerror(-w));
+		}
 	}
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : pq_diag_set(d, PQ_EIO, "%s: %s", table, sqlite3_errmsg(db));
 }
 
-/* Runs write(db, f) into path through path.tmp. */
+/* Runs write(db, f) into path, whole or not at all (core/wfile.h). */
 static int to_file(const char *path, int (*fn)(sqlite3 *, const char *, FILE *, pq_diag *), sqlite3 *db,
 		   const char *arg, pq_diag *d)
 {
-	char tmp[600];
-	if (strcmp(path, "-") == 0) { /* standard output: nothing to rename */
-		int rc = fn(db, arg, stdout, d);
-		if (fflush(stdout) != 0 && rc == 0)
-			rc = pq_diag_set(d, PQ_EIO, "standard output: cannot write: %s", strerror(errno));
+	pq_wfile w;
+	int rc = pq_wfile_open(&w, path, NULL, d);
+	if (rc < 0)
+		return rc;
+	if ((rc = fn(db, arg, w.f, d)) < 0) {
+		/* a failed write names the file, not the table */
+		if (ferror(w.f))
+			rc = pq_diag_set(d, rc, "cannot write %s: %s", strcmp(path, "-") ? path : "standard output",
+					 pq_strerror(rc));
+		pq_wfile_abort(&w);
 		return rc;
 	}
-	snprintf(tmp, sizeof tmp, "%s.tmp", path);
-	FILE *f = fopen(tmp, "w");
-	if (!f)
-		return pq_diag_set(d, -errno, "%s: cannot write: %s", path, strerror(errno));
-	int rc = fn(db, arg, f, d);
-	if (fclose(f) != 0 && rc == 0)
-		rc = pq_diag_set(d, PQ_EIO, "%s: cannot write: %s", path, strerror(errno));
-	if (rc == 0 && rename(tmp, path) < 0)
-		rc = pq_diag_set(d, -errno, "%s: cannot write: %s", path, strerror(errno));
-	if (rc < 0)
-		unlink(tmp);
-	return rc;
+	return pq_wfile_close(&w, d);
 }
 
+/* Every table or none: a failure (a full disk at the fourth table) removes the files this
+ * export wrote, and the directory when it made it. */
 int pq_exp_export_csv(const char *db_path, const char *dir, pq_diag *d)
 {
 	sqlite3 *db = NULL;
 	int rc = pq_rdb_open_db(db_path, &db, d);
+	int made = 0, done = 0;
+	char path[600];
 	if (rc < 0)
 		return rc;
 	struct stat st;
-	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
+	if (mkdir(dir, 0755) == 0)
+		made = 1;
+	else if (errno != EEXIST) {
 		rc = pq_diag_set(d, -errno, "%s: cannot create the directory: %s", dir, strerror(errno));
 		goto out;
 	}
@@ -94,11 +107,16 @@ int pq_exp_export_csv(const char *db_path, const char *dir, pq_diag *d)
 					      "into a directory (a new one, or an existing one)", dir);
 		goto out;
 	}
-	for (int i = 0; tables[i] && rc == 0; i++) {
-		char path[600];
-		snprintf(path, sizeof path, "%s/%s.csv", dir, tables[i]);
-		rc = to_file(path, write_csv, db, tables[i], d);
+	for (; tables[done] && rc == 0; done += rc == 0) {
+		snprintf(path, sizeof path, "%s/%s.csv", dir, tables[done]);
+		rc = to_file(path, write_csv, db, tables[done], d);
 	}
+	for (int i = 0; rc < 0 && i < done; i++) {
+		snprintf(path, sizeof path, "%s/%s.csv", dir, tables[i]);
+		unlink(path);
+	}
+	if (rc < 0 && made)
+		rmdir(dir);
 out:
 	sqlite3_close(db);
 	return rc;
@@ -114,8 +132,10 @@ static int write_jsonl(sqlite3 *db, const char *unused, FILE *f, pq_diag *d)
 	int n = sqlite3_column_count(st), rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		cJSON *o = cJSON_CreateObject();
-		if (!o)
+		if (!o) {
+			rc = SQLITE_NOMEM;
 			break;
+		}
 		for (int i = 0; i < n; i++) {
 			const char *name = sqlite3_column_name(st, i);
 			switch (sqlite3_column_type(st, i)) {
@@ -135,10 +155,19 @@ static int write_jsonl(sqlite3 *db, const char *unused, FILE *f, pq_diag *d)
 			fprintf(f, "%s\n", line);
 		cJSON_free(line);
 		cJSON_Delete(o);
-		if (!line)
+		if (!line) {
+			rc = SQLITE_NOMEM;
 			break;
+		}
+		int w = write_failed(f);
+		if (w < 0) {
+			sqlite3_finalize(st);
+			return pq_diag_set(d, w, "conn_cell: %s", strerror(-w));
+		}
 	}
 	sqlite3_finalize(st);
+	if (rc == SQLITE_NOMEM)
+		return pq_diag_set(d, PQ_ENOMEM, "conn_cell: out of memory writing JSON lines");
 	return rc == SQLITE_DONE ? 0 : pq_diag_set(d, PQ_EIO, "conn_cell: %s", sqlite3_errmsg(db));
 }
 

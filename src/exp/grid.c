@@ -75,6 +75,19 @@ static int check_remote(const pq_exp_spec *s, pq_diag *d)
 }
 
 /* Every combination of one arm's lists, trials innermost. */
+/* What a QUIC cell cannot be (tls/quic.h), named with where the spec asked for it. */
+static int check_quic(const pq_exp_point *p, const char *where, pq_diag *d)
+{
+	const char *bad = !p->quic		  ? NULL
+			  : p->early_data	  ? "early-data yes (OpenSSL 3.5's QUIC has no 0-RTT)"
+			  : p->flight_one_write ? "flight-one-write yes (a TCP write rule)"
+						: NULL;
+	if (bad)
+		return pq_diag_set(d, PQ_EINVAL,
+				   "%s: transport quic with %s; give those to TCP arms only", where, bad);
+	return 0;
+}
+
 static int expand_arm(const pq_exp_spec *s, size_t a, pq_exp_grid *g, pq_diag *d)
 {
 	const pq_exp_section *arm = s->narms ? s->arm[a] : NULL;
@@ -101,6 +114,8 @@ static int expand_arm(const pq_exp_spec *s, size_t a, pq_exp_grid *g, pq_diag *d
 		char offer[160];
 		if (rc == 0 && (rc = pq_exp_point_offer(&base, offer, sizeof offer, d)) < 0)
 			pq_diag_prefix(d, rc, "%s", arm ? arm->where : s->source);
+		if (rc == 0)
+			rc = check_quic(&base, arm ? arm->where : s->source, d);
 		if (rc < 0)
 			return rc;
 		for (int t = 1; t <= g->trials; t++) {

@@ -100,6 +100,8 @@ static int merge_one(sqlite3 *db, const char *input, pq_diag *d)
 	if (rc == 0)
 		rc = pq_sql_exec(db, "COMMIT", "merge", d);
 out:
+	if (rc < 0 && sqlite3_errcode(db) == SQLITE_FULL)
+		rc = -ENOSPC; /* the output's disk: the caller names the output */
 	if (rc < 0)
 		(void)sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 	if (pq_sql_exec(db, "DETACH DATABASE src", "detaching an input", rc < 0 ? NULL : d) < 0 && rc == 0)
@@ -149,6 +151,8 @@ int pq_exp_merge(const char *const *inputs, size_t n, const char *out, pq_exp_me
 	 * still all or nothing, as the output appears under its name only at the end. */
 	for (size_t i = 0; i < n && rc == 0; i++)
 		rc = merge_one(db, inputs[i], d);
+	if (rc == -ENOSPC)
+		rc = pq_diag_prefix(d, rc, "%s: cannot write the merged database (the disk is full)", out);
 	if (rc == 0 && stats) {
 		count(db, "SELECT COUNT(*) FROM run", &stats->runs);
 		count(db, "SELECT COUNT(*) FROM cell", &stats->cells);

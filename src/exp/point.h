@@ -36,6 +36,8 @@ typedef struct pq_exp_point {
 	double resume;                /* 0..1 */
 	int early_data;
 	int flight_one_write;         /* server: the first flight in one write */
+	int quic;                     /* transport: 0 TCP, 1 QUIC (tls/quic.h: hq-interop) */
+	int quic_retry;               /* QUIC: the server sends a Retry first */
 	long long warmup;
 	/* link */
 	char profile[64];             /* "" none */

@@ -457,6 +457,8 @@ static void legacy_fields(sqlite3_stmt *st, pq_rdb_cell *c)
 	c->mtu = (int)dim_int(c, PQ_D_MTU);
 	c->early_data = (int)dim_int(c, PQ_D_EARLY);
 	c->one_write = (int)dim_int(c, PQ_D_ONE_WRITE);
+	c->quic = strncmp(c->dim[PQ_D_TRANSPORT].s, "quic", 4) == 0;
+	c->quic_retry = strcmp(c->dim[PQ_D_TRANSPORT].s, "quic-retry") == 0;
 	c->resume_pct = dim_real(c, PQ_D_RESUME);
 	c->loss_pct = dim_real(c, PQ_D_LOSS);
 	c->jitter_us = dim_real(c, PQ_D_JITTER);

@@ -65,6 +65,7 @@ typedef struct pq_rdb_cell {
 	char point_key[48]; /* the grid point across trials */
 	int intermediates, initcwnd, mtu, early_data, trial;
 	int one_write;
+	int quic, quic_retry; /* transport = quic, quic-retry */
 	double resume_pct, loss_pct, jitter_us, rate_bps;
 	long long conns_recorded; /* conns_ok + conns_failed as the cell recorded them */
 	size_t c0, nc;            /* its connections: conns[c0 .. c0 + nc - 1] */

@@ -7,12 +7,14 @@
 
 #include "core/clock.h"
 #include "core/units.h"
+#include "core/wire.h"
 #include "exp/hostload.h"
 #include "load/run.h"
 #include "net/check.h"
 #include "net/link.h"
 #include "pki/acct.h"
 #include "core/proc.h"
+#include "exp/srvproc.h"
 #include "server/server.h"
 
 typedef struct cellrun {
@@ -22,7 +24,7 @@ typedef struct cellrun {
 	const pq_exp_run_opts *o;
 	pq_link *link;                /* NULL: remote server */
 	pq_link_config lc;
-	pq_server *srv;
+	pq_exp_srv srv;               /* the cell's server process (pid 0: none) */
 	pq_server_config sc;
 	pq_load_config lcfg;
 	pq_load_result res;
@@ -30,7 +32,7 @@ typedef struct cellrun {
 	pq_exp_eff eff;               /* what was in force: the stored dimension values */
 	pq_diag diag;
 	int load_rc;
-	int server_killed;
+	int fault_sent;               /* tests: the server was made to crash */
 	const pq_exp_progress *pr; /* the sweep's counts before this cell */
 	int64_t t0;
 	char ca[600];
@@ -38,15 +40,12 @@ typedef struct cellrun {
 	char link_why[160]; /* what was over the link's budget in this cell */
 } cellrun;
 
-static int server_new_in_ns(void *arg)
+/* The server in a process of its own, forked inside the server namespace: a crash of
+ * the server is a failed cell, never the end of the sweep (exp/srvproc.h). */
+static int server_start_in_ns(void *arg)
 {
 	cellrun *r = arg;
-	int rc = pq_server_new(&r->sc, &r->srv, &r->diag);
-	if (rc == 0 && (rc = pq_server_start(r->srv, &r->diag)) < 0) {
-		pq_server_free(r->srv);
-		r->srv = NULL;
-	}
-	return rc;
+	return pq_exp_srv_start(&r->srv, &r->sc, &r->diag);
 }
 
 static void load_progress(void *arg, const pq_load_progress *p)
@@ -61,11 +60,11 @@ static void load_progress(void *arg, const pq_load_progress *p)
 		now.arm = r->c->p.arm;
 		r->o->progress(r->o->progress_arg, &now);
 	}
-	/* Tests: the server dies mid-cell, as a crashed process would: every socket closes. */
-	if (r->srv && !p->warmup && p->done > 0 && (long long)r->c->index == r->o->fault_stop_server_cell) {
-		pq_server_free(r->srv);
-		r->srv = NULL;
-		r->server_killed = 1;
+	/* Tests: the server process crashes for real (abort, SIGSEGV) mid-cell. */
+	if (r->srv.pid > 0 && !r->fault_sent && !p->warmup && p->done > 0 &&
+	    (long long)r->c->index == r->o->test_server_fault_cell) {
+		pq_exp_srv_fault(&r->srv, r->o->test_server_fault);
+		r->fault_sent = 1;
 	}
 }
 
@@ -87,7 +86,9 @@ static void server_config(cellrun *r)
 		.handshake_timeout_ns = t,
 		.idle_timeout_ns = t,
 		.flight_one_write = p->flight_one_write,
+		.quic_retry = p->quic_retry,
 		.tls = {.role = PQ_TLS_SERVER,
+			.quic = p->quic,
 			.groups = pq_exp_point_server_groups(p),
 			.cert_comp = p->cert_comp,
 			.certs_dir = r->chain->info.dir,
@@ -114,6 +115,7 @@ static int load_config(cellrun *r, const char *target, pq_diag *d)
 	if ((rc = pq_exp_point_offer(p, r->offer, sizeof r->offer, d)) < 0)
 		return rc;
 	l->tls = (pq_tls_config){.role = PQ_TLS_CLIENT,
+				 .quic = p->quic,
 				 .groups = r->offer,
 				 .cert_comp = p->cert_comp,
 				 .ca_file = insecure ? NULL : ca,
@@ -158,9 +160,8 @@ static void failure_text(const pq_load_result *res, char *buf, size_t n)
 						detail[k] ? detail[k] : "", detail[k] ? ")" : "");
 }
 
-static void server_stats(cellrun *r)
+static void server_stats(cellrun *r, const pq_server_stats *st)
 {
-	const pq_server_stats *st = pq_server_get_stats(r->srv);
 	uint64_t errs = 0;
 	size_t len = 0;
 	for (int k = 0; k < PQ_SRV_ERR_COUNT; k++) {
@@ -185,7 +186,7 @@ static void chain_row(cellrun *r)
 			    &r->row.first_flight_segs);
 	/* One write: no short segment per OpenSSL piece, the flight's bytes over the MSS. */
 	if (r->c->p.flight_one_write && r->row.first_flight_bytes > 0) {
-		long long mss = r->c->p.mtu > 52 ? (long long)r->c->p.mtu - 52 : PQ_ACCT_MSS;
+		long long mss = pq_wire_mss(r->c->p.mtu) ? (long long)pq_wire_mss(r->c->p.mtu) : PQ_WIRE_MSS_DEFAULT;
 		r->row.first_flight_segs = (r->row.first_flight_bytes + mss - 1) / mss;
 	}
 	r->row.chain_cached = r->chain->cached;
@@ -209,14 +210,14 @@ static void measure(cellrun *r)
 	int rc = 0;
 	if (r->link) {
 		server_config(r);
-		rc = pq_link_run_in(r->link, PQ_SIDE_SERVER, server_new_in_ns, r, &r->diag);
+		rc = pq_link_run_in(r->link, PQ_SIDE_SERVER, server_start_in_ns, r, &r->diag);
 		if (rc < 0) {
 			r->row.status = "failed";
 			snprintf(r->row.failure_reason, sizeof r->row.failure_reason, "server did not start: %s",
 				 pq_diag_msg(&r->diag));
 			goto done;
 		}
-		snprintf(target, sizeof target, "%s:%u", PQ_LINK_SERVER_ADDR, pq_server_port(r->srv));
+		snprintf(target, sizeof target, "%s:%u", PQ_LINK_SERVER_ADDR, r->srv.port);
 	} else {
 		snprintf(target, sizeof target, "%s", r->g->server);
 	}
@@ -225,14 +226,19 @@ static void measure(cellrun *r)
 	if (rc == 0)
 		rc = r->load_rc;
 	r->row.client_cpu_ns = pq_proc_cpu_ns(RUSAGE_THREAD) - thr0;
-	if (r->srv) {
-		pq_server_stop(r->srv);
-		pq_server_wait(r->srv);
-		server_stats(r);
-		pq_server_free(r->srv);
-		r->srv = NULL;
+	char died[128] = ""; /* "the server died: killed by signal 11 (Segmentation fault) mid-cell" */
+	int64_t server_cpu = 0;
+	if (r->srv.pid > 0) {
+		pq_server_stats st;
+		pq_diag sd;
+		if (pq_exp_srv_finish(&r->srv, &st, &server_cpu, &sd) < 0)
+			snprintf(died, sizeof died, "%s mid-cell", pq_diag_msg(&sd));
+		else
+			server_stats(r, &st);
 	}
-	r->row.server_link_cpu_ns = r->link ? pq_proc_cpu_ns(RUSAGE_SELF) - self0 - r->row.client_cpu_ns : -1;
+	/* the server's process, and the link's forwarder in ours */
+	r->row.server_link_cpu_ns =
+		r->link ? pq_proc_cpu_ns(RUSAGE_SELF) - self0 - r->row.client_cpu_ns + server_cpu : -1;
 	size_t ok = 0;
 	for (size_t i = 0; i < r->res.n; i++)
 		ok += r->res.recs[i].err == PQ_LERR_NONE;
@@ -240,12 +246,11 @@ static void measure(cellrun *r)
 		r->row.status = "failed";
 		snprintf(r->row.failure_reason, sizeof r->row.failure_reason, "load did not run: %s",
 			 pq_diag_msg(&r->diag));
-	} else if (ok < r->res.n || r->server_killed || r->res.n < (size_t)r->c->p.connections) {
-		char f[400];
+	} else if (ok < r->res.n || died[0] || r->res.n < (size_t)r->c->p.connections) {
+		char f[320];
 		failure_text(&r->res, f, sizeof f);
 		r->row.status = ok ? "failures" : "failed";
-		snprintf(r->row.failure_reason, sizeof r->row.failure_reason, "%s%s%s%s",
-			 r->server_killed ? "the server died mid-cell (test fault)" : "", r->server_killed && f[0] ? "; " : "",
+		snprintf(r->row.failure_reason, sizeof r->row.failure_reason, "%s%s%s%s", died, died[0] && f[0] ? "; " : "",
 			 f, r->res.stopped_early ? "; the load stopped early: its first connections all failed" : "");
 	}
 done:
@@ -551,6 +556,10 @@ double pq_exp_estimate_s(const pq_exp_grid *g)
 		double per = 3 * rtt + 0.004; /* connect, handshake, request; crypto */
 		if (lc.dir[0].rate_bps && p->response_bytes > 0)
 			per += (double)p->response_bytes * 8 / (double)lc.dir[0].rate_bps;
+		/* the server's first flight through a slow link: ~20 kB for a post-quantum chain
+		 * (the chains are not built yet; at 8 kbit/s that alone is 20 s) */
+		if (lc.dir[0].rate_bps)
+			per += 20000.0 * 8 / (double)lc.dir[0].rate_bps;
 		if (p->response_bytes > 0)
 			per += rtt * 4; /* slow start over a large response */
 		if (p->gilbert)

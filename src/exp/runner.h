@@ -27,6 +27,7 @@
 #include "core/err.h"
 #include "exp/chains.h"
 #include "exp/grid.h"
+#include "exp/srvproc.h"
 #include "exp/store.h"
 #include "net/ktcp.h"
 #include "net/linkcfg.h"
@@ -49,7 +50,11 @@ typedef struct pq_exp_run_opts {
 	void (*progress)(void *arg, const pq_exp_progress *p);
 	void *progress_arg;
 	volatile sig_atomic_t *stop;
-	long long fault_stop_server_cell;  /* tests: the server of this cell index dies mid-cell; -1 none */
+	/* Test hook (set by test programs only; no option or environment reaches it): after
+	 * the first connection of the cell with this index, its server process suffers
+	 * test_server_fault for real. -1 (or PQ_EXP_SRV_FAULT_NONE): never. */
+	long long test_server_fault_cell;
+	enum pq_exp_srv_fault test_server_fault;
 	const pq_ktcp_caps *caps;          /* what the kernel offers (pq_exp_check_kernel); NULL: each link probes */
 } pq_exp_run_opts;
 

@@ -200,6 +200,17 @@ CREATE TABLE conn (
 	requests           INTEGER NOT NULL,
 	http_status        INTEGER NOT NULL,
 	body_bytes         INTEGER NOT NULL,
+	-- QUIC only (NULL over TCP): datagrams and bytes each way before the handshake was
+	-- done, the client's first flight, a Retry seen, and whether the server's handshake
+	-- bytes passed 3x that first flight (docs/tls.md)
+	quic_tx_dgrams     INTEGER,
+	quic_rx_dgrams     INTEGER,
+	quic_tx_bytes      INTEGER,
+	quic_rx_bytes      INTEGER,
+	quic_first_dgrams  INTEGER,
+	quic_first_bytes   INTEGER,
+	quic_retry         INTEGER,
+	quic_amp_held      INTEGER,
 	error_kind         TEXT NOT NULL,
 	error_detail       TEXT,
 	PRIMARY KEY (cell_id, conn_index)
@@ -220,52 +231,93 @@ SELECT c.cell_key, c.point_key, c.link_key, c.host_name, c.run_id, c.trial, c.ar
        c.response_bytes, c.status AS cell_status, n.*
 FROM conn n JOIN cell c USING (cell_id);
 
--- Per cell: the median and p95 (nearest rank) of the main phases over its successful
--- connections. SQLite 3.40 has no percentile function, hence window row numbers.
+-- Per cell: the median and p95 of the main phases over its successful connections, by
+-- pqtls's one percentile definition (src/stats/sample.h; the report computes the same
+-- double): linear interpolation between closest ranks (numpy's, pandas', R's and DuckDB's
+-- quantile_cont default), with h = (n - 1) * p / 1000 split into its integer part and
+-- remainder by integer arithmetic. n counts the phase's non-NULL values; SQLite 3.40 has
+-- no percentile function, hence window row numbers (NULLs sorted last).
 CREATE VIEW cell_stats AS
 WITH ok AS (
 	SELECT cell_id, connect_us, handshake_us, ttfb_us, ttlb_us,
-	       ROW_NUMBER() OVER (PARTITION BY cell_id ORDER BY connect_us) AS r_cn,
-	       ROW_NUMBER() OVER (PARTITION BY cell_id ORDER BY handshake_us) AS r_hs,
-	       ROW_NUMBER() OVER (PARTITION BY cell_id ORDER BY ttfb_us) AS r_fb,
-	       ROW_NUMBER() OVER (PARTITION BY cell_id ORDER BY ttlb_us) AS r_lb,
-	       COUNT(*) OVER (PARTITION BY cell_id) AS n
+	       ROW_NUMBER() OVER (PARTITION BY cell_id ORDER BY connect_us NULLS LAST) AS r_cn,
+	       COUNT(connect_us) OVER (PARTITION BY cell_id) AS n_cn,
+	       ROW_NUMBER() OVER (PARTITION BY cell_id ORDER BY handshake_us NULLS LAST) AS r_hs,
+	       COUNT(handshake_us) OVER (PARTITION BY cell_id) AS n_hs,
+	       ROW_NUMBER() OVER (PARTITION BY cell_id ORDER BY ttfb_us NULLS LAST) AS r_fb,
+	       COUNT(ttfb_us) OVER (PARTITION BY cell_id) AS n_fb,
+	       ROW_NUMBER() OVER (PARTITION BY cell_id ORDER BY ttlb_us NULLS LAST) AS r_lb,
+	       COUNT(ttlb_us) OVER (PARTITION BY cell_id) AS n_lb
 	FROM conn WHERE error_kind = 'ok'
 ), agg AS (
 	SELECT cell_id,
-	       AVG(CASE WHEN r_cn IN ((n + 1) / 2, (n + 2) / 2) THEN connect_us END) AS connect_p50_us,
-	       AVG(CASE WHEN r_hs IN ((n + 1) / 2, (n + 2) / 2) THEN handshake_us END) AS handshake_p50_us,
-	       MAX(CASE WHEN r_hs = (n * 95 + 99) / 100 THEN handshake_us END) AS handshake_p95_us,
-	       AVG(CASE WHEN r_fb IN ((n + 1) / 2, (n + 2) / 2) THEN ttfb_us END) AS ttfb_p50_us,
-	       MAX(CASE WHEN r_fb = (n * 95 + 99) / 100 THEN ttfb_us END) AS ttfb_p95_us,
-	       AVG(CASE WHEN r_lb IN ((n + 1) / 2, (n + 2) / 2) THEN ttlb_us END) AS ttlb_p50_us,
-	       MAX(CASE WHEN r_lb = (n * 95 + 99) / 100 THEN ttlb_us END) AS ttlb_p95_us
+	       MAX(CASE WHEN r_cn = (n_cn - 1) * 500 / 1000 + 1 THEN connect_us END) AS connect_us_500_lo,
+	       MAX(CASE WHEN r_cn = (n_cn - 1) * 500 / 1000 + 2 THEN connect_us END) AS connect_us_500_hi,
+	       MAX((n_cn - 1) * 500 % 1000) AS connect_us_500_m,
+	       MAX(CASE WHEN r_hs = (n_hs - 1) * 500 / 1000 + 1 THEN handshake_us END) AS handshake_us_500_lo,
+	       MAX(CASE WHEN r_hs = (n_hs - 1) * 500 / 1000 + 2 THEN handshake_us END) AS handshake_us_500_hi,
+	       MAX((n_hs - 1) * 500 % 1000) AS handshake_us_500_m,
+	       MAX(CASE WHEN r_hs = (n_hs - 1) * 950 / 1000 + 1 THEN handshake_us END) AS handshake_us_950_lo,
+	       MAX(CASE WHEN r_hs = (n_hs - 1) * 950 / 1000 + 2 THEN handshake_us END) AS handshake_us_950_hi,
+	       MAX((n_hs - 1) * 950 % 1000) AS handshake_us_950_m,
+	       MAX(CASE WHEN r_fb = (n_fb - 1) * 500 / 1000 + 1 THEN ttfb_us END) AS ttfb_us_500_lo,
+	       MAX(CASE WHEN r_fb = (n_fb - 1) * 500 / 1000 + 2 THEN ttfb_us END) AS ttfb_us_500_hi,
+	       MAX((n_fb - 1) * 500 % 1000) AS ttfb_us_500_m,
+	       MAX(CASE WHEN r_fb = (n_fb - 1) * 950 / 1000 + 1 THEN ttfb_us END) AS ttfb_us_950_lo,
+	       MAX(CASE WHEN r_fb = (n_fb - 1) * 950 / 1000 + 2 THEN ttfb_us END) AS ttfb_us_950_hi,
+	       MAX((n_fb - 1) * 950 % 1000) AS ttfb_us_950_m,
+	       MAX(CASE WHEN r_lb = (n_lb - 1) * 500 / 1000 + 1 THEN ttlb_us END) AS ttlb_us_500_lo,
+	       MAX(CASE WHEN r_lb = (n_lb - 1) * 500 / 1000 + 2 THEN ttlb_us END) AS ttlb_us_500_hi,
+	       MAX((n_lb - 1) * 500 % 1000) AS ttlb_us_500_m,
+	       MAX(CASE WHEN r_lb = (n_lb - 1) * 950 / 1000 + 1 THEN ttlb_us END) AS ttlb_us_950_lo,
+	       MAX(CASE WHEN r_lb = (n_lb - 1) * 950 / 1000 + 2 THEN ttlb_us END) AS ttlb_us_950_hi,
+	       MAX((n_lb - 1) * 950 % 1000) AS ttlb_us_950_m
 	FROM ok GROUP BY cell_id
 )
 SELECT c.cell_id, c.cell_key, c.point_key, c.host_name, c.arm, c.trial, c.link_key, @DIMS c.$, @
        c.response_bytes, c.status, c.conns_ok, c.conns_failed, c.link_ok, c.host_ok, c.link_late_p99_us,
-       c.host_steal_pct, a.connect_p50_us,
-       a.handshake_p50_us, a.handshake_p95_us, a.ttfb_p50_us, a.ttfb_p95_us, a.ttlb_p50_us,
-       a.ttlb_p95_us
+       c.host_steal_pct,
+       CASE WHEN a.connect_us_500_m = 0 THEN a.connect_us_500_lo ELSE a.connect_us_500_lo + (a.connect_us_500_m / 1000.0) * (a.connect_us_500_hi - a.connect_us_500_lo) END AS connect_p50_us,
+       CASE WHEN a.handshake_us_500_m = 0 THEN a.handshake_us_500_lo ELSE a.handshake_us_500_lo + (a.handshake_us_500_m / 1000.0) * (a.handshake_us_500_hi - a.handshake_us_500_lo) END AS handshake_p50_us,
+       CASE WHEN a.handshake_us_950_m = 0 THEN a.handshake_us_950_lo ELSE a.handshake_us_950_lo + (a.handshake_us_950_m / 1000.0) * (a.handshake_us_950_hi - a.handshake_us_950_lo) END AS handshake_p95_us,
+       CASE WHEN a.ttfb_us_500_m = 0 THEN a.ttfb_us_500_lo ELSE a.ttfb_us_500_lo + (a.ttfb_us_500_m / 1000.0) * (a.ttfb_us_500_hi - a.ttfb_us_500_lo) END AS ttfb_p50_us,
+       CASE WHEN a.ttfb_us_950_m = 0 THEN a.ttfb_us_950_lo ELSE a.ttfb_us_950_lo + (a.ttfb_us_950_m / 1000.0) * (a.ttfb_us_950_hi - a.ttfb_us_950_lo) END AS ttfb_p95_us,
+       CASE WHEN a.ttlb_us_500_m = 0 THEN a.ttlb_us_500_lo ELSE a.ttlb_us_500_lo + (a.ttlb_us_500_m / 1000.0) * (a.ttlb_us_500_hi - a.ttlb_us_500_lo) END AS ttlb_p50_us,
+       CASE WHEN a.ttlb_us_950_m = 0 THEN a.ttlb_us_950_lo ELSE a.ttlb_us_950_lo + (a.ttlb_us_950_m / 1000.0) * (a.ttlb_us_950_hi - a.ttlb_us_950_lo) END AS ttlb_p95_us
 FROM cell c LEFT JOIN agg a USING (cell_id);
 
 -- Per grid point (all trials pooled; one host): every dimension column (the trials of a
--- grid point share their values; MIN picks one), medians over every successful connection
--- of every trial, and the failure count.
+-- grid point share their values; MIN picks one), the median and p95 over every successful
+-- connection of every trial (the same definition as cell_stats), and the failure count.
+-- pqtls report's key table shows these numbers (tests/integration/report_views.sh).
 CREATE VIEW arm_stats AS
 WITH ok AS (
-	SELECT c.host_name, c.point_key, n.handshake_us, n.ttfb_us, n.ttlb_us,
-	       ROW_NUMBER() OVER w_hs AS r_hs, ROW_NUMBER() OVER w_fb AS r_fb,
-	       ROW_NUMBER() OVER w_lb AS r_lb, COUNT(*) OVER w AS n
+	SELECT c.host_name, c.point_key, n.handshake_us, n.ttfb_us, n.ttlb_us, COUNT(*) OVER w AS n,
+	       ROW_NUMBER() OVER (w ORDER BY n.handshake_us NULLS LAST) AS r_hs, COUNT(n.handshake_us) OVER w AS n_hs,
+	       ROW_NUMBER() OVER (w ORDER BY n.ttfb_us NULLS LAST) AS r_fb, COUNT(n.ttfb_us) OVER w AS n_fb,
+	       ROW_NUMBER() OVER (w ORDER BY n.ttlb_us NULLS LAST) AS r_lb, COUNT(n.ttlb_us) OVER w AS n_lb
 	FROM conn n JOIN cell c USING (cell_id) WHERE n.error_kind = 'ok'
-	WINDOW w AS (PARTITION BY c.host_name, c.point_key),
-	       w_hs AS (w ORDER BY n.handshake_us), w_fb AS (w ORDER BY n.ttfb_us),
-	       w_lb AS (w ORDER BY n.ttlb_us)
+	WINDOW w AS (PARTITION BY c.host_name, c.point_key)
 ), agg AS (
 	SELECT host_name, point_key, MAX(n) AS conns_ok,
-	       AVG(CASE WHEN r_hs IN ((n + 1) / 2, (n + 2) / 2) THEN handshake_us END) AS handshake_p50_us,
-	       AVG(CASE WHEN r_fb IN ((n + 1) / 2, (n + 2) / 2) THEN ttfb_us END) AS ttfb_p50_us,
-	       AVG(CASE WHEN r_lb IN ((n + 1) / 2, (n + 2) / 2) THEN ttlb_us END) AS ttlb_p50_us
+	       MAX(CASE WHEN r_hs = (n_hs - 1) * 500 / 1000 + 1 THEN handshake_us END) AS handshake_us_500_lo,
+	       MAX(CASE WHEN r_hs = (n_hs - 1) * 500 / 1000 + 2 THEN handshake_us END) AS handshake_us_500_hi,
+	       MAX((n_hs - 1) * 500 % 1000) AS handshake_us_500_m,
+	       MAX(CASE WHEN r_hs = (n_hs - 1) * 950 / 1000 + 1 THEN handshake_us END) AS handshake_us_950_lo,
+	       MAX(CASE WHEN r_hs = (n_hs - 1) * 950 / 1000 + 2 THEN handshake_us END) AS handshake_us_950_hi,
+	       MAX((n_hs - 1) * 950 % 1000) AS handshake_us_950_m,
+	       MAX(CASE WHEN r_fb = (n_fb - 1) * 500 / 1000 + 1 THEN ttfb_us END) AS ttfb_us_500_lo,
+	       MAX(CASE WHEN r_fb = (n_fb - 1) * 500 / 1000 + 2 THEN ttfb_us END) AS ttfb_us_500_hi,
+	       MAX((n_fb - 1) * 500 % 1000) AS ttfb_us_500_m,
+	       MAX(CASE WHEN r_fb = (n_fb - 1) * 950 / 1000 + 1 THEN ttfb_us END) AS ttfb_us_950_lo,
+	       MAX(CASE WHEN r_fb = (n_fb - 1) * 950 / 1000 + 2 THEN ttfb_us END) AS ttfb_us_950_hi,
+	       MAX((n_fb - 1) * 950 % 1000) AS ttfb_us_950_m,
+	       MAX(CASE WHEN r_lb = (n_lb - 1) * 500 / 1000 + 1 THEN ttlb_us END) AS ttlb_us_500_lo,
+	       MAX(CASE WHEN r_lb = (n_lb - 1) * 500 / 1000 + 2 THEN ttlb_us END) AS ttlb_us_500_hi,
+	       MAX((n_lb - 1) * 500 % 1000) AS ttlb_us_500_m,
+	       MAX(CASE WHEN r_lb = (n_lb - 1) * 950 / 1000 + 1 THEN ttlb_us END) AS ttlb_us_950_lo,
+	       MAX(CASE WHEN r_lb = (n_lb - 1) * 950 / 1000 + 2 THEN ttlb_us END) AS ttlb_us_950_hi,
+	       MAX((n_lb - 1) * 950 % 1000) AS ttlb_us_950_m
 	FROM ok GROUP BY host_name, point_key
 ), pts AS (
 	SELECT host_name, point_key, MIN(arm) AS arm, MIN(link_key) AS link_key, @DIMS MIN($) AS $, @
@@ -275,7 +327,13 @@ WITH ok AS (
 )
 SELECT p.host_name, p.point_key, p.arm, p.link_key, @DIMS p.$, @
        p.chain_der_bytes, p.response_bytes, p.cells, COALESCE(a.conns_ok, 0) AS conns_ok,
-       p.conns_failed, a.handshake_p50_us, a.ttfb_p50_us, a.ttlb_p50_us
+       p.conns_failed,
+       CASE WHEN a.handshake_us_500_m = 0 THEN a.handshake_us_500_lo ELSE a.handshake_us_500_lo + (a.handshake_us_500_m / 1000.0) * (a.handshake_us_500_hi - a.handshake_us_500_lo) END AS handshake_p50_us,
+       CASE WHEN a.handshake_us_950_m = 0 THEN a.handshake_us_950_lo ELSE a.handshake_us_950_lo + (a.handshake_us_950_m / 1000.0) * (a.handshake_us_950_hi - a.handshake_us_950_lo) END AS handshake_p95_us,
+       CASE WHEN a.ttfb_us_500_m = 0 THEN a.ttfb_us_500_lo ELSE a.ttfb_us_500_lo + (a.ttfb_us_500_m / 1000.0) * (a.ttfb_us_500_hi - a.ttfb_us_500_lo) END AS ttfb_p50_us,
+       CASE WHEN a.ttfb_us_950_m = 0 THEN a.ttfb_us_950_lo ELSE a.ttfb_us_950_lo + (a.ttfb_us_950_m / 1000.0) * (a.ttfb_us_950_hi - a.ttfb_us_950_lo) END AS ttfb_p95_us,
+       CASE WHEN a.ttlb_us_500_m = 0 THEN a.ttlb_us_500_lo ELSE a.ttlb_us_500_lo + (a.ttlb_us_500_m / 1000.0) * (a.ttlb_us_500_hi - a.ttlb_us_500_lo) END AS ttlb_p50_us,
+       CASE WHEN a.ttlb_us_950_m = 0 THEN a.ttlb_us_950_lo ELSE a.ttlb_us_950_lo + (a.ttlb_us_950_m / 1000.0) * (a.ttlb_us_950_hi - a.ttlb_us_950_lo) END AS ttlb_p95_us
 FROM pts p LEFT JOIN agg a USING (host_name, point_key);
 
 

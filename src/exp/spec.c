@@ -31,6 +31,8 @@ void pq_exp_spec_dispose(pq_exp_spec *s)
 	memset(s, 0, sizeof *s);
 }
 
+#define NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_."
+
 static char *trim(char *p)
 {
 	while (isspace((unsigned char)*p))
@@ -65,6 +67,9 @@ static int scalar(const pq_dim *k, const char *tok, const char *where, pq_exp_va
 	case PQ_DT_SIZE:
 		if (pq_parse_size(tok, where, &u, d) < 0)
 			return PQ_EINVAL;
+		if (k->max && u > (uint64_t)k->max)
+			return pq_diag_set(d, PQ_ERANGE, "%s: '%s' is over the %lld bytes allowed; allowed: %s", where, tok,
+					   k->max, pq_dim_allowed(k, (char[200]){0}, 200));
 		v->i = (long long)u;
 		return 0;
 	case PQ_DT_DUR:
@@ -110,7 +115,9 @@ static int one_value(const pq_dim *k, pq_exp_list *l, char *tok, const char *whe
 {
 	pq_exp_val v = {0};
 	char buf[200];
-	if (strstr(tok, ".."))
+	/* "A..B": a range, or for the keys that take no range that message; but in a name, a
+	 * path or a response ".." is part of the value (judged as such below) */
+	if (strstr(tok, "..") && k->type != PQ_DT_STR && k->type != PQ_DT_RESP)
 		return range(k, l, tok, where, d);
 	if (k == &pq_dims[PQ_D_PAD] && strncmp(tok, "like ", 5) == 0) {
 		const pq_alg *a;
@@ -122,8 +129,14 @@ static int one_value(const pq_dim *k, pq_exp_list *l, char *tok, const char *whe
 	switch (k->type) {
 	case PQ_DT_STR:
 		if (strlen(tok) >= sizeof v.s || strpbrk(tok, " \t\"'"))
-			return pq_diag_set(d, PQ_EINVAL, "%s: '%s' must be one word of fewer than %zu characters", where,
+			return pq_diag_set(d, PQ_EINVAL, "%s: '%s' must be one word of fewer than %zu bytes", where,
 					   tok, sizeof v.s);
+		/* the name is a directory (out/NAME/results.db): one plain file name */
+		if (k == &pq_dims[PQ_D_NAME] && (tok[0] == '.' || tok[strspn(tok, NAME_CHARS)]))
+			return pq_diag_set(d, PQ_EINVAL,
+					   "%s: '%s' is not a name; a name is letters, digits, '-', '_' and '.' (not "
+					   "first): it names the directory out/NAME",
+					   where, tok);
 		snprintf(v.s, sizeof v.s, "%s", tok);
 		break;
 	case PQ_DT_INT:
@@ -140,6 +153,9 @@ static int one_value(const pq_dim *k, pq_exp_list *l, char *tok, const char *whe
 		uint64_t r;
 		if (pq_parse_rate(tok, where, &r, d) < 0)
 			return PQ_EINVAL;
+		if (r && ((k->min && r < (uint64_t)k->min) || (k->max && r > (uint64_t)k->max)))
+			return pq_diag_set(d, PQ_ERANGE, "%s: '%s' is out of range; allowed: %s", where, tok,
+					   pq_dim_allowed(k, buf, sizeof buf));
 		v.i = (long long)r;
 		break;
 	}
@@ -259,8 +275,10 @@ static int arm_line(pq_exp_spec *s, char *line, const char *file, int lineno, pq
 	line[n - 1] = '\0';
 	char *label = trim(line + 5);
 	if (!*label || strlen(label) >= sizeof s->arm[0]->label)
-		return pq_diag_set(d, PQ_EINVAL, "%s:%d: an arm label is 1 to %zu characters", file, lineno,
-				   sizeof s->arm[0]->label - 1);
+		return pq_diag_set(d, PQ_EINVAL,
+				   "%s:%d: an arm label is 1 to %zu bytes (this one is %zu; a character outside ASCII "
+				   "takes 2 to 4)",
+				   file, lineno, sizeof s->arm[0]->label - 1, strlen(label));
 	for (size_t i = 0; i < s->narms; i++)
 		if (strcmp(s->arm[i]->label, label) == 0)
 			return pq_diag_set(d, PQ_EEXIST, "%s:%d: arm '%s' is already defined at %s", file, lineno,

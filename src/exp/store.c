@@ -126,28 +126,17 @@ char *pq_store_schema_sql(void)
 	return b.p;
 }
 
-int pq_store_create(const char *path, const char *spec_name, const char *grid_hash, pq_diag *d)
+/* The schema and meta rows, one transaction: a crash leaves no schema at all, never half. */
+static int write_schema(sqlite3 *db, const char *path, const char *spec_name, const char *grid_hash, pq_diag *d)
 {
-	char tmp[600];
-	snprintf(tmp, sizeof tmp, "%s.tmp-%d", path, (int)getpid());
-	unlink(tmp);
-	sqlite3 *db = NULL;
-	char *schema = NULL;
-	int rc = 0;
-	if (sqlite3_open_v2(tmp, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
-		rc = pq_diag_set(d, PQ_EIO, "%s: cannot create the database: %s", path,
-				 db ? sqlite3_errmsg(db) : "out of memory");
-		goto out;
-	}
-	char *err = NULL;
+	char *err = NULL, *schema = pq_store_schema_sql();
 	char meta[512];
+	int rc = 0;
 	snprintf(meta, sizeof meta,
 		 "INSERT INTO meta VALUES ('schema_version', '%d'), ('created_by', 'pqtls " PQTLS_VERSION "');",
 		 PQ_SCHEMA_VERSION);
-	if (!(schema = pq_store_schema_sql())) {
-		rc = pq_diag_set(d, PQ_ENOMEM, "%s: cannot create the database: out of memory", path);
-		goto out;
-	}
+	if (!schema)
+		return pq_diag_set(d, PQ_ENOMEM, "%s: cannot create the database: out of memory", path);
 	if (sqlite3_exec(db, "BEGIN", NULL, NULL, &err) != SQLITE_OK ||
 	    sqlite3_exec(db, schema, NULL, NULL, &err) != SQLITE_OK ||
 	    sqlite3_exec(db, meta, NULL, NULL, &err) != SQLITE_OK ||
@@ -156,8 +145,25 @@ int pq_store_create(const char *path, const char *spec_name, const char *grid_ha
 	    sqlite3_exec(db, "COMMIT", NULL, NULL, &err) != SQLITE_OK) {
 		rc = pq_diag_set(d, PQ_EIO, "%s: cannot create the database: %s", path, err ? err : sqlite3_errmsg(db));
 		sqlite3_free(err);
+	}
+	free(schema);
+	return rc;
+}
+
+int pq_store_create(const char *path, const char *spec_name, const char *grid_hash, pq_diag *d)
+{
+	char tmp[600];
+	snprintf(tmp, sizeof tmp, "%s.tmp-%d", path, (int)getpid());
+	unlink(tmp);
+	sqlite3 *db = NULL;
+	int rc = 0;
+	if (sqlite3_open_v2(tmp, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+		rc = pq_diag_set(d, PQ_EIO, "%s: cannot create the database: %s", path,
+				 db ? sqlite3_errmsg(db) : "out of memory");
 		goto out;
 	}
+	if ((rc = write_schema(db, path, spec_name, grid_hash, d)) < 0)
+		goto out;
 	if (sqlite3_close(db) != SQLITE_OK) {
 		rc = pq_diag_set(d, PQ_EIO, "%s: cannot write the database", path);
 		db = NULL;
@@ -167,7 +173,6 @@ int pq_store_create(const char *path, const char *spec_name, const char *grid_ha
 	if (rename(tmp, path) < 0)
 		rc = pq_diag_set(d, -errno, "%s: cannot create: %s", path, strerror(errno));
 out:
-	free(schema);
 	sqlite3_close(db);
 	if (rc < 0)
 		unlink(tmp);
@@ -198,28 +203,79 @@ out:
 	return rc;
 }
 
+static int lock_busy(const char *path, pq_diag *d)
+{
+	return pq_diag_set(d, PQ_EEXIST,
+			   "%s: another pqtls sweep is writing this file; wait for it to end or write elsewhere", path);
+}
+
+/* The descriptor of path, created empty when absent, with our exclusive flock on it. The
+ * lock comes before anything is written: two sweeps started together on a new file meet
+ * here, and the second is refused before either writes a schema. flock, not a POSIX lock:
+ * SQLite releases every POSIX lock of the process on the file when it unlocks (F_UNLCK
+ * over the whole file), and would drop ours. The descriptor (close-on-exec, so helper
+ * programs do not keep it) stays open until after sqlite3_close; the kernel releases the
+ * lock when the process ends, however it ends. A file renamed over path between the open
+ * and the lock (an older pqtls created through a temporary name) is opened again. */
+static int lock_path(const char *path, int *fd_out, pq_diag *d)
+{
+	for (int tries = 0; tries < 8; tries++) {
+		int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+		struct stat a, b;
+		if (fd < 0)
+			return pq_diag_set(d, -errno, "%s: cannot open for writing: %s", path, strerror(errno));
+		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+			close(fd);
+			return lock_busy(path, d);
+		}
+		if (fstat(fd, &a) == 0 && stat(path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+			*fd_out = fd;
+			return 0;
+		}
+		close(fd);
+	}
+	return lock_busy(path, d);
+}
+
+int pq_store_still_ours(const pq_store *s, pq_diag *d)
+{
+	struct stat a, b;
+	if (s->lock_fd < 0 || fstat(s->lock_fd, &a) < 0)
+		return pq_diag_set(d, PQ_ESTATE, "%s: not open for writing", s->path);
+	if (stat(s->path, &b) < 0 || a.st_dev != b.st_dev || a.st_ino != b.st_ino)
+		return pq_diag_set(d, PQ_EIO,
+				   "%s was removed or replaced while this sweep wrote it: the cells it measured "
+				   "are not in the file there now",
+				   s->path);
+	return 0;
+}
+
 int pq_store_open(const char *path, const char *spec_name, const char *grid_hash, pq_store **out, pq_diag *d)
 {
 	int rc = mkdirs(path, d);
 	int fd = -1;
 	pq_store *s = NULL;
+	struct stat st;
 	if (rc < 0)
 		return rc;
-	if (access(path, F_OK) < 0 && (rc = pq_store_create(path, spec_name, grid_hash, d)) < 0)
+	if ((rc = lock_path(path, &fd, d)) < 0)
 		return rc;
-	/* flock, not a POSIX lock: SQLite releases every POSIX lock of the process on the file
-	 * when it unlocks (F_UNLCK over the whole file), and would drop ours. flock is
-	 * independent of those; the descriptor (close-on-exec, so helper programs do not keep
-	 * it) stays open until after sqlite3_close. The kernel releases it when the process
-	 * ends, however it ends. */
-	fd = open(path, O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		return pq_diag_set(d, -errno, "%s: cannot open for writing: %s", path, strerror(errno));
-	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-		rc = pq_diag_set(d, PQ_EEXIST, "%s: another pqtls sweep is writing this file; wait for it to end or "
-						"write elsewhere", path);
-		close(fd);
-		return rc;
+	if (fstat(fd, &st) == 0 && st.st_size == 0) {
+		/* New (or left empty by a run killed while creating it): the schema goes in under
+		 * the lock, in one transaction, so the file is empty or whole. */
+		sqlite3 *db = NULL;
+		if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK)
+			rc = pq_diag_set(d, PQ_EIO, "%s: cannot create the database: %s", path,
+					 db ? sqlite3_errmsg(db) : "out of memory");
+		else
+			rc = write_schema(db, path, spec_name, grid_hash, d);
+		if (sqlite3_close(db) != SQLITE_OK && rc == 0)
+			rc = pq_diag_set(d, PQ_EIO, "%s: cannot write the database", path);
+		if (rc < 0) { /* still ours (locked) and empty or rolled back: not left behind */
+			unlink(path);
+			close(fd);
+			return rc;
+		}
 	}
 	rc = open_common(path, SQLITE_OPEN_READWRITE, &s, d);
 	if (rc < 0) {

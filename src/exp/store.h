@@ -1,10 +1,12 @@
 /* The results database (docs/results.md): SQLite in WAL mode, one transaction per cell.
  *
- * pq_store_open creates the file through a temporary name (so a file that exists is a
- * complete database) or opens an existing one after checking its schema version and that
- * it holds the same grid; it takes an exclusive lock (flock on the file, held until
- * pq_store_close) so a second sweep on the same file is refused at once. Everything a
- * reader may need to refuse (a newer schema) is checked here, before any measurement. */
+ * pq_store_open takes an exclusive lock first (flock on the file, created empty when
+ * absent, held until pq_store_close), so a second sweep on the same file is refused at
+ * once, also when both start together on a new file; then it writes the schema into an
+ * empty file in one transaction (the file is empty or whole), or checks an existing one's
+ * schema version and that it holds the same grid. Everything a reader may need to refuse
+ * (a newer schema) is checked here, before any measurement. pq_store_create (merge's
+ * output) still creates through a temporary name. */
 #ifndef PQ_EXP_STORE_H
 #define PQ_EXP_STORE_H
 
@@ -31,6 +33,9 @@ char *pq_store_schema_sql(void);
 /* Creates an empty database (schema, meta) at path through a temporary name. */
 int pq_store_create(const char *path, const char *spec_name, const char *grid_hash, pq_diag *d) PQ_MUST_USE;
 void pq_store_close(pq_store *s);
+/* 0 while the file at the path given to pq_store_open is still the one locked and written;
+ * else an error naming it (removed or replaced meanwhile: what was written is not there). */
+int pq_store_still_ours(const pq_store *s, pq_diag *d) PQ_MUST_USE;
 struct sqlite3 *pq_store_db(pq_store *s);
 
 

@@ -206,6 +206,16 @@ static void bind_conn(pq_sql_stmt *st, int64_t cell_id, size_t i, const pq_load_
 	pq_sql_int(st, ":requests", r->requests);
 	pq_sql_int(st, ":http_status", r->status);
 	pq_sql_int(st, ":body_bytes", (long long)r->body_bytes);
+	if (r->quic) { /* over TCP they stay NULL */
+		pq_sql_int(st, ":quic_tx_dgrams", r->quic_dgrams[PQ_TX]);
+		pq_sql_int(st, ":quic_rx_dgrams", r->quic_dgrams[PQ_RX]);
+		pq_sql_int(st, ":quic_tx_bytes", (long long)r->quic_bytes[PQ_TX]);
+		pq_sql_int(st, ":quic_rx_bytes", (long long)r->quic_bytes[PQ_RX]);
+		pq_sql_int(st, ":quic_first_dgrams", r->quic_first_dgrams);
+		pq_sql_int(st, ":quic_first_bytes", r->quic_first_bytes);
+		pq_sql_int(st, ":quic_retry", r->quic_retry);
+		pq_sql_int(st, ":quic_amp_held", r->quic_amp_held);
+	}
 	pq_sql_text(st, ":error_kind", pq_load_err_short(r->err));
 	pq_sql_text(st, ":error_detail", r->err == PQ_LERR_NONE ? NULL : r->err_detail);
 }
@@ -220,7 +230,8 @@ static int conn_sql(char *buf, size_t n)
 		"cert_compressed", "tls_tx_bytes", "tls_rx_bytes",
 		"tcp_tx_bytes", "tcp_rx_bytes", "tcp_tx_segs", "tcp_rx_segs", "srtt_us", "rttvar_us",
 		"min_rtt_us", "retrans_segs", "cwnd_segs", "mss_bytes", "requests", "http_status",
-		"body_bytes", "error_kind", "error_detail",
+		"body_bytes", "error_kind", "error_detail", "quic_tx_dgrams", "quic_rx_dgrams", "quic_tx_bytes",
+		"quic_rx_bytes", "quic_first_dgrams", "quic_first_bytes", "quic_retry", "quic_amp_held",
 	};
 	enum { NF = sizeof fixed / sizeof fixed[0] };
 	char names[2 * PQ_HS_COUNT][48];

@@ -17,6 +17,14 @@ static size_t head_end(const char *buf, size_t len)
 	return 0;
 }
 
+static int bare_lf(const char *buf, size_t n)
+{
+	for (const char *lf = memchr(buf, '\n', n); lf; lf = memchr(lf + 1, '\n', n - (size_t)(lf + 1 - buf)))
+		if (lf == buf || lf[-1] != '\r')
+			return 1;
+	return 0;
+}
+
 static int is_tchar(unsigned char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
@@ -96,6 +104,10 @@ int pq_http_parse_request(const char *buf, size_t len, pq_http_req *req)
 {
 	size_t scan = len < PQ_HTTP_MAX_HEAD ? len : PQ_HTTP_MAX_HEAD;
 	size_t hl = head_end(buf, scan);
+	/* A line of the head ended by a bare LF is malformed at once (400), rather than a head
+	 * that never ends until the header timeout: a head ends at CRLF CRLF only. */
+	if (bare_lf(buf, hl ? hl : scan))
+		return PQ_EPARSE;
 	if (!hl)
 		return len >= PQ_HTTP_MAX_HEAD ? PQ_ETOOBIG : 0;
 	const char *end = buf + hl;
@@ -145,6 +157,26 @@ int pq_http_parse_request(const char *buf, size_t len, pq_http_req *req)
 	req->path[plen] = '\0';
 	req->keep_alive = minor == 1 ? !h.close : h.keep_alive;
 	return (int)hl;
+}
+
+int pq_http_parse_hq(const char *buf, size_t len, int fin, pq_http_req *req)
+{
+	size_t room = sizeof req->path + 6; /* "GET " + path + "\r\n" */
+	const char *nl = memchr(buf, '\n', len < room ? len : room);
+	if (!nl)
+		return len >= room ? PQ_ETOOBIG : fin ? PQ_EPARSE : 0;
+	size_t line = (size_t)(nl - buf);
+	if (line > 0 && buf[line - 1] == '\r')
+		line--;
+	if (line < 5 || memcmp(buf, "GET /", 5) != 0 || line - 4 >= sizeof req->path)
+		return PQ_EPARSE;
+	for (const char *c = buf + 4; c < buf + line; c++)
+		if ((unsigned char)*c <= 0x20 || (unsigned char)*c >= 0x7f)
+			return PQ_EPARSE;
+	memset(req, 0, sizeof *req);
+	memcpy(req->path, buf + 4, line - 4);
+	req->path[line - 4] = '\0';
+	return (int)(nl - buf + 1);
 }
 
 static void set_page(pq_http_resp *r, int status, const char *page, int keep_alive)

@@ -31,6 +31,13 @@ typedef struct pq_http_resp {
 
 int pq_http_parse_request(const char *buf, size_t len, pq_http_req *req) PQ_MUST_USE;
 
+/* The hq-interop request of the QUIC interop runner (HTTP/0.9 on a QUIC stream):
+ * "GET /path\r\n" (a bare "\n" also ends it). `fin`: the stream has ended, so len is all
+ * there is. Returns the request's length (> 0), 0 when more bytes are needed, or
+ * PQ_EPARSE (not a GET of an absolute path, or a stream that ended without the line
+ * end) / PQ_ETOOBIG (no line end within the path's room). keep_alive is always 0. */
+int pq_http_parse_hq(const char *buf, size_t len, int fin, pq_http_req *req) PQ_MUST_USE;
+
 /* Decide the response for a parsed request. */
 void pq_http_route(const pq_http_req *req, pq_http_resp *resp);
 /* The response for a request that did not parse (400, connection closed after it). */

@@ -1,4 +1,5 @@
-/* One client connection of `pqtls bench`, non-blocking: TCP connect, TLS handshake
+/* One client connection of `pqtls bench`, non-blocking: TCP connect (or a UDP socket for
+ * QUIC, where there is no connect phase: t[PQ_PH_CONNECT] stays -1), TLS handshake
  * (optionally resuming a session, optionally with 0-RTT data), K HTTP requests, close,
  * recording every step into a pq_load_record.
  *
@@ -18,6 +19,7 @@
 #include "load/record.h"
 #include "net/addr.h"
 #include "tls/acct.h"
+#include "tls/quic.h"
 
 typedef struct pq_conn_params {
 	const pq_addr *target;
@@ -33,6 +35,12 @@ typedef struct pq_conn_params {
 	int64_t timeout_ns;    /* per phase: connect, handshake, each response */
 	int64_t total_timeout_ns; /* from start to end, every phase and the body; 0 = none */
 	const char *cap_name;  /* the caller's name for the Certificate size cap, for hints */
+	int quic;              /* over QUIC (ctx made with tls.quic): UDP, hq-interop, one
+				* request on the first bidirectional stream */
+	uint64_t expect_body;  /* QUIC: the body length the path asks for (/bytes/N);
+				* UINT64_MAX = not known (another path) */
+	int h3;                /* QUIC: HTTP/3 (load/h3.h, ALPN h3) instead of hq-interop */
+	const char *path;      /* HTTP/3: the request's :path */
 } pq_conn_params;
 
 enum pq_conn_state {
@@ -63,6 +71,10 @@ typedef struct pq_load_conn {
 	int head_done, keep_alive;
 	int64_t body_left; /* -1: until the server closes */
 	uint32_t events;   /* what the caller should wait for */
+	int64_t tick_ns;   /* QUIC: OpenSSL's next timer (absolute): step again then, even
+			    * without an event; INT64_MAX = none (and always so over TCP) */
+	pq_tls_quic_wire wire; /* QUIC: every datagram of this connection */
+	struct pq_load_h3 *h3; /* HTTP/3 state (load/h3.c), NULL until its request */
 	void *user;        /* the caller's (the runner keeps its slot here) */
 } pq_load_conn;
 
@@ -74,6 +86,13 @@ void pq_load_conn_start(pq_load_conn *c, const pq_conn_params *p, uint64_t id,
 
 /* Advance after an event; returns the epoll events to wait for, 0 when done. */
 uint32_t pq_load_conn_step(pq_load_conn *c);
+
+/* Record phase ph as reached now, unless it already was. */
+void pq_load_conn_mark(pq_load_conn *c, enum pq_phase ph);
+
+/* QUIC: c->tick_ns has come; lets OpenSSL handle its timers and goes on. Returns the
+ * events to wait for, 0 when done. */
+uint32_t pq_load_conn_tick(pq_load_conn *c);
 
 /* Called when c->deadline_ns has passed: ends the connection with a timeout error (the
  * phase's, or the total one when that is what ran out). */

@@ -62,6 +62,15 @@ typedef struct pq_load_record {
 	uint64_t tcp_bytes[2];             /* tcp_info bytes_sent / bytes_received */
 	uint32_t tcp_segs[2];              /* tcp_info segs_out / segs_in */
 	uint32_t srtt_us, rttvar_us, min_rtt_us, retrans, cwnd, mss;
+	/* QUIC (quic = 1; tcp_* and the TCP RTTs stay 0): datagrams and bytes each way
+	 * before the handshake was done, the client's first flight (its Initial datagrams,
+	 * before anything came back; the first one's size alone too), whether a Retry came,
+	 * and whether the server's handshake bytes passed 3x that first flight, so its
+	 * flight waited for address validation (tls/quic.h: pq_tls_quic_client_saw_held) */
+	uint8_t quic, quic_retry, quic_amp_held;
+	uint32_t quic_dgrams[2];
+	uint64_t quic_bytes[2];
+	uint32_t quic_first_dgrams, quic_first_bytes, quic_first_dgram_bytes;
 	uint32_t requests;                 /* complete responses */
 	int status;                        /* HTTP status of the last response, 0 = none */
 	uint64_t body_bytes;

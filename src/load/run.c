@@ -15,6 +15,7 @@
 #include "core/rng.h"
 #include "load/arrival.h"
 #include "load/conn.h"
+#include "tls/quic.h"
 
 #define POOL_MAX 64
 #define PROGRESS_NS (500 * PQ_NS_PER_MS)
@@ -183,10 +184,12 @@ static int retire(runner *r, int idx)
 	return r->cfg->no_keep ? 0 : add_record(r->res, &c->rec);
 }
 
-static void advance(runner *r, pq_load_conn *c)
+/* Step a connection after an event (or, tick: its QUIC timer) and wait for what it asks
+ * for next. */
+static void advance(runner *r, pq_load_conn *c, int tick)
 {
 	uint32_t before = c->events;
-	uint32_t ev = pq_load_conn_step(c);
+	uint32_t ev = tick ? pq_load_conn_tick(c) : pq_load_conn_step(c);
 	if (ev && ev != before) {
 		struct epoll_event e = {.events = ev, .data.ptr = c};
 		epoll_ctl(r->epfd, EPOLL_CTL_MOD, c->fd, &e);
@@ -245,6 +248,8 @@ static int run_phase(runner *r, phase *ph)
 		/* Retire finished and timed-out connections first, so their slots refill now. */
 		for (int i = r->nactive - 1; i >= 0; i--) {
 			pq_load_conn *c = r->active[i];
+			if (c->st != PQ_CS_DONE && now >= c->tick_ns)
+				advance(r, c, 1); /* QUIC: a PTO, an ACK to send */
 			if (c->st != PQ_CS_DONE && now >= c->deadline_ns)
 				pq_load_conn_timeout(c);
 			int rc = c->st == PQ_CS_DONE ? retire(r, i) : 0;
@@ -291,13 +296,18 @@ static int run_phase(runner *r, phase *ph)
 			int64_t until = ph->origin_ns + pq_arrival_peek(&ph->arr) - pq_clock_now(clk);
 			wait = until < 0 ? 0 : until < wait ? until : wait;
 		}
+		for (int i = 0; i < r->nactive; i++) /* QUIC timers */
+			if (r->active[i]->tick_ns != INT64_MAX) {
+				int64_t until = r->active[i]->tick_ns - pq_clock_now(clk);
+				wait = until < 0 ? 0 : until < wait ? until : wait;
+			}
 		struct timespec ts = {.tv_sec = 0, .tv_nsec = wait};
 		int n = epoll_pwait2(r->epfd, evs, 256, &ts, NULL);
 		if (n < 0 && errno == ENOSYS)
 			n = epoll_wait(r->epfd, evs, 256, (int)((wait + PQ_NS_PER_MS - 1) / PQ_NS_PER_MS));
 		for (int i = 0; i < n; i++) {
 			pq_load_conn *c = evs[i].data.ptr;
-			advance(r, c);
+			advance(r, c, 0);
 		}
 		if (r->cfg->progress && r->index == 0 && pq_clock_now(clk) >= next_progress) {
 			long long inflight = atomic_load(&r->sync->inflight);
@@ -342,6 +352,15 @@ static int check_config(const pq_load_config *cfg, pq_diag *d)
 	if (!cfg->connections && !cfg->duration_ns)
 		return pq_diag_set(d, PQ_EINVAL, "give %s N or %s T", N("connections"),
 				   N("duration_ns"));
+	if (cfg->tls.quic && cfg->requests_per_conn > 1)
+		return pq_diag_set(d, PQ_EINVAL,
+				   "%s %d: over QUIC a connection carries one hq-interop request "
+				   "(give 0 or 1)",
+				   N("requests_per_conn"), cfg->requests_per_conn);
+	if (cfg->tls.quic && cfg->early_data)
+		return pq_diag_set(d, PQ_EINVAL,
+				   "%s: OpenSSL 3.5's QUIC has no 0-RTT (early data); use it over TCP",
+				   N("early_data"));
 	if (cfg->path && (strlen(cfg->path) > 256 || cfg->path[0] != '/' || strpbrk(cfg->path, " \r\n")))
 		return pq_diag_set(d, PQ_EINVAL, "%s: '%s' is not a request target like /bytes/1024",
 				   N("path"), cfg->path);
@@ -413,9 +432,17 @@ static int run_one(const pq_load_config *cfg, sync_t *sy, int index, pq_load_res
 
 	const char *host = cfg->servername ? cfg->servername : cfg->target.host;
 	int v6 = strchr(host, ':') != NULL; /* an IPv6 literal goes in brackets */
-	int n = snprintf(r.request, sizeof r.request,
-			 "GET %s HTTP/1.1\r\nHost: %s%s%s\r\nUser-Agent: pqtls-bench\r\n\r\n",
-			 cfg->path ? cfg->path : "/", v6 ? "[" : "", host, v6 ? "]" : "");
+	const char *path = cfg->path ? cfg->path : "/";
+	int n = cfg->tls.quic_h3 ? 0
+		: cfg->tls.quic ? snprintf(r.request, sizeof r.request, "GET %s\r\n", path)
+			      : snprintf(r.request, sizeof r.request,
+					 "GET %s HTTP/1.1\r\nHost: %s%s%s\r\nUser-Agent: pqtls-bench\r\n\r\n",
+					 path, v6 ? "[" : "", host, v6 ? "]" : "");
+	unsigned long long want = 0;
+	int used = 0;
+	uint64_t expect = sscanf(path, "/bytes/%llu%n", &want, &used) == 1 && path[used] == '\0'
+				  ? (uint64_t)want
+				  : UINT64_MAX;
 	r.params = (pq_conn_params){
 		.target = &cfg->target,
 		.servername = cfg->servername,
@@ -429,6 +456,10 @@ static int run_one(const pq_load_config *cfg, sync_t *sy, int index, pq_load_res
 		.timeout_ns = cfg->timeout_ns,
 		.total_timeout_ns = cfg->total_timeout_ns,
 		.cap_name = pq_name_of(cfg->tls.names, "max_cert_list"),
+		.quic = cfg->tls.quic,
+		.expect_body = expect,
+		.h3 = cfg->tls.quic_h3,
+		.path = path,
 	};
 
 	if (cfg->warmup > 0) {

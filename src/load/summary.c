@@ -153,17 +153,14 @@ static double hist_rank(const series *x, uint64_t k)
 	return x->max;
 }
 
-/* pq_stats_percentile's definition (interpolation between closest ranks) on the buckets. */
-static double hist_percentile(const series *x, double q)
+/* pqtls's one percentile (stats/sample.h) on the buckets: its ranks, the buckets' values. */
+static double hist_percentile(const series *x, unsigned permille)
 {
-	if (q <= 0)
-		return x->min;
-	if (q >= 100)
-		return x->max;
-	double pos = q / 100.0 * (double)(x->n - 1);
-	uint64_t lo = (uint64_t)floor(pos);
-	double frac = pos - (double)lo, a = hist_rank(x, lo);
-	return lo + 1 >= x->n ? x->max : a + frac * (hist_rank(x, lo + 1) - a);
+	size_t lo;
+	double frac, a;
+	pq_stats_rank((size_t)x->n, permille, &lo, &frac);
+	a = hist_rank(x, lo);
+	return frac == 0 ? a : a + frac * (hist_rank(x, lo + 1) - a);
 }
 
 static void series_summary(series *x, pq_summary *o)
@@ -177,10 +174,10 @@ static void series_summary(series *x, pq_summary *o)
 	o->sd = sqrt(x->m2 / (double)(x->n - 1));
 	o->min = x->min;
 	o->max = x->max;
-	o->p50 = hist_percentile(x, 50);
-	o->p90 = hist_percentile(x, 90);
-	o->p99 = hist_percentile(x, 99);
-	o->p999 = hist_percentile(x, 99.9);
+	o->p50 = hist_percentile(x, PQ_STATS_MEDIAN);
+	o->p90 = hist_percentile(x, 900);
+	o->p99 = hist_percentile(x, 990);
+	o->p999 = hist_percentile(x, 999);
 }
 
 static size_t series_bytes(const series *x)
@@ -281,6 +278,17 @@ int pq_load_acc_add(pq_load_acc *a, const pq_load_record *r)
 	s->tls_tx += (double)r->tls_bytes[PQ_TX];
 	s->segs_rx += r->tcp_segs[PQ_RX];
 	s->segs_tx += r->tcp_segs[PQ_TX];
+	if (r->quic) {
+		s->quic++;
+		s->quic_amp_held += r->quic_amp_held;
+		s->quic_retry += r->quic_retry;
+		s->quic_dgrams_rx += r->quic_dgrams[PQ_RX];
+		s->quic_dgrams_tx += r->quic_dgrams[PQ_TX];
+		s->quic_bytes_rx += (double)r->quic_bytes[PQ_RX];
+		s->quic_bytes_tx += (double)r->quic_bytes[PQ_TX];
+		s->quic_first_bytes += r->quic_first_bytes;
+		s->quic_first_dgrams += r->quic_first_dgrams;
+	}
 	return rc;
 }
 
@@ -328,6 +336,11 @@ int pq_load_acc_finish(pq_load_acc *a, const pq_load_result *res, pq_load_summar
 		double k = (double)s->ok;
 		s->rx_handshake_bytes /= k, s->tx_handshake_bytes /= k, s->rx_cert_bytes /= k;
 		s->tls_rx /= k, s->tls_tx /= k, s->segs_rx /= k, s->segs_tx /= k;
+	}
+	if (s->quic) {
+		double q = (double)s->quic;
+		s->quic_dgrams_rx /= q, s->quic_dgrams_tx /= q, s->quic_bytes_rx /= q;
+		s->quic_bytes_tx /= q, s->quic_first_bytes /= q, s->quic_first_dgrams /= q;
 	}
 	for (int p = 0; p < PQ_PH_COUNT; p++)
 		series_summary(&a->ph[p], &s->phase[p]);
@@ -415,11 +428,23 @@ void pq_load_summary_print(const pq_load_summary *s, FILE *f)
 			s->combos[i].sigalg[0] ? s->combos[i].sigalg : "(no signature)",
 			s->combos[i].cipher[0] ? s->combos[i].cipher : "(no cipher)",
 			s->combos[i].resumed ? "resumed" : "full", s->combos[i].count);
-	if (s->ok)
+	if (s->ok && !s->quic)
 		fprintf(f,
 			"  bytes per connection: handshake rx %.0f (certificate %.0f) tx %.0f; TLS records rx %.0f tx %.0f; TCP segments rx %.1f tx %.1f\n",
 			s->rx_handshake_bytes, s->rx_cert_bytes, s->tx_handshake_bytes, s->tls_rx,
 			s->tls_tx, s->segs_rx, s->segs_tx);
+	if (s->quic)
+		fprintf(f,
+			"  QUIC per connection (%zu): handshake messages rx %.0f (certificate %.0f) tx %.0f; "
+			"before the handshake was done: datagrams rx %.1f tx %.1f, bytes rx %.0f tx %.0f; "
+			"client first flight %.1f datagrams, %.0f bytes (3x = %.0f)\n"
+			"  QUIC amplification limit: the server's handshake bytes passed 3x the client's first "
+			"flight on %zu of %zu connections (the server waited for address validation); "
+			"Retry on %zu; PTOs and retransmissions: not exposed by OpenSSL 3.5\n",
+			s->quic, s->rx_handshake_bytes, s->rx_cert_bytes, s->tx_handshake_bytes,
+			s->quic_dgrams_rx, s->quic_dgrams_tx, s->quic_bytes_rx, s->quic_bytes_tx,
+			s->quic_first_dgrams, s->quic_first_bytes, 3 * s->quic_first_bytes,
+			s->quic_amp_held, s->quic, s->quic_retry);
 	if (s->resume_offered || s->resumed) {
 		fprintf(f, "  resumption: %zu offered a ticket, %zu resumed", s->resume_offered, s->resumed);
 		if (!isnan(s->rx_handshake_full))

@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-#include "core/stats.h"
+#include "stats/sample.h"
 #include "load/run.h"
 
 #define PQ_SUM_MAX_ROWS 24
@@ -37,6 +37,11 @@ typedef struct pq_load_summary {
 	/* means over successful connections */
 	double rx_handshake_bytes, tx_handshake_bytes, rx_cert_bytes, tls_rx, tls_tx, segs_rx, segs_tx;
 	double rx_handshake_full, rx_handshake_resumed; /* server flight, full vs resumed */
+	/* QUIC: means of the datagrams and bytes before the handshake was done, and of the
+	 * client's first flight; connections whose server flight waited for validation */
+	double quic_dgrams_rx, quic_dgrams_tx, quic_bytes_rx, quic_bytes_tx, quic_first_bytes,
+		quic_first_dgrams;
+	size_t quic, quic_amp_held, quic_retry;
 	char want_group[32], want_sigalg[32];
 	size_t group_mismatch, sigalg_mismatch;
 	double wall_s, cpu_s, conns_per_s, cpu_us_per_conn;

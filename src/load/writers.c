@@ -5,6 +5,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/wfile.h"
+
 /* One visitor walks a record's fields, so CSV header, CSV rows and JSON agree. */
 typedef struct sink {
 	void (*num)(struct sink *s, const char *name, long long v);
@@ -65,6 +67,16 @@ static void visit(const pq_load_record *r, sink *s)
 	s->num(s, "requests", r->requests);
 	s->num(s, "status", r->status);
 	s->num(s, "body_bytes", (long long)r->body_bytes);
+	s->num(s, "quic", r->quic);
+	s->num(s, "quic_dgrams_tx", r->quic_dgrams[PQ_TX]);
+	s->num(s, "quic_dgrams_rx", r->quic_dgrams[PQ_RX]);
+	s->num(s, "quic_bytes_tx", (long long)r->quic_bytes[PQ_TX]);
+	s->num(s, "quic_bytes_rx", (long long)r->quic_bytes[PQ_RX]);
+	s->num(s, "quic_first_dgrams", r->quic_first_dgrams);
+	s->num(s, "quic_first_bytes", r->quic_first_bytes);
+	s->num(s, "quic_first_dgram_bytes", r->quic_first_dgram_bytes);
+	s->num(s, "quic_retry", r->quic_retry);
+	s->num(s, "quic_amp_held", r->quic_amp_held);
 }
 
 static void sep(sink *s, char c)
@@ -238,53 +250,23 @@ int pq_load_out_open(pq_load_out *o, const char *path, const char *what, pq_diag
 {
 	struct stat st;
 	memset(o, 0, sizeof *o);
-	o->what = what;
-	if (strcmp(path, "-") == 0) {
-		o->f = stdout;
-		return 0;
-	}
 	/* A directory would take the whole run and then refuse the rename. */
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+	if (strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
 		return pq_diag_set(d, -EISDIR, "%s: %s is a directory; give a file name", what, path);
-	if (snprintf(o->path, sizeof o->path, "%s", path) >= (int)sizeof o->path ||
-	    snprintf(o->tmp, sizeof o->tmp, "%s.tmp", path) >= (int)sizeof o->tmp)
-		return pq_diag_set(d, PQ_EINVAL, "%s: the path is too long", what);
-	o->f = fopen(o->tmp, "w");
-	if (!o->f)
-		return pq_diag_set(d, -errno, "%s: cannot create %s: %s", what, o->tmp, strerror(errno));
-	return 0;
+	return pq_wfile_open(o, path, what, d);
 }
 
 void pq_load_out_abort(pq_load_out *o)
 {
-	if (o->f && o->f != stdout) {
-		fclose(o->f);
-		unlink(o->tmp);
-	}
-	o->f = NULL;
+	pq_wfile_abort(o);
 }
 
 int pq_load_out_commit(pq_load_out *o, pq_load_stream_fn fn, const pq_load_record *recs, size_t n,
 		       pq_diag *d)
 {
-	if (!o->f)
-		return 0;
-	if (fn)
+	if (o->f && fn)
 		fn(o->f, recs, n);
-	if (o->f == stdout) {
-		o->f = NULL;
-		return fflush(stdout) == 0 ? 0 : pq_diag_set(d, PQ_EIO, "%s: cannot write stdout", o->what);
-	}
-	errno = 0;
-	int bad = ferror(o->f);
-	bad |= fclose(o->f) != 0;
-	o->f = NULL;
-	if (bad || rename(o->tmp, o->path) < 0) {
-		int e = errno ? errno : EIO;
-		unlink(o->tmp);
-		return pq_diag_set(d, -e, "%s: cannot write %s: %s", o->what, o->path, strerror(e));
-	}
-	return 0;
+	return pq_wfile_close(o, d);
 }
 
 static int write_file(const char *path, pq_load_stream_fn fn, const pq_load_record *recs, size_t n,

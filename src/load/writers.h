@@ -3,8 +3,8 @@
  * Times are microseconds from the run's start or from the connection's start (-1 when a
  * phase was not reached); bytes are bytes.
  *
- * Contract: the file appears complete or not at all: it is written as PATH.tmp and
- * renamed; on failure nothing is left and *d names `what` (the caller's name for the
+ * Contract: the file appears complete or not at all (core/wfile.h: written beside PATH
+ * and renamed, every write checked); on failure nothing is left and *d names `what` (the caller's name for the
  * output) and the path. "-" writes to stdout. */
 #ifndef PQ_LOAD_WRITERS_H
 #define PQ_LOAD_WRITERS_H
@@ -13,18 +13,15 @@
 #include <stdio.h>
 
 #include "core/err.h"
+#include "core/wfile.h"
 #include "load/record.h"
 
 /* An output opened before the run, so a path that cannot be written fails before the
- * first connection rather than after the whole measurement: PATH.tmp is created now
- * (PATH a directory is refused), filled and renamed by commit, removed by abort. "-" is
- * stdout. `what` names the input in messages (e.g. the option). */
+ * first connection rather than after the whole measurement: the temporary file is
+ * created now (PATH a directory is refused), filled and renamed by commit, removed by
+ * abort. "-" is stdout. `what` names the input in messages (e.g. the option). */
 typedef void (*pq_load_stream_fn)(FILE *f, const pq_load_record *recs, size_t n);
-typedef struct pq_load_out {
-	FILE *f;
-	const char *what;
-	char path[4096], tmp[4100];
-} pq_load_out;
+typedef pq_wfile pq_load_out;
 
 int pq_load_out_open(pq_load_out *o, const char *path, const char *what, pq_diag *d) PQ_MUST_USE;
 /* fn NULL: only close and rename (the rows were streamed with the row functions below). */

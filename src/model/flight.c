@@ -5,11 +5,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/wire.h"
 #include "model/tcp.h"
 
-#define DEF_MSS 1448
-#define DEF_IW 10
-#define RECORD 16384
+#define DEF_MSS PQ_WIRE_MSS_DEFAULT
+#define DEF_IW PQ_WIRE_IW_DEFAULT
 
 typedef struct why {
 	char *p;
@@ -44,8 +44,7 @@ static const char *grp(char *buf, size_t n, size_t v)
 
 size_t pq_model_response_bytes(size_t header, size_t body)
 {
-	size_t len = header + body, records = len ? (len + RECORD - 1) / RECORD : 1;
-	return len + 22 * records;
+	return pq_wire_records(header + body);
 }
 
 static void explain_flight(why *w, const pq_model_in *in, const pq_model_out *o, size_t mss,

@@ -33,7 +33,7 @@
 #define PQ_MODEL_AGREE_RTT 0.25
 
 typedef struct pq_model_in {
-	size_t mss;	     /* bytes; 0 means 1448 (MTU 1500 with TCP timestamps) */
+	size_t mss;	     /* bytes; 0 means PQ_WIRE_MSS_DEFAULT (MTU 1500 with TCP timestamps) */
 	size_t iw;	     /* initial congestion window, segments, both sides; 0 means 10 */
 	size_t client_hello; /* bytes on TCP of the client's first flight */
 	const size_t *server_writes; /* the server's first flight as written, in order */

@@ -16,8 +16,9 @@
 #include <cjson/cJSON.h>
 
 #include "core/clock.h"
-#include "core/stats.h"
 #include "core/units.h"
+#include "core/wire.h"
+#include "stats/sample.h"
 #include "net/steal.h"
 
 #define CHECK_PORT 7
@@ -192,7 +193,7 @@ static int measure_rate(struct socks *s, int dir, uint64_t rate_cfg, uint32_t mt
 {
 	int tx = s->fd[dir == PQ_DIR_C2S ? 0 : 1], rx = s->fd[dir == PQ_DIR_C2S ? 1 : 0];
 	static char buf[9000];
-	size_t payload = mtu - 28;
+	size_t payload = mtu - PQ_WIRE_IPV4_HDR - PQ_WIRE_UDP_HDR;
 	double ip_bits = (double)mtu * 8.0, sent_bits = 0;
 	int64_t t0 = pq_mono_ns(), first = 0, last = 0, end = t0 + o->rate_ns;
 	uint64_t rx_bytes = 0, rx_pkts = 0;

@@ -20,7 +20,7 @@
 #include <stdint.h>
 
 #include "core/err.h"
-#include "core/stats.h"
+#include "stats/sample.h"
 #include "net/link.h"
 
 typedef struct pq_check_opts {

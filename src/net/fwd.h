@@ -18,8 +18,8 @@
 #include <stdint.h>
 
 #include "core/err.h"
-#include "core/stats.h"
 #include "net/late.h"
+#include "stats/sample.h"
 #include "net/linkcfg.h"
 #include "net/path.h"
 #include "net/pcapw.h"

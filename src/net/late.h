@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/stats.h"
+#include "stats/sample.h"
 
 #define PQ_LATE_DEFAULT_CAP ((size_t)4 << 20)
 

@@ -40,7 +40,7 @@ int pq_life_run(pq_link *l, char *const server[], char *const client[], const pq
 	if ((rc = pq_link_exec_in(l, PQ_SIDE_SERVER, server, &so, &spid, d)))
 		goto out;
 	if (ro->wait_port &&
-	    (rc = pq_listen_wait(l, ro->wait_port, ro->wait_timeout_ns, spid, &status, d))) {
+	    (rc = pq_listen_wait(l, ro->wait_port, ro->wait_udp, ro->wait_timeout_ns, spid, &status, d))) {
 		if (rc == PQ_ECHILD) {
 			spid = 0; /* reaped */
 			*exit_code = pq_child_exit_code(status);

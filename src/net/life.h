@@ -29,7 +29,7 @@ int pq_life_up(const pq_link_config *cfg, const pq_link_opts *o, pq_life_link *o
 
 /* Runs a server command and a client command across l: the server in its own process
  * group in the server namespace (stdin /dev/null), then, once something listens on
- * TCP port wait_port there (0: at once; see net/listen.h), the client in the client
+ * TCP (wait_udp: UDP) port wait_port there (0: at once; see net/listen.h), the client in the client
  * namespace. Waits for the client, then stops both (SIGTERM, SIGKILL after grace_ns; the
  * server's whole group). Both die with the caller. Returns 0 with the client's exit code
  * in *exit_code; PQ_EINTERRUPTED when *interrupt (may be NULL) was set by a signal
@@ -37,6 +37,7 @@ int pq_life_up(const pq_link_config *cfg, const pq_link_opts *o, pq_life_link *o
  * *exit_code); another error when a command could not start. */
 typedef struct pq_life_run_opts {
 	unsigned wait_port;
+	int wait_udp; /* wait_port is a UDP port (a QUIC server's) */
 	int64_t wait_timeout_ns;
 	int64_t grace_ns;
 	const volatile sig_atomic_t *interrupt;

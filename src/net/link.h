@@ -21,7 +21,7 @@
 #include <sys/types.h>
 
 #include "core/err.h"
-#include "core/stats.h"
+#include "stats/sample.h"
 #include "net/linkcfg.h"
 #include "net/path.h"
 

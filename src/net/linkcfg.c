@@ -74,6 +74,11 @@ static int validate_dir(const pq_dir_cfg *c, const char *dir, const pq_name *nam
 	if (c->rate_bps > PQ_LINK_MAX_RATE_BPS)
 		return pq_diag_set(d, PQ_ERANGE, "%s rate: %s is above the accepted 100 Gbit/s", dir,
 				   pq_fmt_rate(a, sizeof a, c->rate_bps));
+	if (c->rate_bps && c->rate_bps < PQ_LINK_MIN_RATE_BPS)
+		return pq_diag_set(d, PQ_ERANGE,
+				   "%s rate: %s is below the accepted 8 kbit/s (a 1500-byte packet would take over 1.5 s; "
+				   "0 = unlimited)",
+				   dir, pq_fmt_rate(a, sizeof a, c->rate_bps));
 	if ((c->queue_bytes || c->queue_pkts) && !c->rate_bps)
 		return pq_diag_set(d, PQ_EINVAL,
 				   "%s queue: a queue limit needs a rate (%s), since without one "

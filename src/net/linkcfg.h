@@ -57,6 +57,9 @@ typedef struct pq_link_config {
 #define PQ_LINK_MIN_MTU 576u
 #define PQ_LINK_MAX_MTU 9000u
 #define PQ_LINK_MAX_RATE_BPS 100000000000ull       /* 100 Gbit/s */
+/* Below this a 1500-byte packet takes over 1.5 s on the wire: no TLS handshake or
+ * self-check finishes within any timeout, so a lower rate is a typo (1bit for 1Mbit). */
+#define PQ_LINK_MIN_RATE_BPS 8000ull                /* 8 kbit/s */
 
 /* Zero delay, no loss, unlimited rate, MTU 1500, auto backend, seed 1. */
 void pq_link_config_init(pq_link_config *c);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "core/clock.h"
 
@@ -80,7 +81,8 @@ int pq_pcapw_close(pq_pcapw *w, pq_diag *d)
 	if (!w)
 		return 0;
 	int rc = 0;
-	if (pcap_dump_flush(w->dump))
+	/* the stream's error flag too: a packet write that failed earlier (a full disk) */
+	if (pcap_dump_flush(w->dump) || ferror(pcap_dump_file(w->dump)) || fsync(fileno(pcap_dump_file(w->dump))))
 		rc = pq_diag_set(d, PQ_EIO, "%s: writing '%s' failed", w->what, w->tmp);
 	pcap_dump_close(w->dump);
 	pcap_close(w->pc);

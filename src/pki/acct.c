@@ -53,12 +53,6 @@ size_t pq_acct_tls12_list(const size_t *der, size_t n)
 	return len;
 }
 
-size_t pq_acct_records(size_t len)
-{
-	size_t records = len ? (len + PQ_ACCT_RECORD_MAX - 1) / PQ_ACCT_RECORD_MAX : 1;
-	return len + 22 * records;
-}
-
 static void emit(size_t *w, size_t max, size_t *nw, size_t len)
 {
 	if (*nw < max)
@@ -105,15 +99,15 @@ size_t pq_acct_write_segments(const size_t *w, size_t n, size_t mss)
 }
 
 /* The records of one handshake message, appended to rec[]: plaintext of at most
- * PQ_ACCT_RECORD_MAX bytes each, 22 bytes of framing and tag each. */
+ * PQ_WIRE_TLS_RECORD_MAX bytes each, PQ_WIRE_TLS_RECORD_OVERHEAD bytes of framing each. */
 static size_t add_records(size_t *rec, size_t n, size_t max, size_t len)
 {
 	do {
-		size_t part = len < PQ_ACCT_RECORD_MAX ? len : PQ_ACCT_RECORD_MAX;
+		size_t part = len < PQ_WIRE_TLS_RECORD_MAX ? len : PQ_WIRE_TLS_RECORD_MAX;
 		if (n < max)
-			rec[n++] = part + 22;
+			rec[n++] = part + PQ_WIRE_TLS_RECORD_OVERHEAD;
 		else
-			rec[max - 1] += part + 22;
+			rec[max - 1] += part + PQ_WIRE_TLS_RECORD_OVERHEAD;
 		len -= part;
 	} while (len);
 	return n;
@@ -121,7 +115,13 @@ static size_t add_records(size_t *rec, size_t n, size_t max, size_t len)
 
 size_t pq_acct_server_hello(unsigned share)
 {
-	return 4 + 2 + 32 + 1 + 32 + 2 + 1 + 2 + 6 + 8 + (size_t)share;
+	return PQ_WIRE_TLS_HS_HDR + 2 + 32 + 1 + 32 + 2 + 1 + 2 + 6 + 8 + (size_t)share;
+}
+
+size_t pq_acct_resumed_flight(unsigned share)
+{
+	return PQ_WIRE_TLS_RECORD_HDR + pq_acct_server_hello(share) + PQ_WIRE_TLS_PSK_EXT + PQ_WIRE_TLS_CCS +
+	       pq_wire_records(PQ_ACCT_EE_EMPTY) + pq_wire_records(PQ_WIRE_TLS_HS_HDR + 48);
 }
 
 int pq_acct_flight(const pq_acct_in *in, pq_acct *out, pq_diag *d)
@@ -150,13 +150,13 @@ int pq_acct_flight(const pq_acct_in *in, pq_acct *out, pq_diag *d)
 	a.ee = in->ee_bytes ? in->ee_bytes : PQ_ACCT_EE_EMPTY;
 	a.cert_verify = 4 + 2 + 2 + in->sig_bytes;
 	a.finished = 4 + (in->finished_hash ? in->finished_hash : 48);
-	a.flight = 5 + a.server_hello + 6 + pq_acct_records(a.ee) + pq_acct_records(a.cert_msg) +
-		   pq_acct_records(a.cert_verify) + pq_acct_records(a.finished);
+	a.flight = PQ_WIRE_TLS_RECORD_HDR + a.server_hello + PQ_WIRE_TLS_CCS + pq_wire_records(a.ee) +
+		   pq_wire_records(a.cert_msg) + pq_wire_records(a.cert_verify) + pq_wire_records(a.finished);
 	size_t mss = in->mss ? in->mss : PQ_ACCT_MSS;
 	size_t iw = in->iw ? in->iw : PQ_ACCT_IW;
 	size_t rec[4 * PQ_ACCT_MAX_WRITES], nrec = 0, max = sizeof rec / sizeof rec[0];
-	rec[nrec++] = 5 + a.server_hello;
-	rec[nrec++] = 6; /* ChangeCipherSpec, for middleboxes */
+	rec[nrec++] = PQ_WIRE_TLS_RECORD_HDR + a.server_hello;
+	rec[nrec++] = PQ_WIRE_TLS_CCS; /* ChangeCipherSpec, for middleboxes */
 	nrec = add_records(rec, nrec, max, a.ee);
 	nrec = add_records(rec, nrec, max, a.cert_msg);
 	nrec = add_records(rec, nrec, max, a.cert_verify);

@@ -31,10 +31,10 @@
 #include <stddef.h>
 
 #include "core/err.h"
+#include "core/wire.h"
 
-#define PQ_ACCT_MSS 1448
-#define PQ_ACCT_IW 10
-#define PQ_ACCT_RECORD_MAX 16384
+#define PQ_ACCT_MSS PQ_WIRE_MSS_DEFAULT
+#define PQ_ACCT_IW PQ_WIRE_IW_DEFAULT
 #define PQ_ACCT_EE_EMPTY 6
 /* OpenSSL's handshake write buffer (BIO_f_buffer's default size; see above). */
 #define PQ_ACCT_WBUF 4096
@@ -55,8 +55,6 @@ const pq_acct_group *pq_acct_group_find(const char *name);
 size_t pq_acct_cert_msg(const size_t *der, size_t n);
 /* TLS 1.2 certificate_list length (sum(3 + DER)) and Certificate body (list + 3). */
 size_t pq_acct_tls12_list(const size_t *der, size_t n);
-/* Bytes on TCP for a handshake message of `len` bytes in encrypted TLS 1.3 records. */
-size_t pq_acct_records(size_t len);
 /* The writes a BIO_f_buffer of `wbuf` bytes makes of records rec[0..n-1] written in
  * order and flushed at the end (SIZE_MAX: one write of everything). Fills w[] (at most
  * max entries; the last absorbs the rest) and returns how many. */
@@ -65,6 +63,11 @@ size_t pq_acct_buffer_writes(const size_t *rec, size_t n, size_t wbuf, size_t *w
 size_t pq_acct_write_segments(const size_t *w, size_t n, size_t mss);
 /* ServerHello message bytes for a server key share of `share` bytes. */
 size_t pq_acct_server_hello(unsigned share);
+/* The server's first flight of a resumed (PSK) TLS 1.3 handshake for a key share of
+ * `share` bytes: ServerHello with the pre_shared_key extension, ChangeCipherSpec,
+ * EncryptedExtensions (empty) and Finished (SHA-384), each in its record; no
+ * certificate. One write, far below OpenSSL's buffer. */
+size_t pq_acct_resumed_flight(unsigned share);
 
 typedef struct pq_acct_in {
 	const size_t *der; /* chain as the server sends it: leaf first */

@@ -207,7 +207,14 @@ static int write_pem(const char *dir, const char *name, struct built *b, int fro
 	 * child. */
 	for (int i = from; !key && ok && (from <= to ? i <= to : i >= to); i += from <= to ? 1 : -1)
 		ok = PEM_write_X509(f, b->cert[i]);
-	if (fclose(f) != 0 || !ok)
+	/* a write the system refused (a full disk) says why; else OpenSSL's reason */
+	errno = 0;
+	int werr = fflush(f) != 0 || ferror(f) ? (errno ? errno : EIO) : 0;
+	if (fclose(f) != 0 && !werr)
+		werr = errno ? errno : EIO;
+	if (werr)
+		return pq_diag_set(d, -werr, "cannot write %s: %s", path, strerror(werr));
+	if (!ok)
 		return pq_diag_ossl(d, PQ_EIO, "cannot write %s", path);
 	return 0;
 }

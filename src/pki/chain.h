@@ -26,6 +26,7 @@
 #define PQ_CHAIN_MAX_INT 4
 #define PQ_CHAIN_MAX_CERTS 16 /* pq_chain_inspect reads chains up to this many certificates */
 #define PQ_CHAIN_MAX_FLIGHTS 4
+#define PQ_CHAIN_PAD_MAX 0xffffffu /* a padded leaf or chain: a TLS certificate entry's limit, 2^24-1 */
 
 typedef struct pq_chain_spec {
 	const pq_alg *root, *inter, *leaf; /* all required (pq_chain_spec_init: ml-dsa-65) */

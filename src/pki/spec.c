@@ -4,7 +4,6 @@
 
 #include "pki/chain.h"
 
-#define TLS_CERT_MAX 0xffffffu /* cert_data<1..2^24-1> */
 
 void pq_chain_spec_init(pq_chain_spec *s)
 {
@@ -56,10 +55,10 @@ int pq_chain_spec_check(const pq_chain_spec *s, pq_diag *d)
 		    "bytes)",
 		    N("leaf"), s->leaf->name, N("root"), s->leaf->name, N("inter"), s->leaf->name,
 		    N("leaf"), N("leaf"), N("pad_leaf_to"), s->leaf->name, s->leaf->sig_bytes);
-	if (s->pad_leaf_to > TLS_CERT_MAX || s->pad_chain_to > TLS_CERT_MAX)
+	if (s->pad_leaf_to > PQ_CHAIN_PAD_MAX || s->pad_chain_to > PQ_CHAIN_PAD_MAX)
 		return pq_diag_set(d, PQ_ERANGE,
 				   "%s/%s: at most %u bytes (a TLS certificate entry's limit)",
-				   N("pad_leaf_to"), N("pad_chain_to"), TLS_CERT_MAX);
+				   N("pad_leaf_to"), N("pad_chain_to"), PQ_CHAIN_PAD_MAX);
 	if (s->pad_leaf_to && s->pad_chain_to) {
 		if (s->intermediates == 0 && s->pad_leaf_to != s->pad_chain_to)
 			return pq_diag_set(d, PQ_EINVAL,

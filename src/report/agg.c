@@ -1,21 +1,25 @@
 #include "report/agg.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/wire.h"
 #include "model/base.h"
 #include "model/cliff.h"
+#include "model/quic.h"
 #include "pki/acct.h"
+#include "report/curve.h"
+#include "report/studies.h"
+#include "stats/sample.h"
 #include "tls/hello.h"
 
 const char *const pq_agg_phase_name[PQ_AGG_PHASES] = {"handshake", "TTFB", "TTLB"};
 
 #define MODEL_CACHE 32
-/* IPv4 and TCP headers with the timestamp option: the MSS is the MTU less 52 bytes. */
-#define TCP_IP_OVERHEAD 52
 /* The HTTP head pqtls serve writes before a body (status line, Content-Length,
  * Content-Type, Connection): about 100 bytes; only TTLB uses it, at the byte. */
 #define HTTP_HEAD 100
@@ -53,6 +57,16 @@ static int index_of(char (*list)[96], size_t *n, size_t max, const char *s)
 	return (int)(*n)++;
 }
 
+/* The arm as the report lists it: a QUIC cell's arm is its own row beside the TCP one
+ * of the same label (transport = tcp, quic inside one arm). */
+static const char *arm_of(const pq_rdb_cell *c, char *buf, size_t n)
+{
+	if (!c->quic)
+		return c->arm;
+	snprintf(buf, n, "%s %.80s", c->quic_retry ? "QUIC+Retry" : "QUIC", c->arm);
+	return buf;
+}
+
 static int rtt_index(const pq_agg *a, long long rtt)
 {
 	for (size_t i = 0; i < a->nrtts; i++)
@@ -74,14 +88,24 @@ static int same_group(const pq_rdb_cell *a, const pq_rdb_cell *b)
 	return strcmp(a->host, b->host) == 0 && strcmp(a->arm, b->arm) == 0 &&
 	       strcmp(a->link_key, b->link_key) == 0 && a->response_bytes == b->response_bytes &&
 	       a->pad_to_bytes == b->pad_to_bytes && a->chain_der_bytes == b->chain_der_bytes &&
-	       a->one_write == b->one_write &&
+	       a->one_write == b->one_write && a->quic == b->quic && a->quic_retry == b->quic_retry &&
 	       strcmp(a->group, b->group) == 0;
 }
 
 static double median_of(double *v, size_t n)
 {
-	pq_ci_desc dsc;
-	return n && pq_ci_describe(v, n, &dsc, NULL) == 0 ? dsc.median : NAN;
+	pq_stats_sort(v, n);
+	return pq_stats_quantile(v, n, PQ_STATS_MEDIAN);
+}
+
+/* A description of microseconds, shown in milliseconds: every figure divided by 1000
+ * after it was computed, so it is the views' number over 1000, bit for bit. */
+static void desc_to_ms(pq_ci_desc *c)
+{
+	double *f[] = {&c->mean, &c->sd, &c->median, &c->median_lo, &c->median_hi,
+		       &c->p90, &c->p95, &c->p99, &c->p999};
+	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+		*f[i] = *f[i] / 1e3;
 }
 
 static const pq_model_base *cached_base(model_cache *mc, size_t *nmc, const pq_rdb_cell *c)
@@ -114,6 +138,28 @@ static const pq_model_base *cached_base(model_cache *mc, size_t *nmc, const pq_r
 	return m->ok ? &m->base : NULL;
 }
 
+/* QUIC: the model's QUIC view (model/quic.h), the client's Initials against the
+ * server's 3x budget; a resumed flight carries no certificate. */
+static void predict_quic(pq_agg_group *g, const pq_model_base *b)
+{
+	const pq_rdb_cell *c = g->cell;
+	pq_model_in net;
+	pq_model_base_net(b, PQ_ACCT_MSS, 10, 0, &net);
+	pq_acct a;
+	pq_model_out tcp;
+	if (pq_model_at_size(&b->acct_in, (size_t)c->chain_der_bytes, &net, &a, &tcp, NULL) < 0)
+		return;
+	size_t msgs = pq_model_quic_server_msgs(&a);
+	if (c->resume_pct >= 100)
+		msgs = a.server_hello + 6 + a.ee + a.finished; /* the pre_shared_key extension */
+	pq_model_quic q;
+	pq_model_quic_flight(b->client_hello > 5 ? b->client_hello - 5 : 0, msgs, &q);
+	if (c->quic_retry)
+		pq_model_quic_retry(&q);
+	pq_model_quic_rounds(&q, &g->model);
+	g->has_model = 1;
+}
+
 /* How the cell's server was paced, from the kernel's settings as stored (read back); a
  * database without them (NULL) is taken as the kernel's defaults: 200 %, GSO on. */
 static pq_model_pace cell_pace(const pq_rdb_cell *c)
@@ -134,18 +180,19 @@ static void predict(pq_agg_group *g, model_cache *mc, size_t *nmc)
 		return;
 	pq_model_in net;
 	size_t resp = c->response_bytes >= 0 ? (size_t)c->response_bytes : 0;
-	pq_model_base_net(b, c->mtu > TCP_IP_OVERHEAD ? (size_t)(c->mtu - TCP_IP_OVERHEAD) : 0,
+	pq_model_base_net(b, pq_wire_mss(c->mtu),
 			  c->initcwnd > 0 ? (size_t)c->initcwnd : 0,
 			  pq_model_response_bytes(HTTP_HEAD, resp), &net);
 	net.early_data = c->early_data && c->resume_pct > 0;
 	net.server_pace = cell_pace(c);
 	pq_acct a;
+	if (c->quic) {
+		predict_quic(g, b);
+		return;
+	}
 	if (c->resume_pct >= 100) {
-		/* ServerHello (with the pre_shared_key extension, 6 bytes), CCS,
-		 * EncryptedExtensions and Finished: one write, far below 4 KiB. */
 		const pq_acct_group *grp = pq_acct_group_find(c->group);
-		size_t w = 5 + pq_acct_server_hello(grp ? grp->server_share : 32) + 6 + 6 +
-			   pq_acct_records(PQ_ACCT_EE_EMPTY) + pq_acct_records(52);
+		size_t w = pq_acct_resumed_flight(grp ? grp->server_share : 32);
 		net.server_writes = &w;
 		net.n_server_writes = 1;
 		g->has_model = pq_model_predict(&net, &g->model, NULL) == 0;
@@ -153,6 +200,18 @@ static void predict(pq_agg_group *g, model_cache *mc, size_t *nmc)
 	}
 	g->has_model =
 	    pq_model_at_size(&b->acct_in, (size_t)c->chain_der_bytes, &net, &a, &g->model, NULL) == 0;
+}
+
+/* A QUIC cell that differs: the TCP reasons (paced segments, tcp_info's retransmits) do
+ * not apply; what the QUIC view leaves out is the stack's own timing. */
+static void judge_quic(pq_agg_group *g, double excess)
+{
+	int part = excess > 0 && excess < 0.9;
+	snprintf(g->agree_tag, sizeof g->agree_tag, "%s", part ? "QUIC timing" : "unexplained");
+	snprintf(g->agree_why, sizeof g->agree_why, "%s",
+		 part ? "a fraction of a round trip more: the QUIC stack's acknowledgement delay (up to 25 ms), "
+			"its pacing or signing time, which the QUIC view does not have"
+		      : "not explained by the QUIC view's inputs");
 }
 
 /* The fastest connection's time over min RTT in phase p: host noise only adds time. */
@@ -187,6 +246,10 @@ static void judge(pq_agg_group *g)
 		if (isfinite(g->rounds[p]) && pred[p])
 			excess = fmax(excess, g->rounds[p] - pred[p]);
 	int unknown_cc = c->dim[PQ_D_CC].kind != PQ_DV_TEXT || strcmp(c->dim[PQ_D_CC].s, "remote") == 0;
+	if (c->quic && !(c->loss_pct > 0) && c->rtt_us >= 10000 && !(noise && excess > 0)) {
+		judge_quic(g, excess);
+		return;
+	}
 	const char *tag = c->loss_pct > 0 || g->retrans ? "loss"
 			  : c->rtt_us > 0 && c->rtt_us < 10000 ? "CPU time ~ RTT"
 			  : c->jitter_us > 0 || c->rate_bps > 0 ? "jitter/rate"
@@ -235,6 +298,7 @@ static int fill_group(pq_agg_group *g, const pq_rdb *db, size_t first, size_t la
 	}
 	for (size_t i = first; i < last; i++) {
 		const pq_rdb_cell *c = &db->cells[i];
+		g->marked += (size_t)pq_agg_cell_marked(c);
 		for (size_t k = c->c0; k < c->c0 + c->nc; k++) {
 			const pq_rdb_conn *n = &db->conns[k];
 			g->total++;
@@ -247,17 +311,25 @@ static int fill_group(pq_agg_group *g, const pq_rdb *db, size_t first, size_t la
 			const double t[PQ_AGG_PHASES] = {n->handshake_us, n->ttfb_us, n->ttlb_us};
 			for (int p = 0; p < PQ_AGG_PHASES; p++)
 				if (isfinite(t[p]))
-					g->v[p][g->n[p]++] = t[p] / 1e3;
+					g->v[p][g->n[p]++] = t[p];
 			if (isfinite(n->min_rtt_us) && n->min_rtt_us > 0)
 				mr[nmr++] = n->min_rtt_us / 1e3;
 		}
 	}
-	for (int p = 0; p < PQ_AGG_PHASES; p++)
+	for (int p = 0; p < PQ_AGG_PHASES; p++) {
 		if (g->n[p] && pq_ci_describe(g->v[p], g->n[p], &g->desc[p], d) < 0) {
 			free(mr);
 			return d ? d->code : PQ_EINVAL;
 		}
+		desc_to_ms(&g->desc[p]);
+		pq_stats_sort(g->v[p], g->n[p]);
+		for (size_t k = 0; k < g->n[p]; k++)
+			g->v[p][k] /= 1e3;
+	}
 	g->min_rtt_ms = median_of(mr, nmr);
+	/* QUIC has no tcp_info: the link's RTT is the path's. */
+	if (g->cell->quic && g->cell->rtt_us > 0)
+		g->min_rtt_ms = (double)g->cell->rtt_us / 1e3;
 	free(mr);
 	return 0;
 }
@@ -266,8 +338,9 @@ static int lists(const pq_rdb *db, pq_agg *a, pq_diag *d)
 {
 	for (size_t i = 0; i < db->ncells; i++) {
 		const pq_rdb_cell *c = &db->cells[i];
+		char name[96];
 		if (index_of(a->hosts, &a->nhosts, PQ_AGG_MAX_HOSTS, c->host) < 0 ||
-		    index_of(a->arms, &a->narms, PQ_AGG_MAX_ARMS, c->arm) < 0)
+		    index_of(a->arms, &a->narms, PQ_AGG_MAX_ARMS, arm_of(c, name, sizeof name)) < 0)
 			return pq_diag_set(d, PQ_ETOOBIG,
 					   "report: more than %d hosts or %d arms; report a part of the "
 					   "database (pqtls merge the hosts you need)",
@@ -285,6 +358,27 @@ static int lists(const pq_rdb *db, pq_agg *a, pq_diag *d)
 int pq_agg_cell_marked(const pq_rdb_cell *c)
 {
 	return c->fid.link_ok == 0 || c->fid.host_ok == 0 || c->fid.check_ok == 0;
+}
+
+int pq_agg_keep_clean(pq_rdb *db, const char *path, pq_diag *d)
+{
+	size_t k = 0, dropped = 0;
+	for (size_t i = 0; i < db->ncells; i++) {
+		if (pq_agg_cell_marked(&db->cells[i]))
+			dropped++;
+		else
+			db->cells[k++] = db->cells[i];
+	}
+	if (!k)
+		return pq_diag_set(d, PQ_ERANGE,
+				   "%s: every one of its %zu cells was measured on a link or host over its budget (or a "
+				   "link that missed its self-check): nothing is left with --clean-only", path, dropped);
+	db->ncells = k;
+	size_t len = strlen(db->note);
+	snprintf(db->note + len, sizeof db->note - len,
+		 "%s--clean-only: %zu cells measured on a link or host over its budget, or on a link that missed "
+		 "its self-check, are left out of every table, figure and verdict.", len ? " " : "", dropped);
+	return (int)(dropped > (size_t)INT32_MAX ? INT32_MAX : dropped);
 }
 
 static double max_known(double a, double b)
@@ -312,12 +406,218 @@ static void fidelity(const pq_rdb *db, pq_agg *a)
 	}
 }
 
-int pq_agg_build(const pq_rdb *db, pq_agg *out, pq_diag *d)
+/* The baseline arm's group at g's host, link and response, or NULL. */
+static const pq_agg_group *base_of(const pq_agg *a, const pq_agg_group *g)
 {
-	pq_agg a = {0};
+	for (size_t i = 0; i < a->n; i++)
+		if (a->g[i].arm == 0 && a->g[i].host == g->host &&
+		    strcmp(a->g[i].cell->link_key, g->cell->link_key) == 0 &&
+		    a->g[i].cell->response_bytes == g->cell->response_bytes)
+			return &a->g[i];
+	return NULL;
+}
+
+static int against_base(pq_agg *a, pq_diag *d)
+{
+	for (size_t i = 0; i < a->n; i++) {
+		pq_agg_group *g = &a->g[i];
+		const pq_agg_group *b = g->arm == 0 ? NULL : base_of(a, g);
+		g->base = g->arm == 0 ? PQ_AGG_BASE_SELF : b ? PQ_AGG_BASE_OK : PQ_AGG_BASE_NONE;
+		for (int p = 0; b && p < PQ_AGG_PHASES; p++) {
+			pq_diag e = {0};
+			int rc = pq_boot_diff(b->v[p], b->n[p], g->v[p], g->n[p], 1000, a->seed, &g->vs[p], &e);
+			if (rc == PQ_ENOMEM)
+				return pq_diag_set(d, rc, "report: %s", pq_diag_msg(&e));
+			g->has_vs[p] = rc == 0;
+		}
+	}
+	return 0;
+}
+
+/* The points of one line (see pq_agg_line), by chain size. */
+static void line_points(const pq_agg *a, pq_agg_line *l, const pq_rdb_cell **ref)
+{
+	double rt = (double)a->rtts[l->rtt] / 1e3;
+	*ref = NULL;
+	for (size_t i = 0; i < a->n && l->n < PQ_AGG_LINE_PTS; i++) {
+		const pq_agg_group *g = &a->g[i];
+		int mine = l->arm >= 0 ? g->arm == l->arm
+				       : a->kind[g->arm] == PQ_AGG_KEY && g->cell->resume_pct == 0;
+		int hs_only = !g->n[PQ_AGG_TTFB];
+		if (!mine || g->rtt != l->rtt || g->host != l->host || (l->link && strcmp(l->link, g->cell->link_key) != 0) ||
+		    !g->n[hs_only ? PQ_AGG_HS : PQ_AGG_TTFB] || g->cell->response_bytes > 65536 ||
+		    g->cell->chain_der_bytes <= 0)
+			continue;
+		l->hs_only = hs_only;
+		l->padded |= pq_agg_dim_num(g->cell, "pad-chain-to") > 0;
+		size_t k = l->n++;
+		double x = (double)g->cell->chain_der_bytes / 1e3;
+		while (k > 0 && l->x[k - 1] > x) { /* insertion by chain size */
+			l->x[k] = l->x[k - 1], l->hs[k] = l->hs[k - 1], l->fb[k] = l->fb[k - 1];
+			l->mfb[k] = l->mfb[k - 1];
+			k--;
+		}
+		l->x[k] = x;
+		l->hs[k] = g->desc[PQ_AGG_HS].median;
+		l->fb[k] = g->desc[hs_only ? PQ_AGG_HS : PQ_AGG_TTFB].median;
+		l->mfb[k] = g->has_model ? (hs_only ? g->model.handshake_t : g->model.ttfb_t) * rt : NAN;
+		if (!*ref || g->cell->chain_der_bytes > (*ref)->chain_der_bytes)
+			*ref = g->cell;
+		if (!l->first)
+			l->first = g;
+	}
+}
+
+/* The model's first cliff in the line's size range, for the chain of `c`. */
+static void line_cliff(pq_agg_line *l, const pq_rdb_cell *c)
+{
+	pq_model_base b;
+	pq_model_in net;
+	pq_model_cliff cl[2];
+	size_t nc = 0;
+	if (!c || pq_model_base_alg(c->leaf, "chain_leaf", c->intermediates, c->group,
+				    c->one_write ? SIZE_MAX : 0, &b, NULL) < 0)
+		return;
+	pq_model_base_net(&b, pq_wire_mss(c->mtu), c->initcwnd > 0 ? (size_t)c->initcwnd : 0, 0, &net);
+	size_t lo = pq_model_min_chain(&b.acct_in), from = (size_t)(l->x[0] * 1e3);
+	if (pq_model_cliffs(&b.acct_in, from > lo ? from : lo, (size_t)(l->x[l->n - 1] * 1e3), &net, cl, 2,
+			    &nc, NULL) < 0 || !nc)
+		return;
+	l->has_cliff = 1;
+	l->cliff_kb = (double)cl[0].first_over / 1e3;
+	snprintf(l->cliff_label, sizeof l->cliff_label, "model: %.24s%s cliff %.2f kB", c->leaf,
+		 c->one_write ? " one-write" : "", l->cliff_kb);
+}
+
+static int add_line(pq_agg *a, size_t *cap, int host, int rtt, int arm, const char *link)
+{
+	if (a->nlines == *cap) {
+		size_t nc = *cap ? *cap * 2 : 8;
+		pq_agg_line *v = realloc(a->lines, nc * sizeof *v);
+		if (!v)
+			return PQ_ENOMEM;
+		a->lines = v;
+		*cap = nc;
+	}
+	pq_agg_line *l = &a->lines[a->nlines];
+	const pq_rdb_cell *ref;
+	memset(l, 0, sizeof *l);
+	*l = (pq_agg_line){.host = host, .rtt = rtt, .arm = arm, .link = link};
+	line_points(a, l, &ref);
+	if (l->n < 3)
+		return 0;
+	l->nsteps = pq_step_find(l->x, l->fb, l->n, (double)a->rtts[rtt] / 1e3, 0.5, l->steps,
+				 PQ_AGG_LINE_STEPS);
+	line_cliff(l, ref);
+	a->nlines++;
+	return 0;
+}
+
+/* A line per size-sweeping arm at each host and RTT; where none sweeps the size, one of
+ * the key arms together. */
+static int lines(pq_agg *a)
+{
+	size_t cap = 0;
+	int rc = 0;
+	for (size_t h = 0; !rc && h < a->nhosts; h++)
+		for (size_t r = 0; !rc && r < a->nrtts; r++) {
+			size_t before = a->nlines;
+			for (size_t k = 0; !rc && k < a->narms; k++)
+				if (a->kind[k] == PQ_AGG_SIZE)
+					rc = add_line(a, &cap, (int)h, (int)r, (int)k, NULL);
+			/* else the key arms together, one line per link at this RTT (so loss levels
+			 * or profiles at one RTT are never joined) */
+			int key_mode = a->nlines == before;
+			for (size_t i = 0; !rc && key_mode && i < a->n; i++) {
+				const pq_agg_group *g = &a->g[i];
+				int first = g->host == (int)h && g->rtt == (int)r;
+				for (size_t k = 0; first && k < i; k++)
+					first = !(a->g[k].host == (int)h && a->g[k].rtt == (int)r &&
+						  strcmp(a->g[k].cell->link_key, g->cell->link_key) == 0);
+				if (first)
+					rc = add_line(a, &cap, (int)h, (int)r, -1, g->cell->link_key);
+			}
+		}
+	return rc;
+}
+
+static int same_link(const pq_agg_group *x, const pq_agg_group *y)
+{
+	return x->host == y->host && strcmp(x->cell->link_key, y->cell->link_key) == 0;
+}
+
+/* The TTLB slowdown of `arm` against `base` on one host and link, by response size. */
+static int slow_series(const pq_agg *a, pq_agg_slow *s)
+{
+	for (size_t i = 0; i < a->n && s->n < PQ_AGG_SLOW_PTS; i++) {
+		const pq_agg_group *g = &a->g[i], *b = NULL;
+		if (g->arm != s->arm || !same_link(g, s->first) || !g->n[PQ_AGG_TTLB])
+			continue;
+		for (size_t k = 0; k < a->n && !b; k++)
+			if (a->g[k].arm == s->base && same_link(&a->g[k], g) &&
+			    a->g[k].cell->response_bytes == g->cell->response_bytes)
+				b = &a->g[k];
+		pq_boot_result r;
+		int rc = b ? pq_boot_diff(b->v[PQ_AGG_TTLB], b->n[PQ_AGG_TTLB], g->v[PQ_AGG_TTLB],
+					  g->n[PQ_AGG_TTLB], 1000, a->seed, &r, NULL)
+			   : PQ_EINVAL;
+		if (rc == PQ_ENOMEM)
+			return rc;
+		if (rc < 0)
+			continue;
+		size_t k = s->n++;
+		s->kib[k] = (double)g->cell->response_bytes / 1024.0;
+		s->pct[k] = (r.ratio - 1) * 100;
+		s->lo[k] = (r.ratio_lo - 1) * 100;
+		s->hi[k] = (r.ratio_hi - 1) * 100;
+		for (; k > 0 && s->kib[k - 1] > s->kib[k]; k--) { /* by response size */
+			double t[4] = {s->kib[k], s->pct[k], s->lo[k], s->hi[k]};
+			s->kib[k] = s->kib[k - 1], s->pct[k] = s->pct[k - 1], s->lo[k] = s->lo[k - 1], s->hi[k] = s->hi[k - 1];
+			s->kib[k - 1] = t[0], s->pct[k - 1] = t[1], s->lo[k - 1] = t[2], s->hi[k - 1] = t[3];
+		}
+	}
+	return 0;
+}
+
+static int slowdowns(pq_agg *a)
+{
+	int base = -1;
+	for (size_t k = 0; k < a->narms && base < 0; k++)
+		if (a->kind[k] == PQ_AGG_RESP)
+			base = (int)k;
+	size_t cap = 0;
+	for (size_t i = 0; base >= 0 && i < a->n; i++) {
+		const pq_agg_group *g = &a->g[i];
+		int seen = g->arm == base || a->kind[g->arm] != PQ_AGG_RESP;
+		for (size_t k = 0; k < a->nslow && !seen; k++)
+			seen = a->slow[k].arm == g->arm && same_link(a->slow[k].first, g);
+		if (seen)
+			continue;
+		if (a->nslow == cap) {
+			size_t nc = cap ? cap * 2 : 8;
+			pq_agg_slow *v = realloc(a->slow, nc * sizeof *v);
+			if (!v)
+				return PQ_ENOMEM;
+			a->slow = v;
+			cap = nc;
+		}
+		pq_agg_slow *s = &a->slow[a->nslow];
+		*s = (pq_agg_slow){.host = g->host, .arm = g->arm, .base = base, .first = g};
+		if (slow_series(a, s) < 0)
+			return PQ_ENOMEM;
+		if (s->n >= 2)
+			a->nslow++;
+	}
+	return 0;
+}
+
+int pq_agg_build(const pq_rdb *db, uint64_t seed, pq_agg *out, pq_diag *d)
+{
+	pq_agg a = {.seed = seed};
 	model_cache *mc = calloc(MODEL_CACHE, sizeof *mc);
 	size_t nmc = 0, cap = 0;
 	int rc = mc ? lists(db, &a, d) : pq_diag_set(d, PQ_ENOMEM, "report: out of memory");
+	pq_agg_vary(db, &a);
 	int *done = rc ? NULL : calloc(db->ncells, sizeof *done);
 	if (!rc && !done)
 		rc = pq_diag_set(d, PQ_ENOMEM, "report: out of memory");
@@ -339,7 +639,8 @@ int pq_agg_build(const pq_rdb *db, pq_agg *out, pq_diag *d)
 		memset(g, 0, sizeof *g);
 		g->cell = &db->cells[i];
 		g->host = index_of(a.hosts, &a.nhosts, PQ_AGG_MAX_HOSTS, g->cell->host);
-		g->arm = index_of(a.arms, &a.narms, PQ_AGG_MAX_ARMS, g->cell->arm);
+		char name[96];
+		g->arm = index_of(a.arms, &a.narms, PQ_AGG_MAX_ARMS, arm_of(g->cell, name, sizeof name));
 		g->rtt = rtt_index(&a, g->cell->rtt_us);
 		pq_rdb db1 = *db;
 		size_t nsel = 0;
@@ -376,6 +677,16 @@ int pq_agg_build(const pq_rdb *db, pq_agg *out, pq_diag *d)
 		a.any_hrr |= a.g[i].hrr > 0;
 	free(done);
 	free(mc);
+	if (!rc)
+		rc = against_base(&a, d);
+	if (!rc && (lines(&a) < 0 || slowdowns(&a) < 0))
+		rc = pq_diag_set(d, PQ_ENOMEM, "report: out of memory");
+	if (!rc)
+		pq_agg_notes(db, &a);
+	if (!rc && pq_curve_build(&a) < 0)
+		rc = pq_diag_set(d, PQ_ENOMEM, "report: out of memory");
+	if (!rc)
+		rc = pq_studies_build(&a, d);
 	if (rc) {
 		pq_agg_free(&a);
 		return rc;
@@ -391,6 +702,10 @@ void pq_agg_free(pq_agg *a)
 		for (int p = 0; p < PQ_AGG_PHASES; p++)
 			free(a->g[i].v[p]);
 	free(a->g);
+	free(a->lines);
+	free(a->slow);
+	free(a->curves);
+	free(a->studies);
 	memset(a, 0, sizeof *a);
 }
 
@@ -403,18 +718,4 @@ const pq_agg_group *pq_agg_find(const pq_agg *a, int host, int arm, int rtt, lon
 			return g;
 	}
 	return NULL;
-}
-
-int pq_agg_vs_base(const pq_agg *a, const pq_agg_group *g, enum pq_agg_phase p, uint64_t seed,
-		   pq_boot_result *out, pq_diag *d)
-{
-	const pq_agg_group *b = NULL;
-	for (size_t i = 0; i < a->n && !b; i++)
-		if (a->g[i].arm == 0 && a->g[i].host == g->host &&
-		    strcmp(a->g[i].cell->link_key, g->cell->link_key) == 0 &&
-		    a->g[i].cell->response_bytes == g->cell->response_bytes)
-			b = &a->g[i];
-	if (!b)
-		return pq_diag_set(d, PQ_EINVAL, "no baseline group");
-	return pq_boot_diff(b->v[p], b->n[p], g->v[p], g->n[p], 1000, seed, out, d);
 }

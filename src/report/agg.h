@@ -1,9 +1,15 @@
-/* The report's analysis: connections pooled per (host, arm, link, response size) over
- * trials, described with stats/ci.h, set against the flight model's prediction
- * (model/), and compared with a baseline arm (stats/boot.h).
+/* The report's analysis, computed once: connections pooled per grid point over trials,
+ * described with stats/ci.h, set against the flight model's prediction (model/),
+ * compared with a baseline arm (stats/boot.h, seeded), the lines of time against chain
+ * size with their measured steps (stats/step.h) and the model's cliffs, and the TTLB
+ * slowdown series. The renderers (html.c, tables.c, studies.c) only format what is
+ * here; none of them runs the model, a bootstrap or step detection.
  *
  * Contract: pq_agg_build returns 0 with *out filled (free with pq_agg_free) or a
- * negative error with a message. Times in the groups are in milliseconds. */
+ * negative error with a message. Times in the groups are in milliseconds; each
+ * group's description is computed on the stored microseconds and then divided by
+ * 1000, so its median and p95 are the SQL views' (src/exp/schema.sql) divided by 1000,
+ * to the last bit. Each group's values v[p] are sorted ascending. */
 #ifndef PQ_REPORT_AGG_H
 #define PQ_REPORT_AGG_H
 
@@ -15,6 +21,7 @@
 #include "exp/rdb.h"
 #include "stats/boot.h"
 #include "stats/ci.h"
+#include "stats/step.h"
 
 #define PQ_AGG_MAX_HOSTS 8
 #define PQ_AGG_MAX_RTTS 32
@@ -28,7 +35,13 @@ typedef struct pq_agg_group {
 	double *v[PQ_AGG_PHASES]; /* successful connections' times, ms */
 	size_t n[PQ_AGG_PHASES];
 	pq_ci_desc desc[PQ_AGG_PHASES]; /* valid when n >= 1 */
+	/* Against the baseline arm's group at the same host, link and response (bootstrap
+	 * of the medians); has_vs[p] = 0 for the baseline itself or too few values. */
+	pq_boot_result vs[PQ_AGG_PHASES];
+	int has_vs[PQ_AGG_PHASES];
+	enum pq_agg_base { PQ_AGG_BASE_SELF, PQ_AGG_BASE_NONE, PQ_AGG_BASE_OK } base; /* why has_vs is 0 */
 	size_t failed, total, retrans;
+	size_t marked; /* its cells measured on a link or host over budget (pq_agg_cell_marked) */
 	size_t hrr; /* connections the server answered with a HelloRetryRequest */
 	double min_rtt_ms; /* median of the connections' tcp_info min_rtt */
 	int has_model;
@@ -38,6 +51,63 @@ typedef struct pq_agg_group {
 	char agree_tag[24];	      /* the reason in two words, for narrow tables */
 	int agrees;
 } pq_agg_group;
+
+#define PQ_AGG_LINE_PTS 512
+#define PQ_AGG_LINE_STEPS 8
+
+/* Time against chain size at one host and RTT: the groups of one arm that sweeps the
+ * chain's size (arm >= 0), or every key arm's full handshake together (arm = -1). */
+typedef struct pq_agg_line {
+	int host, rtt, arm;
+	const char *link; /* arm = -1: the link (link_key) its points share; NULL otherwise */
+	const pq_agg_group *first; /* its first point's group: the link's values for a label */
+	int hs_only; /* no response asked: fb[] and mfb[] are the handshake's */
+	int padded;  /* its chains were padded to sizes (pad-chain-to), as the paper's Figure 5 */
+	size_t n;
+	double x[PQ_AGG_LINE_PTS];			/* chain DER size, kB, ascending */
+	double hs[PQ_AGG_LINE_PTS], fb[PQ_AGG_LINE_PTS]; /* measured medians, ms */
+	double mfb[PQ_AGG_LINE_PTS];			/* the model's round trips x RTT, ms */
+	pq_step steps[PQ_AGG_LINE_STEPS];		/* measured steps of at least half an RTT */
+	size_t nsteps;					/* may exceed PQ_AGG_LINE_STEPS */
+	int has_cliff;
+	double cliff_kb; /* the model's first cliff in the line's range */
+	char cliff_label[96];
+} pq_agg_line;
+
+#define PQ_AGG_SLOW_PTS 32
+
+/* TTLB slowdown (median ratio - 1, %, with the bootstrap interval) of one response-size
+ * arm against the first such arm (base) on one host and link (profile), by response size. */
+typedef struct pq_agg_slow {
+	int host, arm, base;
+	const pq_agg_group *first; /* a point's group: its link (link_key, RTT, profile) */
+	size_t n;
+	double kib[PQ_AGG_SLOW_PTS], pct[PQ_AGG_SLOW_PTS], lo[PQ_AGG_SLOW_PTS], hi[PQ_AGG_SLOW_PTS];
+} pq_agg_slow;
+
+#define PQ_AGG_CURVE_PTS 64
+
+/* A curve across one dimension with every other one fixed (trials pooled): handshake
+ * percentiles against loss at one RTT, or TTFB against RTT. */
+typedef struct pq_agg_curve {
+	enum pq_agg_curve_kind { PQ_AGG_VS_LOSS, PQ_AGG_VS_RTT } kind;
+	int host;
+	int rtt;		   /* VS_LOSS: the RTT's index; VS_RTT: -1 */
+	const pq_agg_group *first; /* a point's group: the other dimensions' values */
+	size_t n;
+	double x[PQ_AGG_CURVE_PTS];    /* loss %, or RTT ms; ascending */
+	double y[4][PQ_AGG_CURVE_PTS]; /* VS_LOSS: handshake p25, p50, p75, p95; VS_RTT: TTFB median, CI lo, hi */
+} pq_agg_curve;
+
+/* One study's question beside this database's answer (report/studies.c fills them). */
+typedef struct pq_agg_study {
+	char study[64];	    /* "paper Table VI (seeds/003)" */
+	char question[200]; /* with the conditions: "TTFB at 50 ms RTT, ML-DSA-44 chain" */
+	char theirs[400];   /* the published figure, quoted */
+	char ours[1200];    /* this database's, with its interval */
+	char verdict[800];  /* agrees, or by how much it differs and why as far as the lab can tell */
+	int agrees;	    /* 1 agrees, 0 differs, -1 cannot be judged */
+} pq_agg_study;
 
 typedef struct pq_agg {
 	pq_agg_group *g;
@@ -51,6 +121,21 @@ typedef struct pq_agg {
 	/* What an arm varies across its groups: nothing but the link (a key-table row per
 	 * RTT), the chain's size (a size sweep), or the response size (a TTLB sweep). */
 	enum pq_agg_kind { PQ_AGG_KEY, PQ_AGG_SIZE, PQ_AGG_RESP } kind[PQ_AGG_MAX_ARMS];
+	pq_agg_line *lines;
+	size_t nlines;
+	pq_agg_slow *slow;
+	size_t nslow;
+	size_t vary[PQ_DIM_COUNT]; /* indexes into pq_dims of the dimensions whose value varies */
+	size_t nvary;
+	/* What the key table pools or leaves out, and what is the same everywhere, in
+	 * sentences every renderer prints above it. */
+	char notes[6][1600];
+	size_t nnotes;
+	pq_agg_curve *curves;
+	size_t ncurves;
+	pq_agg_study *studies;
+	size_t nstudies;
+	uint64_t seed; /* of every bootstrap */
 	int any_hrr; /* some connection drew a HelloRetryRequest: the tables show how many */
 	/* Fidelity over every cell: how many had the link's own accounting / the host's steal,
 	 * how many were over those budgets or on a link that missed its self-check. */
@@ -64,16 +149,44 @@ typedef struct pq_agg {
  * drop budget, its host over the steal budget, or its link's self-check missed. */
 int pq_agg_cell_marked(const pq_rdb_cell *c);
 
-int pq_agg_build(const pq_rdb *db, pq_agg *out, pq_diag *d) PQ_MUST_USE;
+/* --clean-only: leaves out of db every marked cell (pq_agg_cell_marked), says so in
+ * db->note (which the key table's notes print), and returns how many were left out;
+ * PQ_ERANGE (with *d naming the file) when no cell is left. */
+int pq_agg_keep_clean(pq_rdb *db, const char *path, pq_diag *d) PQ_MUST_USE;
+
+/* The dimensions are the descriptor table's (exp/dim.h, pq_dims[]): the report walks it
+ * for every dimension stored in a cell column; a->vary lists those whose stored value
+ * differs between cells. */
+
+/* A cell's value of pq_dims[i] as a reader sees it: "70 ms", "1 %", "200 KiB", "ml-dsa-65". */
+void pq_agg_dim_show(const pq_rdb_cell *c, size_t i, char *buf, size_t n);
+
+/* The stored value of pq_dims[i] as key.csv writes it (the column's own unit; "" for NULL). */
+void pq_agg_dim_raw(const pq_rdb_cell *c, size_t i, char *buf, size_t n);
+
+/* Fills a->vary from the database's cells (pq_agg_build calls it). */
+void pq_agg_vary(const pq_rdb *db, pq_agg *a);
+/* Fills a->notes once the groups are built (pq_agg_build calls it). */
+void pq_agg_notes(const pq_rdb *db, pq_agg *a);
+
+/* A grid point's label: its arm, and each varying dimension but `except` (a key, or
+ * NULL) that the arm alone does not fix, as "key value": never cut. */
+void pq_agg_point_label(const pq_agg *a, const pq_agg_group *g, const char *except, char *buf, size_t n);
+
+/* A cell's stored (effective) value of the dimension with spec key `key` ("rtt", "leaf",
+ * "intermediate", "intermediates", "mtc", "cert-compression", "group", "resume",
+ * "early-data", "profile", "loss", "jitter", "rate", "response", "pad-chain-to"): as text
+ * (NULL when the database does not hold it) and as a number (NaN when it is not a number
+ * or not held). The one place the report reads a cell's dimension by name. */
+const char *pq_agg_dim_text(const pq_rdb_cell *c, const char *key);
+double pq_agg_dim_num(const pq_rdb_cell *c, const char *key);
+
+int pq_agg_build(const pq_rdb *db, uint64_t seed, pq_agg *out, pq_diag *d) PQ_MUST_USE;
 void pq_agg_free(pq_agg *a);
 
 /* The group of (host, arm, rtt) with response size `resp` (-2: any), or NULL. */
 const pq_agg_group *pq_agg_find(const pq_agg *a, int host, int arm, int rtt, long long resp);
 
-/* The bootstrap of phase p between the baseline's group and g at the same host, link
- * and response; PQ_EINVAL when either side has too few values. */
-int pq_agg_vs_base(const pq_agg *a, const pq_agg_group *g, enum pq_agg_phase p, uint64_t seed,
-		   pq_boot_result *out, pq_diag *d) PQ_MUST_USE;
 
 extern const char *const pq_agg_phase_name[PQ_AGG_PHASES];
 

@@ -7,23 +7,19 @@
 
 #include "core/units.h"
 #include "exp/hostload.h"
-#include "model/base.h"
-#include "model/cliff.h"
+#include "net/link.h"
+#include "report/charts.h"
 #include "report/studies.h"
 #include "report/svg.h"
-#include "net/link.h"
-#include "stats/step.h"
 
-#define MAX_FIGS 64
-#define MAX_PTS 512
+#define MAX_PTS PQ_AGG_LINE_PTS
 
 typedef struct page {
 	pq_out *o;
 	const pq_rdb *db;
 	const pq_agg *a;
 	uint64_t seed;
-	char figs[MAX_FIGS][48];
-	size_t nfigs;
+	pq_chart_ids figs;
 } page;
 
 static const char *CSS =
@@ -64,8 +60,7 @@ static const char *JS =
 
 static void fig_add(page *p, const char *id)
 {
-	if (p->nfigs < MAX_FIGS)
-		snprintf(p->figs[p->nfigs++], sizeof p->figs[0], "%s", id);
+	pq_chart_ids_add(&p->figs, id);
 }
 
 static void ms_ci(pq_out *o, const pq_ci_desc *d)
@@ -95,17 +90,17 @@ static void tails(pq_out *o, const pq_ci_desc *d)
 
 static void diff_cell(page *p, const pq_agg_group *g, enum pq_agg_phase ph)
 {
-	pq_boot_result r;
 	char buf[160];
-	if (g->arm == 0) {
-		pq_out_printf(p->o, "<td class=\"l\">baseline</td>");
+	if (g->base != PQ_AGG_BASE_OK) {
+		pq_out_printf(p->o, "<td class=\"l\">%s</td>",
+			      g->base == PQ_AGG_BASE_SELF ? "baseline" : "no baseline at this link and response");
 		return;
 	}
-	if (pq_agg_vs_base(p->a, g, ph, p->seed, &r, NULL) < 0) {
+	if (!g->has_vs[ph]) {
 		pq_out_printf(p->o, "<td class=\"na\">too few values</td>");
 		return;
 	}
-	pq_boot_verdict(&r, 1, "ms", buf, sizeof buf);
+	pq_boot_verdict(&g->vs[ph], 1, "ms", buf, sizeof buf);
 	pq_out_printf(p->o, "<td class=\"l\">");
 	pq_out_text(p->o, buf);
 	pq_out_printf(p->o, "</td>");
@@ -129,41 +124,59 @@ static void model_cell(pq_out *o, const pq_agg_group *g)
 	pq_out_printf(o, "</td>");
 }
 
+/* One row per grid point of the host, a column per dimension that varies. */
 static void key_table(page *p, int host)
 {
 	const pq_agg *a = p->a;
 	pq_out *o = p->o;
-	pq_out_printf(o, "<div class=\"scroll\"><table class=\"sort key\"><thead><tr><th class=\"l\">arm</th>"
-			 "<th>RTT ms</th><th>n (failed)</th><th>handshake ms, median [95 %% CI]</th>"
+	char v[160];
+	pq_out_printf(o, "<div class=\"scroll\"><table class=\"sort key\"><thead><tr><th class=\"l\">arm</th>");
+	for (size_t k = 0; k < a->nvary; k++) {
+		pq_out_printf(o, "<th>");
+		pq_out_text(o, pq_dims[a->vary[k]].label);
+		pq_out_printf(o, "</th>");
+	}
+	pq_out_printf(o, "<th>n (failed)</th><th>handshake ms, median [95 %% CI]</th>"
 			 "<th>TTFB ms, median [95 %% CI]</th><th>TTFB p90 / p99 / p99.9</th>"
 			 "<th class=\"l\">TTFB minus ");
 	pq_out_text(o, a->arms[0]);
 	pq_out_printf(o, " (bootstrap 95 %% CI)</th><th>model RTTs handshake / TTFB (measured)</th>%s</tr></thead><tbody>",
 		      a->any_hrr ? "<th title=\"connections the server answered with a HelloRetryRequest\">HRR</th>" : "");
-	for (size_t r = 0; r < a->nrtts; r++)
-		for (size_t arm = 0; arm < a->narms; arm++) {
-			if (p->a->kind[arm] != PQ_AGG_KEY)
-				continue;
-			const pq_agg_group *g = pq_agg_find(a, host, (int)arm, (int)r, -2);
-			if (!g)
-				continue;
-			pq_out_printf(o, "<tr><td class=\"l\">");
-			pq_out_text(o, a->arms[arm]);
-			pq_out_printf(o, "</td><td>%g</td><td>%zu (%zu)</td>", (double)a->rtts[r] / 1e3,
-				      g->n[PQ_AGG_HS], g->failed);
-			if (!g->n[PQ_AGG_HS] || !g->n[PQ_AGG_TTFB]) {
-				pq_out_printf(o, "<td class=\"na\" colspan=\"5\">no successful connection</td>");
-			} else {
-				ms_ci(o, &g->desc[PQ_AGG_HS]);
+	for (size_t i = 0; i < a->n; i++) {
+		const pq_agg_group *g = &a->g[i];
+		if (g->host != host)
+			continue;
+		pq_out_printf(o, "<tr><td class=\"l\">");
+		pq_out_text(o, a->arms[g->arm]);
+		pq_out_printf(o, "</td>");
+		for (size_t k = 0; k < a->nvary; k++) {
+			pq_agg_dim_show(g->cell, a->vary[k], v, sizeof v);
+			pq_out_printf(o, "<td>");
+			pq_out_text(o, v);
+			pq_out_printf(o, "</td>");
+		}
+		pq_out_printf(o, "<td%s>%zu (%zu)", g->marked ? " class=\"bad\"" : "", g->n[PQ_AGG_HS], g->failed);
+		if (g->marked)
+			pq_out_printf(o, "<br><small>%zu cell%s over budget (<a href=\"#fidelity\">fidelity</a>)</small>",
+				      g->marked, g->marked == 1 ? "" : "s");
+		pq_out_printf(o, "</td>");
+		if (!g->n[PQ_AGG_HS]) {
+			pq_out_printf(o, "<td class=\"na\" colspan=\"5\">no successful connection</td>");
+		} else {
+			ms_ci(o, &g->desc[PQ_AGG_HS]);
+			if (g->n[PQ_AGG_TTFB]) {
 				ms_ci(o, &g->desc[PQ_AGG_TTFB]);
 				tails(o, &g->desc[PQ_AGG_TTFB]);
 				diff_cell(p, g, PQ_AGG_TTFB);
-				model_cell(o, g);
+			} else {
+				pq_out_printf(o, "<td class=\"na\" colspan=\"3\">no response asked</td>");
 			}
-			if (a->any_hrr)
-				pq_out_printf(o, "<td>%zu / %zu</td>", g->hrr, g->total);
-			pq_out_printf(o, "</tr>");
+			model_cell(o, g);
 		}
+		if (a->any_hrr)
+			pq_out_printf(o, "<td>%zu / %zu</td>", g->hrr, g->total);
+		pq_out_printf(o, "</tr>");
+	}
 	pq_out_printf(o, "</tbody></table></div>");
 }
 
@@ -178,6 +191,11 @@ static void key_tables(page *p)
 			 "difference\". Model: round trips the flight model predicts, and the measured "
 			 "median over tcp_info's min RTT. Click a header to sort.</p>",
 		      (unsigned long long)p->seed);
+	for (size_t i = 0; i < a->nnotes; i++) {
+		pq_out_printf(o, "<p class=\"note\">");
+		pq_out_text(o, a->notes[i]);
+		pq_out_printf(o, "</p>");
+	}
 	pq_out_printf(o, "<div class=\"hosts\">");
 	for (size_t h = 0; h < a->nhosts; h++) {
 		pq_out_printf(o, "<section><h3>host ");
@@ -189,240 +207,115 @@ static void key_tables(page *p)
 	pq_out_printf(o, "</div>");
 }
 
-/* One line of the size chart: the groups of `arm` (or, with arm < 0, every key arm's
- * full handshake) at one RTT and host, by chain size. */
-typedef struct size_line {
-	double x[MAX_PTS], hs[MAX_PTS], fb[MAX_PTS], mfb[MAX_PTS];
-	size_t n;
-	const pq_rdb_cell *ref; /* the parameters the model's cliffs are drawn for */
-	int hs_only;		/* no response asked: fb[] and mfb[] are the handshake's */
-} size_line;
-
-static void size_points(const page *p, int rtt, int host, int arm, size_line *l)
+static void steps_text(const pq_agg_line *l, const char *name, char *buf, size_t n)
 {
-	const pq_agg *a = p->a;
-	double rt = (double)a->rtts[rtt] / 1e3;
-	l->n = 0;
-	l->ref = NULL;
-	for (size_t i = 0; i < a->n && l->n < MAX_PTS; i++) {
-		const pq_agg_group *g = &a->g[i];
-		int mine = arm >= 0 ? g->arm == arm : a->kind[g->arm] == PQ_AGG_KEY && g->cell->resume_pct == 0;
-		int hs_only = !g->n[PQ_AGG_TTFB];
-		if (!mine || g->rtt != rtt || g->host != host || !g->n[hs_only ? PQ_AGG_HS : PQ_AGG_TTFB] ||
-		    g->cell->response_bytes > 65536 || g->cell->chain_der_bytes <= 0)
-			continue;
-		l->hs_only = hs_only;
-		size_t k = l->n++;
-		double x = (double)g->cell->chain_der_bytes / 1e3;
-		while (k > 0 && l->x[k - 1] > x) { /* insertion by chain size */
-			l->x[k] = l->x[k - 1], l->hs[k] = l->hs[k - 1], l->fb[k] = l->fb[k - 1];
-			l->mfb[k] = l->mfb[k - 1];
-			k--;
-		}
-		l->x[k] = x;
-		l->hs[k] = g->desc[PQ_AGG_HS].median;
-		l->fb[k] = g->desc[hs_only ? PQ_AGG_HS : PQ_AGG_TTFB].median;
-		l->mfb[k] = g->has_model ? (hs_only ? g->model.handshake_t : g->model.ttfb_t) * rt : NAN;
-		if (!l->ref || g->cell->chain_der_bytes > l->ref->chain_der_bytes)
-			l->ref = g->cell;
-	}
-}
-
-/* The model's first cliff in the line's size range, as a mark. */
-static size_t cliff_mark(const size_line *l, pq_svg_mark *m, char *label, size_t n)
-{
-	const pq_rdb_cell *c = l->ref;
-	pq_model_base b;
-	pq_model_in net;
-	pq_model_cliff cl[2];
-	size_t nc = 0;
-	if (!c || pq_model_base_alg(c->leaf, "chain_leaf", c->intermediates, c->group,
-				    c->one_write ? SIZE_MAX : 0, &b, NULL) < 0)
-		return 0;
-	pq_model_base_net(&b, c->mtu > 52 ? (size_t)c->mtu - 52 : 0, c->initcwnd > 0 ? (size_t)c->initcwnd : 0, 0, &net);
-	size_t lo = pq_model_min_chain(&b.acct_in), from = (size_t)(l->x[0] * 1e3);
-	if (pq_model_cliffs(&b.acct_in, from > lo ? from : lo, (size_t)(l->x[l->n - 1] * 1e3), &net, cl, 2,
-			    &nc, NULL) < 0 || !nc)
-		return 0;
-	snprintf(label, n, "model: %s%s cliff %.2f kB", c->leaf, c->one_write ? " one-write" : "",
-		 (double)cl[0].first_over / 1e3);
-	*m = (pq_svg_mark){(double)cl[0].first_over / 1e3, label};
-	return 1;
-}
-
-static void steps_text(const size_line *l, double rt, const char *name, char *buf, size_t n)
-{
-	pq_step st[8];
-	size_t ns = pq_step_find(l->x, l->fb, l->n, rt, 0.5, st, 8), off = 0;
+	size_t ns = l->nsteps < PQ_AGG_LINE_STEPS ? l->nsteps : PQ_AGG_LINE_STEPS, off = 0;
 	off += (size_t)snprintf(buf + off, n - off, " %s: ", name);
 	if (!ns)
 		snprintf(buf + off, n - off, "no step;");
-	for (size_t i = 0; i < ns && i < 8 && off < n; i++)
-		off += (size_t)snprintf(buf + off, n - off, "%.2f-%.2f kB (%+.2f RTT)%s", st[i].x_before,
-					st[i].x_after, st[i].jump_rtts, i + 1 < ns ? ", " : ";");
+	for (size_t i = 0; i < ns && off < n; i++)
+		off += (size_t)snprintf(buf + off, n - off, "%.2f-%.2f kB (%+.2f RTT)%s", l->steps[i].x_before,
+					l->steps[i].x_after, l->steps[i].jump_rtts, i + 1 < ns ? ", " : ";");
 }
 
-/* Time against chain size at one RTT: measured medians and the model's TTFB per arm
- * that sweeps the size (or the key arms together), the model's cliffs marked, and the
- * steps found in the measurement. */
-static void size_chart(page *p, int rtt, int host)
+/* Time against chain size at one RTT: the agg's lines (measured medians and the model's
+ * TTFB per arm that sweeps the size, or the key arms together), the model's cliffs
+ * marked, and the steps found in the measurement. */
+/* Draws the lines of (rtt, host) from a->lines[from] on, at most 4 to a chart (part
+ * `part`); returns the index to continue from (a->nlines when all are drawn). */
+static size_t size_chart(page *p, int rtt, int host, size_t from, size_t part)
 {
 	const pq_agg *a = p->a;
-	size_line *lines = calloc(4, sizeof *lines);
 	pq_svg_series s[9];
-	pq_svg_mark marks[4];
-	char mark_labels[4][96], steps[600] = "", arm[4][100], fbname[4][160], mname[4][160];
+	pq_svg_mark marks[12];
+	char steps[600] = "", arm[4][100], fbname[4][160], mname[4][160], steplab[8][48];
+	size_t nsl = 0;
 	size_t nl = 0, ns = 0, nm = 0;
-	int key_mode = 0;
+	const pq_agg_line *key = NULL;
+	size_t keyi = 0;
+	char keyname[160];
 	double rt = (double)a->rtts[rtt] / 1e3;
-	if (!lines) {
-		p->o->err = PQ_ENOMEM;
-		return;
-	}
-	for (size_t k = 0; k < a->narms && nl < 4; k++)
-		if (a->kind[k] == PQ_AGG_SIZE) {
-			size_points(p, rtt, host, (int)k, &lines[nl]);
-			if (lines[nl].n >= 3)
-				snprintf(arm[nl++], sizeof arm[0], "%.99s", a->arms[k]);
+	size_t i = from;
+	for (; i < a->nlines && nl < 4; i++) {
+		const pq_agg_line *l = &a->lines[i];
+		if (l->rtt != rtt || l->host != host)
+			continue;
+		if (l->arm < 0 && !key) {
+			key = l;
+			keyi = nl;
 		}
-	if (!nl) {
-		size_points(p, rtt, host, -1, &lines[0]);
-		key_mode = lines[0].n >= 3;
-		if (key_mode)
-			snprintf(arm[nl++], sizeof arm[0], "key arms");
-	}
-	for (size_t i = 0; i < nl; i++) {
-		size_line *l = &lines[i];
+		snprintf(arm[nl], sizeof arm[0], "%.99s", l->arm >= 0 ? a->arms[l->arm] : "key arms");
+		for (size_t k = 0; l->arm < 0 && k < a->nvary; k++) { /* which link, when several share the RTT */
+			size_t d = a->vary[k], len = strlen(arm[nl]);
+			char v[48];
+			if (!(pq_dims[d].flags & PQ_DIM_LINK) || d == PQ_D_RTT)
+				continue;
+			pq_agg_dim_show(l->first->cell, d, v, sizeof v);
+			snprintf(arm[nl] + len, sizeof arm[0] - len, ", %.20s %.40s", pq_dims[d].label, v);
+		}
 		const char *ph = l->hs_only ? "handshake" : "TTFB";
-		snprintf(fbname[i], sizeof fbname[0], "%.99s: %s, measured median", arm[i], ph);
-		snprintf(mname[i], sizeof mname[0], "%.99s: %s, model", arm[i], ph);
-		s[ns++] = (pq_svg_series){fbname[i], l->x, l->fb, l->n, NULL, NULL, PQ_SVG_LINE, (int)(2 * i)};
-		s[ns++] = (pq_svg_series){mname[i], l->x, l->mfb, l->n, NULL, NULL, PQ_SVG_STEP, (int)(2 * i + 1)};
+		snprintf(fbname[nl], sizeof fbname[0], "%.99s: %s, measured median", arm[nl], ph);
+		snprintf(mname[nl], sizeof mname[0], "%.99s: %s, model", arm[nl], ph);
+		s[ns++] = (pq_svg_series){fbname[nl], l->x, l->fb, l->n, NULL, NULL, PQ_SVG_LINE, (int)(2 * nl)};
+		s[ns++] = (pq_svg_series){mname[nl], l->x, l->mfb, l->n, NULL, NULL, PQ_SVG_STEP, (int)(2 * nl + 1)};
 		size_t off = strlen(steps);
-		steps_text(l, rt, arm[i], steps + off, sizeof steps - off);
-		nm += cliff_mark(l, &marks[nm], mark_labels[nm], sizeof mark_labels[0]);
+		steps_text(l, arm[nl], steps + off, sizeof steps - off);
+		if (l->has_cliff)
+			marks[nm++] = (pq_svg_mark){l->cliff_kb, l->cliff_label};
+		/* the measured steps too, at the first size that pays */
+		for (size_t k = 0; k < l->nsteps && k < 2 && nsl < 8 && nm < 12; k++) {
+			snprintf(steplab[nsl], sizeof steplab[0], "step %+.1f RTT", l->steps[k].jump_rtts);
+			marks[nm++] = (pq_svg_mark){l->steps[k].x_after, steplab[nsl++]};
+		}
+		nl++;
 	}
-	if (key_mode) /* the key arms' handshake too */
-		s[ns++] = (pq_svg_series){"key arms: handshake, measured median", lines[0].x, lines[0].hs,
-					  lines[0].n, NULL, NULL, PQ_SVG_LINE, 2};
+	if (key) { /* the (first) key arms' line's handshake too */
+		snprintf(keyname, sizeof keyname, "%.99s: handshake, measured median", arm[keyi]);
+		s[ns++] = (pq_svg_series){keyname, key->x, key->hs, key->n, NULL, NULL, PQ_SVG_LINE, 2};
+	}
 	if (nl) {
 		char id[48], cap[1400];
-		snprintf(id, sizeof id, "fig-size-h%d-r%d", host, rtt);
+		snprintf(id, sizeof id, part ? "fig-size-h%d-r%d-p%zu" : "fig-size-h%d-r%d", host, rtt, part);
 		snprintf(cap, sizeof cap,
 			 "Median time to first byte (handshake time where no response was asked) against "
-			 "the chain's DER size at %g ms RTT (host %s), "
+			 "the chain's DER size at %g ms RTT (host %s%s), "
 			 "with the flight model's prediction (round trips x RTT) and its cliffs marked. "
 			 "Measured steps of at least half a round trip:%s",
-			 rt, a->hosts[host], steps);
+			 rt, a->hosts[host], part ? ", continued" : "", steps);
 		pq_svg_chart c = {.id = id, .caption = cap, .x = {"chain size, DER (kB)", 0, 0, 0},
 				  .y = {"time (ms)", 0, 0, 0}, .s = s, .ns = ns, .marks = marks, .nmarks = nm};
 		pq_svg_chart_write(p->o, &c);
 		fig_add(p, id);
 	}
-	free(lines);
+	return nl ? i : a->nlines;
 }
 
-static int cmp_double(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-	return (a > b) - (a < b);
-}
-
-/* CDF of handshake times per key arm at one RTT. */
-static void cdf_chart(page *p, int rtt, int host)
+/* TTLB slowdown (%) of each response-size arm against the first such arm on one link
+ * (the agg's series; one chart per link, named by its profile and RTT). */
+static void ttlb_chart(page *p, size_t first)
 {
 	const pq_agg *a = p->a;
-	pq_svg_series s[PQ_AGG_MAX_ARMS];
-	double *xs[PQ_AGG_MAX_ARMS] = {0}, *ys[PQ_AGG_MAX_ARMS] = {0};
+	const pq_agg_slow *f = &a->slow[first];
+	for (size_t i = 0; i < first; i++)
+		if (a->slow[i].host == f->host && strcmp(a->slow[i].first->cell->link_key, f->first->cell->link_key) == 0)
+			return; /* drawn with an earlier series */
+	pq_svg_series s[8];
 	size_t ns = 0;
-	for (size_t arm = 0; arm < a->narms; arm++) {
-		const pq_agg_group *g = pq_agg_find(a, host, (int)arm, rtt, -2);
-		if (p->a->kind[arm] != PQ_AGG_KEY || !g || g->n[PQ_AGG_HS] < 2)
+	for (size_t i = first; i < a->nslow && ns < 8; i++) {
+		const pq_agg_slow *w = &a->slow[i];
+		if (w->host != f->host || strcmp(w->first->cell->link_key, f->first->cell->link_key) != 0)
 			continue;
-		size_t n = g->n[PQ_AGG_HS];
-		xs[ns] = malloc(n * sizeof(double));
-		ys[ns] = malloc(n * sizeof(double));
-		if (!xs[ns] || !ys[ns]) {
-			free(xs[ns]);
-			free(ys[ns]);
-			p->o->err = PQ_ENOMEM;
-			break;
-		}
-		memcpy(xs[ns], g->v[PQ_AGG_HS], n * sizeof(double));
-		qsort(xs[ns], n, sizeof(double), cmp_double);
-		for (size_t i = 0; i < n; i++)
-			ys[ns][i] = (double)(i + 1) / (double)n;
-		s[ns] = (pq_svg_series){a->arms[arm], xs[ns], ys[ns], n, NULL, NULL, PQ_SVG_STEP, (int)ns};
+		s[ns] = (pq_svg_series){a->arms[w->arm], w->kib, w->pct, w->n, w->lo, w->hi, PQ_SVG_LINE, (int)ns};
 		ns++;
 	}
-	if (ns >= 1) {
-		char id[48], cap[400];
-		snprintf(id, sizeof id, "fig-cdf-h%d-r%d", host, rtt);
-		snprintf(cap, sizeof cap, "Distribution of handshake times per arm at %g ms RTT (host %s): the share of connections done by each time.",
-			 (double)a->rtts[rtt] / 1e3, a->hosts[host]);
-		double hi = 0, lo = INFINITY;
-		for (size_t i = 0; i < ns; i++) {
-			hi = fmax(hi, xs[i][s[i].n - 1]);
-			lo = fmin(lo, xs[i][0]);
-		}
-		pq_svg_chart c = {.id = id, .caption = cap, .x = {"handshake time (ms)", 0, 0, hi / lo > 20},
-				  .y = {"share of connections", 0, 1, 0}, .s = s, .ns = ns};
-		pq_svg_chart_write(p->o, &c);
-		fig_add(p, id);
-	}
-	for (size_t i = 0; i < ns; i++) {
-		free(xs[i]);
-		free(ys[i]);
-	}
-}
-
-/* TTLB slowdown (%) of each response-size arm against the first such arm. */
-static void ttlb_chart(page *p, int rtt, int host)
-{
-	const pq_agg *a = p->a;
-	int base = -1;
-	pq_svg_series s[8];
-	double x[8][32], y[8][32], lo[8][32], hi[8][32];
-	size_t ns = 0;
-	for (size_t arm = 0; arm < a->narms && ns < 8; arm++) {
-		if (p->a->kind[arm] != PQ_AGG_RESP)
-			continue;
-		if (base < 0) {
-			base = (int)arm;
-			continue;
-		}
-		size_t n = 0;
-		for (size_t i = 0; i < a->n && n < 32; i++) {
-			const pq_agg_group *g = &a->g[i], *b = NULL;
-			if (g->arm != (int)arm || g->rtt != rtt || g->host != host || !g->n[PQ_AGG_TTLB])
-				continue;
-			for (size_t k = 0; k < a->n && !b; k++)
-				if (a->g[k].arm == base && a->g[k].rtt == rtt && a->g[k].host == host &&
-				    a->g[k].cell->response_bytes == g->cell->response_bytes)
-					b = &a->g[k];
-			pq_boot_result r;
-			if (!b || pq_boot_diff(b->v[PQ_AGG_TTLB], b->n[PQ_AGG_TTLB], g->v[PQ_AGG_TTLB],
-					       g->n[PQ_AGG_TTLB], 1000, p->seed, &r, NULL) < 0)
-				continue;
-			x[ns][n] = (double)g->cell->response_bytes / 1024.0;
-			y[ns][n] = (r.ratio - 1) * 100;
-			lo[ns][n] = (r.ratio_lo - 1) * 100;
-			hi[ns][n] = (r.ratio_hi - 1) * 100;
-			n++;
-		}
-		if (n >= 2) {
-			s[ns] = (pq_svg_series){a->arms[arm], x[ns], y[ns], n, lo[ns], hi[ns], PQ_SVG_LINE, (int)ns};
-			ns++;
-		}
-	}
-	if (!ns)
-		return;
-	char id[48], cap[600];
-	snprintf(id, sizeof id, "fig-ttlb-h%d-r%d", host, rtt);
+	char id[48], cap[700];
+	const char *prof = pq_agg_dim_text(f->first->cell, "profile");
+	snprintf(id, sizeof id, "fig-ttlb-h%d-s%zu", f->host, first);
 	snprintf(cap, sizeof cap,
-		 "Time-to-last-byte slowdown against %s (median ratio - 1, %%) by response size at %g ms "
-		 "RTT (host %s); bands are bootstrap 95 %% intervals.",
-		 a->arms[base], (double)a->rtts[rtt] / 1e3, a->hosts[host]);
+		 "Time-to-last-byte slowdown against %s (median ratio - 1, %%) by response size%s%s, at %g ms RTT "
+		 "(host %s); bands are bootstrap 95 %% intervals.",
+		 a->arms[f->base], prof && *prof ? " on profile " : "", prof && *prof ? prof : "",
+		 pq_agg_dim_num(f->first->cell, "rtt") / 1e3, a->hosts[f->host]);
 	pq_svg_chart c = {.id = id, .caption = cap, .x = {"response size (KiB)", 0, 0, 1},
 			  .y = {"TTLB slowdown (%)", 0, 0, 0}, .s = s, .ns = ns};
 	pq_svg_chart_write(p->o, &c);
@@ -603,16 +496,21 @@ static void figures(page *p)
 	pq_out_printf(p->o, "<h2 id=\"figures\">Figures</h2>");
 	for (size_t h = 0; h < a->nhosts; h++)
 		for (size_t r = 0; r < a->nrtts; r++)
-			size_chart(p, (int)r, (int)h);
+			for (size_t from = 0, part = 0; from < a->nlines; part++)
+				from = size_chart(p, (int)r, (int)h, from, part);
 	for (size_t h = 0; h < a->nhosts; h++)
 		for (size_t r = 0; r < a->nrtts; r++)
-			cdf_chart(p, (int)r, (int)h);
+			pq_charts_loss(p->o, a, (int)h, (int)r, &p->figs);
+	for (size_t h = 0; h < a->nhosts; h++)
+		pq_charts_rtt(p->o, a, (int)h, &p->figs);
 	for (size_t h = 0; h < a->nhosts; h++)
 		for (size_t r = 0; r < a->nrtts; r++)
-			ttlb_chart(p, (int)r, (int)h);
+			pq_charts_cdf(p->o, a, (int)h, (int)r, &p->figs);
+	for (size_t i = 0; i < a->nslow; i++)
+		ttlb_chart(p, i);
 }
 
-void pq_report_html(pq_out *o, const pq_rdb *db, const pq_agg *a, const char *source, uint64_t seed)
+void pq_report_html(pq_out *o, const pq_rdb *db, const pq_agg *a, const char *source)
 {
 	pq_out body;
 	page *p = calloc(1, sizeof *p);
@@ -621,9 +519,9 @@ void pq_report_html(pq_out *o, const pq_rdb *db, const pq_agg *a, const char *so
 		return;
 	}
 	pq_out_init(&body, o->b.cap);
-	*p = (page){.o = &body, .db = db, .a = a, .seed = seed};
+	*p = (page){.o = &body, .db = db, .a = a, .seed = a->seed};
 	key_tables(p);
-	pq_report_studies(&body, a, seed);
+	pq_report_studies(&body, a);
 	figures(p);
 	agreement(p);
 	fidelity(p);
@@ -631,8 +529,8 @@ void pq_report_html(pq_out *o, const pq_rdb *db, const pq_agg *a, const char *so
 	pq_out_printf(o, "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
 			 "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
 			 "<meta name=\"pqtls-figures\" content=\"");
-	for (size_t i = 0; i < p->nfigs; i++)
-		pq_out_printf(o, "%s%s", i ? " " : "", p->figs[i]);
+	for (size_t i = 0; i < p->figs.n; i++)
+		pq_out_printf(o, "%s%s", i ? " " : "", p->figs.id[i]);
 	pq_out_printf(o, "\"><title>pqtls report: ");
 	pq_out_text(o, db->spec_name[0] ? db->spec_name : source);
 	pq_out_printf(o, "</title><style>%s</style></head><body><h1>pqtls report: ", CSS);

@@ -8,7 +8,7 @@
  * A database of several hosts shows them side by side.
  *
  * Contract: appends the page to *o (errors sticky in *o); `source` names the database
- * in the page; `seed` seeds every bootstrap. The ids of the figures written are listed
+ * in the page. The ids of the figures written are listed
  * in the page's <meta name="pqtls-figures">, for tests. */
 #ifndef PQ_REPORT_HTML_H
 #define PQ_REPORT_HTML_H
@@ -19,7 +19,6 @@
 #include "report/out.h"
 #include "exp/rdb.h"
 
-void pq_report_html(pq_out *o, const pq_rdb *db, const pq_agg *a, const char *source,
-		    uint64_t seed);
+void pq_report_html(pq_out *o, const pq_rdb *db, const pq_agg *a, const char *source);
 
 #endif

@@ -15,15 +15,16 @@ static void med_ci(char *buf, size_t n, const pq_ci_desc *d)
 		snprintf(buf, n, "%.2f (no CI, n<6)", d->median);
 }
 
-static void vs_base(char *buf, size_t n, const pq_agg *a, const pq_agg_group *g, uint64_t seed)
+static void vs_base(char *buf, size_t n, const pq_agg_group *g)
 {
-	pq_boot_result r;
-	if (g->arm == 0)
+	if (g->base == PQ_AGG_BASE_SELF)
 		snprintf(buf, n, "baseline");
-	else if (pq_agg_vs_base(a, g, PQ_AGG_TTFB, seed, &r, NULL) < 0)
+	else if (g->base == PQ_AGG_BASE_NONE)
+		snprintf(buf, n, "no baseline at this link and response");
+	else if (!g->has_vs[PQ_AGG_TTFB])
 		snprintf(buf, n, "too few values");
 	else
-		pq_boot_verdict(&r, 1, "ms", buf, n);
+		pq_boot_verdict(&g->vs[PQ_AGG_TTFB], 1, "ms", buf, n);
 }
 
 static void model_txt(char *buf, size_t n, const pq_agg_group *g)
@@ -36,49 +37,155 @@ static void model_txt(char *buf, size_t n, const pq_agg_group *g)
 			 g->agrees ? "" : g->agree_tag);
 }
 
-void pq_report_key_text(pq_out *o, const pq_agg *a, int md, uint64_t seed)
+/* One key-table row's cells as text: arm, each varying dimension, n, the times. */
+#define KCOLS (2 + PQ_DIM_COUNT + 6)
+typedef struct krow {
+	char c[KCOLS][400];
+	size_t n;
+} krow;
+
+static void key_row(const pq_agg *a, const pq_agg_group *g, krow *r)
 {
-	for (size_t h = 0; h < a->nhosts; h++) {
+	r->n = 0;
+	snprintf(r->c[r->n++], sizeof r->c[0], "%s", a->arms[g->arm]);
+	for (size_t k = 0; k < a->nvary; k++)
+		pq_agg_dim_show(g->cell, a->vary[k], r->c[r->n++], sizeof r->c[0]);
+	snprintf(r->c[r->n++], sizeof r->c[0], g->marked ? "%zu (%zu), %zu cell%s over budget" : "%zu (%zu)",
+		 g->n[PQ_AGG_HS], g->failed, g->marked, g->marked == 1 ? "" : "s");
+	med_ci(r->c[r->n++], sizeof r->c[0], &g->desc[PQ_AGG_HS]);
+	med_ci(r->c[r->n++], sizeof r->c[0], &g->desc[PQ_AGG_TTFB]);
+	vs_base(r->c[r->n++], sizeof r->c[0], g);
+	model_txt(r->c[r->n++], sizeof r->c[0], g);
+	if (a->any_hrr) /* connections the server answered with a HelloRetryRequest */
+		snprintf(r->c[r->n++], sizeof r->c[0], "%zu/%zu", g->hrr, g->total);
+}
+
+static void key_head(const pq_agg *a, krow *r)
+{
+	r->n = 0;
+	snprintf(r->c[r->n++], sizeof r->c[0], "arm");
+	for (size_t k = 0; k < a->nvary; k++)
+		snprintf(r->c[r->n++], sizeof r->c[0], "%s", pq_dims[a->vary[k]].label);
+	snprintf(r->c[r->n++], sizeof r->c[0], "n (failed)");
+	snprintf(r->c[r->n++], sizeof r->c[0], "handshake ms [95%% CI]");
+	snprintf(r->c[r->n++], sizeof r->c[0], "TTFB ms [95%% CI]");
+	snprintf(r->c[r->n++], sizeof r->c[0], "TTFB minus %s (bootstrap)", a->arms[0]);
+	snprintf(r->c[r->n++], sizeof r->c[0], "model RTTs hs/TTFB vs measured");
+	if (a->any_hrr)
+		snprintf(r->c[r->n++], sizeof r->c[0], "HRR");
+}
+
+static void key_notes(pq_out *o, const pq_agg *a, int md)
+{
+	for (size_t i = 0; i < a->nnotes; i++) {
 		if (md)
-			pq_out_printf(o, "### host %s\n\n| arm | RTT ms | n | handshake ms [95%% CI] | TTFB ms [95%% CI] | TTFB minus %s | model RTTs hs/TTFB vs measured |%s\n|---|--:|--:|--:|--:|---|---|%s\n",
-				      a->hosts[h], a->arms[0], a->any_hrr ? " HRR |" : "", a->any_hrr ? "--:|" : "");
+			pq_out_md(o, a->notes[i]);
 		else
-			pq_out_printf(o, "host %s: medians in ms [95%% CI]; TTFB minus %s (bootstrap); model round trips handshake/TTFB vs measured%s\n%-24s %7s %5s  %-26s %-26s %-44s %s\n",
-				      a->hosts[h], a->arms[0], a->any_hrr ? "; HRR: connections answered with a HelloRetryRequest" : "",
-				      "arm", "RTT ms", "n", "handshake", "TTFB", "TTFB minus baseline",
-				      a->any_hrr ? "model                    HRR" : "model");
-		for (size_t r = 0; r < a->nrtts; r++)
-			for (size_t arm = 0; arm < a->narms; arm++) {
-				const pq_agg_group *g = pq_agg_find(a, (int)h, (int)arm, (int)r, -2);
-				if (!g || a->kind[arm] != PQ_AGG_KEY)
-					continue;
-				char hs[64], fb[64], dv[160], m[320];
-				med_ci(hs, sizeof hs, &g->desc[PQ_AGG_HS]);
-				med_ci(fb, sizeof fb, &g->desc[PQ_AGG_TTFB]);
-				vs_base(dv, sizeof dv, a, g, seed);
-				model_txt(m, sizeof m, g);
-				/* The HRR count follows the model, where a database has HRRs at all. */
-				char tail[400];
-				if (!a->any_hrr)
-					snprintf(tail, sizeof tail, "%s", m);
-				else if (md)
-					snprintf(tail, sizeof tail, "%s | %zu/%zu", m, g->hrr, g->total);
-				else
-					snprintf(tail, sizeof tail, "%-24s %zu/%zu", m, g->hrr, g->total);
-				if (md)
-					pq_out_printf(o, "| %s | %g | %zu | %s | %s | %s | %s |\n", a->arms[arm],
-						      (double)a->rtts[r] / 1e3, g->n[PQ_AGG_HS], hs, fb, dv, tail);
-				else
-					pq_out_printf(o, "%-24.24s %7g %5zu  %-26s %-26s %-44s %s\n", a->arms[arm],
-						      (double)a->rtts[r] / 1e3, g->n[PQ_AGG_HS], hs, fb, dv, tail);
-			}
+			pq_out_term(o, a->notes[i]);
 		pq_out_printf(o, "\n");
 	}
+	pq_out_printf(o, "\n");
+}
+
+/* Row i of host h's table (the heading when i == a->n), written as Markdown or as text
+ * padded to the widths w[]. */
+static void key_line(pq_out *o, const pq_agg *a, size_t i, krow *r, const size_t *w, int md)
+{
+	if (i == a->n)
+		key_head(a, r);
+	else
+		key_row(a, &a->g[i], r);
+	for (size_t c = 0; c < r->n; c++) {
+		if (md) {
+			pq_out_printf(o, "| ");
+			pq_out_md(o, r->c[c]);
+			pq_out_printf(o, " ");
+		} else {
+			pq_out_term_pad(o, r->c[c], c + 1 < r->n ? w[c] + 2 : 0);
+		}
+	}
+	pq_out_printf(o, md ? "|\n" : "\n");
+	if (md && i == a->n) {
+		for (size_t c = 0; c < r->n; c++)
+			pq_out_printf(o, "|---");
+		pq_out_printf(o, "|\n");
+	}
+}
+
+/* The key table of one host: one row per grid point, a column per varying dimension;
+ * text columns padded to their widest cell (never cut). */
+static void key_host(pq_out *o, const pq_agg *a, size_t h, int md)
+{
+	krow *r = malloc(sizeof *r);
+	size_t w[KCOLS] = {0};
+	if (!r) {
+		o->err = PQ_ENOMEM;
+		return;
+	}
+	for (size_t i = 0; i <= a->n; i++) {
+		if (i < a->n && a->g[i].host != (int)h)
+			continue;
+		if (i == a->n)
+			key_head(a, r);
+		else
+			key_row(a, &a->g[i], r);
+		for (size_t c = 0; c < r->n; c++) {
+			size_t k = pq_out_term_width(r->c[c]);
+			w[c] = k > w[c] ? k : w[c];
+		}
+	}
+	pq_out_printf(o, md ? "### host " : "host ");
+	if (md)
+		pq_out_md(o, a->hosts[h]);
+	else
+		pq_out_term(o, a->hosts[h]);
+	pq_out_printf(o, md ? "\n\n" : ": one row per grid point; medians in ms with 95 %% intervals\n");
+	key_line(o, a, a->n, r, w, md);
+	for (size_t i = 0; i < a->n; i++)
+		if (a->g[i].host == (int)h)
+			key_line(o, a, i, r, w, md);
+	pq_out_printf(o, "\n");
+	free(r);
+}
+
+/* The studies' rows (report/studies.h) after the key tables. */
+static void studies_text(pq_out *o, const pq_agg *a, int md)
+{
+	if (md)
+		pq_out_printf(o, "### The studies beside this database\n\n| study | question | what it reported | here | verdict |\n"
+				 "|---|---|---|---|---|\n");
+	else
+		pq_out_printf(o, "The studies beside this database (their figures quoted from ../shared/seeds):\n");
+	for (size_t i = 0; i < a->nstudies; i++) {
+		const pq_agg_study *s = &a->studies[i];
+		const char *f[5] = {s->study, s->question, s->theirs, s->ours, s->verdict};
+		static const char *const tag[5] = {"", ": ", "\n  theirs:  ", "\n  here:    ", "\n  verdict: "};
+		for (int k = 0; k < 5; k++) {
+			pq_out_printf(o, "%s", md ? "| " : tag[k]);
+			if (md)
+				pq_out_md(o, f[k]);
+			else
+				pq_out_term(o, f[k]);
+			pq_out_printf(o, "%s", md ? " " : "");
+		}
+		pq_out_printf(o, "%s\n", md ? "|" : "");
+	}
+	if (!a->nstudies)
+		pq_out_printf(o, "%sno study's question can be answered from this database's cells\n", md ? "\n" : "  ");
+	pq_out_printf(o, "\n");
+}
+
+void pq_report_key_text(pq_out *o, const pq_agg *a, int md)
+{
+	key_notes(o, a, md);
+	for (size_t h = 0; h < a->nhosts; h++)
+		key_host(o, a, h, md);
 	const struct pq_agg_fid *f = &a->fid;
 	if (f->link_known || f->host_known || f->check_missed)
 		pq_out_printf(o, "fidelity: %zu cells marked: %zu of %zu over the link's budget, %zu of %zu over the host's, "
 				 "%zu on a link that missed its self-check (the HTML page lists every cell)\n\n",
 			      f->marked, f->link_over, f->link_known, f->host_over, f->host_known, f->check_missed);
+	studies_text(o, a, md);
 }
 
 static int save(pq_out *o, const char *dir, const char *name, pq_diag *d)
@@ -96,35 +203,57 @@ static void csv_str(pq_out *o, const char *s)
 	pq_out_printf(o, "\"");
 }
 
-static void key_csv(pq_out *o, const pq_agg *a, uint64_t seed)
+/* key.csv: the key table's rows (one per grid point) and dimension columns, with every
+ * phase's figures side by side. */
+static void key_csv(pq_out *o, const pq_agg *a)
 {
-	pq_out_printf(o, "host,arm,rtt_us,chain_der_bytes,response_bytes,phase,n,failed,median_ms,ci_lo_ms,ci_hi_ms,"
-			 "mean_ms,sd_ms,p90_ms,p99_ms,p999_ms,diff_vs_baseline_ms,diff_lo_ms,diff_hi_ms,measurable\n");
+	static const char *const stat[] = {"n", "median_ms", "ci_lo_ms", "ci_hi_ms", "mean_ms", "sd_ms", "p90_ms",
+					   "p95_ms", "p99_ms", "p999_ms", "diff_vs_baseline_ms", "diff_lo_ms",
+					   "diff_hi_ms", "measurable"};
+	char v[160];
+	pq_out_printf(o, "host,point_key,arm");
+	for (size_t k = 0; k < a->nvary; k++)
+		pq_out_printf(o, ",%s", pq_dims[a->vary[k]].column);
+	pq_out_printf(o, ",failed");
+	for (int p = 0; p < PQ_AGG_PHASES; p++)
+		for (size_t k = 0; k < sizeof stat / sizeof stat[0]; k++)
+			pq_out_printf(o, ",%s_%s", p == PQ_AGG_HS ? "handshake" : p == PQ_AGG_TTFB ? "ttfb" : "ttlb", stat[k]);
+	pq_out_printf(o, "\n");
 	for (size_t i = 0; i < a->n; i++) {
 		const pq_agg_group *g = &a->g[i];
+		csv_str(o, a->hosts[g->host]);
+		pq_out_printf(o, ",");
+		csv_str(o, g->cell->point_key);
+		pq_out_printf(o, ",");
+		csv_str(o, a->arms[g->arm]);
+		for (size_t k = 0; k < a->nvary; k++) {
+			pq_agg_dim_raw(g->cell, a->vary[k], v, sizeof v);
+			pq_out_printf(o, ",");
+			csv_str(o, v);
+		}
+		pq_out_printf(o, ",%zu", g->failed);
 		for (int p = 0; p < PQ_AGG_PHASES; p++) {
 			const pq_ci_desc *d = &g->desc[p];
-			if (!g->n[p])
+			pq_out_printf(o, ",%zu", g->n[p]);
+			if (!g->n[p]) {
+				pq_out_printf(o, ",,,,,,,,,,,,,");
 				continue;
-			csv_str(o, a->hosts[g->host]);
-			pq_out_printf(o, ",");
-			csv_str(o, a->arms[g->arm]);
-			pq_out_printf(o, ",%lld,%lld,%lld,%s,%zu,%zu,%.3f,", g->cell->rtt_us, g->cell->chain_der_bytes,
-				      g->cell->response_bytes, pq_agg_phase_name[p], g->n[p], g->failed, d->median);
-			if (d->has_ci)
-				pq_out_printf(o, "%.3f,%.3f", d->median_lo, d->median_hi);
+			}
+			pq_out_printf(o, ",%.3f", d->median);
+			d->has_ci ? pq_out_printf(o, ",%.3f,%.3f", d->median_lo, d->median_hi) : pq_out_printf(o, ",,");
+			pq_out_printf(o, ",%.3f,", d->mean);
+			isfinite(d->sd) ? pq_out_printf(o, "%.3f", d->sd) : pq_out_printf(o, "%s", "");
+			d->has_p90 ? pq_out_printf(o, ",%.3f", d->p90) : pq_out_printf(o, ",");
+			d->has_p95 ? pq_out_printf(o, ",%.3f", d->p95) : pq_out_printf(o, ",");
+			d->has_p99 ? pq_out_printf(o, ",%.3f", d->p99) : pq_out_printf(o, ",");
+			d->has_p999 ? pq_out_printf(o, ",%.3f", d->p999) : pq_out_printf(o, ",");
+			const pq_boot_result *r = &g->vs[p];
+			if (g->has_vs[p])
+				pq_out_printf(o, ",%.3f,%.3f,%.3f,%d", r->diff, r->diff_lo, r->diff_hi, r->measurable);
 			else
-				pq_out_printf(o, ",");
-			pq_out_printf(o, ",%.3f,%.3f,", d->mean, d->sd);
-			d->has_p90 ? pq_out_printf(o, "%.3f,", d->p90) : pq_out_printf(o, ",");
-			d->has_p99 ? pq_out_printf(o, "%.3f,", d->p99) : pq_out_printf(o, ",");
-			d->has_p999 ? pq_out_printf(o, "%.3f,", d->p999) : pq_out_printf(o, ",");
-			pq_boot_result r;
-			if (g->arm != 0 && pq_agg_vs_base(a, g, (enum pq_agg_phase)p, seed, &r, NULL) == 0)
-				pq_out_printf(o, "%.3f,%.3f,%.3f,%d\n", r.diff, r.diff_lo, r.diff_hi, r.measurable);
-			else
-				pq_out_printf(o, ",,,\n");
+				pq_out_printf(o, ",,,,");
 		}
+		pq_out_printf(o, "\n");
 	}
 }
 
@@ -149,26 +278,13 @@ static void agreement_csv(pq_out *o, const pq_agg *a)
 	}
 }
 
-static int cmp_double(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-	return (a > b) - (a < b);
-}
-
 static void cdf_csv(pq_out *o, const pq_agg *a)
 {
 	pq_out_printf(o, "host,arm,rtt_us,chain_der_bytes,response_bytes,handshake_ms,share\n");
 	for (size_t i = 0; i < a->n && !o->err; i++) {
 		const pq_agg_group *g = &a->g[i];
 		size_t n = g->n[PQ_AGG_HS];
-		double *v = n ? malloc(n * sizeof *v) : NULL;
-		if (n && !v) {
-			o->err = PQ_ENOMEM;
-			return;
-		}
-		if (n)
-			memcpy(v, g->v[PQ_AGG_HS], n * sizeof *v);
-		qsort(v, n, sizeof *v, cmp_double);
+		const double *v = g->v[PQ_AGG_HS]; /* sorted by the agg */
 		for (size_t k = 0; k < n; k++) {
 			csv_str(o, a->hosts[g->host]);
 			pq_out_printf(o, ",");
@@ -176,18 +292,17 @@ static void cdf_csv(pq_out *o, const pq_agg *a)
 			pq_out_printf(o, ",%lld,%lld,%lld,%.3f,%.6f\n", g->cell->rtt_us, g->cell->chain_der_bytes,
 				      g->cell->response_bytes, v[k], (double)(k + 1) / (double)n);
 		}
-		free(v);
 	}
 }
 
-int pq_report_csv(const pq_agg *a, const char *dir, uint64_t seed, pq_diag *d)
+int pq_report_csv(const pq_agg *a, const char *dir, pq_diag *d)
 {
 	static void (*const writers[])(pq_out *, const pq_agg *) = {agreement_csv, cdf_csv};
 	static const char *const names[] = {"agreement.csv", "cdf.csv"};
 	pq_out o;
 	int rc = 0;
 	pq_out_init(&o, 256u << 20);
-	key_csv(&o, a, seed);
+	key_csv(&o, a);
 	rc = save(&o, dir, "key.csv", d);
 	for (size_t i = 0; !rc && i < sizeof writers / sizeof writers[0]; i++) {
 		pq_buf_reset(&o.b);

@@ -16,7 +16,8 @@
 #include "report/agg.h"
 #include "report/out.h"
 
-void pq_report_key_text(pq_out *o, const pq_agg *a, int markdown, uint64_t seed);
-int pq_report_csv(const pq_agg *a, const char *dir, uint64_t seed, pq_diag *d) PQ_MUST_USE;
+/* Labels (arms, hosts) are escaped (report/out.h) and padded to the widest, never cut. */
+void pq_report_key_text(pq_out *o, const pq_agg *a, int markdown);
+int pq_report_csv(const pq_agg *a, const char *dir, pq_diag *d) PQ_MUST_USE;
 
 #endif

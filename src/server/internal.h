@@ -19,8 +19,12 @@ typedef struct pq_worker {
 struct pq_server {
 	pq_server_config cfg;
 	SSL_CTX *ctx;
+	SSL *listener;          /* QUIC: OpenSSL's listener on workers[0].listen_fd (UDP) */
+	BIO *qtap;              /* QUIC: the datagram tap under it (owned by the listener) */
 	int stop_fd;            /* eventfd: readable = stop */
 	atomic_int open_conns;  /* across workers, for max_conns */
+	atomic_int tls_conns;   /* of those, the ones with TLS state (made at their first byte):
+				 * what tests wait for instead of sleeping */
 	pq_worker *workers;
 	int nworkers;
 	int running, waited;
@@ -31,6 +35,10 @@ struct pq_server {
 
 /* The worker's loop (worker.c); returns when stop_fd becomes readable. */
 void *pq_worker_main(void *arg);
+/* The QUIC loop (quic.c), the same contract over the listener. */
+void *pq_qworker_main(void *arg);
+/* Make the QUIC listener over a bound UDP socket (quic.c); the socket stays ours. */
+int pq_server_quic_listen(pq_server *s, int fd, pq_diag *d);
 
 /* Count one handshake under its negotiated parameters / one failure reason. */
 void pq_server_stats_handshake(pq_server_stats *st, const char *version, const char *group,

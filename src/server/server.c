@@ -7,6 +7,7 @@
 
 #include "net/addr.h"
 #include "server/internal.h"
+#include "tls/quic.h"
 
 static int listen_one(const pq_addr *a, uint16_t port, int reuseport, const char *what, int *out,
 		      pq_diag *d)
@@ -68,6 +69,58 @@ static int claim_port(const pq_addr *a, const char *what, uint16_t *port, pq_dia
 	return 0;
 }
 
+/* QUIC: one UDP socket bound to the address (no SO_REUSEPORT: the kernel would spread
+ * one connection's datagrams over sockets that do not share its state). */
+static int bind_udp(const pq_addr *a, const char *what, int *out, pq_diag *d)
+{
+	int fd = socket(a->sa.ss_family, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return pq_diag_set(d, -errno, "%s: socket: %s", what, strerror(errno));
+	if (bind(fd, (const struct sockaddr *)&a->sa, a->len) < 0) {
+		int e = errno;
+		close(fd);
+		return pq_diag_set(d, -e, "%s: cannot bind UDP %s:%u: %s", what, a->host, a->port,
+				   strerror(e));
+	}
+	*out = fd;
+	return 0;
+}
+
+/* What QUIC cannot honour, named. */
+static int check_quic(const pq_server_config *cfg, pq_diag *d)
+{
+	if (!cfg->tls.quic)
+		return cfg->quic_retry ? pq_diag_set(d, PQ_EINVAL, "%s is a QUIC setting (with %s)",
+						     pq_name_of(cfg->names, "quic_retry"),
+						     pq_name_of(cfg->names, "quic"))
+				       : 0;
+	if (cfg->threads != 1)
+		return pq_diag_set(d, PQ_EUNSUPPORTED,
+				   "%s %d: the QUIC server runs one thread on one UDP socket (give 1)",
+				   pq_name_of(cfg->names, "threads"), cfg->threads);
+	if (cfg->flight_one_write)
+		return pq_diag_set(d, PQ_EUNSUPPORTED,
+				   "%s is a TCP write rule; QUIC packs the flight into datagrams itself",
+				   pq_name_of(cfg->names, "flight_one_write"));
+	return 0;
+}
+
+int pq_server_config_check(const pq_server_config *cfg, pq_diag *d)
+{
+	int rc = check_quic(cfg, d);
+	return rc < 0 || !cfg->tls.quic ? rc : pq_tls_quic_check(&cfg->tls, d);
+}
+
+static int listen_quic(pq_server *s, const pq_addr *a, const char *what, pq_diag *d)
+{
+	int rc = bind_udp(a, what, &s->workers[0].listen_fd, d);
+	if (rc < 0)
+		return rc;
+	s->workers[0].srv = s;
+	s->port = bound_port(s->workers[0].listen_fd, s->address, sizeof s->address);
+	return pq_server_quic_listen(s, s->workers[0].listen_fd, d);
+}
+
 int pq_server_new(const pq_server_config *cfg, pq_server **out, pq_diag *d)
 {
 	pq_addr a;
@@ -81,6 +134,8 @@ int pq_server_new(const pq_server_config *cfg, pq_server **out, pq_diag *d)
 	if (cfg->max_conns < 1)
 		return pq_diag_set(d, PQ_ERANGE, "%s: %d must be at least 1",
 				   pq_name_of(cfg->names, "max_conns"), cfg->max_conns);
+	if ((rc = pq_server_config_check(cfg, d)) < 0)
+		return rc;
 
 	pq_server *s = calloc(1, sizeof *s);
 	if (!s)
@@ -104,6 +159,10 @@ int pq_server_new(const pq_server_config *cfg, pq_server **out, pq_diag *d)
 	s->stop_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	if (s->stop_fd < 0) {
 		rc = pq_diag_set(d, -errno, "eventfd: %s", strerror(errno));
+		goto out;
+	}
+	if (cfg->tls.quic) {
+		rc = listen_quic(s, &a, what, d);
 		goto out;
 	}
 	/* SO_REUSEPORT would let us silently share a port with another server of the same
@@ -130,7 +189,8 @@ out:
 int pq_server_start(pq_server *s, pq_diag *d)
 {
 	for (int i = 0; i < s->nworkers; i++) {
-		int e = pthread_create(&s->workers[i].thread, NULL, pq_worker_main, &s->workers[i]);
+		int e = pthread_create(&s->workers[i].thread, NULL,
+				       s->listener ? pq_qworker_main : pq_worker_main, &s->workers[i]);
 		if (e) {
 			pq_server_stop(s);
 			pq_server_wait(s);
@@ -172,6 +232,7 @@ void pq_server_free(pq_server *s)
 		pq_server_stop(s);
 		pq_server_wait(s);
 	}
+	SSL_free(s->listener); /* before its socket closes */
 	for (int i = 0; s->workers && i < s->nworkers; i++)
 		if (s->workers[i].listen_fd >= 0)
 			close(s->workers[i].listen_fd);

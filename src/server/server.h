@@ -34,8 +34,13 @@ typedef struct pq_server_config {
 				      * (slowloris); 0 = PQ_SERVER_HEADER_TIMEOUT_NS */
 	pq_tls_config tls;           /* role is forced to PQ_TLS_SERVER */
 	int flight_one_write;        /* hand the first flight to TCP in one write (tls/onewrite.h) */
+	/* QUIC (tls.quic set): one UDP socket and one thread (threads must be 1), hq-interop
+	 * requests, one per connection; flight_one_write refused (a TCP write rule). */
+	int quic_retry;              /* validate addresses with a Retry first (RFC 9000 8.1.2):
+				      * a round trip up front, no amplification limit after */
 	/* What the caller calls these inputs in messages (keys: "listen", "threads",
-	 * "max_conns"); NULL: those keys. TLS inputs: tls.names. */
+	 * "max_conns", "quic", "quic_retry", "flight_one_write"); NULL: those keys. TLS
+	 * inputs: tls.names. */
 	const pq_name *names;
 } pq_server_config;
 
@@ -69,6 +74,9 @@ typedef struct pq_server_combo {
 
 typedef struct pq_server_stats {
 	uint64_t accepted, handshakes, resumed, early_data, requests, body_bytes;
+	/* QUIC: handshakes whose flight the amplification limit held (tls/quic.h), and the
+	 * bytes each way before address validation, summed over handshakes */
+	uint64_t quic_amp_held, quic_prevalid_tx, quic_prevalid_rx;
 	uint64_t err[PQ_SRV_ERR_COUNT];
 	pq_server_combo combos[PQ_SERVER_MAX_COMBOS];
 	size_t ncombos;
@@ -82,6 +90,9 @@ typedef struct pq_server_stats {
 typedef struct pq_server pq_server;
 
 int pq_server_new(const pq_server_config *cfg, pq_server **out, pq_diag *d) PQ_MUST_USE;
+/* The checks pq_server_new makes first that need no socket and no file: what QUIC cannot
+ * honour (TLS 1.2, 0-RTT, threads, flight_one_write), named. For a CLI's usage errors. */
+int pq_server_config_check(const pq_server_config *cfg, pq_diag *d) PQ_MUST_USE;
 int pq_server_start(pq_server *s, pq_diag *d) PQ_MUST_USE;
 void pq_server_stop(pq_server *s);
 void pq_server_wait(pq_server *s);

@@ -50,6 +50,9 @@ void pq_server_stats_merge(pq_server_stats *into, const pq_server_stats *from)
 	into->early_data += from->early_data;
 	into->requests += from->requests;
 	into->body_bytes += from->body_bytes;
+	into->quic_amp_held += from->quic_amp_held;
+	into->quic_prevalid_tx += from->quic_prevalid_tx;
+	into->quic_prevalid_rx += from->quic_prevalid_rx;
 	for (int i = 0; i < PQ_SRV_ERR_COUNT; i++)
 		into->err[i] += from->err[i];
 	for (size_t i = 0; i < from->ncombos; i++)
@@ -70,6 +73,13 @@ void pq_server_stats_print(const pq_server_stats *st, FILE *f)
 		(unsigned long long)st->resumed, (unsigned long long)st->early_data,
 		(unsigned long long)st->requests, (unsigned long long)st->body_bytes,
 		(unsigned long long)errs);
+	if (st->quic_prevalid_rx)
+		fprintf(f,
+			"  QUIC: the amplification limit held the flight of %llu of %llu handshakes "
+			"(before address validation: %llu bytes sent against %llu received, limit 3x)\n",
+			(unsigned long long)st->quic_amp_held, (unsigned long long)st->handshakes,
+			(unsigned long long)st->quic_prevalid_tx,
+			(unsigned long long)st->quic_prevalid_rx);
 	for (size_t i = 0; i < st->ncombos; i++) {
 		const pq_server_combo *c = &st->combos[i];
 		fprintf(f, "  handshakes %-8s group %-18s signature %-24s %s: %llu\n", c->version,

@@ -79,6 +79,8 @@ static void close_conn(loop *l, sconn *c, int clean)
 	if (clean && c->ssl && !in_handshake(c))
 		SSL_shutdown(c->ssl); /* one non-blocking try: sends close_notify */
 	ERR_clear_error();
+	if (c->ssl)
+		atomic_fetch_sub(&l->srv->tls_conns, 1);
 	SSL_free(c->ssl);
 	free(c->in);
 	close(c->fd);
@@ -270,6 +272,8 @@ static int first_byte(loop *l, sconn *c)
 		return 0;
 	}
 	c->ssl = SSL_new(l->srv->ctx);
+	if (c->ssl)
+		atomic_fetch_add(&l->srv->tls_conns, 1);
 	c->in = malloc(PQ_HTTP_MAX_HEAD);
 	int bio_ok = c->ssl && (l->srv->cfg.flight_one_write
 				    ? pq_tls_onewrite_attach(c->ssl, c->fd, PQ_TLS_ONEWRITE_BUF, NULL) == 0

@@ -6,16 +6,11 @@
 #include <string.h>
 
 #include "core/rng.h"
-
-static int cmp_double(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-	return (a > b) - (a < b);
-}
+#include "stats/sample.h"
 
 static double median_sorted(const double *s, size_t n)
 {
-	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+	return pq_stats_quantile(s, n, PQ_STATS_MEDIAN);
 }
 
 /* The median of a resample of x[0..n-1] (drawn into tmp). */
@@ -23,23 +18,23 @@ static double resample_median(const double *x, size_t n, double *tmp, pq_rng *r)
 {
 	for (size_t i = 0; i < n; i++)
 		tmp[i] = x[pq_rng_u64(r) % n];
-	qsort(tmp, n, sizeof *tmp, cmp_double);
+	pq_stats_sort(tmp, n);
 	return median_sorted(tmp, n);
 }
 
 static double sorted_median(const double *x, size_t n, double *tmp)
 {
 	memcpy(tmp, x, n * sizeof *tmp);
-	qsort(tmp, n, sizeof *tmp, cmp_double);
+	pq_stats_sort(tmp, n);
 	return median_sorted(tmp, n);
 }
 
-/* The 2.5 % and 97.5 % points of v[0..n-1] (sorted here). */
+/* The 2.5 % and 97.5 % points of v[0..n-1] (sorted here), by the one percentile. */
 static void interval(double *v, size_t n, double *lo, double *hi)
 {
-	qsort(v, n, sizeof *v, cmp_double);
-	*lo = v[(size_t)floor(0.025 * (double)(n - 1))];
-	*hi = v[(size_t)ceil(0.975 * (double)(n - 1))];
+	pq_stats_sort(v, n);
+	*lo = pq_stats_quantile(v, n, 25);
+	*hi = pq_stats_quantile(v, n, 975);
 }
 
 int pq_boot_diff(const double *a, size_t na, const double *b, size_t nb, size_t reps,

@@ -4,11 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
+#include "stats/sample.h"
 
 /* P(B = k), B ~ Binomial(n, 1/2), in logs so any n works. */
 static double binom_half(size_t n, size_t k)
@@ -35,25 +31,53 @@ size_t pq_ci_median_rank(size_t n, double level, double *coverage)
 	return best;
 }
 
+/* P(B = k), B ~ Binomial(n, q), 0 < q < 1. */
+static double binom(size_t n, size_t k, double q)
+{
+	return exp(lgamma((double)n + 1) - lgamma((double)k + 1) - lgamma((double)(n - k) + 1) +
+		   (double)k * log(q) + (double)(n - k) * log1p(-q));
+}
+
+int pq_ci_quantile(const double *sorted, size_t n, unsigned permille, double level, double *lo,
+		   double *hi)
+{
+	double q = (double)permille / 1000.0, tail = (1 - level) / 2, below = 0;
+	size_t l = 0, u = 0;
+	*lo = *hi = NAN;
+	if (n == 0 || permille == 0 || permille >= 1000)
+		return PQ_ERANGE;
+	/* l: the largest rank with P(B <= l - 1) <= tail (1-based; 0 = none). */
+	for (size_t k = 0; k < n; k++) {
+		below += binom(n, k, q);
+		if (below > tail)
+			break;
+		l = k + 1;
+	}
+	/* u: the smallest rank with P(B >= u) <= tail. */
+	double above = 0;
+	for (size_t k = n; k > 0; k--) {
+		above += binom(n, k, q);
+		if (above > tail)
+			break;
+		u = k;
+	}
+	if (!l || !u || u <= l)
+		return PQ_ERANGE;
+	*lo = sorted[l - 1];
+	*hi = sorted[u - 1];
+	return 0;
+}
+
 size_t pq_ci_min_n(double percentile)
 {
 	/* At least one value beyond the percentile: n >= 1 / (1 - q). */
 	return (size_t)ceil(1.0 / (1.0 - percentile / 100.0) - 1e-9);
 }
 
-static double pct(const double *s, size_t n, double q)
-{
-	double pos = q / 100.0 * (double)(n - 1);
-	size_t lo = (size_t)floor(pos);
-	if (lo + 1 >= n)
-		return s[n - 1];
-	return s[lo] + (pos - (double)lo) * (s[lo + 1] - s[lo]);
-}
-
 int pq_ci_describe(const double *x, size_t n, pq_ci_desc *out, pq_diag *d)
 {
 	pq_ci_desc r = {.n = n, .sd = NAN, .median_lo = NAN, .median_hi = NAN, .p90 = NAN,
-			.p99 = NAN, .p999 = NAN};
+			.p95 = NAN, .p99 = NAN, .p999 = NAN};
 	if (n == 0)
 		return pq_diag_set(d, PQ_EINVAL, "statistics: no values");
 	double *s = malloc(n * sizeof *s);
@@ -68,7 +92,7 @@ int pq_ci_describe(const double *x, size_t n, pq_ci_desc *out, pq_diag *d)
 		s[i] = x[i];
 		sum += x[i];
 	}
-	qsort(s, n, sizeof *s, cmp_double);
+	pq_stats_sort(s, n);
 	r.mean = sum / (double)n;
 	if (n >= 2) {
 		double ss = 0;
@@ -76,20 +100,20 @@ int pq_ci_describe(const double *x, size_t n, pq_ci_desc *out, pq_diag *d)
 			ss += (s[i] - r.mean) * (s[i] - r.mean);
 		r.sd = sqrt(ss / (double)(n - 1));
 	}
-	r.median = pct(s, n, 50);
+	r.median = pq_stats_quantile(s, n, PQ_STATS_MEDIAN);
 	size_t l = pq_ci_median_rank(n, 0.95, &r.coverage);
 	if (l) {
 		r.has_ci = 1;
 		r.median_lo = s[l - 1];
 		r.median_hi = s[n - l];
 	}
-	const double qs[3] = {90, 99, 99.9};
-	double *v[3] = {&r.p90, &r.p99, &r.p999};
-	int *has[3] = {&r.has_p90, &r.has_p99, &r.has_p999};
-	for (int i = 0; i < 3; i++)
-		if (n >= pq_ci_min_n(qs[i])) {
+	const unsigned qs[4] = {900, 950, 990, 999};
+	double *v[4] = {&r.p90, &r.p95, &r.p99, &r.p999};
+	int *has[4] = {&r.has_p90, &r.has_p95, &r.has_p99, &r.has_p999};
+	for (int i = 0; i < 4; i++)
+		if (n >= pq_ci_min_n(qs[i] / 10.0)) {
 			*has[i] = 1;
-			*v[i] = pct(s, n, qs[i]);
+			*v[i] = pq_stats_quantile(s, n, qs[i]);
 		}
 	free(s);
 	*out = r;

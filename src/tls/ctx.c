@@ -2,6 +2,7 @@
 
 #include "pki/files.h"
 #include "tls/certcomp.h"
+#include "tls/quic.h"
 
 #include <errno.h>
 #include <openssl/err.h>
@@ -253,16 +254,19 @@ static int setup_client(SSL_CTX *ctx, const pq_tls_config *cfg, pq_diag *d)
 
 int pq_tls_ctx_new(const pq_tls_config *cfg, SSL_CTX **out, pq_diag *d)
 {
-	int server = cfg->role == PQ_TLS_SERVER;
-	SSL_CTX *ctx = SSL_CTX_new(server ? TLS_server_method() : TLS_client_method());
-	int rc = 0;
+	int server = cfg->role == PQ_TLS_SERVER, rc = 0;
+	if (cfg->quic && (rc = pq_tls_quic_check(cfg, d)) < 0)
+		return rc;
+	SSL_CTX *ctx = SSL_CTX_new(cfg->quic		 ? pq_tls_quic_method(cfg->role)
+				   : server ? TLS_server_method()
+					    : TLS_client_method());
 	if (!ctx)
 		return pq_diag_ossl(d, PQ_ETLS, "cannot create a TLS context");
 	if ((rc = set_versions(ctx, cfg, d)) < 0 ||
 	    (rc = set_algorithms(ctx, cfg, d)) < 0 || (rc = set_cert_comp(ctx, cfg, d)) < 0)
 		goto out;
 	rc = server ? setup_server(ctx, cfg, d) : setup_client(ctx, cfg, d);
-	if (rc < 0)
+	if (rc < 0 || (cfg->quic && (rc = pq_tls_quic_setup(ctx, cfg, d)) < 0))
 		goto out;
 	SSL_CTX_set_mode(ctx, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
 	if (cfg->keylog_path) {

@@ -26,6 +26,9 @@ typedef struct pq_tls_comp {
 
 typedef struct pq_tls_config {
 	pq_tls_role role;
+	int quic;                 /* carried by QUIC (tls/quic.h): OpenSSL's QUIC method, ALPN
+				   * hq-interop; TLS 1.2 and 0-RTT refused */
+	int quic_h3;              /* QUIC client: offer ALPN h3 (HTTP/3) instead */
 	int version;              /* 13 (default when 0) or 12: the only version offered */
 	const char *groups;       /* "X25519MLKEM768:X25519"; NULL = OpenSSL's default */
 	const char *sigalgs;      /* "mldsa65:ecdsa_secp256r1_sha256"; NULL = default */

@@ -1,9 +1,12 @@
 #include "zeek/agg.h"
 
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
-#include "core/stats.h"
+#include "stats/sample.h"
 
 void pq_zeek_agg_init(pq_zeek_agg *a, const pq_zeek_classifier *cls)
 {
@@ -13,6 +16,7 @@ void pq_zeek_agg_init(pq_zeek_agg *a, const pq_zeek_classifier *cls)
 	pq_zeek_map_init(&a->groups, sizeof(uint64_t));
 	pq_zeek_map_init_fixed(&a->days, sizeof(int64_t), sizeof(pq_zeek_day) * PQ_ZCAT_N);
 	pq_zeek_map_init(&a->chains, sizeof(uint64_t));
+	pq_zeek_map_init(&a->inputs, sizeof(uint64_t));
 	a->cls = cls;
 }
 
@@ -23,6 +27,7 @@ void pq_zeek_agg_dispose(pq_zeek_agg *a)
 	pq_zeek_map_dispose(&a->groups);
 	pq_zeek_map_dispose(&a->days);
 	pq_zeek_map_dispose(&a->chains);
+	pq_zeek_map_dispose(&a->inputs);
 }
 
 static int count_str(pq_zeek_map *m, const char *s, size_t n, uint64_t k)
@@ -58,6 +63,22 @@ static int count_chain(pq_zeek_agg *a, const pq_zeek_rec *r)
 		i += n + 1;
 	}
 	return k ? count_str(&a->chains, key, k, 1) : 0;
+}
+
+int pq_zeek_agg_input(pq_zeek_agg *a, const char *path)
+{
+	struct stat st;
+	char real[PATH_MAX], key[PATH_MAX + 64];
+	if (stat(path, &st) < 0 || !realpath(path, real))
+		return 0; /* read already; nothing to tell it apart by */
+	int n = snprintf(key, sizeof key, "%lld %lld.%09ld %s", (long long)st.st_size, (long long)st.st_mtim.tv_sec,
+			 (long)st.st_mtim.tv_nsec, real);
+	return n > 0 && (size_t)n < sizeof key ? count_str(&a->inputs, key, (size_t)n, 1) : 0;
+}
+
+int pq_zeek_ts_plausible(int64_t ts)
+{
+	return ts >= PQ_ZEEK_TS_MIN && ts < PQ_ZEEK_TS_MAX;
 }
 
 static int64_t day_of(int64_t ts)
@@ -104,6 +125,10 @@ static int add(pq_zeek_agg *a, const pq_zeek_rec *r, uint64_t hash)
 		c->res[PQ_ZS_ESTABLISHED][res]++;
 	if (!r->has_ts) {
 		a->no_ts++;
+		return 0;
+	}
+	if (!pq_zeek_ts_plausible(r->ts)) {
+		a->ts_implausible++;
 		return 0;
 	}
 	int64_t day = day_of(r->ts);
@@ -202,6 +227,7 @@ int pq_zeek_agg_merge(pq_zeek_agg *into, const pq_zeek_agg *from)
 		into->bad[b] += from->bad[b];
 	into->rows += from->rows;
 	into->no_ts += from->no_ts;
+	into->ts_implausible += from->ts_implausible;
 	into->files += from->files;
 	into->bytes += from->bytes;
 	into->header_blocks += from->header_blocks;
@@ -209,7 +235,7 @@ int pq_zeek_agg_merge(pq_zeek_agg *into, const pq_zeek_agg *from)
 		keep_sample(into, &from->samples[i]);
 	into->chains_bad += from->chains_bad;
 	if (merge_counts(&into->names, &from->names) || merge_counts(&into->groups, &from->groups) ||
-	    merge_counts(&into->chains, &from->chains))
+	    merge_counts(&into->chains, &from->chains) || merge_counts(&into->inputs, &from->inputs))
 		return PQ_ENOMEM;
 	size_t it = 0, kl;
 	const void *k;

@@ -4,8 +4,11 @@
  * an exact count, so aggregates of parts add up to the aggregate of the whole
  * (pq_zeek_agg_merge), which is what --partial and `zeek merge` rely on.
  *
- * Memory: bounded by the number of distinct servers (addresses), server names, groups
- * and days, whatever the number of rows.
+ * Memory: bounded by the number of distinct servers (addresses), server names and
+ * groups, whatever the number of rows; the days are bounded by the plausible window
+ * below (about 38,000 days): a row whose ts lies outside it (a sensor with a broken
+ * clock, garbage) is counted in ts_implausible and left out of the trend, so hostile
+ * timestamps cannot grow the trend or the time to print it.
  *
  * Contract: pq_zeek_agg_add / _merge return 0 or PQ_ENOMEM. */
 #ifndef PQ_ZEEK_AGG_H
@@ -32,6 +35,14 @@ typedef struct pq_zeek_day {
 	uint64_t rows, tls13, res_yes, res_known; /* rows with a version */
 } pq_zeek_day;
 
+/* The plausible window for a row's ts, Unix seconds: from 1995-01-01 (no TLS log is
+ * older: SSL 2.0 and Zeek's forerunner Bro appeared that year) to 2100-01-01. */
+#define PQ_ZEEK_TS_MIN 788918400LL
+#define PQ_ZEEK_TS_MAX 4102444800LL
+
+/* 1 when ts (Unix seconds) lies in the plausible window. */
+int pq_zeek_ts_plausible(int64_t ts);
+
 typedef struct pq_zeek_server {
 	pq_zeek_class cls;
 	uint64_t rows, res_yes;
@@ -51,12 +62,15 @@ typedef struct pq_zeek_agg {
 	pq_zeek_cnt cat[PQ_ZCAT_N];
 	uint64_t bad[PQ_ZB_COUNT];
 	uint64_t rows, no_ts, files, bytes, header_blocks;
+	uint64_t ts_implausible; /* rows with a version whose ts is outside the window above */
 	pq_zeek_map servers; /* pq_zeek_addr -> pq_zeek_server */
 	pq_zeek_map names;   /* server_name -> uint64_t */
 	pq_zeek_map groups;  /* curve -> uint64_t */
 	pq_zeek_map days;    /* int64_t day since epoch -> pq_zeek_day[PQ_ZCAT_N] */
 	int want_chains;     /* keep the certificate chains (zeek certs) */
 	pq_zeek_map chains;  /* chain ids joined by '\n' -> connections (uint64_t) */
+	pq_zeek_map inputs;  /* the logs counted, as "SIZE MTIME_NS REALPATH" -> uint64_t: what
+			      * lets a merge refuse one log counted twice (a partial under two names) */
 	uint64_t chains_bad; /* chains that could not be kept: an id with a bad escape, over 8 KiB */
 	pq_zeek_sample samples[PQ_ZEEK_SAMPLES]; /* the first, by file and line */
 	int nsamples;
@@ -73,6 +87,8 @@ int pq_zeek_agg_add(pq_zeek_agg *a, const pq_zeek_rec *r) PQ_MUST_USE;
  * would otherwise wait for memory). */
 uint64_t pq_zeek_agg_prefetch(const pq_zeek_agg *a, const pq_zeek_rec *r);
 int pq_zeek_agg_add_hashed(pq_zeek_agg *a, const pq_zeek_rec *r, uint64_t hash) PQ_MUST_USE;
+/* Notes that the log at path is counted here (its identity: size, mtime, real path). */
+int pq_zeek_agg_input(pq_zeek_agg *a, const char *path) PQ_MUST_USE;
 void pq_zeek_agg_bad(pq_zeek_agg *a, const char *file, uint32_t unit, uint64_t line, int why, const char *detail);
 void pq_zeek_cnt_add(pq_zeek_cnt *into, const pq_zeek_cnt *from);
 int pq_zeek_agg_merge(pq_zeek_agg *into, const pq_zeek_agg *from) PQ_MUST_USE;

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/wfile.h"
 #include "zeek/input.h"
 
 #define FORMAT 1
@@ -27,6 +28,8 @@ static cJSON *build(const pq_zeek_agg *a, const char *classification)
 	cJSON_AddStringToObject(j, "classification", classification ? classification : "");
 	uint64_t tot[5] = {a->rows, a->no_ts, a->files, a->bytes, a->header_blocks};
 	cJSON_AddItemToObject(j, "totals", u64s(tot, 5));
+	/* apart from "totals": partials written before it existed stay readable (absent = 0) */
+	cJSON_AddNumberToObject(j, "rows_ts_implausible", (double)a->ts_implausible);
 	cJSON_AddItemToObject(j, "bad", u64s(a->bad, PQ_ZB_COUNT));
 	cJSON *cats = cJSON_AddArrayToObject(j, "categories");
 	for (int c = 0; c < PQ_ZCAT_N; c++)
@@ -45,9 +48,11 @@ static cJSON *build(const pq_zeek_agg *a, const char *classification)
 			cJSON_AddItemToArray(e, cJSON_CreateNumber((double)v[i]));
 		cJSON_AddItemToArray(srv, e);
 	}
-	const pq_zeek_map *maps[2] = {&a->names, &a->groups};
-	const char *mnames[2] = {"server_names", "groups"};
-	for (int m = 0; m < 2; m++) {
+	/* "inputs" (the logs counted, by size, mtime and real path) lets a merge refuse the
+	 * same log counted twice; partials without it are read as before. */
+	const pq_zeek_map *maps[3] = {&a->names, &a->groups, &a->inputs};
+	const char *mnames[3] = {"server_names", "groups", "inputs"};
+	for (int m = 0; m < 3; m++) {
 		cJSON *arr = cJSON_AddArrayToObject(j, mnames[m]);
 		const uint64_t *c;
 		it = 0;
@@ -90,21 +95,13 @@ int pq_zeek_partial_write(const pq_zeek_agg *a, const char *classification, cons
 	cJSON_Delete(j);
 	if (!txt)
 		return pq_diag_set(d, PQ_ENOMEM, "%s: out of memory writing the counts", path);
-	char tmp[4096];
-	snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid());
-	FILE *f = fopen(tmp, "w");
-	int rc = 0;
-	if (!f) {
-		rc = pq_diag_set(d, -errno, "%s: cannot write: %s", tmp, strerror(errno));
-		goto out;
+	pq_wfile w;
+	int rc = pq_wfile_open(&w, path, NULL, d);
+	if (rc == 0) {
+		fputs(txt, w.f);
+		fputc('\n', w.f);
+		rc = pq_wfile_close(&w, d);
 	}
-	int bad = fputs(txt, f) < 0 || fputc('\n', f) < 0;
-	bad |= fclose(f) != 0;
-	if (bad || rename(tmp, path) < 0) {
-		rc = pq_diag_set(d, -errno, "%s: cannot write: %s", path, strerror(errno));
-		unlink(tmp);
-	}
-out:
 	free(txt);
 	return rc;
 }
@@ -192,6 +189,26 @@ static int read_counts(rd *r, const cJSON *arr, pq_zeek_map *m, const char *what
 	return 0;
 }
 
+/* A log this partial counts that an earlier one counted too: the same partial under two
+ * names (a copy), or one log summarized twice; merging would count it twice. */
+static int counted_before(rd *r, const pq_zeek_agg *into, const pq_zeek_agg *part)
+{
+	size_t it = 0, kl;
+	const void *k;
+	while (pq_zeek_map_next(&part->inputs, &it, &k, &kl)) {
+		if (!pq_zeek_map_find(&into->inputs, k, kl))
+			continue;
+		const char *p = memchr(k, ' ', kl);
+		p = p ? memchr(p + 1, ' ', kl - (size_t)(p + 1 - (const char *)k)) : NULL;
+		size_t skip = p ? (size_t)(p + 1 - (const char *)k) : 0;
+		return r->rc = pq_diag_set(r->d, PQ_EINVAL,
+					   "%s: counts %.*s, which an earlier partial file counted already (the same "
+					   "partial under two names, or one log summarized twice); give each once",
+					   r->path, (int)(kl - skip), (const char *)k + skip);
+	}
+	return 0;
+}
+
 static int read_days(rd *r, const cJSON *arr, pq_zeek_agg *a)
 {
 	const cJSON *e;
@@ -205,6 +222,8 @@ static int read_days(rd *r, const cJSON *arr, pq_zeek_agg *a)
 		    u64arr(r, cJSON_GetArrayItem(e, 1), v, PQ_ZCAT_N * 4, "a day entry"))
 			return shape(r, "a day entry");
 		int64_t day = (int64_t)k->valuedouble;
+		if (!pq_zeek_ts_plausible(day * 86400))
+			return shape(r, "a day entry (a day outside 1995-2099)");
 		uint64_t *t = pq_zeek_map_get(&a->days, &day, sizeof day, NULL);
 		if (!t)
 			return r->rc = PQ_ENOMEM;
@@ -272,7 +291,10 @@ int pq_zeek_partial_read(pq_zeek_agg *a, const char *path, char **classification
 	if (!r.rc && !read_servers(&r, cJSON_GetObjectItemCaseSensitive(j, "servers"), &part) &&
 	    !read_counts(&r, cJSON_GetObjectItemCaseSensitive(j, "server_names"), &part.names, "\"server_names\"") &&
 	    !read_counts(&r, cJSON_GetObjectItemCaseSensitive(j, "groups"), &part.groups, "\"groups\"") &&
-	    !read_days(&r, cJSON_GetObjectItemCaseSensitive(j, "days"), &part))
+	    !read_days(&r, cJSON_GetObjectItemCaseSensitive(j, "days"), &part) &&
+	    (!cJSON_HasObjectItem(j, "inputs") ||
+	     !read_counts(&r, cJSON_GetObjectItemCaseSensitive(j, "inputs"), &part.inputs, "\"inputs\"")) &&
+	    !counted_before(&r, a, &part))
 		read_samples(&r, cJSON_GetObjectItemCaseSensitive(j, "skipped_first"), &part);
 	if (!r.rc) {
 		part.rows = tot[0];
@@ -280,7 +302,10 @@ int pq_zeek_partial_read(pq_zeek_agg *a, const char *path, char **classification
 		part.files = tot[2];
 		part.bytes = tot[3];
 		part.header_blocks = tot[4];
-		if (pq_zeek_agg_merge(a, &part))
+		const cJSON *imp = cJSON_GetObjectItemCaseSensitive(j, "rows_ts_implausible");
+		if (imp)
+			num(&r, imp, &part.ts_implausible, "\"rows_ts_implausible\"");
+		if (!r.rc && pq_zeek_agg_merge(a, &part))
 			r.rc = pq_diag_set(d, PQ_ENOMEM, "%s: out of memory", path);
 	}
 	const cJSON *cl = cJSON_GetObjectItemCaseSensitive(j, "classification");

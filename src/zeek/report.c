@@ -106,41 +106,54 @@ typedef struct period {
 	pq_zeek_day c[PQ_ZCAT_N];
 } period;
 
-static int period_cmp(const void *x, const void *y)
+typedef struct dayref {
+	int64_t day;
+	const pq_zeek_day *d;
+} dayref;
+
+static int dayref_cmp(const void *x, const void *y)
 {
-	return strcmp(((const period *)x)->name, ((const period *)y)->name);
+	int64_t a = ((const dayref *)x)->day, b = ((const dayref *)y)->day;
+	return (a > b) - (a < b);
 }
 
+/* The days in order, each added to its period (a day or a month): consecutive days share
+ * a month, so one pass over the sorted days groups them. */
 static period *trend(const pq_zeek_agg *a, int by, size_t *n)
 {
-	period *p = calloc(a->days.len ? a->days.len : 1, sizeof *p);
-	size_t it = 0, kl, np = 0;
+	size_t nd = a->days.len, it = 0, kl, np = 0;
+	period *p = calloc(nd ? nd : 1, sizeof *p);
+	dayref *days = calloc(nd ? nd : 1, sizeof *days);
 	const void *k;
 	const pq_zeek_day *d;
-	while (p && (d = pq_zeek_map_next(&a->days, &it, &k, &kl))) {
-		int64_t day;
+	for (size_t i = 0; p && days && i < nd && (d = pq_zeek_map_next(&a->days, &it, &k, &kl)); i++) {
+		memcpy(&days[i].day, k, sizeof days[i].day);
+		days[i].d = d;
+	}
+	if (p && days)
+		qsort(days, nd, sizeof *days, dayref_cmp);
+	for (size_t i = 0; p && days && i < nd; i++) {
 		int y, m, dd;
-		memcpy(&day, k, sizeof day);
-		civil(day, &y, &m, &dd);
 		char name[32];
+		civil(days[i].day, &y, &m, &dd);
 		if (by == PQ_ZBY_MONTH)
 			snprintf(name, sizeof name, "%04d-%02d", y, m);
 		else
 			snprintf(name, sizeof name, "%04d-%02d-%02d", y, m, dd);
-		size_t i = 0;
-		while (i < np && strcmp(p[i].name, name))
-			i++;
-		if (i == np)
+		if (!np || strcmp(p[np - 1].name, name) != 0)
 			snprintf(p[np++].name, sizeof p->name, "%s", name);
 		for (int c = 0; c < PQ_ZCAT_N; c++) {
-			p[i].c[c].rows += d[c].rows;
-			p[i].c[c].tls13 += d[c].tls13;
-			p[i].c[c].res_yes += d[c].res_yes;
-			p[i].c[c].res_known += d[c].res_known;
+			p[np - 1].c[c].rows += days[i].d[c].rows;
+			p[np - 1].c[c].tls13 += days[i].d[c].tls13;
+			p[np - 1].c[c].res_yes += days[i].d[c].res_yes;
+			p[np - 1].c[c].res_known += days[i].d[c].res_known;
 		}
 	}
-	if (p)
-		qsort(p, np, sizeof *p, period_cmp);
+	if (!days) {
+		free(p);
+		p = NULL;
+	}
+	free(days);
 	*n = np;
 	return p;
 }
@@ -227,6 +240,10 @@ void pq_zeek_report_text(FILE *f, const pq_zeek_agg *a, const pq_zeek_report_opt
 		a->files, a->bytes, a->rows, a->servers.len, a->header_blocks, pq_zeek_report_skipped(a));
 	if (o->classification)
 		fprintf(f, "classification: %s\n", o->classification);
+	if (a->ts_implausible)
+		fprintf(f, "%" PRIu64 " rows with an implausible ts (before 1995 or from 2100: a sensor's broken clock?) "
+			"are counted but left out of the trend\n",
+			a->ts_implausible);
 	text_table(f, a);
 	size_t n = 0;
 	uint64_t grp_total = 0;
@@ -241,9 +258,9 @@ void pq_zeek_report_text(FILE *f, const pq_zeek_agg *a, const pq_zeek_report_opt
 	if (o->by != PQ_ZBY_NONE) {
 		period *p = trend(a, o->by, &n);
 		fprintf(f, "\nTrend by %s: TLS 1.3 share and resumption (rows with a version; %" PRIu64
-			" without a usable ts left out)\n%-10s %-8s %10s %8s %10s\n",
-			o->by == PQ_ZBY_DAY ? "day" : "month", a->no_ts, "period", "category", "rows", "tls13%",
-			"resumed%");
+			" without a usable ts and %" PRIu64 " with an implausible one left out)\n%-10s %-8s %10s %8s %10s\n",
+			o->by == PQ_ZBY_DAY ? "day" : "month", a->no_ts, a->ts_implausible, "period", "category", "rows",
+			"tls13%", "resumed%");
 		for (size_t i = 0; p && i < n; i++)
 			for (int c = 0; c < PQ_ZCAT_N; c++)
 				if (p[i].c[c].rows)
@@ -289,6 +306,7 @@ cJSON *pq_zeek_report_json(const pq_zeek_agg *a, const pq_zeek_report_opts *o)
 	cJSON_AddNumberToObject(j, "servers", (double)a->servers.len);
 	cJSON_AddNumberToObject(j, "header_blocks", (double)a->header_blocks);
 	cJSON_AddNumberToObject(j, "rows_without_ts", (double)a->no_ts);
+	cJSON_AddNumberToObject(j, "rows_ts_implausible", (double)a->ts_implausible);
 	if (o->classification)
 		cJSON_AddStringToObject(j, "classification", o->classification);
 	cJSON *cats = cJSON_AddObjectToObject(j, "categories");

@@ -114,7 +114,17 @@ static int scan_gzip(job *j, unit *u, pq_zeek_scan *s, pq_diag *d)
 		int r = gzread(g, buf + have, (unsigned)(cap - have));
 		if (r <= 0)
 			break;
-		have += (size_t)r;
+		if (skipping) { /* the rest of a line counted as too long: up to its newline, dropped */
+			const char *nl = memchr(buf, '\n', (size_t)r);
+			if (!nl)
+				continue;
+			have = (size_t)r - (size_t)(nl + 1 - buf);
+			memmove(buf, nl + 1, have);
+			skipping = 0;
+			s->line++;
+		} else {
+			have += (size_t)r;
+		}
 		long used = pq_zeek_scan_buf(s, buf, have, 0);
 		if (used < 0) {
 			rc = (int)used;
@@ -127,15 +137,15 @@ static int scan_gzip(job *j, unit *u, pq_zeek_scan *s, pq_diag *d)
 			if (nb) {
 				buf = nb;
 				cap *= 2;
-			} else if (!skipping) {
+			} else {
 				pq_zeek_agg_bad(s->agg, path, s->unit, s->line + 1, PQ_ZB_TOOLONG, "over 64 MiB");
 				skipping = 1;
-				have = 0;
-			} else {
 				have = 0;
 			}
 		}
 	}
+	if (skipping) /* the input ended inside the long line */
+		s->line++;
 	int e = 0;
 	const char *msg = gzerror(g, &e);
 	long used = pq_zeek_scan_buf(s, buf, have, e == Z_OK);
@@ -349,6 +359,9 @@ int pq_zeek_run(const pq_zeek_files *files, const pq_zeek_run_cfg *cfg, pq_zeek_
 	}
 	fix_lines(&j, out);
 	out->files += files->n;
+	for (size_t f = 0; f < files->n && !rc; f++)
+		if (pq_zeek_agg_input(out, files->v[f]))
+			rc = pq_diag_set(d, PQ_ENOMEM, "out of memory");
 	out->bytes += bytes;
 out:
 	for (size_t i = 0; i < j.nu; i++)

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/stats.h"
 #include "exp/rdb.h"
+#include "stats/sample.h"
 
 /* The groups' key: the chain, and the RTT when it is known. */
 typedef struct sample {
@@ -82,8 +82,8 @@ static int read_samples(const pq_rdb *db, sample **out, size_t *n)
 	return 0;
 }
 
-/* The median TTFB of v[0..n), in ms (core/stats: interpolated, the mean of the two middle
- * values for an even n). */
+/* The median TTFB of v[0..n), in ms (pqtls's one percentile, stats/sample.h: the mean of
+ * the two middle values for an even n, as the views). */
 static int median_ms(const sample *v, size_t n, double *out)
 {
 	pq_stats st;

@@ -81,6 +81,8 @@ static int set_fields(pq_zeek_tsv *t, char *p, size_t len)
 {
 	reset_block(t);
 	t->blocks++;
+	if (t->sep_bad[0]) /* its fields would be split at a separator the block did not declare */
+		return header_bad(t, t->sep_bad);
 	int n = 0;
 	for (size_t i = 0, start = 0; i <= len; i++) {
 		if (i < len && p[i] != t->sep)
@@ -113,9 +115,14 @@ int pq_zeek_tsv_header(pq_zeek_tsv *t, char *line, size_t len)
 		char c[4];
 		size_t n;
 		reset_block(t);
-		if (header_value(t, line + 11, len - 11, c, sizeof c, &n, "#separator is not one byte") ||
-		    n != 1 || c[0] == '\n')
-			return header_bad(t, "#separator is not one byte (pqtls reads single-byte separators)");
+		const char *why = NULL;
+		if (header_value(t, line + 11, len - 11, c, sizeof c, &n, "#separator is not one byte") || n != 1)
+			why = "#separator is not one byte (pqtls reads single-byte separators)";
+		else if (c[0] == '\n')
+			why = "#separator is a newline (\\x0a); give one byte other than newline (Zeek writes \\x09)";
+		snprintf(t->sep_bad, sizeof t->sep_bad, "%s", why ? why : "");
+		if (why)
+			return header_bad(t, why);
 		t->sep = c[0];
 		return 0;
 	}
@@ -344,9 +351,10 @@ static int decode(const pq_zeek_tsv *t, span *s, int n, int esc, pq_zeek_rec *r)
 /* Rows under no usable header: why. */
 static int no_header(const pq_zeek_tsv *t, pq_zeek_rec *r)
 {
-	if (!t->nfields)
-		return bad(r, PQ_ZB_NOHEADER, "no #fields line before this row");
-	return bad(r, PQ_ZB_HEADER, t->bad_detail);
+	/* an unusable header (also one that ended before its #fields) comes first */
+	if (t->bad)
+		return bad(r, PQ_ZB_HEADER, t->bad_detail);
+	return bad(r, PQ_ZB_NOHEADER, "no #fields line before this row");
 }
 
 int pq_zeek_tsv_row(const pq_zeek_tsv *t, char *line, size_t len, pq_zeek_rec *r)
@@ -383,7 +391,7 @@ int pq_zeek_tsv_split(const pq_zeek_tsv *t, char *line, size_t len, pq_zeek_span
 	size_t ll;
 	for (int i = 0; i < t->nnames; i++)
 		out[i] = (span){NULL, 0};
-	*why = !t->nfields ? PQ_ZB_NOHEADER : t->bad ? PQ_ZB_HEADER : PQ_ZB_NONE;
+	*why = t->bad ? PQ_ZB_HEADER : !t->nfields ? PQ_ZB_NOHEADER : PQ_ZB_NONE;
 	if (*why)
 		return PQ_EPARSE;
 	int n = split(t, line, len, 0, out, &esc, &ll);

@@ -49,6 +49,8 @@ typedef struct pq_zeek_tsv {
 	int col[PQ_ZEEK_TSV_MAXCOLS]; /* column of each, -1 when the log has none */
 	int bad;                  /* the current header block is unusable */
 	char bad_detail[96];
+	char sep_bad[96];         /* why the last #separator was unusable ("" = it was fine):
+				   * the block's #fields cannot make it usable, only a new #separator */
 	unsigned blocks;          /* header blocks seen (#fields lines) */
 } pq_zeek_tsv;
 

@@ -21,7 +21,8 @@ grep -q "served 0 connections" "$T/out.out" || { cat "$T/out.out"; fail "bench c
 pass "no connection was made for a run whose outputs cannot be written"
 
 # Hostile TLS peers (python's ssl): "trickle" answers a request with a head and then one
-# body byte every 0.5 s, "endless" with a body that never ends, neither with a length.
+# body byte every 0.5 s, "endless" with a body that never ends, neither with a length;
+# "cut" promises 1000 bytes, sends 10 and closes.
 command -v python3 >/dev/null || { echo "skip: needs python3 to play the hostile servers"; exit 77; }
 cat >"$T/hostile.py" <<'PY'
 import socket, ssl, sys, threading, time
@@ -33,6 +34,10 @@ def serve(c):
     try:
         t = ctx.wrap_socket(c, server_side=True)
         t.recv(4096)
+        if mode == "cut":  # the head promises 1000 bytes; 10 come, then the close
+            t.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n" + b"x" * 10)
+            t.unwrap()
+            return
         t.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\n")
         while True:
             t.sendall(b"x" if mode == "trickle" else b"x" * 16384)
@@ -43,7 +48,7 @@ while True:
     c, _ = s.accept()
     threading.Thread(target=serve, args=(c,), daemon=True).start()
 PY
-for mode in trickle endless; do
+for mode in trickle endless cut; do
 	python3 "$T/hostile.py" $mode "$ecdsa/chain.pem" "$ecdsa/leaf.key" >"$T/$mode.port" 2>"$T/$mode.err" &
 	PIDS+=($!)
 	wait_for "$T/$mode.port" . 10 || { cat "$T/$mode.err"; fail "python TLS peer did not start"; }
@@ -71,6 +76,10 @@ took "still running when the run ended: past the run's duration" \
 [ "$SECS" -le 12 ] || fail "bench -d 2s --timeout 1s against an endless body took $SECS s"
 grep -q '"error":"cut_off"' "$T/endless.jsonl" || fail "the cut connection is not in the records"
 pass "bench ends on time against a trickled and an endless body"
+
+# A body cut after its head: said so, with how far it got (not "before the response").
+expect_fail 1 "server closed the connection early: after the response head, mid-body (10 bytes in, 990 to go)" \
+	"$PQTLS" bench "127.0.0.1:$(cat "$T/cut.port")" --insecure -n 1
 
 # SIGTERM mid-run (SIGINT is handled the same, but a script's background job ignores it):
 # the records measured so far are written, complete (CSV and JSONL agree).

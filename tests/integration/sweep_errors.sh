@@ -30,6 +30,27 @@ refuse 'rtt = 10ms,\n' "s.spec:1: rtt: empty value in the list"
 refuse 'rtt = 5xs\n' "s.spec:1: rtt: '5xs' is not a duration"
 refuse 'loss = 0%..20%\n' "s.spec:1: loss: '0%..20%': this key takes no range"
 refuse 'intermediates = 7\n' "s.spec:1: intermediates: 7 is out of range; use 0 to 4"
+# The reason given is the real one: a path is no response and a name no path (not "takes
+# no range"); a padding over a certificate entry's limit and a rate no link can run are
+# refused before anything runs (they passed --dry-run and failed at run time); an arm
+# label's limit is in bytes, as counted.
+refuse 'response = /../../etc/passwd\n' "s.spec:1: response: '/../../etc/passwd' is not allowed; allowed: '/', 'none' or sizes"
+refuse 'name = ../../x\n' "s.spec:1: name: '../../x' is not a name; a name is letters, digits"
+refuse 'name = a/b\n' "s.spec:1: name: 'a/b' is not a name"
+refuse 'pad-chain-to = 1GiB\n' "s.spec:1: pad-chain-to: '1GiB' is over the 16777215 bytes allowed"
+refuse 'pad-chain-to = 4KiB..32MiB step 16MiB\n' "s.spec:1: pad-chain-to: '32MiB' is over the 16777215 bytes allowed"
+refuse 'rate = 1bit\n' "s.spec:1: rate: '1bit' is out of range; allowed: rates from 8 kbit/s"
+refuse "[arm $(printf 'é%.0s' $(seq 1 40))]\nsig = ecdsa-p256\n" "an arm label is 1 to 63 bytes (this one is 80;"
+for opt in "--name ../../x" "--response /../../etc/passwd" "--pad-chain-to 1GiB" "--rate 1bit"; do
+	rc=0
+	# shellcheck disable=SC2086 # the option and its value
+	"$P" sweep $opt --dry-run >/dev/null 2>"$T/e" || rc=$?
+	[ "$rc" = 2 ] || { cat "$T/e"; fail "sweep $opt --dry-run: exit $rc, want 2"; }
+	grep -qF -- "${opt%% *}: " "$T/e" && ! grep -q "takes no range" "$T/e" || { cat "$T/e"; fail "sweep $opt: $(cat "$T/e")"; }
+done
+# What is allowed stays allowed: a path with '..' where a path is meant, the limits.
+"$P" sweep --server 127.0.0.1:1 --ca ../x/root.pem --dry-run >/dev/null || fail "--ca ../x/root.pem refused"
+"$P" sweep --pad-chain-to 16777215 --rate 8kbit,0 --name a-b_c.1 --dry-run >/dev/null || fail "the limits were refused"
 refuse 'sig = ecdsa-p999\n' "s.spec:1: sig" "ecdsa-p256"
 refuse 'mtc = yes\n' "s.spec:1: mtc: 'yes' is not allowed; allowed: one or more of none|standalone|landmark"
 refuse '[arm a]\nsig = ecdsa-p256\n[arm a]\n' "s.spec:3: arm 'a' is already defined at"

@@ -3,20 +3,7 @@
 # pqtls serve on loopback stands in for the remote host. Group and response size vary;
 # the chain, tickets and path are the server's and recorded as such; keys that would
 # pretend to set them are refused. Needs no root.
-set -euo pipefail
-P=$(readlink -f "${PQTLS:-build/pqtls}")
-T=$(mktemp -d)
-spid=
-trap '[ -n "$spid" ] && kill $spid 2>/dev/null; wait 2>/dev/null; rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-command -v python3 >/dev/null || fail "needs python3 (scripts/deps.sh installs it)"
-
-"$P" certs --sig ecdsa-p256 --out "$T/chain" >/dev/null
-"$P" serve --certs "$T/chain" --listen 127.0.0.1:0 --ready-file "$T/addr" --groups X25519MLKEM768:X25519 2>"$T/serve.err" &
-spid=$!
-for _ in $(seq 1 100); do [ -s "$T/addr" ] && break; sleep 0.05; done
-[ -s "$T/addr" ] || { cat "$T/serve.err"; fail "the server did not start"; }
-addr=$(cat "$T/addr")
+source "$(dirname "$0")/lib/loopback_serve.bash" --groups X25519MLKEM768:X25519
 
 "$P" sweep --server "$addr" --ca "$T/chain/root.pem" --group X25519,X25519MLKEM768 --response /,4KiB \
 	--connections 3 --trials 2 --out "$T/r.db" >"$T/out" 2>"$T/err" || { cat "$T/err"; fail "the remote sweep failed"; }

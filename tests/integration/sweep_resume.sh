@@ -25,8 +25,7 @@ count() { python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).exe
 
 "$P" sweep "$TMP/r.spec" --no-check --out "$DB" >"$TMP/first.out" 2>"$TMP/first.err" &
 pid=$! # pqtls itself (not a subshell), so SIGKILL reaches it
-# Wait for two finished cells, then kill inside the third (each cell is ten ~60 ms
-# connections; storing one takes milliseconds, so the process is almost always mid-cell).
+# Wait for two finished cells, then kill inside a later one (below).
 for _ in $(seq 1 300); do
 	[ "$(count 'SELECT COUNT(*) FROM cell')" -ge 2 ] && break
 	kill -0 $pid 2>/dev/null || { cat "$TMP/first.err"; fail "the sweep ended before it could be killed"; }
@@ -37,10 +36,24 @@ rc=0
 run >"$TMP/second.out" 2>"$TMP/second.err" || rc=$?
 [ "$rc" = 1 ] || { cat "$TMP/second.err"; fail "a second sweep on the same file: exit $rc, expected 1"; }
 has "$TMP/second.err" "$DB: another pqtls sweep is writing this file"
-sleep 0.25
+# Kill it mid-cell, for certain: stop it (SIGSTOP) and look for a cell's server process
+# (one per cell, from its start until the cell's measurement ends, before the cell is
+# stored); with one there, SIGKILL lands inside a cell; without, let it go on, look again.
+mid=
+for _ in $(seq 1 1000); do
+	kill -STOP $pid
+	if pgrep -P $pid -x pqtls >/dev/null; then mid=1; break; fi
+	kill -CONT $pid
+	sleep 0.01
+done
+[ -n "$mid" ] || { kill -9 $pid; fail "never saw the sweep inside a cell"; }
+stored=$(count 'SELECT COUNT(*) FROM cell')
 kill -9 $pid
-wait $pid 2>/dev/null || true
+rc=0
+wait $pid 2>/dev/null || rc=$?
+[ "$rc" = 137 ] || fail "the sweep was not killed by SIGKILL (exit $rc)"
 cells=$(count 'SELECT COUNT(*) FROM cell')
+[ "$cells" = "$stored" ] || fail "a cell was stored after the kill: $stored, then $cells"
 [ "$cells" -ge 2 ] && [ "$cells" -lt 6 ] || fail "after the kill: $cells cells (expected 2 to 5)"
 [ "$(count 'SELECT COUNT(*) FROM conn')" = $((cells * 10)) ] || fail "after the kill: a cell is partial"
 echo "killed with $cells of 6 cells stored"

@@ -126,4 +126,44 @@ expect 1 "error: $T/adir: is a directory; give a file\$" "$PQTLS" zeek merge "$T
 mkdir "$T/empty"
 expect 1 "no ssl log files in it" "$PQTLS" zeek summary "$T/empty"
 pass "bad ranges, ASN lists, options and paths: exit 1/2 with the input named"
+
+# Each reason is the right one. A newline as #separator is named as such (not "not one
+# byte"), and the rows under it, also under the #fields that follows, are a malformed
+# header's, not "before any #fields header".
+printf '#separator \\x0a\n#fields\tts\tid.resp_h\tversion\tresumed\n1700000000\t192.0.2.1\tTLSv13\tT\n' >"$T/nlsep.log"
+expect 3 "#separator is a newline" "$PQTLS" zeek summary "$T/nlsep.log"
+grep -q "nlsep.log:3: malformed header (its rows are skipped)" "$T/out" || { cat "$T/out"; fail "the row is not counted under the bad header"; }
+grep -q "before any #fields" "$T/out" && { cat "$T/out"; fail "the row is counted as before any header"; }
+grep -q "not one byte" "$T/out" && { cat "$T/out"; fail "a newline separator is called 'not one byte'"; }
+pass "#separator \\x0a: named, its row counted under the malformed header"
+# A day its month does not have is no time (its row counted, without a usable ts), not
+# the next month's first days.
+printf '{"ts":"2023-02-30T10:00:00Z","id.resp_h":"192.0.2.1","version":"TLSv13","resumed":true}\n' >"$T/feb30.json"
+printf '{"ts":"2024-02-29T10:00:00Z","id.resp_h":"192.0.2.1","version":"TLSv13","resumed":true}\n' >>"$T/feb30.json"
+expect 0 "1 without a usable ts" "$PQTLS" zeek summary --by day "$T/feb30.json"
+grep -q "^2023-03" "$T/out" && { cat "$T/out"; fail "2023-02-30 was read as a day in March"; }
+grep -q "^2024-02-29 " "$T/out" || { cat "$T/out"; fail "2024-02-29 is a day"; }
+pass "2023-02-30 refused, 2024-02-29 kept"
+# One line of 100 MB in a gzip log (past the 64 MiB limit) is one skipped line, counted
+# once; its tail is not read as another line, and the row after it is counted.
+python3 - "$T/long.log.gz" <<'PY'
+import gzip, sys
+with gzip.open(sys.argv[1], "wb", compresslevel=1) as f:
+    f.write(b"#fields\tts\tid.resp_h\tversion\tresumed\n")
+    chunk = b"x" * (1 << 20)
+    for _ in range(100):
+        f.write(chunk)
+    f.write(b"\n1700000000\t192.0.2.9\tTLSv13\tT\n")
+PY
+expect 3 "" "$PQTLS" zeek summary "$T/long.log.gz" --json
+python3 - "$T/out" <<'PY' || fail "the 100 MB line is not one skipped line"
+import json, sys
+j = json.load(open(sys.argv[1]))
+sk = j["skipped"]
+first = sk.pop("first")
+assert sk == {"total": 1, "TOOLONG": 1}, sk
+assert [(e["line"], e["reason"]) for e in first] == [(2, "TOOLONG")], first
+assert j["rows"] == 1, j["rows"]
+PY
+pass "a 100 MB gzip line: one line skipped, the next row counted"
 expect 0 "FILE|DIR" "$PQTLS" zeek summary --help

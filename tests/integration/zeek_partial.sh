@@ -64,6 +64,19 @@ rc=0
 "$PQTLS" zeek merge "$T/part.1.json" "$T/../$(basename "$T")/part.1.json" >"$T/out" 2>"$T/err" || rc=$?
 [ "$rc" = 1 ] && [ ! -s "$T/out" ] && grep -q "part.1.json: the same file as" "$T/err" || { cat "$T/err"; fail "a partial twice: exit $rc"; }
 pass "$(cat "$T/err")"
+# A copy of a partial (the same counts under another name, another file) and two
+# partials of one log (summarized twice) are refused too: each partial names the logs it
+# counts (size, mtime, real path), and a log counted already is named.
+cp "$T/part.1.json" "$T/copy-of-part.1.json"
+rc=0
+"$PQTLS" zeek merge "$T/part.1.json" "$T/copy-of-part.1.json" >"$T/out" 2>"$T/err" || rc=$?
+[ "$rc" = 1 ] && [ ! -s "$T/out" ] && grep -q "copy-of-part.1.json: counts .*1.ssl.log, which an earlier partial" "$T/err" ||
+	{ cat "$T/err"; fail "a copy of a partial: exit $rc"; }
+pass "$(cat "$T/err")"
+rc=0 # a.json counts logs 1 and 2, b.json log 1 again
+"$PQTLS" zeek merge "$T/a.json" "$T/b.json" >"$T/out" 2>"$T/err" || rc=$?
+[ "$rc" = 1 ] && grep -q "b.json: counts $T/logs/1.ssl.log, which" "$T/err" || { cat "$T/err"; fail "one log in two partials: exit $rc"; }
+pass "one log summarized twice: refused"
 # --partial into a directory that does not exist: exit 1, no temporary file left behind.
 rc=0
 "$PQTLS" zeek summary --partial "$T/nodir/p.json" "$T/logs/1.ssl.log" >/dev/null 2>"$T/err" || rc=$?

@@ -20,8 +20,8 @@
 #include "core/clock.h"
 #include "core/err.h"
 #include "core/rng.h"
-#include "core/stats.h"
 #include "core/tcpsegs.h"
+#include "core/wire.h"
 
 static void err_table(void **state)
 {
@@ -72,29 +72,19 @@ static void buf_cap(void **state)
 	pq_buf_dispose(&b);
 }
 
-static void stats_percentiles(void **state)
+/* The wire facts: the MSS rule and TLS 1.3 record framing. */
+static void wire_facts(void **state)
 {
 	(void)state;
-	pq_stats s, t;
-	pq_summary m;
-	pq_stats_init(&s);
-	pq_stats_init(&t);
-	pq_stats_summary(&s, &m);
-	assert_int_equal(m.n, 0);
-	assert_true(isnan(m.p50));
-	for (int i = 100; i >= 1; i--)
-		assert_int_equal(pq_stats_add(i % 2 ? &s : &t, i), 0);
-	assert_int_equal(pq_stats_merge(&s, &t), 0);
-	pq_stats_summary(&s, &m);
-	assert_int_equal(m.n, 100);
-	assert_float_equal(m.mean, 50.5, 1e-9);
-	assert_float_equal(m.min, 1, 1e-9);
-	assert_float_equal(m.max, 100, 1e-9);
-	assert_float_equal(m.p50, 50.5, 1e-9);
-	assert_float_equal(m.p90, 90.1, 1e-9);
-	assert_float_equal(m.sd, 29.011491975882016, 1e-9);
-	pq_stats_dispose(&s);
-	pq_stats_dispose(&t);
+	assert_int_equal(pq_wire_mss(1500), 1448);
+	assert_int_equal(PQ_WIRE_MSS_DEFAULT, 1448);
+	assert_int_equal(pq_wire_mss(9000), 8948);
+	assert_int_equal(pq_wire_mss(53), 1);
+	assert_int_equal(pq_wire_mss(52), 0);
+	assert_int_equal(pq_wire_mss(0), 0);
+	assert_int_equal(pq_wire_mss(-1), 0);
+	assert_int_equal(PQ_WIRE_TLS_RECORD_OVERHEAD, 22);
+	assert_int_equal(pq_wire_records(1), 23);
 }
 
 static void rng_deterministic(void **state)
@@ -163,8 +153,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(err_table),	     cmocka_unit_test(err_ossl_drains_queue),
-		cmocka_unit_test(buf_cap),	     cmocka_unit_test(stats_percentiles),
-		cmocka_unit_test(rng_deterministic), cmocka_unit_test(clock_fake),
+		cmocka_unit_test(buf_cap),
+		cmocka_unit_test(rng_deterministic), cmocka_unit_test(wire_facts), cmocka_unit_test(clock_fake),
 		cmocka_unit_test(tcp_segments),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

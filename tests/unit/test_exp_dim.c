@@ -161,10 +161,13 @@ static void schema_columns(void **state)
 	for (int i = 0; i < PQ_DIM_COUNT; i++) {
 		if (!pq_dims[i].column)
 			continue;
-		char sql[300];
+		char sql[400];
+		char *want = sqlite3_mprintf("%q", pq_dims[i].sql); /* DEFAULT 'tcp' has quotes */
 		snprintf(sql, sizeof sql, "SELECT COUNT(*) FROM pragma_table_info('cell') WHERE name = '%s' AND "
-					  "type || CASE WHEN \"notnull\" THEN ' NOT NULL' ELSE '' END = '%s'",
-			 pq_dims[i].column, pq_dims[i].sql);
+					  "type || CASE WHEN \"notnull\" THEN ' NOT NULL' ELSE '' END || "
+					  "CASE WHEN dflt_value IS NULL THEN '' ELSE ' DEFAULT ' || dflt_value END = '%s'",
+			 pq_dims[i].column, want);
+		sqlite3_free(want);
 		if (q(path, sql) != 1)
 			fail_msg("cell has no column %s %s", pq_dims[i].column, pq_dims[i].sql);
 	}
@@ -286,6 +289,14 @@ static void effective_values(void **state)
 	assert_int_equal(q(path, "SELECT COUNT(*) FROM cell WHERE rtt_us = 20000 AND cc = 'reno' AND "
 				 "initcwnd_segs = 4"),
 			 1);
+	/* the transport, as the cell holds it */
+	snprintf(path, sizeof path, "%s/transport.db", dir);
+	ts_db(path, "transport = tcp, quic\nsig = ecdsa-p256\n", 2);
+	assert_int_equal(q(path, "SELECT COUNT(*) FROM cell WHERE transport = 'tcp'"), 1);
+	assert_int_equal(q(path, "SELECT COUNT(*) FROM cell WHERE transport = 'quic'"), 1);
+	snprintf(path, sizeof path, "%s/retry.db", dir);
+	ts_db(path, "transport = quic-retry\nsig = ecdsa-p256\n", 2);
+	assert_int_equal(q(path, "SELECT COUNT(*) FROM cell WHERE transport = 'quic-retry'"), 1);
 	/* a remote server: the path is not ours to know */
 	snprintf(path, sizeof path, "%s/remote.db", dir);
 	ts_db(path, "server = 127.0.0.1:9\ngroup = X25519\n", 2);

@@ -238,12 +238,75 @@ static void presets_expand(void **state)
 	expand(pq_exp_preset_find("quick")->text, &g);
 	assert_int_equal(g.n, 9 * 3 * 2); /* nine arms, three RTTs, two rounds */
 	pq_exp_grid_dispose(&g);
+	expand(pq_exp_preset_find("quic-vs-tcp")->text, &g);
+	size_t nquic = 0, nretry = 0;
+	for (size_t i = 0; i < g.n; i++) {
+		nquic += g.cells[i].p.quic;
+		nretry += g.cells[i].p.quic_retry;
+	}
+	assert_int_equal(nquic * 3, g.n * 2); /* every point on TCP, QUIC and QUIC with Retry */
+	assert_int_equal(nretry * 3, g.n);
+	pq_exp_grid_dispose(&g);
 	assert_null(pq_exp_preset_find("slow"));
+}
+
+/* transport = tcp, quic: two cells per point, the TCP one keyed as before the dimension
+ * existed (its canonical text has no transport fragment); what QUIC cannot carry refused
+ * by name, with where the spec asked for it. */
+static void transport(void **state)
+{
+	(void)state;
+	pq_exp_grid g;
+	expand("transport = tcp, quic\nsig = ecdsa-p256\n", &g);
+	assert_int_equal(g.n, 2);
+	assert_int_equal(g.cells[0].p.quic + g.cells[1].p.quic, 1);
+	assert_string_not_equal(g.cells[0].key, g.cells[1].key);
+	assert_string_equal(g.cells[0].link_key, g.cells[1].link_key); /* one link for both */
+	pq_exp_grid only_tcp;
+	expand("sig = ecdsa-p256\n", &only_tcp);
+	const pq_exp_cell *tcp = g.cells[0].p.quic ? &g.cells[1] : &g.cells[0];
+	assert_string_equal(tcp->key, only_tcp.cells[0].key);
+	char text[2048];
+	assert_true(pq_exp_point_text(&tcp->p, 1, text, sizeof text) > 0);
+	assert_null(strstr(text, "transport"));
+	const pq_exp_cell *quic = g.cells[0].p.quic ? &g.cells[0] : &g.cells[1];
+	assert_true(pq_exp_point_text(&quic->p, 1, text, sizeof text) > 0);
+	assert_non_null(strstr(text, "transport=quic;"));
+	assert_int_equal(quic->p.quic_retry, 0);
+	pq_exp_grid_dispose(&g);
+	expand("transport = quic-retry\nsig = ecdsa-p256\n", &g);
+	assert_int_equal(g.cells[0].p.quic, 1);
+	assert_int_equal(g.cells[0].p.quic_retry, 1);
+	assert_true(pq_exp_point_text(&g.cells[0].p, 1, text, sizeof text) > 0);
+	assert_non_null(strstr(text, "transport=quic-retry;"));
+	pq_exp_grid_dispose(&g);
+	pq_exp_grid_dispose(&only_tcp);
+	static const char *const bad[][2] = {
+		{"transport = quic\nresume = 100%\nearly-data = yes\n", "early-data yes (OpenSSL 3.5's QUIC has no 0-RTT)"},
+		{"transport = quic\nflight-one-write = yes\n", "flight-one-write yes (a TCP write rule)"},
+	};
+	for (size_t i = 0; i < 2; i++) {
+		pq_exp_spec s;
+		pq_diag d;
+		pq_exp_spec_init(&s);
+		assert_int_equal(pq_exp_spec_parse(&s, "q.spec", bad[i][0], &d), 0);
+		assert_int_equal(pq_exp_grid_expand(&s, &g, &d), PQ_EINVAL);
+		assert_non_null(strstr(pq_diag_msg(&d), "q.spec: transport quic with "));
+		assert_non_null(strstr(pq_diag_msg(&d), bad[i][1]));
+		pq_exp_spec_dispose(&s);
+	}
+	pq_exp_spec s;
+	pq_diag d;
+	pq_exp_spec_init(&s);
+	assert_true(pq_exp_spec_parse(&s, "q.spec", "transport = udp\n", &d) < 0);
+	assert_non_null(strstr(pq_diag_msg(&d), "tcp"));
+	pq_exp_spec_dispose(&s);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(transport),
 		cmocka_unit_test(counts_and_keys),
 		cmocka_unit_test(shards_partition),
 		cmocka_unit_test(run_order),

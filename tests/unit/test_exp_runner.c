@@ -39,7 +39,7 @@ static void sweep(const char *addr, const char *ca, const char *path, pq_exp_run
 			  .shard_index = 1, .shard_count = 1, .cells_planned = g.n};
 	assert_int_equal(pq_store_run_begin(st, &r, &d), 0);
 	volatile sig_atomic_t stop = 0;
-	pq_exp_run_opts o = {.stop = &stop, .fault_stop_server_cell = -1};
+	pq_exp_run_opts o = {.stop = &stop, .test_server_fault_cell = -1};
 	if (pq_exp_run(&g, &none, st, &o, sum, &d) < 0)
 		fail_msg("%s", pq_diag_msg(&d));
 	assert_int_equal(pq_store_run_end(st, "complete", &d), 0);

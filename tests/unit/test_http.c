@@ -54,6 +54,10 @@ static void request_incomplete_and_bad(void **state)
 		"GET / HTTP/1.1\nHost: x\r\n\r\n",
 		"GET /\x01 HTTP/1.1\r\nHost: x\r\n\r\n",
 		"G\x01T / HTTP/1.1\r\nHost: x\r\n\r\n",       /* control byte in the method */
+		"GET / HTTP/1.1\nHost: x\n\n",                 /* bare LF line ends: 400 at once */
+		"GET / HTTP/1.1\n",                              /* ... not "more to come" */
+		"GET / HTTP/1.1\r\nHost: x\n",
+		"\n",
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
 		assert_int_equal(parse(bad[i], &r), PQ_EPARSE);
@@ -140,12 +144,42 @@ static void body_pattern(void **state)
 	assert_memory_equal(a, a + 64, 64);
 }
 
+/* hq-interop request lines: complete, partial, bad, oversize, and a stream that ends
+ * without the line end. */
+static void hq_request(void **state)
+{
+	(void)state;
+	pq_http_req r;
+	const char *ok = "GET /bytes/100\r\n";
+	assert_int_equal(pq_http_parse_hq(ok, strlen(ok), 0, &r), (int)strlen(ok));
+	assert_string_equal(r.path, "/bytes/100");
+	assert_int_equal(r.keep_alive, 0);
+	assert_int_equal(pq_http_parse_hq("GET /\n", 6, 1, &r), 6);
+	assert_string_equal(r.path, "/");
+	assert_int_equal(pq_http_parse_hq("GET /by", 7, 0, &r), 0);
+	assert_int_equal(pq_http_parse_hq("GET /by", 7, 1, &r), PQ_EPARSE);
+	assert_int_equal(pq_http_parse_hq("POST /x\r\n", 9, 0, &r), PQ_EPARSE);
+	assert_int_equal(pq_http_parse_hq("GET x\r\n", 7, 0, &r), PQ_EPARSE);
+	assert_int_equal(pq_http_parse_hq("GET /a b\r\n", 10, 0, &r), PQ_EPARSE);
+	assert_int_equal(pq_http_parse_hq("GET \r\n", 6, 0, &r), PQ_EPARSE);
+	char big[400];
+	memset(big, 'a', sizeof big);
+	memcpy(big, "GET /", 5);
+	assert_int_equal(pq_http_parse_hq(big, sizeof big, 0, &r), PQ_ETOOBIG);
+	/* A path that just fits the request's room is parsed; one byte more is refused. */
+	char fit[300] = "GET /";
+	memset(fit + 5, 'p', sizeof r.path - 2);
+	strcpy(fit + 5 + sizeof r.path - 2, "\r\n");
+	assert_true(pq_http_parse_hq(fit, strlen(fit), 0, &r) > 0);
+	assert_int_equal(strlen(r.path), sizeof r.path - 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(request_ok),	  cmocka_unit_test(request_incomplete_and_bad),
 		cmocka_unit_test(route),	  cmocka_unit_test(head_roundtrip),
-		cmocka_unit_test(body_pattern),
+		cmocka_unit_test(body_pattern),	  cmocka_unit_test(hq_request),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

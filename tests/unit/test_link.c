@@ -64,6 +64,9 @@ static void config_rejects_bad_values(void **state)
 	c.dir[0].queue_pkts = 10;
 	expect_bad(&c, "needs a rate");
 	pq_link_config_init(&c);
+	c.dir[1].rate_bps = 1; /* 1bit for 1Mbit: no packet would cross in time */
+	expect_bad(&c, "1 bit/s is below the accepted 8 kbit/s");
+	pq_link_config_init(&c);
 	c.dir[0].rate_bps = 1000000;
 	c.dir[0].queue_bytes = 100;
 	expect_bad(&c, "cannot hold one 1500-byte packet");
@@ -181,14 +184,23 @@ static void listen_parse(void **state)
 		"  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n"
 		"   0: 0100007F:1F90 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 1 1\n"
 		"   1: 0200004D:1151 0100004D:C350 01 00000000:00000000 00:00000000 00000000     0        0 2 1\n";
-	assert_int_equal(pq_listen_parse(tcp, 8080), 1);
-	assert_int_equal(pq_listen_parse(tcp, 4433), 0); /* established, not listening */
-	assert_int_equal(pq_listen_parse(tcp, 5201), 0);
+	assert_int_equal(pq_listen_parse(tcp, 8080, 0), 1);
+	assert_int_equal(pq_listen_parse(tcp, 4433, 0), 0); /* established, not listening */
+	assert_int_equal(pq_listen_parse(tcp, 5201, 0), 0);
 	const char *tcp6 =
 		"  sl  local_address                         remote_address                        st\n"
 		"   0: 00000000000000000000000000000000:1151 00000000000000000000000000000000:0000 0A 0\n";
-	assert_int_equal(pq_listen_parse(tcp6, 4433), 1);
-	assert_int_equal(pq_listen_parse("", 1), 0);
+	assert_int_equal(pq_listen_parse(tcp6, 4433, 0), 1);
+	assert_int_equal(pq_listen_parse("", 1, 0), 0);
+	/* UDP: a bound, unconnected socket reads 07; a connected one (01) is a client's. */
+	const char *udp =
+		"   sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode ref pointer drops\n"
+		"  100: 0200004D:1151 00000000:0000 07 00000000:00000000 00:00000000 00000000     0        0 3 2 0 0\n"
+		"  101: 0100004D:C350 0200004D:1151 01 00000000:00000000 00:00000000 00000000     0        0 4 2 0 0\n";
+	assert_int_equal(pq_listen_parse(udp, 4433, 1), 1);
+	assert_int_equal(pq_listen_parse(udp, 50000, 1), 0);
+	assert_int_equal(pq_listen_parse(udp, 4433, 0), 0); /* not a TCP listener */
+	assert_int_equal(pq_listen_parse(tcp, 8080, 1), 0);
 }
 
 static void tun_counters(void **state)

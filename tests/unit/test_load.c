@@ -19,7 +19,7 @@
 #include <sys/socket.h>
 #include <cmocka.h>
 
-#include "core/stats.h"
+#include "stats/sample.h"
 #include "load/arrival.h"
 #include "load/run.h"
 #include "load/summary.h"
@@ -131,9 +131,11 @@ static void writers(void **state)
 	assert_int_equal(pq_load_out_open(&o, "/tmp", "--csv", &d), -EISDIR);
 	assert_non_null(strstr(d.msg, "--csv: /tmp is a directory"));
 	assert_int_equal(pq_load_out_open(&o, path, "--csv", &d), 0);
-	assert_int_equal(access(tmp, F_OK), 0);
+	char otmp[sizeof o.tmp];
+	memcpy(otmp, o.tmp, sizeof otmp);
+	assert_int_equal(access(otmp, F_OK), 0);
 	pq_load_out_abort(&o);
-	assert_int_equal(access(tmp, F_OK), -1);
+	assert_int_equal(access(otmp, F_OK), -1);
 	assert_int_equal(access(path, F_OK), -1);
 }
 

@@ -241,6 +241,43 @@ static void quic_amplification(void **state)
 	assert_int_equal(q.extra_rtts, 1);
 	pq_model_quic_flight(1388, 5000, &q);
 	assert_int_equal(q.extra_rtts, 0);
+	/* Round trips from the first Initial: 1 to handshake done, one more to the first
+	 * byte; the last byte is not predicted. */
+	pq_model_out o;
+	pq_model_quic_rounds(&q, &o);
+	assert_int_equal(o.connect, 0);
+	assert_int_equal(o.handshake, 1);
+	assert_int_equal(o.ttfb, 2);
+	assert_int_equal(o.ttlb, 0);
+	pq_model_quic_flight(1388, 15600, &q);
+	pq_model_quic_rounds(&q, &o);
+	assert_int_equal(o.handshake, 2);
+	assert_int_equal(o.ttfb, 3);
+	/* After validation the next round carries the initial window (12,000 B), not twice
+	 * it: 7,200 + 12,000 = 19,200 B in two rounds, so 20 datagrams (24,000 B) take a third. */
+	pq_model_quic_flight(1388, 20 * 1150, &q);
+	assert_int_equal(q.extra_rtts, 2);
+	pq_model_quic_flight(1388, 16 * 1150, &q); /* 19,200 B: two rounds */
+	assert_int_equal(q.extra_rtts, 1);
+	/* Behind a Retry: a round trip first (two with a two-Initial ClientHello, as OpenSSL
+	 * 3.5's server takes it), then the window alone, doubling: 14 datagrams (16,800 B)
+	 * need 12,000 + 24,000, one round more; 10 datagrams fit the first. */
+	pq_model_quic_flight(1388, 14 * 1150, &q);
+	pq_model_quic_retry(&q);
+	assert_int_equal(q.extra_rtts, 1);
+	assert_int_equal(q.retry_rtts, 2);
+	pq_model_quic_rounds(&q, &o);
+	assert_int_equal(o.handshake, 4);
+	assert_int_equal(o.ttfb, 5);
+	pq_model_quic_flight(1000, 10 * 1150, &q); /* an X25519 ClientHello: one Initial */
+	pq_model_quic_retry(&q);
+	assert_int_equal(q.retry_rtts, 1);
+	pq_model_quic_rounds(&q, &o);
+	assert_int_equal(o.handshake, 2);
+	/* Nothing but CRYPTO frames' messages count: no TLS record framing, no tickets. */
+	pq_acct a = {.server_hello = 1214, .ee = 10, .cert_msg = 5000, .cert_verify = 80, .finished = 36,
+		     .flight = 99999};
+	assert_int_equal(pq_model_quic_server_msgs(&a), 1214 + 10 + 5000 + 80 + 36);
 }
 
 /* The write rule against OpenSSL itself: chains made here (ECDSA padded across the

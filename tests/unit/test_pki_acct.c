@@ -96,10 +96,14 @@ static void tls12_and_cert_msg(void **state)
 static void records_split(void **state)
 {
 	(void)state;
-	assert_int_equal(pq_acct_records(0), 22);
-	assert_int_equal(pq_acct_records(16384), 16384 + 22);
-	assert_int_equal(pq_acct_records(16385), 16385 + 44);
-	assert_int_equal(pq_acct_records(102339), 102339 + 7 * 22);
+	assert_int_equal(pq_wire_records(0), 22);
+	assert_int_equal(pq_wire_records(16384), 16384 + 22);
+	assert_int_equal(pq_wire_records(16385), 16385 + 44);
+	assert_int_equal(pq_wire_records(102339), 102339 + 7 * 22);
+	/* The resumed flight with X25519: SH record 5 + 122, psk 6, CCS 6, EE 6 + 22,
+	 * Finished 52 + 22. */
+	assert_int_equal(pq_acct_server_hello(32), 122);
+	assert_int_equal(pq_acct_resumed_flight(32), 5 + 122 + 6 + 6 + 28 + 74);
 }
 
 static void groups(void **state)

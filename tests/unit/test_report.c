@@ -56,7 +56,7 @@ static void out_escapes_and_saves(void **state)
 	assert_int_equal(pq_out_save(&o, path, &d), 0);
 	snprintf(bad, sizeof bad, "%s/missing/r.html", dir);
 	assert_true(pq_out_save(&o, bad, &d) < 0);
-	assert_non_null(strstr(d.msg, "cannot write"));
+	assert_non_null(strstr(d.msg, "cannot create"));
 	pq_out_dispose(&o);
 	/* A capped sink refuses to save what it could not hold. */
 	pq_out_init(&o, 8);
@@ -70,6 +70,52 @@ static void out_escapes_and_saves(void **state)
 	char cmd[300];
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	assert_int_equal(system(cmd), 0);
+}
+
+/* Names from a database are shown as they are, with every control, bidi override and
+ * non-UTF-8 byte made visible (issue 17 item 5): the terminal gets no ESC, BEL, CR or LF
+ * from a name, Markdown no tag and no cell break, HTML no U+202E. */
+static const char *esc(int mode, const char *s)
+{
+	static char buf[512];
+	pq_out o;
+	pq_out_init(&o, 4096);
+	if (mode == 0)
+		pq_out_term(&o, s);
+	else if (mode == 1)
+		pq_out_md(&o, s);
+	else
+		pq_out_text(&o, s);
+	assert_int_equal(o.err, 0);
+	snprintf(buf, sizeof buf, "%s", pq_buf_str(&o.b));
+	pq_out_dispose(&o);
+	return buf;
+}
+
+static void names_escaped(void **state)
+{
+	(void)state;
+	assert_string_equal(esc(0, "a\x1b[2J\a\r\nb"), "a\\x1b[2J\\x07\\x0d\\x0ab");
+	assert_string_equal(esc(0, "ml-dsa-65 \xe2\x80\xae" "evil"), "ml-dsa-65 \\u202eevil");
+	assert_string_equal(esc(0, "\xe2\x81\xa6x\xe2\x80\x8f"), "\\u2066x\\u200f");
+	assert_string_equal(esc(0, "caf\xc3\xa9 \xff \xc0\xaf"), "caf\xc3\xa9 \\xff \\xc0\\xaf"); /* overlong '/' */
+	assert_string_equal(esc(0, "a\\x1b"), "a\\\\x1b"); /* a literal escape never reads as ESC */
+	assert_string_equal(esc(0, "\xc2\x9b" "31m"), "\\u009b31m");			 /* C1 CSI */
+	assert_int_equal(pq_out_term_width("caf\xc3\xa9"), 4);
+	assert_int_equal(pq_out_term_width("\x1b"), 4);
+	assert_string_equal(esc(1, "<script>alert(1)</script> | x"), "\\<script\\>alert(1)\\</script\\> \\| x");
+	assert_string_equal(esc(1, "[a](b) *c* _d_ `e` &amp; ~f~"), "\\[a\\](b) \\*c\\* \\_d\\_ \\`e\\` \\&amp; \\~f\\~");
+	assert_string_equal(esc(1, "x\ny\xe2\x80\xae"), "x\\x0ay\\u202e");
+	assert_string_equal(esc(2, "<b>\xe2\x80\xae\x1b\nx"), "&lt;b&gt;\\u202e\\x1b\nx");
+	/* Padding never cuts: a name longer than the width is written whole. */
+	pq_out o;
+	pq_out_init(&o, 4096);
+	pq_out_term_pad(&o, "ml-dsa-65 X25519MLKEM768 resumed", 10);
+	pq_out_printf(&o, "|");
+	pq_out_term_pad(&o, "ab", 4);
+	pq_out_printf(&o, "|");
+	assert_string_equal(pq_buf_str(&o.b), "ml-dsa-65 X25519MLKEM768 resumed|ab  |");
+	pq_out_dispose(&o);
 }
 
 static void chart(void **state)
@@ -101,6 +147,7 @@ typedef struct fx_cell {
 	long long rtt_us, resp, chain, flight;
 	int inter;
 	double rate_bps, jitter_us, ttfb, ttlb;
+	const char *profile, *mtc; /* NULL: none */
 } fx_cell;
 
 static void make_results(const char *path, const fx_cell *c, size_t n)
@@ -109,14 +156,16 @@ static void make_results(const char *path, const fx_cell *c, size_t n)
 	snprintf(spec, sizeof spec, "rtt = 1ms..%zums step 1ms\nsig = ecdsa-p256\n", n);
 	ts_db(path, spec, 8);
 	for (size_t i = 0; i < n; i++) {
-		char sql[1024];
+		char sql[1400];
 		snprintf(sql, sizeof sql,
+			 "UPDATE cell SET link_profile = '%s', chain_mtc = '%s', chain_intermediate = '%s' WHERE cell_id = %zu;"
 			 "UPDATE cell SET point_key = 'p%zu', host_name = 'h', arm = '%s', chain_leaf = '%s', "
 			 "tls_group = '%s', link_key = 'l%lld', rtt_us = %lld, response_bytes = %lld, "
 			 "chain_der_bytes = %lld, chain_pad_to_bytes = 0, first_flight_bytes = %lld, first_flight_segs = 8, "
 			 "chain_intermediates = %d, initcwnd_segs = 10, jitter_us = %g, rate_bps = %g WHERE cell_id = %zu;"
 			 "UPDATE conn SET connect_us = %lld, handshake_us = %g, ttfb_us = %g, ttlb_us = %g, "
 			 "min_rtt_us = %lld WHERE cell_id = %zu",
+			 c[i].profile ? c[i].profile : "", c[i].mtc ? c[i].mtc : "none", c[i].leaf, i + 1,
 			 i, c[i].arm, c[i].leaf, c[i].group, c[i].rtt_us, c[i].rtt_us, c[i].resp, c[i].chain,
 			 c[i].flight, c[i].inter, c[i].jitter_us, c[i].rate_bps, i + 1, c[i].rtt_us, c[i].ttfb * 500,
 			 c[i].ttfb * 1e3, c[i].ttlb * 1e3, c[i].rtt_us, i + 1);
@@ -136,10 +185,10 @@ static char *studies_of(const fx_cell *c, size_t n)
 	pq_agg a;
 	pq_diag d = {0};
 	assert_int_equal(pq_rdb_open(path, &db, &d), 0);
-	assert_int_equal(pq_agg_build(&db, &a, &d), 0);
+	assert_int_equal(pq_agg_build(&db, 1, &a, &d), 0);
 	pq_out o;
 	pq_out_init(&o, 1 << 20);
-	pq_report_studies(&o, &a, 1);
+	pq_report_studies(&o, &a);
 	assert_int_equal(o.err, 0);
 	char *h = strdup(pq_buf_str(&o.b));
 	pq_out_dispose(&o);
@@ -161,24 +210,38 @@ static void studies_rows(void **state)
 	    {"ecdsa-p256", "ecdsa-p256", "X25519MLKEM768", 50000, 1024, 1400, 4000, 1, 0, 0, 103, 104},
 	    /* mtc-cdn at 50 ms */
 	    {"ml-dsa-44 today", "ml-dsa-44", "X25519MLKEM768", 50000, 1024, 7900, 9000, 1, 0, 0, 150, 151},
-	    {"ml-dsa-44 mtc landmark", "ml-dsa-44", "X25519MLKEM768", 50000, 1024, 3900, 5000, 0, 0, 0, 100, 101},
-	    /* ttlb on the aws-fast link, 200 KiB */
-	    {"ecdsa-p256 X25519", "ecdsa-p256", "X25519", 35000, 204800, 1400, 3000, 1, 1e9, 388, 80, 100},
+	    /* its label says nothing: the row finds it by its MTC mode */
+	    {"arm seven", "ml-dsa-44", "X25519MLKEM768", 50000, 1024, 3900, 5000, 0, 0, 0, 100, 101, NULL, "landmark"},
+	    /* ttlb on the aws-fast link, 64 and 200 KiB */
+	    {"ecdsa-p256 X25519", "ecdsa-p256", "X25519", 35000, 204800, 1400, 3000, 1, 1e9, 388, 80, 100, "aws-fast", NULL},
 	    {"ml-dsa-65 X25519MLKEM768", "ml-dsa-65", "X25519MLKEM768", 35000, 204800, 9000, 12000, 1, 1e9, 388,
-	     90, 104},
+	     90, 104, "aws-fast", NULL},
+	    {"ecdsa-p256 X25519", "ecdsa-p256", "X25519", 35000, 65536, 1400, 3000, 1, 1e9, 388, 80, 90, "aws-fast", NULL},
+	    {"ml-dsa-65 X25519MLKEM768", "ml-dsa-65", "X25519MLKEM768", 35000, 65536, 9000, 12000, 1, 1e9, 388,
+	     90, 99, "aws-fast", NULL},
 	};
 	char *h = studies_of(full, sizeof full / sizeof full[0]);
+	/* Table V: found by leaf algorithm and intermediate count, not by label. */
 	assert_non_null(strstr(h, "paper Table V (seeds/003)"));
-	assert_non_null(strstr(h, "TTFB median 100.00 to 102.00 ms (+2.00 ms)"));
-	assert_non_null(strstr(h, "ML-DSA: 108.77"));
-	assert_non_null(strstr(h, "ml-dsa-44: TTFB 101.00 ms [101.00, 101.00]"));
-	assert_non_null(strstr(h, "ecdsa-p256: TTFB 103.00 ms"));
-	assert_null(strstr(h, "SLH-DSA")); /* no such arm here */
-	assert_non_null(strstr(h, "paper Table VIII (seeds/003)"));
-	assert_non_null(strstr(h, "ml-dsa-44 today: first flight 9.0 kB, TTFB 150.0 ms = 3.0 RTT"));
-	assert_non_null(strstr(h, "ml-dsa-44 mtc landmark: first flight 5.0 kB, TTFB 100.0 ms = 2.0 RTT"));
-	assert_non_null(strstr(h, "aws-fast link, 200 KiB: TTLB +4.0 %"));
-	assert_null(strstr(h, "aws-lowbw")); /* no low-bandwidth link */
+	assert_non_null(strstr(h, "leaf (3.9 kB) 100.00 ms [100.00, 100.00], + 2 ints. (11.9 kB) 102.00 ms"));
+	assert_non_null(strstr(h, "+ 2 ints. +2.00 [+2.00, +2.00] ms"));
+	assert_non_null(strstr(h, "agrees: + 2 ints. adds +2.00 ms, less than a round trip"));
+	assert_null(strstr(h, "+ 1 int. (7.9 kB) 101")); /* that chain is of another group */
+	/* Table VI: the ECDSA row at 50 ms, the paper's five columns, round trips compared. */
+	assert_non_null(strstr(h, "TTFB across RTTs, ECDSA X.509"));
+	assert_non_null(strstr(h, "50 ms: 109.00; 100 ms: 208.84"));
+	assert_non_null(strstr(h, "50 ms: 103.00 ms [103.00, 103.00] (2.06 RTT; the paper 2.18)"));
+	assert_null(strstr(h, "SLH-DSA")); /* no such chain here */
+	assert_non_null(strstr(h, "TTFB across RTTs, MTC + ML-DSA"));
+	/* Table VIII's inputs: today's chain against the MTC one, by their dimensions. */
+	assert_non_null(strstr(h, "do MTC or compression save a round trip for an ML-DSA-44 chain? (50 ms RTT)"));
+	assert_non_null(strstr(h, "MTC landmark: first flight 5000 B, TTFB 100.00 ms = 2.00 RTT"));
+	/* AWS on the profile the cells hold: +4 % at 200 KiB, +10 % at 64 KiB. */
+	assert_non_null(strstr(h, "the response size, profile aws-fast"));
+	assert_non_null(strstr(h, "TTLB slowdown: 200 KiB +4.0 %"));
+	assert_non_null(strstr(h, "64 KiB +10.0 %"));
+	assert_non_null(strstr(h, "differs: up to +10.0 %, above 5 %"));
+	assert_null(strstr(h, "aws-lowbw")); /* no low-bandwidth link here */
 	free(h);
 
 	/* Without the cells a row needs, the row is left out. */
@@ -189,10 +252,11 @@ static void studies_rows(void **state)
 	};
 	h = studies_of(bare, sizeof bare / sizeof bare[0]);
 	assert_null(strstr(h, "Table V "));
-	assert_null(strstr(h, "Table VI "));
+	assert_null(strstr(h, "ECDSA X.509")); /* Table VI: no ECDSA chain at the paper's RTTs */
+	assert_non_null(strstr(h, "cannot be judged: no RTT above 0 ms with ECDSA beside it"));
 	assert_null(strstr(h, "Table VIII"));
 	assert_null(strstr(h, "AWS"));
-	assert_non_null(strstr(h, "<table>")); /* the section itself is still there */
+	assert_non_null(strstr(h, "<table class=\"studies\">")); /* the section itself is still there */
 	free(h);
 }
 
@@ -222,7 +286,7 @@ static void fidelity_per_cell(void **state)
 	assert_true(isnan(db.cells[0].fid.late_p99_us));
 	assert_int_equal(db.cells[0].fid.link_ok, -1);
 	assert_true(isnan(db.cells[0].fid.steal_pct));
-	assert_int_equal(pq_agg_build(&db, &a, &d), 0);
+	assert_int_equal(pq_agg_build(&db, 1, &a, &d), 0);
 	assert_int_equal(a.fid.link_known, 0);
 	assert_int_equal(a.fid.marked, 0);
 	pq_agg_free(&a);
@@ -240,7 +304,7 @@ static void fidelity_per_cell(void **state)
 	assert_float_equal(db.cells[1].fid.late_p99_us, 9360, 1e-9);
 	assert_int_equal(db.cells[1].fid.drop_queue, 3);
 	assert_int_equal(db.cells[2].fid.releases, -1);
-	assert_int_equal(pq_agg_build(&db, &a, &d), 0);
+	assert_int_equal(pq_agg_build(&db, 1, &a, &d), 0);
 	assert_int_equal(a.fid.link_known, 2);
 	assert_int_equal(a.fid.link_over, 1);
 	assert_int_equal(a.fid.host_known, 3);
@@ -250,7 +314,7 @@ static void fidelity_per_cell(void **state)
 	assert_float_equal(a.fid.steal_max_pct, 22.5, 1e-9);
 	pq_out o;
 	pq_out_init(&o, 1 << 20);
-	pq_report_html(&o, &db, &a, path, 1);
+	pq_report_html(&o, &db, &a, path);
 	assert_int_equal(o.err, 0);
 	const char *h = pq_buf_str(&o.b);
 	assert_non_null(strstr(h, "id=\"fidelity\""));
@@ -259,7 +323,7 @@ static void fidelity_per_cell(void **state)
 	assert_non_null(strstr(h, "<td>9360.0</td>"));
 	pq_out_dispose(&o);
 	pq_out_init(&o, 1 << 16);
-	pq_report_key_text(&o, &a, 0, 1);
+	pq_report_key_text(&o, &a, 0);
 	assert_non_null(strstr(pq_buf_str(&o.b), "fidelity: 2 cells marked: 1 of 2 over the link's budget, 1 of 3 over the host's"));
 	pq_out_dispose(&o);
 	pq_agg_free(&a);
@@ -271,7 +335,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(ticks), cmocka_unit_test(out_escapes_and_saves), cmocka_unit_test(chart),
-	    cmocka_unit_test(studies_rows), cmocka_unit_test(fidelity_per_cell),
+	    cmocka_unit_test(names_escaped), cmocka_unit_test(studies_rows), cmocka_unit_test(fidelity_per_cell),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

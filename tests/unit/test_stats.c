@@ -13,6 +13,7 @@
 #include "core/rng.h"
 #include "stats/boot.h"
 #include "stats/ci.h"
+#include "stats/sample.h"
 #include "stats/step.h"
 
 /* Ranks by hand: P(B <= 0) for n = 6 is 1/64, so [X(1), X(6)] covers 96.9 %; n = 5
@@ -126,6 +127,83 @@ static void bootstrap(void **state)
 	assert_non_null(strstr(d.msg, "at least 2 values"));
 }
 
+static void sample_set(void **state)
+{
+	(void)state;
+	pq_stats s, t;
+	pq_summary m;
+	pq_stats_init(&s);
+	pq_stats_init(&t);
+	pq_stats_summary(&s, &m);
+	assert_int_equal(m.n, 0);
+	assert_true(isnan(m.p50));
+	for (int i = 100; i >= 1; i--)
+		assert_int_equal(pq_stats_add(i % 2 ? &s : &t, i), 0);
+	assert_int_equal(pq_stats_merge(&s, &t), 0);
+	pq_stats_summary(&s, &m);
+	assert_int_equal(m.n, 100);
+	assert_float_equal(m.mean, 50.5, 1e-9);
+	assert_float_equal(m.min, 1, 1e-9);
+	assert_float_equal(m.max, 100, 1e-9);
+	assert_float_equal(m.p50, 50.5, 1e-9);
+	assert_float_equal(m.p90, 90.1, 1e-9);
+	assert_float_equal(m.sd, 29.011491975882016, 1e-9);
+	pq_stats_dispose(&s);
+	pq_stats_dispose(&t);
+}
+
+/* The one percentile: type 7 (numpy's default) by integer ranks. x = 1..4: p95 sits at
+ * h = 3 x 0.95 = 2.85, so 3 + 0.85 x (4 - 3); the median of an even n is the mean of the
+ * middle two; p = 0 and 1000 are the extremes; n = 1 is its value; none is NaN. */
+static void quantile_definition(void **state)
+{
+	(void)state;
+	const double x[4] = {1, 2, 3, 4}, one[1] = {7};
+	size_t lo;
+	double frac;
+	pq_stats_rank(4, 950, &lo, &frac);
+	assert_int_equal(lo, 2);
+	assert_true(frac == 0.85);
+	assert_true(pq_stats_quantile(x, 4, 950) == 3 + 0.85 * (4 - 3));
+	assert_true(pq_stats_quantile(x, 4, PQ_STATS_MEDIAN) == 2.5);
+	assert_true(pq_stats_quantile(x, 4, 0) == 1);
+	assert_true(pq_stats_quantile(x, 4, 1000) == 4);
+	assert_true(pq_stats_quantile(x, 4, 5000) == 4); /* clamped */
+	assert_true(pq_stats_quantile(one, 1, 999) == 7);
+	assert_true(isnan(pq_stats_quantile(x, 0, 500)));
+	/* 21 values 0..20: p95 is exactly the 20th (h = 19, no interpolation), not the
+	 * nearest-rank 20th-of-21 nor an interpolation past it. */
+	double y[21];
+	for (int i = 0; i < 21; i++)
+		y[i] = i;
+	assert_true(pq_stats_quantile(y, 21, 950) == 19);
+	/* The description's median and p95 are this definition's. */
+	pq_ci_desc dsc;
+	assert_int_equal(pq_ci_describe(y, 21, &dsc, NULL), 0);
+	assert_true(dsc.has_p95 && dsc.p95 == 19 && dsc.median == 10);
+	assert_int_equal(pq_ci_describe(y, 19, &dsc, NULL), 0);
+	assert_false(dsc.has_p95);
+}
+
+/* The quantile interval: for the median it is the median's (n = 10: ranks 2 and 9,
+ * as median_ranks); a p95 needs enough values beyond it (n = 20 has none to spare,
+ * n = 100 gives ranks around 95). */
+static void quantile_interval(void **state)
+{
+	(void)state;
+	double x[100], lo, hi;
+	for (int i = 0; i < 100; i++)
+		x[i] = i + 1;
+	assert_int_equal(pq_ci_quantile(x, 10, 500, 0.95, &lo, &hi), 0);
+	assert_true(lo == 2 && hi == 9);
+	assert_int_equal(pq_ci_quantile(x, 20, 950, 0.95, &lo, &hi), PQ_ERANGE);
+	assert_true(isnan(lo) && isnan(hi));
+	assert_int_equal(pq_ci_quantile(x, 100, 950, 0.95, &lo, &hi), 0);
+	assert_true(lo >= 88 && lo <= 91 && hi >= 98 && hi <= 100);
+	assert_int_equal(pq_ci_quantile(x, 0, 500, 0.95, &lo, &hi), PQ_ERANGE);
+	assert_int_equal(pq_ci_quantile(x, 5, 500, 0.95, &lo, &hi), PQ_ERANGE);
+}
+
 static void steps(void **state)
 {
 	(void)state;
@@ -145,7 +223,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(median_ranks), cmocka_unit_test(describe_small),
 	    cmocka_unit_test(median_coverage), cmocka_unit_test(bootstrap),
-	    cmocka_unit_test(steps),
+	    cmocka_unit_test(steps), cmocka_unit_test(sample_set),
+	    cmocka_unit_test(quantile_definition), cmocka_unit_test(quantile_interval),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

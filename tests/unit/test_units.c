@@ -138,6 +138,9 @@ static void formatting(void **state)
 	assert_string_equal(pq_fmt_duration(b, sizeof b, 812000), "812 us");
 	assert_string_equal(pq_fmt_rate(b, sizeof b, 20000000), "20.0 Mbit/s");
 	assert_string_equal(pq_fmt_rate(b, sizeof b, 0), "unlimited");
+	assert_string_equal(pq_fmt_rate(b, sizeof b, 1), "1 bit/s"); /* not "0.0 kbit/s" */
+	assert_string_equal(pq_fmt_rate(b, sizeof b, 999), "999 bit/s");
+	assert_string_equal(pq_fmt_rate(b, sizeof b, 8000), "8.0 kbit/s");
 }
 
 int main(void)

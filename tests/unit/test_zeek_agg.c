@@ -25,12 +25,15 @@ static pq_zeek_rec rec(const char *ip, int version, int resumed, int established
 	return r;
 }
 
+/* a day in the plausible window (2023-12-09) */
+#define DAY0 19700
+
 static void feed(pq_zeek_agg *a, int from, int to)
 {
 	static const int vers[] = {PQ_ZV_TLSv13, PQ_ZV_TLSv12, PQ_ZV_UNSET, PQ_ZV_TLSv13};
 	for (int i = from; i < to; i++) {
 		pq_zeek_rec r = rec(i % 5 ? "10.0.0.1" : "10.0.0.2", vers[i % 4], i % 3 == 0 ? 1 : i % 3 == 1 ? 0 : -1,
-				    i % 2, i % 7 ? 86400 * (i % 3) : -1);
+				    i % 2, i % 7 ? DAY0 * 86400 + 86400 * (i % 3) : -1);
 		assert_int_equal(pq_zeek_agg_add(a, &r), 0);
 	}
 }
@@ -58,6 +61,29 @@ static void counts(void **state)
 	assert_int_equal(a.servers.len, 2);
 	assert_int_equal(a.names.len, 1);
 	assert_int_equal(a.days.len, 3);
+	assert_int_equal(a.ts_implausible, 0);
+	pq_zeek_agg_dispose(&a);
+}
+
+/* A broken clock (ts 0, negative, far future) neither grows the days nor goes
+ * uncounted: each such row is in ts_implausible, the window's edges exactly. */
+static void implausible_times(void **state)
+{
+	(void)state;
+	pq_zeek_agg a;
+	pq_zeek_agg_init(&a, NULL);
+	const int64_t ts[] = {0, -86400, 1, PQ_ZEEK_TS_MIN - 1, PQ_ZEEK_TS_MAX, INT64_MAX / 2, PQ_ZEEK_TS_MIN,
+			      PQ_ZEEK_TS_MAX - 1};
+	for (size_t i = 0; i < sizeof ts / sizeof ts[0]; i++) {
+		pq_zeek_rec r = rec("10.0.0.1", PQ_ZV_TLSv13, 1, 1, 0);
+		r.ts = ts[i];
+		r.has_ts = 1;
+		assert_int_equal(pq_zeek_agg_add(&a, &r), 0);
+	}
+	assert_int_equal(a.rows, 8);
+	assert_int_equal(a.ts_implausible, 6);
+	assert_int_equal(a.days.len, 2); /* 1995-01-01 and 2099-12-31 */
+	assert_true(pq_zeek_ts_plausible(PQ_ZEEK_TS_MIN) && !pq_zeek_ts_plausible(PQ_ZEEK_TS_MAX));
 	pq_zeek_agg_dispose(&a);
 }
 
@@ -77,7 +103,7 @@ static void merge_equals_one_pass(void **state)
 	assert_memory_equal(one.cat, m.cat, sizeof one.cat);
 	assert_int_equal(one.rows, m.rows);
 	assert_int_equal(one.no_ts, m.no_ts);
-	int64_t day = 86400 / 86400;
+	int64_t day = DAY0 + 1;
 	const pq_zeek_day *x = pq_zeek_map_find(&one.days, &day, sizeof day), *y = pq_zeek_map_find(&m.days, &day, sizeof day);
 	assert_memory_equal(x, y, sizeof(pq_zeek_day) * PQ_ZCAT_N);
 	const uint64_t *n1 = pq_zeek_map_find(&one.names, "s.example", 9), *n2 = pq_zeek_map_find(&m.names, "s.example", 9);
@@ -158,6 +184,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(counts),
+		cmocka_unit_test(implausible_times),
 		cmocka_unit_test(merge_equals_one_pass),
 		cmocka_unit_test(two_steps_equal_one),
 		cmocka_unit_test(samples),

@@ -62,8 +62,13 @@ static void times(void **state)
 	assert_int_equal(t, -1);
 	assert_int_equal(pq_zeek_time_parse("2024-02-29T00:00:00Z", 20, &t), 0);
 	assert_int_equal(t, 1709164800);
+	assert_int_equal(pq_zeek_time_parse("2000-02-29T00:00:00Z", 20, &t), 0); /* 400-year leap */
+	assert_int_equal(pq_zeek_time_parse("2023-12-31T00:00:00Z", 20, &t), 0);
 	const char *bad[] = {"XXXXXXXXXX.XXXXXX", "", "1.", ".5", "12a", "2008-13-09T16:13:30Z",
-			     "2008-07-09 16:13:30Z", "2008-07-09T16:13:30", "9999999999999999"};
+			     "2008-07-09 16:13:30Z", "2008-07-09T16:13:30", "9999999999999999",
+			     /* days their months do not have (not read as the next month's) */
+			     "2023-02-30T00:00:00Z", "2023-02-29T00:00:00Z", "2100-02-29T00:00:00Z", "2023-04-31T00:00:00Z",
+			     "2023-11-31T12:00:00Z"};
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
 		assert_int_equal(pq_zeek_time_parse(bad[i], strlen(bad[i]), &t), -1);
 }

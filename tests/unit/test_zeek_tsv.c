@@ -118,12 +118,29 @@ static void bad_headers(void **state)
 	pq_zeek_tsv_init(&t);
 	assert_int_equal(hdr(&t, "#separator \\x09\\x09"), PQ_EPARSE);
 	assert_int_equal(hdr(&t, "#separator \\xZZ"), PQ_EPARSE);
+	/* a newline cannot separate fields: said so, and the rows under it are the header's */
+	assert_int_equal(hdr(&t, "#separator \\x0a"), PQ_EPARSE);
+	assert_non_null(strstr(t.bad_detail, "newline"));
+	assert_null(strstr(t.bad_detail, "not one byte"));
+	assert_int_equal(row(&t, b, "1\tTLSv13", &r), PQ_EPARSE);
+	assert_int_equal(r.bad, PQ_ZB_HEADER);
+	assert_int_equal(hdr(&t, "#fields\tid.resp_h\tversion"), PQ_EPARSE); /* still the block's separator */
+	assert_non_null(strstr(t.bad_detail, "newline"));
+	assert_int_equal(row(&t, b, "1.2.3.4\tTLSv13", &r), PQ_EPARSE);
+	assert_int_equal(r.bad, PQ_ZB_HEADER);
 	assert_int_equal(hdr(&t, "#separator \\x09"), 0);
 	assert_int_equal(hdr(&t, "#fields\tts\tversion"), PQ_EPARSE); /* no id.resp_h */
 	assert_non_null(strstr(t.bad_detail, "id.resp_h"));
 	assert_int_equal(row(&t, b, "1\tTLSv13", &r), PQ_EPARSE);
 	assert_int_equal(r.bad, PQ_ZB_HEADER);
 	assert_int_equal(hdr(&t, "#fields\tid.resp_h\tid.resp_h"), PQ_EPARSE);
+	assert_int_equal(row(&t, b, "1.2.3.4\t1.2.3.4", &r), PQ_EPARSE);
+	assert_int_equal(r.bad, PQ_ZB_HEADER); /* under an unusable header, not "before any" */
+	pq_zeek_span sp[PQ_ZEEK_TSV_MAXCOLS];
+	int why = 0;
+	snprintf(b, sizeof b, "1.2.3.4\t1.2.3.4");
+	assert_int_equal(pq_zeek_tsv_split(&t, b, strlen(b), sp, &why), PQ_EPARSE);
+	assert_int_equal(why, PQ_ZB_HEADER);
 	assert_int_equal(hdr(&t, "#fields\tid.resp_h\tversion"), 0); /* a new block: usable again */
 	assert_int_equal(row(&t, b, "1.2.3.4\tTLSv12", &r), 0);
 	assert_int_equal(hdr(&t, "#types\taddr"), PQ_EPARSE);
@@ -131,7 +148,7 @@ static void bad_headers(void **state)
 	assert_int_equal(hdr(&t, "#set_separator\t,,"), PQ_EPARSE);
 	assert_int_equal(hdr(&t, "#path\tssl"), 0);
 	assert_int_equal(hdr(&t, "#close\t2026-01-01-00-00-00"), 0);
-	assert_int_equal(t.blocks, 3);
+	assert_int_equal(t.blocks, 4);
 }
 
 /* Rows with more fields than pqtls notes (512): still counted exactly, in both the

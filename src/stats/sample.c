@@ -1,4 +1,4 @@
-#include "core/stats.h"
+#include "stats/sample.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -58,24 +58,43 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+void pq_stats_sort(double *v, size_t n)
+{
+	if (n > 1)
+		qsort(v, n, sizeof *v, cmp_double);
+}
+
+void pq_stats_rank(size_t n, unsigned permille, size_t *lo, double *frac)
+{
+	if (permille > 1000)
+		permille = 1000;
+	/* (n - 1) * permille stays exact: n is at most a few hundred million here. */
+	unsigned long long h = (unsigned long long)(n ? n - 1 : 0) * permille;
+	*lo = (size_t)(h / 1000);
+	*frac = (double)(h % 1000) / 1000.0;
+}
+
+double pq_stats_quantile(const double *sorted, size_t n, unsigned permille)
+{
+	size_t lo;
+	double frac;
+	if (n == 0)
+		return NAN;
+	pq_stats_rank(n, permille, &lo, &frac);
+	if (frac == 0)
+		return sorted[lo];
+	return sorted[lo] + frac * (sorted[lo + 1] - sorted[lo]);
+}
+
 double pq_stats_percentile(pq_stats *s, double q)
 {
 	if (s->n == 0)
 		return NAN;
 	if (!s->sorted) {
-		qsort(s->v, s->n, sizeof *s->v, cmp_double);
+		pq_stats_sort(s->v, s->n);
 		s->sorted = 1;
 	}
-	if (q <= 0)
-		return s->v[0];
-	if (q >= 100)
-		return s->v[s->n - 1];
-	double pos = q / 100.0 * (double)(s->n - 1);
-	size_t lo = (size_t)floor(pos);
-	double frac = pos - (double)lo;
-	if (lo + 1 >= s->n)
-		return s->v[s->n - 1];
-	return s->v[lo] + frac * (s->v[lo + 1] - s->v[lo]);
+	return pq_stats_quantile(s->v, s->n, q <= 0 ? 0 : q >= 100 ? 1000 : (unsigned)lround(q * 10));
 }
 
 void pq_stats_summary(pq_stats *s, pq_summary *o)

@@ -1,0 +1,235 @@
+#include "exp/srvproc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/child.h"
+#include "core/clock.h"
+#include "core/proc.h"
+
+/* How long a server may take to start or to stop and report: far beyond either (a few
+ * milliseconds), short enough that a wedged child does not hold the sweep. */
+#define START_NS (30 * PQ_NS_PER_S)
+#define STOP_NS (30 * PQ_NS_PER_S)
+#define GRACE_NS (2 * PQ_NS_PER_S)
+
+typedef struct stop_msg {
+	pq_server_stats st;
+	int64_t cpu_ns; /* the server process's own CPU time */
+} stop_msg;
+
+typedef struct start_msg {
+	int rc;
+	uint16_t port;
+	char msg[sizeof(((pq_diag *)0)->msg)];
+} start_msg;
+
+static int write_all(int fd, const void *p, size_t n)
+{
+	const char *c = p;
+	while (n) {
+		ssize_t w = write(fd, c, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		c += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* Reads n bytes within timeout_ns: 0, or -1 (end of file: the child is gone; or time). */
+static int read_all(int fd, void *p, size_t n, int64_t timeout_ns)
+{
+	char *c = p;
+	int64_t end = pq_mono_ns() + timeout_ns;
+	while (n) {
+		int64_t left = end - pq_mono_ns();
+		struct pollfd pf = {fd, POLLIN, 0};
+		if (left <= 0)
+			return -1;
+		int pr = poll(&pf, 1, (int)(left / 1000000 + 1));
+		if (pr < 0 && errno == EINTR)
+			continue;
+		if (pr <= 0)
+			return -1;
+		ssize_t r = read(fd, c, n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		c += r;
+		n -= (size_t)r;
+	}
+	return 0;
+}
+
+static void crash(char how)
+{
+	if (how == 'a')
+		abort();
+	volatile int *volatile nowhere = NULL;
+	*nowhere = 1; /* a real SIGSEGV, as a bug in the server would raise */
+}
+
+/* Every descriptor the child inherited but its pipes and stdio: the sweep's database and
+ * its lock (a killed sweep's lock must end with it, not with its server a moment later),
+ * the link's TUN devices, the namespaces. */
+static void close_inherited(int ctl, int res)
+{
+	unsigned keep[2] = {(unsigned)(ctl < res ? ctl : res), (unsigned)(ctl < res ? res : ctl)}, from = 3;
+	for (int i = 0; i < 2; i++) {
+		if (keep[i] > from)
+			close_range(from, keep[i] - 1, 0);
+		if (keep[i] + 1 > from)
+			from = keep[i] + 1;
+	}
+	close_range(from, ~0u, 0);
+}
+
+/* The child: serve until told to stop (or until the parent is gone), report, _exit. */
+static void child(const pq_server_config *cfg, int ctl, int res)
+{
+	close_inherited(ctl, res);
+	pq_server *srv = NULL;
+	pq_diag d;
+	start_msg m;
+	memset(&m, 0, sizeof m);
+	signal(SIGINT, SIG_IGN); /* Ctrl-C is the sweep's to handle: it stops us in turn */
+	/* A crash ends this process, whatever handler the sweep's process had for it (a test
+	 * framework's that would jump back into the test): the parent reads the signal from
+	 * the wait status. (ASan keeps its own SEGV handler: there a wild access is its
+	 * report and exit status 1, also a dead server to the parent.) */
+	static const int fatal[] = {SIGTERM, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+	for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
+		signal(fatal[i], SIG_DFL);
+	pq_diag_clear(&d);
+	m.rc = pq_server_new(cfg, &srv, &d);
+	if (m.rc == 0 && (m.rc = pq_server_start(srv, &d)) == 0)
+		m.port = pq_server_port(srv);
+	snprintf(m.msg, sizeof m.msg, "%s", pq_diag_msg(&d));
+	if (write_all(res, &m, sizeof m) < 0 || m.rc < 0)
+		_exit(1);
+	char c = 0;
+	while (read(ctl, &c, 1) < 0 && errno == EINTR)
+		;
+	if (c == 'a' || c == 's')
+		crash(c);
+	pq_server_stop(srv);
+	pq_server_wait(srv);
+	stop_msg out;
+	memset(&out, 0, sizeof out);
+	out.st = *pq_server_get_stats(srv);
+	out.cpu_ns = pq_proc_cpu_ns(RUSAGE_SELF);
+	_exit(write_all(res, &out, sizeof out) < 0);
+}
+
+int pq_exp_srv_start(pq_exp_srv *s, const pq_server_config *cfg, pq_diag *d)
+{
+	int ctl[2], res[2];
+	memset(s, 0, sizeof *s);
+	s->ctl = s->res = -1;
+	if (pipe2(ctl, O_CLOEXEC) < 0)
+		return pq_diag_set(d, -errno, "server process: pipe: %s", strerror(errno));
+	if (pipe2(res, O_CLOEXEC) < 0) {
+		int e = errno;
+		close(ctl[0]);
+		close(ctl[1]);
+		return pq_diag_set(d, -e, "server process: pipe: %s", strerror(e));
+	}
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(ctl[1]);
+		close(res[0]);
+		child(cfg, ctl[0], res[1]);
+	}
+	close(ctl[0]);
+	close(res[1]);
+	s->ctl = ctl[1];
+	s->res = res[0];
+	if (pid < 0) {
+		int e = errno;
+		close(s->ctl);
+		close(s->res);
+		s->ctl = s->res = -1;
+		return pq_diag_set(d, -e, "server process: fork: %s", strerror(e));
+	}
+	s->pid = pid;
+	start_msg m;
+	if (read_all(s->res, &m, sizeof m, START_NS) == 0) {
+		s->port = m.port;
+		if (m.rc == 0)
+			return 0;
+		pq_server_stats none;
+		int64_t cpu;
+		int ended = pq_exp_srv_finish(s, &none, &cpu, NULL); /* it exits by itself: the message says why */
+		(void)ended;
+		m.msg[sizeof m.msg - 1] = '\0';
+		return pq_diag_set(d, m.rc, "%s", m.msg);
+	}
+	pq_server_stats none;
+	int64_t cpu;
+	int rc = pq_exp_srv_finish(s, &none, &cpu, d);
+	return rc < 0 ? rc : pq_diag_set(d, PQ_EIO, "the server process ended before it listened");
+}
+
+void pq_exp_srv_fault(pq_exp_srv *s, enum pq_exp_srv_fault f)
+{
+	char c = f == PQ_EXP_SRV_FAULT_ABORT ? 'a' : 's';
+	if (s->pid > 0 && f != PQ_EXP_SRV_FAULT_NONE && write_all(s->ctl, &c, 1) < 0)
+		kill(s->pid, SIGKILL); /* no pipe: dead all the same */
+}
+
+/* "killed by signal 11 (Segmentation fault)", "exited with status 1". */
+static void describe(int status, char *buf, size_t n)
+{
+	if (WIFSIGNALED(status))
+		snprintf(buf, n, "killed by signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
+	else if (WIFEXITED(status))
+		snprintf(buf, n, "exited with status %d", WEXITSTATUS(status));
+	else
+		snprintf(buf, n, "ended (wait status %#x)", (unsigned)status);
+}
+
+int pq_exp_srv_finish(pq_exp_srv *s, pq_server_stats *st, int64_t *cpu_ns, pq_diag *d)
+{
+	int rc = 0, status = 0;
+	stop_msg m;
+	memset(&m, 0, sizeof m);
+	memset(st, 0, sizeof *st);
+	*cpu_ns = 0;
+	if (s->pid <= 0)
+		return 0;
+	char q = 'q';
+	int got = write_all(s->ctl, &q, 1) == 0 && read_all(s->res, &m, sizeof m, STOP_NS) == 0;
+	if (!pq_child_wait(s->pid, &status, got ? STOP_NS : GRACE_NS, NULL)) {
+		pq_child_stop(s->pid, GRACE_NS);
+		got = 0;
+		status = 0;
+	}
+	if (got && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+		*st = m.st;
+		*cpu_ns = m.cpu_ns;
+	} else {
+		char how[160];
+		if (status)
+			describe(status, how, sizeof how);
+		else
+			snprintf(how, sizeof how, "it did not answer within %d s and was killed",
+				 (int)(STOP_NS / PQ_NS_PER_S));
+		rc = pq_diag_set(d, PQ_EIO, "the server died: %s", how);
+	}
+	close(s->ctl);
+	close(s->res);
+	s->ctl = s->res = -1;
+	s->pid = 0;
+	return rc;
+}

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Every writer on a full disk: a 64 KiB tmpfs. A writer that cannot put every byte in
+# place exits non-zero naming the file and the reason, and leaves neither a truncated
+# file nor its temporary. Two ways to fill: an empty 64 KiB disk that a large output
+# overflows part way (sweep export --jsonl wrote 16,384 of 82,546 bytes and exited 0),
+# and a disk already full, where even a short output fails at its first write. Writers:
+# sweep export (--jsonl, --csv), report (HTML, --csv), bench (--csv, --jsonl),
+# zeek summary --partial, merge, serve --ready-file, the chain directory of certs, a
+# sweep's new database, and
+# standard output redirected to the full disk (certs --json, zeek --json, report's table).
+source "$(dirname "$0")/lib/loopback_serve.bash"
+[ "$(id -u)" = 0 ] || { echo "skip: needs root (mounts a 64 KiB tmpfs)"; exit 77; }
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+D=$T/disk
+mkdir "$D"
+mount -t tmpfs -o size=64k tmpfs "$D" || { echo "skip: needs root (cannot mount a tmpfs here)"; exit 77; }
+trap 'umount "$D" 2>/dev/null; [ -n "$spid" ] && kill $spid 2>/dev/null; wait 2>/dev/null; rm -rf "$T"' EXIT
+
+bash "$SRC/tests/integration/lib/mkresults.sh" "$T/r.db" >/dev/null
+"$P" sweep export "$T/r.db" --jsonl "$T/all.jsonl"
+[ "$(stat -c %s "$T/all.jsonl")" -gt 70000 ] || fail "the fixture's JSON lines do not overflow 64 KiB"
+
+# expect_full WHAT FILE CMD...: CMD exits 1 naming FILE and the disk being full; nothing
+# is left on the disk but what was there before.
+expect_full() {
+	local what=$1 file=$2 rc=0
+	shift 2
+	find "$D" -mindepth 1 | sort >"$T/before"
+	"$@" >"$T/o" 2>"$T/e" || rc=$?
+	[ "$rc" = 1 ] || { cat "$T/e"; fail "$what on a full disk: exit $rc, want 1"; }
+	grep -qF -- "$file" "$T/e" || { cat "$T/e"; fail "$what: the message does not name $file"; }
+	grep -Eq "No space left on device|disk is full" "$T/e" || { cat "$T/e"; fail "$what: the message does not say why"; }
+	find "$D" -mindepth 1 | sort >"$T/after"
+	cmp -s "$T/before" "$T/after" || { diff "$T/before" "$T/after"; fail "$what left files on the full disk"; }
+	echo "ok: $what: $(head -1 "$T/e")"
+}
+
+# 1. Overflowing part way: the output is larger than the space left. With 20 or 60 KiB
+# already taken the old export wrote a page-sized prefix and exited 0 (the stream's error
+# flag was never read; the final close had nothing left to flush).
+for fill in 20 60 0; do
+	rm -f "$D/filler"
+	[ "$fill" = 0 ] || head -c "${fill}k" /dev/zero >"$D/filler"
+	expect_full "sweep export --jsonl ($fill KiB taken)" "$D/all.jsonl" "$P" sweep export "$T/r.db" --jsonl "$D/all.jsonl"
+	expect_full "bench --jsonl ($fill KiB taken)" "$D/b.jsonl" "$P" bench "$addr" --insecure -n 400 --jsonl "$D/b.jsonl"
+	# the page (about 54 KiB) fits on the empty disk
+	[ "$fill" = 0 ] || expect_full "report -o ($fill KiB taken)" "$D/r.html" "$P" report "$T/r.db" -q -o "$D/r.html"
+done
+expect_full "sweep export --csv" "$D/csv/" "$P" sweep export "$T/r.db" --csv "$D/csv"
+rm -rf "$D/csv" # the directory itself is the user's to keep; its files were not left
+touch "$D/stdout.jsonl" # the shell's redirection makes it, not the writer
+expect_full "sweep export --jsonl to stdout" "standard output" \
+	bash -c '"$0" sweep export "$1" --jsonl - >"$2"' "$P" "$T/r.db" "$D/stdout.jsonl"
+rm -f "$D/stdout.jsonl"
+expect_full "bench --csv" "$D/b.csv" "$P" bench "$addr" --insecure -n 400 --csv "$D/b.csv"
+expect_full "merge" "$D/m.db" "$P" merge "$T/r.db" -o "$D/m.db"
+
+# 2. A disk already full: every output fails at once.
+dd if=/dev/zero of="$D/filler" bs=4k 2>/dev/null || true # runs until the disk is full
+[ "$(df --output=avail "$D" | tail -1)" -eq 0 ] || fail "the tmpfs is not full"
+expect_full "report -o" "$D/r.html" "$P" report "$T/r.db" -q -o "$D/r.html"
+mkdir "$D/rcsv" 2>/dev/null || fail "no directory can be made on the full tmpfs"
+expect_full "report --csv" "$D/rcsv/" "$P" report "$T/r.db" -q -o "$T/r.html" --csv "$D/rcsv"
+printf '#fields\tts\tid.resp_h\tversion\tresumed\n1700000000\t10.0.0.1\tTLSv13\tT\n' >"$T/ssl.log"
+expect_full "zeek summary --partial" "$D/p.part" "$P" zeek summary "$T/ssl.log" --partial "$D/p.part"
+expect_full "serve --ready-file" "$D/addr" "$P" serve --certs "$T/chain" --listen 127.0.0.1:0 --duration 1s \
+	--ready-file "$D/addr"
+expect_full "certs --out" "$D/chain" "$P" certs --sig ecdsa-p256 --out "$D/chain"
+expect_full "sweep --out" "$D/s.db" "$P" sweep --server "$addr" --ca "$T/chain/root.pem" --connections 1 -q \
+	--out "$D/s.db"
+for cmd in "certs --sig ecdsa-p256 --json" "zeek summary $T/ssl.log --json" "report $T/r.db -o $T/r2.html"; do
+	: >"$D/stdout" 2>/dev/null || true
+	# shellcheck disable=SC2086 # the words of $cmd are meant to split
+	expect_full "$cmd >full" "standard output" bash -c '"$0" '"$cmd"' >"$1"' "$P" "$D/stdout"
+done
+echo ok

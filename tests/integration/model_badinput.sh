@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# pqtls model refuses what cannot be modelled, naming the option and what it accepts
+# (exit 2), at once: an MSS of 0 or past an IPv4 packet, a --step of 0, and a range of
+# more rows than a sweep's range may have (0..16MiB at --step 1 ran for minutes). The
+# limits themselves are accepted. Needs no root.
+set -euo pipefail
+P=$(readlink -f "${PQTLS:-build/pqtls}")
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+expect() { # CODE PATTERN ARGS...
+	local code=$1 pat=$2 rc=0
+	shift 2
+	timeout 20 "$P" model "$@" >"$T/o" 2>"$T/e" || rc=$?
+	[ "$rc" = "$code" ] || { cat "$T/e"; fail "model $*: exit $rc, want $code"; }
+	[ -z "$pat" ] || grep -qF -- "$pat" "$T/e" || { cat "$T/e"; fail "model $*: no '$pat'"; }
+	echo "ok: model $*: ${pat:-exit $code}"
+}
+expect 2 "--mss: 0 is not a TCP payload per segment; give 88..65495 bytes" --mss 0
+expect 2 "--mss: 65496 is not a TCP payload" --mss 65496
+expect 2 "--step: 0 bytes would never reach the range's end" --chain-bytes 4KiB..8KiB --step 0
+expect 2 "--chain-bytes 0..16MiB with --step 1 is 16777217 rows; at most 1000" --chain-bytes 0..16MiB --step 1
+expect 0 "" --mss 88
+expect 0 "" --mss 65495
+expect 0 "" --chain-bytes 4KiB..80KiB --step 1KiB
+rows=$("$P" model --chain-bytes 1000..1999 --step 1 --json | python3 -c "import json,sys; print(len(json.load(sys.stdin)['sizes']))")
+[ "$rows" -ge 900 ] && [ "$rows" -le 1000 ] || fail "1000 rows at the cap: $rows"
+expect 2 "is 1001 rows" --chain-bytes 1000..2000 --step 1
+echo ok
