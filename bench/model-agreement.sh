@@ -10,13 +10,18 @@
 # what was over (link late p99, unplanned drops, steal). The clean cells that differ are
 # listed with the report's reason and the host's CPU pressure during the cell (PSI, the
 # time some task here waited for a CPU: other work inside this VM, which steal does not
-# count), which is what most disagreements come from on a shared VM (docs/model.md).
+# count). The sweep runs its endpoints at nice -19 (--endpoint-nice) and measures their own
+# waits for a CPU, which mark a cell (host_ok) when over a tenth of the RTT: those waits are
+# what most disagreements came from on a shared VM (docs/model.md). LOAD=N runs N busy
+# loops beside it in this session, and XLOAD=N in sessions of their own (a build in another
+# terminal), to see it hold under load; SWEEP_ARGS are added to the sweep's.
 #   PQTLS=build/pqtls bash bench/model-agreement.sh   (N=5 STEP=4KiB by default; OUT=DIR keeps the run)
 set -euo pipefail
 P=$(readlink -f "${PQTLS:-build/pqtls}")
 N=${N:-5}
 STEP=${STEP:-4KiB}
 case "$N" in '' | *[!0-9]*) echo "model-agreement: N is a count of connections" >&2; exit 2 ;; esac
+case "${LOAD:-0}${XLOAD:-0}" in *[!0-9]*) echo "model-agreement: LOAD and XLOAD are counts of busy loops" >&2; exit 2 ;; esac
 if [ "$(id -u)" != 0 ]; then echo "model-agreement: needs root (links); skipped"; exit 0; fi
 command -v python3 >/dev/null || { echo "model-agreement: needs python3; skipped"; exit 0; }
 PSI_PID=
@@ -24,6 +29,7 @@ TMP=
 # On every way out: the pressure sampler stopped, a temporary directory removed.
 cleanup() {
 	[ -z "$PSI_PID" ] || kill "$PSI_PID" 2>/dev/null || :
+	[ -z "${BUSY:-}" ] || pkill -f "$BUSY" || :
 	[ -z "$TMP" ] || rm -rf "$TMP"
 }
 trap cleanup EXIT
@@ -49,8 +55,18 @@ if [ -r "$PSI" ]; then
 	done >"$T/psi.txt" &
 	PSI_PID=$!
 fi
+# Busy loops beside the sweep when asked: LOAD in this session, XLOAD each in its own.
+# Each loop's command line names this run, so that exactly these are stopped.
+BUSY="pqtls-agreement-busy-$$"
+for _ in $(seq "${LOAD:-0}"); do sh -c "while :; do :; done # $BUSY" & done
+for _ in $(seq "${XLOAD:-0}"); do setsid sh -c "while :; do :; done # $BUSY" & done
+# shellcheck disable=SC2086 # SWEEP_ARGS is a list of words
 "$P" sweep --preset ttfb-size --profile paper-50,paper-100 --pad-chain-to "8KiB..80KiB step $STEP" \
-	--connections "$N" --trials 1 --no-check -q --out "$T/results.db" 2>"$T/sweep.err" || { cat "$T/sweep.err"; exit 1; }
+	--connections "$N" --trials 1 --no-check --out "$T/results.db" ${SWEEP_ARGS:-} >"$T/sweep.out" 2>"$T/sweep.err" ||
+	{ cat "$T/sweep.err"; exit 1; }
+pkill -f "$BUSY" || :
+BUSY=
+tail -1 "$T/sweep.out"
 [ -z "$PSI_PID" ] || kill "$PSI_PID"
 PSI_PID=
 "$P" report "$T/results.db" -o "$T/report.html" --csv "$T/csv" >/dev/null 2>"$T/report.err" ||
@@ -60,7 +76,8 @@ import collections, csv, datetime, sqlite3, statistics, sys
 t = sys.argv[1]
 db = sqlite3.connect(f"{t}/results.db")
 db.row_factory = sqlite3.Row
-load = db.execute("SELECT AVG(host_steal_pct), MAX(host_steal_pct), AVG(host_runq_before) FROM cell").fetchone()
+load = db.execute("SELECT AVG(host_steal_pct), MAX(host_steal_pct), AVG(host_runq_before), MIN(host_nice), MAX(host_nice), "
+                  "MAX(host_group_nice) FROM cell").fetchone()
 # Each group of agreement.csv (host, arm, RTT, chain, response; trials pooled) with its
 # cells' congestion control and fidelity, as the database stores them. A group is marked
 # when one of its cells is (docs/results.md: link_ok = 0, host_ok = 0 or link_check_ok = 0;
@@ -80,7 +97,11 @@ def marks(cs):
             if late is not None:
                 why.append(f"link late p99 {late / 1e3:.1f} ms")
         if c["host_ok"] == 0:
-            why.append(f"host steal {c['host_steal_pct']:.1f} %")
+            steal = c["host_steal_pct"]
+            wait = sum(w for w in (c["host_client_wait_p50_us"], c["host_server_wait_p50_us"]) if w is not None)
+            if steal is not None and steal > 10:
+                why.append(f"host steal {steal:.1f} %")
+            why.append(f"the endpoints waited {wait / 1e3:.1f} ms for a CPU")
         if c["link_check_ok"] == 0:
             why.append("the link missed its self-check")
     return ", ".join(dict.fromkeys(why))
@@ -158,5 +179,5 @@ print(f"model-agreement: {len(marked)} marked cells (counted apart above), each 
 for line in marked:
     print(f"    {line}")
 print(f"model-agreement: host steal mean {load[0] or 0:.1f} % (max {load[1] or 0:.1f} %), run queue mean "
-      f"{load[2] or 0:.1f}")
+      f"{load[2] or 0:.1f}; the endpoints at nice {load[3]}..{load[4]}, their session group at {load[5]}")
 PY

@@ -12,6 +12,7 @@
 #include "cli/commands.h"
 #include "cli/names.h"
 #include "core/proc.h"
+#include "core/sched.h"
 #include "core/units.h"
 #include "load/run.h"
 #include "load/summary.h"
@@ -19,7 +20,7 @@
 #include "tls/quic.h"
 
 struct bench_opts {
-	long long concurrency, connections, requests, warmup, max_inflight, seed, threads;
+	long long concurrency, connections, requests, warmup, max_inflight, seed, threads, nice;
 	const char *rate, *groups, *sigalgs, *ciphersuites, *cert_comp, *ca, *path, *csv, *jsonl, *keylog;
 	const char *servername;
 	int arrivals, insecure, early_data, tls, json, allow_fallback, quic, http3;
@@ -54,6 +55,10 @@ static const pq_opt bench_table[] = {
 	 "request target instead (default /)", NULL, 0, 0},
 	{"resume", 0, PQ_OPT_FRACTION, O(resume), NULL, "0",
 	 "fraction of measured connections that resume with a real ticket (0.8 = 80 %)", NULL, 0, 0},
+	{"nice", 0, PQ_OPT_INT, O(nice), "N", NULL,
+	 "run the client's threads at nice N, -20..19 (raising needs root), so that other work on this machine "
+	 "delays the measured connections less; each connection's own wait for a CPU is in client_wait_us",
+	 NULL, PQ_SCHED_NICE_MIN, PQ_SCHED_NICE_MAX},
 	{"early-data", 0, PQ_OPT_FLAG, O(early_data), NULL, NULL,
 	 "send the first request as 0-RTT data when resuming with a ticket that allows it", NULL, 0, 0},
 	{"tls", 0, PQ_OPT_CHOICE, O(tls), NULL, "1.3", "TLS version", "1.3|1.2", 0, 0},
@@ -252,6 +257,8 @@ static int bench_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 	cfg.total_timeout_ns = o->conn_timeout;
 	cfg.stop = &stop_flag;
 	cfg.early_data = o->early_data;
+	cfg.set_nice = pq_cli_given(cmd, args, "nice");
+	cfg.nice = (int)o->nice;
 	cfg.seed = (uint64_t)o->seed;
 	if (pq_cli_progress_enabled())
 		cfg.progress = progress;

@@ -9,6 +9,7 @@
 
 #include "cli/commands.h"
 #include "core/clock.h"
+#include "core/sched.h"
 #include "core/units.h"
 #include "exp/chains.h"
 #include "exp/dim.h"
@@ -24,6 +25,7 @@ struct sweep_opts {
 	const char *dim[PQ_DIM_COUNT]; /* --KEY for every spec key (exp/dim.h) */
 	const char *preset, *out, *shard, *cache, *fault_late;
 	int presets, keys, schema, no_check, strict, dry_run, quiet, backend;
+	long long endpoint_nice; /* PQ_OPT_INT fills a long long */
 };
 
 #define O(f) offsetof(struct sweep_opts, f)
@@ -45,6 +47,10 @@ static const pq_opt sweep_fixed[] = {
 	{"cache", 0, PQ_OPT_STR, O(cache), "DIR", NULL, "chain cache (default $PQTLS_CACHE, else ~/.cache/pqtls)", NULL, 0, 0},
 	{"dry-run", 'n', PQ_OPT_FLAG, O(dry_run), NULL, NULL, "print the grid and its estimated time, measure nothing", NULL, 0, 0},
 	{"quiet", 'q', PQ_OPT_FLAG, O(quiet), NULL, NULL, "no progress or link lines", NULL, 0, 0},
+	{"endpoint-nice", 0, PQ_OPT_INT, O(endpoint_nice), "N", NULL /* PQ_EXP_ENDPOINT_NICE, below */,
+	 "the nice value each cell's client and server run at, -20..19 (raising needs root), so that other work on this "
+	 "machine delays the measured connections less; stored per cell (host_nice) beside their waits for a CPU",
+	 NULL, PQ_SCHED_NICE_MIN, PQ_SCHED_NICE_MAX},
 	{"fault-link-late", 0, PQ_OPT_STR, O(fault_late), "DURATION", NULL,
 	 "for tests: every link releases each packet this much late (0..100ms), so it misses its budget", NULL, 0, 0},
 	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
@@ -58,9 +64,14 @@ static const pq_opt *sweep_table(void)
 	enum { NFIXED = sizeof sweep_fixed / sizeof sweep_fixed[0] - 1 };
 	static pq_opt t[NFIXED + PQ_DIM_COUNT + 1];
 	static char help[PQ_DIM_COUNT][400];
+	static char nice_def[8];
 	if (t[0].name)
 		return t;
 	memcpy(t, sweep_fixed, NFIXED * sizeof *t);
+	snprintf(nice_def, sizeof nice_def, "%d", PQ_EXP_ENDPOINT_NICE);
+	for (int i = 0; i < NFIXED; i++)
+		if (!strcmp(t[i].name, "endpoint-nice"))
+			t[i].def = nice_def;
 	for (int i = 0, j = NFIXED; i < PQ_DIM_COUNT; i++) {
 		const pq_dim *k = &pq_dims[i];
 		if (k->flags & PQ_DIM_STORED)
@@ -318,7 +329,7 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 	catch_signals();
 	pq_exp_run_opts ro = {.no_check = o->no_check, .strict = o->strict, .backend = (enum pq_backend)o->backend,
 			      .log = log, .stop = &stop_flag, .test_server_fault_cell = -1,
-			      .fault_link_late_ns = fault_late, .caps = &caps};
+			      .fault_link_late_ns = fault_late, .caps = &caps, .endpoint_nice = (int)o->endpoint_nice};
 	if (!o->quiet && pq_cli_progress_enabled()) {
 		ro.progress = progress;
 		ro.progress_arg = &b;

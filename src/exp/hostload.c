@@ -25,6 +25,27 @@ int pq_hostload_parse(const char *stat, const char *loadavg, pq_hostload *h)
 	return found ? 0 : PQ_EPARSE;
 }
 
+double pq_hostload_endpoint_wait_us(double client_p50_us, double server_p50_us)
+{
+	int c = client_p50_us >= 0, s = server_p50_us >= 0; /* NaN compares false */
+	return c || s ? (c ? client_p50_us : 0) + (s ? server_p50_us : 0) : -1;
+}
+
+double pq_hostload_wait_budget_us(double rtt_us)
+{
+	double b = rtt_us > 0 ? PQ_HOSTLOAD_WAIT_BUDGET_RTT * rtt_us : 0;
+	return b > PQ_HOSTLOAD_WAIT_FLOOR_US ? b : PQ_HOSTLOAD_WAIT_FLOOR_US;
+}
+
+int pq_hostload_verdict(double steal_pct, double wait_us, double rtt_us)
+{
+	if (wait_us >= 0 && wait_us > pq_hostload_wait_budget_us(rtt_us))
+		return 0;
+	if (steal_pct < 0)
+		return -1;
+	return steal_pct <= PQ_HOSTLOAD_STEAL_BUDGET_PCT;
+}
+
 static void slurp(const char *path, char *buf, size_t n)
 {
 	FILE *f = fopen(path, "re");

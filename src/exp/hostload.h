@@ -12,6 +12,27 @@
  * client's and server's own waits for a CPU. */
 #define PQ_HOSTLOAD_STEAL_BUDGET_PCT 10.0
 
+/* The endpoints' own waits for a CPU inside this machine (core/sched.h: other work here,
+ * which steal does not count). A cell is marked too (host_ok = 0) when its median
+ * connection's client and its server's median connection waited, together, more than
+ * PQ_HOSTLOAD_WAIT_BUDGET_RTT of the cell's RTT, and never less than
+ * PQ_HOSTLOAD_WAIT_FLOOR_US (a woken process's usual wake-up here is tens of
+ * microseconds). A tenth of a round trip is well inside the flight model's tolerance
+ * (PQ_MODEL_AGREE_RTT, a quarter): a cell within it was not made late by its host. */
+#define PQ_HOSTLOAD_WAIT_BUDGET_RTT 0.1
+#define PQ_HOSTLOAD_WAIT_FLOOR_US 1000.0
+
+/* The endpoints' wait of a cell, judged against the budget: its client's median
+ * connection's plus its server's, us; either unknown (negative or NaN) counts as none,
+ * both unknown give -1. */
+double pq_hostload_endpoint_wait_us(double client_p50_us, double server_p50_us);
+/* The budget for a cell of RTT rtt_us (0 or less: a local or unknown path), us. */
+double pq_hostload_wait_budget_us(double rtt_us);
+/* A cell's host verdict: 1 within both budgets, 0 over either, -1 unknown (steal_pct < 0:
+ * no reading; then the waits alone cannot clear it). wait_us: the client's median
+ * connection's wait plus the server's, -1 unknown (then steal alone decides). */
+int pq_hostload_verdict(double steal_pct, double wait_us, double rtt_us);
+
 typedef struct pq_hostload {
 	pq_steal_sample steal;
 	int runq;      /* -1 unknown */

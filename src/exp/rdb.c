@@ -341,9 +341,10 @@ static const char *const cell_fixed[] = {
 	/* fidelity (FID0 on) */
 	"link_late_p50_us", "link_late_p99_us", "link_late_max_us", "host_steal_pct", "link_releases_pkts",
 	"link_drop_loss_pkts", "link_drop_queue_pkts", "link_drop_unplanned_pkts", "link_ok", "host_ok",
-	"link_check_ok", "link_fwd_wait_us",
+	"link_check_ok", "link_fwd_wait_us", "host_client_wait_p50_us", "host_server_wait_p50_us", "host_nice",
+	"host_group_nice",
 };
-enum { FID0 = 13, NFID = 12 };
+enum { FID0 = 13, NFID = 16 };
 enum { NFIXED = sizeof cell_fixed / sizeof cell_fixed[0] };
 _Static_assert(NFIXED == FID0 + NFID, "the fidelity columns close cell_fixed");
 
@@ -429,6 +430,10 @@ static int read_fidelity(sqlite3_stmt *st, const char *path, long long id, pq_rd
 	for (int k = 0; k < 3; k++)
 		*verdicts[k] = isnan(v[8 + k]) ? -1 : v[8 + k] != 0;
 	f->fwd_wait_us = v[11];
+	f->client_wait_p50_us = v[12];
+	f->server_wait_p50_us = v[13];
+	f->nice = isnan(v[14]) ? PQ_RDB_NICE_NONE : (int)v[14];
+	f->group_nice = isnan(v[15]) ? PQ_RDB_NICE_NONE : (int)v[15];
 	return 0;
 }
 

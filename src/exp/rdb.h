@@ -28,8 +28,10 @@
 
 /* The results schema this pqtls writes and reads (meta.schema_version, user_version).
  * 3: cell dimension columns are the dimension table's, holding effective values; cell
- * keys hash the table's canonical text. */
-#define PQ_SCHEMA_VERSION 3
+ * keys hash the table's canonical text. 4: the endpoints' nice and waits for a CPU per
+ * cell (host_nice, host_*_wait_*_us) and per connection (conn.client_wait_us), judged in
+ * host_ok. */
+#define PQ_SCHEMA_VERSION 4
 
 struct sqlite3;
 
@@ -53,7 +55,12 @@ typedef struct pq_rdb_fidelity {
 	double fwd_wait_us; /* the forwarder's own wait for a CPU inside the machine */
 	long long releases, drop_loss, drop_queue, drop_unplanned;
 	int link_ok, host_ok, check_ok; /* 1 within budget, 0 over, -1 not known */
+	/* the endpoints: the median connection's wait for a CPU, client and server, and the
+	 * nice values they and their session's group ran at (PQ_RDB_NICE_NONE: not known) */
+	double client_wait_p50_us, server_wait_p50_us;
+	int nice, group_nice;
 } pq_rdb_fidelity;
+#define PQ_RDB_NICE_NONE 100
 
 typedef struct pq_rdb_cell {
 	pq_dimval dim[PQ_DIM_COUNT]; /* as stored; PQ_DV_NULL for dimensions without a column */

@@ -14,6 +14,8 @@
 #include "net/link.h"
 #include "pki/acct.h"
 #include "core/proc.h"
+#include "core/sched.h"
+#include "stats/sample.h"
 #include "exp/srvproc.h"
 #include "server/server.h"
 
@@ -95,6 +97,8 @@ static void server_config(cellrun *r)
 			.tickets = p->tickets,
 			.max_early_data = p->early_data ? 16384 : 0},
 	};
+	r->sc.set_nice = r->o->endpoint_nice != PQ_SCHED_NICE_KEEP;
+	r->sc.nice = r->o->endpoint_nice;
 	r->row.server_hs_timeout_ns = r->row.server_idle_timeout_ns = t;
 }
 
@@ -137,6 +141,8 @@ static int load_config(cellrun *r, const char *target, pq_diag *d)
 	l->seed = r->g->seed + 1000003u * (uint64_t)r->c->index;
 	l->progress = load_progress;
 	l->progress_arg = r;
+	l->set_nice = r->o->endpoint_nice != PQ_SCHED_NICE_KEEP;
+	l->nice = r->o->endpoint_nice;
 	r->eff.client_timeout_ns = l->timeout_ns;
 	return 0;
 }
@@ -194,11 +200,62 @@ static void chain_row(cellrun *r)
 		r->eff.pad_bytes = (long long)r->chain->info.chain_der;
 }
 
+/* The median and the largest of n waits (us, sorted here); both -1 without any. */
+static void wait_summary(double *v, size_t n, double *p50, double *max)
+{
+	*p50 = *max = -1;
+	if (!n)
+		return;
+	pq_stats_sort(v, n);
+	*p50 = pq_stats_quantile(v, n, PQ_STATS_MEDIAN);
+	*max = v[n - 1];
+}
+
+static double endpoint_wait_us(const pq_store_cell_row *w)
+{
+	return pq_hostload_endpoint_wait_us(w->host_client_wait_p50_us, w->host_server_wait_p50_us);
+}
+
+/* The RTT the host's wait budget is a share of: the link's; a remote path's is not ours (0). */
+static double budget_rtt_us(const cellrun *r)
+{
+	return r->link ? (double)pq_link_config_rtt_ns(&r->lc) / 1e3 : 0;
+}
+
+/* The endpoints' nice and waits for a CPU into the row (st: the server's statistics, NULL
+ * when it has none), then the host's verdict on them and the steal. */
+static void endpoints(cellrun *r, const pq_server_stats *st)
+{
+	pq_store_cell_row *w = &r->row;
+	double *v = malloc((r->res.n > PQ_SERVER_MAX_WAITS ? r->res.n : PQ_SERVER_MAX_WAITS) * sizeof *v + 1);
+	size_t n = 0;
+	if (v) {
+		for (size_t i = 0; i < r->res.n; i++)
+			if (r->res.recs[i].wait_ns >= 0)
+				v[n++] = (double)r->res.recs[i].wait_ns / 1e3;
+		wait_summary(v, n, &w->host_client_wait_p50_us, &w->host_client_wait_max_us);
+		n = 0;
+		for (size_t i = 0; st && i < st->nwaits; i++)
+			v[n++] = st->waits_us[i];
+		wait_summary(v, n, &w->host_server_wait_p50_us, &w->host_server_wait_max_us);
+		if (st && st->waits_total > st->nwaits) /* beyond the kept ones: the largest of all */
+			w->host_server_wait_max_us = (double)st->wait_max_us;
+	}
+	free(v);
+	w->host_group_nice = pq_sched_group_nice();
+	w->host_nice = r->res.nice;
+	if (st && st->nice != PQ_SCHED_NICE_KEEP && (w->host_nice == PQ_SCHED_NICE_KEEP || st->nice > w->host_nice))
+		w->host_nice = st->nice;
+	w->host_ok = pq_hostload_verdict(w->host_steal_pct, endpoint_wait_us(w), budget_rtt_us(r));
+}
+
 /* Measures one cell into r->res and r->row; the cell's own failures go into the row. */
 static void measure(cellrun *r)
 {
 	char target[160];
 	pq_hostload before, after;
+	static pq_server_stats st; /* the server's; one cell at a time, too large for the stack */
+	int have_st = 0;
 	pq_diag_clear(&r->diag);
 	chain_row(r);
 	pq_hostload_sample(&before);
@@ -229,12 +286,13 @@ static void measure(cellrun *r)
 	char died[128] = ""; /* "the server died: killed by signal 11 (Segmentation fault) mid-cell" */
 	int64_t server_cpu = 0;
 	if (r->srv.pid > 0) {
-		pq_server_stats st;
 		pq_diag sd;
 		if (pq_exp_srv_finish(&r->srv, &st, &server_cpu, &sd) < 0)
 			snprintf(died, sizeof died, "%s mid-cell", pq_diag_msg(&sd));
-		else
+		else {
 			server_stats(r, &st);
+			have_st = 1;
+		}
 	}
 	/* the server's process, and the link's forwarder in ours */
 	r->row.server_link_cpu_ns =
@@ -258,8 +316,8 @@ done:
 		r->row.link_ok = pq_link_window_ok(&r->row.link, r->link_why, sizeof r->link_why);
 	pq_hostload_sample(&after);
 	r->row.wall_ns = pq_clock_now(&pq_clock_mono) - t0;
-	r->row.host_steal_pct = 100 * pq_steal_fraction(&before.steal, &after.steal);
-	r->row.host_ok = before.steal.total ? r->row.host_steal_pct <= PQ_HOSTLOAD_STEAL_BUDGET_PCT : -1;
+	r->row.host_steal_pct = before.steal.total ? 100 * pq_steal_fraction(&before.steal, &after.steal) : -1;
+	endpoints(r, have_st ? &st : NULL);
 	r->row.host_runq_before = before.runq;
 	r->row.host_runq_after = after.runq;
 	r->row.host_load1_before = before.load1;
@@ -368,10 +426,24 @@ static int fidelity(const pq_exp_run_opts *o, const cellrun *r, pq_exp_run_summa
 	if (w->host_ok >= 0) {
 		sum->cells_host_known++;
 		sum->cells_host_over += w->host_ok == 0;
+	}
+	if (w->host_steal_pct >= 0) {
+		sum->cells_steal_known++;
 		sum->steal_pct_sum += w->host_steal_pct;
+		sum->cells_steal_over += w->host_steal_pct > PQ_HOSTLOAD_STEAL_BUDGET_PCT;
 		if (w->host_steal_pct > sum->steal_pct_max)
 			sum->steal_pct_max = w->host_steal_pct;
 	}
+	double ew = endpoint_wait_us(w);
+	if (ew >= 0) {
+		sum->wait_max_us = ew > sum->wait_max_us ? ew : sum->wait_max_us;
+		sum->cells_wait_over += ew > pq_hostload_wait_budget_us(budget_rtt_us(r));
+	}
+	if (w->host_nice != PQ_SCHED_NICE_KEEP && (sum->nice == PQ_SCHED_NICE_KEEP || w->host_nice > sum->nice))
+		sum->nice = w->host_nice;
+	if (w->host_group_nice != PQ_SCHED_NICE_KEEP &&
+	    (sum->group_nice == PQ_SCHED_NICE_KEEP || w->host_group_nice > sum->group_nice))
+		sum->group_nice = w->host_group_nice;
 	if (w->host_runq_after > sum->runq_max)
 		sum->runq_max = w->host_runq_after;
 	if (w->host_runq_before > sum->runq_max)
@@ -396,13 +468,21 @@ static int fidelity(const pq_exp_run_opts *o, const cellrun *r, pq_exp_run_summa
 void pq_exp_run_noise(const pq_exp_run_summary *s, char *buf, size_t n)
 {
 	size_t len = (size_t)snprintf(buf, n, "host:");
-	if (s->cells_host_known && len < n)
+	if (s->cells_steal_known && len < n)
 		len += (size_t)snprintf(buf + len, n - len, " steal %.1f %% on average, %.1f %% at most",
-					s->steal_pct_sum / (double)s->cells_host_known, s->steal_pct_max);
+					s->steal_pct_sum / (double)s->cells_steal_known, s->steal_pct_max);
 	else if (len < n)
 		len += (size_t)snprintf(buf + len, n - len, " steal unknown");
 	if (s->runq_max >= 0 && len < n)
 		len += (size_t)snprintf(buf + len, n - len, ", run queue up to %d", s->runq_max);
+	if (s->wait_max_us >= 0 && len < n) {
+		char group[40] = "";
+		if (s->group_nice != PQ_SCHED_NICE_KEEP)
+			snprintf(group, sizeof group, ", their session's group %d", s->group_nice);
+		len += (size_t)snprintf(buf + len, n - len,
+					"; the endpoints (nice %d%s) waited for a CPU up to %.2f ms in a cell's median connection",
+					s->nice, group, s->wait_max_us / 1e3);
+	}
 	if (s->probe_tail_max_ns >= 0 && len < n)
 		len += (size_t)snprintf(buf + len, n - len,
 					"; probe p99 up to %+.1f ms over the link's median (its own waits for a CPU, not judged)",
@@ -418,8 +498,11 @@ void pq_exp_run_noise(const pq_exp_run_summary *s, char *buf, size_t n)
 						s->late_p99_max_ns / 1e6);
 	}
 	if (s->cells_host_known && len < n)
-		snprintf(buf + len, n - len, "; %zu of %zu cells over the host budget (steal > %.0f %%)", s->cells_host_over,
-			 s->cells_host_known, PQ_HOSTLOAD_STEAL_BUDGET_PCT);
+		snprintf(buf + len, n - len,
+			 "; %zu of %zu cells over the host budget (steal > %.0f %%: %zu; the endpoints' median wait > %.0f %% of "
+			 "the RTT and %.0f ms: %zu)",
+			 s->cells_host_over, s->cells_host_known, PQ_HOSTLOAD_STEAL_BUDGET_PCT, s->cells_steal_over,
+			 100 * PQ_HOSTLOAD_WAIT_BUDGET_RTT, PQ_HOSTLOAD_WAIT_FLOOR_US / 1e3, s->cells_wait_over);
 }
 
 static void report(const pq_exp_run_opts *o, pq_exp_progress *p, int64_t t0, const char *arm)
@@ -441,6 +524,13 @@ int pq_exp_run(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store *st, 
 	memset(sum, 0, sizeof *sum);
 	sum->probe_tail_max_ns = sum->late_p99_max_ns = -1;
 	sum->runq_max = -1;
+	sum->wait_max_us = -1;
+	sum->nice = sum->group_nice = PQ_SCHED_NICE_KEEP;
+	/* The session's scheduling group too (core/sched.h), or other sessions' work holds
+	 * the endpoints back whatever their nice; given back at the end. */
+	int group0 = pq_sched_group_nice(), group = group0;
+	if (o->endpoint_nice != PQ_SCHED_NICE_KEEP && group0 != PQ_SCHED_NICE_KEEP && o->endpoint_nice < group0)
+		group = pq_sched_set_group_nice(o->endpoint_nice);
 	for (size_t i = 0; i < g->n && rc == 0; i++) {
 		const pq_exp_cell *c = &g->cells[i];
 		if (o->stop && *o->stop) {
@@ -513,6 +603,8 @@ int pq_exp_run(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store *st, 
 		if (rc == 0 && drc < 0)
 			rc = pq_diag_set(d, drc, "%s", pq_diag_msg(&dd));
 	}
+	if (group != group0)
+		(void)pq_sched_set_group_nice(group0);
 	return rc;
 }
 

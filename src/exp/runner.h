@@ -56,7 +56,17 @@ typedef struct pq_exp_run_opts {
 	long long test_server_fault_cell;
 	enum pq_exp_srv_fault test_server_fault;
 	const pq_ktcp_caps *caps;          /* what the kernel offers (pq_exp_check_kernel); NULL: each link probes */
+	/* The nice value each cell's client threads and server process run at (core/sched.h),
+	 * so that other work inside the machine delays the measured connections less;
+	 * PQ_SCHED_NICE_KEEP: as they are. The sweep's default: PQ_EXP_ENDPOINT_NICE. When it
+	 * is below the session's scheduling group's nice (autogroups), the group is set to it
+	 * for the run and set back at its end (a sweep killed by SIGKILL leaves it). */
+	int endpoint_nice;
 } pq_exp_run_opts;
+
+/* The endpoints' nice by default: the most a process can ask but one, as the link's
+ * self-check probe (net/check.c) runs. Measured here (docs/model.md "The host's CPU"). */
+#define PQ_EXP_ENDPOINT_NICE (-19)
 
 typedef struct pq_exp_run_summary {
 	size_t cells_run, cells_skipped, cells_failed;
@@ -66,8 +76,13 @@ typedef struct pq_exp_run_summary {
 	size_t checks, checks_missed;        /* self-checks run (every attempt), missed */
 	double probe_tail_max_ns;           /* the largest probe p99 over the link's median in a check; -1 none */
 	size_t cells_link_known, cells_link_over; /* cells with the link's accounting, over its budget */
-	size_t cells_host_known, cells_host_over; /* cells with the host's steal, over its budget */
-	double steal_pct_sum, steal_pct_max; /* over cells_host_known */
+	size_t cells_host_known, cells_host_over; /* cells with a host verdict, over its budget */
+	size_t cells_wait_over;             /* of those, over the endpoints' wait budget */
+	double steal_pct_sum, steal_pct_max; /* over the cells with a steal reading */
+	size_t cells_steal_known, cells_steal_over;
+	double wait_max_us;                 /* the largest endpoints' median wait of a cell; -1 none */
+	int nice;                           /* the endpoints' nice as read back (the largest); PQ_SCHED_NICE_KEEP unknown */
+	int group_nice;                     /* their session group's (core/sched.h), the largest; PQ_SCHED_NICE_KEEP none */
 	int runq_max;                       /* -1 unknown */
 	double late_p99_max_ns;             /* the worst cell's release lateness p99; -1 none */
 } pq_exp_run_summary;
@@ -75,7 +90,8 @@ typedef struct pq_exp_run_summary {
 /* One line on how noisy the host was and how the links held: "host: steal 4.2 % on
  * average, 12.0 % at most, run queue up to 5; probe p99 up to +21.3 ms over the link's median
  * (the probe's own waits for a CPU, not judged); links: release lateness p99 at most
- * 0.31 ms, 0 of 54 cells over the link budget; 3 of 54 over the host budget (steal > 10 %)" */
+ * 0.31 ms, 0 of 54 cells over the link budget; 3 of 54 over the host budget (steal > 10 %: 1;
+ * the endpoints' median wait > 10 % of the RTT and 1 ms: 2)" */
 void pq_exp_run_noise(const pq_exp_run_summary *s, char *buf, size_t n);
 /* Before anything is measured: every link condition's kernel TCP settings against what
  * this kernel offers (probed once into *caps), refusing a congestion control or qdisc it

@@ -123,6 +123,19 @@ CREATE TABLE cell (
 	host_runq_after         INTEGER,
 	host_load1_before       REAL,
 	host_load1_after        REAL,
+	-- the endpoints during the cell: the nice value the client's threads and the server
+	-- process ran at (read back; the larger of the two), their session's scheduling
+	-- group's nice (the kernel's autogroup; NULL: no grouping), and how long they waited,
+	-- runnable, for a CPU inside this machine (schedstat's run_delay, which steal does
+	-- not count): the client per connection (conn.client_wait_us) and the server per
+	-- connection, accept to close; the median and the largest of each. NULL: unknown
+	-- (a remote server's, QUIC's server, a kernel without schedstat)
+	host_nice               INTEGER,
+	host_group_nice         INTEGER,
+	host_client_wait_p50_us REAL,
+	host_client_wait_max_us REAL,
+	host_server_wait_p50_us REAL,
+	host_server_wait_max_us REAL,
 	-- fidelity during the cell (measurement columns): the link's own accounting, from its
 	-- forwarder (lateness = each packet's write minus its scheduled release; NULL: not
 	-- kept, i.e. netem or a remote server), drops by cause, and the verdicts against the
@@ -211,6 +224,9 @@ CREATE TABLE conn (
 	quic_first_bytes   INTEGER,
 	quic_retry         INTEGER,
 	quic_amp_held      INTEGER,
+	-- how long the client's thread waited, runnable, for a CPU during this connection
+	-- (start to end, schedstat's run_delay); NULL unknown
+	client_wait_us     REAL,
 	error_kind         TEXT NOT NULL,
 	error_detail       TEXT,
 	PRIMARY KEY (cell_id, conn_index)

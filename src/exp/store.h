@@ -81,6 +81,12 @@ typedef struct pq_store_cell_row {
 	double host_steal_pct;      /* -1 unknown */
 	int host_runq_before, host_runq_after; /* -1 unknown */
 	double host_load1_before, host_load1_after;
+	/* the endpoints' nice as read back (PQ_SCHED_NICE_KEEP unknown), and their waits for
+	 * a CPU (core/sched.h): the client's per connection, the server's per connection, the
+	 * median and the largest of each, us (-1 unknown) */
+	int host_nice, host_group_nice; /* the session group's nice (PQ_SCHED_NICE_KEEP: no groups) */
+	double host_client_wait_p50_us, host_client_wait_max_us;
+	double host_server_wait_p50_us, host_server_wait_max_us;
 	/* fidelity: the link's own accounting during the cell and the verdicts (-1 unknown) */
 	pq_link_window link;
 	int link_ok, host_ok;

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/sched.h"
 #include "exp/dim.h"
 #include "exp/sql.h"
 #include "exp/store.h"
@@ -20,6 +21,9 @@ void pq_store_cell_row_init(pq_store_cell_row *r)
 	r->host_runq_before = r->host_runq_after = -1;
 	r->host_load1_before = r->host_load1_after = -1;
 	r->link_ok = r->host_ok = -1;
+	r->host_nice = r->host_group_nice = PQ_SCHED_NICE_KEEP;
+	r->host_client_wait_p50_us = r->host_client_wait_max_us = -1;
+	r->host_server_wait_p50_us = r->host_server_wait_max_us = -1;
 }
 
 static void opt_int(pq_sql_stmt *st, const char *name, long long v)
@@ -36,6 +40,14 @@ static void opt_double(pq_sql_stmt *st, const char *name, double v)
 		pq_sql_null(st, name);
 	else
 		pq_sql_double(st, name, v);
+}
+
+static void opt_nice(pq_sql_stmt *st, const char *name, int v)
+{
+	if (v == PQ_SCHED_NICE_KEEP)
+		pq_sql_null(st, name);
+	else
+		pq_sql_int(st, name, v);
 }
 
 /* A dimension's stored value under its column's parameter name. */
@@ -107,6 +119,12 @@ static void bind_row(pq_sql_stmt *st, const pq_store_cell_row *r)
 	opt_int(st, ":host_runq_after", r->host_runq_after);
 	opt_double(st, ":host_load1_before", r->host_load1_before);
 	opt_double(st, ":host_load1_after", r->host_load1_after);
+	opt_nice(st, ":host_nice", r->host_nice);
+	opt_nice(st, ":host_group_nice", r->host_group_nice);
+	opt_double(st, ":host_client_wait_p50_us", r->host_client_wait_p50_us);
+	opt_double(st, ":host_client_wait_max_us", r->host_client_wait_max_us);
+	opt_double(st, ":host_server_wait_p50_us", r->host_server_wait_p50_us);
+	opt_double(st, ":host_server_wait_max_us", r->host_server_wait_max_us);
 	pq_store_bind_window(st, &r->link, r->link_ok);
 	opt_int(st, ":host_ok", r->host_ok);
 	pq_sql_text(st, ":started_at", r->started_at);
@@ -120,7 +138,8 @@ static const char *const cell_cols[] = {
 	"chain_cached", "response_bytes", "mss_bytes", "server_hs_timeout_us", "server_idle_timeout_us",
 	"link_check_ok", "status", "failure_reason", "conns_ok", "conns_failed", "server_handshakes",
 	"server_errors", "server_error_detail", "client_cpu_us", "server_link_cpu_us", "host_steal_pct",
-	"host_runq_before", "host_runq_after", "host_load1_before", "host_load1_after",
+	"host_runq_before", "host_runq_after", "host_load1_before", "host_load1_after", "host_nice", "host_group_nice",
+	"host_client_wait_p50_us", "host_client_wait_max_us", "host_server_wait_p50_us", "host_server_wait_max_us",
 	/* fidelity */
 	"link_late_p50_us", "link_late_p99_us", "link_late_max_us", "link_releases_pkts", "link_drop_loss_pkts",
 	"link_drop_queue_pkts", "link_drop_unplanned_pkts", "link_fwd_wait_us", "link_ok", "host_ok",
@@ -216,6 +235,10 @@ static void bind_conn(pq_sql_stmt *st, int64_t cell_id, size_t i, const pq_load_
 		pq_sql_int(st, ":quic_retry", r->quic_retry);
 		pq_sql_int(st, ":quic_amp_held", r->quic_amp_held);
 	}
+	if (r->wait_ns >= 0)
+		pq_sql_double(st, ":client_wait_us", (double)r->wait_ns / 1e3);
+	else
+		pq_sql_null(st, ":client_wait_us");
 	pq_sql_text(st, ":error_kind", pq_load_err_short(r->err));
 	pq_sql_text(st, ":error_detail", r->err == PQ_LERR_NONE ? NULL : r->err_detail);
 }
@@ -232,6 +255,7 @@ static int conn_sql(char *buf, size_t n)
 		"min_rtt_us", "retrans_segs", "cwnd_segs", "mss_bytes", "requests", "http_status",
 		"body_bytes", "error_kind", "error_detail", "quic_tx_dgrams", "quic_rx_dgrams", "quic_tx_bytes",
 		"quic_rx_bytes", "quic_first_dgrams", "quic_first_bytes", "quic_retry", "quic_amp_held",
+		"client_wait_us",
 	};
 	enum { NF = sizeof fixed / sizeof fixed[0] };
 	char names[2 * PQ_HS_COUNT][48];

@@ -76,6 +76,7 @@ typedef struct pq_load_conn {
 	pq_tls_quic_wire wire; /* QUIC: every datagram of this connection */
 	struct pq_load_h3 *h3; /* HTTP/3 state (load/h3.c), NULL until its request */
 	void *user;        /* the caller's (the runner keeps its slot here) */
+	int64_t wait0_ns;  /* the caller's thread's wait for a CPU at the start (core/sched.h) */
 } pq_load_conn;
 
 /* Opens the socket and starts connecting (wait for c->events), or ends at once with the

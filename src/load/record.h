@@ -74,6 +74,10 @@ typedef struct pq_load_record {
 	uint32_t requests;                 /* complete responses */
 	int status;                        /* HTTP status of the last response, 0 = none */
 	uint64_t body_bytes;
+	/* How long the client's thread waited, runnable, for a CPU between the connection's
+	 * start and its end (core/sched.h), ns; -1 unknown. Threads that run several
+	 * connections at once count a wait for each connection it delays. */
+	int64_t wait_ns;
 	enum pq_load_err err;
 	char err_detail[96];
 } pq_load_record;

@@ -13,6 +13,7 @@
 #include "core/clock.h"
 #include "core/proc.h"
 #include "core/rng.h"
+#include "core/sched.h"
 #include "load/arrival.h"
 #include "load/conn.h"
 #include "tls/quic.h"
@@ -55,6 +56,7 @@ typedef struct runner {
 	uint64_t launched, done, ok, errors;
 	int refused_in_row, unreached_in_row; /* consecutive: refused / not reached */
 	int64_t hold_until_ns;                /* back-off: no start before this */
+	pq_sched_meter meter;                 /* this thread's wait for a CPU */
 } runner;
 
 /* Tickets arrive here (TLS 1.3: after the handshake, inside SSL_read). */
@@ -115,7 +117,9 @@ static void launch(runner *r, int64_t intended_ns)
 	SSL_SESSION *s = NULL;
 	if (r->recording && r->cfg->resume > 0 && pq_rng_uniform(&r->rng) < r->cfg->resume)
 		s = take_session(r);
+	int64_t wait0 = pq_sched_meter_read(&r->meter);
 	pq_load_conn_start(c, &r->params, atomic_fetch_add(&r->sync->next_id, 1), intended_ns, s);
+	c->wait0_ns = wait0; /* after the start, which clears the connection */
 	SSL_SESSION_free(s);
 	r->launched++;
 	r->active[r->nactive++] = c;
@@ -151,6 +155,7 @@ static void back_off(runner *r, const pq_load_record *rec, int64_t now)
 static int retire(runner *r, int idx)
 {
 	pq_load_conn *c = r->active[idx];
+	c->rec.wait_ns = pq_sched_delta(c->wait0_ns, pq_sched_meter_read(&r->meter));
 	back_off(r, &c->rec, pq_clock_now(r->params.clock));
 	r->active[idx] = r->active[--r->nactive];
 	r->free_slots[r->nfree++] = c;
@@ -413,6 +418,10 @@ static int run_one(const pq_load_config *cfg, sync_t *sy, int index, pq_load_res
 		start_together(sy);
 		return rc;
 	}
+	/* Thread 0 is the caller's: its nice is given back at the end. */
+	int old_nice = pq_sched_set_nice(PQ_SCHED_NICE_KEEP);
+	res->nice = pq_sched_set_nice(cfg->set_nice ? cfg->nice : PQ_SCHED_NICE_KEEP);
+	pq_sched_meter_open(&r.meter);
 	SSL_CTX_set_app_data(r.ctx, &r);
 	SSL_CTX_sess_set_new_cb(r.ctx, new_session_cb);
 	pq_rng_seed(&r.rng, cfg->seed);
@@ -506,6 +515,9 @@ out:
 	free(r.free_slots);
 	free(r.active);
 	pq_tls_ctx_free(r.ctx);
+	pq_sched_meter_close(&r.meter);
+	if (cfg->set_nice && index == 0)
+		(void)pq_sched_set_nice(old_nice);
 	return rc;
 }
 
@@ -564,6 +576,8 @@ static int merge(worker_arg *w, int n, pq_load_result *res)
 		res->server_gone |= r->server_gone;
 		res->interrupted |= r->interrupted;
 		res->measured += r->measured;
+		/* the least favoured thread's */
+		res->nice = i == 0 || r->nice > res->nice ? r->nice : res->nice;
 	}
 	qsort(res->recs, res->n, sizeof *res->recs, cmp_start);
 	for (size_t i = 0; i < res->n; i++)

@@ -78,6 +78,9 @@ typedef struct pq_load_config {
 	/* What the caller calls these inputs in messages (keys: the field names above,
 	 * "concurrency", "timeout_ns", ...); NULL: the field names. TLS inputs: tls.names. */
 	const pq_name *names;
+	/* set_nice: the client's threads run at `nice` (core/sched.h; a raise needs root), so
+	 * that other work inside the machine delays them less; 0 leaves them as they are. */
+	int set_nice, nice;
 } pq_load_config;
 
 typedef struct pq_load_result {
@@ -91,6 +94,7 @@ typedef struct pq_load_result {
 	int server_gone;           /* stopped: PQ_LOAD_REFUSED_IN_ROW refused in a row */
 	int interrupted;           /* *stop ended the run */
 	uint64_t measured;         /* measured connections, kept in recs or not */
+	int nice;                  /* the client threads' nice, read back (PQ_SCHED_NICE_KEEP: unknown) */
 } pq_load_result;
 
 /* Connections refused in a row (nothing listens: the server exited) that end a run.

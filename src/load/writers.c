@@ -77,6 +77,7 @@ static void visit(const pq_load_record *r, sink *s)
 	s->num(s, "quic_first_dgram_bytes", r->quic_first_dgram_bytes);
 	s->num(s, "quic_retry", r->quic_retry);
 	s->num(s, "quic_amp_held", r->quic_amp_held);
+	s->num(s, "client_wait_us", r->wait_ns < 0 ? -1 : r->wait_ns / 1000);
 }
 
 static void sep(sink *s, char c)

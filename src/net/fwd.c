@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/sched.h"
 
 #define FWD_BATCH 64
 #define FWD_MAX_PKTS 65536      /* in flight, both directions: bounds memory */
@@ -331,30 +332,10 @@ void pq_fwd_window_take(pq_fwd *f, pq_late_win *out, pq_path_stats dir[2])
 		__atomic_store_n(&f->win_hint, out->n, __ATOMIC_RELAXED);
 }
 
-int pq_fwd_schedstat_parse(const char *text, int64_t *wait_ns)
-{
-	unsigned long long run, wait;
-	if (sscanf(text, "%llu %llu", &run, &wait) != 2 || wait > (unsigned long long)INT64_MAX)
-		return PQ_EPARSE;
-	*wait_ns = (int64_t)wait;
-	return 0;
-}
-
 int64_t pq_fwd_wait_ns(const pq_fwd *f)
 {
 	int tid = __atomic_load_n(&f->tid, __ATOMIC_ACQUIRE);
-	char path[64], text[128];
-	int64_t wait = -1;
-	if (!tid || !f->running)
-		return -1;
-	snprintf(path, sizeof path, "/proc/self/task/%d/schedstat", tid);
-	FILE *fp = fopen(path, "re");
-	if (!fp)
-		return -1;
-	if (!fgets(text, sizeof text, fp) || pq_fwd_schedstat_parse(text, &wait) < 0)
-		wait = -1;
-	fclose(fp);
-	return wait;
+	return tid && f->running ? pq_sched_tid_wait_ns(tid) : -1;
 }
 
 void pq_fwd_dispose(pq_fwd *f)

@@ -105,12 +105,10 @@ void pq_fwd_stats_get(pq_fwd *f, pq_fwd_stats *out);
  * nothing is sorted under it, so the forwarder waits for no more than a copy. */
 void pq_fwd_window_take(pq_fwd *f, pq_late_win *out, pq_path_stats dir[2]);
 /* How long the thread has waited, runnable, for a CPU inside this machine since it
- * started (the run_delay of /proc/self/task/TID/schedstat), ns; -1 unknown. Time the
+ * started (core/sched.h), ns; -1 unknown. Time the
  * hypervisor took the whole vCPU away is not in it: a release late by more than this
  * waited for a vCPU that was not running. */
 int64_t pq_fwd_wait_ns(const pq_fwd *f);
-/* The wait (second field) of a schedstat text "RUN WAIT SLICES"; PQ_EPARSE otherwise. */
-int pq_fwd_schedstat_parse(const char *text, int64_t *wait_ns) PQ_MUST_USE;
 
 /* Frees what pq_fwd_stop keeps for a last pq_fwd_stats_get. */
 void pq_fwd_dispose(pq_fwd *f);

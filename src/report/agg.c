@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/wire.h"
+#include "exp/hostload.h"
 #include "model/base.h"
 #include "model/cliff.h"
 #include "model/quic.h"
@@ -246,6 +247,9 @@ static void judge(pq_agg_group *g)
 		if (isfinite(g->rounds[p]) && pred[p])
 			excess = fmax(excess, g->rounds[p] - pred[p]);
 	int unknown_cc = c->dim[PQ_D_CC].kind != PQ_DV_TEXT || strcmp(c->dim[PQ_D_CC].s, "remote") == 0;
+	/* measured, not inferred: the endpoints waited for a CPU beyond the host's budget */
+	double wait = pq_agg_endpoint_wait_us(&c->fid);
+	int waited = isfinite(wait) && wait > pq_hostload_wait_budget_us((double)c->rtt_us) && excess > 0;
 	if (c->quic && !(c->loss_pct > 0) && c->rtt_us >= 10000 && !(noise && excess > 0)) {
 		judge_quic(g, excess);
 		return;
@@ -253,6 +257,7 @@ static void judge(pq_agg_group *g)
 	const char *tag = c->loss_pct > 0 || g->retrans ? "loss"
 			  : c->rtt_us > 0 && c->rtt_us < 10000 ? "CPU time ~ RTT"
 			  : c->jitter_us > 0 || c->rate_bps > 0 ? "jitter/rate"
+			  : waited ? "host CPU"
 			  : noise && excess > 0	    ? "host noise"
 			  : unknown_cc && g->model.flight_rounds > 1 && excess > 0 && excess < 1.2 ? "paced windows?"
 			  : g->rounds[PQ_AGG_HS] - floor(g->rounds[PQ_AGG_HS]) > 0.3 ? "part of an RTT"
@@ -266,6 +271,11 @@ static void judge(pq_agg_group *g)
 			 (double)c->rtt_us / 1e3);
 	else if (c->jitter_us > 0 || c->rate_bps > 0)
 		snprintf(g->agree_why, sizeof g->agree_why, "jitter or a rate limit adds time the model does not have");
+	else if (waited)
+		snprintf(g->agree_why, sizeof g->agree_why,
+			 "host CPU: the client and the server waited %.1f ms (%.2f RTT) for a CPU in the median connection, "
+			 "other work on this machine; the median is %.2f RTT later than the model",
+			 wait / 1e3, c->rtt_us > 0 ? wait / (double)c->rtt_us : 0, excess);
 	else if (noise && excess > 0)
 		snprintf(g->agree_why, sizeof g->agree_why,
 			 "host noise: the fastest of %zu connections agrees (%.2f RTT against %.2f), the median is "
@@ -390,7 +400,7 @@ static void fidelity(const pq_rdb *db, pq_agg *a)
 {
 	struct pq_agg_fid *f = &a->fid;
 	memset(f, 0, sizeof *f);
-	f->late_p99_max_us = f->steal_max_pct = NAN;
+	f->late_p99_max_us = f->steal_max_pct = f->wait_max_us = NAN;
 	for (size_t i = 0; i < db->ncells; i++) {
 		const pq_rdb_fidelity *c = &db->cells[i].fid;
 		f->link_known += c->link_ok >= 0;
@@ -403,7 +413,18 @@ static void fidelity(const pq_rdb *db, pq_agg *a)
 			f->late_p99_max_us = max_known(f->late_p99_max_us, c->late_p99_us);
 		if (isfinite(c->steal_pct))
 			f->steal_max_pct = max_known(f->steal_max_pct, c->steal_pct);
+		double w = pq_agg_endpoint_wait_us(c);
+		if (isfinite(w)) {
+			f->wait_max_us = max_known(f->wait_max_us, w);
+			f->wait_over += w > pq_hostload_wait_budget_us((double)db->cells[i].rtt_us);
+		}
 	}
+}
+
+double pq_agg_endpoint_wait_us(const pq_rdb_fidelity *f)
+{
+	double w = pq_hostload_endpoint_wait_us(f->client_wait_p50_us, f->server_wait_p50_us);
+	return w < 0 ? NAN : w;
 }
 
 /* The baseline arm's group at g's host, link and response, or NULL. */

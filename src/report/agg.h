@@ -142,12 +142,17 @@ typedef struct pq_agg {
 	struct pq_agg_fid {
 		size_t link_known, link_over, host_known, host_over, check_missed, marked;
 		double late_p99_max_us, steal_max_pct; /* NaN: none known */
+		double wait_max_us; /* the largest endpoints' median wait (client + server) of a cell; NaN: none */
+		size_t wait_over;   /* cells whose endpoints' wait was over its budget (exp/hostload.h) */
 	} fid;
 } pq_agg;
 
 /* A cell marked as measured on an unfaithful link or host: its link over the lateness or
  * drop budget, its host over the steal budget, or its link's self-check missed. */
 int pq_agg_cell_marked(const pq_rdb_cell *c);
+/* A cell's endpoints' wait for a CPU as its host verdict judged it (exp/hostload.h), us;
+ * NaN when not measured. */
+double pq_agg_endpoint_wait_us(const pq_rdb_fidelity *f);
 
 /* --clean-only: leaves out of db every marked cell (pq_agg_cell_marked), says so in
  * db->note (which the key table's notes print), and returns how many were left out;

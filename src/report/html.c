@@ -414,22 +414,29 @@ static void fidelity(page *p)
 	else
 		pq_out_printf(o, "No cell has the link's own accounting (netem, a remote server, or a database "
 				 "from before it was kept); ");
-	pq_out_printf(o, "%zu of %zu were measured while the hypervisor took more than %.0f %% of the host's CPU "
-			 "time; %zu on a link that missed its self-check. %zu of %zu cells are marked.",
-		      f->host_over, f->host_known, PQ_HOSTLOAD_STEAL_BUDGET_PCT, f->check_missed, f->marked,
-		      p->db->ncells);
+	pq_out_printf(o, "%zu of %zu were over the host's budget: the hypervisor took more than %.0f %% of the host's "
+			 "CPU time, or the client's and the server's median connections waited, together, more than %.0f %% of "
+			 "the RTT (and %.0f ms) for a CPU inside the machine (%zu cells); %zu on a link that missed its "
+			 "self-check. %zu of %zu cells are marked.",
+		      f->host_over, f->host_known, PQ_HOSTLOAD_STEAL_BUDGET_PCT, 100 * PQ_HOSTLOAD_WAIT_BUDGET_RTT,
+		      PQ_HOSTLOAD_WAIT_FLOOR_US / 1e3, f->wait_over, f->check_missed, f->marked, p->db->ncells);
 	if (isfinite(f->late_p99_max_us))
 		pq_out_printf(o, " The worst cell's release lateness p99 was %.2f ms", f->late_p99_max_us / 1e3);
 	if (isfinite(f->steal_max_pct))
 		pq_out_printf(o, "%s the most steal in a cell %.1f %%", isfinite(f->late_p99_max_us) ? ";" : " The",
 			      f->steal_max_pct);
+	if (isfinite(f->wait_max_us))
+		pq_out_printf(o, "%s the endpoints' longest median wait for a CPU %.2f ms",
+			      isfinite(f->late_p99_max_us) || isfinite(f->steal_max_pct) ? ";" : " The", f->wait_max_us / 1e3);
 	pq_out_printf(o, "%s A release late by much more than the forwarder's own wait for a CPU in the "
 			 "machine waited for a vCPU the hypervisor was not running.</p><div class=\"scroll\"><table class=\"sort\"><thead><tr><th class=\"l\">host</th>"
 			 "<th class=\"l\">arm</th><th>trial</th><th>RTT ms</th><th>lateness p50 us</th>"
 			 "<th>p99 us</th><th>max us</th><th>releases</th><th>drops loss</th><th>queue</th>"
-			 "<th>unplanned</th><th>forwarder's wait for a CPU us</th><th>steal %%</th><th class=\"l\">link</th><th class=\"l\">host</th>"
+			 "<th>unplanned</th><th>forwarder's wait for a CPU us</th><th>steal %%</th>"
+			 "<th>client's wait p50 us</th><th>server's wait p50 us</th><th>nice</th>"
+			 "<th class=\"l\">link</th><th class=\"l\">host</th>"
 			 "<th class=\"l\">self-check</th></tr></thead><tbody>",
-		      isfinite(f->late_p99_max_us) || isfinite(f->steal_max_pct) ? "." : "");
+		      isfinite(f->late_p99_max_us) || isfinite(f->steal_max_pct) || isfinite(f->wait_max_us) ? "." : "");
 	for (size_t i = 0; i < p->db->ncells; i++) {
 		const pq_rdb_cell *c = &p->db->cells[i];
 		const pq_rdb_fidelity *x = &c->fid;
@@ -447,6 +454,14 @@ static void fidelity(page *p)
 		num_or_na(o, x->drop_unplanned < 0 ? NAN : (double)x->drop_unplanned, 0);
 		num_or_na(o, x->fwd_wait_us, 1);
 		num_or_na(o, x->steal_pct, 1);
+		num_or_na(o, x->client_wait_p50_us, 0);
+		num_or_na(o, x->server_wait_p50_us, 0);
+		if (x->nice == PQ_RDB_NICE_NONE)
+			pq_out_printf(o, "<td>-</td>");
+		else if (x->group_nice == PQ_RDB_NICE_NONE)
+			pq_out_printf(o, "<td>%d</td>", x->nice);
+		else
+			pq_out_printf(o, "<td>%d / group %d</td>", x->nice, x->group_nice);
 		pq_out_printf(o, "<td class=\"l%s\">%s</td><td class=\"l%s\">%s</td><td class=\"l%s\">%s</td></tr>",
 			      x->link_ok == 0 ? " bad" : "", verdict(x->link_ok), x->host_ok == 0 ? " bad" : "",
 			      verdict(x->host_ok), x->check_ok == 0 ? " bad" : "", x->check_ok == 0 ? "missed" : verdict(x->check_ok));

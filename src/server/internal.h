@@ -44,5 +44,7 @@ int pq_server_quic_listen(pq_server *s, int fd, pq_diag *d);
 void pq_server_stats_handshake(pq_server_stats *st, const char *version, const char *group,
 			       const char *sigalg, int resumed);
 void pq_server_stats_reason(pq_server_stats *st, const char *reason);
+/* Count one connection's wait for a CPU, ns (negative: unknown, not counted). */
+void pq_server_stats_wait(pq_server_stats *st, int64_t wait_ns);
 
 #endif

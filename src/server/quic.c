@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/sched.h"
 #include "http/http.h"
 #include "server/internal.h"
 #include "tls/io.h"
@@ -333,6 +334,7 @@ void *pq_qworker_main(void *arg)
 		return NULL;
 	l->w = w;
 	l->srv = srv;
+	w->stats.nice = pq_sched_set_nice(srv->cfg.set_nice ? srv->cfg.nice : PQ_SCHED_NICE_KEEP);
 	pq_http_body_fill(l->pattern, 0, sizeof l->pattern);
 	pq_tls_qbio_set_cb(srv->qtap, on_dgram, l);
 	w->epfd = epoll_create1(EPOLL_CLOEXEC);

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "net/addr.h"
+#include "core/sched.h"
 #include "server/internal.h"
 #include "tls/quic.h"
 
@@ -143,6 +144,7 @@ int pq_server_new(const pq_server_config *cfg, pq_server **out, pq_diag *d)
 	s->cfg = *cfg;
 	s->cfg.tls.role = PQ_TLS_SERVER;
 	s->stop_fd = -1;
+	s->stats.nice = PQ_SCHED_NICE_KEEP; /* until a worker says */
 	s->workers = calloc((size_t)cfg->threads, sizeof *s->workers);
 	if (!s->workers) {
 		rc = pq_diag_set(d, PQ_ENOMEM, "out of memory");

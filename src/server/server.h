@@ -42,6 +42,9 @@ typedef struct pq_server_config {
 	 * "max_conns", "quic", "quic_retry", "flight_one_write"); NULL: those keys. TLS
 	 * inputs: tls.names. */
 	const pq_name *names;
+	/* set_nice: the workers run at `nice` (core/sched.h; a raise needs root), so that
+	 * other work inside the machine delays them less; 0 leaves them as they are. */
+	int set_nice, nice;
 } pq_server_config;
 
 /* Failure kinds the server counts. */
@@ -65,6 +68,7 @@ enum pq_server_err {
 
 #define PQ_SERVER_MAX_COMBOS 32
 #define PQ_SERVER_MAX_REASONS 16
+#define PQ_SERVER_MAX_WAITS 1024
 
 typedef struct pq_server_combo {
 	char version[12], group[32], sigalg[32];
@@ -85,6 +89,14 @@ typedef struct pq_server_stats {
 		uint64_t count;
 	} reasons[PQ_SERVER_MAX_REASONS];
 	size_t nreasons;
+	/* How long a worker waited, runnable, for a CPU during each TCP connection, accept
+	 * to close (core/sched.h), in microseconds: the first PQ_SERVER_MAX_WAITS connections'
+	 * (a sweep's cell has fewer), how many there were in all, and the largest of all.
+	 * None over QUIC or where the kernel does not tell. */
+	uint32_t waits_us[PQ_SERVER_MAX_WAITS];
+	size_t nwaits;
+	uint64_t waits_total, wait_max_us;
+	int nice; /* the workers' nice, read back (the largest; PQ_SCHED_NICE_KEEP unknown) */
 } pq_server_stats;
 
 typedef struct pq_server pq_server;
@@ -109,7 +121,8 @@ const char *pq_server_err_name(enum pq_server_err e);
 /* "served N connections ..." summary, several lines. */
 void pq_server_stats_print(const pq_server_stats *st, FILE *f);
 
-/* Add into `into` (the merge of per-worker statistics). */
+/* Add into `into` (the merge of per-worker statistics; `into` starts zeroed with
+ * nice = PQ_SCHED_NICE_KEEP, or from the first worker's). */
 void pq_server_stats_merge(pq_server_stats *into, const pq_server_stats *from);
 
 #endif

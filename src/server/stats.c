@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/sched.h"
 #include "server/internal.h"
 
 static const char *const err_names[PQ_SRV_ERR_COUNT] = {
@@ -59,6 +60,23 @@ void pq_server_stats_merge(pq_server_stats *into, const pq_server_stats *from)
 		add_combo(into, &from->combos[i]);
 	for (size_t i = 0; i < from->nreasons; i++)
 		add_reason(into, from->reasons[i].reason, from->reasons[i].count);
+	for (size_t i = 0; i < from->nwaits && into->nwaits < PQ_SERVER_MAX_WAITS; i++)
+		into->waits_us[into->nwaits++] = from->waits_us[i];
+	into->waits_total += from->waits_total;
+	into->wait_max_us = from->wait_max_us > into->wait_max_us ? from->wait_max_us : into->wait_max_us;
+	if (into->nice == PQ_SCHED_NICE_KEEP || (from->nice != PQ_SCHED_NICE_KEEP && from->nice > into->nice))
+		into->nice = from->nice;
+}
+
+void pq_server_stats_wait(pq_server_stats *st, int64_t wait_ns)
+{
+	if (wait_ns < 0)
+		return;
+	uint64_t us = (uint64_t)wait_ns / 1000;
+	if (st->nwaits < PQ_SERVER_MAX_WAITS)
+		st->waits_us[st->nwaits++] = us > UINT32_MAX ? UINT32_MAX : (uint32_t)us;
+	st->waits_total++;
+	st->wait_max_us = us > st->wait_max_us ? us : st->wait_max_us;
 }
 
 void pq_server_stats_print(const pq_server_stats *st, FILE *f)

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/sched.h"
 #include "http/http.h"
 #include "server/internal.h"
 #include "tls/io.h"
@@ -43,6 +44,7 @@ typedef struct sconn {
 	size_t head_len;
 	uint64_t sent, total; /* over head || body */
 	struct sconn *prev, *next;
+	int64_t wait0_ns; /* the worker's wait for a CPU at accept (core/sched.h) */
 } sconn;
 
 typedef struct loop {
@@ -51,8 +53,10 @@ typedef struct loop {
 	sconn *conns;
 	int listen_paused;
 	size_t nconns, peak; /* this worker's connections now, and most since the last trim */
+	int trim_left;       /* a trim left connections of the flood open: trim again at none */
 	char out[CHUNK];          /* scratch for head + first body bytes */
 	char pattern[CHUNK + 64]; /* body bytes at any offset: pattern + off % 64 */
+	pq_sched_meter meter;     /* this worker's wait for a CPU */
 } loop;
 
 static char listen_tag, stop_tag;
@@ -84,6 +88,7 @@ static void close_conn(loop *l, sconn *c, int clean)
 	SSL_free(c->ssl);
 	free(c->in);
 	close(c->fd);
+	pq_server_stats_wait(&l->w->stats, pq_sched_delta(c->wait0_ns, pq_sched_meter_read(&l->meter)));
 	unlink_conn(l, c);
 	atomic_fetch_sub(&l->srv->open_conns, 1);
 	l->nconns--;
@@ -136,6 +141,7 @@ static void accept_some(loop *l)
 			continue;
 		}
 		c->fd = fd;
+		c->wait0_ns = pq_sched_meter_read(&l->meter);
 		c->events = EPOLLIN;
 		c->st = ST_FIRST;
 		c->deadline = pq_mono_ns() + srv->cfg.handshake_timeout_ns;
@@ -416,12 +422,19 @@ static void expire(loop *l, int64_t now)
 
 /* After a flood (this worker's connections down to a quarter of their peak, a peak of
  * hundreds), hand freed memory back to the system: glibc keeps it in its arenas
- * otherwise, and the server's RSS would stay at the flood's height. */
+ * otherwise, and the server's RSS would stay at the flood's height. The flood's last
+ * connections, still open at that trim, are given back once they have all closed too:
+ * they can be a couple of hundred (a quarter of the peak when a scan comes late), below
+ * the peak that starts a trim, and each held tens of kilobytes of TLS state. */
 static void give_back(loop *l)
 {
 	if (l->peak >= TRIM_MIN_PEAK && l->nconns <= l->peak / 4) {
 		malloc_trim(0);
 		l->peak = l->nconns;
+		l->trim_left = l->nconns > 0;
+	} else if (l->trim_left && l->nconns == 0) {
+		malloc_trim(0);
+		l->trim_left = 0;
 	}
 }
 
@@ -434,6 +447,8 @@ void *pq_worker_main(void *arg)
 		return NULL;
 	l->w = w;
 	l->srv = w->srv;
+	w->stats.nice = pq_sched_set_nice(w->srv->cfg.set_nice ? w->srv->cfg.nice : PQ_SCHED_NICE_KEEP);
+	pq_sched_meter_open(&l->meter);
 	pq_http_body_fill(l->pattern, 0, sizeof l->pattern);
 	w->epfd = epoll_create1(EPOLL_CLOEXEC);
 	struct epoll_event le = {.events = EPOLLIN, .data.ptr = &listen_tag};
@@ -470,6 +485,7 @@ out:
 	if (w->epfd >= 0)
 		close(w->epfd);
 	w->epfd = -1;
+	pq_sched_meter_close(&l->meter);
 	free(l);
 	return NULL;
 }

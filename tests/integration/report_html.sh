@@ -60,11 +60,13 @@ printf 'this is not a database, it is a text file long enough to have a header..
 expect_fail "$T/text.db" "is not an SQLite database"
 sqlite3 "$T/other.db" "CREATE TABLE t (x); INSERT INTO t VALUES (1);"
 expect_fail "$T/other.db" "not a pqtls results database (it has no meta table"
+# the version this pqtls reads, as its own schema says
+V=$("$P" sweep --schema | sed -n 's/^PRAGMA user_version = \([0-9]*\);$/\1/p')
 cp "$T/one.db" "$T/newer.db"
 sqlite3 "$T/newer.db" "UPDATE meta SET value = '9' WHERE key = 'schema_version'"
-expect_fail "$T/newer.db" "has schema version 9; this pqtls reads version 3 (a newer pqtls"
+expect_fail "$T/newer.db" "has schema version 9; this pqtls reads version $V (a newer pqtls"
 "$P" sweep --schema | sqlite3 "$T/empty.db"
-sqlite3 "$T/empty.db" "INSERT INTO meta VALUES ('schema_version', '3')"
+sqlite3 "$T/empty.db" "INSERT INTO meta VALUES ('schema_version', '$V')"
 expect_fail "$T/empty.db" "holds no measured cell"
 # Locked: another process holds an exclusive lock (rollback journal) for longer than
 # the reader's 2 s busy wait.

@@ -15,11 +15,13 @@ command -v sqlite3 >/dev/null || { echo "FAIL: sqlite3 is absent (scripts/deps.s
 # The database has pqtls's own schema (`pqtls sweep --schema`); rows are put in with every
 # NOT NULL column of cell and conn filled (0 or ''), then the columns savings reads.
 "$PQTLS" sweep --schema | sqlite3 "$T/results.db"
-python3 - "$T" <<'PY'
+# the version this pqtls reads, as its own schema says
+V=$("$PQTLS" sweep --schema | sed -n 's/^PRAGMA user_version = \([0-9]*\);$/\1/p')
+python3 - "$T" "$V" <<'PY'
 import json, random, sqlite3, sys
 random.seed(7)
 db = sqlite3.connect(sys.argv[1] + "/results.db")
-db.execute("INSERT INTO meta VALUES('schema_version','3')")
+db.execute("INSERT INTO meta VALUES('schema_version', ?)", (sys.argv[2],))
 def insert(table, values):
     cols = {}
     for _, name, typ, notnull, _, pk in db.execute("PRAGMA table_info(%s)" % table):
@@ -94,7 +96,7 @@ pass "the table shows the remote server's RTT as remote"
 pass "the same from a --partial file"
 
 sqlite3 "$T/v9.db" "CREATE TABLE meta(key TEXT, value TEXT); INSERT INTO meta VALUES('schema_version','9');"
-expect_err 1 "v9.db has schema version 9; this pqtls reads version 3" "$PQTLS" zeek savings --sweep "$T/v9.db" "$T/ssl.log"
+expect_err 1 "v9.db has schema version 9; this pqtls reads version $V" "$PQTLS" zeek savings --sweep "$T/v9.db" "$T/ssl.log"
 expect_err 1 "ssl.log: is not an SQLite database" "$PQTLS" zeek savings --sweep "$T/ssl.log" "$T/ssl.log"
 cp "$T/results.db" "$T/text.db"
 sqlite3 "$T/text.db" "UPDATE conn SET ttfb_us = 'NaN' WHERE conn_index = 3"

@@ -111,9 +111,14 @@ static void not_pqtls_or_versions(void **state)
 	/* older and newer versions are refused by the real file too */
 	const char *r = real_db("old.db", 1);
 	ts_exec(r, "UPDATE meta SET value = '2' WHERE key = 'schema_version'");
-	refused(r, "old.db has schema version 2; this pqtls reads version 3 (an older pqtls wrote it");
-	ts_exec(r, "UPDATE meta SET value = '7' WHERE key = 'schema_version'");
-	refused(r, "old.db has schema version 7; this pqtls reads version 3 (a newer pqtls");
+	char want[100];
+	snprintf(want, sizeof want, "old.db has schema version 2; this pqtls reads version %d (an older pqtls wrote it",
+		 PQ_SCHEMA_VERSION);
+	refused(r, want);
+	ts_exec(r, "UPDATE meta SET value = '99' WHERE key = 'schema_version'");
+	snprintf(want, sizeof want, "old.db has schema version 99; this pqtls reads version %d (a newer pqtls",
+		 PQ_SCHEMA_VERSION);
+	refused(r, want);
 }
 
 static long long file_size(const char *path)

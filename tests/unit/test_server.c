@@ -24,6 +24,7 @@
 
 #include "core/clock.h"
 #include "core/proc.h"
+#include "core/sched.h"
 #include "load/run.h"
 #include "server/internal.h"
 #include "server/server.h"
@@ -195,9 +196,19 @@ static void bench_in_process(void **state)
 		}
 	}
 	assert_true(resumed > 5 && resumed < 35);
+	/* each connection's wait for a CPU, where the kernel keeps per-thread schedstat */
+	int schedstat = access("/proc/thread-self/schedstat", R_OK) == 0;
+	for (size_t i = 0; i < res.n; i++)
+		assert_true(schedstat ? res.recs[i].wait_ns >= 0 : res.recs[i].wait_ns == -1);
+	int nice0 = pq_sched_set_nice(PQ_SCHED_NICE_KEEP);
+	assert_int_equal(res.nice, nice0); /* not asked: as it was */
 	pq_load_result_dispose(&res);
 
-	/* Two client threads share the load; their records merge in start order. */
+	/* Two client threads share the load; their records merge in start order. Both run
+	 * at the nice asked (a lowering, allowed to anyone), and the caller's thread, which
+	 * is one of them, gets its own back. */
+	cfg.set_nice = 1;
+	cfg.nice = nice0 + 2;
 	cfg.threads = 2;
 	cfg.resume = 0;
 	cfg.warmup = 0;
@@ -209,6 +220,9 @@ static void bench_in_process(void **state)
 		assert_true(res.recs[i].id == i + 1);
 		assert_true(i == 0 || res.recs[i].start_ns >= res.recs[i - 1].start_ns);
 	}
+	assert_int_equal(res.nice, nice0 + 2);
+	assert_int_equal(pq_sched_set_nice(PQ_SCHED_NICE_KEEP), nice0);
+	cfg.set_nice = 0;
 	pq_load_result_dispose(&res);
 	cfg.connections = 1;
 	assert_int_equal(pq_load_run(&cfg, &res, &d), PQ_ERANGE);
@@ -226,7 +240,46 @@ static void bench_in_process(void **state)
 	for (int i = 0; i < PQ_SRV_ERR_COUNT; i++)
 		errs += st->err[i];
 	assert_true(errs == 0);
+	/* every connection's wait, accept to close, and the workers' nice (inherited) */
+	if (schedstat) {
+		assert_true(st->nwaits == st->accepted && st->waits_total == st->accepted);
+		for (size_t i = 0; i < st->nwaits; i++)
+			assert_true(st->waits_us[i] <= st->wait_max_us);
+	}
+	assert_int_equal(st->nice, nice0);
 	pq_server_free(s);
+}
+
+/* Workers' waits merge: the first PQ_SERVER_MAX_WAITS kept, all counted, the largest of
+ * all; the merged nice is the least favoured worker's. */
+static void waits_merge(void **state)
+{
+	(void)state;
+	static pq_server_stats into, a, b;
+	into.nice = PQ_SCHED_NICE_KEEP;
+	a.nwaits = a.waits_total = 1000;
+	b.nwaits = 1000;
+	b.waits_total = 5000;
+	for (size_t i = 0; i < 1000; i++) {
+		a.waits_us[i] = 1;
+		b.waits_us[i] = 2;
+	}
+	a.wait_max_us = 1;
+	b.wait_max_us = 90000; /* beyond the kept ones */
+	a.nice = -19;
+	b.nice = -5;
+	pq_server_stats_merge(&into, &a);
+	assert_int_equal(into.nice, -19);
+	pq_server_stats_merge(&into, &b);
+	assert_int_equal(into.nwaits, PQ_SERVER_MAX_WAITS);
+	assert_int_equal(into.waits_total, 6000);
+	assert_int_equal(into.waits_us[999], 1);
+	assert_int_equal(into.waits_us[1000], 2);
+	assert_int_equal(into.wait_max_us, 90000);
+	assert_int_equal(into.nice, -5);
+	b.nice = PQ_SCHED_NICE_KEEP; /* unknown changes nothing */
+	pq_server_stats_merge(&into, &b);
+	assert_int_equal(into.nice, -5);
 }
 
 static void misbehaving_clients(void **state)
@@ -442,7 +495,8 @@ static long flood(pq_server *s, int n, int first, long want, long *after)
 /* A flood of connections that never send a byte: at most 16 KB of server memory each
  * (no TLS object until the first byte). Then a flood whose connections each send one
  * byte and stall (each gets its TLS state): afterwards the memory is given back (RSS
- * within 20 % of where it started). 3000 and 1500 connections on loopback. */
+ * within 20 % of where it started), also the last connections' that were still open
+ * when the flood's first trim came. 3000 and 1500 connections on loopback. */
 static void idle_flood_memory(void **state)
 {
 	(void)state;
@@ -614,6 +668,7 @@ int main(void)
 		cmocka_unit_test(max_conns),
 		cmocka_unit_test(out_of_descriptors),
 		cmocka_unit_test(config_errors),
+		cmocka_unit_test(waits_merge),
 	};
 	return cmocka_run_group_tests(tests, make_chain, testchain_remove);
 }

@@ -11,9 +11,12 @@ out=${1:?usage: mkresults.sh OUT.db [HOST ...]}
 shift
 hosts=("${@:-lab-a}")
 rm -f "$out"
+schema=$("${PQTLS:?PQTLS must point at the pqtls binary}" sweep --schema)
+# the version this pqtls writes, as its own schema says (never restated here)
+version=$(sed -n 's/^PRAGMA user_version = \([0-9]*\);$/\1/p' <<<"$schema")
 {
-	"${PQTLS:?PQTLS must point at the pqtls binary}" sweep --schema
-	echo "INSERT INTO meta VALUES ('schema_version','3'),('spec_name','fixture'),('spec_hash','00'),('created_by','mkresults.sh');"
+	echo "$schema"
+	echo "INSERT INTO meta VALUES ('schema_version','$version'),('spec_name','fixture'),('spec_hash','00'),('created_by','mkresults.sh');"
 	echo "BEGIN;"
 	run=0
 	for host in "${hosts[@]}"; do

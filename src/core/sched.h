@@ -1,0 +1,59 @@
+/* A thread's scheduling as the kernel accounts it: how long it has waited, runnable, for a
+ * CPU inside this machine (the run_delay of its schedstat, ns), and its nice value.
+ *
+ * The wait is what makes a connection late on a busy VM without TCP, the link or the
+ * protocol having anything to do with it: a woken client or server that waits for a CPU
+ * (docs/model.md). Time the hypervisor takes the whole vCPU away (steal) is not in it.
+ *
+ * A meter keeps /proc/thread-self/schedstat open for the thread that opened it, so a
+ * reading is one pread(2) (a few microseconds): cheap enough to take at each connection's
+ * start and end. A meter that could not open reads -1 (unknown), never 0. */
+#ifndef PQ_CORE_SCHED_H
+#define PQ_CORE_SCHED_H
+
+#include <stdint.h>
+
+#include "core/err.h"
+
+/* The wait (second field) of a schedstat text "RUN WAIT SLICES"; PQ_EPARSE otherwise. */
+int pq_sched_parse(const char *text, int64_t *wait_ns) PQ_MUST_USE;
+
+typedef struct pq_sched_meter {
+	int fd; /* -1: none */
+} pq_sched_meter;
+
+/* For the calling thread (read it from that thread only). Never fails: without the file
+ * the meter reads -1. */
+void pq_sched_meter_open(pq_sched_meter *m);
+/* The thread's wait for a CPU since it started, ns; -1 unknown. */
+int64_t pq_sched_meter_read(const pq_sched_meter *m);
+void pq_sched_meter_close(pq_sched_meter *m);
+/* Between two readings: b - a, or -1 when either is unknown (or b < a). */
+int64_t pq_sched_delta(int64_t a, int64_t b);
+
+/* The wait of thread `tid` of this process, ns; -1 unknown (tid 0 included). */
+int64_t pq_sched_tid_wait_ns(int tid);
+
+/* Endpoints' nice values: PQ_SCHED_NICE_KEEP leaves the thread's as it is. */
+#define PQ_SCHED_NICE_KEEP 100
+#define PQ_SCHED_NICE_MIN (-20)
+#define PQ_SCHED_NICE_MAX 19
+/* Sets the calling thread's nice to `want` (PQ_SCHED_NICE_KEEP: no change; threads it
+ * creates afterwards inherit it) and returns the value in force, read back: `want`, or
+ * what it was when the kernel refused (a raise needs CAP_SYS_NICE). */
+int pq_sched_set_nice(int want);
+
+/* The calling process's scheduling group: with the kernel's autogroups (one per session,
+ * sched_autogroup_enabled), a session's threads share one weight against other sessions,
+ * whatever their own nice, so a build in another terminal can hold the endpoints back
+ * however they are niced; the group's nice sets that weight. "/autogroup-1008 nice 0"
+ * into *nice; PQ_EPARSE otherwise. */
+int pq_sched_group_parse(const char *text, int *nice) PQ_MUST_USE;
+/* The group's nice in force, or PQ_SCHED_NICE_KEEP when the kernel does not group by
+ * session (no file, or sched_autogroup_enabled 0). */
+int pq_sched_group_nice(void);
+/* Sets it (a raise needs root) and returns it as read back (PQ_SCHED_NICE_KEEP: no
+ * grouping). Every process of the session shares it until it is set back. */
+int pq_sched_set_group_nice(int want);
+
+#endif

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# The endpoints of every cell run at the nice the sweep asks (by default PQ_EXP_ENDPOINT_NICE,
+# -19, so other work on the machine delays the measured connections less), read back and
+# stored with their session group's, beside how long the client and the server waited for
+# a CPU in each connection; the session's group is given back its nice when the sweep ends;
+# a nice out of range is refused before anything runs, naming the range. What is asserted is
+# where the values come from (set, read back, stored), not how busy this machine is.
+source "$(dirname "$0")/link_lib.bash"
+command -v sqlite3 >/dev/null || fail "needs sqlite3 (scripts/deps.sh installs it)"
+q() { sqlite3 "$1" "$2"; }
+group() { sed -n 's/^.* nice \(-\{0,1\}[0-9]*\)$/\1/p' /proc/self/autogroup 2>/dev/null; }
+g0=$(group)
+
+DB=$TMP/n.db
+"$P" sweep --rtt 20ms --sig ecdsa-p256 --connections 4 --no-check -q --out "$DB" >"$TMP/out" 2>"$TMP/err" ||
+	{ cat "$TMP/err"; fail "the sweep failed"; }
+has "$TMP/out" "the endpoints (nice -19"
+[ "$(q "$DB" "SELECT host_nice FROM cell")" = -19 ] || fail "host_nice is not -19: $(q "$DB" "SELECT host_nice FROM cell")"
+if [ -n "$g0" ] && [ "$(cat /proc/sys/kernel/sched_autogroup_enabled)" = 1 ]; then
+	[ "$(q "$DB" "SELECT host_group_nice FROM cell")" = -19 ] || fail "the session's group ran at $(q "$DB" "SELECT host_group_nice FROM cell"), not -19"
+	[ "$(group)" = "$g0" ] || fail "the session's group was left at $(group), not given back its $g0"
+else
+	[ "$(q "$DB" "SELECT host_group_nice IS NULL FROM cell")" = 1 ] || fail "a group nice was stored without autogroups"
+fi
+# every connection's wait, and the cell's medians and largest as the connections have them
+if [ -r /proc/thread-self/schedstat ]; then
+	[ "$(q "$DB" "SELECT COUNT(*) FROM conn WHERE client_wait_us >= 0")" = 4 ] || fail "a connection has no client wait"
+	[ "$(q "$DB" "SELECT host_client_wait_max_us = (SELECT MAX(client_wait_us) FROM conn) FROM cell")" = 1 ] ||
+		fail "the cell's largest client wait is not its connections' largest"
+	[ "$(q "$DB" "SELECT host_client_wait_p50_us <= host_client_wait_max_us AND host_server_wait_p50_us <= host_server_wait_max_us
+		AND host_server_wait_p50_us >= 0 FROM cell")" = 1 ] || fail "the waits' medians and largest are not in order"
+	# a wait is part of the connection's time: never more than the whole connection
+	[ "$(q "$DB" "SELECT COUNT(*) FROM conn WHERE client_wait_us > end_us + 1")" = 0 ] || fail "a wait longer than its connection"
+fi
+[ "$(q "$DB" "SELECT host_ok IS NOT NULL FROM cell")" = 1 ] || fail "no host verdict"
+
+# asked for the machine's default: stored as such
+"$P" sweep --rtt 20ms --sig ecdsa-p256 --connections 2 --no-check -q --endpoint-nice 0 --out "$TMP/z.db" 2>"$TMP/err" ||
+	{ cat "$TMP/err"; fail "the sweep at nice 0 failed"; }
+[ "$(q "$TMP/z.db" "SELECT host_nice FROM cell")" = 0 ] || fail "host_nice is not 0 with --endpoint-nice 0"
+[ -z "$g0" ] || [ "$(group)" = "$g0" ] || fail "the session's group changed at nice 0"
+
+# out of range: refused before anything runs, nothing written
+for bad in 20 -21 x; do
+	if "$P" sweep --rtt 20ms --endpoint-nice "$bad" --out "$TMP/bad.db" 2>"$TMP/err"; then fail "--endpoint-nice $bad accepted"; fi
+	has "$TMP/err" "endpoint-nice"
+	[ ! -e "$TMP/bad.db" ] || fail "a database was written for --endpoint-nice $bad"
+done
+echo "ok: the endpoints ran at nice -19 (group ${g0:+-19, given back $g0}), read back and stored with their waits; 0 as asked; 20, -21, x refused"

@@ -1,0 +1,114 @@
+/* core/sched: the schedstat text, a thread's meter (its wait only grows, and a thread that
+ * gives up its CPU to a busier one waits), and setting and reading back a nice value. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <pthread.h>
+#include <sys/resource.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "core/sched.h"
+
+static void parse(void **state)
+{
+	(void)state;
+	int64_t w = -1;
+	assert_int_equal(pq_sched_parse("812345 67890 42\n", &w), 0);
+	assert_int_equal(w, 67890);
+	assert_int_equal(pq_sched_parse("812345\n", &w), PQ_EPARSE);
+	assert_int_equal(pq_sched_parse("", &w), PQ_EPARSE);
+	assert_int_equal(pq_sched_parse("a b c", &w), PQ_EPARSE);
+	assert_int_equal(pq_sched_parse("1 99999999999999999999 3", &w), PQ_EPARSE);
+	assert_int_equal(pq_sched_delta(10, 25), 15);
+	assert_int_equal(pq_sched_delta(-1, 25), -1);
+	assert_int_equal(pq_sched_delta(30, 25), -1);
+}
+
+static void meter(void **state)
+{
+	(void)state;
+	pq_sched_meter m;
+	pq_sched_meter_open(&m);
+	if (m.fd < 0) {
+		/* a kernel without per-thread schedstat: unknown, never zero */
+		assert_int_equal(pq_sched_meter_read(&m), -1);
+		skip();
+	}
+	int64_t a = pq_sched_meter_read(&m);
+	assert_true(a >= 0);
+	for (int i = 0; i < 50; i++)
+		sched_yield();
+	int64_t b = pq_sched_meter_read(&m);
+	assert_true(b >= a);
+	assert_int_equal(pq_sched_tid_wait_ns(0), -1);
+	assert_true(pq_sched_tid_wait_ns(gettid()) >= b);
+	pq_sched_meter_close(&m);
+	assert_int_equal(m.fd, -1);
+	assert_int_equal(pq_sched_meter_read(&m), -1);
+	pq_sched_meter_close(&m); /* twice is harmless */
+}
+
+static void *nice_thread(void *arg)
+{
+	int *out = arg;
+	out[0] = pq_sched_set_nice(PQ_SCHED_NICE_KEEP);
+	out[1] = pq_sched_set_nice(out[0] + 3 <= PQ_SCHED_NICE_MAX ? out[0] + 3 : out[0]);
+	return NULL;
+}
+
+/* Nice is per thread: a thread lowered (always allowed) reads its new value back, a keep
+ * changes nothing, and the thread that made it is untouched. */
+static void nice_value(void **state)
+{
+	(void)state;
+	int before = pq_sched_set_nice(PQ_SCHED_NICE_KEEP);
+	assert_true(before >= PQ_SCHED_NICE_MIN && before <= PQ_SCHED_NICE_MAX);
+	int got[2];
+	pthread_t th;
+	assert_int_equal(pthread_create(&th, NULL, nice_thread, got), 0);
+	assert_int_equal(pthread_join(th, NULL), 0);
+	assert_int_equal(got[0], before);
+	assert_int_equal(got[1], before + 3 <= PQ_SCHED_NICE_MAX ? before + 3 : before);
+	assert_int_equal(pq_sched_set_nice(PQ_SCHED_NICE_KEEP), before);
+	/* out of range: nothing set */
+	assert_int_equal(pq_sched_set_nice(-21), before);
+	assert_int_equal(pq_sched_set_nice(20), before);
+}
+
+/* The session group's line; a group that is set is read back as set, and set back. */
+static void group(void **state)
+{
+	(void)state;
+	int n = 99;
+	assert_int_equal(pq_sched_group_parse("/autogroup-1008 nice 0\n", &n), 0);
+	assert_int_equal(n, 0);
+	assert_int_equal(pq_sched_group_parse("/autogroup-7 nice -19\n", &n), 0);
+	assert_int_equal(n, -19);
+	assert_int_equal(pq_sched_group_parse("/autogroup-7 nice 42\n", &n), PQ_EPARSE);
+	assert_int_equal(pq_sched_group_parse("nice 0", &n), PQ_EPARSE);
+	assert_int_equal(pq_sched_group_parse("", &n), PQ_EPARSE);
+	int g0 = pq_sched_group_nice();
+	if (g0 == PQ_SCHED_NICE_KEEP) {
+		assert_int_equal(pq_sched_set_group_nice(0), PQ_SCHED_NICE_KEEP);
+		skip(); /* no autogroups here */
+	}
+	/* a lowering is allowed to anyone: the session's group is lowered for a moment and set back */
+	int want = g0 < PQ_SCHED_NICE_MAX ? g0 + 1 : g0;
+	assert_int_equal(pq_sched_set_group_nice(want), want);
+	assert_int_equal(pq_sched_group_nice(), want);
+	int back = pq_sched_set_group_nice(g0);
+	assert_true(back == g0 || geteuid() != 0); /* raising it back needs root */
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(parse),
+		cmocka_unit_test(meter),
+		cmocka_unit_test(nice_value),
+		cmocka_unit_test(group),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

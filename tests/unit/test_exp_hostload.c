@@ -1,0 +1,64 @@
+/* exp/hostload: the host's verdict on a cell from the hypervisor's steal and the
+ * endpoints' own waits for a CPU, against budgets that scale with the RTT. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <math.h>
+#include <cmocka.h>
+
+#include "exp/hostload.h"
+
+static void budget(void **state)
+{
+	(void)state;
+	/* a tenth of the RTT, never under the floor */
+	assert_true(pq_hostload_wait_budget_us(50000) == 5000);
+	assert_true(pq_hostload_wait_budget_us(200000) == 20000);
+	assert_true(pq_hostload_wait_budget_us(1000) == PQ_HOSTLOAD_WAIT_FLOOR_US);
+	assert_true(pq_hostload_wait_budget_us(0) == PQ_HOSTLOAD_WAIT_FLOOR_US);
+	assert_true(pq_hostload_wait_budget_us(-1) == PQ_HOSTLOAD_WAIT_FLOOR_US);
+}
+
+static void endpoint_wait(void **state)
+{
+	(void)state;
+	assert_true(pq_hostload_endpoint_wait_us(300, 200) == 500);
+	assert_true(pq_hostload_endpoint_wait_us(300, -1) == 300);   /* a remote server's: unknown */
+	assert_true(pq_hostload_endpoint_wait_us(NAN, 200) == 200);  /* NaN is unknown too */
+	assert_true(pq_hostload_endpoint_wait_us(-1, NAN) == -1);
+	assert_true(pq_hostload_endpoint_wait_us(0, 0) == 0);
+}
+
+static void verdict(void **state)
+{
+	(void)state;
+	/* within both */
+	assert_int_equal(pq_hostload_verdict(2.0, 4000, 50000), 1);
+	/* the endpoints waited over a tenth of a 50 ms round trip: over, whatever the steal */
+	assert_int_equal(pq_hostload_verdict(2.0, 5001, 50000), 0);
+	assert_int_equal(pq_hostload_verdict(-1, 5001, 50000), 0);
+	/* the same wait is within the budget of a 100 ms RTT */
+	assert_int_equal(pq_hostload_verdict(2.0, 5001, 100000), 1);
+	/* steal over its budget */
+	assert_int_equal(pq_hostload_verdict(PQ_HOSTLOAD_STEAL_BUDGET_PCT + 0.1, 0, 50000), 0);
+	assert_int_equal(pq_hostload_verdict(PQ_HOSTLOAD_STEAL_BUDGET_PCT, 0, 50000), 1);
+	/* waits unknown: steal alone decides; nothing known: unknown */
+	assert_int_equal(pq_hostload_verdict(3.0, -1, 50000), 1);
+	assert_int_equal(pq_hostload_verdict(-1, -1, 50000), -1);
+	/* waits within, steal unknown: not cleared */
+	assert_int_equal(pq_hostload_verdict(-1, 10, 50000), -1);
+	/* at 1 ms RTT the floor: 0.9 ms is within, 1.1 ms over */
+	assert_int_equal(pq_hostload_verdict(0, 900, 1000), 1);
+	assert_int_equal(pq_hostload_verdict(0, 1100, 1000), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(budget),
+		cmocka_unit_test(endpoint_wait),
+		cmocka_unit_test(verdict),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
