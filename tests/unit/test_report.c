@@ -260,6 +260,51 @@ static void studies_rows(void **state)
 	free(h);
 }
 
+/* Figure 5 from a made-up size sweep with no step: at a WAN RTT the row differs (the
+ * paper saw steps), at 0 ms it cannot be judged, since a round trip there costs nothing. */
+static const pq_agg_study *figure5_of(long long rtt_us, pq_agg *a, pq_agg_line *l)
+{
+	memset(a, 0, sizeof *a);
+	memset(l, 0, sizeof *l);
+	a->rtts[0] = rtt_us;
+	a->nrtts = 1;
+	snprintf(a->arms[0], sizeof a->arms[0], "ecdsa-p256 padded");
+	a->narms = 1;
+	*l = (pq_agg_line){.arm = 0, .padded = 1, .n = 5, .has_cliff = 1, .cliff_kb = 12.5};
+	for (size_t i = 0; i < l->n; i++) {
+		l->x[i] = 8 + 2 * (double)i;
+		l->fb[i] = l->hs[i] = 0.4; /* flat: no step */
+	}
+	a->lines = l;
+	a->nlines = 1;
+	pq_diag d = {0};
+	assert_int_equal(pq_studies_build(a, &d), 0);
+	for (size_t i = 0; i < a->nstudies; i++)
+		if (strstr(a->studies[i].study, "Figure 5"))
+			return &a->studies[i];
+	fail_msg("no Figure 5 row at %lld us", rtt_us);
+	return NULL;
+}
+
+static void figure5_zero_rtt(void **state)
+{
+	(void)state;
+	pq_agg a;
+	pq_agg_line *l = calloc(1, sizeof *l);
+	assert_non_null(l);
+	const pq_agg_study *s = figure5_of(50000, &a, l);
+	assert_int_equal(s->agrees, 0);
+	assert_non_null(strstr(s->verdict, "differs: no step in 8.0-16.0 kB"));
+	free(a.studies);
+	s = figure5_of(0, &a, l);
+	assert_int_equal(s->agrees, -1); /* counted with the rows that cannot be judged, not as a difference */
+	assert_string_equal(s->verdict, "cannot be judged: at 0 ms RTT a round trip costs nothing, so no step can show "
+					"(the paper's steps are at 50 and 100 ms)");
+	assert_non_null(strstr(s->ours, "no step"));
+	free(a.studies);
+	free(l);
+}
+
 /* The cells' fidelity: read where the columns exist (unknown where they do not, as in a
  * database from before them), counted once by the analysis, and shown per cell with the
  * cells over a budget marked. */
@@ -335,7 +380,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(ticks), cmocka_unit_test(out_escapes_and_saves), cmocka_unit_test(chart),
-	    cmocka_unit_test(names_escaped), cmocka_unit_test(studies_rows), cmocka_unit_test(fidelity_per_cell),
+	    cmocka_unit_test(names_escaped), cmocka_unit_test(studies_rows), cmocka_unit_test(figure5_zero_rtt),
+	    cmocka_unit_test(fidelity_per_cell),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
