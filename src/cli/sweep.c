@@ -72,7 +72,8 @@ static const pq_opt *table_of(pq_opt *t, const pq_opt *extra, size_t nextra)
 	if (t[0].name)
 		return t;
 	memcpy(t, sweep_fixed, NFIXED * sizeof *t);
-	memcpy(t + NFIXED, extra, nextra * sizeof *t);
+	if (nextra)
+		memcpy(t + NFIXED, extra, nextra * sizeof *t);
 	for (int i = 0, j = NFIXED + (int)nextra; i < PQ_DIM_COUNT; i++) {
 		const pq_dim *k = &pq_dims[i];
 		if (k->flags & PQ_DIM_STORED)
