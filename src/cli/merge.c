@@ -40,7 +40,8 @@ const pq_cmd pq_cmd_merge = {
 	.description = "Cells keep their keys and host names: shards combine into the whole grid, and the\n"
 		       "same spec measured from several client hosts stays apart by host_name. Inputs of\n"
 		       "different grids, or overlapping inputs, are refused. The output is written to a temporary\n"
-		       "file and appears under its name only when complete.\n"
+		       "file and appears under its name only when complete, never over a file: when another\n"
+		       "merge wrote the same new file meanwhile, this one writes nothing and says so.\n"
 		       "Examples:\n"
 		       "  pqtls merge shard1.db shard2.db shard3.db -o all.db\n"
 		       "  pqtls merge results/shard*.db -o study.db",

@@ -51,18 +51,29 @@ static const pq_opt sweep_fixed[] = {
 	 "the nice value each cell's client and server run at, -20..19 (raising needs root), so that other work on this "
 	 "machine delays the measured connections less; stored per cell (host_nice) beside their waits for a CPU",
 	 NULL, PQ_SCHED_NICE_MIN, PQ_SCHED_NICE_MAX},
-	{"fault-link-late", 0, PQ_OPT_STR, O(fault_late), "DURATION", NULL,
-	 "for tests: every link releases each packet this much late (0..100ms), so it misses its budget", NULL, 0, 0},
 	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
 
-/* The fixed options, then one per spec key, from the dimension table: a new dimension
- * gets its option, its help line and its place in the manifest's command line here
- * without a change to this file. */
-static const pq_opt *sweep_table(void)
+/* Faults for the tests, in the option table of pq_cmd_sweep_faults only: the test program
+ * tests/tools/pqtls_faults.c runs that command; pqtls's own command table (main.c) does
+ * not list it, so `pqtls sweep` neither shows nor takes these (as the server crash of
+ * pq_exp_run_opts.test_server_fault_cell, no user reaches them). */
+static const pq_opt sweep_faults[] = {
+	{"fault-link-late", 0, PQ_OPT_STR, O(fault_late), "DURATION", NULL,
+	 "every link releases each packet this much late (0..100ms), so it misses its budget", NULL, 0, 0},
+	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
+};
+
+enum {
+	NFIXED = sizeof sweep_fixed / sizeof sweep_fixed[0] - 1,
+	NFAULTS = sizeof sweep_faults / sizeof sweep_faults[0] - 1,
+};
+
+/* The fixed options, then `extra`, then one per spec key, from the dimension table: a new
+ * dimension gets its option, its help line and its place in the manifest's command line
+ * here without a change to this file. Fills t (NULL-terminated) once. */
+static const pq_opt *table_of(pq_opt *t, const pq_opt *extra, size_t nextra)
 {
-	enum { NFIXED = sizeof sweep_fixed / sizeof sweep_fixed[0] - 1 };
-	static pq_opt t[NFIXED + PQ_DIM_COUNT + 1];
 	static char help[PQ_DIM_COUNT][400];
 	static char nice_def[8];
 	if (t[0].name)
@@ -72,7 +83,9 @@ static const pq_opt *sweep_table(void)
 	for (int i = 0; i < NFIXED; i++)
 		if (!strcmp(t[i].name, "endpoint-nice"))
 			t[i].def = nice_def;
-	for (int i = 0, j = NFIXED; i < PQ_DIM_COUNT; i++) {
+	if (nextra)
+		memcpy(t + NFIXED, extra, nextra * sizeof *t);
+	for (int i = 0, j = NFIXED + (int)nextra; i < PQ_DIM_COUNT; i++) {
 		const pq_dim *k = &pq_dims[i];
 		if (k->flags & PQ_DIM_STORED)
 			continue; /* stored, not asked for */
@@ -83,6 +96,18 @@ static const pq_opt *sweep_table(void)
 					 NULL, help[i], NULL, 0, 0};
 	}
 	return t;
+}
+
+static const pq_opt *sweep_table(void)
+{
+	static pq_opt t[NFIXED + PQ_DIM_COUNT + 1];
+	return table_of(t, NULL, 0);
+}
+
+static const pq_opt *sweep_faults_table(void)
+{
+	static pq_opt t[NFIXED + NFAULTS + PQ_DIM_COUNT + 1];
+	return table_of(t, sweep_faults, NFAULTS);
 }
 #undef O
 
@@ -163,7 +188,7 @@ static void command_line(const pq_cmd *cmd, const struct sweep_opts *o, const pq
 	size_t len = (size_t)snprintf(buf, n, "pqtls sweep");
 	for (int i = 0; i < a->argc && len < n; i++)
 		len += (size_t)snprintf(buf + len, n - len, " '%s'", a->argv[i]);
-	for (const pq_opt *op = sweep_table(); op->name && len < n; op++) {
+	for (const pq_opt *op = cmd->opts_fn(); op->name && len < n; op++) {
 		if (!pq_cli_given(cmd, a, op->name))
 			continue;
 		if (op->type == PQ_OPT_STR)
@@ -394,6 +419,18 @@ const pq_cmd pq_cmd_sweep = {
 	.opts_size = sizeof(struct sweep_opts),
 	.run = sweep_run,
 	.subs = sweep_subs,
+	.min_args = 0,
+	.max_args = 1,
+};
+
+const pq_cmd pq_cmd_sweep_faults = {
+	.name = "sweep",
+	.summary = "pqtls sweep with faults for the tests (not a command of pqtls)",
+	.usage = "[SPEC] [options]",
+	.description = sweep_desc,
+	.opts_fn = sweep_faults_table,
+	.opts_size = sizeof(struct sweep_opts),
+	.run = sweep_run,
 	.min_args = 0,
 	.max_args = 1,
 };

@@ -1,6 +1,7 @@
 #include "exp/merge.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -109,6 +110,23 @@ out:
 	return rc;
 }
 
+/* tmp to out, never over a file that appeared at out meanwhile: two merges naming the same
+ * new file both find it absent at their start, and a plain rename would let the later one
+ * replace the other's output without a word. renameat2's RENAME_NOREPLACE, or where the
+ * file system has no such rename a hard link, which refuses an existing name too. 0, or
+ * -errno (-EEXIST: out is there now). */
+static int publish(const char *tmp, const char *out)
+{
+	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, out, RENAME_NOREPLACE) == 0)
+		return 0;
+	if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP)
+		return -errno;
+	if (link(tmp, out) < 0)
+		return -errno;
+	unlink(tmp);
+	return 0;
+}
+
 static void count(sqlite3 *db, const char *sql, size_t *out)
 {
 	char v[32];
@@ -162,8 +180,15 @@ int pq_exp_merge(const char *const *inputs, size_t n, const char *out, pq_exp_me
 out:
 	if (db && sqlite3_close(db) != SQLITE_OK && rc == 0)
 		rc = pq_diag_set(d, PQ_EIO, "%s: cannot close", tmp);
-	if (rc == 0 && rename(tmp, out) < 0)
-		rc = pq_diag_set(d, -errno, "%s: %s", out, strerror(errno));
+	int prc = rc == 0 ? publish(tmp, out) : 0;
+	if (prc == -EEXIST)
+		rc = pq_diag_set(d, PQ_EEXIST,
+				 "%s was created by another process while this merge ran (another pqtls merge to the "
+				 "same file?); it is left as it is, and this merge wrote nothing (run it again with "
+				 "another -o)",
+				 out);
+	else if (prc < 0)
+		rc = pq_diag_set(d, prc, "%s: %s", out, strerror(-prc));
 	if (rc < 0)
 		unlink(tmp);
 	return rc;

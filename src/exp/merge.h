@@ -2,7 +2,9 @@
  * from several client hosts) into one new file. Row ids are renumbered; cells keep their
  * keys and host names, so cells of different hosts stay apart and a cell that two inputs
  * both hold for one host is refused (merging a file twice, or overlapping shards). The
- * output is built under a temporary name and renamed at the end. */
+ * output is built under a temporary name and renamed at the end, never over a file: when
+ * another process (a second merge to the same new file) created out meanwhile, out is left
+ * as it is and this merge fails (PQ_EEXIST) naming it, its own result removed. */
 #ifndef PQ_EXP_MERGE_H
 #define PQ_EXP_MERGE_H
 

@@ -252,7 +252,10 @@ FROM conn n JOIN cell c USING (cell_id);
 -- double): linear interpolation between closest ranks (numpy's, pandas', R's and DuckDB's
 -- quantile_cont default), with h = (n - 1) * p / 1000 split into its integer part and
 -- remainder by integer arithmetic. n counts the phase's non-NULL values; SQLite 3.40 has
--- no percentile function, hence window row numbers (NULLs sorted last).
+-- no percentile function, hence window row numbers (NULLs sorted last). That SQL is
+-- written once, in src/exp/pctsql.c, and fills the marks of both views: a PCT_PARTS mark
+-- (column, its row number, its count, p per mille) the ranks either side of h and its
+-- remainder, a PCT mark (column, p) the interpolation between them.
 CREATE VIEW cell_stats AS
 WITH ok AS (
 	SELECT cell_id, connect_us, handshake_us, ttfb_us, ttlb_us,
@@ -267,39 +270,25 @@ WITH ok AS (
 	FROM conn WHERE error_kind = 'ok'
 ), agg AS (
 	SELECT cell_id,
-	       MAX(CASE WHEN r_cn = (n_cn - 1) * 500 / 1000 + 1 THEN connect_us END) AS connect_us_500_lo,
-	       MAX(CASE WHEN r_cn = (n_cn - 1) * 500 / 1000 + 2 THEN connect_us END) AS connect_us_500_hi,
-	       MAX((n_cn - 1) * 500 % 1000) AS connect_us_500_m,
-	       MAX(CASE WHEN r_hs = (n_hs - 1) * 500 / 1000 + 1 THEN handshake_us END) AS handshake_us_500_lo,
-	       MAX(CASE WHEN r_hs = (n_hs - 1) * 500 / 1000 + 2 THEN handshake_us END) AS handshake_us_500_hi,
-	       MAX((n_hs - 1) * 500 % 1000) AS handshake_us_500_m,
-	       MAX(CASE WHEN r_hs = (n_hs - 1) * 950 / 1000 + 1 THEN handshake_us END) AS handshake_us_950_lo,
-	       MAX(CASE WHEN r_hs = (n_hs - 1) * 950 / 1000 + 2 THEN handshake_us END) AS handshake_us_950_hi,
-	       MAX((n_hs - 1) * 950 % 1000) AS handshake_us_950_m,
-	       MAX(CASE WHEN r_fb = (n_fb - 1) * 500 / 1000 + 1 THEN ttfb_us END) AS ttfb_us_500_lo,
-	       MAX(CASE WHEN r_fb = (n_fb - 1) * 500 / 1000 + 2 THEN ttfb_us END) AS ttfb_us_500_hi,
-	       MAX((n_fb - 1) * 500 % 1000) AS ttfb_us_500_m,
-	       MAX(CASE WHEN r_fb = (n_fb - 1) * 950 / 1000 + 1 THEN ttfb_us END) AS ttfb_us_950_lo,
-	       MAX(CASE WHEN r_fb = (n_fb - 1) * 950 / 1000 + 2 THEN ttfb_us END) AS ttfb_us_950_hi,
-	       MAX((n_fb - 1) * 950 % 1000) AS ttfb_us_950_m,
-	       MAX(CASE WHEN r_lb = (n_lb - 1) * 500 / 1000 + 1 THEN ttlb_us END) AS ttlb_us_500_lo,
-	       MAX(CASE WHEN r_lb = (n_lb - 1) * 500 / 1000 + 2 THEN ttlb_us END) AS ttlb_us_500_hi,
-	       MAX((n_lb - 1) * 500 % 1000) AS ttlb_us_500_m,
-	       MAX(CASE WHEN r_lb = (n_lb - 1) * 950 / 1000 + 1 THEN ttlb_us END) AS ttlb_us_950_lo,
-	       MAX(CASE WHEN r_lb = (n_lb - 1) * 950 / 1000 + 2 THEN ttlb_us END) AS ttlb_us_950_hi,
-	       MAX((n_lb - 1) * 950 % 1000) AS ttlb_us_950_m
+	       @PCT_PARTS connect_us r_cn n_cn 500@,
+	       @PCT_PARTS handshake_us r_hs n_hs 500@,
+	       @PCT_PARTS handshake_us r_hs n_hs 950@,
+	       @PCT_PARTS ttfb_us r_fb n_fb 500@,
+	       @PCT_PARTS ttfb_us r_fb n_fb 950@,
+	       @PCT_PARTS ttlb_us r_lb n_lb 500@,
+	       @PCT_PARTS ttlb_us r_lb n_lb 950@
 	FROM ok GROUP BY cell_id
 )
 SELECT c.cell_id, c.cell_key, c.point_key, c.host_name, c.arm, c.trial, c.link_key, @DIMS c.$, @
        c.response_bytes, c.status, c.conns_ok, c.conns_failed, c.link_ok, c.host_ok, c.link_late_p99_us,
        c.host_steal_pct,
-       CASE WHEN a.connect_us_500_m = 0 THEN a.connect_us_500_lo ELSE a.connect_us_500_lo + (a.connect_us_500_m / 1000.0) * (a.connect_us_500_hi - a.connect_us_500_lo) END AS connect_p50_us,
-       CASE WHEN a.handshake_us_500_m = 0 THEN a.handshake_us_500_lo ELSE a.handshake_us_500_lo + (a.handshake_us_500_m / 1000.0) * (a.handshake_us_500_hi - a.handshake_us_500_lo) END AS handshake_p50_us,
-       CASE WHEN a.handshake_us_950_m = 0 THEN a.handshake_us_950_lo ELSE a.handshake_us_950_lo + (a.handshake_us_950_m / 1000.0) * (a.handshake_us_950_hi - a.handshake_us_950_lo) END AS handshake_p95_us,
-       CASE WHEN a.ttfb_us_500_m = 0 THEN a.ttfb_us_500_lo ELSE a.ttfb_us_500_lo + (a.ttfb_us_500_m / 1000.0) * (a.ttfb_us_500_hi - a.ttfb_us_500_lo) END AS ttfb_p50_us,
-       CASE WHEN a.ttfb_us_950_m = 0 THEN a.ttfb_us_950_lo ELSE a.ttfb_us_950_lo + (a.ttfb_us_950_m / 1000.0) * (a.ttfb_us_950_hi - a.ttfb_us_950_lo) END AS ttfb_p95_us,
-       CASE WHEN a.ttlb_us_500_m = 0 THEN a.ttlb_us_500_lo ELSE a.ttlb_us_500_lo + (a.ttlb_us_500_m / 1000.0) * (a.ttlb_us_500_hi - a.ttlb_us_500_lo) END AS ttlb_p50_us,
-       CASE WHEN a.ttlb_us_950_m = 0 THEN a.ttlb_us_950_lo ELSE a.ttlb_us_950_lo + (a.ttlb_us_950_m / 1000.0) * (a.ttlb_us_950_hi - a.ttlb_us_950_lo) END AS ttlb_p95_us
+       @PCT a.connect_us 500@ AS connect_p50_us,
+       @PCT a.handshake_us 500@ AS handshake_p50_us,
+       @PCT a.handshake_us 950@ AS handshake_p95_us,
+       @PCT a.ttfb_us 500@ AS ttfb_p50_us,
+       @PCT a.ttfb_us 950@ AS ttfb_p95_us,
+       @PCT a.ttlb_us 500@ AS ttlb_p50_us,
+       @PCT a.ttlb_us 950@ AS ttlb_p95_us
 FROM cell c LEFT JOIN agg a USING (cell_id);
 
 -- Per grid point (all trials pooled; one host): every dimension column (the trials of a
@@ -316,24 +305,12 @@ WITH ok AS (
 	WINDOW w AS (PARTITION BY c.host_name, c.point_key)
 ), agg AS (
 	SELECT host_name, point_key, MAX(n) AS conns_ok,
-	       MAX(CASE WHEN r_hs = (n_hs - 1) * 500 / 1000 + 1 THEN handshake_us END) AS handshake_us_500_lo,
-	       MAX(CASE WHEN r_hs = (n_hs - 1) * 500 / 1000 + 2 THEN handshake_us END) AS handshake_us_500_hi,
-	       MAX((n_hs - 1) * 500 % 1000) AS handshake_us_500_m,
-	       MAX(CASE WHEN r_hs = (n_hs - 1) * 950 / 1000 + 1 THEN handshake_us END) AS handshake_us_950_lo,
-	       MAX(CASE WHEN r_hs = (n_hs - 1) * 950 / 1000 + 2 THEN handshake_us END) AS handshake_us_950_hi,
-	       MAX((n_hs - 1) * 950 % 1000) AS handshake_us_950_m,
-	       MAX(CASE WHEN r_fb = (n_fb - 1) * 500 / 1000 + 1 THEN ttfb_us END) AS ttfb_us_500_lo,
-	       MAX(CASE WHEN r_fb = (n_fb - 1) * 500 / 1000 + 2 THEN ttfb_us END) AS ttfb_us_500_hi,
-	       MAX((n_fb - 1) * 500 % 1000) AS ttfb_us_500_m,
-	       MAX(CASE WHEN r_fb = (n_fb - 1) * 950 / 1000 + 1 THEN ttfb_us END) AS ttfb_us_950_lo,
-	       MAX(CASE WHEN r_fb = (n_fb - 1) * 950 / 1000 + 2 THEN ttfb_us END) AS ttfb_us_950_hi,
-	       MAX((n_fb - 1) * 950 % 1000) AS ttfb_us_950_m,
-	       MAX(CASE WHEN r_lb = (n_lb - 1) * 500 / 1000 + 1 THEN ttlb_us END) AS ttlb_us_500_lo,
-	       MAX(CASE WHEN r_lb = (n_lb - 1) * 500 / 1000 + 2 THEN ttlb_us END) AS ttlb_us_500_hi,
-	       MAX((n_lb - 1) * 500 % 1000) AS ttlb_us_500_m,
-	       MAX(CASE WHEN r_lb = (n_lb - 1) * 950 / 1000 + 1 THEN ttlb_us END) AS ttlb_us_950_lo,
-	       MAX(CASE WHEN r_lb = (n_lb - 1) * 950 / 1000 + 2 THEN ttlb_us END) AS ttlb_us_950_hi,
-	       MAX((n_lb - 1) * 950 % 1000) AS ttlb_us_950_m
+	       @PCT_PARTS handshake_us r_hs n_hs 500@,
+	       @PCT_PARTS handshake_us r_hs n_hs 950@,
+	       @PCT_PARTS ttfb_us r_fb n_fb 500@,
+	       @PCT_PARTS ttfb_us r_fb n_fb 950@,
+	       @PCT_PARTS ttlb_us r_lb n_lb 500@,
+	       @PCT_PARTS ttlb_us r_lb n_lb 950@
 	FROM ok GROUP BY host_name, point_key
 ), pts AS (
 	SELECT host_name, point_key, MIN(arm) AS arm, MIN(link_key) AS link_key, @DIMS MIN($) AS $, @
@@ -344,12 +321,12 @@ WITH ok AS (
 SELECT p.host_name, p.point_key, p.arm, p.link_key, @DIMS p.$, @
        p.chain_der_bytes, p.response_bytes, p.cells, COALESCE(a.conns_ok, 0) AS conns_ok,
        p.conns_failed,
-       CASE WHEN a.handshake_us_500_m = 0 THEN a.handshake_us_500_lo ELSE a.handshake_us_500_lo + (a.handshake_us_500_m / 1000.0) * (a.handshake_us_500_hi - a.handshake_us_500_lo) END AS handshake_p50_us,
-       CASE WHEN a.handshake_us_950_m = 0 THEN a.handshake_us_950_lo ELSE a.handshake_us_950_lo + (a.handshake_us_950_m / 1000.0) * (a.handshake_us_950_hi - a.handshake_us_950_lo) END AS handshake_p95_us,
-       CASE WHEN a.ttfb_us_500_m = 0 THEN a.ttfb_us_500_lo ELSE a.ttfb_us_500_lo + (a.ttfb_us_500_m / 1000.0) * (a.ttfb_us_500_hi - a.ttfb_us_500_lo) END AS ttfb_p50_us,
-       CASE WHEN a.ttfb_us_950_m = 0 THEN a.ttfb_us_950_lo ELSE a.ttfb_us_950_lo + (a.ttfb_us_950_m / 1000.0) * (a.ttfb_us_950_hi - a.ttfb_us_950_lo) END AS ttfb_p95_us,
-       CASE WHEN a.ttlb_us_500_m = 0 THEN a.ttlb_us_500_lo ELSE a.ttlb_us_500_lo + (a.ttlb_us_500_m / 1000.0) * (a.ttlb_us_500_hi - a.ttlb_us_500_lo) END AS ttlb_p50_us,
-       CASE WHEN a.ttlb_us_950_m = 0 THEN a.ttlb_us_950_lo ELSE a.ttlb_us_950_lo + (a.ttlb_us_950_m / 1000.0) * (a.ttlb_us_950_hi - a.ttlb_us_950_lo) END AS ttlb_p95_us
+       @PCT a.handshake_us 500@ AS handshake_p50_us,
+       @PCT a.handshake_us 950@ AS handshake_p95_us,
+       @PCT a.ttfb_us 500@ AS ttfb_p50_us,
+       @PCT a.ttfb_us 950@ AS ttfb_p95_us,
+       @PCT a.ttlb_us 500@ AS ttlb_p50_us,
+       @PCT a.ttlb_us 950@ AS ttlb_p95_us
 FROM pts p LEFT JOIN agg a USING (host_name, point_key);
 
 

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "core/buf.h"
+#include "exp/pctsql.h"
 #include "exp/sql.h"
 #include "exp_schema.h"
 
@@ -74,49 +75,75 @@ static int conn_has(const char *schema, const char *col)
 	return 0;
 }
 
-/* schema.sql with its marks filled from the dimension table: the cell table's column
- * definitions at DIMENSION_COLUMNS, and in the views every "@DIMS TEMPLATE@" through
- * pq_dim_columns_each ("@DIMS conn: TEMPLATE@": beside the conn table, whose columns of
- * the same name a cell's are renamed from). */
-char *pq_store_schema_sql(void)
+static int fill_cols(const char *args, char *buf, size_t n)
 {
-	static const char cols_mark[] = "\t-- @DIMENSION_COLUMNS@\n", each_mark[] = "@DIMS ", conn_tag[] = "conn: ";
-	const char *taken[PQ_DIM_COUNT + 1];
+	(void)args;
+	return pq_dim_columns_sql(buf, n);
+}
+
+static int fill_dims(const char *args, char *buf, size_t n)
+{
+	static const char conn_tag[] = "conn: ";
+	int beside = strncmp(args, conn_tag, strlen(conn_tag)) == 0;
+	const char *taken[PQ_DIM_COUNT + 1]; /* conn's columns that are a cell's too */
 	size_t nt = 0;
-	for (int i = 0; i < PQ_DIM_COUNT; i++)
+	for (int i = 0; beside && i < PQ_DIM_COUNT; i++)
 		if (pq_dims[i].column && conn_has(pq_exp_schema_sql, pq_dims[i].column))
 			taken[nt++] = pq_dims[i].column;
 	taken[nt] = NULL;
-	char part[8192], tmpl[128];
+	return pq_dim_columns_each(args + (beside ? strlen(conn_tag) : 0), beside ? taken : NULL, buf, n);
+}
+
+/* schema.sql's marks, each "OPEN ARGS CLOSE" replaced by what fill makes of ARGS: the cell
+ * table's column definitions at DIMENSION_COLUMNS, in the views every "@DIMS TEMPLATE@"
+ * through pq_dim_columns_each ("@DIMS conn: TEMPLATE@": beside the conn table, whose
+ * columns of the same name a cell's are renamed from), and the one percentile's
+ * "@PCT_PARTS ...@" and "@PCT ...@" (exp/pctsql.h). */
+static const struct {
+	const char *open, *close;
+	int (*fill)(const char *args, char *buf, size_t n);
+} marks[] = {
+    {"\t-- @DIMENSION_COLUMNS", "@\n", fill_cols},
+    {"@DIMS ", "@", fill_dims},
+    {"@PCT_PARTS ", "@", pq_pctsql_parts},
+    {"@PCT ", "@", pq_pctsql_value},
+};
+
+/* The first mark at or after s: its index, *at where it starts; -1 when there is none. */
+static int next_mark(const char *s, const char **at)
+{
+	int k = -1;
+	*at = NULL;
+	for (int i = 0; i < (int)(sizeof marks / sizeof marks[0]); i++) {
+		const char *m = strstr(s, marks[i].open);
+		if (m && (!*at || m < *at)) {
+			*at = m;
+			k = i;
+		}
+	}
+	return k;
+}
+
+char *pq_store_schema_sql(void)
+{
+	char part[8192], args[128];
 	pq_buf b;
 	pq_buf_init(&b, 1 << 20);
-	const char *s = pq_exp_schema_sql;
-	int rc = 0;
-	while (rc == 0 && *s) {
-		const char *c = strstr(s, cols_mark), *e = strstr(s, each_mark);
-		const char *at = c && (!e || c < e) ? c : e, *close = e ? strchr(e + strlen(each_mark), '@') : NULL;
-		if (!at) {
-			rc = pq_buf_append(&b, s, strlen(s));
-			break;
+	const char *s = pq_exp_schema_sql, *at;
+	int rc = 0, k;
+	while (rc == 0 && (k = next_mark(s, &at)) >= 0) {
+		const char *a = at + strlen(marks[k].open), *close = strstr(a, marks[k].close);
+		int n = PQ_EPARSE; /* a mark without its end: schema.sql is wrong */
+		if (close && (size_t)(close - a) < sizeof args) {
+			snprintf(args, sizeof args, "%.*s", (int)(close - a), a);
+			n = marks[k].fill(args, part, sizeof part);
 		}
-		int n;
-		if (at == c) {
-			n = pq_dim_columns_sql(part, sizeof part);
-			rc = pq_buf_append(&b, s, (size_t)(at - s));
-			s = at + strlen(cols_mark);
-		} else if (close) {
-			const char *t = at + strlen(each_mark);
-			int beside = strncmp(t, conn_tag, strlen(conn_tag)) == 0;
-			t += beside ? strlen(conn_tag) : 0;
-			snprintf(tmpl, sizeof tmpl, "%.*s", (int)(close - t), t);
-			n = pq_dim_columns_each(tmpl, beside ? taken : NULL, part, sizeof part);
-			rc = pq_buf_append(&b, s, (size_t)(at - s));
-			s = close + 1;
-		} else {
-			n = PQ_EPARSE; /* a mark without its end: schema.sql is wrong */
-		}
-		rc = rc ? rc : n < 0 ? n : pq_buf_append(&b, part, (size_t)n);
+		rc = n < 0 ? n : pq_buf_append(&b, s, (size_t)(at - s));
+		rc = rc ? rc : pq_buf_append(&b, part, (size_t)n);
+		s = close ? close + strlen(marks[k].close) : s;
 	}
+	if (rc == 0)
+		rc = pq_buf_append(&b, s, strlen(s));
 	if (rc == 0)
 		rc = pq_buf_printf(&b, "PRAGMA user_version = %d;\n", PQ_SCHEMA_VERSION);
 	if (rc) {

@@ -39,7 +39,7 @@ static const char *CSS =
     "figcaption{font-size:.9em;color:#333}"
     ".grid line{stroke:#e3e3e3;stroke-width:1}.frame{fill:none;stroke:#444}"
     ".xt,.xl{text-anchor:middle;font-size:12px}.yt{text-anchor:end;font-size:12px}"
-    ".yl{text-anchor:middle;font-size:12px}.ml{font-size:11px;fill:#222;paint-order:stroke;stroke:#fff;stroke-width:3px}"
+    ".yl{text-anchor:middle;font-size:12px}.ml{font-size:11px;fill:#222;paint-order:stroke;stroke:#fff;stroke-width:3px}.ml.end{text-anchor:end}"
     ".mark{stroke:#333;stroke-width:1.2;stroke-dasharray:4 3;fill:none}"
     ".diag{stroke:#999;stroke-width:1;stroke-dasharray:3 3;fill:none}"
     ".band{opacity:.18}"

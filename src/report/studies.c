@@ -535,7 +535,12 @@ static void figure5(rows *rs)
 		int model_off = s1 && l->has_cliff && !(l->cliff_kb > s1->x_before && l->cliff_kb <= s1->x_after);
 		if (model_off)
 			s->agrees = -1;
-		if (!s1)
+		if (a->rtts[l->rtt] <= 0) {
+			/* a step is a round trip more (stats/step.h): with none to add, a flat line says nothing */
+			s->agrees = -1;
+			snprintf(s->verdict, sizeof s->verdict, "cannot be judged: at 0 ms RTT a round trip costs nothing, so no "
+				 "step can show (the paper's steps are at 50 and 100 ms)");
+		} else if (!s1)
 			snprintf(s->verdict, sizeof s->verdict, "differs: no step in %.1f-%.1f kB%s", l->x[0], l->x[l->n - 1],
 				 l->x[l->n - 1] < 10 ? " (the sweep stops before 10 kB)" : "");
 		else if (s->agrees == 1)

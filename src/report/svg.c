@@ -2,6 +2,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 /* The chart's box in SVG units; the page scales it to its width. */
 #define W 600.0
@@ -240,6 +241,47 @@ static void legend(pq_out *o, const pq_svg_chart *c)
 	pq_out_printf(o, "</ul>");
 }
 
+#define LABEL_PAD 3.0 /* between a mark's line and its label */
+#define LABEL_GAP 6.0 /* between two labels in a row */
+
+size_t pq_svg_mark_layout(const double *mx, const size_t *chars, size_t n, double lo, double hi,
+			  pq_svg_label *out)
+{
+	double left[PQ_SVG_MAX_MARKS], right[PQ_SVG_MAX_MARKS], row_end[PQ_SVG_MAX_MARKS];
+	size_t order[PQ_SVG_MAX_MARKS], rows = 0;
+	n = n < PQ_SVG_MAX_MARKS ? n : PQ_SVG_MAX_MARKS;
+	for (size_t i = 0; i < n; i++) {
+		double w = (double)chars[i] * PQ_SVG_LABEL_CHAR;
+		int end = mx[i] + LABEL_PAD + w > hi && mx[i] - LABEL_PAD - w >= lo;
+		left[i] = end ? mx[i] - LABEL_PAD - w : mx[i] + LABEL_PAD;
+		right[i] = left[i] + w;
+		out[i] = (pq_svg_label){end ? mx[i] - LABEL_PAD : mx[i] + LABEL_PAD, end, 0};
+		size_t k = i; /* insertion by left edge */
+		for (; k > 0 && left[order[k - 1]] > left[i]; k--)
+			order[k] = order[k - 1];
+		order[k] = i;
+	}
+	for (size_t j = 0; j < n; j++) {
+		size_t i = order[j], r = 0;
+		while (r < rows && row_end[r] + LABEL_GAP > left[i])
+			r++;
+		if (r == rows)
+			rows++;
+		row_end[r] = right[i];
+		out[i].row = (int)r;
+	}
+	return rows;
+}
+
+/* Two arms with one chain share the model's cliff: its mark and label are drawn once. */
+static int shown_before(const pq_svg_mark *const *shown, size_t n, const pq_svg_mark *m)
+{
+	for (size_t i = 0; i < n; i++)
+		if (shown[i]->x == m->x && strcmp(shown[i]->label, m->label) == 0)
+			return 1;
+	return 0;
+}
+
 void pq_svg_chart_write(pq_out *o, const pq_svg_chart *c)
 {
 	double xlo, xhi, ylo, yhi;
@@ -267,13 +309,22 @@ void pq_svg_chart_write(pq_out *o, const pq_svg_chart *c)
 	}
 	for (size_t i = 0; i < c->ns; i++)
 		series(o, &f, &c->s[i], c->x.log, c->y.log);
-	for (size_t i = 0; i < c->nmarks; i++) {
-		if (!usable(c->marks[i].x, c->x.log))
-			continue;
-		double x = px(&f, c->marks[i].x);
-		pq_out_printf(o, "<path class=\"mark\" d=\"M%.1f %.1fV%.1f\"/><text class=\"ml\" x=\"%.1f\" y=\"%.1f\">",
-			      x, MT, H - MB, x + 3, MT + 12 + 12.0 * (double)(i % 3));
-		pq_out_text(o, c->marks[i].label);
+	double mx[PQ_SVG_MAX_MARKS] = {0};
+	size_t chars[PQ_SVG_MAX_MARKS] = {0}, nm = 0;
+	const pq_svg_mark *shown[PQ_SVG_MAX_MARKS];
+	for (size_t i = 0; i < c->nmarks && nm < PQ_SVG_MAX_MARKS; i++)
+		if (usable(c->marks[i].x, c->x.log) && !shown_before(shown, nm, &c->marks[i])) {
+			shown[nm] = &c->marks[i];
+			mx[nm] = px(&f, c->marks[i].x);
+			chars[nm++] = strlen(c->marks[i].label);
+		}
+	pq_svg_label lab[PQ_SVG_MAX_MARKS];
+	pq_svg_mark_layout(mx, chars, nm, ML, W - MR, lab);
+	for (size_t i = 0; i < nm; i++) {
+		pq_out_printf(o, "<path class=\"mark\" d=\"M%.1f %.1fV%.1f\"/><text class=\"ml%s\" x=\"%.1f\" y=\"%.1f\">",
+			      mx[i], MT, H - MB, lab[i].end ? " end" : "", lab[i].x,
+			      MT + PQ_SVG_LABEL_ROW * (double)(lab[i].row + 1));
+		pq_out_text(o, shown[i]->label);
 		pq_out_printf(o, "</text>");
 	}
 	pq_out_printf(o, "</g></svg>");

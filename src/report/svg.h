@@ -30,6 +30,8 @@ typedef struct pq_svg_series {
 	int style; /* 0..: colour, dash and marker */
 } pq_svg_series;
 
+#define PQ_SVG_MAX_MARKS 16
+
 typedef struct pq_svg_mark {
 	double x;
 	const char *label; /* short: "model 11.5 kB" */
@@ -42,11 +44,31 @@ typedef struct pq_svg_chart {
 	const pq_svg_series *s;
 	size_t ns;
 	const pq_svg_mark *marks;
-	size_t nmarks;
+	size_t nmarks; /* at most PQ_SVG_MAX_MARKS are drawn */
 	int diagonal; /* draw y = x (agreement charts) */
 } pq_svg_chart;
 
 void pq_svg_chart_write(pq_out *o, const pq_svg_chart *c);
+
+/* Where a mark's label goes (pq_svg_mark_layout): the text's anchor x, at its start, or at
+ * its end when `end` (drawn left of the mark, where the right of the plot has no room),
+ * and its row (0 at the top of the plot, each PQ_SVG_LABEL_ROW units lower). */
+typedef struct pq_svg_label {
+	double x;
+	int end;
+	int row;
+} pq_svg_label;
+
+#define PQ_SVG_LABEL_ROW 12.0
+#define PQ_SVG_LABEL_CHAR 6.2 /* width of a character of a mark's label (11 px sans), at most */
+
+/* Labels of n marks at plot x positions mx[] (chars[] characters long) between the plot's
+ * edges lo and hi, laid out so that no two overlap: each goes right of its mark, or left
+ * of it where it would run past hi; taken by their left edges, each goes into the first
+ * row where it clears the labels already there, so labels far apart share row 0 and close
+ * ones are stacked. Fills out[0..n-1]; returns the number of rows used. */
+size_t pq_svg_mark_layout(const double *mx, const size_t *chars, size_t n, double lo, double hi,
+			  pq_svg_label *out);
 
 /* Nice tick values for [lo, hi] (about `want` of them) into t[0..max-1]; returns the
  * count. Log axes get decades (and 2 and 5 within them when there are few). */

@@ -2,13 +2,15 @@
 # Each cell's link and host fidelity, stored and judged: a tiny sweep stores the forwarder's
 # release lateness (p50 <= p99 <= max), its drops by cause and the verdicts for every cell;
 # a link made to miss its budget (a test fault holds every release 3 ms back, so the
-# forwarder's own accounting sees it) is measured and marked by default, the sweep goes on
+# forwarder's own accounting sees it; the fault is an option of the test program
+# pqtls-faults only, never of pqtls sweep) is measured and marked by default, the sweep goes on
 # and its last line counts the cells over budget; with --strict the sweep stops at the
 # failed self-check, and with --strict --no-check at the first cell over budget, keeping
 # what it stored. Bounds on times are loose on purpose (this machine is shared): lateness
 # is asserted from below (the fault's 3 ms), never from above, except the clean link's
 # median lateness, which must be far under one RTT of 20 ms.
 source "$(dirname "$0")/link_lib.bash"
+: "${PQTLS_FAULTS:?PQTLS_FAULTS must point at the pqtls-faults test program}"
 command -v python3 >/dev/null || fail "needs python3 (scripts/deps.sh installs it)"
 ARGS=(--sig ecdsa-p256 --rtt 20ms --connections 3 --trials 2 --timeout 5s)
 
@@ -42,7 +44,7 @@ print("ok: clean cells", rows)
 PY
 
 # The fault: every release 3 ms late. By default: measured, marked, a line per cell, a count.
-"$P" sweep "${ARGS[@]}" --fault-link-late 3ms --out "$TMP/late.db" >"$TMP/out" 2>"$TMP/err" ||
+"$PQTLS_FAULTS" sweep "${ARGS[@]}" --fault-link-late 3ms --out "$TMP/late.db" >"$TMP/out" 2>"$TMP/err" ||
 	{ cat "$TMP/err"; fail "the default sweep stopped on a link over budget"; }
 has "$TMP/out" "2 cells measured"
 has "$TMP/out" "2 of 2 cells over the link budget"
@@ -59,20 +61,26 @@ print("ok: marked", rows)
 PY
 
 # --strict: the failed self-check stops the sweep before any cell, and says so.
-if "$P" sweep "${ARGS[@]}" --fault-link-late 3ms --strict --out "$TMP/strict.db" >"$TMP/out" 2>"$TMP/err"; then
+if "$PQTLS_FAULTS" sweep "${ARGS[@]}" --fault-link-late 3ms --strict --out "$TMP/strict.db" >"$TMP/out" 2>"$TMP/err"; then
 	fail "--strict went on past a failed self-check"
 fi
 has "$TMP/err" "strict: the sweep stops"
 has "$TMP/err" "pqtls sweep: host:"
 [[ $(sqlite3 "$TMP/strict.db" "SELECT COUNT(*) FROM cell") == 0 ]] || fail "--strict measured cells after a failed check"
 # --strict without the check: the first cell over budget is stored, then the sweep stops.
-if "$P" sweep "${ARGS[@]}" --fault-link-late 3ms --strict --no-check --out "$TMP/strict2.db" >"$TMP/out" 2>"$TMP/err"; then
+if "$PQTLS_FAULTS" sweep "${ARGS[@]}" --fault-link-late 3ms --strict --no-check --out "$TMP/strict2.db" >"$TMP/out" 2>"$TMP/err"; then
 	fail "--strict went on past a cell over budget"
 fi
 has "$TMP/err" "the link went over its budget"
 has "$TMP/err" "(stored; strict: the sweep stops)"
 [[ $(sqlite3 "$TMP/strict2.db" "SELECT COUNT(*) FROM cell WHERE link_ok = 0") == 1 ]] || fail "the cell over budget was not kept"
 # bad input: named, with the range
-if "$P" sweep "${ARGS[@]}" --fault-link-late 1s --out "$TMP/x.db" 2>"$TMP/err"; then fail "1s accepted"; fi
+if "$PQTLS_FAULTS" sweep "${ARGS[@]}" --fault-link-late 1s --out "$TMP/x.db" 2>"$TMP/err"; then fail "1s accepted"; fi
 has "$TMP/err" "--fault-link-late: '1s' is out of range (0 to 100ms)"
+# pqtls itself neither lists nor takes the fault
+"$P" sweep --help >"$TMP/help" || fail "pqtls sweep --help failed"
+if grep -q -- "--fault-" "$TMP/help"; then fail "pqtls sweep --help lists a test fault"; fi
+if "$P" sweep "${ARGS[@]}" --fault-link-late 3ms --out "$TMP/y.db" 2>"$TMP/err"; then fail "pqtls sweep took the test fault"; fi
+has "$TMP/err" "unknown option '--fault-link-late'"
+[ ! -e "$TMP/y.db" ] || fail "pqtls sweep refused the fault but left $TMP/y.db"
 echo ok

@@ -140,6 +140,62 @@ static void chart(void **state)
 	pq_out_dispose(&o);
 }
 
+/* Marks' labels never overlap: two cliffs closer than a label's width are stacked, far
+ * ones share the top row, one at the right edge goes left of its line. (The old chart
+ * put the labels in rows by index, i % 3: the 1st and the 4th met whenever close.) */
+static int overlap(const double *mx, const size_t *chars, const pq_svg_label *l, size_t i, size_t k)
+{
+	double wi = (double)chars[i] * PQ_SVG_LABEL_CHAR, wk = (double)chars[k] * PQ_SVG_LABEL_CHAR;
+	double li = l[i].end ? l[i].x - wi : l[i].x, lk = l[k].end ? l[k].x - wk : l[k].x;
+	(void)mx;
+	return l[i].row == l[k].row && li < lk + wk && lk < li + wi;
+}
+
+static void mark_labels(void **state)
+{
+	(void)state;
+	pq_svg_label l[6];
+	/* two cliffs 20 units apart, labels of 30 characters (186 units): stacked */
+	double close[] = {200, 220};
+	size_t c30[] = {30, 30, 30, 30, 30, 30};
+	assert_int_equal(pq_svg_mark_layout(close, c30, 2, 64, 586, l), 2);
+	assert_int_not_equal(l[0].row, l[1].row);
+	assert_false(overlap(close, c30, l, 0, 1));
+	assert_false(l[0].end || l[1].end);
+	assert_true(l[0].x == 203 && l[1].x == 223); /* right of their lines */
+	/* far apart: one row */
+	double far[] = {70, 300};
+	assert_int_equal(pq_svg_mark_layout(far, c30, 2, 64, 586, l), 1);
+	assert_int_equal(l[0].row, 0);
+	assert_int_equal(l[1].row, 0);
+	/* at the right edge: drawn left of its line, inside the plot */
+	double edge[] = {580};
+	assert_int_equal(pq_svg_mark_layout(edge, c30, 1, 64, 586, l), 1);
+	assert_true(l[0].end);
+	assert_true(l[0].x == 577 && l[0].x - 30 * PQ_SVG_LABEL_CHAR >= 64);
+	/* the four close marks of the old i % 3 rows (the 1st and 4th met), and two more */
+	double many[] = {100, 110, 120, 130, 300, 585};
+	assert_int_equal(pq_svg_mark_layout(many, c30, 6, 64, 586, l), 4);
+	for (size_t i = 0; i < 6; i++)
+		for (size_t k = i + 1; k < 6; k++)
+			if (overlap(many, c30, l, i, k))
+				fail_msg("labels %zu and %zu overlap in row %d", i, k, l[i].row);
+	/* in a chart: the two labels' y differ by a row */
+	pq_svg_mark m[] = {{10.0, "model: ecdsa-p256 cliff 12.58 kB"}, {10.2, "model: ml-dsa-44 cliff 11.14 kB"}};
+	double x[] = {5, 20}, y[] = {1, 2};
+	pq_svg_series s[] = {{"a", x, y, 2, NULL, NULL, PQ_SVG_LINE, 0}};
+	pq_svg_chart c = {.id = "fig-m", .caption = "c", .x = {"size (kB)", 0, 0, 0}, .y = {"t", 0, 0, 0},
+			  .s = s, .ns = 1, .marks = m, .nmarks = 2};
+	pq_out o;
+	pq_out_init(&o, 1 << 20);
+	pq_svg_chart_write(&o, &c);
+	const char *h = pq_buf_str(&o.b), *a = strstr(h, "class=\"ml\""), *b = a ? strstr(a + 1, "class=\"ml\"") : NULL;
+	assert_non_null(b);
+	double ya = strtod(strstr(a, "y=\"") + 3, NULL), yb = strtod(strstr(b, "y=\"") + 3, NULL);
+	assert_true(yb - ya == PQ_SVG_LABEL_ROW);
+	pq_out_dispose(&o);
+}
+
 /* A database of the real schema with the given cells, each holding 8 identical
  * successful connections (TTFB `ttfb` ms, TTLB `ttlb` ms, min RTT = the cell's RTT). */
 typedef struct fx_cell {
@@ -260,6 +316,51 @@ static void studies_rows(void **state)
 	free(h);
 }
 
+/* Figure 5 from a made-up size sweep with no step: at a WAN RTT the row differs (the
+ * paper saw steps), at 0 ms it cannot be judged, since a round trip there costs nothing. */
+static const pq_agg_study *figure5_of(long long rtt_us, pq_agg *a, pq_agg_line *l)
+{
+	memset(a, 0, sizeof *a);
+	memset(l, 0, sizeof *l);
+	a->rtts[0] = rtt_us;
+	a->nrtts = 1;
+	snprintf(a->arms[0], sizeof a->arms[0], "ecdsa-p256 padded");
+	a->narms = 1;
+	*l = (pq_agg_line){.arm = 0, .padded = 1, .n = 5, .has_cliff = 1, .cliff_kb = 12.5};
+	for (size_t i = 0; i < l->n; i++) {
+		l->x[i] = 8 + 2 * (double)i;
+		l->fb[i] = l->hs[i] = 0.4; /* flat: no step */
+	}
+	a->lines = l;
+	a->nlines = 1;
+	pq_diag d = {0};
+	assert_int_equal(pq_studies_build(a, &d), 0);
+	for (size_t i = 0; i < a->nstudies; i++)
+		if (strstr(a->studies[i].study, "Figure 5"))
+			return &a->studies[i];
+	fail_msg("no Figure 5 row at %lld us", rtt_us);
+	return NULL;
+}
+
+static void figure5_zero_rtt(void **state)
+{
+	(void)state;
+	pq_agg a;
+	pq_agg_line *l = calloc(1, sizeof *l);
+	assert_non_null(l);
+	const pq_agg_study *s = figure5_of(50000, &a, l);
+	assert_int_equal(s->agrees, 0);
+	assert_non_null(strstr(s->verdict, "differs: no step in 8.0-16.0 kB"));
+	free(a.studies);
+	s = figure5_of(0, &a, l);
+	assert_int_equal(s->agrees, -1); /* counted with the rows that cannot be judged, not as a difference */
+	assert_string_equal(s->verdict, "cannot be judged: at 0 ms RTT a round trip costs nothing, so no step can show "
+					"(the paper's steps are at 50 and 100 ms)");
+	assert_non_null(strstr(s->ours, "no step"));
+	free(a.studies);
+	free(l);
+}
+
 /* The cells' fidelity: read where the columns exist (unknown where they do not, as in a
  * database from before them), counted once by the analysis, and shown per cell with the
  * cells over a budget marked. */
@@ -334,8 +435,9 @@ static void fidelity_per_cell(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(ticks), cmocka_unit_test(out_escapes_and_saves), cmocka_unit_test(chart),
-	    cmocka_unit_test(names_escaped), cmocka_unit_test(studies_rows), cmocka_unit_test(fidelity_per_cell),
+	    cmocka_unit_test(ticks), cmocka_unit_test(out_escapes_and_saves), cmocka_unit_test(chart), cmocka_unit_test(mark_labels),
+	    cmocka_unit_test(names_escaped), cmocka_unit_test(studies_rows), cmocka_unit_test(figure5_zero_rtt),
+	    cmocka_unit_test(fidelity_per_cell),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
