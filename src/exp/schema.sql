@@ -129,7 +129,7 @@ CREATE TABLE cell (
 	-- runnable, for a CPU inside this machine (schedstat's run_delay, which steal does
 	-- not count): the client per connection (conn.client_wait_us) and the server per
 	-- connection, accept to close; the median and the largest of each. NULL: unknown
-	-- (a remote server's, QUIC's server, a kernel without schedstat)
+	-- (a remote server's, a kernel without schedstat)
 	host_nice               INTEGER,
 	host_group_nice         INTEGER,
 	host_client_wait_p50_us REAL,

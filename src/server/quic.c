@@ -44,6 +44,7 @@ typedef struct qconn {
 	pq_http_resp resp;
 	uint64_t sent;
 	struct qconn *next;
+	int64_t wait0_ns; /* the worker's wait for a CPU when OpenSSL handed it over (core/sched.h) */
 } qconn;
 
 typedef struct qpeer {
@@ -61,6 +62,7 @@ typedef struct qloop {
 	qconn *conns;
 	qpeer *peers;
 	char pattern[CHUNK + 64];
+	pq_sched_meter meter; /* this worker's wait for a CPU */
 } qloop;
 
 static char udp_tag, stop_tag;
@@ -130,6 +132,7 @@ static void close_conn(qloop *l, qconn *c)
 	ERR_clear_error();
 	SSL_free(c->ssl);
 	atomic_fetch_sub(&l->srv->open_conns, 1);
+	pq_server_stats_wait(&l->w->stats, pq_sched_delta(c->wait0_ns, pq_sched_meter_read(&l->meter)));
 	free(c);
 }
 
@@ -148,6 +151,7 @@ static void accept_some(qloop *l)
 			continue;
 		}
 		c->ssl = ssl;
+		c->wait0_ns = pq_sched_meter_read(&l->meter);
 		c->st = Q_HANDSHAKE;
 		c->deadline = pq_mono_ns() + srv->cfg.handshake_timeout_ns;
 		c->next = l->conns;
@@ -335,6 +339,7 @@ void *pq_qworker_main(void *arg)
 	l->w = w;
 	l->srv = srv;
 	w->stats.nice = pq_sched_set_nice(srv->cfg.set_nice ? srv->cfg.nice : PQ_SCHED_NICE_KEEP);
+	pq_sched_meter_open(&l->meter);
 	pq_http_body_fill(l->pattern, 0, sizeof l->pattern);
 	pq_tls_qbio_set_cb(srv->qtap, on_dgram, l);
 	w->epfd = epoll_create1(EPOLL_CLOEXEC);
@@ -375,6 +380,7 @@ out:
 	if (w->epfd >= 0)
 		close(w->epfd);
 	w->epfd = -1;
+	pq_sched_meter_close(&l->meter);
 	free(l);
 	return NULL;
 }

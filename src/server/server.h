@@ -89,10 +89,11 @@ typedef struct pq_server_stats {
 		uint64_t count;
 	} reasons[PQ_SERVER_MAX_REASONS];
 	size_t nreasons;
-	/* How long a worker waited, runnable, for a CPU during each TCP connection, accept
-	 * to close (core/sched.h), in microseconds: the first PQ_SERVER_MAX_WAITS connections'
-	 * (a sweep's cell has fewer), how many there were in all, and the largest of all.
-	 * None over QUIC or where the kernel does not tell. */
+	/* How long a worker waited, runnable, for a CPU during each connection, accept to
+	 * close (over QUIC from OpenSSL's hand-over, SSL_accept_connection) (core/sched.h), in
+	 * microseconds: the first PQ_SERVER_MAX_WAITS connections' (a sweep's cell has
+	 * fewer), how many there were in all, and the largest of all. None where the kernel
+	 * does not tell. */
 	uint32_t waits_us[PQ_SERVER_MAX_WAITS];
 	size_t nwaits;
 	uint64_t waits_total, wait_max_us;

@@ -18,6 +18,11 @@ DB=$TMP/q.db
 has "$TMP/out" "6 cells measured"
 q() { sqlite3 "$DB" "$1"; }
 [ "$(q "SELECT COUNT(DISTINCT link_key) FROM cell")" = 1 ] || fail "the transports did not share one link"
+# the server's waits for a CPU over either transport (its QUIC loop counts them too)
+if [ -r /proc/thread-self/schedstat ]; then
+	[ "$(q "SELECT COUNT(*) FROM cell WHERE host_server_wait_p50_us >= 0 AND host_client_wait_p50_us >= 0")" = 6 ] ||
+		{ q "SELECT transport, host_client_wait_p50_us, host_server_wait_p50_us FROM cell"; fail "the endpoints' waits per transport"; }
+fi
 [ "$(q "SELECT transport, COUNT(*) FROM cell GROUP BY transport" | tr '\n' ' ')" = "quic|2 quic-retry|2 tcp|2 " ] ||
 	{ q "SELECT arm, transport FROM cell"; fail "cell.transport"; }
 [ "$(q "SELECT COUNT(*) FROM conn_cell WHERE transport = 'quic' AND error_kind = 'ok' AND tls_group = 'X25519MLKEM768'
