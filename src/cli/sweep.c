@@ -1,10 +1,13 @@
 /* pqtls sweep: an experiment grid (a spec file, a preset, or dimensions given as options)
  * measured in this one process into a SQLite database (src/exp/). This file parses and
  * prints; the engine is src/exp/runner.c. */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli/commands.h"
@@ -255,6 +258,58 @@ static void print_grid(const pq_exp_grid *g, unsigned si, unsigned sn)
 	}
 }
 
+static volatile pid_t session_child;
+
+static void pass_on(int sig)
+{
+	if (session_child > 0)
+		kill(session_child, sig);
+}
+
+/* The measurement in a session of its own, when the endpoints ask for more than the
+ * caller's session's scheduling group gives (core/sched.h: under autogroups a session
+ * weighs as one against the others, whatever its threads' nice). The sweep forks; the
+ * child starts a session (so an autogroup) of its own, raises that group to `nice` and
+ * returns 0 to go on measuring; the caller's session is never touched, and the raised
+ * group ends with the child however it ends. The parent passes SIGINT, SIGTERM and
+ * SIGHUP on (the child no longer hears the terminal), waits, and returns 1 with *code
+ * the child's exit code (a child killed by a signal: the parent dies of the same). A
+ * child whose parent dies gets SIGTERM: it ends after the cell in progress, as on ^C.
+ * Returns -1 when it cannot fork: the sweep then runs here, in the caller's group. */
+static int own_session(int nice, int *code)
+{
+	int group = pq_sched_group_nice();
+	if (nice == PQ_SCHED_NICE_KEEP || group == PQ_SCHED_NICE_KEEP || nice >= group)
+		return -1;
+	fflush(stdout);
+	fflush(stderr);
+	pid_t parent = getpid(), pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		if (prctl(PR_SET_PDEATHSIG, SIGTERM) < 0 || getppid() != parent)
+			_exit(PQ_EXIT_FAIL); /* the parent is gone already */
+		(void)setsid();              /* never a group leader: a fork's child */
+		(void)pq_sched_set_group_nice(nice); /* refused (not root): as it was, stored */
+		return 0;
+	}
+	session_child = pid;
+	struct sigaction sa = {.sa_handler = pass_on};
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	int status = 0;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (WIFSIGNALED(status)) {
+		signal(WTERMSIG(status), SIG_DFL);
+		raise(WTERMSIG(status));
+	}
+	*code = WIFEXITED(status) ? WEXITSTATUS(status) : PQ_EXIT_FAIL;
+	return 1;
+}
+
 static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 {
 	struct sweep_opts *o = optsp;
@@ -318,6 +373,13 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 	pq_ktcp_caps caps;
 	if ((lrc = pq_exp_check_kernel(&g, &caps, &d)) < 0) {
 		rc = usage_or_fail(lrc, &d);
+		goto out;
+	}
+	/* From here on the sweep measures: in a session of its own when that lets the
+	 * endpoints' priority count (the parent only waits for it and returns its code). */
+	int child_code;
+	if (own_session((int)o->endpoint_nice, &child_code) == 1) {
+		rc = child_code;
 		goto out;
 	}
 	FILE *log = o->quiet ? NULL : stderr;

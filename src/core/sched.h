@@ -53,7 +53,7 @@ int pq_sched_group_parse(const char *text, int *nice) PQ_MUST_USE;
  * session (no file, or sched_autogroup_enabled 0). */
 int pq_sched_group_nice(void);
 /* Sets it (a raise needs root) and returns it as read back (PQ_SCHED_NICE_KEEP: no
- * grouping). Every process of the session shares it until it is set back. */
+ * grouping). Every process of the session shares it while the session lasts. */
 int pq_sched_set_group_nice(int want);
 
 #endif

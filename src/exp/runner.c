@@ -526,11 +526,6 @@ int pq_exp_run(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store *st, 
 	sum->runq_max = -1;
 	sum->wait_max_us = -1;
 	sum->nice = sum->group_nice = PQ_SCHED_NICE_KEEP;
-	/* The session's scheduling group too (core/sched.h), or other sessions' work holds
-	 * the endpoints back whatever their nice; given back at the end. */
-	int group0 = pq_sched_group_nice(), group = group0;
-	if (o->endpoint_nice != PQ_SCHED_NICE_KEEP && group0 != PQ_SCHED_NICE_KEEP && o->endpoint_nice < group0)
-		group = pq_sched_set_group_nice(o->endpoint_nice);
 	for (size_t i = 0; i < g->n && rc == 0; i++) {
 		const pq_exp_cell *c = &g->cells[i];
 		if (o->stop && *o->stop) {
@@ -603,8 +598,6 @@ int pq_exp_run(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store *st, 
 		if (rc == 0 && drc < 0)
 			rc = pq_diag_set(d, drc, "%s", pq_diag_msg(&dd));
 	}
-	if (group != group0)
-		(void)pq_sched_set_group_nice(group0);
 	return rc;
 }
 

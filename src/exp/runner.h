@@ -58,9 +58,10 @@ typedef struct pq_exp_run_opts {
 	const pq_ktcp_caps *caps;          /* what the kernel offers (pq_exp_check_kernel); NULL: each link probes */
 	/* The nice value each cell's client threads and server process run at (core/sched.h),
 	 * so that other work inside the machine delays the measured connections less;
-	 * PQ_SCHED_NICE_KEEP: as they are. The sweep's default: PQ_EXP_ENDPOINT_NICE. When it
-	 * is below the session's scheduling group's nice (autogroups), the group is set to it
-	 * for the run and set back at its end (a sweep killed by SIGKILL leaves it). */
+	 * PQ_SCHED_NICE_KEEP: as they are. The sweep's default: PQ_EXP_ENDPOINT_NICE. The
+	 * session's scheduling group (autogroups, core/sched.h) is the caller's: `pqtls sweep`
+	 * measures in a session of its own raised to the same nice (cli/sweep.c); each cell
+	 * stores the group's nice it ran in. */
 	int endpoint_nice;
 } pq_exp_run_opts;
 

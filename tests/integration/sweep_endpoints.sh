@@ -2,7 +2,8 @@
 # The endpoints of every cell run at the nice the sweep asks (by default PQ_EXP_ENDPOINT_NICE,
 # -19, so other work on the machine delays the measured connections less), read back and
 # stored with their session group's, beside how long the client and the server waited for
-# a CPU in each connection; the session's group is given back its nice when the sweep ends;
+# a CPU in each connection; the sweep measures in a session of its own, so the caller's
+# session group is never changed, and a sweep whose parent is killed ends;
 # a nice out of range is refused before anything runs, naming the range. What is asserted is
 # where the values come from (set, read back, stored), not how busy this machine is.
 source "$(dirname "$0")/link_lib.bash"
@@ -18,7 +19,7 @@ has "$TMP/out" "the endpoints (nice -19"
 [ "$(q "$DB" "SELECT host_nice FROM cell")" = -19 ] || fail "host_nice is not -19: $(q "$DB" "SELECT host_nice FROM cell")"
 if [ -n "$g0" ] && [ "$(cat /proc/sys/kernel/sched_autogroup_enabled)" = 1 ]; then
 	[ "$(q "$DB" "SELECT host_group_nice FROM cell")" = -19 ] || fail "the session's group ran at $(q "$DB" "SELECT host_group_nice FROM cell"), not -19"
-	[ "$(group)" = "$g0" ] || fail "the session's group was left at $(group), not given back its $g0"
+	[ "$(group)" = "$g0" ] || fail "the caller's session group was left at $(group), not its $g0"
 else
 	[ "$(q "$DB" "SELECT host_group_nice IS NULL FROM cell")" = 1 ] || fail "a group nice was stored without autogroups"
 fi
@@ -40,10 +41,40 @@ fi
 [ "$(q "$TMP/z.db" "SELECT host_nice FROM cell")" = 0 ] || fail "host_nice is not 0 with --endpoint-nice 0"
 [ -z "$g0" ] || [ "$(group)" = "$g0" ] || fail "the session's group changed at nice 0"
 
+# The parent killed outright: its child (the measurement, in a session of its own) hears
+# SIGTERM and ends after its cell, and the caller's session was never changed. The sweep
+# is long enough (3 x 40 connections at 50 ms) to be mid-cell when its parent dies.
+if [ -n "$g0" ] && [ "$(cat /proc/sys/kernel/sched_autogroup_enabled)" = 1 ]; then
+	"$P" sweep --rtt 50ms --sig ecdsa-p256,ml-dsa-44,ml-dsa-65 --connections 40 --no-check -q --out "$TMP/k.db" \
+		>"$TMP/k.out" 2>&1 &
+	parent=$!
+	child=
+	for _ in $(seq 300); do # its child appears once the grid is checked: up to 30 s here
+		child=$(pgrep -P "$parent" -x pqtls || :)
+		[ -z "$child" ] || break
+		sleep 0.1
+	done
+	[ -n "$child" ] || { kill "$parent"; fail "the sweep did not measure in a child of its own"; }
+	[ "$(ps -o sess= -p "$child" | tr -d ' ')" = "$child" ] || fail "the measuring child is not in a session of its own"
+	[ "$(group)" = "$g0" ] || fail "the caller's session group changed to $(group) while the sweep ran"
+	kill -9 "$parent"
+	wait "$parent" 2>/dev/null || :
+	# it ends after the cell in progress: 40 connections of about 4 RTT, 8 s at most here;
+	# 60 s allows for a busy machine
+	for _ in $(seq 600); do
+		kill -0 "$child" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "$child" 2>/dev/null; then kill -9 "$child"; fail "the child outlived its killed parent by 60 s"; fi
+	[ "$(group)" = "$g0" ] || fail "the caller's session group was left at $(group)"
+	[ "$(q "$TMP/k.db" "SELECT end_status FROM run")" = interrupted ] ||
+		fail "the run whose parent was killed is '$(q "$TMP/k.db" "SELECT end_status FROM run")', not interrupted"
+fi
+
 # out of range: refused before anything runs, nothing written
 for bad in 20 -21 x; do
 	if "$P" sweep --rtt 20ms --endpoint-nice "$bad" --out "$TMP/bad.db" 2>"$TMP/err"; then fail "--endpoint-nice $bad accepted"; fi
 	has "$TMP/err" "endpoint-nice"
 	[ ! -e "$TMP/bad.db" ] || fail "a database was written for --endpoint-nice $bad"
 done
-echo "ok: the endpoints ran at nice -19 (group ${g0:+-19, given back $g0}), read back and stored with their waits; 0 as asked; 20, -21, x refused"
+echo "ok: the endpoints ran at nice -19 (their own session's group -19; the caller's stayed ${g0:-none}), read back and stored with their waits; a killed parent's child ended; 0 as asked; 20, -21, x refused"

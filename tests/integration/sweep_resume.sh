@@ -39,16 +39,19 @@ has "$TMP/second.err" "$DB: another pqtls sweep is writing this file"
 # Kill it mid-cell, for certain: stop it (SIGSTOP) and look for a cell's server process
 # (one per cell, from its start until the cell's measurement ends, before the cell is
 # stored); with one there, SIGKILL lands inside a cell; without, let it go on, look again.
+# The process killed is the one that measures and writes (the sweep, or its child in a
+# session of its own: then the sweep dies of the same signal).
+m=$(sweep_measurer $pid)
 mid=
 for _ in $(seq 1 1000); do
-	kill -STOP $pid
-	if pgrep -P $pid -x pqtls >/dev/null; then mid=1; break; fi
-	kill -CONT $pid
+	kill -STOP $m
+	if pgrep -P $m -x pqtls >/dev/null; then mid=1; break; fi
+	kill -CONT $m
 	sleep 0.01
 done
-[ -n "$mid" ] || { kill -9 $pid; fail "never saw the sweep inside a cell"; }
+[ -n "$mid" ] || { kill -9 $m; fail "never saw the sweep inside a cell"; }
 stored=$(count 'SELECT COUNT(*) FROM cell')
-kill -9 $pid
+kill -9 $m
 rc=0
 wait $pid 2>/dev/null || rc=$?
 [ "$rc" = 137 ] || fail "the sweep was not killed by SIGKILL (exit $rc)"
@@ -76,7 +79,7 @@ assert [r for (r,) in runs] == ["running", "complete"], runs
 print("ok: 6 cells, 60 connections, runs", [r for (r,) in runs])
 PY
 # The killed run's namespaces were removed by the next link up.
-ip netns list | grep -q "pqtls-$pid-" && fail "namespaces of the killed sweep remain"
+ip netns list | grep -q "pqtls-$m-" && fail "namespaces of the killed sweep remain"
 # Another grid on this file is refused before anything is measured.
 rc=0
 "$P" sweep "$TMP/r.spec" --rtt 30ms --no-check --out "$DB" >"$TMP/o" 2>"$TMP/e" || rc=$?

@@ -17,7 +17,7 @@ srv=
 for _ in $(seq 1 600); do
 	kill -0 $pid 2>/dev/null || { cat "$TMP/err"; fail "the sweep ended and no server process of its own was seen beside it"; }
 	if [ "$(cells)" -ge 1 ]; then
-		srv=$(pgrep -P $pid -x pqtls | head -n1 || true)
+		srv=$(pgrep -P "$(sweep_measurer $pid)" -x pqtls | head -n1 || true)
 		[ -n "$srv" ] && break
 	fi
 	sleep 0.05
