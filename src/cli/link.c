@@ -179,11 +179,16 @@ void pq_linkcli_announce(const pq_link *l)
 int pq_linkcli_finish(pq_link *l, const char *path, int rc)
 {
 	pq_diag d;
-	if (pq_link_stop(l, &d))
-		rc = rc ? rc : pq_cli_fail(path, "%s", pq_diag_msg(&d));
+	/* Said even after a failed command: a capture lost on a full disk is news of its own. */
+	if (pq_link_stop(l, &d)) {
+		int f = pq_cli_fail(path, "%s", pq_diag_msg(&d));
+		rc = rc ? rc : f;
+	}
 	pq_linkcli_report_stats(l);
-	if (pq_link_down(l, &d))
-		rc = rc ? rc : pq_cli_fail(path, "%s", pq_diag_msg(&d));
+	if (pq_link_down(l, &d)) {
+		int f = pq_cli_fail(path, "%s", pq_diag_msg(&d));
+		rc = rc ? rc : f;
+	}
 	return rc;
 }
 

@@ -81,7 +81,8 @@ out:
 
 static const pq_opt run_opts[] = {
 	LINK_OPTS,
-	{"pcap", 'w', PQ_OPT_STR, O(pcap), "FILE", NULL, "write the packets that crossed the link to FILE (pcap)",
+	{"pcap", 'w', PQ_OPT_STR, O(pcap), "FILE", NULL, "write the packets that crossed the link to FILE (pcap; "
+	 "on a write error, e.g. a full disk, no FILE is kept and the run fails)",
 	 NULL, 0, 0},
 	{"wait-port", 0, PQ_OPT_INT, O(wait_port), "PORT", "0",
 	 "start the client only once the server listens on this TCP port", NULL, 0, 0},

@@ -6,7 +6,8 @@
 # and a disk already full, where even a short output fails at its first write. Writers:
 # sweep export (--jsonl, --csv), report (HTML, --csv), bench (--csv, --jsonl),
 # zeek summary --partial, merge, serve --ready-file, the chain directory of certs, a
-# sweep's new database, and
+# sweep's new database, link run --pcap (streamed while the link runs; the old writer
+# named only its temporary and no reason), and
 # standard output redirected to the full disk (certs --json, zeek --json, report's table).
 source "$(dirname "$0")/lib/loopback_serve.bash"
 [ "$(id -u)" = 0 ] || { echo "skip: needs root (mounts a 64 KiB tmpfs)"; exit 77; }
@@ -54,6 +55,16 @@ expect_full "sweep export --jsonl to stdout" "standard output" \
 rm -f "$D/stdout.jsonl"
 expect_full "bench --csv" "$D/b.csv" "$P" bench "$addr" --insecure -n 400 --csv "$D/b.csv"
 expect_full "merge" "$D/m.db" "$P" merge "$T/r.db" -o "$D/m.db"
+# link_pcap: a run across a link whose capture (300 KB of payload) overflows the empty
+# disk part way; the same on the full disk below.
+link_pcap() {
+	"$P" link run --rtt 10ms --pcap "$D/x.pcap" --wait-port 5201 -- "$P" link probe-server --port 5201 -- \
+		"$P" link probe-client --bytes 300000 {server}
+}
+can_link=0
+[ -c /dev/net/tun ] && command -v ip >/dev/null && unshare -n true 2>/dev/null && can_link=1
+[ "$can_link" = 1 ] || echo "note: no TUN or namespaces here: link run --pcap not checked"
+[ "$can_link" = 0 ] || expect_full "link run --pcap" "$D/x.pcap:" link_pcap
 
 # 2. A disk already full: every output fails at once.
 dd if=/dev/zero of="$D/filler" bs=4k 2>/dev/null || true # runs until the disk is full
@@ -68,6 +79,7 @@ expect_full "serve --ready-file" "$D/addr" "$P" serve --certs "$T/chain" --liste
 expect_full "certs --out" "$D/chain" "$P" certs --sig ecdsa-p256 --out "$D/chain"
 expect_full "sweep --out" "$D/s.db" "$P" sweep --server "$addr" --ca "$T/chain/root.pem" --connections 1 -q \
 	--out "$D/s.db"
+[ "$can_link" = 0 ] || expect_full "link run --pcap (full disk)" "$D/x.pcap:" link_pcap
 for cmd in "certs --sig ecdsa-p256 --json" "zeek summary $T/ssl.log --json" "report $T/r.db -o $T/r2.html"; do
 	: >"$D/stdout" 2>/dev/null || true
 	# shellcheck disable=SC2086 # the words of $cmd are meant to split
