@@ -11,6 +11,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "core/buf.h"
 #include "net/link_backend.h"
 #include "net/ns.h"
@@ -126,7 +127,15 @@ static int probe_run(pq_link *l, pq_ktcp_state *s, pq_diag *d)
 	/* Generous: the SYN crosses the link twice, and a lost one is retried after 1 s. */
 	int64_t rtt_ms = pq_link_config_rtt_ns(&l->cfg) / 1000000;
 	struct pollfd pf = {p.lfd, POLLIN, 0};
-	int n = poll(&pf, 1, (int)(3500 + 4 * rtt_ms));
+	/* A signal (^C, a sweep's SIGTERM) interrupts the wait, not the link: wait out the rest. */
+	int64_t until = pq_mono_ns() + (3500 + 4 * rtt_ms) * PQ_NS_PER_MS;
+	int n;
+	for (;;) {
+		int64_t left = (until - pq_mono_ns()) / PQ_NS_PER_MS;
+		n = poll(&pf, 1, left > 0 ? (int)left : 0);
+		if (n >= 0 || errno != EINTR)
+			break;
+	}
 	if (n <= 0 || (p.sfd = accept4(p.lfd, NULL, NULL, SOCK_CLOEXEC)) < 0) {
 		rc = pq_diag_set(d, PQ_ETIMEOUT, "kernel TCP read-back: a connection across the link was not "
 				 "accepted within %lld ms", (long long)(3500 + 4 * rtt_ms));

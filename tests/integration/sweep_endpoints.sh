@@ -56,6 +56,12 @@ if [ -n "$g0" ] && [ "$(cat /proc/sys/kernel/sched_autogroup_enabled)" = 1 ]; th
 	done
 	[ -n "$child" ] || { kill "$parent"; fail "the sweep did not measure in a child of its own"; }
 	[ "$(ps -o sess= -p "$child" | tr -d ' ')" = "$child" ] || fail "the measuring child is not in a session of its own"
+	# inside a cell: its server process (a child of the measuring one) is there
+	for _ in $(seq 600); do
+		pgrep -P "$child" -x pqtls >/dev/null && break
+		sleep 0.1
+	done
+	pgrep -P "$child" -x pqtls >/dev/null || { kill "$parent"; fail "the sweep never started a cell"; }
 	[ "$(group)" = "$g0" ] || fail "the caller's session group changed to $(group) while the sweep ran"
 	kill -9 "$parent"
 	wait "$parent" 2>/dev/null || :
