@@ -1,6 +1,8 @@
 #include "core/proc.h"
 
+#include <fcntl.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "core/clock.h"
 
@@ -25,4 +27,13 @@ int64_t pq_proc_cpu_ns(int who)
 		return 0;
 	return (int64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * PQ_NS_PER_S +
 	       (int64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * PQ_NS_PER_US;
+}
+
+void pq_proc_read_text(const char *path, char *buf, size_t n)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t got = fd < 0 ? -1 : read(fd, buf, n - 1);
+	buf[got > 0 ? got : 0] = '\0';
+	if (fd >= 0)
+		close(fd);
 }

@@ -9,9 +9,12 @@
 #ifndef PQ_CORE_PROC_H
 #define PQ_CORE_PROC_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 uint64_t pq_proc_raise_fdlimit(uint64_t need);
+/* A small text file (/proc, /sys) into buf, NUL-terminated; "" when it cannot be read. */
+void pq_proc_read_text(const char *path, char *buf, size_t n);
 int64_t pq_proc_cpu_ns(int who);
 
 #endif

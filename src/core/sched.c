@@ -6,6 +6,8 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "core/proc.h"
+
 int pq_sched_parse(const char *text, int64_t *wait_ns)
 {
 	unsigned long long run, wait;
@@ -72,24 +74,14 @@ int pq_sched_group_parse(const char *text, int *nice)
 	return 0;
 }
 
-/* A small /proc file's text; "" when it cannot be read. */
-static void slurp(const char *path, char *buf, size_t n)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t got = fd < 0 ? -1 : read(fd, buf, n - 1);
-	buf[got > 0 ? got : 0] = '\0';
-	if (fd >= 0)
-		close(fd);
-}
-
 int pq_sched_group_nice(void)
 {
 	char text[96];
 	int nice;
-	slurp("/proc/sys/kernel/sched_autogroup_enabled", text, sizeof text);
+	pq_proc_read_text("/proc/sys/kernel/sched_autogroup_enabled", text, sizeof text);
 	if (text[0] != '1')
 		return PQ_SCHED_NICE_KEEP;
-	slurp("/proc/self/autogroup", text, sizeof text);
+	pq_proc_read_text("/proc/self/autogroup", text, sizeof text);
 	return pq_sched_group_parse(text, &nice) < 0 ? PQ_SCHED_NICE_KEEP : nice;
 }
 

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/proc.h"
+
 int pq_hostload_parse(const char *stat, const char *loadavg, pq_hostload *h)
 {
 	memset(h, 0, sizeof *h);
@@ -37,30 +39,26 @@ double pq_hostload_wait_budget_us(double rtt_us)
 	return b > PQ_HOSTLOAD_WAIT_FLOOR_US ? b : PQ_HOSTLOAD_WAIT_FLOOR_US;
 }
 
+int pq_hostload_wait_over(double wait_us, double rtt_us)
+{
+	return wait_us >= 0 && wait_us > pq_hostload_wait_budget_us(rtt_us); /* NaN: not over */
+}
+
 int pq_hostload_verdict(double steal_pct, double wait_us, double rtt_us)
 {
-	if (wait_us >= 0 && wait_us > pq_hostload_wait_budget_us(rtt_us))
+	if (pq_hostload_wait_over(wait_us, rtt_us))
 		return 0;
 	if (steal_pct < 0)
 		return -1;
 	return steal_pct <= PQ_HOSTLOAD_STEAL_BUDGET_PCT;
 }
 
-static void slurp(const char *path, char *buf, size_t n)
-{
-	FILE *f = fopen(path, "re");
-	size_t got = f ? fread(buf, 1, n - 1, f) : 0;
-	buf[got] = '\0';
-	if (f)
-		fclose(f);
-}
-
 void pq_hostload_sample(pq_hostload *h)
 {
 	char stat[16384];
 	char la[128];
-	slurp("/proc/stat", stat, sizeof stat);
-	slurp("/proc/loadavg", la, sizeof la);
+	pq_proc_read_text("/proc/stat", stat, sizeof stat);
+	pq_proc_read_text("/proc/loadavg", la, sizeof la);
 	if (pq_hostload_parse(stat, la, h) < 0) {
 		h->runq = -1;
 		h->load1 = -1;

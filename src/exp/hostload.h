@@ -28,6 +28,8 @@
 double pq_hostload_endpoint_wait_us(double client_p50_us, double server_p50_us);
 /* The budget for a cell of RTT rtt_us (0 or less: a local or unknown path), us. */
 double pq_hostload_wait_budget_us(double rtt_us);
+/* 1 when a known wait (us) is over the budget of rtt_us; 0 within or unknown (negative, NaN). */
+int pq_hostload_wait_over(double wait_us, double rtt_us);
 /* A cell's host verdict: 1 within both budgets, 0 over either, -1 unknown (steal_pct < 0:
  * no reading; then the waits alone cannot clear it). wait_us: the client's median
  * connection's wait plus the server's, -1 unknown (then steal alone decides). */

@@ -437,7 +437,7 @@ static int fidelity(const pq_exp_run_opts *o, const cellrun *r, pq_exp_run_summa
 	double ew = endpoint_wait_us(w);
 	if (ew >= 0) {
 		sum->wait_max_us = ew > sum->wait_max_us ? ew : sum->wait_max_us;
-		sum->cells_wait_over += ew > pq_hostload_wait_budget_us(budget_rtt_us(r));
+		sum->cells_wait_over += (size_t)pq_hostload_wait_over(ew, budget_rtt_us(r));
 	}
 	if (w->host_nice != PQ_SCHED_NICE_KEEP && (sum->nice == PQ_SCHED_NICE_KEEP || w->host_nice > sum->nice))
 		sum->nice = w->host_nice;

@@ -249,7 +249,7 @@ static void judge(pq_agg_group *g)
 	int unknown_cc = c->dim[PQ_D_CC].kind != PQ_DV_TEXT || strcmp(c->dim[PQ_D_CC].s, "remote") == 0;
 	/* measured, not inferred: the endpoints waited for a CPU beyond the host's budget */
 	double wait = pq_agg_endpoint_wait_us(&c->fid);
-	int waited = isfinite(wait) && wait > pq_hostload_wait_budget_us((double)c->rtt_us) && excess > 0;
+	int waited = pq_hostload_wait_over(wait, (double)c->rtt_us) && excess > 0;
 	if (c->quic && !(c->loss_pct > 0) && c->rtt_us >= 10000 && !(noise && excess > 0)) {
 		judge_quic(g, excess);
 		return;
@@ -416,7 +416,7 @@ static void fidelity(const pq_rdb *db, pq_agg *a)
 		double w = pq_agg_endpoint_wait_us(c);
 		if (isfinite(w)) {
 			f->wait_max_us = max_known(f->wait_max_us, w);
-			f->wait_over += w > pq_hostload_wait_budget_us((double)db->cells[i].rtt_us);
+			f->wait_over += (size_t)pq_hostload_wait_over(w, (double)db->cells[i].rtt_us);
 		}
 	}
 }
