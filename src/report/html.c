@@ -433,7 +433,7 @@ static void fidelity(page *p)
 			 "<th class=\"l\">arm</th><th>trial</th><th>RTT ms</th><th>lateness p50 us</th>"
 			 "<th>p99 us</th><th>max us</th><th>releases</th><th>drops loss</th><th>queue</th>"
 			 "<th>unplanned</th><th>forwarder's wait for a CPU us</th><th>steal %%</th>"
-			 "<th>client's wait p50 us</th><th>server's wait p50 us</th><th>nice</th>"
+			 "<th>client's wait p50 us</th><th>server's wait p50 us</th><th>nice / session group</th>"
 			 "<th class=\"l\">link</th><th class=\"l\">host</th>"
 			 "<th class=\"l\">self-check</th></tr></thead><tbody>",
 		      isfinite(f->late_p99_max_us) || isfinite(f->steal_max_pct) || isfinite(f->wait_max_us) ? "." : "");
@@ -461,7 +461,7 @@ static void fidelity(page *p)
 		else if (x->group_nice == PQ_RDB_NICE_NONE)
 			pq_out_printf(o, "<td>%d</td>", x->nice);
 		else
-			pq_out_printf(o, "<td>%d / group %d</td>", x->nice, x->group_nice);
+			pq_out_printf(o, "<td>%d / %d</td>", x->nice, x->group_nice);
 		pq_out_printf(o, "<td class=\"l%s\">%s</td><td class=\"l%s\">%s</td><td class=\"l%s\">%s</td></tr>",
 			      x->link_ok == 0 ? " bad" : "", verdict(x->link_ok), x->host_ok == 0 ? " bad" : "",
 			      verdict(x->host_ok), x->check_ok == 0 ? " bad" : "", x->check_ok == 0 ? "missed" : verdict(x->check_ok));

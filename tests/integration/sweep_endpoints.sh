@@ -83,4 +83,11 @@ for bad in 20 -21 x; do
 	has "$TMP/err" "endpoint-nice"
 	[ ! -e "$TMP/bad.db" ] || fail "a database was written for --endpoint-nice $bad"
 done
+# pqtls bench --nice: the same range, refused before any connection
+for bad in 20 -21 x; do
+	rc=0
+	"$P" bench --nice "$bad" 127.0.0.1:9 >"$TMP/o" 2>"$TMP/err" || rc=$?
+	[ "$rc" = 2 ] || fail "bench --nice $bad: exit $rc, want 2"
+	has "$TMP/err" "--nice"
+done
 echo "ok: the endpoints ran at nice -19 (their own session's group -19; the caller's stayed ${g0:-none}), read back and stored with their waits; a killed parent's child ended; 0 as asked; 20, -21, x refused"
