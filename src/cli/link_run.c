@@ -163,13 +163,18 @@ const pq_cmd pq_linkcli_up = {
 	.max_args = 0,
 };
 
-static void print_down(void *arg, const char *name, int killed)
+/* Each link taken down; arg (may be NULL) counts those whose holder failed (its capture). */
+static void print_down(void *arg, const char *name, int killed, const char *failure)
 {
-	(void)arg;
 	fprintf(stderr, "pqtls link down: removed %s", name);
 	if (killed)
 		fprintf(stderr, " (%d process%s inside killed)", killed, killed == 1 ? "" : "es");
 	fputc('\n', stderr);
+	if (failure) {
+		fprintf(stderr, "pqtls link down: %s\n", failure);
+		if (arg)
+			++*(int *)arg;
+	}
 }
 
 static int link_down_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
@@ -178,26 +183,28 @@ static int link_down_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 	const char *path = "pqtls link down";
 	struct link_opts *o = optsp;
 	pq_diag d;
-	int killed = 0;
+	int killed = 0, rc;
 	if (pq_link_check_privileges(PQ_BACKEND_NETEM, &d))
 		return pq_cli_fail(path, "%s", pq_diag_msg(&d));
 	if (o->all) {
-		int n = pq_life_down_all(0, stderr, print_down, NULL);
+		int failed = 0;
+		int n = pq_life_down_all(0, stderr, print_down, &failed);
 		if (n < 0)
 			return pq_cli_fail(path, "cannot list the namespaces: %s", strerror(-n));
 		if (!n)
 			fprintf(stderr, "pqtls link down: no pqtls links\n");
-		return PQ_EXIT_OK;
+		return failed ? PQ_EXIT_FAIL : PQ_EXIT_OK;
 	}
 	if (a->argc != 1)
 		return pq_cli_usage_error(path, "missing link name (or --all)");
 	pid_t holder;
 	if (pq_life_parse_name(a->argv[0], "NAME", &holder, &d))
 		return pq_cli_usage_error(path, "%s", pq_diag_msg(&d));
-	if (pq_life_down(a->argv[0], &killed, &d))
+	rc = pq_life_down(a->argv[0], &killed, &d);
+	if (rc && rc != PQ_EIO)
 		return pq_cli_fail(path, "%s", pq_diag_msg(&d));
-	print_down(NULL, a->argv[0], killed);
-	return PQ_EXIT_OK;
+	print_down(NULL, a->argv[0], killed, rc ? pq_diag_msg(&d) : NULL);
+	return rc ? PQ_EXIT_FAIL : PQ_EXIT_OK;
 }
 
 static const pq_opt down_opts[] = {

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -19,12 +20,54 @@ struct answer {
 	pq_life_link link;
 };
 
-int pq_life_hold(pq_link *l, const sigset_t *set)
+/* NAME's report: PQ_LIFE_DIR/NAME.down. */
+static void report_path(const char *name, const char *suffix, char *buf, size_t n)
+{
+	snprintf(buf, n, PQ_LIFE_DIR "/%s.down%s", name, suffix);
+}
+
+/* The holder's failure, put in place whole (a temporary, renamed), or nothing. */
+static void report_write(const char *name, const char *msg)
+{
+	char tmp[160], path[160];
+	report_path(name, ".tmp", tmp, sizeof tmp);
+	report_path(name, "", path, sizeof path);
+	if (mkdir(PQ_LIFE_DIR, 0700) && errno != EEXIST)
+		return;
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return;
+	size_t len = strlen(msg);
+	int ok = write(fd, msg, len) == (ssize_t)len;
+	ok = !close(fd) && ok;
+	if (!ok || rename(tmp, path))
+		unlink(tmp);
+}
+
+/* What NAME's holder reported (taken: the file is removed), as d's message; 0 when none. */
+static int report_take(const char *name, pq_diag *d)
+{
+	char path[160], msg[600];
+	report_path(name, "", path, sizeof path);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	ssize_t n = read(fd, msg, sizeof msg - 1);
+	close(fd);
+	unlink(path);
+	msg[n > 0 ? n : 0] = '\0';
+	return pq_diag_set(d, PQ_EIO, "link %s is down, but its last step failed: %s", name,
+			   n > 0 ? msg : "(the holder's report is empty)");
+}
+
+int pq_life_hold(pq_link *l, const sigset_t *set, const char *name)
 {
 	int sig = 0;
-	pq_diag ignore;
+	pq_diag d;
+	pq_diag_clear(&d);
 	sigwait(set, &sig);
-	(void)pq_link_down(l, &ignore);
+	if (pq_link_down(l, &d) && name)
+		report_write(name, pq_diag_msg(&d));
 	return sig;
 }
 
@@ -97,7 +140,7 @@ static void holder(int fd, const pq_link_config *cfg, const pq_link_opts *o)
 		dup2(devnull, 1);
 		dup2(devnull, 2);
 	}
-	pq_life_hold(l, &set);
+	pq_life_hold(l, &set, a.link.name);
 	_exit(0);
 }
 
@@ -148,24 +191,29 @@ int pq_life_parse_name(const char *name, const char *what, pid_t *holder_pid, pq
 	return 0;
 }
 
-/* Asks the holder to finish, waits a bounded time, removes whatever is left. */
-static int down_one(const char *base)
+/* Asks the holder to finish and waits a bounded time for it to end (after its capture is
+ * written and its namespaces removed), removes whatever is left. Returns how many
+ * processes inside were killed; *failed (may be NULL) is set, with d's message, when the
+ * holder reported that taking the link down failed. */
+static int down_one(const char *base, int *failed, pq_diag *d)
 {
-	char c[80], s[80], nsfile[128];
+	char c[80], s[80];
 	pid_t pid;
 	unsigned n;
 	char side;
 	snprintf(c, sizeof c, "%s-c", base);
 	snprintf(s, sizeof s, "%s-s", base);
-	snprintf(nsfile, sizeof nsfile, PQ_NS_DIR "/%s", c);
 	if (!pq_ns_parse_name(c, &pid, &n, &side) && pid != getpid() && pq_ns_owner_alive(pid) &&
 	    kill(pid, SIGTERM) == 0) {
-		for (int i = 0; i < 500 && access(nsfile, F_OK) == 0; i++) {
+		for (int i = 0; i < 500 && pq_ns_owner_alive(pid); i++) {
 			struct timespec t = {0, 10 * 1000000};
 			nanosleep(&t, NULL);
 		}
 	}
 	int k = pq_ns_remove(c), l = pq_ns_remove(s);
+	int rc = report_take(base, d);
+	if (failed)
+		*failed = rc != 0;
 	return (k > 0 ? k : 0) + (l > 0 ? l : 0);
 }
 
@@ -179,10 +227,11 @@ int pq_life_down(const char *name, int *killed, pq_diag *d)
 	snprintf(nsfile, sizeof nsfile, PQ_NS_DIR "/%s-c", name);
 	if (access(nsfile, F_OK))
 		return pq_diag_set(d, -ENOENT, "no link named %s", name);
-	int k = down_one(name);
+	int failed = 0;
+	int k = down_one(name, &failed, d);
 	if (killed)
 		*killed = k;
-	return 0;
+	return failed ? PQ_EIO : 0;
 }
 
 /* Is ns (a pqtls namespace name) held by `holder` (0: any)? */
@@ -194,8 +243,8 @@ static int held_by(const char *ns, pid_t holder_pid)
 	return !pq_ns_parse_name(ns, &pid, &n, &side) && (!holder_pid || pid == holder_pid);
 }
 
-int pq_life_down_all(pid_t holder_pid, FILE *log, void (*each)(void *arg, const char *name, int killed),
-		     void *arg)
+int pq_life_down_all(pid_t holder_pid, FILE *log,
+		     void (*each)(void *arg, const char *name, int killed, const char *failure), void *arg)
 {
 	pq_ns_name *names;
 	size_t n;
@@ -209,9 +258,12 @@ int pq_life_down_all(pid_t holder_pid, FILE *log, void (*each)(void *arg, const 
 		if (len < 3 || strcmp(names[i] + len - 2, "-c") || !held_by(names[i], holder_pid))
 			continue;
 		names[i][len - 2] = '\0';
-		int killed = down_one(names[i]);
+		int failed = 0;
+		pq_diag d;
+		pq_diag_clear(&d);
+		int killed = down_one(names[i], &failed, &d);
 		if (each)
-			each(arg, names[i], killed);
+			each(arg, names[i], killed, failed ? pq_diag_msg(&d) : NULL);
 		count++;
 	}
 	free(names);

@@ -3,7 +3,9 @@
  *
  * A held link is named pqtls-PID-N after its holder (its namespaces are NAME-c and
  * NAME-s, see net/ns.h). The holder leaves the caller's session, keeps the link until
- * SIGTERM, SIGINT or SIGHUP, then takes it down (finishing its pcap) and exits. */
+ * SIGTERM, SIGINT or SIGHUP, then takes it down (finishing its pcap) and exits. When
+ * taking it down fails (a capture that could not be finished: a full disk), the holder
+ * leaves the message in PQ_LIFE_DIR/NAME.down for whoever took the link down. */
 #ifndef PQ_NET_LIFE_H
 #define PQ_NET_LIFE_H
 
@@ -13,6 +15,8 @@
 
 #include "core/err.h"
 #include "net/link.h"
+
+#define PQ_LIFE_DIR "/run/pqtls" /* the holders' reports */
 
 typedef struct pq_life_link {
 	char name[64];		 /* pqtls-PID-N */
@@ -45,9 +49,10 @@ typedef struct pq_life_run_opts {
 int pq_life_run(pq_link *l, char *const server[], char *const client[], const pq_life_run_opts *ro,
 		int *exit_code, pq_diag *d) PQ_MUST_USE;
 
-/* Keeps l until a signal of `set` (blocked by the caller) arrives, then takes it down.
- * Returns the signal. What the holder of pq_life_up runs. */
-int pq_life_hold(pq_link *l, const sigset_t *set);
+/* Keeps l until a signal of `set` (blocked by the caller) arrives, then takes it down;
+ * a failure is reported as link `name`'s (NULL: not reported). Returns the signal. What
+ * the holder of pq_life_up runs. */
+int pq_life_hold(pq_link *l, const sigset_t *set, const char *name);
 
 /* Is `name` a held link's name (pqtls-PID-N)? 0, or PQ_EINVAL with a message naming
  * `what` (the caller's name for the input). */
@@ -55,14 +60,16 @@ int pq_life_parse_name(const char *name, const char *what, pid_t *holder, pq_dia
 
 /* Takes link `name` down: asks its holder to finish (SIGTERM; up to 5 s to write its
  * pcap and remove its namespaces), then removes what is left and kills what still runs
- * inside (*killed counts those; may be NULL). -ENOENT when there is no such link. */
+ * inside (*killed counts those; may be NULL). -ENOENT when there is no such link;
+ * PQ_EIO, with the holder's message, when the link went but its capture failed. */
 int pq_life_down(const char *name, int *killed, pq_diag *d) PQ_MUST_USE;
 
 /* Every pqtls link on this machine (holder 0), or only those held by `holder`: first the
  * namespaces whose holder is gone (told to `log`, may be NULL), then each link as
  * pq_life_down, then server sides left without a client side. each() (may be NULL) hears
- * each link taken down. Returns how many links and stale namespaces went, or -errno. */
-int pq_life_down_all(pid_t holder, FILE *log, void (*each)(void *arg, const char *name, int killed),
-		     void *arg);
+ * each link taken down, with the holder's failure (NULL: none). Returns how many links
+ * and stale namespaces went, or -errno. */
+int pq_life_down_all(pid_t holder, FILE *log,
+		     void (*each)(void *arg, const char *name, int killed, const char *failure), void *arg);
 
 #endif

@@ -7,7 +7,7 @@
 # sweep export (--jsonl, --csv), report (HTML, --csv), bench (--csv, --jsonl),
 # zeek summary --partial, merge, serve --ready-file, the chain directory of certs, a
 # sweep's new database, link run --pcap (streamed while the link runs; the old writer
-# named only its temporary and no reason), and
+# named only its temporary and no reason), link up --pcap (reported by link down), and
 # standard output redirected to the full disk (certs --json, zeek --json, report's table).
 source "$(dirname "$0")/lib/loopback_serve.bash"
 [ "$(id -u)" = 0 ] || { echo "skip: needs root (mounts a 64 KiB tmpfs)"; exit 77; }
@@ -65,6 +65,24 @@ can_link=0
 [ -c /dev/net/tun ] && command -v ip >/dev/null && unshare -n true 2>/dev/null && can_link=1
 [ "$can_link" = 1 ] || echo "note: no TUN or namespaces here: link run --pcap not checked"
 [ "$can_link" = 0 ] || expect_full "link run --pcap" "$D/x.pcap:" link_pcap
+# link_up_pcap: the same capture held by 'link up'; its holder finishes the file at 'link
+# down', which reports what the holder could not write (it once ended 0, the capture gone)
+link_up_pcap() {
+	local name port=$((20000 + $$ % 20000)) rc=0
+	name=$("$P" link up --rtt 10ms --pcap "$D/x.pcap" 2>"$T/up.err") || { cat "$T/up.err" >&2; return 3; }
+	"$P" link exec "$name" server -- "$P" link probe-server --port "$port" &
+	local srv=$! hex
+	hex=$(printf '%04X' "$port")
+	for _ in $(seq 200); do # listening: up to 10 s on a busy machine
+		ip netns exec "$name-s" cat /proc/net/tcp | awk '$4 == "0A"' | grep -qi ":$hex " && break
+		sleep 0.05
+	done
+	"$P" link exec "$name" client -- "$P" link probe-client --port "$port" --bytes 300000 {server} >/dev/null || rc=3
+	"$P" link down "$name" || rc=$?
+	wait "$srv" 2>/dev/null || :
+	return "$rc"
+}
+[ "$can_link" = 0 ] || expect_full "link up --pcap, link down" "$D/x.pcap:" link_up_pcap
 
 # 2. A disk already full: every output fails at once.
 dd if=/dev/zero of="$D/filler" bs=4k 2>/dev/null || true # runs until the disk is full

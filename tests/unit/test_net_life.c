@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -50,6 +51,26 @@ static void reap(pid_t holder)
 	assert_int_equal(pq_child_exit_code(status), 0); /* took its link down and ended */
 }
 
+/* A holder's report, as a holder whose capture failed leaves it (net/life.h). */
+static void put_report(const char *name, const char *msg)
+{
+	char path[160];
+	(void)mkdir(PQ_LIFE_DIR, 0700);
+	snprintf(path, sizeof path, PQ_LIFE_DIR "/%s.down", name);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(msg, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+static void heard(void *arg, const char *name, int killed, const char *failure)
+{
+	(void)name;
+	(void)killed;
+	if (failure)
+		snprintf(arg, 256, "%s", failure);
+}
+
 static void up_and_down(void **state)
 {
 	(void)state;
@@ -80,6 +101,26 @@ static void up_and_down(void **state)
 	assert_true(pq_life_down_all(b.holder, NULL, NULL, NULL) >= 1);
 	assert_false(exists(b.name, "c") || exists(b.name, "s"));
 	reap(b.holder);
+
+	/* A holder that could not finish (its capture): the link goes, and whoever took it
+	 * down hears why, once (the report is taken). */
+	assert_int_equal(pq_life_up(&cfg, &o, &a, &d), 0);
+	put_report(a.name, "--pcap: cannot write x.pcap: No space left on device");
+	assert_int_equal(pq_life_down(a.name, &killed, &d), PQ_EIO);
+	assert_non_null(strstr(d.msg, a.name));
+	assert_non_null(strstr(d.msg, "is down, but"));
+	assert_non_null(strstr(d.msg, "cannot write x.pcap: No space left on device"));
+	assert_false(exists(a.name, "c") || exists(a.name, "s"));
+	reap(a.holder);
+	assert_int_equal(pq_life_up(&cfg, &o, &b, &d), 0);
+	put_report(b.name, "--pcap: cannot write y.pcap");
+	char failure[256] = "";
+	assert_true(pq_life_down_all(b.holder, NULL, heard, failure) >= 1);
+	assert_non_null(strstr(failure, "cannot write y.pcap"));
+	reap(b.holder);
+	char path[160];
+	snprintf(path, sizeof path, PQ_LIFE_DIR "/%s.down", b.name);
+	assert_int_equal(access(path, F_OK), -1);
 
 	/* A configuration the link refuses: the holder's message, and no holder left. */
 	cfg.mtu = 10;
