@@ -150,13 +150,20 @@ static void print_quic(const pq_model_quic *q)
 	pq_model_quic_rounds(q, &o);
 	pq_model_quic_retry(&r);
 	pq_model_quic_rounds(&r, &ro);
-	printf("QUIC (the model's view; pqtls bench --quic measures it): the ClientHello fills %zu Initial "
-	       "datagram%s (%zu bytes), so the server may send %zu bytes before the client's address "
-	       "is validated (3x) and its window is %zu bytes; its flight is about %zu bytes "
-	       "(%zu datagrams): %s%u round trip%s; handshake %u, first byte %u round trips (no connect); "
-	       "behind a Retry: %u and %u\n",
-	       q->client_datagrams, q->client_datagrams > 1 ? "s" : "", q->client_bytes, q->limit,
-	       q->cwnd_bytes, q->server_bytes, q->server_datagrams,
+	char hello[160];
+	if (q->hrr_rtts)
+		snprintf(hello, sizeof hello,
+			 "the ClientHellos fill %zu and, after the server's HelloRetryRequest (one datagram, "
+			 "+1 round trip), %zu Initial datagrams",
+			 q->client_datagrams, q->client2_datagrams);
+	else
+		snprintf(hello, sizeof hello, "the ClientHello fills %zu Initial datagram%s (%zu bytes)",
+			 q->client_datagrams, q->client_datagrams > 1 ? "s" : "", q->client_bytes);
+	printf("QUIC (the model's view; pqtls bench --quic measures it): %s, so the server may send %zu "
+	       "bytes before the client's address is validated (3x) and its window is %zu bytes; its "
+	       "flight is about %zu bytes (%zu datagrams): %s%u round trip%s; handshake %u, first byte %u "
+	       "round trips (no connect); behind a Retry: %u and %u\n",
+	       hello, q->limit, q->cwnd_bytes, q->server_bytes, q->server_datagrams,
 	       q->extra_rtts ? "it waits for the client, +" : "it fits, +", q->extra_rtts,
 	       q->extra_rtts == 1 ? "" : "s", o.handshake, o.ttfb, ro.handshake, ro.ttfb);
 }
@@ -197,6 +204,7 @@ static cJSON *quic_json(const pq_model_quic *q)
 	cJSON_AddNumberToObject(j, "amplification_limit_bytes", (double)q->limit);
 	cJSON_AddNumberToObject(j, "server_flight_bytes", (double)q->server_bytes);
 	cJSON_AddNumberToObject(j, "extra_rtts", q->extra_rtts);
+	cJSON_AddNumberToObject(j, "hrr_rtts", q->hrr_rtts);
 	cJSON_AddNumberToObject(j, "handshake_rtts", o.handshake);
 	cJSON_AddNumberToObject(j, "ttfb_rtts", o.ttfb);
 	cJSON_AddNumberToObject(j, "retry_handshake_rtts", ro.handshake);
@@ -421,7 +429,7 @@ static int model_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 			ex = pq_cli_fail(PATH, "%s", pq_diag_msg(&d));
 			goto done;
 		}
-		pq_model_quic_flight(b->client_hello - 5, pq_model_quic_server_msgs(&b->rule), &q);
+		pq_model_base_quic(b, pq_model_quic_server_msgs(&b->rule), 0, &q);
 		if (root) {
 			cJSON_AddItemToObject(root, "prediction", phases_json(&m, o->rtt));
 			cJSON_AddItemToObject(root, "quic", quic_json(&q));

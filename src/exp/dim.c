@@ -222,6 +222,7 @@ EFF(ef_timeout, dv_int(o, e->client_timeout_ns / 1000))
 #define K PQ_DIM_KERNEL
 #define R PQ_DIM_LOCAL
 #define S PQ_DIM_STORED
+#define C PQ_DIM_CHAIN
 #define NONE NULL, NULL, NULL
 /*    key               type          flags   min max  choices  default  metavar  help
  *    column  sql  label  unit  apply canon effective */
@@ -241,23 +242,23 @@ const pq_dim pq_dims[PQ_DIM_COUNT] = {
 	[PQ_D_CA] = {"ca", PQ_DT_STR, G, 0, 0, NULL, "the chain's root", "FILE",
 		     "remote server: PEM roots to verify it against ('insecure' = do not verify)", NULL, NULL, NULL,
 		     NULL, NONE},
-	[PQ_D_SIG] = {"sig", PQ_DT_ALG, R, 0, 0, NULL, "ml-dsa-65", "ALGS",
+	[PQ_D_SIG] = {"sig", PQ_DT_ALG,  R | C, 0, 0, NULL, "ml-dsa-65", "ALGS",
 		      "algorithm of every level of the chain (pqtls certs --sig); stored as leaf, intermediate, root",
 		      NULL, NULL, NULL, NULL, ap_sig, NULL, NULL},
-	[PQ_D_LEAF] = {"leaf", PQ_DT_ALG, R, 0, 0, NULL, "sig", "ALGS", "leaf algorithm", "chain_leaf",
+	[PQ_D_LEAF] = {"leaf", PQ_DT_ALG,  R | C, 0, 0, NULL, "sig", "ALGS", "leaf algorithm", "chain_leaf",
 		       "TEXT NOT NULL", "leaf", "", ap_leaf, cn_leaf, ef_leaf},
-	[PQ_D_INTER] = {"intermediate", PQ_DT_ALG, R, 0, 0, NULL, "sig", "ALGS", "intermediate CA algorithm",
+	[PQ_D_INTER] = {"intermediate", PQ_DT_ALG,  R | C, 0, 0, NULL, "sig", "ALGS", "intermediate CA algorithm",
 			"chain_intermediate", "TEXT NOT NULL", "intermediate", "", ap_inter, cn_inter, ef_inter},
-	[PQ_D_ROOT] = {"root", PQ_DT_ALG, R, 0, 0, NULL, "sig", "ALGS", "root CA algorithm", "chain_root",
+	[PQ_D_ROOT] = {"root", PQ_DT_ALG,  R | C, 0, 0, NULL, "sig", "ALGS", "root CA algorithm", "chain_root",
 		       "TEXT NOT NULL", "root", "", ap_root, cn_root, ef_root},
-	[PQ_D_INTERMEDIATES] = {"intermediates", PQ_DT_INT, R, 0, PQ_CHAIN_MAX_INT, NULL, "1", "LIST",
+	[PQ_D_INTERMEDIATES] = {"intermediates", PQ_DT_INT,  R | C, 0, PQ_CHAIN_MAX_INT, NULL, "1", "LIST",
 				"intermediate CAs in the chain", "chain_intermediates", "INTEGER", "intermediates", "",
 				ap_intermediates, cn_intermediates, ef_intermediates},
-	[PQ_D_PAD] = {"pad-chain-to", PQ_DT_SIZE, R, 0, PQ_CHAIN_PAD_MAX, NULL, "0 (natural)", "SIZES",
+	[PQ_D_PAD] = {"pad-chain-to", PQ_DT_SIZE,  R | C, 0, PQ_CHAIN_PAD_MAX, NULL, "0 (natural)", "SIZES",
 		      "exact DER bytes of the chain sent (leaf + intermediates), or 'like ALG': the size of ALG's "
 		      "chain with as many intermediates (stored: the size padded to)",
 		      "chain_pad_to_bytes", "INTEGER", "padded to", "B", ap_pad, cn_pad, ef_pad},
-	[PQ_D_MTC] = {"mtc", PQ_DT_CHOICE, R, 0, 0, "none|standalone|landmark", "none", "MODES",
+	[PQ_D_MTC] = {"mtc", PQ_DT_CHOICE,  R | C, 0, 0, "none|standalone|landmark", "none", "MODES",
 		      "Merkle Tree Certificate size emulation", "chain_mtc", "TEXT NOT NULL", "MTC", "", ap_mtc, cn_mtc,
 		      ef_mtc},
 	[PQ_D_COMP] = {"cert-compression", PQ_DT_CHOICE, 0, 0, 0, "off|zlib|brotli|zstd", "off", "ALGS",
@@ -387,6 +388,7 @@ const pq_dim pq_dims[PQ_DIM_COUNT] = {
 #undef K
 #undef R
 #undef S
+#undef C
 #undef NONE
 
 int pq_dim_find(const char *key)

@@ -48,6 +48,10 @@ enum {
 	 * no part of the cell key (pq_dim_find does not find it); a column the reader and the
 	 * views carry like any other (the client-to-server direction of an asymmetric link). */
 	PQ_DIM_STORED = 1u << 4,
+	/* A property of the certificate chain the server sends (its algorithms, intermediates,
+	 * padding, MTC): a figure against the chain's size joins points that differ in these
+	 * only (report/curve.h). */
+	PQ_DIM_CHAIN = 1u << 5,
 };
 
 /* One parsed spec value. */

@@ -163,3 +163,18 @@ void pq_model_base_net(const pq_model_base *b, size_t mss, size_t iw, size_t res
 			     .hrr_bytes = b->hrr_bytes,
 			     .client_hello2 = b->client_hello2};
 }
+
+/* The TLS record header a ClientHello's flight carries over TCP, not over QUIC. */
+static size_t unframed(size_t tcp_bytes)
+{
+	return tcp_bytes > 5 ? tcp_bytes - 5 : 0;
+}
+
+void pq_model_base_quic(const pq_model_base *b, size_t server_msgs, int retry, pq_model_quic *out)
+{
+	pq_model_quic_flight(unframed(b->client_hello), server_msgs, out);
+	if (retry)
+		pq_model_quic_retry(out);
+	if (b->hrr)
+		pq_model_quic_hrr(out, unframed(b->client_hello2));
+}

@@ -15,6 +15,7 @@
 
 #include "core/err.h"
 #include "model/flight.h"
+#include "model/quic.h"
 #include "pki/acct.h"
 #include "tls/hello.h"
 
@@ -48,5 +49,11 @@ void pq_model_base_hello(pq_model_base *b, const pq_tls_hello *h);
  * the measured ones when there are, else the rule's. */
 void pq_model_base_net(const pq_model_base *b, size_t mss, size_t iw, size_t response,
 		       pq_model_in *out);
+
+/* The QUIC view of this base (model/quic.h) for a server flight of `server_msgs` bytes of
+ * handshake messages: its ClientHello(s) without their TLS record framing (QUIC carries
+ * the messages in CRYPTO frames), behind a Retry when `retry`, and the HRR when the base's
+ * offer draws one. */
+void pq_model_base_quic(const pq_model_base *b, size_t server_msgs, int retry, pq_model_quic *out);
 
 #endif

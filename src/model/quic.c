@@ -42,6 +42,18 @@ void pq_model_quic_retry(pq_model_quic *q)
 	q->extra_rtts = extra_rounds(q->cwnd_bytes, 2 * q->cwnd_bytes, q->server_bytes);
 }
 
+void pq_model_quic_hrr(pq_model_quic *q, size_t client_hello2)
+{
+	q->hrr_rtts = 1;
+	q->client2_datagrams = datagrams(client_hello2);
+	if (q->retry_rtts)
+		return; /* validated: the window alone, as pq_model_quic_retry set it */
+	size_t received = q->client_bytes + q->client2_datagrams * PQ_MODEL_QUIC_DATAGRAM;
+	q->limit = 3 * received - PQ_MODEL_QUIC_DATAGRAM;
+	size_t first = q->limit < q->cwnd_bytes ? q->limit : q->cwnd_bytes;
+	q->extra_rtts = extra_rounds(first, q->cwnd_bytes, q->server_bytes);
+}
+
 size_t pq_model_quic_server_msgs(const pq_acct *a)
 {
 	return a->server_hello + a->ee + a->cert_msg + a->cert_verify + a->finished;
@@ -50,11 +62,12 @@ size_t pq_model_quic_server_msgs(const pq_acct *a)
 void pq_model_quic_rounds(const pq_model_quic *q, pq_model_out *out)
 {
 	pq_model_out o = {0};
-	o.handshake = 1 + q->retry_rtts + q->extra_rtts;
+	o.handshake = 1 + q->retry_rtts + q->hrr_rtts + q->extra_rtts;
 	o.ttfb = o.handshake + 1;
 	o.handshake_t = o.handshake;
 	o.ttfb_t = o.ttfb;
 	o.flight_rounds = 1 + q->extra_rtts;
-	o.ch_rounds = 1 + q->retry_rtts;
+	o.ch_rounds = 1 + q->retry_rtts + q->hrr_rtts;
+	o.hrr_rounds = q->hrr_rtts;
 	*out = o;
 }

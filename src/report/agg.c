@@ -154,9 +154,7 @@ static void predict_quic(pq_agg_group *g, const pq_model_base *b)
 	if (c->resume_pct >= 100)
 		msgs = a.server_hello + 6 + a.ee + a.finished; /* the pre_shared_key extension */
 	pq_model_quic q;
-	pq_model_quic_flight(b->client_hello > 5 ? b->client_hello - 5 : 0, msgs, &q);
-	if (c->quic_retry)
-		pq_model_quic_retry(&q);
+	pq_model_base_quic(b, msgs, c->quic_retry, &q);
 	pq_model_quic_rounds(&q, &g->model);
 	g->has_model = 1;
 }
@@ -455,6 +453,21 @@ static int against_base(pq_agg *a, pq_diag *d)
 	return 0;
 }
 
+/* A point a key arms' line may hold: a key arm's full handshakes. */
+static int key_point(const pq_agg *a, const pq_agg_group *g)
+{
+	return a->kind[g->arm] == PQ_AGG_KEY && g->cell->resume_pct == 0;
+}
+
+/* How many different sizes a line's points (ascending) have. */
+static size_t distinct_sizes(const pq_agg_line *l)
+{
+	size_t n = l->n > 0;
+	for (size_t i = 1; i < l->n; i++)
+		n += l->x[i] != l->x[i - 1];
+	return n;
+}
+
 /* The points of one line (see pq_agg_line), by chain size. */
 static void line_points(const pq_agg *a, pq_agg_line *l, const pq_rdb_cell **ref)
 {
@@ -462,10 +475,9 @@ static void line_points(const pq_agg *a, pq_agg_line *l, const pq_rdb_cell **ref
 	*ref = NULL;
 	for (size_t i = 0; i < a->n && l->n < PQ_AGG_LINE_PTS; i++) {
 		const pq_agg_group *g = &a->g[i];
-		int mine = l->arm >= 0 ? g->arm == l->arm
-				       : a->kind[g->arm] == PQ_AGG_KEY && g->cell->resume_pct == 0;
+		int mine = l->arm >= 0 ? g->arm == l->arm : key_point(a, g) && pq_curve_same_but_chain(g->cell, l->fam->cell);
 		int hs_only = !g->n[PQ_AGG_TTFB];
-		if (!mine || g->rtt != l->rtt || g->host != l->host || (l->link && strcmp(l->link, g->cell->link_key) != 0) ||
+		if (!mine || g->rtt != l->rtt || g->host != l->host ||
 		    !g->n[hs_only ? PQ_AGG_HS : PQ_AGG_TTFB] || g->cell->response_bytes > 65536 ||
 		    g->cell->chain_der_bytes <= 0)
 			continue;
@@ -510,7 +522,7 @@ static void line_cliff(pq_agg_line *l, const pq_rdb_cell *c)
 		 c->one_write ? " one-write" : "", l->cliff_kb);
 }
 
-static int add_line(pq_agg *a, size_t *cap, int host, int rtt, int arm, const char *link)
+static int add_line(pq_agg *a, size_t *cap, int host, int rtt, int arm, const pq_agg_group *fam)
 {
 	if (a->nlines == *cap) {
 		size_t nc = *cap ? *cap * 2 : 8;
@@ -523,9 +535,9 @@ static int add_line(pq_agg *a, size_t *cap, int host, int rtt, int arm, const ch
 	pq_agg_line *l = &a->lines[a->nlines];
 	const pq_rdb_cell *ref;
 	memset(l, 0, sizeof *l);
-	*l = (pq_agg_line){.host = host, .rtt = rtt, .arm = arm, .link = link};
+	*l = (pq_agg_line){.host = host, .rtt = rtt, .arm = arm, .fam = fam};
 	line_points(a, l, &ref);
-	if (l->n < 3)
+	if (l->n < 3 || distinct_sizes(l) < 3)
 		return 0;
 	l->nsteps = pq_step_find(l->x, l->fb, l->n, (double)a->rtts[rtt] / 1e3, 0.5, l->steps,
 				 PQ_AGG_LINE_STEPS);
@@ -534,8 +546,9 @@ static int add_line(pq_agg *a, size_t *cap, int host, int rtt, int arm, const ch
 	return 0;
 }
 
-/* A line per size-sweeping arm at each host and RTT; where none sweeps the size, one of
- * the key arms together. */
+/* A line per size-sweeping arm at each host and RTT; where none sweeps the size, one per
+ * family of key arms that differ in their chain only (so groups, transports, key shares
+ * or links at one RTT are never joined). */
 static int lines(pq_agg *a)
 {
 	size_t cap = 0;
@@ -546,17 +559,15 @@ static int lines(pq_agg *a)
 			for (size_t k = 0; !rc && k < a->narms; k++)
 				if (a->kind[k] == PQ_AGG_SIZE)
 					rc = add_line(a, &cap, (int)h, (int)r, (int)k, NULL);
-			/* else the key arms together, one line per link at this RTT (so loss levels
-			 * or profiles at one RTT are never joined) */
 			int key_mode = a->nlines == before;
 			for (size_t i = 0; !rc && key_mode && i < a->n; i++) {
 				const pq_agg_group *g = &a->g[i];
-				int first = g->host == (int)h && g->rtt == (int)r;
+				int first = g->host == (int)h && g->rtt == (int)r && key_point(a, g);
 				for (size_t k = 0; first && k < i; k++)
-					first = !(a->g[k].host == (int)h && a->g[k].rtt == (int)r &&
-						  strcmp(a->g[k].cell->link_key, g->cell->link_key) == 0);
+					first = !(a->g[k].host == (int)h && a->g[k].rtt == (int)r && key_point(a, &a->g[k]) &&
+						  pq_curve_same_but_chain(a->g[k].cell, g->cell));
 				if (first)
-					rc = add_line(a, &cap, (int)h, (int)r, -1, g->cell->link_key);
+					rc = add_line(a, &cap, (int)h, (int)r, -1, g);
 			}
 		}
 	return rc;

@@ -56,10 +56,11 @@ typedef struct pq_agg_group {
 #define PQ_AGG_LINE_STEPS 8
 
 /* Time against chain size at one host and RTT: the groups of one arm that sweeps the
- * chain's size (arm >= 0), or every key arm's full handshake together (arm = -1). */
+ * chain's size (arm >= 0), or the key arms' full handshakes that differ in their chain
+ * only (arm = -1: one line per such family, report/curve.h; at least 3 sizes). */
 typedef struct pq_agg_line {
 	int host, rtt, arm;
-	const char *link; /* arm = -1: the link (link_key) its points share; NULL otherwise */
+	const pq_agg_group *fam; /* arm = -1: a point of the family; NULL otherwise */
 	const pq_agg_group *first; /* its first point's group: the link's values for a label */
 	int hs_only; /* no response asked: fb[] and mfb[] are the handshake's */
 	int padded;  /* its chains were padded to sizes (pad-chain-to), as the paper's Figure 5 */

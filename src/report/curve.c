@@ -6,23 +6,34 @@
 
 #include "stats/sample.h"
 
-int pq_curve_same_but(const pq_rdb_cell *x, const pq_rdb_cell *y, const char *key)
+/* Every dimension equal but `key` (-1: none) and those with a flag of `skip`; a profile
+ * is a link: a curve against RTT crosses profiles (paper-0 .. paper-200); the client
+ * timeout is derived from the RTT and the loss; a stored-only entry follows the spec key
+ * that sets it (c2s loss with loss). */
+static int dims_same_but(const pq_rdb_cell *x, const pq_rdb_cell *y, int key, unsigned skip)
 {
-	if (strcmp(x->host, y->host) != 0 || strcmp(x->arm, y->arm) != 0 || x->chain_der_bytes != y->chain_der_bytes ||
-	    x->one_write != y->one_write)
-		return 0;
 	for (size_t i = 0; i < PQ_DIM_COUNT; i++) {
-		const char *k = pq_dims[i].key;
-		/* a profile is a link: a curve against RTT crosses profiles (paper-0 .. paper-200);
-		 * the client timeout is derived from the RTT and the loss; a stored-only entry follows the
-		 * spec key that sets it */
-		if (strcmp(k, key) == 0 || (strcmp(key, "rtt") == 0 && i == PQ_D_PROFILE) || i == PQ_D_TIMEOUT ||
-		    (pq_dims[i].flags & PQ_DIM_STORED)) /* set with another entry (c2s loss with loss) */
+		if ((int)i == key || (key == PQ_D_RTT && i == PQ_D_PROFILE) || i == PQ_D_TIMEOUT ||
+		    (pq_dims[i].flags & (PQ_DIM_STORED | skip)))
 			continue;
 		if (!pq_dimval_equal(&x->dim[i], &y->dim[i]))
 			return 0;
 	}
 	return 1;
+}
+
+int pq_curve_same_but(const pq_rdb_cell *x, const pq_rdb_cell *y, const char *key)
+{
+	if (strcmp(x->host, y->host) != 0 || strcmp(x->arm, y->arm) != 0 || x->chain_der_bytes != y->chain_der_bytes ||
+	    x->one_write != y->one_write)
+		return 0;
+	return dims_same_but(x, y, pq_dim_find(key), 0);
+}
+
+int pq_curve_same_but_chain(const pq_rdb_cell *x, const pq_rdb_cell *y)
+{
+	return strcmp(x->host, y->host) == 0 && x->one_write == y->one_write && x->quic == y->quic &&
+	       x->quic_retry == y->quic_retry && dims_same_but(x, y, -1, PQ_DIM_CHAIN);
 }
 
 static int add_curve(pq_agg *a, size_t *cap, const pq_agg_curve *c)

@@ -221,6 +221,19 @@ static void steps_text(const pq_agg_line *l, const char *name, char *buf, size_t
 /* Time against chain size at one RTT: the agg's lines (measured medians and the model's
  * TTFB per arm that sweeps the size, or the key arms together), the model's cliffs
  * marked, and the steps found in the measurement. */
+/* Does key arms' line l's family differ in dimension d from another such line's at its
+ * host and RTT? */
+static int family_differs(const pq_agg *a, const pq_agg_line *l, size_t d)
+{
+	for (size_t i = 0; i < a->nlines; i++) {
+		const pq_agg_line *o = &a->lines[i];
+		if (o != l && o->arm < 0 && o->host == l->host && o->rtt == l->rtt &&
+		    !pq_dimval_equal(&o->fam->cell->dim[d], &l->fam->cell->dim[d]))
+			return 1;
+	}
+	return 0;
+}
+
 /* Draws the lines of (rtt, host) from a->lines[from] on, at most 4 to a chart (part
  * `part`); returns the index to continue from (a->nlines when all are drawn). */
 static size_t size_chart(page *p, int rtt, int host, size_t from, size_t part)
@@ -245,10 +258,12 @@ static size_t size_chart(page *p, int rtt, int host, size_t from, size_t part)
 			keyi = nl;
 		}
 		snprintf(arm[nl], sizeof arm[0], "%.99s", l->arm >= 0 ? a->arms[l->arm] : "key arms");
-		for (size_t k = 0; l->arm < 0 && k < a->nvary; k++) { /* which link, when several share the RTT */
+		/* which family (link, group, transport...), when several share the RTT: the
+		 * values it differs from another family's in */
+		for (size_t k = 0; l->arm < 0 && k < a->nvary; k++) {
 			size_t d = a->vary[k], len = strlen(arm[nl]);
 			char v[48];
-			if (!(pq_dims[d].flags & PQ_DIM_LINK) || d == PQ_D_RTT)
+			if (!family_differs(a, l, d))
 				continue;
 			pq_agg_dim_show(l->first->cell, d, v, sizeof v);
 			snprintf(arm[nl] + len, sizeof arm[0] - len, ", %.20s %.40s", pq_dims[d].label, v);

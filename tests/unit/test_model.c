@@ -280,6 +280,42 @@ static void quic_amplification(void **state)
 	assert_int_equal(pq_model_quic_server_msgs(&a), 1214 + 10 + 5000 + 80 + 36);
 }
 
+/* A HelloRetryRequest over QUIC: one round trip more, and the 3x budget counts both
+ * ClientHellos' datagrams less the HRR's own. X25519 first (1 Initial), X25519MLKEM768 after
+ * (1,388 B: 2 Initials): 3 x 3,600 - 1,200 = 9,600 B; a 9,600-byte flight (8 datagrams) of
+ * 9,200 B fits, where the first ClientHello alone allowed 3,600. Behind a Retry: only the
+ * round trip, the window as the Retry left it. */
+static void quic_hrr(void **state)
+{
+	(void)state;
+	pq_model_quic q;
+	pq_model_out o;
+	pq_model_quic_flight(1000, 8 * 1150, &q);
+	assert_int_equal(q.limit, 3600);
+	assert_int_equal(q.extra_rtts, 1);
+	pq_model_quic_hrr(&q, 1388);
+	assert_int_equal(q.hrr_rtts, 1);
+	assert_int_equal(q.client2_datagrams, 2);
+	assert_int_equal(q.limit, 9600);
+	assert_int_equal(q.extra_rtts, 0);
+	pq_model_quic_rounds(&q, &o);
+	assert_int_equal(o.handshake, 2);
+	assert_int_equal(o.ttfb, 3);
+	assert_int_equal(o.hrr_rounds, 1);
+	assert_int_equal(o.ch_rounds, 2);
+	/* a flight beyond the new budget still waits: 10 datagrams then 2 more */
+	pq_model_quic_flight(1000, 12 * 1150, &q);
+	pq_model_quic_hrr(&q, 1388);
+	assert_int_equal(q.extra_rtts, 1);
+	/* behind a Retry */
+	pq_model_quic_flight(1000, 10 * 1150, &q);
+	pq_model_quic_retry(&q);
+	pq_model_quic_hrr(&q, 1388);
+	assert_int_equal(q.extra_rtts, 0);
+	pq_model_quic_rounds(&q, &o);
+	assert_int_equal(o.handshake, 3); /* Retry, HRR, flight */
+}
+
 /* The write rule against OpenSSL itself: chains made here (ECDSA padded across the
  * buffer's boundaries, ML-DSA-44), one in-memory handshake each. */
 static void rule_matches_openssl(void **state)
@@ -340,7 +376,7 @@ int main(void)
 	    cmocka_unit_test(tcp_per_write),	cmocka_unit_test(tcp_queue_coalesces),
 	    cmocka_unit_test(predict_phases),	cmocka_unit_test(predict_bad_input),
 	    cmocka_unit_test(predict_hrr),	cmocka_unit_test(client_hellos),
-	    cmocka_unit_test(cliffs_by_hand),	cmocka_unit_test(quic_amplification),
+	    cmocka_unit_test(cliffs_by_hand),	cmocka_unit_test(quic_amplification), cmocka_unit_test(quic_hrr),
 	    cmocka_unit_test(rule_matches_openssl),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

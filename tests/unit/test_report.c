@@ -20,6 +20,7 @@
 #include "report/html.h"
 #include "report/out.h"
 #include "report/agg.h"
+#include "report/curve.h"
 #include "report/studies.h"
 #include "report/svg.h"
 #include "report/tables.h"
@@ -361,6 +362,43 @@ static void figure5_zero_rtt(void **state)
 	free(l);
 }
 
+/* Key arms against the chain's size: one line per family of arms that differ in their chain
+ * only, and only with three sizes or more. Three X25519MLKEM768 arms of three sizes are a
+ * line; two X25519 arms (two sizes) and a lone one at an existing size are none, and are
+ * never joined to the first. */
+static void size_lines_by_family(void **state)
+{
+	(void)state;
+	const fx_cell c[] = {
+		{"a", "ecdsa-p256", "X25519MLKEM768", 50000, 0, 1000, 3000, 1, 0, 0, 150, 0, NULL, NULL},
+		{"b", "ml-dsa-44", "X25519MLKEM768", 50000, 0, 5000, 7000, 1, 0, 0, 150, 0, NULL, NULL},
+		{"c", "ml-dsa-65", "X25519MLKEM768", 50000, 0, 9000, 11000, 1, 0, 0, 200, 0, NULL, NULL},
+		{"d", "ecdsa-p256", "X25519", 50000, 0, 1000, 2000, 1, 0, 0, 150, 0, NULL, NULL},
+		{"e", "ml-dsa-44", "X25519", 50000, 0, 5000, 6000, 1, 0, 0, 150, 0, NULL, NULL},
+	};
+	char path[] = "/tmp/pqtls-lines-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	unlink(path);
+	make_results(path, c, sizeof c / sizeof c[0]);
+	pq_rdb db;
+	pq_agg a;
+	pq_diag d = {0};
+	assert_int_equal(pq_rdb_open(path, &db, &d), 0);
+	assert_int_equal(pq_agg_build(&db, 1, &a, &d), 0);
+	assert_true(pq_curve_same_but_chain(&db.cells[0], &db.cells[1]));
+	assert_false(pq_curve_same_but_chain(&db.cells[0], &db.cells[3])); /* another group */
+	assert_int_equal(a.nlines, 1);
+	assert_int_equal(a.lines[0].arm, -1);
+	assert_int_equal(a.lines[0].n, 3);
+	assert_true(a.lines[0].x[0] == 1.0 && a.lines[0].x[1] == 5.0 && a.lines[0].x[2] == 9.0);
+	assert_string_equal(a.lines[0].fam->cell->group, "X25519MLKEM768");
+	pq_agg_free(&a);
+	pq_rdb_close(&db);
+	unlink(path);
+}
+
 /* The cells' fidelity: read where the columns exist (unknown where they do not, as in a
  * database from before them), counted once by the analysis, and shown per cell with the
  * cells over a budget marked. */
@@ -436,7 +474,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(ticks), cmocka_unit_test(out_escapes_and_saves), cmocka_unit_test(chart), cmocka_unit_test(mark_labels),
-	    cmocka_unit_test(names_escaped), cmocka_unit_test(studies_rows), cmocka_unit_test(figure5_zero_rtt),
+	    cmocka_unit_test(names_escaped), cmocka_unit_test(studies_rows), cmocka_unit_test(figure5_zero_rtt), cmocka_unit_test(size_lines_by_family),
 	    cmocka_unit_test(fidelity_per_cell),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
