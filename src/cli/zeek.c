@@ -14,6 +14,7 @@
 #include "zeek/report.h"
 #include "zeek/run.h"
 #include "zeek/savings.h"
+#include "zeek/study.h"
 
 #ifndef PQTLS_DATA_DIR
 #define PQTLS_DATA_DIR "data"
@@ -362,6 +363,10 @@ static int savings_run(const pq_cmd *cmd, void *opts, pq_cli_args *args)
 	if (!o->csv)
 		printf("classification: %s\n", classification ? classification : pq_buf_str(&z.desc));
 	pq_zeek_savings_print(stdout, &sv, &z.agg, o->csv);
+	if (!o->csv) {
+		pq_zeek_study st[PQ_ZEEK_STUDY_MAX];
+		pq_zeek_study_print(stdout, st, pq_zeek_study_fig7(&sv, &z.agg, st, PQ_ZEEK_STUDY_MAX));
+	}
 	ex = fflush(stdout) ? pq_cli_fail(path, "writing the table failed") : PQ_EXIT_OK;
 	if (ex == PQ_EXIT_OK && pq_zeek_report_skipped(&z.agg)) {
 		fprintf(stderr, "%s: %llu input lines skipped as malformed (`zeek summary` lists them)\n", path,

@@ -266,6 +266,41 @@ int pq_zeek_agg_merge(pq_zeek_agg *into, const pq_zeek_agg *from)
 	return 0;
 }
 
+const char *const pq_zeek_metric_name[PQ_ZMT_N] = {"tls13_adoption", "resumption_all", "resumption_tls13",
+						   "resumption_established"};
+const char *const pq_zeek_metric_label[PQ_ZMT_N] = {"TLS 1.3 adoption", "resumption, all", "resumption, TLS 1.3",
+						    "resumption, established"};
+
+void pq_zeek_metric_kn(const pq_zeek_cnt *c, enum pq_zeek_metric m, uint64_t *k, uint64_t *n)
+{
+	if (m == PQ_ZMT_TLS13) {
+		*k = c->ver[PQ_ZV_TLSv13];
+		*n = c->rows - c->ver[PQ_ZV_UNSET];
+		return;
+	}
+	int s = m == PQ_ZMT_RES_ALL ? PQ_ZS_ALL : m == PQ_ZMT_RES_13 ? PQ_ZS_TLS13 : PQ_ZS_ESTABLISHED;
+	*k = c->res[s][PQ_ZR_YES];
+	*n = c->res[s][PQ_ZR_YES] + c->res[s][PQ_ZR_NO];
+}
+
+void pq_zeek_cnt_of(const pq_zeek_agg *a, int cat, pq_zeek_cnt *out)
+{
+	memset(out, 0, sizeof *out);
+	for (int x = 0; x < PQ_ZCAT_N; x++)
+		if (cat == PQ_ZCAT_N || cat == x)
+			pq_zeek_cnt_add(out, &a->cat[x]);
+}
+
+void pq_zeek_rate_of(const pq_zeek_agg *a, int cat, enum pq_zeek_metric m, pq_zeek_rate *out)
+{
+	pq_zeek_cnt c;
+	pq_zeek_cnt_of(a, cat, &c);
+	*out = (pq_zeek_rate){0};
+	pq_zeek_metric_kn(&c, m, &out->k, &out->n);
+	out->r = out->n ? (double)out->k / (double)out->n : 0;
+	pq_zeek_wilson95(out->k, out->n, &out->lo, &out->hi);
+}
+
 void pq_zeek_wilson95(uint64_t k, uint64_t n, double *lo, double *hi)
 {
 	if (!n) { /* the report prints n/a; zeros keep partial files and JSON simple */

@@ -96,4 +96,22 @@ int pq_zeek_agg_merge(pq_zeek_agg *into, const pq_zeek_agg *from) PQ_MUST_USE;
 /* Wilson score interval of k in n at 95 % (z = 1.96); [0, 0] when n is 0. */
 void pq_zeek_wilson95(uint64_t k, uint64_t n, double *lo, double *hi);
 
+/* The paper's Table III metrics: TLS 1.3 adoption among rows with a version, and
+ * resumption among rows with a known outcome, in each scope. */
+enum pq_zeek_metric { PQ_ZMT_TLS13, PQ_ZMT_RES_ALL, PQ_ZMT_RES_13, PQ_ZMT_RES_EST, PQ_ZMT_N };
+extern const char *const pq_zeek_metric_name[PQ_ZMT_N];  /* "resumption_all" (JSON, CSV) */
+extern const char *const pq_zeek_metric_label[PQ_ZMT_N]; /* "resumption, all" (tables) */
+/* The metric's numerator and denominator in counts c. */
+void pq_zeek_metric_kn(const pq_zeek_cnt *c, enum pq_zeek_metric m, uint64_t *k, uint64_t *n);
+
+/* A rate with its interval: k of n, r = k / n (0 when n is 0), 95 % Wilson [lo, hi]. */
+typedef struct pq_zeek_rate {
+	uint64_t k, n;
+	double r, lo, hi;
+} pq_zeek_rate;
+/* The counts of category cat (PQ_ZCAT_N: every category, Unknown included). */
+void pq_zeek_cnt_of(const pq_zeek_agg *a, int cat, pq_zeek_cnt *out);
+/* Metric m over category cat (as pq_zeek_cnt_of). */
+void pq_zeek_rate_of(const pq_zeek_agg *a, int cat, enum pq_zeek_metric m, pq_zeek_rate *out);
+
 #endif

@@ -4,35 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The metrics of Table III: numerator and denominator per category. */
-enum { M_TLS13, M_RES_ALL, M_RES_13, M_RES_EST, M_N };
-static const char *const m_name[M_N] = {"tls13_adoption", "resumption_all", "resumption_tls13",
-					"resumption_established"};
-static const char *const m_label[M_N] = {"TLS 1.3 adoption", "resumption, all", "resumption, TLS 1.3",
-					 "resumption, established"};
+#include "zeek/study.h"
+
 #define NCOL (PQ_ZCAT_N + 1) /* the categories and All */
-
-static void col_cnt(const pq_zeek_agg *a, int col, pq_zeek_cnt *c)
-{
-	memset(c, 0, sizeof *c);
-	for (int k = 0; k < PQ_ZCAT_N; k++) {
-		if (col != PQ_ZCAT_N && col != k)
-			continue;
-		pq_zeek_cnt_add(c, &a->cat[k]);
-	}
-}
-
-static void metric(const pq_zeek_cnt *c, int m, uint64_t *k, uint64_t *n)
-{
-	if (m == M_TLS13) {
-		*k = c->ver[PQ_ZV_TLSv13];
-		*n = c->rows - c->ver[PQ_ZV_UNSET];
-		return;
-	}
-	int s = m == M_RES_ALL ? PQ_ZS_ALL : m == M_RES_13 ? PQ_ZS_TLS13 : PQ_ZS_ESTABLISHED;
-	*k = c->res[s][PQ_ZR_YES];
-	*n = c->res[s][PQ_ZR_YES] + c->res[s][PQ_ZR_NO];
-}
 
 static const char *col_name(int col)
 {
@@ -176,20 +150,20 @@ static void text_table(FILE *f, const pq_zeek_agg *a)
 {
 	pq_zeek_cnt c[NCOL];
 	for (int col = 0; col < NCOL; col++)
-		col_cnt(a, col, &c[col]);
+		pq_zeek_cnt_of(a, col, &c[col]);
 	fprintf(f, "\n%-27s", "metric (95% Wilson CI, k/n)");
 	for (int col = 0; col < NCOL; col++)
 		fprintf(f, " %28s", col_name(col));
 	fprintf(f, "\n%-27s", "rows");
 	for (int col = 0; col < NCOL; col++)
 		fprintf(f, " %28" PRIu64, c[col].rows);
-	for (int m = 0; m < M_N; m++) {
-		fprintf(f, "\n%-27s", m_label[m]);
+	for (int m = 0; m < PQ_ZMT_N; m++) {
+		fprintf(f, "\n%-27s", pq_zeek_metric_label[m]);
 		for (int col = 0; col < NCOL; col++) {
 			uint64_t k, n;
 			double lo, hi;
 			char cell[64];
-			metric(&c[col], m, &k, &n);
+			pq_zeek_metric_kn(&c[col], (enum pq_zeek_metric)m, &k, &n);
 			pq_zeek_wilson95(k, n, &lo, &hi);
 			if (n)
 				snprintf(cell, sizeof cell, "%.2f%% [%.1f,%.1f] %" PRIu64 "/%" PRIu64, pct(k, n),
@@ -245,6 +219,8 @@ void pq_zeek_report_text(FILE *f, const pq_zeek_agg *a, const pq_zeek_report_opt
 			"are counted but left out of the trend\n",
 			a->ts_implausible);
 	text_table(f, a);
+	pq_zeek_study st[PQ_ZEEK_STUDY_MAX];
+	pq_zeek_study_print(f, st, pq_zeek_study_table3(a, st, PQ_ZEEK_STUDY_MAX));
 	size_t n = 0;
 	uint64_t grp_total = 0;
 	kv *g = sorted_counts(&a->groups, &n);
@@ -312,17 +288,17 @@ cJSON *pq_zeek_report_json(const pq_zeek_agg *a, const pq_zeek_report_opts *o)
 	cJSON *cats = cJSON_AddObjectToObject(j, "categories");
 	for (int col = 0; col < NCOL; col++) {
 		pq_zeek_cnt c;
-		col_cnt(a, col, &c);
+		pq_zeek_cnt_of(a, col, &c);
 		cJSON *e = cJSON_AddObjectToObject(cats, col_name(col));
 		cJSON_AddNumberToObject(e, "rows", (double)c.rows);
 		cJSON_AddNumberToObject(e, "version_unset", (double)c.ver[PQ_ZV_UNSET]);
 		cJSON_AddNumberToObject(e, "resumed_unknown", (double)c.res[PQ_ZS_ALL][PQ_ZR_UNKNOWN]);
-		for (int m = 0; m < M_N; m++) {
+		for (int m = 0; m < PQ_ZMT_N; m++) {
 			uint64_t k, n;
 			double lo, hi;
-			metric(&c, m, &k, &n);
+			pq_zeek_metric_kn(&c, (enum pq_zeek_metric)m, &k, &n);
 			pq_zeek_wilson95(k, n, &lo, &hi);
-			cJSON *x = cJSON_AddObjectToObject(e, m_name[m]);
+			cJSON *x = cJSON_AddObjectToObject(e, pq_zeek_metric_name[m]);
 			cJSON_AddNumberToObject(x, "k", (double)k);
 			cJSON_AddNumberToObject(x, "n", (double)n);
 			if (n) {
@@ -380,6 +356,10 @@ cJSON *pq_zeek_report_json(const pq_zeek_agg *a, const pq_zeek_report_opts *o)
 		cJSON_AddStringToObject(e, "detail", a->samples[i].detail);
 		cJSON_AddItemToArray(ex, e);
 	}
+	pq_zeek_study st[PQ_ZEEK_STUDY_MAX];
+	cJSON *study = pq_zeek_study_json(st, pq_zeek_study_table3(a, st, PQ_ZEEK_STUDY_MAX));
+	if (study)
+		cJSON_AddItemToObject(j, "study", study);
 	return j;
 }
 
@@ -389,17 +369,17 @@ void pq_zeek_report_csv(FILE *f, const pq_zeek_agg *a, const pq_zeek_report_opts
 	fprintf(f, "period,category,metric,k,n,rate,ci95_lo,ci95_hi\n");
 	for (int col = 0; col < NCOL; col++) {
 		pq_zeek_cnt c;
-		col_cnt(a, col, &c);
-		for (int m = 0; m < M_N; m++) {
+		pq_zeek_cnt_of(a, col, &c);
+		for (int m = 0; m < PQ_ZMT_N; m++) {
 			uint64_t k, n;
 			double lo, hi;
-			metric(&c, m, &k, &n);
+			pq_zeek_metric_kn(&c, (enum pq_zeek_metric)m, &k, &n);
 			pq_zeek_wilson95(k, n, &lo, &hi);
 			if (n)
-				fprintf(f, "all,%s,%s,%" PRIu64 ",%" PRIu64 ",%.6f,%.6f,%.6f\n", col_name(col), m_name[m],
+				fprintf(f, "all,%s,%s,%" PRIu64 ",%" PRIu64 ",%.6f,%.6f,%.6f\n", col_name(col), pq_zeek_metric_name[m],
 					k, n, (double)k / (double)n, lo, hi);
 			else
-				fprintf(f, "all,%s,%s,0,0,,,\n", col_name(col), m_name[m]);
+				fprintf(f, "all,%s,%s,0,0,,,\n", col_name(col), pq_zeek_metric_name[m]);
 		}
 	}
 	if (o->by == PQ_ZBY_NONE)

@@ -162,16 +162,9 @@ void pq_zeek_savings_free(pq_zeek_savings *s)
 void pq_zeek_savings_print(FILE *f, const pq_zeek_savings *s, const pq_zeek_agg *a, int csv)
 {
 	static const int cols[] = {PQ_ZCAT_CDN, PQ_ZCAT_CLOUD, PQ_ZCAT_OTHER, PQ_ZCAT_N};
-	uint64_t k[4], n[4];
-	for (int c = 0; c < 4; c++) {
-		k[c] = n[c] = 0;
-		for (int x = 0; x < PQ_ZCAT_N; x++) {
-			if (cols[c] != PQ_ZCAT_N && cols[c] != x)
-				continue;
-			k[c] += a->cat[x].res[PQ_ZS_ALL][PQ_ZR_YES];
-			n[c] += a->cat[x].res[PQ_ZS_ALL][PQ_ZR_YES] + a->cat[x].res[PQ_ZS_ALL][PQ_ZR_NO];
-		}
-	}
+	pq_zeek_rate rate[4];
+	for (int c = 0; c < 4; c++)
+		pq_zeek_rate_of(a, cols[c], PQ_ZMT_RES_ALL, &rate[c]);
 	const char *names[] = {"CDN", "Cloud", "Other", "All"};
 	if (csv)
 		fprintf(f, "chain,rtt_ms,ttfb_fresh_ms,ttfb_resumed_ms,category,resumption,saving_ms,saving_lo_ms,"
@@ -190,13 +183,12 @@ void pq_zeek_savings_print(FILE *f, const pq_zeek_savings *s, const pq_zeek_agg 
 			fprintf(f, "%-44.44s %7s %9.2f %9.2f ", t->chain, t->rtt_known ? rtt : "remote", t->fresh_ms,
 				t->resumed_ms);
 		for (int c = 0; c < 4; c++) {
-			double lo, hi, r = n[c] ? (double)k[c] / (double)n[c] : 0;
-			pq_zeek_wilson95(k[c], n[c], &lo, &hi);
-			if (csv && n[c])
+			double r = rate[c].r, lo = rate[c].lo, hi = rate[c].hi;
+			if (csv && rate[c].n)
 				fprintf(f, "\"%s\",%s,%.3f,%.3f,%s,%.6f,%.3f,%.3f,%.3f,%.2f\n", t->chain, rtt,
 					t->fresh_ms, t->resumed_ms, names[c], r, r * gain, lo * gain, hi * gain,
 					t->fresh_ms > 0 ? 100 * r * gain / t->fresh_ms : 0);
-			else if (!csv && n[c])
+			else if (!csv && rate[c].n)
 				fprintf(f, " %7.2f (%4.1f%%) [%.1f,%.1f]   ", r * gain,
 					t->fresh_ms > 0 ? 100 * r * gain / t->fresh_ms : 0, lo * gain, hi * gain);
 			else if (!csv)

@@ -90,6 +90,20 @@ pass "$(($(wc -l <"$T/out.csv") - 1)) savings rows ((2 chains x 2 RTTs + the rem
 grep -q "^ml-dsa-65 leaf" "$T/out.txt" || fail "table lacks the chain"
 grep -Eq "^the remote server's chain +remote " "$T/out.txt" || fail "table does not show the remote's RTT as remote"
 pass "the table shows the remote server's RTT as remote"
+# Beside the paper's Figure 7: its rates (80.30 %, 35.44 %) times these gains of one round
+# trip (50 and 100 ms): 40.1 and 80.3 ms for CDNs, inside its 40-80 and 75-155 ms.
+python3 - "$T/out.txt" <<'PY' || fail "the Figure 7 rows"
+import re, sys
+t = open(sys.argv[1]).read()
+assert "Beside the paper (arXiv 2604.24869" in t, t
+for rtt, lo, hi in ((50, 40, 80), (100, 75, 155)):
+    m = re.search(r"Figure 7: the saving resumption brings at %d ms RTT.*\n  theirs:  %d-%d ms.*\n  here: +2 chains past a "
+                  r"threshold: CDN ([0-9.]+)-([0-9.]+) ms.*\n  verdict: agrees" % (rtt, lo, hi), t)
+    assert m, (rtt, t)
+    assert all(abs(float(x) - 0.8030 * rtt) < 0.02 * rtt for x in m.groups()), m.groups()
+assert re.search(r"CDNs' saving against non-CDN's.*\n.*\n  here: +x[0-9.]+ \[", t), t
+PY
+pass "beside the paper's Figure 7: its rates times these gains inside its ranges, with a verdict"
 "$PQTLS" zeek summary --ranges "$T/r.txt" --partial "$T/p.json" "$T/ssl.log" >/dev/null
 "$PQTLS" zeek savings --sweep "$T/results.db" --partials --csv "$T/p.json" | diff - "$T/out.csv" >/dev/null ||
 	fail "savings from a partial file differ from savings from the log"

@@ -66,6 +66,27 @@ c = json.load(open(sys.argv[1]))["categories"]
 sys.exit(0 if all(c[k]["rows"] > 0 for k in ("CDN", "Cloud", "Other", "Unknown")) else 1)
 PY
 pass "$(python3 -c "import json;d=json.load(open('$T/ref.json'));print(d['rows'])") rows, every Table III count equals the reference"
+# Beside the paper's Table III: a row per metric, the paper's figures, this data's counts
+# (the same as the categories'), and a verdict on the finding (CDNs above non-CDN).
+python3 - "$T/all.json" <<'PY' || fail "the Table III rows beside the paper"
+import json, sys
+d = json.load(open(sys.argv[1]))
+rows, cats = d["study"], d["categories"]
+assert [r["what"].split(",")[0] for r in rows] == ["Table III: TLS 1.3 adoption", "Table III: resumption",
+                                                  "Table III: resumption"], rows
+assert "CDN 80.30 %, non-CDN 35.44 %" in rows[1]["theirs"], rows[1]
+for r, m in zip(rows, ("tls13_adoption", "resumption_all", "resumption_tls13")):
+    for cat in ("CDN", "Other"):
+        c = cats[cat][m]
+        want = "%s n/a" % cat if not c["n"] else "(%d/%d)" % (c["k"], c["n"])
+        assert want in r["here"], (r, c)
+    assert r["agrees"] in (-1, 0, 1) and r["verdict"].startswith(
+        {1: "agrees", 0: "differs", -1: "cannot be judged"}[r["agrees"]]), r
+PY
+"$PQTLS" zeek summary --ranges "$T/ranges.txt" "${LOGS[@]}" >"$T/all.txt" || fail "the text summary failed"
+grep -q "^Table III: resumption, all versions, CDN against non-CDN$" "$T/all.txt" &&
+	grep -q "^  verdict: " "$T/all.txt" || fail "the text summary has no Table III rows beside the paper"
+pass "Table III beside the paper: three rows, this data's counts, a verdict each"
 
 # The v4 baseline has `resumed`; the zat 2014 log does not: unknown there, never zero.
 "$PQTLS" zeek summary --json "$Z/zat/ssl.log" >"$T/old.json"
