@@ -142,6 +142,25 @@ static const char ttfb_intermediates[] =
 	ARM("ecdsa-p256 sized as ml-dsa-44", "sig = ecdsa-p256\npad-chain-to = like ml-dsa-44\n")
 	ARM("ecdsa-p256 sized as ml-dsa-65", "sig = ecdsa-p256\npad-chain-to = like ml-dsa-65\n");
 
+static const char initcwnd[] =
+	"# Where the window cliffs fall when the server's initial window is a CDN's: more than half of\n"
+	"# the major CDNs use 22 to 46 segments, not Linux's 10 (D. J. Bernstein, pqc-forum), and no\n"
+	"# study sweeps it against the chain's size. ECDSA chains padded from 4 to 80 KiB (the paper's\n"
+	"# Figure 5 range) at 50 ms, the route's initcwnd 10, 22 and 46; cubic without pacing.\n"
+	"name = initcwnd\n"
+	"cc = cubic\n"
+	"qdisc = pfifo_fast\n"
+	"rtt = 50ms\n"
+	"group = X25519MLKEM768\n"
+	"sig = ecdsa-p256\n"
+	"pad-chain-to = 4KiB..80KiB step 4KiB\n"
+	"response = none\n"
+	"trials = 2\n"
+	"connections = 5\n"
+	ARM("initcwnd 10", "initcwnd = 10\n")
+	ARM("initcwnd 22", "initcwnd = 22\n")
+	ARM("initcwnd 46", "initcwnd = 46\n");
+
 static const char ttfb_rtt[] =
 	"# arXiv 2604.24869 Table VI: TTFB of ECDSA, ML-DSA-44/65, an SLH-DSA CA chain and MTC size\n"
 	"# emulations, fresh and resumed, at 0 to 200 ms (the SLH-DSA CA chain resumed too: past two\n"
@@ -248,6 +267,7 @@ const pq_exp_preset pq_exp_presets[] = {
 	{"ttfb-intermediates", "the paper's Table V: 0-3 intermediates", ttfb_intermediates},
 	{"quic-vs-tcp", "QUIC beside TCP: chains across the 3x amplification limit and the initial window, 10-100 ms", quic_vs_tcp},
 	{"cliff-move", "how far one write (serve --flight-one-write) moves the initial-window cliff", cliff_move},
+	{"initcwnd", "where the cliffs fall with a CDN's initial window: chains 4-80 KiB at initcwnd 10, 22, 46", initcwnd},
 	{"ttfb-rtt", "the paper's Table VI: chains, MTC emulations, fresh vs resumed at 0-200 ms", ttfb_rtt},
 	{"mtc-cdn", "the paper's Table VIII inputs: MTC-sized and compressed chains vs today's", mtc_cdn},
 	{"ttlb", "AWS: time to last byte vs response size on fast, slow, lossy, jittery links", ttlb},

@@ -425,23 +425,32 @@ double pq_agg_endpoint_wait_us(const pq_rdb_fidelity *f)
 	return w < 0 ? NAN : w;
 }
 
-/* The baseline arm's group at g's host, link and response, or NULL. */
+/* The baseline arm's group for g (see pq_agg_group), or NULL. */
 static const pq_agg_group *base_of(const pq_agg *a, const pq_agg_group *g)
 {
-	for (size_t i = 0; i < a->n; i++)
-		if (a->g[i].arm == 0 && a->g[i].host == g->host &&
-		    strcmp(a->g[i].cell->link_key, g->cell->link_key) == 0 &&
-		    a->g[i].cell->response_bytes == g->cell->response_bytes)
-			return &a->g[i];
-	return NULL;
+	const pq_agg_group *best = NULL;
+	int dist = 0;
+	for (size_t i = 0; i < a->n; i++) {
+		const pq_agg_group *b = &a->g[i];
+		if (b->arm != 0 || b->host != g->host || b->rtt != g->rtt ||
+		    b->cell->response_bytes != g->cell->response_bytes)
+			continue;
+		int k = pq_curve_distance(b->cell, g->cell);
+		if (!best || k < dist)
+			best = b, dist = k;
+	}
+	return best;
 }
 
 static int against_base(pq_agg *a, pq_diag *d)
 {
+	size_t ttfb = 0;
 	for (size_t i = 0; i < a->n; i++) {
 		pq_agg_group *g = &a->g[i];
 		const pq_agg_group *b = g->arm == 0 ? NULL : base_of(a, g);
 		g->base = g->arm == 0 ? PQ_AGG_BASE_SELF : b ? PQ_AGG_BASE_OK : PQ_AGG_BASE_NONE;
+		g->diff_phase = g->n[PQ_AGG_TTFB] ? PQ_AGG_TTFB : PQ_AGG_HS;
+		ttfb += g->diff_phase == PQ_AGG_TTFB;
 		for (int p = 0; b && p < PQ_AGG_PHASES; p++) {
 			pq_diag e = {0};
 			int rc = pq_boot_diff(b->v[p], b->n[p], g->v[p], g->n[p], 1000, a->seed, &g->vs[p], &e);
@@ -450,6 +459,7 @@ static int against_base(pq_agg *a, pq_diag *d)
 			g->has_vs[p] = rc == 0;
 		}
 	}
+	a->diff_what = ttfb == a->n ? "TTFB" : ttfb ? "TTFB (or handshake)" : "handshake";
 	return 0;
 }
 

@@ -35,11 +35,16 @@ typedef struct pq_agg_group {
 	double *v[PQ_AGG_PHASES]; /* successful connections' times, ms */
 	size_t n[PQ_AGG_PHASES];
 	pq_ci_desc desc[PQ_AGG_PHASES]; /* valid when n >= 1 */
-	/* Against the baseline arm's group at the same host, link and response (bootstrap
-	 * of the medians); has_vs[p] = 0 for the baseline itself or too few values. */
+	/* Against the baseline: the first arm's group at the same host, RTT and response that
+	 * differs from this one in the fewest dimensions (report/curve.h: the same chain size
+	 * for a size sweep, the same loss for a loss sweep; a link setting such as initcwnd
+	 * may be what the arms differ in). Bootstrap of the medians; has_vs[p] = 0 for the
+	 * baseline itself or too few values. The key tables show diff_phase: TTFB, or the
+	 * handshake where no response was asked. */
 	pq_boot_result vs[PQ_AGG_PHASES];
 	int has_vs[PQ_AGG_PHASES];
 	enum pq_agg_base { PQ_AGG_BASE_SELF, PQ_AGG_BASE_NONE, PQ_AGG_BASE_OK } base; /* why has_vs is 0 */
+	enum pq_agg_phase diff_phase;
 	size_t failed, total, retrans;
 	size_t marked; /* its cells measured on a link or host over budget (pq_agg_cell_marked) */
 	size_t hrr; /* connections the server answered with a HelloRetryRequest */
@@ -138,6 +143,9 @@ typedef struct pq_agg {
 	size_t nstudies;
 	uint64_t seed; /* of every bootstrap */
 	int any_hrr; /* some connection drew a HelloRetryRequest: the tables show how many */
+	/* What the key tables' difference column compares: "TTFB", "handshake" (no cell asked
+	 * for a response) or "TTFB (or handshake)". */
+	const char *diff_what;
 	/* Fidelity over every cell: how many had the link's own accounting / the host's steal,
 	 * how many were over those budgets or on a link that missed its self-check. */
 	struct pq_agg_fid {

@@ -22,6 +22,14 @@ static int dims_same_but(const pq_rdb_cell *x, const pq_rdb_cell *y, int key, un
 	return 1;
 }
 
+int pq_curve_distance(const pq_rdb_cell *x, const pq_rdb_cell *y)
+{
+	int n = 0;
+	for (size_t i = 0; i < PQ_DIM_COUNT; i++)
+		n += i != PQ_D_TIMEOUT && !(pq_dims[i].flags & PQ_DIM_STORED) && !pq_dimval_equal(&x->dim[i], &y->dim[i]);
+	return n + (x->chain_der_bytes != y->chain_der_bytes) + (x->one_write != y->one_write);
+}
+
 int pq_curve_same_but(const pq_rdb_cell *x, const pq_rdb_cell *y, const char *key)
 {
 	if (strcmp(x->host, y->host) != 0 || strcmp(x->arm, y->arm) != 0 || x->chain_der_bytes != y->chain_der_bytes ||

@@ -14,6 +14,8 @@ int pq_curve_build(pq_agg *a) PQ_MUST_USE;
 
 /* Whether two cells hold the same value of every dimension but `key` (and the trial). */
 int pq_curve_same_but(const pq_rdb_cell *x, const pq_rdb_cell *y, const char *key);
+/* In how many dimensions two cells differ (derived and stored-only entries not counted). */
+int pq_curve_distance(const pq_rdb_cell *x, const pq_rdb_cell *y);
 /* Whether two cells (of any arms) differ in their chain only (PQ_DIM_CHAIN: algorithms,
  * intermediates, padding, MTC): the points one line against the chain's size may join. */
 int pq_curve_same_but_chain(const pq_rdb_cell *x, const pq_rdb_cell *y);

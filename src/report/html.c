@@ -93,7 +93,7 @@ static void diff_cell(page *p, const pq_agg_group *g, enum pq_agg_phase ph)
 	char buf[160];
 	if (g->base != PQ_AGG_BASE_OK) {
 		pq_out_printf(p->o, "<td class=\"l\">%s</td>",
-			      g->base == PQ_AGG_BASE_SELF ? "baseline" : "no baseline at this link and response");
+			      g->base == PQ_AGG_BASE_SELF ? "baseline" : "no baseline at this RTT and response");
 		return;
 	}
 	if (!g->has_vs[ph]) {
@@ -112,8 +112,12 @@ static void model_cell(pq_out *o, const pq_agg_group *g)
 		pq_out_printf(o, "<td class=\"na\">no model</td>");
 		return;
 	}
-	pq_out_printf(o, "<td%s>%.2f / %.2f <small>(%.2f / %.2f)</small>", g->agrees ? "" : " class=\"bad\"",
-		      g->model.handshake_t, g->model.ttfb_t, g->rounds[PQ_AGG_HS], g->rounds[PQ_AGG_TTFB]);
+	if (g->n[PQ_AGG_TTFB])
+		pq_out_printf(o, "<td%s>%.2f / %.2f <small>(%.2f / %.2f)</small>", g->agrees ? "" : " class=\"bad\"",
+			      g->model.handshake_t, g->model.ttfb_t, g->rounds[PQ_AGG_HS], g->rounds[PQ_AGG_TTFB]);
+	else /* no response asked: the handshake alone */
+		pq_out_printf(o, "<td%s>%.2f / - <small>(%.2f / -)</small>", g->agrees ? "" : " class=\"bad\"",
+			      g->model.handshake_t, g->rounds[PQ_AGG_HS]);
 	if (!g->agrees) {
 		pq_out_printf(o, "<br><small title=\"");
 		pq_out_text(o, g->agree_why);
@@ -138,7 +142,9 @@ static void key_table(page *p, int host)
 	}
 	pq_out_printf(o, "<th>n (failed)</th><th>handshake ms, median [95 %% CI]</th>"
 			 "<th>TTFB ms, median [95 %% CI]</th><th>TTFB p90 / p99 / p99.9</th>"
-			 "<th class=\"l\">TTFB minus ");
+			 "<th class=\"l\">");
+	pq_out_text(o, a->diff_what);
+	pq_out_printf(o, " minus ");
 	pq_out_text(o, a->arms[0]);
 	pq_out_printf(o, " (bootstrap 95 %% CI)</th><th>model RTTs handshake / TTFB (measured)</th>%s</tr></thead><tbody>",
 		      a->any_hrr ? "<th title=\"connections the server answered with a HelloRetryRequest\">HRR</th>" : "");
@@ -169,7 +175,8 @@ static void key_table(page *p, int host)
 				tails(o, &g->desc[PQ_AGG_TTFB]);
 				diff_cell(p, g, PQ_AGG_TTFB);
 			} else {
-				pq_out_printf(o, "<td class=\"na\" colspan=\"3\">no response asked</td>");
+				pq_out_printf(o, "<td class=\"na\" colspan=\"2\">no response asked</td>");
+				diff_cell(p, g, PQ_AGG_HS);
 			}
 			model_cell(o, g);
 		}

@@ -498,13 +498,22 @@ static const pq_step *step_after(const pq_agg_line *l, double from)
 	return NULL;
 }
 
+/* Does a line's server run the paper's initial window, Linux's default of 10 segments (a
+ * database from before initcwnd was stored: taken as the default)? The cliffs of another
+ * window are elsewhere by design (the initcwnd preset), not the paper's to judge. */
+static int paper_window(const pq_agg_line *l)
+{
+	const pq_dimval *iw = l->first ? &l->first->cell->dim[PQ_D_INITCWND] : NULL;
+	return !iw || iw->kind != PQ_DV_INT || iw->i == 10;
+}
+
 /* Figure 5: the steps each size-sweeping arm shows, per RTT, against ~10 and ~40 kB. */
 static void figure5(rows *rs)
 {
 	const pq_agg *a = rs->a;
 	for (size_t i = 0; i < a->nlines; i++) {
 		const pq_agg_line *l = &a->lines[i];
-		if (l->arm < 0 || l->host != 0 || !l->padded)
+		if (l->arm < 0 || l->host != 0 || !l->padded || !paper_window(l))
 			continue;
 		pq_agg_study *s = add(rs, "paper Figure 5 (seeds/003)");
 		if (!s)
@@ -576,7 +585,8 @@ static void table8(rows *rs)
 	const pq_agg *a = rs->a;
 	int rtt = -1;
 	for (size_t i = 0; i < a->nlines && rtt < 0; i++)
-		if (a->lines[i].arm >= 0 && a->lines[i].host == 0 && a->lines[i].padded && step_after(&a->lines[i], 0))
+		if (a->lines[i].arm >= 0 && a->lines[i].host == 0 && a->lines[i].padded && paper_window(&a->lines[i]) &&
+		    step_after(&a->lines[i], 0))
 			rtt = a->lines[i].rtt;
 	if (rtt < 0)
 		return;
@@ -591,7 +601,8 @@ static void table8(rows *rs)
 	int second = 0;
 	for (size_t i = 0; i < a->nlines; i++) {
 		const pq_agg_line *l = &a->lines[i];
-		const pq_step *s1 = l->arm >= 0 && l->host == 0 && l->padded && l->rtt == rtt ? step_after(l, 0) : NULL;
+		const pq_step *s1 =
+			l->arm >= 0 && l->host == 0 && l->padded && l->rtt == rtt && paper_window(l) ? step_after(l, 0) : NULL;
 		if (!s1)
 			continue;
 		const pq_step *s2 = step_after(l, s1->x_after + 4);

@@ -20,17 +20,20 @@ static void vs_base(char *buf, size_t n, const pq_agg_group *g)
 	if (g->base == PQ_AGG_BASE_SELF)
 		snprintf(buf, n, "baseline");
 	else if (g->base == PQ_AGG_BASE_NONE)
-		snprintf(buf, n, "no baseline at this link and response");
-	else if (!g->has_vs[PQ_AGG_TTFB])
+		snprintf(buf, n, "no baseline at this RTT and response");
+	else if (!g->has_vs[g->diff_phase])
 		snprintf(buf, n, "too few values");
 	else
-		pq_boot_verdict(&g->vs[PQ_AGG_TTFB], 1, "ms", buf, n);
+		pq_boot_verdict(&g->vs[g->diff_phase], 1, "ms", buf, n);
 }
 
 static void model_txt(char *buf, size_t n, const pq_agg_group *g)
 {
 	if (!g->has_model)
 		snprintf(buf, n, "-");
+	else if (!g->n[PQ_AGG_TTFB]) /* no response asked: the handshake alone */
+		snprintf(buf, n, "%.1f/- vs %.1f/-%s%s", g->model.handshake_t, g->rounds[PQ_AGG_HS],
+			 g->agrees ? "" : ": ", g->agrees ? "" : g->agree_tag);
 	else
 		snprintf(buf, n, "%.1f/%.1f vs %.1f/%.1f%s%s", g->model.handshake_t, g->model.ttfb_t,
 			 g->rounds[PQ_AGG_HS], g->rounds[PQ_AGG_TTFB], g->agrees ? "" : ": ",
@@ -69,7 +72,7 @@ static void key_head(const pq_agg *a, krow *r)
 	snprintf(r->c[r->n++], sizeof r->c[0], "n (failed)");
 	snprintf(r->c[r->n++], sizeof r->c[0], "handshake ms [95%% CI]");
 	snprintf(r->c[r->n++], sizeof r->c[0], "TTFB ms [95%% CI]");
-	snprintf(r->c[r->n++], sizeof r->c[0], "TTFB minus %s (bootstrap)", a->arms[0]);
+	snprintf(r->c[r->n++], sizeof r->c[0], "%s minus %s (bootstrap)", a->diff_what, a->arms[0]);
 	snprintf(r->c[r->n++], sizeof r->c[0], "model RTTs hs/TTFB vs measured");
 	if (a->any_hrr)
 		snprintf(r->c[r->n++], sizeof r->c[0], "HRR");

@@ -399,6 +399,54 @@ static void size_lines_by_family(void **state)
 	unlink(path);
 }
 
+/* The baseline of a group: the first arm's group at the same RTT and response that differs
+ * from it least, so an arm that differs in a link setting (initcwnd) has one, and each
+ * chain size is held against the same size (the first arm's first size, once). */
+static void baseline_by_distance(void **state)
+{
+	(void)state;
+	const fx_cell c[] = {
+		{"iw10", "ecdsa-p256", "X25519MLKEM768", 50000, 0, 1000, 3000, 1, 0, 0, 150, 0, NULL, NULL},
+		{"iw10", "ecdsa-p256", "X25519MLKEM768", 50000, 0, 5000, 7000, 1, 0, 0, 150, 0, NULL, NULL},
+		{"iw10", "ecdsa-p256", "X25519MLKEM768", 50000, 0, 9000, 11000, 1, 0, 0, 200, 0, NULL, NULL},
+		{"iw22", "ecdsa-p256", "X25519MLKEM768", 50000, 0, 1000, 3000, 1, 0, 0, 150, 0, NULL, NULL},
+		{"iw22", "ecdsa-p256", "X25519MLKEM768", 50000, 0, 5000, 7000, 1, 0, 0, 150, 0, NULL, NULL},
+		{"iw22", "ecdsa-p256", "X25519MLKEM768", 50000, 0, 9000, 11000, 1, 0, 0, 150, 0, NULL, NULL},
+	};
+	char path[] = "/tmp/pqtls-base-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	unlink(path);
+	make_results(path, c, sizeof c / sizeof c[0]);
+	ts_exec(path, "UPDATE cell SET initcwnd_segs = 22, link_key = 'iw22' WHERE arm = 'iw22';"
+		      "UPDATE cell SET chain_pad_to_bytes = chain_der_bytes");
+	pq_rdb db;
+	pq_agg a;
+	pq_diag d = {0};
+	assert_int_equal(pq_rdb_open(path, &db, &d), 0);
+	assert_int_equal(pq_agg_build(&db, 1, &a, &d), 0);
+	size_t seen = 0;
+	for (size_t i = 0; i < a.n; i++) {
+		const pq_agg_group *g = &a.g[i];
+		if (g->arm == 0) {
+			assert_int_equal(g->base, PQ_AGG_BASE_SELF);
+			continue;
+		}
+		seen++;
+		assert_int_equal(g->base, PQ_AGG_BASE_OK); /* once "no baseline at this link" */
+		assert_int_equal(g->diff_phase, PQ_AGG_TTFB);
+		/* 150 against 150 at 1 and 5 kB; 150 against 200 at 9 kB */
+		double want = g->cell->chain_der_bytes == 9000 ? -50 : 0;
+		assert_true(fabs(g->vs[PQ_AGG_TTFB].diff - want) < 1e-9);
+	}
+	assert_int_equal(seen, 3);
+	assert_string_equal(a.diff_what, "TTFB");
+	pq_agg_free(&a);
+	pq_rdb_close(&db);
+	unlink(path);
+}
+
 /* The cells' fidelity: read where the columns exist (unknown where they do not, as in a
  * database from before them), counted once by the analysis, and shown per cell with the
  * cells over a budget marked. */
@@ -475,6 +523,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(ticks), cmocka_unit_test(out_escapes_and_saves), cmocka_unit_test(chart), cmocka_unit_test(mark_labels),
 	    cmocka_unit_test(names_escaped), cmocka_unit_test(studies_rows), cmocka_unit_test(figure5_zero_rtt), cmocka_unit_test(size_lines_by_family),
+	    cmocka_unit_test(baseline_by_distance),
 	    cmocka_unit_test(fidelity_per_cell),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
