@@ -230,19 +230,29 @@ static void make_results(const char *path, const fx_cell *c, size_t n)
 	}
 }
 
-static char *studies_of(const fx_cell *c, size_t n)
+/* A database of cells c (then `sql`, when not NULL, run on it), opened and analysed; the
+ * file is removed once open (the reader holds it). */
+static void agg_of(const fx_cell *c, size_t n, const char *sql, pq_rdb *db, pq_agg *a)
 {
-	char path[] = "/tmp/pqtls-studies-XXXXXX";
+	char path[] = "/tmp/pqtls-agg-XXXXXX";
 	int fd = mkstemp(path);
 	assert_true(fd >= 0);
 	close(fd);
 	unlink(path);
 	make_results(path, c, n);
+	if (sql)
+		ts_exec(path, sql);
+	pq_diag d = {0};
+	assert_int_equal(pq_rdb_open(path, db, &d), 0);
+	assert_int_equal(pq_agg_build(db, 1, a, &d), 0);
+	unlink(path);
+}
+
+static char *studies_of(const fx_cell *c, size_t n)
+{
 	pq_rdb db;
 	pq_agg a;
-	pq_diag d = {0};
-	assert_int_equal(pq_rdb_open(path, &db, &d), 0);
-	assert_int_equal(pq_agg_build(&db, 1, &a, &d), 0);
+	agg_of(c, n, NULL, &db, &a);
 	pq_out o;
 	pq_out_init(&o, 1 << 20);
 	pq_report_studies(&o, &a);
@@ -251,7 +261,6 @@ static char *studies_of(const fx_cell *c, size_t n)
 	pq_out_dispose(&o);
 	pq_agg_free(&a);
 	pq_rdb_close(&db);
-	unlink(path);
 	return h;
 }
 
@@ -376,17 +385,9 @@ static void size_lines_by_family(void **state)
 		{"d", "ecdsa-p256", "X25519", 50000, 0, 1000, 2000, 1, 0, 0, 150, 0, NULL, NULL},
 		{"e", "ml-dsa-44", "X25519", 50000, 0, 5000, 6000, 1, 0, 0, 150, 0, NULL, NULL},
 	};
-	char path[] = "/tmp/pqtls-lines-XXXXXX";
-	int fd = mkstemp(path);
-	assert_true(fd >= 0);
-	close(fd);
-	unlink(path);
-	make_results(path, c, sizeof c / sizeof c[0]);
 	pq_rdb db;
 	pq_agg a;
-	pq_diag d = {0};
-	assert_int_equal(pq_rdb_open(path, &db, &d), 0);
-	assert_int_equal(pq_agg_build(&db, 1, &a, &d), 0);
+	agg_of(c, sizeof c / sizeof c[0], NULL, &db, &a);
 	assert_true(pq_curve_same_but_chain(&db.cells[0], &db.cells[1]));
 	assert_false(pq_curve_same_but_chain(&db.cells[0], &db.cells[3])); /* another group */
 	assert_int_equal(a.nlines, 1);
@@ -396,7 +397,6 @@ static void size_lines_by_family(void **state)
 	assert_string_equal(a.lines[0].fam->cell->group, "X25519MLKEM768");
 	pq_agg_free(&a);
 	pq_rdb_close(&db);
-	unlink(path);
 }
 
 /* The baseline of a group: the first arm's group at the same RTT and response that differs
@@ -413,19 +413,12 @@ static void baseline_by_distance(void **state)
 		{"iw22", "ecdsa-p256", "X25519MLKEM768", 50000, 0, 5000, 7000, 1, 0, 0, 150, 0, NULL, NULL},
 		{"iw22", "ecdsa-p256", "X25519MLKEM768", 50000, 0, 9000, 11000, 1, 0, 0, 150, 0, NULL, NULL},
 	};
-	char path[] = "/tmp/pqtls-base-XXXXXX";
-	int fd = mkstemp(path);
-	assert_true(fd >= 0);
-	close(fd);
-	unlink(path);
-	make_results(path, c, sizeof c / sizeof c[0]);
-	ts_exec(path, "UPDATE cell SET initcwnd_segs = 22, link_key = 'iw22' WHERE arm = 'iw22';"
-		      "UPDATE cell SET chain_pad_to_bytes = chain_der_bytes");
 	pq_rdb db;
 	pq_agg a;
-	pq_diag d = {0};
-	assert_int_equal(pq_rdb_open(path, &db, &d), 0);
-	assert_int_equal(pq_agg_build(&db, 1, &a, &d), 0);
+	agg_of(c, sizeof c / sizeof c[0],
+	       "UPDATE cell SET initcwnd_segs = 22, link_key = 'iw22' WHERE arm = 'iw22';"
+	       "UPDATE cell SET chain_pad_to_bytes = chain_der_bytes",
+	       &db, &a);
 	size_t seen = 0;
 	for (size_t i = 0; i < a.n; i++) {
 		const pq_agg_group *g = &a.g[i];
@@ -444,7 +437,6 @@ static void baseline_by_distance(void **state)
 	assert_string_equal(a.diff_what, "TTFB");
 	pq_agg_free(&a);
 	pq_rdb_close(&db);
-	unlink(path);
 }
 
 /* The cells' fidelity: read where the columns exist (unknown where they do not, as in a
