@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "core/child.h"
+#include "core/wfile.h"
 #include "net/listen.h"
 #include "net/ns.h"
 
@@ -21,34 +22,30 @@ struct answer {
 };
 
 /* NAME's report: PQ_LIFE_DIR/NAME.down. */
-static void report_path(const char *name, const char *suffix, char *buf, size_t n)
+static void report_path(const char *name, char *buf, size_t n)
 {
-	snprintf(buf, n, PQ_LIFE_DIR "/%s.down%s", name, suffix);
+	snprintf(buf, n, PQ_LIFE_DIR "/%s.down", name);
 }
 
-/* The holder's failure, put in place whole (a temporary, renamed), or nothing. */
+/* The holder's failure, put in place whole (core/wfile.h), or nothing. */
 static void report_write(const char *name, const char *msg)
 {
-	char tmp[160], path[160];
-	report_path(name, ".tmp", tmp, sizeof tmp);
-	report_path(name, "", path, sizeof path);
-	if (mkdir(PQ_LIFE_DIR, 0700) && errno != EEXIST)
+	char path[160];
+	pq_wfile w;
+	pq_diag ignore;
+	report_path(name, path, sizeof path);
+	if ((mkdir(PQ_LIFE_DIR, 0700) && errno != EEXIST) || pq_wfile_open(&w, path, NULL, &ignore))
 		return;
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return;
-	size_t len = strlen(msg);
-	int ok = write(fd, msg, len) == (ssize_t)len;
-	ok = !close(fd) && ok;
-	if (!ok || rename(tmp, path))
-		unlink(tmp);
+	fputs(msg, w.f);
+	if (pq_wfile_close(&w, &ignore))
+		return; /* nothing left behind: whoever takes the link down hears nothing more */
 }
 
 /* What NAME's holder reported (taken: the file is removed), as d's message; 0 when none. */
 static int report_take(const char *name, pq_diag *d)
 {
 	char path[160], msg[600];
-	report_path(name, "", path, sizeof path);
+	report_path(name, path, sizeof path);
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return 0;
