@@ -157,7 +157,11 @@ static void fig7_ratio(const pq_zeek_agg *a, pq_zeek_study *s)
 	else
 		snprintf(s->ours, sizeof s->ours, "no ratio (resumption, all versions: %s, %s)", c, o);
 	s->agrees = direction(&cdn, &other, PQ_ZMT_RES_ALL, s->verdict, sizeof s->verdict);
-	if (s->agrees == 1 && !(theirs >= lo && theirs <= hi)) {
+	if (s->agrees == 1 && !other.k) {
+		snprintf(s->verdict, sizeof s->verdict,
+			 "cannot be judged: CDNs resume more, but no Other row resumed, so the ratio has no bound");
+		s->agrees = -1;
+	} else if (s->agrees == 1 && !(theirs >= lo && theirs <= hi)) {
 		snprintf(s->verdict, sizeof s->verdict,
 			 "differs in size: CDNs save more, x%.2f [%.2f, %.2f], an interval without the paper's x%.2f",
 			 cdn.r / other.r, lo, hi, theirs);

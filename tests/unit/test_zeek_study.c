@@ -90,6 +90,11 @@ static void figure7(void **state)
 	(void)pq_zeek_study_fig7(&s, &a, st, PQ_ZEEK_STUDY_MAX);
 	assert_int_equal(st[2].agrees, 0);
 	assert_non_null(strstr(st[2].verdict, "differs in size"));
+	counts(&a, 900, 1000, 0, 1000); /* no Other row resumed: no bound on the ratio */
+	(void)pq_zeek_study_fig7(&s, &a, st, PQ_ZEEK_STUDY_MAX);
+	assert_int_equal(st[2].agrees, -1);
+	assert_non_null(strstr(st[2].verdict, "no Other row resumed"));
+	assert_non_null(strstr(st[2].ours, "no ratio"));
 	/* a chain that saves three round trips at 50 ms: 0.803 x 150 = 120 ms, over 80 (+10 %) */
 	v[1].fresh_ms = 300;
 	(void)pq_zeek_study_fig7(&s, &a, st, PQ_ZEEK_STUDY_MAX);
