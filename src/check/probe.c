@@ -234,7 +234,7 @@ static void write_failed(run *x, int e, size_t done, size_t len)
 static int send_hello(run *x, const pq_chk_plan *plan)
 {
 	size_t len = x->flight_len, start = 0;
-	uint32_t segs0 = pq_tcp_data_segs_out(x->fd);
+	uint32_t segs0 = pq_tcp_segs_sent_once(x->fd);
 	for (size_t i = 0; i <= plan->ncuts; i++) {
 		size_t end = i < plan->ncuts ? plan->cuts[i] : len;
 		int e;
@@ -247,7 +247,7 @@ static int send_hello(run *x, const pq_chk_plan *plan)
 		start = end;
 	}
 	x->r->ch_writes[0] = plan->ncuts + 1;
-	x->r->ch_segs[0] = pq_tcp_data_segs_out(x->fd) - segs0;
+	x->r->ch_segs[0] = pq_tcp_segs_sent_once(x->fd) - segs0;
 	return 1;
 }
 
@@ -277,7 +277,7 @@ static int flush(run *x)
 	if (!x->flight_len)
 		return 1;
 	int second = x->acct.hrr && x->r->ch_bytes[1] == 0;
-	uint32_t segs0 = second ? pq_tcp_data_segs_out(x->fd) : 0;
+	uint32_t segs0 = second ? pq_tcp_segs_sent_once(x->fd) : 0;
 	int e = write_all(x, x->flight, x->flight_len);
 	if (e == 0 && second)
 		e = wait_sent(x);
@@ -292,7 +292,7 @@ static int flush(run *x)
 	if (second) {
 		x->r->ch_bytes[1] = handshake_record_bytes(x->flight, x->flight_len);
 		x->r->ch_writes[1] = 1;
-		x->r->ch_segs[1] = pq_tcp_data_segs_out(x->fd) - segs0;
+		x->r->ch_segs[1] = pq_tcp_segs_sent_once(x->fd) - segs0;
 	}
 	return 1;
 }

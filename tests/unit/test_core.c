@@ -144,8 +144,10 @@ static void tcp_segments(void **state)
 	assert_int_equal(write(c, "cd", 2), 2);
 	assert_int_equal(read(s, buf, sizeof buf), 2);
 	assert_int_equal(pq_tcp_data_segs_out(c), 2);
+	assert_int_equal(pq_tcp_segs_sent_once(c), 2); /* nothing sent again on loopback here */
 	assert_int_equal(pipe(p), 0);
 	assert_int_equal(pq_tcp_data_segs_out(p[0]), 0);
+	assert_int_equal(pq_tcp_segs_sent_once(p[0]), 0); /* not a TCP socket */
 	close(p[0]), close(p[1]), close(s), close(c), close(l);
 }
 
