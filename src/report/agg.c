@@ -556,6 +556,17 @@ static int add_line(pq_agg *a, size_t *cap, int host, int rtt, int arm, const pq
 	return 0;
 }
 
+int pq_agg_line_family_differs(const pq_agg *a, const pq_agg_line *l, size_t d)
+{
+	for (size_t i = 0; i < a->nlines; i++) {
+		const pq_agg_line *o = &a->lines[i];
+		if (o != l && o->arm < 0 && o->host == l->host && o->rtt == l->rtt &&
+		    !pq_dimval_equal(&o->fam->cell->dim[d], &l->fam->cell->dim[d]))
+			return 1;
+	}
+	return 0;
+}
+
 /* A line per size-sweeping arm at each host and RTT; where none sweeps the size, one per
  * family of key arms that differ in their chain only (so groups, transports, key shares
  * or links at one RTT are never joined). */

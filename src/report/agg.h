@@ -156,6 +156,10 @@ typedef struct pq_agg {
 	} fid;
 } pq_agg;
 
+/* Does key arms' line l's family differ in dimension d (an index into pq_dims) from another
+ * key arms' line at its host and RTT? What a figure names to tell families apart. */
+int pq_agg_line_family_differs(const pq_agg *a, const pq_agg_line *l, size_t d);
+
 /* A cell marked as measured on an unfaithful link or host: its link over the lateness or
  * drop budget, its host over the steal budget, or its link's self-check missed. */
 int pq_agg_cell_marked(const pq_rdb_cell *c);

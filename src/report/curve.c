@@ -6,19 +6,21 @@
 
 #include "stats/sample.h"
 
-/* Every dimension equal but `key` (-1: none) and those with a flag of `skip`; a profile
- * is a link: a curve against RTT crosses profiles (paper-0 .. paper-200); the client
- * timeout is derived from the RTT and the loss; a stored-only entry follows the spec key
- * that sets it (c2s loss with loss). */
+/* Whether dimension i counts when two cells are compared: not `key` (-1: none), nor one
+ * with a flag of `skip`; a profile is a link: a curve against RTT crosses profiles
+ * (paper-0 .. paper-200); the client timeout is derived from the RTT and the loss; a
+ * stored-only entry follows the spec key that sets it (c2s loss with loss). */
+static int compared(size_t i, int key, unsigned skip)
+{
+	return (int)i != key && !(key == PQ_D_RTT && i == PQ_D_PROFILE) && i != PQ_D_TIMEOUT &&
+	       !(pq_dims[i].flags & (PQ_DIM_STORED | skip));
+}
+
 static int dims_same_but(const pq_rdb_cell *x, const pq_rdb_cell *y, int key, unsigned skip)
 {
-	for (size_t i = 0; i < PQ_DIM_COUNT; i++) {
-		if ((int)i == key || (key == PQ_D_RTT && i == PQ_D_PROFILE) || i == PQ_D_TIMEOUT ||
-		    (pq_dims[i].flags & (PQ_DIM_STORED | skip)))
-			continue;
-		if (!pq_dimval_equal(&x->dim[i], &y->dim[i]))
+	for (size_t i = 0; i < PQ_DIM_COUNT; i++)
+		if (compared(i, key, skip) && !pq_dimval_equal(&x->dim[i], &y->dim[i]))
 			return 0;
-	}
 	return 1;
 }
 
@@ -26,7 +28,7 @@ int pq_curve_distance(const pq_rdb_cell *x, const pq_rdb_cell *y)
 {
 	int n = 0;
 	for (size_t i = 0; i < PQ_DIM_COUNT; i++)
-		n += i != PQ_D_TIMEOUT && !(pq_dims[i].flags & PQ_DIM_STORED) && !pq_dimval_equal(&x->dim[i], &y->dim[i]);
+		n += compared(i, -1, 0) && !pq_dimval_equal(&x->dim[i], &y->dim[i]);
 	return n + (x->chain_der_bytes != y->chain_der_bytes) + (x->one_write != y->one_write);
 }
 
@@ -40,8 +42,7 @@ int pq_curve_same_but(const pq_rdb_cell *x, const pq_rdb_cell *y, const char *ke
 
 int pq_curve_same_but_chain(const pq_rdb_cell *x, const pq_rdb_cell *y)
 {
-	return strcmp(x->host, y->host) == 0 && x->one_write == y->one_write && x->quic == y->quic &&
-	       x->quic_retry == y->quic_retry && dims_same_but(x, y, -1, PQ_DIM_CHAIN);
+	return strcmp(x->host, y->host) == 0 && x->one_write == y->one_write && dims_same_but(x, y, -1, PQ_DIM_CHAIN);
 }
 
 static int add_curve(pq_agg *a, size_t *cap, const pq_agg_curve *c)

@@ -88,8 +88,10 @@ static void tails(pq_out *o, const pq_ci_desc *d)
 	pq_out_printf(o, "</td>");
 }
 
-static void diff_cell(page *p, const pq_agg_group *g, enum pq_agg_phase ph)
+/* The difference against the baseline, in the group's diff_phase. */
+static void diff_cell(page *p, const pq_agg_group *g)
 {
+	const enum pq_agg_phase ph = g->diff_phase;
 	char buf[160];
 	if (g->base != PQ_AGG_BASE_OK) {
 		pq_out_printf(p->o, "<td class=\"l\">%s</td>",
@@ -173,10 +175,10 @@ static void key_table(page *p, int host)
 			if (g->n[PQ_AGG_TTFB]) {
 				ms_ci(o, &g->desc[PQ_AGG_TTFB]);
 				tails(o, &g->desc[PQ_AGG_TTFB]);
-				diff_cell(p, g, PQ_AGG_TTFB);
+				diff_cell(p, g);
 			} else {
 				pq_out_printf(o, "<td class=\"na\" colspan=\"2\">no response asked</td>");
-				diff_cell(p, g, PQ_AGG_HS);
+				diff_cell(p, g);
 			}
 			model_cell(o, g);
 		}
@@ -226,23 +228,10 @@ static void steps_text(const pq_agg_line *l, const char *name, char *buf, size_t
 }
 
 /* Time against chain size at one RTT: the agg's lines (measured medians and the model's
- * TTFB per arm that sweeps the size, or the key arms together), the model's cliffs
- * marked, and the steps found in the measurement. */
-/* Does key arms' line l's family differ in dimension d from another such line's at its
- * host and RTT? */
-static int family_differs(const pq_agg *a, const pq_agg_line *l, size_t d)
-{
-	for (size_t i = 0; i < a->nlines; i++) {
-		const pq_agg_line *o = &a->lines[i];
-		if (o != l && o->arm < 0 && o->host == l->host && o->rtt == l->rtt &&
-		    !pq_dimval_equal(&o->fam->cell->dim[d], &l->fam->cell->dim[d]))
-			return 1;
-	}
-	return 0;
-}
-
-/* Draws the lines of (rtt, host) from a->lines[from] on, at most 4 to a chart (part
- * `part`); returns the index to continue from (a->nlines when all are drawn). */
+ * TTFB per arm that sweeps the size, or per family of key arms), the model's cliffs
+ * marked, and the steps found in the measurement. Draws the lines of (rtt, host) from
+ * a->lines[from] on, at most 4 to a chart (part `part`); returns the index to continue
+ * from (a->nlines when all are drawn). */
 static size_t size_chart(page *p, int rtt, int host, size_t from, size_t part)
 {
 	const pq_agg *a = p->a;
@@ -270,7 +259,7 @@ static size_t size_chart(page *p, int rtt, int host, size_t from, size_t part)
 		for (size_t k = 0; l->arm < 0 && k < a->nvary; k++) {
 			size_t d = a->vary[k], len = strlen(arm[nl]);
 			char v[48];
-			if (!family_differs(a, l, d))
+			if (!pq_agg_line_family_differs(a, l, d))
 				continue;
 			pq_agg_dim_show(l->first->cell, d, v, sizeof v);
 			snprintf(arm[nl] + len, sizeof arm[0] - len, ", %.20s %.40s", pq_dims[d].label, v);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/wire.h"
 #include "stats/boot.h"
 #include "stats/ci.h"
 #include "stats/sample.h"
@@ -504,7 +505,7 @@ static const pq_step *step_after(const pq_agg_line *l, double from)
 static int paper_window(const pq_agg_line *l)
 {
 	const pq_dimval *iw = l->first ? &l->first->cell->dim[PQ_D_INITCWND] : NULL;
-	return !iw || iw->kind != PQ_DV_INT || iw->i == 10;
+	return !iw || iw->kind != PQ_DV_INT || iw->i == PQ_WIRE_IW_DEFAULT;
 }
 
 /* Figure 5: the steps each size-sweeping arm shows, per RTT, against ~10 and ~40 kB. */
