@@ -17,6 +17,7 @@
 #include "exp/chains.h"
 #include "exp/dim.h"
 #include "exp/grid.h"
+#include "exp/jobs.h"
 #include "exp/preset.h"
 #include "exp/runner.h"
 #include "exp/spec.h"
@@ -26,7 +27,7 @@
 
 struct sweep_opts {
 	const char *dim[PQ_DIM_COUNT]; /* --KEY for every spec key (exp/dim.h) */
-	const char *preset, *out, *shard, *cache, *fault_late;
+	const char *preset, *out, *shard, *cache, *fault_late, *jobs;
 	int presets, keys, schema, no_check, strict, dry_run, quiet, backend;
 	long long endpoint_nice; /* PQ_OPT_INT fills a long long */
 };
@@ -41,6 +42,10 @@ static const pq_opt sweep_fixed[] = {
 	{"out", 'o', PQ_OPT_STR, O(out), "FILE", NULL,
 	 "results database, default out/NAME/results.db (re-running the same command resumes it)", NULL, 0, 0},
 	{"shard", 0, PQ_OPT_STR, O(shard), "I/N", NULL, "run only shard I of N of the grid's cells (default: all)", NULL, 0, 0},
+	{"jobs", 'j', PQ_OPT_STR, O(jobs), "N", "auto",
+	 "measure up to N cells at once, each on a link of its own (1..64; auto: 6 per CPU, one at a time for a "
+	 "remote server); a cell under 10 ms RTT runs alone, and fewer run at once while cells go over their "
+	 "budgets; what is stored does not depend on N", NULL, 0, 0},
 	{"no-check", 0, PQ_OPT_FLAG, O(no_check), NULL, NULL,
 	 "skip the links' self-checks (each cell's link and host fidelity is still measured and stored)", NULL, 0, 0},
 	{"strict", 0, PQ_OPT_FLAG, O(strict), NULL, NULL,
@@ -155,32 +160,41 @@ static void progress(void *arg, const pq_exp_progress *p)
 	double rem = measured ? el / (double)measured * (double)left : b->est_s - el;
 	fmt_eta(eta, sizeof eta, rem > 0 ? rem : 0);
 	int width = 24, fill = p->total ? (int)((double)width * (double)p->done / (double)p->total) : width;
-	fprintf(stderr, "\r[%.*s%*s] %zu/%zu cells  %.1f conn/s  %llu failed  ETA %s  %-24.24s", fill,
-		"########################", width - fill, "", p->done, p->total,
-		el > 0 ? (double)p->conns / el : 0.0, (unsigned long long)p->failures, eta, p->arm ? p->arm : "");
+	fprintf(stderr, "\r[%.*s%*s] %zu/%zu cells  %zu/%zu at once  %.1f conn/s  %llu failed  %zu marked  ETA %s  %-20.20s",
+		fill, "########################", width - fill, "", p->done, p->total, p->inflight, p->inflight_max,
+		el > 0 ? (double)p->conns / el : 0.0, (unsigned long long)p->failures, p->marked, eta,
+		p->arm ? p->arm : "");
 	fflush(stderr);
 }
 
-static int list_presets(void)
+static unsigned ncpu(void)
 {
-	printf("%-20s %6s %8s  %s\n", "preset", "cells", "time", "what");
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (unsigned)n : 1;
+}
+
+static int list_presets(unsigned jobs)
+{
+	printf("%-20s %6s %8s %8s  %s\n", "preset", "cells", "serial", "--jobs", "what");
 	for (const pq_exp_preset *p = pq_exp_presets; p->name; p++) {
 		pq_exp_spec s;
 		pq_exp_grid g;
 		pq_diag d;
-		char t[32] = "?";
+		char t[32] = "?", tj[32] = "?", why[160];
 		size_t n = 0;
 		pq_exp_spec_init(&s);
 		if (pq_exp_spec_parse(&s, p->name, p->text, &d) == 0 && pq_exp_grid_expand(&s, &g, &d) == 0) {
 			n = g.n;
 			pq_exp_grid_order(&g);
-			fmt_eta(t, sizeof t, pq_exp_estimate_s(&g));
+			fmt_eta(t, sizeof t, pq_exp_estimate_s(&g, 1));
+			fmt_eta(tj, sizeof tj, pq_exp_estimate_s(&g, pq_exp_jobs_choose(&g, jobs, ncpu(), g.n, why, sizeof why)));
 			pq_exp_grid_dispose(&g);
 		}
 		pq_exp_spec_dispose(&s);
-		printf("%-20s %6zu %8s  %s\n", p->name, n, t, p->summary);
+		printf("%-20s %6zu %8s %8s  %s\n", p->name, n, t, tj, p->summary);
 	}
-	printf("(time: estimated here from the RTTs, sizes and rates; --trials and --connections scale a preset down)\n");
+	printf("(time: estimated here from the RTTs, sizes and rates, one cell at a time and at the --jobs given, "
+	       "default auto; --trials and --connections scale a preset down)\n");
 	return PQ_EXIT_OK;
 }
 
@@ -245,11 +259,11 @@ static int usage_or_fail(int rc, const pq_diag *d)
 	return pq_cli_fail(path_name, "%s", pq_diag_msg(d));
 }
 
-static void print_grid(const pq_exp_grid *g, unsigned si, unsigned sn)
+static void print_grid(const pq_exp_grid *g, unsigned si, unsigned sn, unsigned jobs, const char *why)
 {
 	char t[32];
-	fmt_eta(t, sizeof t, pq_exp_estimate_s(g));
-	printf("%zu cells (shard %u/%u), about %s here\n", g->n, si, sn, t);
+	fmt_eta(t, sizeof t, pq_exp_estimate_s(g, jobs));
+	printf("%zu cells (shard %u/%u), about %s here with up to %u at once (%s)\n", g->n, si, sn, t, jobs, why);
 	for (size_t i = 0; i < g->n; i++) {
 		char text[2048];
 		if (pq_exp_point_text(&g->cells[i].p, 1, text, sizeof text) < 0)
@@ -321,9 +335,13 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 	unsigned si = 1, sn = 1;
 	char out[512], cmdline[4096];
 	int rc = PQ_EXIT_FAIL, lrc;
+	unsigned jobs_asked = PQ_EXP_JOBS_AUTO, jobs = 1;
+	char jobs_why[200];
 
+	if (o->jobs && pq_exp_jobs_parse(o->jobs, "--jobs", &jobs_asked, &d) < 0)
+		return pq_cli_usage_error(path_name, "%s", pq_diag_msg(&d));
 	if (o->presets)
-		return list_presets();
+		return list_presets(jobs_asked);
 	if (o->keys) {
 		pq_dim_print_keys(stdout);
 		return PQ_EXIT_OK;
@@ -354,8 +372,9 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 	size_t whole = g.n;
 	pq_exp_grid_shard(&g, si, sn);
 	pq_exp_grid_order(&g);
+	jobs = pq_exp_jobs_choose(&g, jobs_asked, ncpu(), g.n, jobs_why, sizeof jobs_why);
 	if (o->dry_run) {
-		print_grid(&g, si, sn);
+		print_grid(&g, si, sn, jobs, jobs_why);
 		rc = PQ_EXIT_OK;
 		goto out;
 	}
@@ -407,12 +426,13 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 		rc = pq_cli_fail(path_name, "%s", pq_diag_msg(&d));
 		goto out;
 	}
-	bar b = {.est_s = pq_exp_estimate_s(&g), .t0 = pq_clock_now(&pq_clock_mono)};
+	bar b = {.est_s = pq_exp_estimate_s(&g, jobs), .t0 = pq_clock_now(&pq_clock_mono)};
 	char t[32];
 	fmt_eta(t, sizeof t, b.est_s);
 	if (!o->quiet)
-		fprintf(stderr, "pqtls sweep: %s: %zu cells of %zu (shard %u/%u), about %s; results in %s\n", spec.name,
-			g.n, whole, si, sn, t, out);
+		fprintf(stderr, "pqtls sweep: %s: %zu cells of %zu (shard %u/%u), about %s at up to %u at once (%s); "
+				"results in %s\n",
+			spec.name, g.n, whole, si, sn, t, jobs, jobs_why, out);
 	catch_signals();
 	pq_exp_run_opts ro = {.no_check = o->no_check, .strict = o->strict, .backend = (enum pq_backend)o->backend,
 			      .log = log, .stop = &stop_flag, .test_server_fault_cell = -1,
@@ -422,7 +442,7 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 		ro.progress_arg = &b;
 	}
 	pq_exp_run_summary sum;
-	lrc = pq_exp_run(&g, &chains, st, &ro, &sum, &d);
+	lrc = pq_exp_run_jobs(&g, &chains, st, &ro, jobs, &sum, &d);
 	if (ro.progress)
 		fprintf(stderr, "\n");
 	char status[600];

@@ -1,6 +1,7 @@
 #include "core/child.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -114,4 +115,14 @@ void pq_child_stop_group(pid_t pid, int64_t grace_ns)
 		pq_child_wait(pid, &status, 5 * PQ_NS_PER_S, NULL);
 	}
 	kill(-pid, SIGKILL); /* whatever it started and left behind */
+}
+
+void pq_child_describe_status(int status, char *buf, size_t n)
+{
+	if (WIFSIGNALED(status))
+		snprintf(buf, n, "killed by signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
+	else if (WIFEXITED(status))
+		snprintf(buf, n, "exited with status %d", WEXITSTATUS(status));
+	else
+		snprintf(buf, n, "ended (wait status %#x)", (unsigned)status);
 }

@@ -22,6 +22,8 @@ void pq_child_free_argv(char **argv);
 
 /* A shell-style exit code for a wait status: the exit status, or 128 + the signal. */
 int pq_child_exit_code(int status);
+/* A wait status in words: "killed by signal 11 (Segmentation fault)", "exited with status 1". */
+void pq_child_describe_status(int status, char *buf, size_t n);
 
 /* Waits for pid for up to timeout_ns (< 0: no limit). Returns 1 when it ended (*status
  * set; also when pid is not a child any more), 0 when the time ran out or, for a wait

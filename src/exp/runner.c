@@ -9,6 +9,7 @@
 #include "core/units.h"
 #include "core/wire.h"
 #include "exp/hostload.h"
+#include "exp/jobs.h"
 #include "load/run.h"
 #include "net/check.h"
 #include "net/link.h"
@@ -513,19 +514,146 @@ static void report(const pq_exp_run_opts *o, pq_exp_progress *p, int64_t t0, con
 		o->progress(o->progress_arg, p);
 }
 
+struct pq_exp_runner {
+	const pq_exp_grid *g;
+	const pq_exp_chains *chains;
+	pq_store *st;
+	const pq_exp_run_opts *o;
+	const pq_exp_progress *pr;
+	int64_t t0;
+	pq_exp_run_summary *sum;
+	linkrun lr;
+	const char *cur_link;
+};
+
+void pq_exp_run_summary_init(pq_exp_run_summary *s)
+{
+	memset(s, 0, sizeof *s);
+	s->probe_tail_max_ns = s->late_p99_max_ns = -1;
+	s->runq_max = -1;
+	s->wait_max_us = -1;
+	s->nice = s->group_nice = PQ_SCHED_NICE_KEEP;
+}
+
+static double maxd(double a, double b)
+{
+	return a > b ? a : b;
+}
+
+static int max_nice(int a, int b)
+{
+	if (a == PQ_SCHED_NICE_KEEP)
+		return b;
+	return b == PQ_SCHED_NICE_KEEP || a > b ? a : b;
+}
+
+void pq_exp_run_summary_add(pq_exp_run_summary *s, const pq_exp_run_summary *w)
+{
+	s->cells_run += w->cells_run, s->cells_skipped += w->cells_skipped, s->cells_failed += w->cells_failed;
+	s->conns += w->conns, s->conn_failures += w->conn_failures;
+	s->interrupted |= w->interrupted;
+	s->checks += w->checks, s->checks_missed += w->checks_missed;
+	s->probe_tail_max_ns = maxd(s->probe_tail_max_ns, w->probe_tail_max_ns);
+	s->cells_link_known += w->cells_link_known, s->cells_link_over += w->cells_link_over;
+	s->cells_host_known += w->cells_host_known, s->cells_host_over += w->cells_host_over;
+	s->cells_wait_over += w->cells_wait_over;
+	s->steal_pct_sum += w->steal_pct_sum, s->steal_pct_max = maxd(s->steal_pct_max, w->steal_pct_max);
+	s->cells_steal_known += w->cells_steal_known, s->cells_steal_over += w->cells_steal_over;
+	s->wait_max_us = maxd(s->wait_max_us, w->wait_max_us);
+	s->nice = max_nice(s->nice, w->nice);
+	s->group_nice = max_nice(s->group_nice, w->group_nice);
+	s->runq_max = w->runq_max > s->runq_max ? w->runq_max : s->runq_max;
+	s->late_p99_max_ns = maxd(s->late_p99_max_ns, w->late_p99_max_ns);
+}
+
+int pq_exp_runner_new(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store *st, const pq_exp_run_opts *o,
+		      const pq_exp_progress *pr, pq_exp_run_summary *sum, pq_exp_runner **out, pq_diag *d)
+{
+	pq_exp_runner *R = calloc(1, sizeof *R);
+	if (!R)
+		return pq_diag_set(d, PQ_ENOMEM, "out of memory");
+	*R = (pq_exp_runner){.g = g, .chains = chains, .st = st, .o = o, .pr = pr, .sum = sum,
+			     .t0 = pq_clock_now(&pq_clock_mono)};
+	*out = R;
+	return 0;
+}
+
+int pq_exp_runner_free(pq_exp_runner *R, pq_diag *d)
+{
+	int rc = 0;
+	if (!R)
+		return 0;
+	if (R->lr.link)
+		rc = pq_link_down(R->lr.link, d);
+	free(R);
+	return rc;
+}
+
+int pq_exp_runner_cell(pq_exp_runner *R, const pq_exp_cell *c, pq_exp_cell_outcome *oc, pq_diag *d)
+{
+	const pq_exp_grid *g = R->g;
+	const pq_exp_run_opts *o = R->o;
+	int rc = 0;
+	memset(oc, 0, sizeof *oc);
+	if (!g->server[0] && (!R->cur_link || strcmp(R->cur_link, c->link_key) != 0)) {
+		if (R->lr.link && (rc = pq_link_down(R->lr.link, d)) < 0)
+			return rc;
+		R->lr.link = NULL;
+		R->cur_link = NULL;
+		if ((rc = link_up(g, c, R->st, o, &R->lr, R->sum, d)) < 0)
+			return rc;
+		R->cur_link = c->link_key;
+	}
+	cellrun *r = calloc(1, sizeof *r);
+	if (!r)
+		return pq_diag_set(d, PQ_ENOMEM, "out of memory");
+	r->g = g;
+	r->c = c;
+	r->o = o;
+	r->pr = R->pr;
+	r->t0 = R->t0;
+	r->link = R->lr.link;
+	r->chain = g->server[0] ? NULL : pq_exp_chains_find(R->chains, &c->p);
+	pq_store_cell_row_init(&r->row);
+	pq_store_utc_now(r->row.started_at);
+	r->row.link_check_id = R->lr.check_id;
+	r->row.link_check_ok = R->lr.check_ok;
+	if ((rc = pq_exp_point_link(&c->p, g->seed, c->arm_where, &r->lc, d)) == 0) {
+		measure(r);
+		cell_eff(r, &R->lr);
+		rc = pq_store_cell(R->st, c, &r->eff, &r->row, r->res.recs, r->res.n, d);
+	}
+	if (rc == 0) {
+		pq_exp_run_summary *sum = R->sum;
+		size_t ok = 0;
+		for (size_t k = 0; k < r->res.n; k++)
+			ok += r->res.recs[k].err == PQ_LERR_NONE;
+		oc->conns = r->res.n;
+		oc->failures = r->res.n - ok;
+		oc->failed = strcmp(r->row.status, "failed") == 0;
+		oc->marked = r->row.link_ok == 0 || r->row.host_ok == 0;
+		sum->cells_run++;
+		sum->cells_failed += (size_t)oc->failed;
+		sum->conns += oc->conns;
+		sum->conn_failures += oc->failures;
+		if (o->log && strcmp(r->row.status, "ok") != 0)
+			fprintf(o->log, "cell %zu (%s, trial %d): %s: %s\n", c->index, c->p.arm, c->p.trial,
+				r->row.status, r->row.failure_reason);
+		rc = fidelity(o, r, sum, d);
+	}
+	pq_load_result_dispose(&r->res);
+	free(r);
+	return rc;
+}
+
 int pq_exp_run(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store *st, const pq_exp_run_opts *o,
 	       pq_exp_run_summary *sum, pq_diag *d)
 {
-	linkrun lr = {0};
-	const char *cur_link = NULL;
-	int rc = 0;
 	int64_t t0 = pq_clock_now(&pq_clock_mono);
-	pq_exp_progress pr = {.total = g->n};
-	memset(sum, 0, sizeof *sum);
-	sum->probe_tail_max_ns = sum->late_p99_max_ns = -1;
-	sum->runq_max = -1;
-	sum->wait_max_us = -1;
-	sum->nice = sum->group_nice = PQ_SCHED_NICE_KEEP;
+	pq_exp_progress pr = {.total = g->n, .inflight_max = 1};
+	pq_exp_runner *R = NULL;
+	pq_exp_run_summary_init(sum);
+	int rc = pq_exp_runner_new(g, chains, st, o, &pr, sum, &R, d);
 	for (size_t i = 0; i < g->n && rc == 0; i++) {
 		const pq_exp_cell *c = &g->cells[i];
 		if (o->stop && *o->stop) {
@@ -543,61 +671,19 @@ int pq_exp_run(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store *st, 
 			pr.done++;
 			continue;
 		}
-		if (!g->server[0] && (!cur_link || strcmp(cur_link, c->link_key) != 0)) {
-			if (lr.link && (rc = pq_link_down(lr.link, d)) < 0)
-				break;
-			lr.link = NULL;
-			if ((rc = link_up(g, c, st, o, &lr, sum, d)) < 0)
-				break;
-			cur_link = c->link_key;
-		}
-		cellrun *r = calloc(1, sizeof *r);
-		if (!r) {
-			rc = pq_diag_set(d, PQ_ENOMEM, "out of memory");
+		pq_exp_cell_outcome oc;
+		if ((rc = pq_exp_runner_cell(R, c, &oc, d)) < 0)
 			break;
-		}
-		r->g = g;
-		r->c = c;
-		r->o = o;
-		r->pr = &pr;
-		r->t0 = t0;
-		r->link = lr.link;
-		r->chain = g->server[0] ? NULL : pq_exp_chains_find(chains, &c->p);
-		pq_store_cell_row_init(&r->row);
-		pq_store_utc_now(r->row.started_at);
-		r->row.link_check_id = lr.check_id;
-		r->row.link_check_ok = lr.check_ok;
-		if ((rc = pq_exp_point_link(&c->p, g->seed, c->arm_where, &r->lc, d)) == 0) {
-			measure(r);
-			cell_eff(r, &lr);
-			rc = pq_store_cell(st, c, &r->eff, &r->row, r->res.recs, r->res.n, d);
-		}
-		if (rc == 0) {
-			size_t ok = 0;
-			for (size_t k = 0; k < r->res.n; k++)
-				ok += r->res.recs[k].err == PQ_LERR_NONE;
-			sum->cells_run++;
-			sum->cells_failed += strcmp(r->row.status, "failed") == 0;
-			sum->conns += r->res.n;
-			sum->conn_failures += r->res.n - ok;
-			pr.done++;
-			pr.conns += r->res.n;
-			pr.failures += r->res.n - ok;
-			if (o->log && strcmp(r->row.status, "ok") != 0)
-				fprintf(o->log, "cell %zu (%s, trial %d): %s: %s\n", c->index, c->p.arm, c->p.trial,
-					r->row.status, r->row.failure_reason);
-			rc = fidelity(o, r, sum, d);
-		}
-		pq_load_result_dispose(&r->res);
-		free(r);
+		pr.done++;
+		pr.conns += oc.conns;
+		pr.failures += oc.failures;
+		pr.marked += (size_t)oc.marked;
 		report(o, &pr, t0, c->p.arm);
 	}
-	if (lr.link) {
-		pq_diag dd;
-		int drc = pq_link_down(lr.link, &dd);
-		if (rc == 0 && drc < 0)
-			rc = pq_diag_set(d, drc, "%s", pq_diag_msg(&dd));
-	}
+	pq_diag dd;
+	int drc = pq_exp_runner_free(R, &dd);
+	if (rc == 0 && drc < 0)
+		rc = pq_diag_set(d, drc, "%s", pq_diag_msg(&dd));
 	return rc;
 }
 
@@ -624,14 +710,14 @@ int pq_exp_check_kernel(const pq_exp_grid *g, pq_ktcp_caps *caps, pq_diag *d)
 	return rc;
 }
 
-double pq_exp_estimate_s(const pq_exp_grid *g)
+double pq_exp_estimate_s(const pq_exp_grid *g, unsigned jobs)
 {
-	double s = 0;
+	double s = 0, links = 0;
 	const char *last = NULL;
 	for (size_t i = 0; i < g->n; i++) {
 		const pq_exp_point *p = &g->cells[i].p;
 		if (!g->server[0] && (!last || strcmp(last, g->cells[i].link_key) != 0)) {
-			s += 3.0; /* link up, self-check, down */
+			links += 3.0; /* link up, self-check, down */
 			last = g->cells[i].link_key;
 		}
 		pq_link_config lc;
@@ -650,10 +736,14 @@ double pq_exp_estimate_s(const pq_exp_grid *g)
 		if (p->gilbert)
 			loss = p->loss;
 		per *= 1 + 20 * loss; /* retransmission timeouts */
+		double cell;
 		if (p->open_rate > 0) /* open loop: the schedule, then the last connection's own time */
-			s += 0.05 + (double)p->connections / p->open_rate + per + (double)p->warmup * per;
+			cell = 0.05 + (double)p->connections / p->open_rate + per + (double)p->warmup * per;
 		else
-			s += 0.05 + (double)(p->connections + p->warmup) * per / p->concurrency;
+			cell = 0.05 + (double)(p->connections + p->warmup) * per / p->concurrency;
+		/* at once with as many neighbours as its RTT allows (exp/jobs.h) */
+		s += cell / (double)pq_exp_jobs_limit(g->server[0] ? 0 : p->rtt_ns, jobs ? jobs : 1);
 	}
-	return s;
+	/* each worker brings its links up (about once each), side by side */
+	return s + links;
 }

@@ -39,6 +39,9 @@ typedef struct pq_exp_progress {
 	uint64_t conns, failures;
 	int64_t elapsed_ns;
 	const char *arm;
+	size_t inflight;     /* cells being measured now (1 for a serial sweep) */
+	size_t inflight_max; /* how many may be at once now (exp/jobs.h backs off when cells are marked) */
+	size_t marked;       /* cells measured so far over the link's or the host's budget */
 } pq_exp_progress;
 
 typedef struct pq_exp_run_opts {
@@ -99,11 +102,36 @@ void pq_exp_run_noise(const pq_exp_run_summary *s, char *buf, size_t n);
  * lacks with the arm that asked for it and what the kernel has. Remote grids pass. */
 int pq_exp_check_kernel(const pq_exp_grid *g, pq_ktcp_caps *caps, pq_diag *d) PQ_MUST_USE;
 
+/* Measures the grid's cells one after another (cells already stored are skipped). */
 int pq_exp_run(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store *st, const pq_exp_run_opts *o,
 	       pq_exp_run_summary *sum, pq_diag *d) PQ_MUST_USE;
 
-/* Estimated seconds the grid takes here (links, checks, handshakes and transfers); for
- * --presets and the progress line before the first cell ends. */
-double pq_exp_estimate_s(const pq_exp_grid *g);
+void pq_exp_run_summary_init(pq_exp_run_summary *s);
+/* Adds one measuring process's summary to another's (counts summed, extremes kept). */
+void pq_exp_run_summary_add(pq_exp_run_summary *into, const pq_exp_run_summary *s);
+
+/* One measuring process's state across cells: the link it has up (kept while the next cell
+ * wants the same link; taken down and another brought up when not), the cells' fidelity
+ * added to *sum. pq_exp_run uses one for the whole grid, each worker of a concurrent sweep
+ * (exp/jobs.h) one for the cells it is given. pr: the progress the load's callback moves
+ * (read only; may be NULL when o->progress is NULL). */
+typedef struct pq_exp_runner pq_exp_runner;
+typedef struct pq_exp_cell_outcome {
+	size_t conns, failures; /* connections measured, of which failed */
+	int failed;             /* the cell measured nothing (status "failed") */
+	int marked;             /* over the link's or the host's budget */
+} pq_exp_cell_outcome;
+int pq_exp_runner_new(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store *st, const pq_exp_run_opts *o,
+		      const pq_exp_progress *pr, pq_exp_run_summary *sum, pq_exp_runner **out, pq_diag *d) PQ_MUST_USE;
+/* Measures and stores one cell. An error is the sweep's (store, link up, strict); the
+ * cell's own failures are stored in its row and counted in *oc. */
+int pq_exp_runner_cell(pq_exp_runner *R, const pq_exp_cell *c, pq_exp_cell_outcome *oc, pq_diag *d) PQ_MUST_USE;
+/* Takes the link down and frees (NULL: nothing); an error taking the link down. */
+int pq_exp_runner_free(pq_exp_runner *R, pq_diag *d);
+
+/* Estimated seconds the grid takes here (links, checks, handshakes and transfers) with up
+ * to `jobs` cells at once (exp/jobs.h: each cell with as many as its RTT allows); for
+ * --presets, --dry-run and the progress line before the first cell ends. */
+double pq_exp_estimate_s(const pq_exp_grid *g, unsigned jobs);
 
 #endif

@@ -188,17 +188,6 @@ void pq_exp_srv_fault(pq_exp_srv *s, enum pq_exp_srv_fault f)
 		kill(s->pid, SIGKILL); /* no pipe: dead all the same */
 }
 
-/* "killed by signal 11 (Segmentation fault)", "exited with status 1". */
-static void describe(int status, char *buf, size_t n)
-{
-	if (WIFSIGNALED(status))
-		snprintf(buf, n, "killed by signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
-	else if (WIFEXITED(status))
-		snprintf(buf, n, "exited with status %d", WEXITSTATUS(status));
-	else
-		snprintf(buf, n, "ended (wait status %#x)", (unsigned)status);
-}
-
 int pq_exp_srv_finish(pq_exp_srv *s, pq_server_stats *st, int64_t *cpu_ns, pq_diag *d)
 {
 	int rc = 0, status = 0;
@@ -221,7 +210,7 @@ int pq_exp_srv_finish(pq_exp_srv *s, pq_server_stats *st, int64_t *cpu_ns, pq_di
 	} else {
 		char how[160];
 		if (status)
-			describe(status, how, sizeof how);
+			pq_child_describe_status(status, how, sizeof how);
 		else
 			snprintf(how, sizeof how, "it did not answer within %d s and was killed",
 				 (int)(STOP_NS / PQ_NS_PER_S));

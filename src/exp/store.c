@@ -277,6 +277,18 @@ int pq_store_still_ours(const pq_store *s, pq_diag *d)
 	return 0;
 }
 
+/* The per-connection settings of a writer (WAL itself is the file's, set once). */
+static int writer_pragmas(sqlite3 *db, const char *path, const char *more, pq_diag *d)
+{
+	char sql[160], *err = NULL;
+	snprintf(sql, sizeof sql, "%sPRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON", more);
+	int rc = 0;
+	if (sqlite3_exec(db, sql, NULL, NULL, &err) != SQLITE_OK)
+		rc = pq_diag_set(d, PQ_EIO, "%s: %s", path, err ? err : "cannot set the database up for writing");
+	sqlite3_free(err);
+	return rc;
+}
+
 int pq_store_open(const char *path, const char *spec_name, const char *grid_hash, pq_store **out, pq_diag *d)
 {
 	int rc = mkdirs(path, d);
@@ -311,13 +323,8 @@ int pq_store_open(const char *path, const char *spec_name, const char *grid_hash
 	}
 	s->lock_fd = fd;
 	char have[80] = "";
-	char *err = NULL;
-	if (sqlite3_exec(s->db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON",
-			 NULL, NULL, &err) != SQLITE_OK) {
-		rc = pq_diag_set(d, PQ_EIO, "%s: %s", path, err ? err : "cannot switch to WAL");
-		sqlite3_free(err);
+	if ((rc = writer_pragmas(s->db, path, "PRAGMA journal_mode = WAL; ", d)) < 0)
 		goto out;
-	}
 	if (pq_sql_get_text(s->db, "SELECT value FROM meta WHERE key = 'spec_hash'", have, sizeof have) < 0 ||
 	    strcmp(have, grid_hash) != 0) {
 		char name[80] = "";
@@ -334,6 +341,45 @@ out:
 	else
 		*out = s;
 	return rc;
+}
+
+int pq_store_attach(const pq_store *owner, pq_store **out, pq_diag *d)
+{
+	pq_store *s = NULL;
+	int rc = open_common(owner->path, SQLITE_OPEN_READWRITE, &s, d);
+	if (rc < 0)
+		return rc;
+	/* a sweep's own workers only meet each other here (the owner's lock keeps others out) */
+	sqlite3_busy_timeout(s->db, 60000);
+	if ((rc = writer_pragmas(s->db, owner->path, "", d)) < 0) {
+		pq_store_close(s);
+		return rc;
+	}
+	s->run_id = owner->run_id;
+	snprintf(s->host, sizeof s->host, "%s", owner->host);
+	*out = s;
+	return 0;
+}
+
+void pq_store_suspend(pq_store *s)
+{
+	sqlite3_close(s->db);
+	s->db = NULL;
+}
+
+int pq_store_resume(pq_store *s, pq_diag *d)
+{
+	if (s->db)
+		return 0;
+	if (sqlite3_open_v2(s->path, &s->db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+		int rc = pq_diag_set(d, PQ_EIO, "%s: cannot open again: %s", s->path,
+				     s->db ? sqlite3_errmsg(s->db) : "out of memory");
+		sqlite3_close(s->db);
+		s->db = NULL;
+		return rc;
+	}
+	sqlite3_busy_timeout(s->db, 5000);
+	return writer_pragmas(s->db, s->path, "PRAGMA journal_mode = WAL; ", d);
 }
 
 void pq_store_close(pq_store *s)

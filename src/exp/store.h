@@ -33,6 +33,16 @@ char *pq_store_schema_sql(void);
 /* Creates an empty database (schema, meta) at path through a temporary name. */
 int pq_store_create(const char *path, const char *spec_name, const char *grid_hash, pq_diag *d) PQ_MUST_USE;
 void pq_store_close(pq_store *s);
+/* Another connection to the database `owner` writes, for a worker process of the same
+ * sweep (exp/jobs.h): the same run and host, no lock of its own (the owner holds it for
+ * the whole sweep), writes serialised by SQLite (WAL, busy timeout). Open it in the
+ * worker, after fork; the owner suspends its own connection before forking, since an open
+ * SQLite connection must never cross a fork (the child's copy of its lock state lies). */
+int pq_store_attach(const pq_store *owner, pq_store **out, pq_diag *d) PQ_MUST_USE;
+/* Closes the owner's connection, keeping its lock (and run); resume opens it again. Between
+ * the two, nothing but attach and close may be called. */
+void pq_store_suspend(pq_store *s);
+int pq_store_resume(pq_store *s, pq_diag *d) PQ_MUST_USE;
 /* 0 while the file at the path given to pq_store_open is still the one locked and written;
  * else an error naming it (removed or replaced meanwhile: what was written is not there). */
 int pq_store_still_ours(const pq_store *s, pq_diag *d) PQ_MUST_USE;

@@ -14,13 +14,5 @@ trap cleanup_tmp EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 # assert that file $1 contains the fixed string $2
 has() { grep -qF -- "$2" "$1" || { echo "--- $1:"; cat "$1"; fail "expected '$2' in $1"; }; }
-# The process that measures for a `pqtls sweep` started as PID: its child that leads a
-# session of its own (the sweep measures there when that raises the endpoints' group,
-# docs/sweep.md), else PID itself. A cell's server is a child of that process.
-sweep_measurer() {
-	local c
-	for c in $(pgrep -P "$1" -x pqtls); do
-		[ "$(ps -o sess= -p "$c" | tr -d ' ')" = "$c" ] && { echo "$c"; return; }
-	done
-	echo "$1"
-}
+# sweep_measurer PID: the process that measures for a `pqtls sweep` (lib/sweep.bash)
+source "$(dirname "${BASH_SOURCE[0]}")/lib/sweep.bash"

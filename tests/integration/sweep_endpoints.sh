@@ -55,7 +55,7 @@ fi
 # SIGTERM and ends after its cell, and the caller's session was never changed. The sweep
 # is long enough (3 x 40 connections at 50 ms) to be mid-cell when its parent dies.
 if [ "$grouped" = 1 ]; then
-	"${insession[@]}" "$P" sweep --rtt 50ms --sig ecdsa-p256,ml-dsa-44,ml-dsa-65 --connections 40 --no-check -q --out "$TMP/k.db" \
+	"${insession[@]}" "$P" sweep --rtt 50ms --sig ecdsa-p256,ml-dsa-44,ml-dsa-65 --connections 40 --no-check -q --jobs 1 --out "$TMP/k.db" \
 		>"$TMP/k.out" 2>&1 &
 	parent=$!
 	child=

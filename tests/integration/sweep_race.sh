@@ -9,6 +9,7 @@
 # rounds, each on a new file, because the old code lost data only when the two
 # creations interleaved (most rounds did).
 source "$(dirname "$0")/lib/loopback_serve.bash"
+source "$(dirname "$0")/lib/sweep.bash"
 
 cells() { python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('SELECT COUNT(*) FROM cell').fetchone()[0])" "$1"; }
 
@@ -54,10 +55,12 @@ for _ in $(seq 1 600); do
 	[ "$(cells "$T/gone.db" 2>/dev/null || echo 0)" -ge 1 ] && break
 	sleep 0.05
 done
-kill -STOP $gpid || fail "the sweep ended before its file could be removed"
-[ "$(cells "$T/gone.db")" -lt 20 ] || { kill -CONT $gpid; fail "the sweep finished before its file could be removed"; }
+# the process that writes: the sweep's child in a session of its own, when it has one
+gm=$(sweep_measurer $gpid)
+kill -STOP $gm || fail "the sweep ended before its file could be removed"
+[ "$(cells "$T/gone.db")" -lt 20 ] || { kill -CONT $gm; fail "the sweep finished before its file could be removed"; }
 rm "$T/gone.db"
-kill -CONT $gpid
+kill -CONT $gm
 rc=0
 wait $gpid || rc=$?
 [ "$rc" = 1 ] || { cat "$T/gone.out" "$T/gone.err"; fail "a sweep whose file was removed exited $rc"; }

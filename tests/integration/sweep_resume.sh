@@ -17,13 +17,15 @@ sig = ecdsa-p256
 sig = ml-dsa-44
 SPEC
 DB=$TMP/out/r.db
-run() { "$P" sweep "$TMP/r.spec" --no-check --out "$DB" "$@"; }
+# One cell at a time (the kill below lands inside the one cell being measured; a
+# concurrent sweep's kill is tests/integration/sweep_jobs.sh's).
+run() { "$P" sweep "$TMP/r.spec" --no-check --jobs 1 --out "$DB" "$@"; }
 count() { python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])" "$DB" "$1" 2>/dev/null || echo 0; }
 
 "$P" sweep "$TMP/r.spec" --dry-run | tail -n +2 | awk '{print $2}' | sort >"$TMP/want"
 [ "$(wc -l <"$TMP/want")" = 6 ] || fail "the grid is not 6 cells"
 
-"$P" sweep "$TMP/r.spec" --no-check --out "$DB" >"$TMP/first.out" 2>"$TMP/first.err" &
+"$P" sweep "$TMP/r.spec" --no-check --jobs 1 --out "$DB" >"$TMP/first.out" 2>"$TMP/first.err" &
 pid=$! # pqtls itself (not a subshell), so SIGKILL reaches it
 # Wait for two finished cells, then kill inside a later one (below).
 for _ in $(seq 1 300); do

@@ -8,7 +8,7 @@
 source "$(dirname "$0")/link_lib.bash"
 command -v python3 >/dev/null || fail "needs python3 (scripts/deps.sh installs it)"
 DB=$TMP/c.db
-"$P" sweep --sig ecdsa-p256 --rtt 20ms --connections 20 --trials 3 --timeout 2s --no-check -q --out "$DB" \
+"$P" sweep --sig ecdsa-p256 --rtt 20ms --connections 20 --trials 3 --timeout 2s --no-check -q --jobs 1 --out "$DB" \
 	>"$TMP/out" 2>"$TMP/err" &
 pid=$!
 # The server of a cell after the first: wait for a stored cell, then for a server process.

@@ -1,0 +1,448 @@
+#include "exp/jobs.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/child.h"
+#include "core/clock.h"
+
+int pq_exp_jobs_parse(const char *s, const char *what, unsigned *jobs, pq_diag *d)
+{
+	char *end = NULL;
+	if (s && strcmp(s, "auto") == 0) {
+		*jobs = PQ_EXP_JOBS_AUTO;
+		return 0;
+	}
+	errno = 0;
+	long v = s && *s >= '0' && *s <= '9' ? strtol(s, &end, 10) : 0;
+	if (!v || errno || *end || v < 1 || v > PQ_EXP_JOBS_MAX)
+		return pq_diag_set(d, PQ_EINVAL, "%s: '%s' is not a number of cells at once; use auto or 1 to %d", what,
+				   s ? s : "", PQ_EXP_JOBS_MAX);
+	*jobs = (unsigned)v;
+	return 0;
+}
+
+size_t pq_exp_jobs_limit(int64_t rtt_ns, size_t cap)
+{
+	if (cap < 1)
+		cap = 1;
+	if (rtt_ns < PQ_EXP_JOBS_SOLO_RTT_NS)
+		return 1;
+	size_t k = (size_t)(rtt_ns / PQ_EXP_JOBS_RTT_PER_JOB_NS);
+	return k < 1 ? 1 : k > cap ? cap : k;
+}
+
+unsigned pq_exp_jobs_choose(const pq_exp_grid *g, unsigned asked, unsigned ncpu, size_t ncells, char *why, size_t n)
+{
+	unsigned j = asked;
+	if (ncpu < 1)
+		ncpu = 1;
+	if (asked == PQ_EXP_JOBS_AUTO && g->server[0]) {
+		snprintf(why, n, "one cell at a time: the server is remote, its path and host are shared by every cell "
+				 "(--jobs N measures N at once anyway)");
+		return 1;
+	}
+	if (asked == PQ_EXP_JOBS_AUTO) {
+		j = PQ_EXP_JOBS_PER_CPU * ncpu;
+		if (j > PQ_EXP_JOBS_MAX)
+			j = PQ_EXP_JOBS_MAX;
+		snprintf(why, n, "auto: %u per CPU on %u CPUs; fewer at small RTTs", PQ_EXP_JOBS_PER_CPU, ncpu);
+	} else {
+		snprintf(why, n, "--jobs %u", asked);
+	}
+	if (ncells < j) {
+		j = ncells ? (unsigned)ncells : 1;
+		size_t len = strlen(why);
+		if (len < n)
+			snprintf(why + len, n - len, "; %zu cell%s to measure", ncells, ncells == 1 ? "" : "s");
+	}
+	return j;
+}
+
+void pq_exp_jobs_ctl_init(pq_exp_jobs_ctl *c, size_t max)
+{
+	*c = (pq_exp_jobs_ctl){.cap = max ? max : 1, .max = max ? max : 1};
+}
+
+int pq_exp_jobs_ctl_done(pq_exp_jobs_ctl *c, int marked)
+{
+	c->since_change++;
+	if (marked) {
+		c->clean_run = 0;
+		if (c->cap > 1 && c->since_change >= c->cap) {
+			c->cap--;
+			c->since_change = 0;
+			return -1;
+		}
+		return 0;
+	}
+	if (++c->clean_run >= 2 * c->cap && c->cap < c->max) {
+		c->cap++;
+		c->clean_run = c->since_change = 0;
+		return 1;
+	}
+	return 0;
+}
+
+int pq_exp_jobs_may_start(const size_t *limits, size_t inflight, size_t next_limit, size_t cap)
+{
+	size_t m = cap < next_limit ? cap : next_limit;
+	for (size_t i = 0; i < inflight; i++)
+		if (limits[i] < m)
+			m = limits[i];
+	return inflight + 1 <= m;
+}
+
+/* Worker <-> dispatcher messages (SOCK_SEQPACKET: one message a datagram, in order). */
+enum { MSG_READY, MSG_DONE, MSG_ERROR, MSG_FINAL };
+typedef struct wmsg {
+	int kind;
+	long long cell; /* index into the grid's cells (MSG_DONE) */
+	pq_exp_cell_outcome oc;
+	pq_exp_run_summary sum; /* the worker's so far */
+	char err[640];
+} wmsg;
+
+static void wsend(int fd, wmsg *m)
+{
+	while (send(fd, m, sizeof *m, MSG_NOSIGNAL) < 0 && errno == EINTR)
+		;
+}
+
+/* A worker: its own store connection and runner; cells from the dispatcher until it says
+ * stop (or is gone), then its link down and its summary. Never returns. */
+static void worker(int fd, pid_t parent, const pq_exp_grid *g, const pq_exp_chains *chains, pq_store *owner,
+		   const pq_exp_run_opts *o)
+{
+	/* The dispatcher killed (even by SIGKILL): this worker ends after its cell, its link
+	 * taken down (SIGTERM only sets the sweep's stop flag, inherited). */
+	if (prctl(PR_SET_PDEATHSIG, SIGTERM) < 0 || getppid() != parent)
+		_exit(1);
+	pq_exp_run_opts wo = *o;
+	wo.progress = NULL; /* the dispatcher draws the bar */
+	pq_exp_run_summary sum;
+	pq_exp_run_summary_init(&sum);
+	pq_store *st = NULL;
+	pq_exp_runner *R = NULL;
+	wmsg m = {.kind = MSG_READY};
+	pq_diag d;
+	int rc = pq_store_attach(owner, &st, &d);
+	if (rc == 0)
+		rc = pq_exp_runner_new(g, chains, st, &wo, NULL, &sum, &R, &d);
+	if (rc == 0)
+		wsend(fd, &m);
+	while (rc == 0) {
+		long long cell = -1;
+		ssize_t k;
+		while ((k = recv(fd, &cell, sizeof cell, 0)) < 0 && errno == EINTR)
+			;
+		if (k != (ssize_t)sizeof cell || cell < 0 || (size_t)cell >= g->n)
+			break; /* stop, or the dispatcher is gone */
+		m = (wmsg){.kind = MSG_DONE, .cell = cell};
+		if ((rc = pq_exp_runner_cell(R, &g->cells[cell], &m.oc, &d)) < 0)
+			break;
+		m.sum = sum;
+		wsend(fd, &m);
+	}
+	pq_diag dd;
+	int drc = pq_exp_runner_free(R, &dd);
+	if (rc < 0 || drc < 0) {
+		m = (wmsg){.kind = MSG_ERROR};
+		snprintf(m.err, sizeof m.err, "%s", pq_diag_msg(rc < 0 ? &d : &dd));
+		wsend(fd, &m);
+	}
+	m = (wmsg){.kind = MSG_FINAL, .sum = sum};
+	wsend(fd, &m);
+	pq_store_close(st);
+	_exit(rc < 0 || drc < 0 ? 1 : 0);
+}
+
+enum { W_STARTING = -2, W_IDLE = -1 }; /* else the cell in flight */
+typedef struct wslot {
+	pid_t pid;
+	int fd;
+	long long busy;
+	int ended, stop_sent;
+	size_t limit;          /* of the cell in flight */
+	const char *link_key;  /* of the last cell: its link is up there */
+	pq_exp_run_summary sum;
+	int have_sum;
+} wslot;
+
+typedef struct disp {
+	const pq_exp_grid *g;
+	const pq_exp_run_opts *o;
+	wslot *w;
+	size_t nw, inflight;
+	size_t *todo, ntodo, next;
+	pq_exp_jobs_ctl ctl;
+	pq_exp_progress pr;
+	int64_t t0;
+	int rc, stopping;
+	pq_diag *d;
+} disp;
+
+static int start_workers(disp *D, unsigned jobs, const pq_exp_chains *chains, pq_store *st)
+{
+	pid_t self = getpid();
+	fflush(stdout);
+	fflush(stderr);
+	for (unsigned i = 0; i < jobs; i++) {
+		int sv[2];
+		if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
+			break;
+		pid_t pid = fork();
+		if (pid < 0) {
+			close(sv[0]);
+			close(sv[1]);
+			break;
+		}
+		if (pid == 0) {
+			close(sv[0]);
+			for (size_t k = 0; k < D->nw; k++)
+				close(D->w[k].fd);
+			worker(sv[1], self, D->g, chains, st, D->o);
+		}
+		close(sv[1]);
+		D->w[D->nw++] = (wslot){.pid = pid, .fd = sv[0], .busy = W_STARTING};
+	}
+	if (D->nw < jobs && D->o->log)
+		fprintf(D->o->log, "jobs: %zu of %u workers started (%s); measuring with those\n", D->nw, jobs,
+			strerror(errno));
+	return D->nw ? 0 : pq_diag_set(D->d, -errno, "cannot start a worker process: %s", strerror(errno));
+}
+
+static void progress(disp *D, const char *arm)
+{
+	D->pr.elapsed_ns = pq_clock_now(&pq_clock_mono) - D->t0;
+	D->pr.inflight = D->inflight;
+	D->pr.inflight_max = D->ctl.cap;
+	if (arm)
+		D->pr.arm = arm;
+	if (D->o->progress)
+		D->o->progress(D->o->progress_arg, &D->pr);
+}
+
+/* The idle worker for cell c: one whose link is c's, else any; -1 none. */
+static int pick(const disp *D, const pq_exp_cell *c)
+{
+	int any = -1;
+	for (size_t i = 0; i < D->nw; i++) {
+		const wslot *w = &D->w[i];
+		if (w->busy != W_IDLE || w->ended || w->stop_sent)
+			continue;
+		if (w->link_key && strcmp(w->link_key, c->link_key) == 0)
+			return (int)i;
+		if (any < 0)
+			any = (int)i;
+	}
+	return any;
+}
+
+static void dispatch(disp *D)
+{
+	size_t limits[PQ_EXP_JOBS_MAX];
+	while (!D->stopping && D->next < D->ntodo) {
+		const pq_exp_cell *c = &D->g->cells[D->todo[D->next]];
+		size_t n = 0, lim = pq_exp_jobs_limit(D->g->server[0] ? PQ_EXP_JOBS_SOLO_RTT_NS : c->p.rtt_ns, D->ctl.max);
+		for (size_t i = 0; i < D->nw; i++)
+			if (D->w[i].busy >= 0)
+				limits[n++] = D->w[i].limit;
+		int k = pq_exp_jobs_may_start(limits, n, lim, D->ctl.cap) ? pick(D, c) : -1;
+		if (k < 0)
+			return;
+		wslot *w = &D->w[k];
+		long long cell = (long long)D->todo[D->next];
+		if (send(w->fd, &cell, sizeof cell, MSG_NOSIGNAL) != (ssize_t)sizeof cell)
+			return; /* gone: its end is read from the socket */
+		w->busy = cell;
+		w->limit = lim;
+		w->link_key = c->link_key;
+		D->next++;
+		D->inflight++;
+	}
+}
+
+static void stop_idle(disp *D)
+{
+	if (!D->stopping && D->next < D->ntodo)
+		return;
+	for (size_t i = 0; i < D->nw; i++) {
+		wslot *w = &D->w[i];
+		if (w->busy == W_IDLE && !w->stop_sent && !w->ended) {
+			long long cell = -1;
+			(void)send(w->fd, &cell, sizeof cell, MSG_NOSIGNAL);
+			w->stop_sent = 1;
+		}
+	}
+}
+
+/* The sweep's first error is kept; dispatching stops, the cells in flight finish. */
+static void fail(disp *D, const char *msg)
+{
+	if (D->rc == 0)
+		D->rc = pq_diag_set(D->d, PQ_EIO, "%s", msg);
+	D->stopping = 1;
+}
+
+static void on_message(disp *D, wslot *w, const wmsg *m)
+{
+	switch (m->kind) {
+	case MSG_READY:
+		w->busy = W_IDLE;
+		break;
+	case MSG_DONE: {
+		const pq_exp_cell *c = &D->g->cells[m->cell];
+		w->busy = W_IDLE;
+		w->sum = m->sum;
+		w->have_sum = 1;
+		D->inflight--;
+		D->pr.done++;
+		D->pr.conns += m->oc.conns;
+		D->pr.failures += m->oc.failures;
+		D->pr.marked += (size_t)m->oc.marked;
+		size_t before = D->ctl.cap;
+		int ch = pq_exp_jobs_ctl_done(&D->ctl, m->oc.marked);
+		if (ch && D->o->log)
+			fprintf(D->o->log, "\njobs: %zu cells at once at most, was %zu (%s)\n", D->ctl.cap, before,
+				ch < 0 ? "a cell went over the link's or the host's budget" : "the last cells were clean");
+		progress(D, c->p.arm);
+		break;
+	}
+	case MSG_ERROR:
+		fail(D, m->err);
+		break;
+	case MSG_FINAL:
+		w->sum = m->sum;
+		w->have_sum = 1;
+		break;
+	}
+}
+
+/* A worker's socket closed: it has ended; reaped here. One that ended mid-cell (killed)
+ * is the sweep's error: its cell is not stored and a resume measures it. */
+static void on_end(disp *D, wslot *w)
+{
+	int status = 0;
+	close(w->fd);
+	w->fd = -1;
+	w->ended = 1;
+	while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
+		;
+	char why[160], msg[512];
+	pq_child_describe_status(status, why, sizeof why);
+	if (w->busy >= 0) {
+		snprintf(msg, sizeof msg, "a worker process %s while it measured cell %lld (%s); that cell is not stored "
+			 "(the same command measures it)", why, w->busy, D->g->cells[w->busy].p.arm);
+		D->inflight--;
+		fail(D, msg);
+	} else if (w->busy == W_STARTING) {
+		snprintf(msg, sizeof msg, "a worker process %s before it measured anything", why);
+		fail(D, msg);
+	}
+}
+
+static int loop(disp *D)
+{
+	struct pollfd pf[PQ_EXP_JOBS_MAX];
+	size_t idx[PQ_EXP_JOBS_MAX];
+	for (;;) {
+		if (D->o->stop && *D->o->stop && !D->stopping) {
+			D->stopping = 1;
+		}
+		dispatch(D);
+		stop_idle(D);
+		size_t n = 0;
+		for (size_t i = 0; i < D->nw; i++)
+			if (!D->w[i].ended) {
+				pf[n] = (struct pollfd){.fd = D->w[i].fd, .events = POLLIN};
+				idx[n++] = i;
+			}
+		if (!n)
+			return D->rc;
+		int k = poll(pf, (nfds_t)n, 250);
+		if (k < 0 && errno != EINTR)
+			return pq_diag_set(D->d, -errno, "jobs: poll: %s", strerror(errno));
+		for (size_t i = 0; k > 0 && i < n; i++) {
+			if (!(pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			wslot *w = &D->w[idx[i]];
+			wmsg m;
+			ssize_t got = recv(w->fd, &m, sizeof m, MSG_DONTWAIT);
+			if (got == (ssize_t)sizeof m)
+				on_message(D, w, &m);
+			else if (got == 0 || (got < 0 && errno != EINTR && errno != EAGAIN))
+				on_end(D, w);
+		}
+	}
+}
+
+int pq_exp_run_jobs(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store *st, const pq_exp_run_opts *o,
+		    unsigned jobs, pq_exp_run_summary *sum, pq_diag *d)
+{
+	if (jobs <= 1)
+		return pq_exp_run(g, chains, st, o, sum, d);
+	if (jobs > PQ_EXP_JOBS_MAX)
+		jobs = PQ_EXP_JOBS_MAX;
+	disp D = {.g = g, .o = o, .d = d, .t0 = pq_clock_now(&pq_clock_mono), .pr = {.total = g->n}};
+	pq_exp_run_summary_init(sum);
+	int rc = 0;
+	D.todo = calloc(g->n ? g->n : 1, sizeof *D.todo);
+	D.w = calloc(jobs, sizeof *D.w);
+	if (!D.todo || !D.w) {
+		rc = pq_diag_set(d, PQ_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < g->n; i++) {
+		int done = pq_store_cell_done(st, g->cells[i].key, d);
+		if (done < 0) {
+			rc = done;
+			goto out;
+		}
+		if (done) {
+			sum->cells_skipped++;
+			D.pr.skipped++;
+			D.pr.done++;
+		} else {
+			D.todo[D.ntodo++] = i;
+		}
+	}
+	if (D.ntodo < jobs)
+		jobs = D.ntodo ? (unsigned)D.ntodo : 1;
+	/* No SQLite connection crosses the fork (exp/store.h): the owner's is closed while
+	 * the workers write, its lock kept. */
+	pq_store_suspend(st);
+	rc = start_workers(&D, jobs, chains, st);
+	pq_exp_jobs_ctl_init(&D.ctl, D.nw);
+	if (rc == 0) {
+		progress(&D, NULL);
+		rc = loop(&D);
+	}
+	pq_diag rd;
+	int rrc = pq_store_resume(st, &rd);
+	if (rc == 0 && rrc < 0)
+		rc = pq_diag_set(d, rrc, "%s", pq_diag_msg(&rd));
+	if (rc < 0 && !D.nw)
+		goto out;
+	sum->interrupted = D.next < D.ntodo;
+	for (size_t i = 0; i < D.nw; i++)
+		if (D.w[i].have_sum) {
+			size_t skipped = sum->cells_skipped;
+			int intr = sum->interrupted;
+			pq_exp_run_summary_add(sum, &D.w[i].sum);
+			sum->cells_skipped = skipped;
+			sum->interrupted = intr;
+		}
+out:
+	free(D.todo);
+	free(D.w);
+	return rc;
+}

@@ -1,0 +1,61 @@
+/* Cells measured at once (`pqtls sweep --jobs N`): a dispatcher in the measuring process
+ * and N worker processes forked from it, each with a link of its own (its own namespaces,
+ * forwarder, queues and loss sequence: no two cells share one) and its own connection to
+ * the results database. The dispatcher hands out the grid's cells in run order (by link,
+ * then trial, arms shuffled per trial: exp/grid.h), preferring a worker whose link is
+ * already the cell's, so links are brought up once per worker. What is stored per cell does
+ * not depend on N: a --jobs 8 run merges with a --jobs 1 shard, and resuming skips stored
+ * cells whatever N was.
+ *
+ * Concurrency guards the measurement: a cell whose RTT is small against its CPU work runs
+ * with few neighbours (pq_exp_jobs_limit), and the dispatcher lets fewer cells run at once
+ * when cells come back over the link's or the host's budget, more again after a run of
+ * clean ones (pq_exp_jobs_ctl), saying so on the log. */
+#ifndef PQ_EXP_JOBS_H
+#define PQ_EXP_JOBS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/err.h"
+#include "exp/runner.h"
+
+#define PQ_EXP_JOBS_MAX 64      /* --jobs accepts 1..64 */
+#define PQ_EXP_JOBS_PER_CPU 6   /* auto: cells at once per CPU, at RTTs where the CPUs mostly wait */
+#define PQ_EXP_JOBS_SOLO_RTT_NS 10000000LL /* below 10 ms RTT a cell runs alone */
+#define PQ_EXP_JOBS_RTT_PER_JOB_NS 5000000LL /* above it, one neighbour per 5 ms of RTT */
+#define PQ_EXP_JOBS_AUTO 0
+
+/* "auto" (PQ_EXP_JOBS_AUTO) or a count 1..PQ_EXP_JOBS_MAX; `what` names the option. */
+int pq_exp_jobs_parse(const char *s, const char *what, unsigned *jobs, pq_diag *d) PQ_MUST_USE;
+
+/* How many cells may be in flight while a cell with this RTT is (itself included), at most
+ * cap: 1 below PQ_EXP_JOBS_SOLO_RTT_NS, then one per PQ_EXP_JOBS_RTT_PER_JOB_NS. */
+size_t pq_exp_jobs_limit(int64_t rtt_ns, size_t cap);
+
+/* The concurrency for `asked` (PQ_EXP_JOBS_AUTO or a count) on this grid and machine, with
+ * the reason in why: a remote server is measured one cell at a time unless asked
+ * otherwise; auto is PQ_EXP_JOBS_PER_CPU per CPU; never more than the cells to measure. */
+unsigned pq_exp_jobs_choose(const pq_exp_grid *g, unsigned asked, unsigned ncpu, size_t ncells, char *why,
+			    size_t n);
+
+/* The dispatcher's cap on cells at once: lowered by one when a cell comes back marked
+ * (at most once per `cap` cells finished, so one noisy moment counts once), raised by one
+ * after 2 x cap clean cells in a row, between 1 and max. */
+typedef struct pq_exp_jobs_ctl {
+	size_t cap, max;
+	size_t clean_run, since_change;
+} pq_exp_jobs_ctl;
+void pq_exp_jobs_ctl_init(pq_exp_jobs_ctl *c, size_t max);
+/* A finished cell: returns -1 when the cap went down, +1 up, 0 unchanged. */
+int pq_exp_jobs_ctl_done(pq_exp_jobs_ctl *c, int marked);
+/* May one more cell, with this limit, start while `inflight` cells with the limits given run? */
+int pq_exp_jobs_may_start(const size_t *limits, size_t inflight, size_t next_limit, size_t cap);
+
+/* Measures the grid with up to `jobs` cells at once (1: pq_exp_run). st is the owner's
+ * store; each worker attaches its own connection. Stops dispatching on o->stop (the cells
+ * in flight finish) or on a worker's error (returned, the others' cells kept). */
+int pq_exp_run_jobs(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store *st, const pq_exp_run_opts *o,
+		    unsigned jobs, pq_exp_run_summary *sum, pq_diag *d) PQ_MUST_USE;
+
+#endif

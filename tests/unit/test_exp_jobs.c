@@ -1,0 +1,149 @@
+/* exp/jobs: how many cells a sweep measures at once. The option's values and refusals,
+ * the choice for a grid (remote: one at a time; auto: per CPU; never more than the cells),
+ * the RTT rule that keeps small-RTT cells alone, the dispatcher's admission test and its
+ * back-off when cells come back over their budgets. The workers themselves are measured
+ * by tests/integration/sweep_jobs.sh. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "exp/jobs.h"
+
+#define MS 1000000LL
+
+static void parse(void **state)
+{
+	(void)state;
+	unsigned j = 99;
+	pq_diag d;
+	assert_int_equal(pq_exp_jobs_parse("auto", "--jobs", &j, &d), 0);
+	assert_int_equal(j, PQ_EXP_JOBS_AUTO);
+	assert_int_equal(pq_exp_jobs_parse("1", "--jobs", &j, &d), 0);
+	assert_int_equal(j, 1);
+	assert_int_equal(pq_exp_jobs_parse("64", "--jobs", &j, &d), 0);
+	assert_int_equal(j, 64);
+	const char *bad[] = {"0", "-1", "65", "1000000000000", "abc", "4x", "", " 4", "2.5", NULL};
+	for (int i = 0; bad[i]; i++) {
+		j = 7;
+		assert_int_equal(pq_exp_jobs_parse(bad[i], "--jobs", &j, &d), PQ_EINVAL);
+		assert_int_equal(j, 7); /* untouched */
+		assert_non_null(strstr(pq_diag_msg(&d), "--jobs: '"));
+		assert_non_null(strstr(pq_diag_msg(&d), "use auto or 1 to 64"));
+	}
+	assert_int_equal(pq_exp_jobs_parse(NULL, "--jobs", &j, &d), PQ_EINVAL);
+}
+
+static void limit(void **state)
+{
+	(void)state;
+	/* under 10 ms a cell is alone, whatever the cap */
+	assert_int_equal(pq_exp_jobs_limit(0, 12), 1);
+	assert_int_equal(pq_exp_jobs_limit(1 * MS, 12), 1);
+	assert_int_equal(pq_exp_jobs_limit(10 * MS - 1, 12), 1);
+	/* then one neighbour per 5 ms, up to the cap */
+	assert_int_equal(pq_exp_jobs_limit(10 * MS, 12), 2);
+	assert_int_equal(pq_exp_jobs_limit(20 * MS, 12), 4);
+	assert_int_equal(pq_exp_jobs_limit(50 * MS, 12), 10);
+	assert_int_equal(pq_exp_jobs_limit(148 * MS, 12), 12);
+	assert_int_equal(pq_exp_jobs_limit(148 * MS, 1), 1);
+	assert_int_equal(pq_exp_jobs_limit(148 * MS, 0), 1);
+}
+
+static void choose(void **state)
+{
+	(void)state;
+	pq_exp_grid g;
+	memset(&g, 0, sizeof g);
+	char why[200];
+	assert_int_equal(pq_exp_jobs_choose(&g, PQ_EXP_JOBS_AUTO, 2, 100, why, sizeof why), 2 * PQ_EXP_JOBS_PER_CPU);
+	assert_non_null(strstr(why, "auto"));
+	assert_int_equal(pq_exp_jobs_choose(&g, PQ_EXP_JOBS_AUTO, 64, 1000, why, sizeof why), PQ_EXP_JOBS_MAX);
+	assert_int_equal(pq_exp_jobs_choose(&g, 8, 2, 100, why, sizeof why), 8);
+	/* never more than the cells */
+	assert_int_equal(pq_exp_jobs_choose(&g, 8, 2, 3, why, sizeof why), 3);
+	assert_non_null(strstr(why, "3 cells to measure"));
+	assert_int_equal(pq_exp_jobs_choose(&g, 8, 2, 0, why, sizeof why), 1);
+	/* a remote server: one at a time unless asked, with the reason */
+	strcpy(g.server, "example.test:443");
+	assert_int_equal(pq_exp_jobs_choose(&g, PQ_EXP_JOBS_AUTO, 2, 100, why, sizeof why), 1);
+	assert_non_null(strstr(why, "remote"));
+	assert_int_equal(pq_exp_jobs_choose(&g, 4, 2, 100, why, sizeof why), 4);
+}
+
+static void may_start(void **state)
+{
+	(void)state;
+	size_t l[4] = {10, 10, 1, 2};
+	assert_true(pq_exp_jobs_may_start(l, 0, 1, 8));  /* a solo cell on an idle machine */
+	assert_false(pq_exp_jobs_may_start(l, 1, 1, 8)); /* ... not beside another */
+	assert_true(pq_exp_jobs_may_start(l, 2, 10, 8)); /* two of 10 running: a third */
+	assert_false(pq_exp_jobs_may_start(l, 2, 10, 2)); /* the cap */
+	assert_false(pq_exp_jobs_may_start(l, 3, 10, 8)); /* a solo cell runs: nothing beside it */
+	size_t m[2] = {2, 10};
+	assert_false(pq_exp_jobs_may_start(m, 2, 10, 8)); /* the 2-cell limit of one in flight */
+	assert_true(pq_exp_jobs_may_start(m + 1, 1, 10, 8));
+}
+
+static void ctl(void **state)
+{
+	(void)state;
+	pq_exp_jobs_ctl c;
+	pq_exp_jobs_ctl_init(&c, 4);
+	assert_int_equal(c.cap, 4);
+	/* a marked cell before `cap` cells finished since the start does not cut yet */
+	assert_int_equal(pq_exp_jobs_ctl_done(&c, 1), 0);
+	assert_int_equal(pq_exp_jobs_ctl_done(&c, 0), 0);
+	assert_int_equal(pq_exp_jobs_ctl_done(&c, 0), 0);
+	assert_int_equal(pq_exp_jobs_ctl_done(&c, 1), -1); /* the fourth: cut to 3 */
+	assert_int_equal(c.cap, 3);
+	/* the cells that were in flight at the cut count once: two more marks, no cut */
+	assert_int_equal(pq_exp_jobs_ctl_done(&c, 1), 0);
+	assert_int_equal(pq_exp_jobs_ctl_done(&c, 1), 0);
+	assert_int_equal(pq_exp_jobs_ctl_done(&c, 1), -1);
+	assert_int_equal(c.cap, 2);
+	for (int i = 0; i < 10; i++)
+		(void)pq_exp_jobs_ctl_done(&c, 1);
+	assert_int_equal(c.cap, 1); /* never under one */
+	/* 2 x cap clean cells in a row raise it by one, up to the max */
+	assert_int_equal(pq_exp_jobs_ctl_done(&c, 0), 0);
+	assert_int_equal(pq_exp_jobs_ctl_done(&c, 0), 1);
+	assert_int_equal(c.cap, 2);
+	for (int i = 0; i < 100; i++)
+		(void)pq_exp_jobs_ctl_done(&c, 0);
+	assert_int_equal(c.cap, 4);
+	pq_exp_jobs_ctl_init(&c, 0);
+	assert_int_equal(c.cap, 1);
+}
+
+static void summary_add(void **state)
+{
+	(void)state;
+	pq_exp_run_summary a, b;
+	pq_exp_run_summary_init(&a);
+	pq_exp_run_summary_init(&b);
+	b.cells_run = 3, b.conns = 30, b.cells_link_over = 1, b.cells_link_known = 3;
+	b.late_p99_max_ns = 2e6, b.runq_max = 4, b.nice = -19, b.wait_max_us = 100;
+	pq_exp_run_summary_add(&a, &b);
+	b.late_p99_max_ns = 1e6, b.runq_max = 7, b.nice = -5;
+	pq_exp_run_summary_add(&a, &b);
+	assert_int_equal(a.cells_run, 6);
+	assert_int_equal(a.conns, 60);
+	assert_int_equal(a.cells_link_over, 2);
+	assert_true(a.late_p99_max_ns == 2e6);
+	assert_int_equal(a.runq_max, 7);
+	assert_int_equal(a.nice, -5); /* the largest, as a single run keeps it */
+	assert_true(a.wait_max_us == 100);
+	assert_true(a.probe_tail_max_ns == -1); /* none known stays unknown */
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(parse),    cmocka_unit_test(limit), cmocka_unit_test(choose),
+		cmocka_unit_test(may_start), cmocka_unit_test(ctl),  cmocka_unit_test(summary_add),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
