@@ -29,7 +29,7 @@ struct sweep_opts {
 	const char *dim[PQ_DIM_COUNT]; /* --KEY for every spec key (exp/dim.h) */
 	const char *preset, *out, *shard, *cache, *fault_late, *jobs;
 	int presets, keys, schema, no_check, strict, dry_run, quiet, backend;
-	long long endpoint_nice; /* PQ_OPT_INT fills a long long */
+	long long endpoint_nice, remeasure; /* PQ_OPT_INT fills a long long */
 };
 
 #define O(f) offsetof(struct sweep_opts, f)
@@ -59,6 +59,9 @@ static const pq_opt sweep_fixed[] = {
 	 "the nice value each cell's client and server run at, -20..19 (raising needs root), so that other work on this "
 	 "machine delays the measured connections less; stored per cell (host_nice) beside their waits for a CPU",
 	 NULL, PQ_SCHED_NICE_MIN, PQ_SCHED_NICE_MAX},
+	{"remeasure", 0, PQ_OPT_INT, O(remeasure), "N", NULL /* PQ_EXP_REMEASURE_DEFAULT, below */,
+	 "measure a cell over the link's or the host's budget again, up to N times (0..5); only its last attempt is "
+	 "stored, the sweep's last line counts the attempts thrown away", NULL, 0, PQ_EXP_REMEASURE_MAX},
 	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
 
@@ -83,14 +86,18 @@ enum {
 static const pq_opt *table_of(pq_opt *t, const pq_opt *extra, size_t nextra)
 {
 	static char help[PQ_DIM_COUNT][400];
-	static char nice_def[8];
+	static char nice_def[8], remeasure_def[8];
 	if (t[0].name)
 		return t;
 	memcpy(t, sweep_fixed, NFIXED * sizeof *t);
 	snprintf(nice_def, sizeof nice_def, "%d", PQ_EXP_ENDPOINT_NICE);
-	for (int i = 0; i < NFIXED; i++)
+	snprintf(remeasure_def, sizeof remeasure_def, "%d", PQ_EXP_REMEASURE_DEFAULT);
+	for (int i = 0; i < NFIXED; i++) {
 		if (!strcmp(t[i].name, "endpoint-nice"))
 			t[i].def = nice_def;
+		if (!strcmp(t[i].name, "remeasure"))
+			t[i].def = remeasure_def;
+	}
 	if (nextra)
 		memcpy(t + NFIXED, extra, nextra * sizeof *t);
 	for (int i = 0, j = NFIXED + (int)nextra; i < PQ_DIM_COUNT; i++) {
@@ -436,7 +443,8 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 	catch_signals();
 	pq_exp_run_opts ro = {.no_check = o->no_check, .strict = o->strict, .backend = (enum pq_backend)o->backend,
 			      .log = log, .stop = &stop_flag, .test_server_fault_cell = -1,
-			      .fault_link_late_ns = fault_late, .caps = &caps, .endpoint_nice = (int)o->endpoint_nice};
+			      .fault_link_late_ns = fault_late, .caps = &caps, .endpoint_nice = (int)o->endpoint_nice,
+			      .remeasure = (int)o->remeasure};
 	if (!o->quiet && pq_cli_progress_enabled()) {
 		ro.progress = progress;
 		ro.progress_arg = &b;

@@ -498,6 +498,9 @@ void pq_exp_run_noise(const pq_exp_run_summary *s, char *buf, size_t n)
 			len += (size_t)snprintf(buf + len, n - len, " (release lateness p99 at most %.2f ms)",
 						s->late_p99_max_ns / 1e6);
 	}
+	if (s->cells_remeasured && len < n)
+		len += (size_t)snprintf(buf + len, n - len, "; %zu cell%s measured again after going over a budget",
+					s->cells_remeasured, s->cells_remeasured == 1 ? "" : "s");
 	if (s->cells_host_known && len < n)
 		snprintf(buf + len, n - len,
 			 "; %zu of %zu cells over the host budget (steal > %.0f %%: %zu; the endpoints' median wait > %.0f %% of "
@@ -557,6 +560,7 @@ void pq_exp_run_summary_add(pq_exp_run_summary *s, const pq_exp_run_summary *w)
 	s->cells_link_known += w->cells_link_known, s->cells_link_over += w->cells_link_over;
 	s->cells_host_known += w->cells_host_known, s->cells_host_over += w->cells_host_over;
 	s->cells_wait_over += w->cells_wait_over;
+	s->cells_remeasured += w->cells_remeasured;
 	s->steal_pct_sum += w->steal_pct_sum, s->steal_pct_max = maxd(s->steal_pct_max, w->steal_pct_max);
 	s->cells_steal_known += w->cells_steal_known, s->cells_steal_over += w->cells_steal_over;
 	s->wait_max_us = maxd(s->wait_max_us, w->wait_max_us);
@@ -589,6 +593,38 @@ int pq_exp_runner_free(pq_exp_runner *R, pq_diag *d)
 	return rc;
 }
 
+static cellrun *cell_new(const pq_exp_runner *R, const pq_exp_cell *c)
+{
+	cellrun *r = calloc(1, sizeof *r);
+	if (!r)
+		return NULL;
+	r->g = R->g;
+	r->c = c;
+	r->o = R->o;
+	r->pr = R->pr;
+	r->t0 = R->t0;
+	r->link = R->lr.link;
+	r->chain = R->g->server[0] ? NULL : pq_exp_chains_find(R->chains, &c->p);
+	pq_store_cell_row_init(&r->row);
+	pq_store_utc_now(r->row.started_at);
+	r->row.link_check_id = R->lr.check_id;
+	r->row.link_check_ok = R->lr.check_ok;
+	return r;
+}
+
+/* What put a measured cell over budget, in words. */
+static void over_why(const cellrun *r, char *buf, size_t n)
+{
+	const pq_store_cell_row *w = &r->row;
+	size_t len = 0;
+	buf[0] = '\0';
+	if (w->link_ok == 0)
+		len += (size_t)snprintf(buf, n, "link: %s", r->link_why);
+	if (w->host_ok == 0 && len < n)
+		snprintf(buf + len, n - len, "%shost: steal %.1f %%, the endpoints' median wait for a CPU %.2f ms",
+			 len ? "; " : "", w->host_steal_pct, endpoint_wait_us(w) / 1e3);
+}
+
 int pq_exp_runner_cell(pq_exp_runner *R, const pq_exp_cell *c, pq_exp_cell_outcome *oc, pq_diag *d)
 {
 	const pq_exp_grid *g = R->g;
@@ -604,22 +640,27 @@ int pq_exp_runner_cell(pq_exp_runner *R, const pq_exp_cell *c, pq_exp_cell_outco
 			return rc;
 		R->cur_link = c->link_key;
 	}
-	cellrun *r = calloc(1, sizeof *r);
-	if (!r)
-		return pq_diag_set(d, PQ_ENOMEM, "out of memory");
-	r->g = g;
-	r->c = c;
-	r->o = o;
-	r->pr = R->pr;
-	r->t0 = R->t0;
-	r->link = R->lr.link;
-	r->chain = g->server[0] ? NULL : pq_exp_chains_find(R->chains, &c->p);
-	pq_store_cell_row_init(&r->row);
-	pq_store_utc_now(r->row.started_at);
-	r->row.link_check_id = R->lr.check_id;
-	r->row.link_check_ok = R->lr.check_ok;
-	if ((rc = pq_exp_point_link(&c->p, g->seed, c->arm_where, &r->lc, d)) == 0) {
+	cellrun *r = NULL;
+	/* A cell over the link's or the host's budget is measured again, up to o->remeasure
+	 * times; the last attempt is stored (marked if it is over too). */
+	for (int attempt = 0;; attempt++) {
+		if (!(r = cell_new(R, c)))
+			return pq_diag_set(d, PQ_ENOMEM, "out of memory");
+		if ((rc = pq_exp_point_link(&c->p, g->seed, c->arm_where, &r->lc, d)) < 0)
+			break;
 		measure(r);
+		if ((r->row.link_ok != 0 && r->row.host_ok != 0) || attempt >= o->remeasure || r->fault_sent)
+			break;
+		char why[320];
+		over_why(r, why, sizeof why);
+		if (o->log)
+			fprintf(o->log, "cell %zu (%s, trial %d): over budget (%s); measuring it again (%d of %d)\n", c->index,
+				c->p.arm, c->p.trial, why, attempt + 1, o->remeasure);
+		R->sum->cells_remeasured++;
+		pq_load_result_dispose(&r->res);
+		free(r);
+	}
+	if (rc == 0) {
 		cell_eff(r, &R->lr);
 		rc = pq_store_cell(R->st, c, &r->eff, &r->row, r->res.recs, r->res.n, d);
 	}

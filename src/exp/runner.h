@@ -66,7 +66,13 @@ typedef struct pq_exp_run_opts {
 	 * measures in a session of its own raised to the same nice (cli/sweep.c); each cell
 	 * stores the group's nice it ran in. */
 	int endpoint_nice;
+	/* A cell over the link's or the host's budget is measured again up to this many times
+	 * (0: never); only its last attempt is stored. */
+	int remeasure;
 } pq_exp_run_opts;
+
+#define PQ_EXP_REMEASURE_DEFAULT 1
+#define PQ_EXP_REMEASURE_MAX 5
 
 /* The endpoints' nice by default: the most a process can ask but one, as the link's
  * self-check probe (net/check.c) runs. Measured here (docs/model.md "The host's CPU"). */
@@ -82,6 +88,7 @@ typedef struct pq_exp_run_summary {
 	size_t cells_link_known, cells_link_over; /* cells with the link's accounting, over its budget */
 	size_t cells_host_known, cells_host_over; /* cells with a host verdict, over its budget */
 	size_t cells_wait_over;             /* of those, over the endpoints' wait budget */
+	size_t cells_remeasured;            /* attempts thrown away because they were over a budget */
 	double steal_pct_sum, steal_pct_max; /* over the cells with a steal reading */
 	size_t cells_steal_known, cells_steal_over;
 	double wait_max_us;                 /* the largest endpoints' median wait of a cell; -1 none */

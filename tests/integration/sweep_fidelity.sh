@@ -52,6 +52,10 @@ has "$TMP/out" "2 cells measured"
 has "$TMP/out" "2 of 2 cells over the link budget"
 has "$TMP/err" "measuring anyway, its cells marked"
 has "$TMP/err" "the link went over its budget: release lateness p99"
+# each cell over budget is measured once more (--remeasure's default), then stored marked
+has "$TMP/err" "over budget (link: release lateness p99"
+has "$TMP/err" "measuring it again (1 of 1)"
+has "$TMP/out" "2 cells measured again after going over a budget"
 python3 - "$TMP/late.db" <<'PY' || fail "the late link's cells are not marked"
 import sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
