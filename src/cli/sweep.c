@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "core/awake.h"
 #include "core/clock.h"
 #include "core/sched.h"
 #include "core/units.h"
@@ -28,7 +29,7 @@
 struct sweep_opts {
 	const char *dim[PQ_DIM_COUNT]; /* --KEY for every spec key (exp/dim.h) */
 	const char *preset, *out, *shard, *cache, *fault_late, *jobs;
-	int presets, keys, schema, no_check, strict, dry_run, quiet, backend;
+	int presets, keys, schema, no_check, strict, dry_run, quiet, backend, awake;
 	long long endpoint_nice, remeasure; /* PQ_OPT_INT fills a long long */
 };
 
@@ -59,6 +60,10 @@ static const pq_opt sweep_fixed[] = {
 	 "the nice value each cell's client and server run at, -20..19 (raising needs root), so that other work on this "
 	 "machine delays the measured connections less; stored per cell (host_nice) beside their waits for a CPU",
 	 NULL, PQ_SCHED_NICE_MIN, PQ_SCHED_NICE_MAX},
+	{"keep-awake", 0, PQ_OPT_CHOICE, O(awake), NULL, "on",
+	 "while measuring, a busy thread per CPU that takes only cycles nobody else wants (SCHED_IDLE, in a session of "
+	 "its own at nice 19), so that no vCPU halts and wakes late under a link's forwarder (bench/awake.sh measures it)",
+	 "on|off", 0, 0},
 	{"remeasure", 0, PQ_OPT_INT, O(remeasure), "N", NULL /* PQ_EXP_REMEASURE_DEFAULT, below */,
 	 "measure a cell over the link's or the host's budget again, up to N times (0..5); only its last attempt is "
 	 "stored, the sweep's last line counts the attempts thrown away", NULL, 0, PQ_EXP_REMEASURE_MAX},
@@ -450,7 +455,12 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 		ro.progress_arg = &b;
 	}
 	pq_exp_run_summary sum;
+	pq_awake awake = {0};
+	pq_diag ad;
+	if (o->awake == 0 && !g.server[0] && pq_awake_start(&awake, 0, &ad) < 0 && log)
+		fprintf(log, "pqtls sweep: %s; measuring without it\n", pq_diag_msg(&ad));
 	lrc = pq_exp_run_jobs(&g, &chains, st, &ro, jobs, &sum, &d);
+	pq_awake_stop(&awake);
 	if (ro.progress)
 		fprintf(stderr, "\n");
 	char status[600];
