@@ -13,6 +13,8 @@
 
 #include "core/child.h"
 #include "core/clock.h"
+#include "exp/point.h"
+#include "net/linkcfg.h"
 
 int pq_exp_jobs_parse(const char *s, const char *what, unsigned *jobs, pq_diag *d)
 {
@@ -247,12 +249,22 @@ static int pick(const disp *D, const pq_exp_cell *c)
 	return any;
 }
 
+/* The RTT of the cell's link as it will be brought up (a profile's too); a remote
+ * server's counts as alone (its path is not ours to share out). */
+static int64_t cell_rtt_ns(const pq_exp_grid *g, const pq_exp_cell *c)
+{
+	pq_link_config lc;
+	if (g->server[0] || pq_exp_point_link(&c->p, g->seed, c->arm_where, &lc, NULL) < 0)
+		return 0;
+	return pq_link_config_rtt_ns(&lc);
+}
+
 static void dispatch(disp *D)
 {
 	size_t limits[PQ_EXP_JOBS_MAX];
 	while (!D->stopping && D->next < D->ntodo) {
 		const pq_exp_cell *c = &D->g->cells[D->todo[D->next]];
-		size_t n = 0, lim = pq_exp_jobs_limit(D->g->server[0] ? PQ_EXP_JOBS_SOLO_RTT_NS : c->p.rtt_ns, D->ctl.max);
+		size_t n = 0, lim = pq_exp_jobs_limit(cell_rtt_ns(D->g, c), D->ctl.max);
 		for (size_t i = 0; i < D->nw; i++)
 			if (D->w[i].busy >= 0)
 				limits[n++] = D->w[i].limit;
