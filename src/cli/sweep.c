@@ -30,7 +30,7 @@ struct sweep_opts {
 	const char *dim[PQ_DIM_COUNT]; /* --KEY for every spec key (exp/dim.h) */
 	const char *preset, *out, *shard, *cache, *fault_late, *jobs;
 	int presets, keys, schema, no_check, strict, dry_run, quiet, backend, awake;
-	long long endpoint_nice, remeasure; /* PQ_OPT_INT fills a long long */
+	long long endpoint_nice, remeasure, fault_no_link; /* PQ_OPT_INT fills a long long */
 };
 
 #define O(f) offsetof(struct sweep_opts, f)
@@ -77,6 +77,9 @@ static const pq_opt sweep_fixed[] = {
 static const pq_opt sweep_faults[] = {
 	{"fault-link-late", 0, PQ_OPT_STR, O(fault_late), "DURATION", NULL,
 	 "every link releases each packet this much late (0..100ms), so it misses its budget", NULL, 0, 0},
+	{"fault-no-link-worker", 0, PQ_OPT_INT, O(fault_no_link), "K", NULL,
+	 "with --jobs, worker K (1, 2, ...) cannot bring up any link (as on a machine out of namespaces or descriptors)",
+	 NULL, 0, PQ_EXP_JOBS_MAX},
 	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
 
@@ -449,7 +452,7 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 	pq_exp_run_opts ro = {.no_check = o->no_check, .strict = o->strict, .backend = (enum pq_backend)o->backend,
 			      .log = log, .stop = &stop_flag, .test_server_fault_cell = -1,
 			      .fault_link_late_ns = fault_late, .caps = &caps, .endpoint_nice = (int)o->endpoint_nice,
-			      .remeasure = (int)o->remeasure};
+			      .remeasure = (int)o->remeasure, .test_no_link_worker = (int)o->fault_no_link};
 	if (!o->quiet && pq_cli_progress_enabled()) {
 		ro.progress = progress;
 		ro.progress_arg = &b;

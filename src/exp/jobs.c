@@ -107,7 +107,7 @@ int pq_exp_jobs_may_start(const size_t *limits, size_t inflight, size_t next_lim
 enum { MSG_READY, MSG_DONE, MSG_ERROR, MSG_FINAL };
 typedef struct wmsg {
 	int kind;
-	long long cell; /* index into the grid's cells (MSG_DONE) */
+	long long cell; /* index into the grid's cells (MSG_DONE; MSG_ERROR: the cell it ended on, or -1) */
 	pq_exp_cell_outcome oc;
 	pq_exp_run_summary sum; /* the worker's so far */
 	char err[640];
@@ -121,8 +121,8 @@ static void wsend(int fd, wmsg *m)
 
 /* A worker: its own store connection and runner; cells from the dispatcher until it says
  * stop (or is gone), then its link down and its summary. Never returns. */
-static void worker(int fd, pid_t parent, const pq_exp_grid *g, const pq_exp_chains *chains, pq_store *owner,
-		   const pq_exp_run_opts *o)
+static void worker(int fd, pid_t parent, unsigned index, const pq_exp_grid *g, const pq_exp_chains *chains,
+		   pq_store *owner, const pq_exp_run_opts *o)
 {
 	/* The dispatcher killed (even by SIGKILL): this worker ends after its cell, its link
 	 * taken down (SIGTERM only sets the sweep's stop flag, inherited). */
@@ -130,11 +130,14 @@ static void worker(int fd, pid_t parent, const pq_exp_grid *g, const pq_exp_chai
 		_exit(1);
 	pq_exp_run_opts wo = *o;
 	wo.progress = NULL; /* the dispatcher draws the bar */
+	wo.test_no_link = o->test_no_link_worker == (int)index + 1;
 	pq_exp_run_summary sum;
 	pq_exp_run_summary_init(&sum);
 	pq_store *st = NULL;
 	pq_exp_runner *R = NULL;
 	wmsg m = {.kind = MSG_READY};
+	long long failed_cell = -1;
+	int no_link = 0;
 	pq_diag d;
 	int rc = pq_store_attach(owner, &st, &d);
 	if (rc == 0)
@@ -149,15 +152,18 @@ static void worker(int fd, pid_t parent, const pq_exp_grid *g, const pq_exp_chai
 		if (k != (ssize_t)sizeof cell || cell < 0 || (size_t)cell >= g->n)
 			break; /* stop, or the dispatcher is gone */
 		m = (wmsg){.kind = MSG_DONE, .cell = cell};
-		if ((rc = pq_exp_runner_cell(R, &g->cells[cell], &m.oc, &d)) < 0)
+		if ((rc = pq_exp_runner_cell(R, &g->cells[cell], &m.oc, &d)) < 0) {
+			failed_cell = cell;
+			no_link = m.oc.no_link;
 			break;
+		}
 		m.sum = sum;
 		wsend(fd, &m);
 	}
 	pq_diag dd;
 	int drc = pq_exp_runner_free(R, &dd);
 	if (rc < 0 || drc < 0) {
-		m = (wmsg){.kind = MSG_ERROR};
+		m = (wmsg){.kind = MSG_ERROR, .cell = failed_cell, .oc.no_link = no_link};
 		snprintf(m.err, sizeof m.err, "%s", pq_diag_msg(rc < 0 ? &d : &dd));
 		wsend(fd, &m);
 	}
@@ -185,6 +191,7 @@ typedef struct disp {
 	wslot *w;
 	size_t nw, inflight;
 	size_t *todo, ntodo, next;
+	size_t *again, nagain; /* cells handed back unmeasured by a worker that could not bring a link up */
 	pq_exp_jobs_ctl ctl;
 	pq_exp_progress pr;
 	int64_t t0;
@@ -211,7 +218,7 @@ static int start_workers(disp *D, unsigned jobs, const pq_exp_chains *chains, pq
 			close(sv[0]);
 			for (size_t k = 0; k < D->nw; k++)
 				close(D->w[k].fd);
-			worker(sv[1], self, D->g, chains, st, D->o);
+			worker(sv[1], self, i, D->g, chains, st, D->o);
 		}
 		close(sv[1]);
 		D->w[D->nw++] = (wslot){.pid = pid, .fd = sv[0], .busy = W_STARTING};
@@ -262,8 +269,9 @@ static int64_t cell_rtt_ns(const pq_exp_grid *g, const pq_exp_cell *c)
 static void dispatch(disp *D)
 {
 	size_t limits[PQ_EXP_JOBS_MAX];
-	while (!D->stopping && D->next < D->ntodo) {
-		const pq_exp_cell *c = &D->g->cells[D->todo[D->next]];
+	while (!D->stopping && (D->nagain || D->next < D->ntodo)) {
+		size_t ci = D->nagain ? D->again[D->nagain - 1] : D->todo[D->next];
+		const pq_exp_cell *c = &D->g->cells[ci];
 		size_t n = 0, lim = pq_exp_jobs_limit(cell_rtt_ns(D->g, c), D->ctl.max);
 		for (size_t i = 0; i < D->nw; i++)
 			if (D->w[i].busy >= 0)
@@ -272,20 +280,23 @@ static void dispatch(disp *D)
 		if (k < 0)
 			return;
 		wslot *w = &D->w[k];
-		long long cell = (long long)D->todo[D->next];
+		long long cell = (long long)ci;
 		if (send(w->fd, &cell, sizeof cell, MSG_NOSIGNAL) != (ssize_t)sizeof cell)
 			return; /* gone: its end is read from the socket */
 		w->busy = cell;
 		w->limit = lim;
 		w->link_key = c->link_key;
-		D->next++;
+		if (D->nagain)
+			D->nagain--;
+		else
+			D->next++;
 		D->inflight++;
 	}
 }
 
 static void stop_idle(disp *D)
 {
-	if (!D->stopping && D->next < D->ntodo)
+	if (!D->stopping && (D->nagain || D->next < D->ntodo))
 		return;
 	for (size_t i = 0; i < D->nw; i++) {
 		wslot *w = &D->w[i];
@@ -303,6 +314,15 @@ static void fail(disp *D, const char *msg)
 	if (D->rc == 0)
 		D->rc = pq_diag_set(D->d, PQ_EIO, "%s", msg);
 	D->stopping = 1;
+}
+
+/* Workers other than w still running. */
+static size_t others(const disp *D, const wslot *w)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < D->nw; i++)
+		n += &D->w[i] != w && !D->w[i].ended && !D->w[i].stop_sent;
+	return n;
 }
 
 static void on_message(disp *D, wslot *w, const wmsg *m)
@@ -324,12 +344,29 @@ static void on_message(disp *D, wslot *w, const wmsg *m)
 		size_t before = D->ctl.cap;
 		int ch = pq_exp_jobs_ctl_done(&D->ctl, m->oc.marked);
 		if (ch && D->o->log)
-			fprintf(D->o->log, "\njobs: %zu cells at once at most, was %zu (%s)\n", D->ctl.cap, before,
+			fprintf(D->o->log, "\njobs: at most %zu cell%s at once, was %zu (%s)\n", D->ctl.cap,
+				D->ctl.cap == 1 ? "" : "s", before,
 				ch < 0 ? "a cell went over the link's or the host's budget" : "the last cells were clean");
 		progress(D, c->p.arm);
 		break;
 	}
 	case MSG_ERROR:
+		if (m->oc.no_link && m->cell >= 0 && w->busy == m->cell && others(D, w) && !D->stopping) {
+			/* A machine out of namespaces, TUN devices or descriptors for one more link:
+			 * the others go on, the cell goes back to them. */
+			D->again[D->nagain++] = (size_t)m->cell;
+			w->busy = W_IDLE;
+			w->stop_sent = 1; /* it ends by itself */
+			D->inflight--;
+			if (D->ctl.max > 1)
+				D->ctl.max--;
+			if (D->ctl.cap > D->ctl.max)
+				D->ctl.cap = D->ctl.max;
+			if (D->o->log)
+				fprintf(D->o->log, "\njobs: a worker could not bring up a link (%s); measuring with %zu\n", m->err,
+					D->ctl.max);
+			break;
+		}
 		fail(D, m->err);
 		break;
 	case MSG_FINAL:
@@ -408,8 +445,9 @@ int pq_exp_run_jobs(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store 
 	pq_exp_run_summary_init(sum);
 	int rc = 0;
 	D.todo = calloc(g->n ? g->n : 1, sizeof *D.todo);
+	D.again = calloc(jobs, sizeof *D.again);
 	D.w = calloc(jobs, sizeof *D.w);
-	if (!D.todo || !D.w) {
+	if (!D.todo || !D.again || !D.w) {
 		rc = pq_diag_set(d, PQ_ENOMEM, "out of memory");
 		goto out;
 	}
@@ -444,7 +482,7 @@ int pq_exp_run_jobs(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store 
 		rc = pq_diag_set(d, rrc, "%s", pq_diag_msg(&rd));
 	if (rc < 0 && !D.nw)
 		goto out;
-	sum->interrupted = D.next < D.ntodo;
+	sum->interrupted = D.next < D.ntodo || D.nagain;
 	for (size_t i = 0; i < D.nw; i++)
 		if (D.w[i].have_sum) {
 			size_t skipped = sum->cells_skipped;
@@ -455,6 +493,7 @@ int pq_exp_run_jobs(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store 
 		}
 out:
 	free(D.todo);
+	free(D.again);
 	free(D.w);
 	return rc;
 }

@@ -367,6 +367,8 @@ static int link_up(const pq_exp_grid *g, const pq_exp_cell *c, pq_store *st, con
 		return rc;
 	lc.backend = o->backend;
 	pq_link_config_describe(&lc, desc, sizeof desc);
+	if (o->test_no_link)
+		return pq_diag_set(d, PQ_EIO, "link (%s): the test's fault: no link in this worker", desc);
 	pq_link_opts lo;
 	pq_link_opts_init(&lo);
 	lo.log = o->log;
@@ -636,8 +638,10 @@ int pq_exp_runner_cell(pq_exp_runner *R, const pq_exp_cell *c, pq_exp_cell_outco
 			return rc;
 		R->lr.link = NULL;
 		R->cur_link = NULL;
-		if ((rc = link_up(g, c, R->st, o, &R->lr, R->sum, d)) < 0)
+		if ((rc = link_up(g, c, R->st, o, &R->lr, R->sum, d)) < 0) {
+			oc->no_link = 1; /* nothing of the cell measured or stored */
 			return rc;
+		}
 		R->cur_link = c->link_key;
 	}
 	cellrun *r = NULL;

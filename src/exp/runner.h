@@ -48,6 +48,8 @@ typedef struct pq_exp_run_opts {
 	int no_check;
 	int strict;                        /* a failed self-check or a cell over the link budget stops the sweep */
 	int64_t fault_link_late_ns;        /* tests: every link releases each packet this much late */
+	int test_no_link_worker;           /* tests: with jobs, this worker (1-based) brings up no link */
+	int test_no_link;                  /* tests: set in that worker: every link up fails */
 	enum pq_backend backend;
 	FILE *log;                         /* link and check lines; NULL = quiet */
 	void (*progress)(void *arg, const pq_exp_progress *p);
@@ -127,6 +129,7 @@ typedef struct pq_exp_cell_outcome {
 	size_t conns, failures; /* connections measured, of which failed */
 	int failed;             /* the cell measured nothing (status "failed") */
 	int marked;             /* over the link's or the host's budget */
+	int no_link;            /* (with an error) its link could not be brought up: nothing measured */
 } pq_exp_cell_outcome;
 int pq_exp_runner_new(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store *st, const pq_exp_run_opts *o,
 		      const pq_exp_progress *pr, pq_exp_run_summary *sum, pq_exp_runner **out, pq_diag *d) PQ_MUST_USE;

@@ -71,6 +71,20 @@ python3 "$TMP/same.py" "$TMP/j4.db" "$TMP/j1.db" 12 || fail "the --jobs 4 run di
 "$P" merge "$TMP/s1.db" "$TMP/s2.db" -o "$TMP/m.db" >"$TMP/m.out" || fail "merge of a --jobs shard and a serial one"
 python3 "$TMP/same.py" "$TMP/m.db" "$TMP/j1.db" 12 || fail "the merged shards differ from the serial run"
 
+# A worker that cannot bring up a link (the test program's fault, as a machine out of
+# namespaces or descriptors): its cell goes back to the others, the sweep says so and
+# measures every cell (with no other worker left it would fail naming the reason).
+: "${PQTLS_FAULTS:?PQTLS_FAULTS must point at the pqtls-faults test program}"
+"$PQTLS_FAULTS" sweep "$S" --no-check --jobs 3 --fault-no-link-worker 2 --out "$TMP/nl.db" >"$TMP/nl.out" 2>"$TMP/nl.err" ||
+	{ cat "$TMP/nl.err"; fail "a sweep with one worker short of links failed"; }
+has "$TMP/nl.err" "jobs: a worker could not bring up a link (link (rtt"
+has "$TMP/nl.err" "the test's fault: no link in this worker); measuring with 2"
+has "$TMP/nl.out" "12 cells measured, 0 already done, 0 failed"
+rc=0
+"$PQTLS_FAULTS" sweep "$S" --no-check --jobs 1 --shard 1/4 --fault-no-link-worker 1 --out "$TMP/nl1.db" >/dev/null 2>&1 || rc=$?
+[ "$rc" = 0 ] || fail "a serial sweep took the workers' fault (exit $rc)"
+echo "ok: a worker without links hands its cell back; the others measure the whole grid"
+
 # SIGKILL to the process that dispatches (the sweep's measuring process) while workers
 # measure: every stored cell is whole, the workers end (after their cells) and leave no
 # namespace, and the same command measures exactly the rest.
