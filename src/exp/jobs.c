@@ -94,6 +94,11 @@ int pq_exp_jobs_ctl_done(pq_exp_jobs_ctl *c, int marked)
 	return 0;
 }
 
+int pq_exp_jobs_cpu_fits(double used, size_t inflight, double next, double budget)
+{
+	return inflight == 0 || used + next <= budget;
+}
+
 int pq_exp_jobs_may_start(const size_t *limits, size_t inflight, size_t next_limit, size_t cap)
 {
 	size_t m = cap < next_limit ? cap : next_limit;
@@ -180,6 +185,7 @@ typedef struct wslot {
 	long long busy;
 	int ended, stop_sent;
 	size_t limit;          /* of the cell in flight */
+	double share;          /* its CPU share as estimated when it started */
 	const char *link_key;  /* of the last cell: its link is up there */
 	pq_exp_run_summary sum;
 	int have_sum;
@@ -189,10 +195,13 @@ typedef struct disp {
 	const pq_exp_grid *g;
 	const pq_exp_run_opts *o;
 	wslot *w;
-	size_t nw, inflight;
+	size_t nw, inflight, peak;
 	size_t *todo, ntodo, next;
 	size_t *again, nagain; /* cells handed back unmeasured by a worker that could not bring a link up */
 	pq_exp_jobs_ctl ctl;
+	double cpu_budget;     /* CPUs the cells in flight may use together */
+	struct { const char *link_key; double share; } *cpu; /* learnt per link */
+	size_t ncpu_known;
 	pq_exp_progress pr;
 	int64_t t0;
 	int rc, stopping;
@@ -266,6 +275,33 @@ static int64_t cell_rtt_ns(const pq_exp_grid *g, const pq_exp_cell *c)
 	return pq_link_config_rtt_ns(&lc);
 }
 
+/* The CPU share a cell of this link is expected to use: what its link's cells used (a
+ * moving average), else the most any link's did, else half the budget (two cells at once
+ * until the first ends). */
+static double share_of(const disp *D, const char *link_key)
+{
+	double most = -1;
+	for (size_t i = 0; i < D->ncpu_known; i++) {
+		if (strcmp(D->cpu[i].link_key, link_key) == 0)
+			return D->cpu[i].share;
+		most = D->cpu[i].share > most ? D->cpu[i].share : most;
+	}
+	return most >= 0 ? most : D->cpu_budget / 2;
+}
+
+static void learn_share(disp *D, const char *link_key, double share)
+{
+	if (share < 0)
+		return;
+	for (size_t i = 0; i < D->ncpu_known; i++)
+		if (strcmp(D->cpu[i].link_key, link_key) == 0) {
+			D->cpu[i].share = 0.7 * D->cpu[i].share + 0.3 * share;
+			return;
+		}
+	D->cpu[D->ncpu_known].link_key = link_key;
+	D->cpu[D->ncpu_known++].share = share;
+}
+
 static void dispatch(disp *D)
 {
 	size_t limits[PQ_EXP_JOBS_MAX];
@@ -273,10 +309,16 @@ static void dispatch(disp *D)
 		size_t ci = D->nagain ? D->again[D->nagain - 1] : D->todo[D->next];
 		const pq_exp_cell *c = &D->g->cells[ci];
 		size_t n = 0, lim = pq_exp_jobs_limit(cell_rtt_ns(D->g, c), D->ctl.max);
+		double used = 0, share = share_of(D, c->link_key);
 		for (size_t i = 0; i < D->nw; i++)
-			if (D->w[i].busy >= 0)
+			if (D->w[i].busy >= 0) {
 				limits[n++] = D->w[i].limit;
-		int k = pq_exp_jobs_may_start(limits, n, lim, D->ctl.cap) ? pick(D, c) : -1;
+				used += D->w[i].share;
+			}
+		int k = pq_exp_jobs_may_start(limits, n, lim, D->ctl.cap) &&
+				pq_exp_jobs_cpu_fits(used, n, share, D->cpu_budget)
+			? pick(D, c)
+			: -1;
 		if (k < 0)
 			return;
 		wslot *w = &D->w[k];
@@ -285,12 +327,14 @@ static void dispatch(disp *D)
 			return; /* gone: its end is read from the socket */
 		w->busy = cell;
 		w->limit = lim;
+		w->share = share;
 		w->link_key = c->link_key;
 		if (D->nagain)
 			D->nagain--;
 		else
 			D->next++;
-		D->inflight++;
+		if (++D->inflight > D->peak)
+			D->peak = D->inflight;
 	}
 }
 
@@ -341,6 +385,7 @@ static void on_message(disp *D, wslot *w, const wmsg *m)
 		D->pr.conns += m->oc.conns;
 		D->pr.failures += m->oc.failures;
 		D->pr.marked += (size_t)m->oc.marked;
+		learn_share(D, c->link_key, m->oc.cpu_share);
 		size_t before = D->ctl.cap;
 		int ch = pq_exp_jobs_ctl_done(&D->ctl, m->oc.marked);
 		if (ch && D->o->log)
@@ -441,13 +486,16 @@ int pq_exp_run_jobs(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store 
 		return pq_exp_run(g, chains, st, o, sum, d);
 	if (jobs > PQ_EXP_JOBS_MAX)
 		jobs = PQ_EXP_JOBS_MAX;
-	disp D = {.g = g, .o = o, .d = d, .t0 = pq_clock_now(&pq_clock_mono), .pr = {.total = g->n}};
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	disp D = {.g = g, .o = o, .d = d, .t0 = pq_clock_now(&pq_clock_mono), .pr = {.total = g->n},
+		  .cpu_budget = PQ_EXP_JOBS_CPU_BUDGET * (double)(ncpu > 0 ? ncpu : 1)};
 	pq_exp_run_summary_init(sum);
 	int rc = 0;
 	D.todo = calloc(g->n ? g->n : 1, sizeof *D.todo);
 	D.again = calloc(jobs, sizeof *D.again);
 	D.w = calloc(jobs, sizeof *D.w);
-	if (!D.todo || !D.again || !D.w) {
+	D.cpu = calloc(g->n ? g->n : 1, sizeof *D.cpu);
+	if (!D.todo || !D.again || !D.w || !D.cpu) {
 		rc = pq_diag_set(d, PQ_ENOMEM, "out of memory");
 		goto out;
 	}
@@ -483,6 +531,7 @@ int pq_exp_run_jobs(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store 
 	if (rc < 0 && !D.nw)
 		goto out;
 	sum->interrupted = D.next < D.ntodo || D.nagain;
+	sum->inflight_peak = D.peak;
 	for (size_t i = 0; i < D.nw; i++)
 		if (D.w[i].have_sum) {
 			size_t skipped = sum->cells_skipped;
@@ -495,5 +544,6 @@ out:
 	free(D.todo);
 	free(D.again);
 	free(D.w);
+	free(D.cpu);
 	return rc;
 }

@@ -52,6 +52,16 @@ int pq_exp_jobs_ctl_done(pq_exp_jobs_ctl *c, int marked);
 /* May one more cell, with this limit, start while `inflight` cells with the limits given run? */
 int pq_exp_jobs_may_start(const size_t *limits, size_t inflight, size_t next_limit, size_t cap);
 
+/* The CPU the cells in flight may use together, as a share of the machine's CPUs: a cell
+ * uses CPU (client, server, forwarder) for a share of its wall time that the dispatcher
+ * learns per link from the cells measured (cheap at 50 ms, far from it at 1 ms or under a
+ * sanitizer); it starts another only while the sum stays within this, so the endpoints
+ * do not wait for each other. */
+#define PQ_EXP_JOBS_CPU_BUDGET 0.5
+/* May a cell whose CPU share is `next` start beside cells whose shares add up to `used`
+ * (inflight of them), within `budget` CPUs? One cell alone always may. */
+int pq_exp_jobs_cpu_fits(double used, size_t inflight, double next, double budget);
+
 /* Measures the grid with up to `jobs` cells at once (1: pq_exp_run). st is the owner's
  * store; each worker attaches its own connection. Stops dispatching on o->stop (the cells
  * in flight finish) or on a worker's error (returned, the others' cells kept). */

@@ -471,6 +471,8 @@ static int fidelity(const pq_exp_run_opts *o, const cellrun *r, pq_exp_run_summa
 void pq_exp_run_noise(const pq_exp_run_summary *s, char *buf, size_t n)
 {
 	size_t len = (size_t)snprintf(buf, n, "host:");
+	if (s->inflight_peak > 1 && len < n)
+		len += (size_t)snprintf(buf + len, n - len, " up to %zu cells measured at once;", s->inflight_peak);
 	if (s->cells_steal_known && len < n)
 		len += (size_t)snprintf(buf + len, n - len, " steal %.1f %% on average, %.1f %% at most",
 					s->steal_pct_sum / (double)s->cells_steal_known, s->steal_pct_max);
@@ -563,6 +565,7 @@ void pq_exp_run_summary_add(pq_exp_run_summary *s, const pq_exp_run_summary *w)
 	s->cells_host_known += w->cells_host_known, s->cells_host_over += w->cells_host_over;
 	s->cells_wait_over += w->cells_wait_over;
 	s->cells_remeasured += w->cells_remeasured;
+	s->inflight_peak = w->inflight_peak > s->inflight_peak ? w->inflight_peak : s->inflight_peak;
 	s->steal_pct_sum += w->steal_pct_sum, s->steal_pct_max = maxd(s->steal_pct_max, w->steal_pct_max);
 	s->cells_steal_known += w->cells_steal_known, s->cells_steal_over += w->cells_steal_over;
 	s->wait_max_us = maxd(s->wait_max_us, w->wait_max_us);
@@ -653,7 +656,9 @@ int pq_exp_runner_cell(pq_exp_runner *R, const pq_exp_cell *c, pq_exp_cell_outco
 		if ((rc = pq_exp_point_link(&c->p, g->seed, c->arm_where, &r->lc, d)) < 0)
 			break;
 		measure(r);
-		if ((r->row.link_ok != 0 && r->row.host_ok != 0) || attempt >= o->remeasure || r->fault_sent)
+		/* a failure is data, never measured away; only a clean-running cell's timing is */
+		if ((r->row.link_ok != 0 && r->row.host_ok != 0) || attempt >= o->remeasure || r->fault_sent ||
+		    strcmp(r->row.status, "ok") != 0)
 			break;
 		char why[320];
 		over_why(r, why, sizeof why);
@@ -677,6 +682,9 @@ int pq_exp_runner_cell(pq_exp_runner *R, const pq_exp_cell *c, pq_exp_cell_outco
 		oc->failures = r->res.n - ok;
 		oc->failed = strcmp(r->row.status, "failed") == 0;
 		oc->marked = r->row.link_ok == 0 || r->row.host_ok == 0;
+		oc->cpu_share = r->row.client_cpu_ns >= 0 && r->row.server_link_cpu_ns >= 0 && r->row.wall_ns > 0
+					? (double)(r->row.client_cpu_ns + r->row.server_link_cpu_ns) / (double)r->row.wall_ns
+					: -1;
 		sum->cells_run++;
 		sum->cells_failed += (size_t)oc->failed;
 		sum->conns += oc->conns;

@@ -91,6 +91,7 @@ typedef struct pq_exp_run_summary {
 	size_t cells_host_known, cells_host_over; /* cells with a host verdict, over its budget */
 	size_t cells_wait_over;             /* of those, over the endpoints' wait budget */
 	size_t cells_remeasured;            /* attempts thrown away because they were over a budget */
+	size_t inflight_peak;               /* the most cells measured at once (0: one at a time) */
 	double steal_pct_sum, steal_pct_max; /* over the cells with a steal reading */
 	size_t cells_steal_known, cells_steal_over;
 	double wait_max_us;                 /* the largest endpoints' median wait of a cell; -1 none */
@@ -130,6 +131,7 @@ typedef struct pq_exp_cell_outcome {
 	int failed;             /* the cell measured nothing (status "failed") */
 	int marked;             /* over the link's or the host's budget */
 	int no_link;            /* (with an error) its link could not be brought up: nothing measured */
+	double cpu_share;       /* the CPU it used (client, server, forwarder) over its wall time; -1 unknown */
 } pq_exp_cell_outcome;
 int pq_exp_runner_new(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store *st, const pq_exp_run_opts *o,
 		      const pq_exp_progress *pr, pq_exp_run_summary *sum, pq_exp_runner **out, pq_diag *d) PQ_MUST_USE;

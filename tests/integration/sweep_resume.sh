@@ -9,7 +9,7 @@ command -v python3 >/dev/null || fail "needs python3 (scripts/deps.sh installs i
 cat >"$TMP/r.spec" <<'SPEC'
 name = resume-test
 rtt = 20ms
-trials = 3
+trials = 6
 connections = 10
 [arm ecdsa]
 sig = ecdsa-p256
@@ -23,7 +23,7 @@ run() { "$P" sweep "$TMP/r.spec" --no-check --jobs 1 --out "$DB" "$@"; }
 count() { python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])" "$DB" "$1" 2>/dev/null || echo 0; }
 
 "$P" sweep "$TMP/r.spec" --dry-run | tail -n +2 | awk '{print $2}' | sort >"$TMP/want"
-[ "$(wc -l <"$TMP/want")" = 6 ] || fail "the grid is not 6 cells"
+[ "$(wc -l <"$TMP/want")" = 12 ] || fail "the grid is not 12 cells"
 
 "$P" sweep "$TMP/r.spec" --no-check --jobs 1 --out "$DB" >"$TMP/first.out" 2>"$TMP/first.err" &
 pid=$! # pqtls itself (not a subshell), so SIGKILL reaches it
@@ -59,12 +59,12 @@ wait $pid 2>/dev/null || rc=$?
 [ "$rc" = 137 ] || fail "the sweep was not killed by SIGKILL (exit $rc)"
 cells=$(count 'SELECT COUNT(*) FROM cell')
 [ "$cells" = "$stored" ] || fail "a cell was stored after the kill: $stored, then $cells"
-[ "$cells" -ge 2 ] && [ "$cells" -lt 6 ] || fail "after the kill: $cells cells (expected 2 to 5)"
+[ "$cells" -ge 2 ] && [ "$cells" -lt 12 ] || fail "after the kill: $cells cells (expected 2 to 11)"
 [ "$(count 'SELECT COUNT(*) FROM conn')" = $((cells * 10)) ] || fail "after the kill: a cell is partial"
-echo "killed with $cells of 6 cells stored"
+echo "killed with $cells of 12 cells stored"
 
 run >"$TMP/resume.out" 2>"$TMP/resume.err" || { cat "$TMP/resume.err"; fail "the resumed sweep failed"; }
-has "$TMP/resume.out" "$((6 - cells)) cells measured, $cells already done"
+has "$TMP/resume.out" "$((12 - cells)) cells measured, $cells already done"
 python3 - "$DB" "$TMP/want" <<'PY' || fail "the resumed database differs from an uninterrupted run"
 import sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
@@ -73,12 +73,12 @@ keys = sorted(k for (k,) in db.execute("SELECT cell_key FROM cell"))
 assert keys == sorted(want), (keys, want)
 per = db.execute("SELECT c.cell_key, COUNT(n.conn_index), c.connections FROM cell c LEFT JOIN conn n USING (cell_id) GROUP BY c.cell_id").fetchall()
 assert all(n == 10 == c for _, n, c in per), per
-assert db.execute("SELECT COUNT(*) FROM conn").fetchone()[0] == 60
+assert db.execute("SELECT COUNT(*) FROM conn").fetchone()[0] == 120
 idx = db.execute("SELECT COUNT(*) FROM (SELECT cell_id, conn_index FROM conn GROUP BY 1, 2 HAVING COUNT(*) > 1)").fetchone()[0]
 assert idx == 0
 runs = db.execute("SELECT end_status FROM run ORDER BY run_id").fetchall()
 assert [r for (r,) in runs] == ["running", "complete"], runs
-print("ok: 6 cells, 60 connections, runs", [r for (r,) in runs])
+print("ok: 12 cells, 120 connections, runs", [r for (r,) in runs])
 PY
 # The killed run's namespaces were removed by the next link up.
 ip netns list | grep -q "pqtls-$m-" && fail "namespaces of the killed sweep remain"

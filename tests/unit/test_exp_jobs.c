@@ -87,6 +87,15 @@ static void may_start(void **state)
 	assert_true(pq_exp_jobs_may_start(m + 1, 1, 10, 8));
 }
 
+static void cpu_fits(void **state)
+{
+	(void)state;
+	assert_true(pq_exp_jobs_cpu_fits(0, 0, 5.0, 1.0));   /* alone, however costly */
+	assert_true(pq_exp_jobs_cpu_fits(0.4, 2, 0.5, 1.0));
+	assert_false(pq_exp_jobs_cpu_fits(0.6, 2, 0.5, 1.0)); /* the endpoints would wait */
+	assert_true(pq_exp_jobs_cpu_fits(0.02 * 11, 11, 0.02, 1.0)); /* cheap cells: many */
+}
+
 static void ctl(void **state)
 {
 	(void)state;
@@ -143,7 +152,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(parse),    cmocka_unit_test(limit), cmocka_unit_test(choose),
-		cmocka_unit_test(may_start), cmocka_unit_test(ctl),  cmocka_unit_test(summary_add),
+		cmocka_unit_test(may_start), cmocka_unit_test(cpu_fits), cmocka_unit_test(ctl),
+		cmocka_unit_test(summary_add),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
