@@ -3,10 +3,12 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/commands.h"
 #include "core/wfile.h"
+#include "exp/srvproc.h"
 
 static const pq_cmd *const commands[] = {
 	&pq_cmd_certs, &pq_cmd_serve, &pq_cmd_bench,   &pq_cmd_check, &pq_cmd_link, &pq_cmd_sweep, &pq_cmd_merge,
@@ -19,6 +21,9 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	if (argc >= 2 && strcmp(argv[1], "--version") == 0)
 		argv[1] = "version";
+	/* A sweep's cell server, exec'd by exp/srvproc.c with its pipes: not a command. */
+	if (argc == 4 && strcmp(argv[1], PQ_EXP_SRV_EXEC_ARG) == 0)
+		pq_exp_srv_exec_main(atoi(argv[2]), atoi(argv[3]));
 	int rc;
 	if (argc < 2) {
 		fprintf(stderr, "pqtls: a post-quantum TLS latency lab\n\nUsage: pqtls COMMAND [options]\n\n");

@@ -48,7 +48,7 @@ typedef struct cellrun {
 static int server_start_in_ns(void *arg)
 {
 	cellrun *r = arg;
-	return pq_exp_srv_start(&r->srv, &r->sc, &r->diag);
+	return pq_exp_srv_start(&r->srv, &r->sc, r->o->server_exe, &r->diag);
 }
 
 static void load_progress(void *arg, const pq_load_progress *p)

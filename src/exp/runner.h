@@ -71,6 +71,9 @@ typedef struct pq_exp_run_opts {
 	/* A cell over the link's or the host's budget is measured again up to this many times
 	 * (0: never); only its last attempt is stored. */
 	int remeasure;
+	/* The pqtls binary each cell's server is exec'd from (exp/srvproc.h); NULL: forked
+	 * only (unit tests, whose binary is not pqtls). */
+	const char *server_exe;
 } pq_exp_run_opts;
 
 #define PQ_EXP_REMEASURE_DEFAULT 1

@@ -72,6 +72,51 @@ static int read_all(int fd, void *p, size_t n, int64_t timeout_ns)
 	return 0;
 }
 
+/* The configuration as it crosses the exec: the struct with its strings inline. */
+enum { W_LISTEN, W_GROUPS, W_SIGALGS, W_SUITES, W_COMP, W_KEYLOG, W_CERTS, W_NSTR };
+typedef struct wire_cfg {
+	size_t size;          /* sizeof(wire_cfg) of the sender: a binary replaced mid-sweep is refused */
+	pq_server_config cfg; /* its pointers mean nothing on the other side: rebuilt there */
+	unsigned has;         /* bit i: string i present (NULL otherwise) */
+	char str[W_NSTR][1024];
+} wire_cfg;
+
+static const char **wire_field(pq_server_config *c, int i)
+{
+	const char **f[W_NSTR] = {&c->listen,	       &c->tls.groups,	    &c->tls.sigalgs, &c->tls.ciphersuites,
+				  &c->tls.cert_comp, &c->tls.keylog_path, &c->tls.certs_dir};
+	return f[i];
+}
+
+static int wire_pack(const pq_server_config *cfg, wire_cfg *w, pq_diag *d)
+{
+	memset(w, 0, sizeof *w);
+	w->size = sizeof *w;
+	w->cfg = *cfg;
+	w->cfg.names = NULL;
+	w->cfg.tls.names = NULL;
+	for (int i = 0; i < W_NSTR; i++) {
+		const char **f = wire_field(&w->cfg, i);
+		if (!*f)
+			continue;
+		if (strlen(*f) >= sizeof w->str[i])
+			return pq_diag_set(d, PQ_ETOOBIG, "server process: a setting of %zu bytes is too long to pass on",
+					   strlen(*f));
+		snprintf(w->str[i], sizeof w->str[i], "%s", *f);
+		w->has |= 1u << i;
+		*f = NULL;
+	}
+	return 0;
+}
+
+static void wire_unpack(wire_cfg *w)
+{
+	for (int i = 0; i < W_NSTR; i++) {
+		w->str[i][sizeof w->str[i] - 1] = '\0';
+		*wire_field(&w->cfg, i) = (w->has >> i) & 1 ? w->str[i] : NULL;
+	}
+}
+
 static void crash(char how)
 {
 	if (how == 'a')
@@ -96,9 +141,8 @@ static void close_inherited(int ctl, int res)
 }
 
 /* The child: serve until told to stop (or until the parent is gone), report, _exit. */
-static void child(const pq_server_config *cfg, int ctl, int res)
+__attribute__((noreturn)) static void child(const pq_server_config *cfg, int ctl, int res)
 {
-	close_inherited(ctl, res);
 	pq_server *srv = NULL;
 	pq_diag d;
 	start_msg m;
@@ -132,10 +176,28 @@ static void child(const pq_server_config *cfg, int ctl, int res)
 	_exit(write_all(res, &out, sizeof out) < 0);
 }
 
-int pq_exp_srv_start(pq_exp_srv *s, const pq_server_config *cfg, pq_diag *d)
+void pq_exp_srv_exec_main(int ctl, int res)
+{
+	static wire_cfg w; /* large: not on the stack */
+	if (read_all(ctl, &w, sizeof w, START_NS) < 0)
+		_exit(1);
+	if (w.size != sizeof w) {
+		start_msg m = {.rc = PQ_EMISMATCH};
+		snprintf(m.msg, sizeof m.msg, "the server program is not the sweep's (replaced while it ran?)");
+		_exit(write_all(res, &m, sizeof m) < 0 ? 1 : 1);
+	}
+	wire_unpack(&w);
+	child(&w.cfg, ctl, res);
+}
+
+int pq_exp_srv_start(pq_exp_srv *s, const pq_server_config *cfg, const char *exe, pq_diag *d)
 {
 	int ctl[2], res[2];
+	static wire_cfg w; /* one cell's server at a time per process */
+	char a1[16], a2[16];
 	memset(s, 0, sizeof *s);
+	if (exe && wire_pack(cfg, &w, d) < 0)
+		return PQ_ETOOBIG;
 	s->ctl = s->res = -1;
 	if (pipe2(ctl, O_CLOEXEC) < 0)
 		return pq_diag_set(d, -errno, "server process: pipe: %s", strerror(errno));
@@ -145,10 +207,23 @@ int pq_exp_srv_start(pq_exp_srv *s, const pq_server_config *cfg, pq_diag *d)
 		close(ctl[1]);
 		return pq_diag_set(d, -e, "server process: pipe: %s", strerror(e));
 	}
+	/* The descriptors' numbers for the exec'd child, written before the fork: between
+	 * fork and exec only async-signal-safe calls (a thread of ours may hold a lock the
+	 * child's malloc would wait for forever, as ASan's allocator did). */
+	snprintf(a1, sizeof a1, "%d", ctl[0]);
+	snprintf(a2, sizeof a2, "%d", res[1]);
+	char *argv[] = {"pqtls", (char *)PQ_EXP_SRV_EXEC_ARG, a1, a2, NULL};
 	pid_t pid = fork();
 	if (pid == 0) {
 		close(ctl[1]);
 		close(res[0]);
+		close_inherited(ctl[0], res[1]);
+		if (exe) {
+			fcntl(ctl[0], F_SETFD, 0);
+			fcntl(res[1], F_SETFD, 0);
+			execv(exe, argv);
+			_exit(127);
+		}
 		child(cfg, ctl[0], res[1]);
 	}
 	close(ctl[0]);
@@ -163,6 +238,12 @@ int pq_exp_srv_start(pq_exp_srv *s, const pq_server_config *cfg, pq_diag *d)
 		return pq_diag_set(d, -e, "server process: fork: %s", strerror(e));
 	}
 	s->pid = pid;
+	if (exe && write_all(s->ctl, &w, sizeof w) < 0) {
+		pq_server_stats none;
+		int64_t cpu;
+		int rc = pq_exp_srv_finish(s, &none, &cpu, d);
+		return rc < 0 ? rc : pq_diag_set(d, PQ_EIO, "the server process (%s) ended before it read its settings", exe);
+	}
 	start_msg m;
 	if (read_all(s->res, &m, sizeof m, START_NS) == 0) {
 		s->port = m.port;

@@ -29,6 +29,10 @@ measure() {
 	# machine's moment does not decide a caption
 	"$PQTLS" sweep --preset "$name" --trials 1 --remeasure 2 --no-check -q --out "$T/$name.db" "$@" >"$T/$name.sweep" 2>&1 ||
 		{ tail -n 20 "$T/$name.sweep"; fail "$name: the sweep failed"; }
+	# shown with a failure: the sweep's last line and any cell that did not measure all
+	tail -n 1 "$T/$name.sweep"
+	sqlite3 "$T/$name.db" "SELECT '$name cell ' || cell_id || ' (' || arm || ', ' || rtt_us || ' us): ' || status || ': ' ||
+		COALESCE(failure_reason, '') FROM cell WHERE status != 'ok'"
 	"$PQTLS" report "$T/$name.db" -o "$T/$name.html" --csv "$T/$name.csv" >"$T/$name.txt" 2>"$T/$name.err" ||
 		{ cat "$T/$name.err"; fail "$name: the report failed"; }
 	# One row per grid point: key.csv and the terminal against the database.
@@ -97,8 +101,6 @@ browser mtc-cdn fig-cdf
 
 # five connections a cell: a slowdown point needs two good ones in each arm's cell
 measure ttlb --connections 5 --profile aws-fast,aws-lowbw --response 1KiB,64KiB
-sqlite3 "$T/ttlb.db" "SELECT 'ttlb cell ' || cell_id || ' (' || arm || ', ' || response_bytes || ' B): ' || status || ': ' ||
-	COALESCE(failure_reason, '') FROM cell WHERE status != 'ok'"
 has "$T/ttlb.txt" "AWS (seeds/004, abstract): TTLB slowdown of ML-DSA-65 + X25519MLKEM768 over ECDSA + X25519 against the response size, profile aws-fast" ttlb
 has "$T/ttlb.txt" "profile aws-lowbw" ttlb
 has "$T/ttlb.html" "on profile aws-lowbw, at 35 ms RTT" ttlb

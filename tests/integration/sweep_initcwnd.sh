@@ -17,44 +17,44 @@ DB=$TMP/iw.db
 "$P" sweep --preset initcwnd --pad-chain-to 8KiB,24KiB,40KiB,64KiB --trials 1 --connections 5 --remeasure 2 --no-check -q \
 	--out "$DB" >"$TMP/out" 2>"$TMP/err" || { cat "$TMP/err"; fail "the sweep failed"; }
 q() { sqlite3 "$DB" "$1"; }
-# Every cell measured. Under ASan (make test-asan sets ASAN_OPTIONS) one cell may fail: a
-# server child forked from the multi-threaded sweep can hang in ASan's allocator (a known
-# limit, README "Not done"); the sweep records it as a failed cell with its reason, and the
-# round trips below are judged on the cells that measured.
+# Every cell measured (a cell's server is exec'd, so none can hang in ASan's allocator as
+# a forked-only child once did); a cell that did not is printed with its reason.
 failed=$(q "SELECT COUNT(*) FROM cell WHERE status != 'ok' OR conns_ok < 5")
 q "SELECT 'cell ' || cell_id || ' (' || arm || ', ' || chain_pad_to_bytes || ' B): ' || status || ', ' || conns_ok ||
 	' ok, ' || conns_failed || ' failed: ' || COALESCE(failure_reason, '') FROM cell WHERE status != 'ok' OR conns_ok < 5"
 allowed=0
-[ -z "${ASAN_OPTIONS:-}" ] || allowed=1
 [ "$failed" -le "$allowed" ] || { cat "$TMP/err"; fail "$failed cells did not measure all their connections (allowed: $allowed)"; }
 [ "$(q "SELECT group_concat(arm || '=' || initcwnd_segs, ' ') FROM (SELECT DISTINCT arm, initcwnd_segs FROM cell ORDER BY arm)")" = \
 	"initcwnd 10=10 initcwnd 22=22 initcwnd 46=46" ] || fail "the windows in force: $(q "SELECT DISTINCT arm, initcwnd_segs FROM cell")"
 echo "ok: initcwnd 10, 22, 46 set, read back and stored"
 
 "$P" report "$DB" -o "$TMP/r.html" --csv "$TMP/csv" >"$TMP/report.txt" || { cat "$TMP/report.txt"; fail "report"; }
-"$P" report "$DB" --clean-only -q -o "$TMP/clean.html" --csv "$TMP/clean" >/dev/null 2>"$TMP/clean.err" ||
-	{ cat "$TMP/clean.err"; fail "report --clean-only (no cell within its budgets)"; }
-python3 - "$TMP/csv/agreement.csv" "$TMP/clean/agreement.csv" <<'PY' || fail "the round trips per window and chain"
+# The grid points a busy machine disturbed by less than a fifth of the 50 ms round trip
+# (the endpoints' median waits for a CPU and the link's release lateness p99, as stored
+# per cell): the half-round-trip bound below cannot be crossed by the machine there.
+q "SELECT arm || '|' || chain_der_bytes FROM cell WHERE status = 'ok' AND
+	COALESCE(host_client_wait_p50_us, 0) + COALESCE(host_server_wait_p50_us, 0) + COALESCE(link_late_p99_us, 1e9) < 10000" \
+	>"$TMP/calm"
+python3 - "$TMP/csv/agreement.csv" "$TMP/calm" <<'PY' || fail "the round trips per window and chain"
 import csv, sys
 want = {10: (2, 3, 3, 4), 22: (2, 2, 3, 3), 46: (2, 2, 2, 3)}
 sizes = (8192, 24576, 40960, 65536)
 rows = {(r["arm"], int(r["chain_der_bytes"])): r for r in csv.DictReader(open(sys.argv[1]))}
-clean = {(r["arm"], int(r["chain_der_bytes"])): r for r in csv.DictReader(open(sys.argv[2]))}
+calm = {tuple(l.strip().rsplit("|", 1)) for l in open(sys.argv[2]) if l.strip()}
+calm = {(a, int(b)) for a, b in calm}
 judged = 0
 for iw, rtts in want.items():
     for size, n in zip(sizes, rtts):
         r = rows[("initcwnd %d" % iw, size)]
         assert float(r["pred_handshake_rtts"]) == n, (iw, size, r)
-        c = clean.get(("initcwnd %d" % iw, size))
-        if c is None or c["meas_handshake_rtts"] == "nan":
-            continue  # over a budget twice over, or measured nothing (above: its reason)
+        if ("initcwnd %d" % iw, size) not in calm or r["meas_handshake_rtts"] == "nan":
+            continue  # disturbed by the machine even after measuring it again
         judged += 1
         # measured: within half a round trip (the handshake's CPU time adds a few ms here)
-        assert abs(float(c["meas_handshake_rtts"]) - n) < 0.5, (iw, size, c)
-# With two more attempts per cell, a grid point is left unjudged only if three attempts
-# in a row went over a budget; most must be judged, or the test would prove nothing.
-assert judged >= 9, "only %d of 12 grid points within their budgets" % judged
-print("judged %d of 12 grid points within their budgets" % judged)
+        assert abs(float(r["meas_handshake_rtts"]) - n) < 0.5, (iw, size, r)
+# Most must be judged, or the test would prove nothing.
+assert judged >= 6, "only %d of 12 grid points calm enough to judge" % judged
+print("judged %d of 12 grid points" % judged)
 PY
 echo "ok: the model's handshake round trips per window and chain, measured within half a round trip"
 grep -q "handshake minus initcwnd 10 (bootstrap)" "$TMP/report.txt" || fail "the key table's difference is not the handshake's"
