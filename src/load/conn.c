@@ -26,17 +26,19 @@ static void mark(pq_load_conn *c, enum pq_phase ph)
 		c->rec.t[ph] = now(c) - c->start_abs_ns;
 }
 
-void pq_load_conn_mark(pq_load_conn *c, enum pq_phase ph)
-{
-	mark(c, ph);
-}
-
 /* The next phase's deadline, never past the connection's total one: a peer that makes
  * progress a byte at a time resets the first but not the second. */
 static void phase_deadline(pq_load_conn *c)
 {
 	int64_t t = now(c) + c->p->timeout_ns;
 	c->deadline_ns = t < c->end_by_ns ? t : c->end_by_ns;
+}
+
+void pq_load_conn_response_bytes(pq_load_conn *c)
+{
+	if (c->done_requests == 0)
+		mark(c, PQ_PH_TTFB);
+	phase_deadline(c);
 }
 
 /* The system's words for a failed connect, with the one case where they mislead: on a
@@ -373,9 +375,7 @@ static uint32_t step_read(pq_load_conn *c)
 			}
 			return fail_status(c, &st);
 		}
-		if (c->done_requests == 0)
-			mark(c, PQ_PH_TTFB);
-		phase_deadline(c);
+		pq_load_conn_response_bytes(c);
 		if (response_bytes(c, buf, (size_t)r)) {
 			response_done(c);
 			return c->st == PQ_CS_DONE ? 0 : EPOLLOUT; /* EPOLLOUT: next request */

@@ -179,7 +179,7 @@ static int drain(pq_load_conn *c, SSL *s, int64_t id, int *fin, const char **why
 			*fin = 1;
 		}
 		if (got && s == h->ours[REQ])
-			pq_load_conn_mark(c, PQ_PH_TTFB);
+			pq_load_conn_response_bytes(c);
 		nghttp3_ssize n = nghttp3_conn_read_stream(h->conn, id, buf, got, *fin);
 		if (n < 0) {
 			*why = nghttp3_strerror((int)n);

@@ -19,6 +19,7 @@
 #include "load/run.h"
 #include "server/server.h"
 #include "tls/quic.h"
+#include "h3peer.h"
 #include "testchain.h"
 
 static pq_server *start(int retry)
@@ -214,6 +215,52 @@ static void h3_refused_and_bad_paths(void **state)
 	pq_server_free(s);
 }
 
+/* One HTTP/3 GET against the test's HTTP/3 server (h3peer.h), with a phase timeout. */
+static pq_load_record h3_get(const h3peer *p, int64_t timeout_ns)
+{
+	pq_load_config cfg = client(p->port);
+	cfg.connections = 1;
+	cfg.concurrency = 1;
+	cfg.path = "/";
+	cfg.tls.quic_h3 = 1;
+	cfg.timeout_ns = timeout_ns;
+	pq_load_result res;
+	pq_diag d = {0};
+	assert_int_equal(pq_load_run(&cfg, &res, &d), 0);
+	assert_int_equal(res.n, 1);
+	pq_load_record r = res.recs[0];
+	pq_load_result_dispose(&res);
+	return r;
+}
+
+/* --timeout is "no progress for T" over HTTP/3 as over hq-interop: a body that trickles
+ * in for more than twice the timeout, a chunk every 150 ms against a 600 ms timeout, is a
+ * success (every byte starts the timeout again); a server that then stops for more than
+ * twice the timeout mid-body is still a timeout. (150 ms between chunks leaves 450 ms
+ * for a loaded machine, or ASan, to deliver each one.) */
+static void h3_slow_body(void **state)
+{
+	(void)state;
+	h3peer p = {.mode = H3P_OK, .body = 6000, .chunks = 10, .gap_ms = 150};
+	assert_int_equal(h3peer_start(&p), 0);
+	pq_load_record r = h3_get(&p, 600 * PQ_NS_PER_MS);
+	if (r.err != PQ_LERR_NONE)
+		fprintf(stderr, "slow body: %s: %s\n", pq_load_err_text(r.err), r.err_detail);
+	assert_int_equal(r.err, PQ_LERR_NONE);
+	assert_int_equal(r.status, 200);
+	assert_int_equal(r.body_bytes, 6000);
+	/* 9 gaps of 150 ms between the first chunk and the last */
+	assert_true(r.t[PQ_PH_TTLB] - r.t[PQ_PH_TTFB] >= 1300 * PQ_NS_PER_MS);
+	h3peer_stop(&p);
+	p = (h3peer){.mode = H3P_OK, .body = 2000, .chunks = 2, .gap_ms = 1500};
+	assert_int_equal(h3peer_start(&p), 0);
+	r = h3_get(&p, 600 * PQ_NS_PER_MS);
+	assert_int_equal(r.err, PQ_LERR_TIMEOUT_RESPONSE);
+	assert_string_equal(r.err_detail, "no progress for 600 ms");
+	assert_int_equal(r.body_bytes, 1000);
+	h3peer_stop(&p);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -226,7 +273,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(measured),	 cmocka_unit_test(retry),
 		cmocka_unit_test(refusals),	 cmocka_unit_test(unreachable),
-		cmocka_unit_test(h3_refused_and_bad_paths),
+		cmocka_unit_test(h3_refused_and_bad_paths), cmocka_unit_test(h3_slow_body),
 	};
 	return cmocka_run_group_tests(tests, setup, testchain_remove);
 }
