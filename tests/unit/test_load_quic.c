@@ -261,6 +261,28 @@ static void h3_slow_body(void **state)
 	h3peer_stop(&p);
 }
 
+/* Responses that are none, each with its own words: a head without :status, and a
+ * request stream the server resets mid-body (with its HTTP/3 error code, by name). */
+static void h3_bad_responses(void **state)
+{
+	(void)state;
+	h3peer p = {.mode = H3P_NO_STATUS, .body = 100, .chunks = 1};
+	assert_int_equal(h3peer_start(&p), 0);
+	pq_load_record r = h3_get(&p, 2 * PQ_NS_PER_S);
+	assert_int_equal(r.err, PQ_LERR_HTTP);
+	/* nghttp3 refuses the head (its reset_stream callback, H3_MESSAGE_ERROR). */
+	assert_string_equal(r.err_detail,
+			    "HTTP/3 response head without :status (H3_MESSAGE_ERROR 0x10e)");
+	h3peer_stop(&p);
+	p = (h3peer){.mode = H3P_RESET, .body = 2000, .chunks = 2, .reset_code = 0x10c};
+	assert_int_equal(h3peer_start(&p), 0);
+	r = h3_get(&p, 2 * PQ_NS_PER_S);
+	assert_int_equal(r.err, PQ_LERR_HTTP);
+	assert_string_equal(r.err_detail,
+			    "the server reset the request stream (H3_REQUEST_CANCELLED 0x10c)");
+	h3peer_stop(&p);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -274,6 +296,7 @@ int main(void)
 		cmocka_unit_test(measured),	 cmocka_unit_test(retry),
 		cmocka_unit_test(refusals),	 cmocka_unit_test(unreachable),
 		cmocka_unit_test(h3_refused_and_bad_paths), cmocka_unit_test(h3_slow_body),
+		cmocka_unit_test(h3_bad_responses),
 	};
 	return cmocka_run_group_tests(tests, setup, testchain_remove);
 }
