@@ -190,9 +190,11 @@ static uint32_t fail_status(pq_load_conn *c, const pq_tls_status *st)
 						      : "after the handshake";
 	char detail[96] = "";
 	long vr = SSL_get_verify_result(c->ssl);
-	if (c->p->quic && !(in_hs && vr != X509_V_OK) &&
-	    pq_load_qconn_peer_close(c, detail, sizeof detail)) {
-		finish(c, in_hs ? PQ_LERR_ALERT : PQ_LERR_CLOSED, detail);
+	enum pq_load_err closed = PQ_LERR_NONE;
+	if (c->p->quic && !(in_hs && vr != X509_V_OK))
+		closed = pq_load_qconn_peer_close(c, in_hs, when, detail, sizeof detail);
+	if (closed != PQ_LERR_NONE) {
+		finish(c, closed, detail);
 	} else if (in_hs && vr != X509_V_OK) {
 		finish(c, PQ_LERR_VERIFY, X509_verify_cert_error_string(vr));
 	} else if (c->acct.alert_rx >= 0) {

@@ -4,12 +4,16 @@
  * bidirectional stream (the connection's default stream), concludes it and, once the
  * answer is acknowledged, closes the connection (or sees the client close it first).
  *
+ * A ClientHello the server is bound to refuse (tls/qhello.h) is held once, so that the
+ * client hears the TLS alert.
+ *
  * The amplification view is kept per client address from the datagram tap (tls/qbio.h):
  * a client's counts are final once its address is validated, and go into the stats
  * then. (OpenSSL 3.5 has no call that gives a connection's peer address, so the
  * accounting is by address, not by connection object.) */
 #include <errno.h>
 #include <openssl/err.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -21,6 +25,7 @@
 #include "server/internal.h"
 #include "tls/io.h"
 #include "tls/qbio.h"
+#include "tls/qhello.h"
 #include "tls/quic.h"
 
 #define CHUNK 16384
@@ -34,6 +39,10 @@
  * answers the client's retransmissions with it (RFC 9000 10.2: the closing state);
  * freed at once, the close would often never leave. */
 enum qst { Q_HANDSHAKE, Q_READ, Q_WRITE, Q_CLOSE, Q_DRAIN };
+
+/* What the server decided about a connection before it was accepted, in its SSL's app
+ * data: its ClientHello held once. */
+enum { QF_HELD = 4 };
 
 typedef struct qconn {
 	SSL *ssl;
@@ -63,6 +72,8 @@ typedef struct qloop {
 	qpeer *peers;
 	char pattern[CHUNK + 64];
 	pq_sched_meter meter; /* this worker's wait for a CPU */
+	pq_tls_qhello hello;  /* the refusals foreseen in a ClientHello */
+	int retick;           /* a ClientHello was held: let OpenSSL go on at once */
 } qloop;
 
 static char udp_tag, stop_tag;
@@ -120,6 +131,35 @@ static void forget_peers(qloop *l, int64_t now)
 			pp = &p->next;
 		}
 	}
+}
+
+static unsigned qflags(SSL *s)
+{
+	return (unsigned)(uintptr_t)SSL_get_app_data(s);
+}
+
+static void set_qflags(SSL *s, unsigned f)
+{
+	SSL_set_app_data(s, (void *)(uintptr_t)f);
+}
+
+/* OpenSSL reads a ClientHello (inside SSL_handle_events, before the connection is
+ * accepted). SSL_CLIENT_HELLO_RETRY holds it: the engine still acknowledges the client's
+ * Initial in the same tick, and calls again at its next one. One the server is bound to
+ * refuse is held once: until then it has sent that client nothing, and OpenSSL drops the
+ * close of a connection that has sent nothing (tls/qhello.h); after the ACK, its alert
+ * goes out as a CONNECTION_CLOSE. */
+static int hello_cb(SSL *s, int *al, void *arg)
+{
+	(void)al;
+	qloop *l = arg;
+	unsigned f = qflags(s);
+	if (!(f & QF_HELD) && pq_tls_qhello_refusal(&l->hello, s)) {
+		set_qflags(s, f | QF_HELD);
+		l->retick = 1;
+		return SSL_CLIENT_HELLO_RETRY;
+	}
+	return SSL_CLIENT_HELLO_SUCCESS;
 }
 
 static void close_conn(qloop *l, qconn *c)
@@ -321,6 +361,8 @@ static int wait_ms(const qloop *l, int64_t now, int64_t next_scan)
 	struct timeval tv;
 	int inf = 1;
 	int64_t until = next_scan - now;
+	if (l->retick)
+		return 0;
 	if (SSL_get_event_timeout(l->srv->listener, &tv, &inf) && !inf) {
 		int64_t t = (int64_t)tv.tv_sec * PQ_NS_PER_S + (int64_t)tv.tv_usec * PQ_NS_PER_US;
 		until = t < until ? t : until;
@@ -342,6 +384,8 @@ void *pq_qworker_main(void *arg)
 	pq_sched_meter_open(&l->meter);
 	pq_http_body_fill(l->pattern, 0, sizeof l->pattern);
 	pq_tls_qbio_set_cb(srv->qtap, on_dgram, l);
+	pq_tls_qhello_init(&l->hello, srv->ctx, srv->cfg.tls.groups);
+	SSL_CTX_set_client_hello_cb(srv->ctx, hello_cb, l);
 	w->epfd = epoll_create1(EPOLL_CLOEXEC);
 	struct epoll_event ue = {.events = EPOLLIN, .data.ptr = &udp_tag};
 	struct epoll_event se = {.events = EPOLLIN, .data.ptr = &stop_tag};
@@ -354,6 +398,7 @@ void *pq_qworker_main(void *arg)
 		int n = epoll_wait(w->epfd, evs, 16, wait_ms(l, now, next_scan));
 		for (int i = 0; i < n; i++)
 			stop |= evs[i].data.ptr == &stop_tag;
+		l->retick = 0;
 		SSL_handle_events(srv->listener);
 		ERR_clear_error();
 		accept_some(l);
@@ -372,6 +417,7 @@ out:
 	while (l->conns)
 		close_conn(l, l->conns);
 	pq_tls_qbio_set_cb(srv->qtap, NULL, NULL);
+	SSL_CTX_set_client_hello_cb(srv->ctx, NULL, NULL);
 	while (l->peers) {
 		qpeer *p = l->peers;
 		l->peers = p->next;

@@ -89,3 +89,30 @@ expect_fail 1 "timed out in the TLS handshake: no progress for 1000 ms" \
 # Nothing listening: the ICMP port unreachable ends it as refused.
 expect_fail 1 "connection refused" "$PQTLS" bench 127.0.0.1:9 --quic --insecure -n 1 --timeout 5s
 pass "QUIC: silent and absent peers end as TCP ones do"
+
+# 6. Refusals are heard at once, not at the client's timeout: OpenSSL 3.5 alone sends no
+# CONNECTION_CLOSE for a handshake refused on the client's first flight (it has sent the
+# connection nothing yet, so it drops the close); pqtls serve holds such a ClientHello
+# once, so the Initial is acknowledged first and the TLS alert then leaves as the close.
+# Bounds: the timeout is 10 s; an answer takes a loopback round trip, but the process
+# starts, makes its key shares and (under ASan, on this shared 2-vCPU machine) runs
+# slowly, so 3 s is generous and still far below the timeout.
+elapsed_ms() { echo $((($(date +%s%N) - $1) / 1000000)); }
+start_serve g --quic --certs "$ecdsa" --groups X25519MLKEM768
+t0=$(date +%s%N)
+expect_fail 1 "handshake alert from the server: handshake failure (QUIC CONNECTION_CLOSE 0x128" \
+	"$PQTLS" bench "$ADDR_g" --quic --ca "$ecdsa/root.pem" --servername localhost --groups X25519 -n 1 --timeout 10s
+[ "$(elapsed_ms "$t0")" -lt 3000 ] || fail "no group in common: heard after $(elapsed_ms "$t0") ms"
+# openssl s_client -quic, an independent client, hears both refusals as soon.
+for opt in "-groups X25519" "-alpn h3"; do
+	t0=$(date +%s%N)
+	# shellcheck disable=SC2086 # two words each
+	timeout 20 "$OPENSSL" s_client -quic -alpn hq-interop $opt -connect "$ADDR_g" -servername localhost \
+		</dev/null >"$T/sc.txt" 2>&1 && fail "s_client -quic $opt was not refused"
+	[ "$(elapsed_ms "$t0")" -lt 3000 ] || fail "s_client -quic $opt: refused after $(elapsed_ms "$t0") ms"
+done
+stop_serve g
+grep -q "handshake failure reason: no suitable key share: 2" "$T/g.out" || { cat "$T/g.out"; fail "serve's count of group refusals"; }
+grep -q "handshake failure reason: no application protocol: 1" "$T/g.out" || { cat "$T/g.out"; fail "serve's count of ALPN refusals"; }
+pass "QUIC refusals (no group in common, no ALPN in common) heard at once, with the TLS alert"
+
