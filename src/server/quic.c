@@ -4,8 +4,11 @@
  * bidirectional stream (the connection's default stream), concludes it and, once the
  * answer is acknowledged, closes the connection (or sees the client close it first).
  *
- * A ClientHello the server is bound to refuse (tls/qhello.h) is held once, so that the
- * client hears the TLS alert.
+ * A new connection is counted against max_conns at its ClientHello (or its accept, if
+ * that comes first). Past the limit its ClientHello is held, so the server sends it no
+ * flight, and it is closed at once: OpenSSL 3.5's listener has no way to refuse a
+ * connection before it is made. A ClientHello the server is bound to refuse
+ * (tls/qhello.h) is held once, so that the client hears the TLS alert.
  *
  * The amplification view is kept per client address from the datagram tap (tls/qbio.h):
  * a client's counts are final once its address is validated, and go into the stats
@@ -41,8 +44,8 @@
 enum qst { Q_HANDSHAKE, Q_READ, Q_WRITE, Q_CLOSE, Q_DRAIN };
 
 /* What the server decided about a connection before it was accepted, in its SSL's app
- * data: its ClientHello held once. */
-enum { QF_HELD = 4 };
+ * data: counted against max_conns, or over it; its ClientHello held once. */
+enum { QF_COUNTED = 1, QF_OVER = 2, QF_HELD = 4 };
 
 typedef struct qconn {
 	SSL *ssl;
@@ -52,6 +55,7 @@ typedef struct qconn {
 	size_t in_len;
 	pq_http_resp resp;
 	uint64_t sent;
+	int counted; /* in srv->open_conns */
 	struct qconn *next;
 	int64_t wait0_ns; /* the worker's wait for a CPU when OpenSSL handed it over (core/sched.h) */
 } qconn;
@@ -143,17 +147,36 @@ static void set_qflags(SSL *s, unsigned f)
 	SSL_set_app_data(s, (void *)(uintptr_t)f);
 }
 
+/* Count a new connection against max_conns, once: QF_COUNTED, or QF_OVER past it. */
+static unsigned admit(pq_server *srv, SSL *s)
+{
+	unsigned f = qflags(s);
+	if (f & (QF_COUNTED | QF_OVER))
+		return f;
+	if (atomic_fetch_add(&srv->open_conns, 1) < srv->cfg.max_conns) {
+		f |= QF_COUNTED;
+	} else {
+		atomic_fetch_sub(&srv->open_conns, 1);
+		f |= QF_OVER;
+	}
+	set_qflags(s, f);
+	return f;
+}
+
 /* OpenSSL reads a ClientHello (inside SSL_handle_events, before the connection is
  * accepted). SSL_CLIENT_HELLO_RETRY holds it: the engine still acknowledges the client's
- * Initial in the same tick, and calls again at its next one. One the server is bound to
- * refuse is held once: until then it has sent that client nothing, and OpenSSL drops the
- * close of a connection that has sent nothing (tls/qhello.h); after the ACK, its alert
- * goes out as a CONNECTION_CLOSE. */
+ * Initial in the same tick, and calls again at its next one. A connection over the limit
+ * stays held until accept_some closes it (no flight, no signature, for a connection
+ * refused). One the server is bound to refuse is held once: until then it has sent that
+ * client nothing, and OpenSSL drops the close of a connection that has sent nothing
+ * (tls/qhello.h); after the ACK, its alert goes out as a CONNECTION_CLOSE. */
 static int hello_cb(SSL *s, int *al, void *arg)
 {
 	(void)al;
 	qloop *l = arg;
-	unsigned f = qflags(s);
+	unsigned f = admit(l->srv, s);
+	if (f & QF_OVER)
+		return SSL_CLIENT_HELLO_RETRY;
 	if (!(f & QF_HELD) && pq_tls_qhello_refusal(&l->hello, s)) {
 		set_qflags(s, f | QF_HELD);
 		l->retick = 1;
@@ -171,9 +194,26 @@ static void close_conn(qloop *l, qconn *c)
 		}
 	ERR_clear_error();
 	SSL_free(c->ssl);
-	atomic_fetch_sub(&l->srv->open_conns, 1);
+	if (c->counted)
+		atomic_fetch_sub(&l->srv->open_conns, 1);
 	pq_server_stats_wait(&l->w->stats, pq_sched_delta(c->wait0_ns, pq_sched_meter_read(&l->meter)));
 	free(c);
+}
+
+/* Over the connection limit: closed at once, as over TCP, and kept while the close is
+ * sent (and sent again to what the client still sends). The server has sent it nothing
+ * but acknowledgements, so the close goes in an Initial packet, where OpenSSL turns an
+ * application close into the transport error APPLICATION_ERROR and drops its reason
+ * (RFC 9000 10.2.3; ssl/quic/quic_txp.c): that code is what the client sees. */
+static void refuse(qloop *l, qconn *c)
+{
+	SSL_SHUTDOWN_EX_ARGS args = {.quic_error_code = 0,
+				     .quic_reason = "over the connection limit"};
+	l->w->stats.err[PQ_SRV_OVER_LIMIT]++;
+	(void)SSL_shutdown_ex(c->ssl, SSL_SHUTDOWN_FLAG_RAPID | SSL_SHUTDOWN_FLAG_NO_STREAM_FLUSH,
+			      &args, sizeof args);
+	c->st = Q_DRAIN;
+	c->deadline = pq_mono_ns() + DRAIN_NS;
 }
 
 static void accept_some(qloop *l)
@@ -182,20 +222,26 @@ static void accept_some(qloop *l)
 	SSL *ssl;
 	while ((ssl = SSL_accept_connection(srv->listener, SSL_ACCEPT_CONNECTION_NO_BLOCK))) {
 		l->w->stats.accepted++;
-		qconn *c = NULL;
-		if (atomic_fetch_add(&srv->open_conns, 1) >= srv->cfg.max_conns ||
-		    !(c = calloc(1, sizeof *c))) {
-			atomic_fetch_sub(&srv->open_conns, 1);
-			l->w->stats.err[c ? PQ_SRV_OVER_LIMIT : PQ_SRV_IO]++;
+		unsigned f = admit(srv, ssl);
+		qconn *c = calloc(1, sizeof *c);
+		if (!c) {
+			if (f & QF_COUNTED)
+				atomic_fetch_sub(&srv->open_conns, 1);
+			l->w->stats.err[PQ_SRV_IO]++;
 			SSL_free(ssl);
 			continue;
 		}
 		c->ssl = ssl;
+		c->counted = (f & QF_COUNTED) != 0;
 		c->wait0_ns = pq_sched_meter_read(&l->meter);
-		c->st = Q_HANDSHAKE;
-		c->deadline = pq_mono_ns() + srv->cfg.handshake_timeout_ns;
 		c->next = l->conns;
 		l->conns = c;
+		if (f & QF_OVER) {
+			refuse(l, c);
+			continue;
+		}
+		c->st = Q_HANDSHAKE;
+		c->deadline = pq_mono_ns() + srv->cfg.handshake_timeout_ns;
 	}
 	ERR_clear_error();
 }

@@ -116,3 +116,27 @@ grep -q "handshake failure reason: no suitable key share: 2" "$T/g.out" || { cat
 grep -q "handshake failure reason: no application protocol: 1" "$T/g.out" || { cat "$T/g.out"; fail "serve's count of ALPN refusals"; }
 pass "QUIC refusals (no group in common, no ALPN in common) heard at once, with the TLS alert"
 
+# 7. --max-conns over QUIC: a connection past it is refused at once, as over TCP (it used
+# to complete its handshake and wait for an answer until its timeout). Two s_client
+# connections hold the two places (they send no request, their stdin a FIFO this
+# script keeps open); then six more clients.
+start_serve m --quic --certs "$ecdsa" --max-conns 2
+mkfifo "$T/hold"
+exec 3<>"$T/hold"
+for h in 1 2; do
+	"$OPENSSL" s_client -quic -alpn hq-interop -connect "$ADDR_m" -servername localhost \
+		-CAfile "$ecdsa/root.pem" <"$T/hold" >"$T/hold$h.txt" 2>&1 &
+	PIDS+=("$!")
+	# A completed handshake prints its cipher ("(NONE)" when refused).
+	wait_for "$T/hold$h.txt" "Cipher is TLS_" 10 || { cat "$T/hold$h.txt"; fail "holder $h did not connect"; }
+done
+t0=$(date +%s%N)
+expect_fail 1 "server closed the connection early: QUIC APPLICATION_ERROR 0xc before its ServerHello" \
+	"$PQTLS" bench "$ADDR_m" --quic --ca "$ecdsa/root.pem" --servername localhost -n 6 -c 6 --timeout 10s \
+	--jsonl "$T/over.jsonl"
+[ "$(elapsed_ms "$t0")" -lt 3000 ] || fail "over --max-conns: refused after $(elapsed_ms "$t0") ms"
+[ "$(json_field "$T/over.jsonl" error | sort | uniq -c | tr -s ' ')" = " 6 closed" ] ||
+	fail "over --max-conns: $(json_field "$T/over.jsonl" error | sort | uniq -c)"
+stop_serve m
+grep -q "refused: over the connection limit: 6" "$T/m.out" || { cat "$T/m.out"; fail "serve's count of refusals"; }
+pass "QUIC --max-conns 2: six more clients refused at once, before any ServerHello"

@@ -273,6 +273,69 @@ static void no_common_group(void **state)
 	pq_server_free(s);
 }
 
+/* A raw OpenSSL QUIC client that completes its handshake and then holds the connection
+ * (no request): one of the server's connections, for as long as the test needs it. */
+static SSL *hold(uint16_t port, SSL_CTX *ctx)
+{
+	struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons(port),
+				.sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	int fd = socket(AF_INET, SOCK_DGRAM, 0);
+	SSL *ssl = SSL_new(ctx);
+	BIO_ADDR *peer = BIO_ADDR_new();
+	assert_true(fd >= 0 && ssl && peer);
+	assert_int_equal(connect(fd, (struct sockaddr *)&a, sizeof a), 0);
+	assert_true(BIO_ADDR_rawmake(peer, AF_INET, &a.sin_addr, sizeof a.sin_addr, a.sin_port));
+	assert_int_equal(SSL_set_fd(ssl, fd), 1);
+	assert_int_equal(SSL_set1_initial_peer_addr(ssl, peer), 1);
+	assert_int_equal(SSL_connect(ssl), 1);
+	BIO_ADDR_free(peer);
+	return ssl;
+}
+
+static void unhold(SSL *ssl)
+{
+	int fd = SSL_get_fd(ssl);
+	SSL_free(ssl);
+	close(fd);
+}
+
+/* Past --max-conns a QUIC connection is refused at once, as over TCP: the server holds
+ * its ClientHello (no flight) and closes it; the client sees the close (OpenSSL turns the
+ * application close into APPLICATION_ERROR in an Initial packet) before any ServerHello,
+ * where it used to finish its handshake and wait for a response that never came. */
+static void over_limit(void **state)
+{
+	(void)state;
+	pq_server_config sc = server_config();
+	sc.max_conns = 1;
+	pq_server *s = start_config(&sc);
+	assert_non_null(s);
+	SSL_CTX *hctx = SSL_CTX_new(OSSL_QUIC_client_method());
+	assert_non_null(hctx);
+	SSL_CTX_set_verify(hctx, SSL_VERIFY_NONE, NULL);
+	static const unsigned char hq[] = "\x0ahq-interop";
+	assert_int_equal(SSL_CTX_set_alpn_protos(hctx, hq, sizeof hq - 1), 0);
+	SSL *held = hold(pq_server_port(s), hctx);
+	pq_load_config cfg = client(pq_server_port(s));
+	pq_load_result res = run_refused(&cfg, 2);
+	for (size_t i = 0; i < res.n; i++) {
+		assert_int_equal(res.recs[i].err, PQ_LERR_CLOSED);
+		assert_int_equal(res.recs[i].t[PQ_PH_SERVER_HELLO], -1);
+		assert_non_null(
+			strstr(res.recs[i].err_detail, "APPLICATION_ERROR 0xc before its ServerHello"));
+	}
+	pq_load_result_dispose(&res);
+	unhold(held);
+	SSL_CTX_free(hctx);
+	pq_server_stop(s);
+	pq_server_wait(s);
+	const pq_server_stats *st = pq_server_get_stats(s);
+	assert_int_equal(st->err[PQ_SRV_OVER_LIMIT], 2);
+	assert_int_equal(st->err[PQ_SRV_IO], 0);
+	assert_int_equal(st->handshakes, 1);
+	pq_server_free(s);
+}
+
 /* One HTTP/3 GET against the test's HTTP/3 server (h3peer.h), with a phase timeout. */
 static pq_load_record h3_get(const h3peer *p, int64_t timeout_ns)
 {
@@ -355,6 +418,7 @@ int main(void)
 		cmocka_unit_test(refusals),	 cmocka_unit_test(unreachable),
 		cmocka_unit_test(h3_refused_and_bad_paths), cmocka_unit_test(h3_slow_body),
 		cmocka_unit_test(h3_bad_responses), cmocka_unit_test(no_common_group),
+		cmocka_unit_test(over_limit),
 	};
 	return cmocka_run_group_tests(tests, setup, testchain_remove);
 }
