@@ -26,17 +26,19 @@ static void mark(pq_load_conn *c, enum pq_phase ph)
 		c->rec.t[ph] = now(c) - c->start_abs_ns;
 }
 
-void pq_load_conn_mark(pq_load_conn *c, enum pq_phase ph)
-{
-	mark(c, ph);
-}
-
 /* The next phase's deadline, never past the connection's total one: a peer that makes
  * progress a byte at a time resets the first but not the second. */
 static void phase_deadline(pq_load_conn *c)
 {
 	int64_t t = now(c) + c->p->timeout_ns;
 	c->deadline_ns = t < c->end_by_ns ? t : c->end_by_ns;
+}
+
+void pq_load_conn_response_bytes(pq_load_conn *c)
+{
+	if (c->done_requests == 0)
+		mark(c, PQ_PH_TTFB);
+	phase_deadline(c);
 }
 
 /* The system's words for a failed connect, with the one case where they mislead: on a
@@ -188,9 +190,11 @@ static uint32_t fail_status(pq_load_conn *c, const pq_tls_status *st)
 						      : "after the handshake";
 	char detail[96] = "";
 	long vr = SSL_get_verify_result(c->ssl);
-	if (c->p->quic && !(in_hs && vr != X509_V_OK) &&
-	    pq_load_qconn_peer_close(c, detail, sizeof detail)) {
-		finish(c, in_hs ? PQ_LERR_ALERT : PQ_LERR_CLOSED, detail);
+	enum pq_load_err closed = PQ_LERR_NONE;
+	if (c->p->quic && !(in_hs && vr != X509_V_OK))
+		closed = pq_load_qconn_peer_close(c, in_hs, when, detail, sizeof detail);
+	if (closed != PQ_LERR_NONE) {
+		finish(c, closed, detail);
 	} else if (in_hs && vr != X509_V_OK) {
 		finish(c, PQ_LERR_VERIFY, X509_verify_cert_error_string(vr));
 	} else if (c->acct.alert_rx >= 0) {
@@ -373,9 +377,7 @@ static uint32_t step_read(pq_load_conn *c)
 			}
 			return fail_status(c, &st);
 		}
-		if (c->done_requests == 0)
-			mark(c, PQ_PH_TTFB);
-		phase_deadline(c);
+		pq_load_conn_response_bytes(c);
 		if (response_bytes(c, buf, (size_t)r)) {
 			response_done(c);
 			return c->st == PQ_CS_DONE ? 0 : EPOLLOUT; /* EPOLLOUT: next request */

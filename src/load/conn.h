@@ -88,8 +88,10 @@ void pq_load_conn_start(pq_load_conn *c, const pq_conn_params *p, uint64_t id,
 /* Advance after an event; returns the epoll events to wait for, 0 when done. */
 uint32_t pq_load_conn_step(pq_load_conn *c);
 
-/* Record phase ph as reached now, unless it already was. */
-void pq_load_conn_mark(pq_load_conn *c, enum pq_phase ph);
+/* Bytes of the response arrived: the first ones mark TTFB (of the first request), and
+ * every read starts the phase timeout again, so that --timeout means "no progress for
+ * T" however long the body takes (the total timeout still bounds it). */
+void pq_load_conn_response_bytes(pq_load_conn *c);
 
 /* QUIC: c->tick_ns has come; lets OpenSSL handle its timers and goes on. Returns the
  * events to wait for, 0 when done. */

@@ -2,6 +2,7 @@
 
 #include <nghttp3/nghttp3.h>
 #include <openssl/err.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +18,8 @@ struct pq_load_h3 {
 	int64_t in_id[MAX_IN];
 	int in_fin[MAX_IN], nin;
 	int req_fin, ended;
+	int64_t refused; /* nghttp3 refused the response (its reset_stream code), -1 none */
+	char why[96];    /* a failure's words, when they carry a code */
 };
 
 enum { CTRL, QENC, QDEC, REQ };
@@ -53,6 +56,52 @@ static int on_end(nghttp3_conn *h, int64_t sid, void *user, void *suser)
 	return 0;
 }
 
+/* nghttp3 asks for the request stream to be reset: it found the response malformed (a
+ * head without :status is one) and ignores the rest of it. */
+static int on_reset(nghttp3_conn *h, int64_t sid, uint64_t code, void *user, void *suser)
+{
+	(void)h, (void)suser;
+	pq_load_conn *c = user;
+	if (sid == c->h3->our_id[REQ] && c->h3->refused < 0)
+		c->h3->refused = (int64_t)code;
+	return 0;
+}
+
+/* RFC 9114 8.1 and RFC 9204 6: HTTP/3's error codes by name. */
+static const char *h3_error(uint64_t code)
+{
+	static const char *const h3[] = {
+		"H3_NO_ERROR",	      "H3_GENERAL_PROTOCOL_ERROR", "H3_INTERNAL_ERROR",
+		"H3_STREAM_CREATION_ERROR", "H3_CLOSED_CRITICAL_STREAM", "H3_FRAME_UNEXPECTED",
+		"H3_FRAME_ERROR",     "H3_EXCESSIVE_LOAD",	   "H3_ID_ERROR",
+		"H3_SETTINGS_ERROR",  "H3_MISSING_SETTINGS",	   "H3_REQUEST_REJECTED",
+		"H3_REQUEST_CANCELLED", "H3_REQUEST_INCOMPLETE",   "H3_MESSAGE_ERROR",
+		"H3_CONNECT_ERROR",   "H3_VERSION_FALLBACK",
+	};
+	static const char *const qpack[] = {"QPACK_DECOMPRESSION_FAILED",
+					    "QPACK_ENCODER_STREAM_ERROR",
+					    "QPACK_DECODER_STREAM_ERROR"};
+	if (code >= 0x100 && code < 0x100 + sizeof h3 / sizeof h3[0])
+		return h3[code - 0x100];
+	if (code >= 0x200 && code < 0x200 + sizeof qpack / sizeof qpack[0])
+		return qpack[code - 0x200];
+	return "an error code of its own";
+}
+
+/* Why a response nghttp3 refused is none (it checks the head, :status included, and
+ * asks for the stream's reset), or NULL. */
+static const char *refused_response(pq_load_conn *c)
+{
+	struct pq_load_h3 *h = c->h3;
+	if (h->refused < 0)
+		return NULL;
+	snprintf(h->why, sizeof h->why, "%s (%s 0x%llx)",
+		 c->rec.status == 0 ? "HTTP/3 response head without :status"
+				    : "malformed HTTP/3 response",
+		 h3_error((uint64_t)h->refused), (unsigned long long)h->refused);
+	return h->why;
+}
+
 int pq_load_h3_prepare(pq_load_conn *c)
 {
 	/* Every stream is explicit: no default stream, and the server's unidirectional
@@ -77,7 +126,8 @@ static int make_streams(pq_load_conn *c, struct pq_load_h3 *h)
 int pq_load_h3_start(pq_load_conn *c, const char **why)
 {
 	struct pq_load_h3 *h = c->h3 = calloc(1, sizeof *h);
-	nghttp3_callbacks cb = {.recv_header = on_header, .recv_data = on_data, .end_stream = on_end};
+	nghttp3_callbacks cb = {.recv_header = on_header, .recv_data = on_data,
+				.end_stream = on_end, .reset_stream = on_reset};
 	nghttp3_settings set;
 	nghttp3_settings_default(&set);
 	const char *host = c->p->servername ? c->p->servername : c->p->target->host;
@@ -91,6 +141,7 @@ int pq_load_h3_start(pq_load_conn *c, const char **why)
 		*why = "out of memory for HTTP/3";
 		return PQ_ENOMEM;
 	}
+	h->refused = -1;
 	if (make_streams(c, h) < 0) {
 		*why = "cannot open the HTTP/3 streams";
 		return PQ_ETLS;
@@ -158,6 +209,26 @@ static int flush(struct pq_load_h3 *h, const char **why)
 	}
 }
 
+/* Why a read from stream s failed: the server reset the stream (with its code), or the
+ * connection ended. */
+static const char *read_failed(pq_load_conn *c, SSL *s)
+{
+	struct pq_load_h3 *h = c->h3;
+	uint64_t code = 0;
+	if (SSL_get_stream_read_state(s) != SSL_STREAM_STATE_RESET_REMOTE ||
+	    SSL_get_stream_read_error_code(s, &code) != 1)
+		return "the connection ended before the HTTP/3 response";
+	if (s == h->ours[REQ])
+		snprintf(h->why, sizeof h->why, "the server reset the request stream (%s 0x%llx)",
+			 h3_error(code), (unsigned long long)code);
+	else
+		snprintf(h->why, sizeof h->why,
+			 "the server reset its HTTP/3 stream %llu (%s 0x%llx)",
+			 (unsigned long long)SSL_get_stream_id(s), h3_error(code),
+			 (unsigned long long)code);
+	return h->why;
+}
+
 /* Feed one stream's bytes to nghttp3 until it has none now. */
 static int drain(pq_load_conn *c, SSL *s, int64_t id, int *fin, const char **why)
 {
@@ -173,13 +244,13 @@ static int drain(pq_load_conn *c, SSL *s, int64_t id, int *fin, const char **why
 			if (io == PQ_TLS_IO_WANT_READ || io == PQ_TLS_IO_WANT_WRITE)
 				return 0;
 			if (io != PQ_TLS_IO_CLOSED) {
-				*why = "the connection ended before the HTTP/3 response";
+				*why = read_failed(c, s);
 				return PQ_EPROTO;
 			}
 			*fin = 1;
 		}
 		if (got && s == h->ours[REQ])
-			pq_load_conn_mark(c, PQ_PH_TTFB);
+			pq_load_conn_response_bytes(c);
 		nghttp3_ssize n = nghttp3_conn_read_stream(h->conn, id, buf, got, *fin);
 		if (n < 0) {
 			*why = nghttp3_strerror((int)n);
@@ -207,6 +278,11 @@ int pq_load_h3_pump(pq_load_conn *c, const char **why)
 		return rc;
 	SSL_handle_events(c->ssl); /* send what was written now, not at OpenSSL's next timer */
 	ERR_clear_error();
+	const char *bad = refused_response(c);
+	if (bad) {
+		*why = bad;
+		return PQ_EPROTO;
+	}
 	return h->ended;
 }
 

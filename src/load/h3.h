@@ -8,8 +8,11 @@
  * (pq_load_h3_prepare: no default stream, incoming streams accepted). After the
  * handshake pq_load_h3_start makes the streams and submits the request; pq_load_h3_pump
  * moves what can move now and returns 1 when the response has ended, 0 to wait for the
- * network, or a negative error with a sentence in *why. The response's status and body
- * bytes go into c->rec; TTFB is the first response byte on the request stream.
+ * network, or a negative error with a sentence in *why (valid until the connection is
+ * freed): a response without :status, one nghttp3 refused as malformed, a request
+ * stream the server reset (with its HTTP/3 error code by name), a connection that ended
+ * first. The response's status and body bytes go into c->rec; every byte on the request
+ * stream counts as progress (pq_load_conn_response_bytes: TTFB, the phase timeout).
  * pq_load_h3_free releases everything (safe on a connection that never started). */
 #ifndef PQ_LOAD_H3_H
 #define PQ_LOAD_H3_H

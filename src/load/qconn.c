@@ -99,20 +99,40 @@ void pq_load_qconn_record(pq_load_conn *c)
 	r->quic_first_dgram_bytes = w->first_dgram_bytes;
 }
 
-int pq_load_qconn_peer_close(pq_load_conn *c, char *buf, size_t n)
+/* RFC 9000 20.1: the transport error codes below the crypto range. */
+static const char *const transport_errors[] = {
+	"NO_ERROR",	       "INTERNAL_ERROR",	    "CONNECTION_REFUSED",
+	"FLOW_CONTROL_ERROR",  "STREAM_LIMIT_ERROR",	    "STREAM_STATE_ERROR",
+	"FINAL_SIZE_ERROR",    "FRAME_ENCODING_ERROR",	    "TRANSPORT_PARAMETER_ERROR",
+	"CONNECTION_ID_LIMIT_ERROR", "PROTOCOL_VIOLATION",  "INVALID_TOKEN",
+	"APPLICATION_ERROR",   "CRYPTO_BUFFER_EXCEEDED",    "KEY_UPDATE_ERROR",
+	"AEAD_LIMIT_REACHED",  "NO_VIABLE_PATH",
+};
+
+enum pq_load_err pq_load_qconn_peer_close(pq_load_conn *c, int in_handshake, const char *when,
+					  char *buf, size_t n)
 {
 	SSL_CONN_CLOSE_INFO info;
 	if (!c->ssl || SSL_get_conn_close_info(c->ssl, &info, sizeof info) != 1 ||
 	    (info.flags & SSL_CONN_CLOSE_FLAG_LOCAL))
-		return 0;
+		return PQ_LERR_NONE;
 	uint64_t e = info.error_code;
-	int tls = (info.flags & SSL_CONN_CLOSE_FLAG_TRANSPORT) && e >= OSSL_QUIC_ERR_CRYPTO_ERR_BEGIN &&
-		  e <= OSSL_QUIC_ERR_CRYPTO_ERR_END;
+	int transport = (info.flags & SSL_CONN_CLOSE_FLAG_TRANSPORT) != 0;
 	int rl = info.reason && info.reason_len ? (int)(info.reason_len > 40 ? 40 : info.reason_len) : 0;
-	snprintf(buf, n, "the server closed the connection: %s 0x%llx%s%s%s%s%.*s",
-		 info.flags & SSL_CONN_CLOSE_FLAG_TRANSPORT ? "QUIC error" : "application error",
-		 (unsigned long long)e, tls ? " (TLS alert " : "",
-		 tls ? SSL_alert_desc_string_long((int)(e - OSSL_QUIC_ERR_CRYPTO_ERR_BEGIN)) : "",
-		 tls ? ")" : "", rl ? ": " : "", rl, rl ? info.reason : "");
-	return 1;
+	const char *sep = rl ? ": " : "";
+	if (transport && e >= OSSL_QUIC_ERR_CRYPTO_ERR_BEGIN && e <= OSSL_QUIC_ERR_CRYPTO_ERR_END &&
+	    in_handshake) {
+		/* RFC 9001 4.8: a TLS alert travels as the crypto error 0x100 + alert. */
+		snprintf(buf, n, "%s (QUIC CONNECTION_CLOSE 0x%llx%s%.*s)",
+			 SSL_alert_desc_string_long((int)(e - OSSL_QUIC_ERR_CRYPTO_ERR_BEGIN)),
+			 (unsigned long long)e, sep, rl, rl ? info.reason : "");
+		return PQ_LERR_ALERT;
+	}
+	const char *name = !transport ? "application error"
+			   : e < sizeof transport_errors / sizeof transport_errors[0]
+				   ? transport_errors[e]
+				   : "transport error";
+	snprintf(buf, n, "QUIC %s 0x%llx %s%s%.*s", name, (unsigned long long)e, when, sep, rl,
+		 rl ? info.reason : "");
+	return PQ_LERR_CLOSED;
 }

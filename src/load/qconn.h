@@ -13,10 +13,13 @@
 int pq_load_qconn_open(pq_load_conn *c, const char **why) PQ_MUST_USE;
 void pq_load_qconn_timer(pq_load_conn *c);
 
-/* When the QUIC connection has been closed by the peer: 1 and a sentence in buf (its
- * transport error code, the TLS alert for a handshake failure, its reason text).
- * 0 when it was not closed by the peer. */
-int pq_load_qconn_peer_close(pq_load_conn *c, char *buf, size_t n);
+/* When the QUIC connection has been closed by the peer: the error kind and its words in
+ * buf. A TLS alert during the handshake (the crypto error 0x100 + alert) is PQ_LERR_ALERT
+ * and names the alert; any other close is PQ_LERR_CLOSED: its code (a transport error
+ * by name), `when` it came (a phrase such as "before its ServerHello") and its reason
+ * text. PQ_LERR_NONE when the peer did not close it. */
+enum pq_load_err pq_load_qconn_peer_close(pq_load_conn *c, int in_handshake, const char *when,
+					  char *buf, size_t n);
 
 /* Copy c->wire into the record (at the end of the connection). */
 void pq_load_qconn_record(pq_load_conn *c);

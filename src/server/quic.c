@@ -4,12 +4,19 @@
  * bidirectional stream (the connection's default stream), concludes it and, once the
  * answer is acknowledged, closes the connection (or sees the client close it first).
  *
+ * A new connection is counted against max_conns at its ClientHello (or its accept, if
+ * that comes first). Past the limit its ClientHello is held, so the server sends it no
+ * flight, and it is closed at once: OpenSSL 3.5's listener has no way to refuse a
+ * connection before it is made. A ClientHello the server is bound to refuse
+ * (tls/qhello.h) is held once, so that the client hears the TLS alert.
+ *
  * The amplification view is kept per client address from the datagram tap (tls/qbio.h):
  * a client's counts are final once its address is validated, and go into the stats
  * then. (OpenSSL 3.5 has no call that gives a connection's peer address, so the
  * accounting is by address, not by connection object.) */
 #include <errno.h>
 #include <openssl/err.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -21,6 +28,7 @@
 #include "server/internal.h"
 #include "tls/io.h"
 #include "tls/qbio.h"
+#include "tls/qhello.h"
 #include "tls/quic.h"
 
 #define CHUNK 16384
@@ -35,6 +43,10 @@
  * freed at once, the close would often never leave. */
 enum qst { Q_HANDSHAKE, Q_READ, Q_WRITE, Q_CLOSE, Q_DRAIN };
 
+/* What the server decided about a connection before it was accepted, in its SSL's app
+ * data: counted against max_conns, or over it; its ClientHello held once. */
+enum { QF_COUNTED = 1, QF_OVER = 2, QF_HELD = 4 };
+
 typedef struct qconn {
 	SSL *ssl;
 	enum qst st;
@@ -43,6 +55,7 @@ typedef struct qconn {
 	size_t in_len;
 	pq_http_resp resp;
 	uint64_t sent;
+	int counted; /* in srv->open_conns */
 	struct qconn *next;
 	int64_t wait0_ns; /* the worker's wait for a CPU when OpenSSL handed it over (core/sched.h) */
 } qconn;
@@ -63,6 +76,8 @@ typedef struct qloop {
 	qpeer *peers;
 	char pattern[CHUNK + 64];
 	pq_sched_meter meter; /* this worker's wait for a CPU */
+	pq_tls_qhello hello;  /* the refusals foreseen in a ClientHello */
+	int retick;           /* a ClientHello was held: let OpenSSL go on at once */
 } qloop;
 
 static char udp_tag, stop_tag;
@@ -122,6 +137,54 @@ static void forget_peers(qloop *l, int64_t now)
 	}
 }
 
+static unsigned qflags(SSL *s)
+{
+	return (unsigned)(uintptr_t)SSL_get_app_data(s);
+}
+
+static void set_qflags(SSL *s, unsigned f)
+{
+	SSL_set_app_data(s, (void *)(uintptr_t)f);
+}
+
+/* Count a new connection against max_conns, once: QF_COUNTED, or QF_OVER past it. */
+static unsigned admit(pq_server *srv, SSL *s)
+{
+	unsigned f = qflags(s);
+	if (f & (QF_COUNTED | QF_OVER))
+		return f;
+	if (atomic_fetch_add(&srv->open_conns, 1) < srv->cfg.max_conns) {
+		f |= QF_COUNTED;
+	} else {
+		atomic_fetch_sub(&srv->open_conns, 1);
+		f |= QF_OVER;
+	}
+	set_qflags(s, f);
+	return f;
+}
+
+/* OpenSSL reads a ClientHello (inside SSL_handle_events, before the connection is
+ * accepted). SSL_CLIENT_HELLO_RETRY holds it: the engine still acknowledges the client's
+ * Initial in the same tick, and calls again at its next one. A connection over the limit
+ * stays held until accept_some closes it (no flight, no signature, for a connection
+ * refused). One the server is bound to refuse is held once: until then it has sent that
+ * client nothing, and OpenSSL drops the close of a connection that has sent nothing
+ * (tls/qhello.h); after the ACK, its alert goes out as a CONNECTION_CLOSE. */
+static int hello_cb(SSL *s, int *al, void *arg)
+{
+	(void)al;
+	qloop *l = arg;
+	unsigned f = admit(l->srv, s);
+	if (f & QF_OVER)
+		return SSL_CLIENT_HELLO_RETRY;
+	if (!(f & QF_HELD) && pq_tls_qhello_refusal(&l->hello, s)) {
+		set_qflags(s, f | QF_HELD);
+		l->retick = 1;
+		return SSL_CLIENT_HELLO_RETRY;
+	}
+	return SSL_CLIENT_HELLO_SUCCESS;
+}
+
 static void close_conn(qloop *l, qconn *c)
 {
 	for (qconn **pp = &l->conns; *pp; pp = &(*pp)->next)
@@ -131,9 +194,26 @@ static void close_conn(qloop *l, qconn *c)
 		}
 	ERR_clear_error();
 	SSL_free(c->ssl);
-	atomic_fetch_sub(&l->srv->open_conns, 1);
+	if (c->counted)
+		atomic_fetch_sub(&l->srv->open_conns, 1);
 	pq_server_stats_wait(&l->w->stats, pq_sched_delta(c->wait0_ns, pq_sched_meter_read(&l->meter)));
 	free(c);
+}
+
+/* Over the connection limit: closed at once, as over TCP, and kept while the close is
+ * sent (and sent again to what the client still sends). The server has sent it nothing
+ * but acknowledgements, so the close goes in an Initial packet, where OpenSSL turns an
+ * application close into the transport error APPLICATION_ERROR and drops its reason
+ * (RFC 9000 10.2.3; ssl/quic/quic_txp.c): that code is what the client sees. */
+static void refuse(qloop *l, qconn *c)
+{
+	SSL_SHUTDOWN_EX_ARGS args = {.quic_error_code = 0,
+				     .quic_reason = "over the connection limit"};
+	l->w->stats.err[PQ_SRV_OVER_LIMIT]++;
+	(void)SSL_shutdown_ex(c->ssl, SSL_SHUTDOWN_FLAG_RAPID | SSL_SHUTDOWN_FLAG_NO_STREAM_FLUSH,
+			      &args, sizeof args);
+	c->st = Q_DRAIN;
+	c->deadline = pq_mono_ns() + DRAIN_NS;
 }
 
 static void accept_some(qloop *l)
@@ -142,20 +222,26 @@ static void accept_some(qloop *l)
 	SSL *ssl;
 	while ((ssl = SSL_accept_connection(srv->listener, SSL_ACCEPT_CONNECTION_NO_BLOCK))) {
 		l->w->stats.accepted++;
-		qconn *c = NULL;
-		if (atomic_fetch_add(&srv->open_conns, 1) >= srv->cfg.max_conns ||
-		    !(c = calloc(1, sizeof *c))) {
-			atomic_fetch_sub(&srv->open_conns, 1);
-			l->w->stats.err[c ? PQ_SRV_OVER_LIMIT : PQ_SRV_IO]++;
+		unsigned f = admit(srv, ssl);
+		qconn *c = calloc(1, sizeof *c);
+		if (!c) {
+			if (f & QF_COUNTED)
+				atomic_fetch_sub(&srv->open_conns, 1);
+			l->w->stats.err[PQ_SRV_IO]++;
 			SSL_free(ssl);
 			continue;
 		}
 		c->ssl = ssl;
+		c->counted = (f & QF_COUNTED) != 0;
 		c->wait0_ns = pq_sched_meter_read(&l->meter);
-		c->st = Q_HANDSHAKE;
-		c->deadline = pq_mono_ns() + srv->cfg.handshake_timeout_ns;
 		c->next = l->conns;
 		l->conns = c;
+		if (f & QF_OVER) {
+			refuse(l, c);
+			continue;
+		}
+		c->st = Q_HANDSHAKE;
+		c->deadline = pq_mono_ns() + srv->cfg.handshake_timeout_ns;
 	}
 	ERR_clear_error();
 }
@@ -321,6 +407,8 @@ static int wait_ms(const qloop *l, int64_t now, int64_t next_scan)
 	struct timeval tv;
 	int inf = 1;
 	int64_t until = next_scan - now;
+	if (l->retick)
+		return 0;
 	if (SSL_get_event_timeout(l->srv->listener, &tv, &inf) && !inf) {
 		int64_t t = (int64_t)tv.tv_sec * PQ_NS_PER_S + (int64_t)tv.tv_usec * PQ_NS_PER_US;
 		until = t < until ? t : until;
@@ -342,6 +430,8 @@ void *pq_qworker_main(void *arg)
 	pq_sched_meter_open(&l->meter);
 	pq_http_body_fill(l->pattern, 0, sizeof l->pattern);
 	pq_tls_qbio_set_cb(srv->qtap, on_dgram, l);
+	pq_tls_qhello_init(&l->hello, srv->ctx, srv->cfg.tls.groups);
+	SSL_CTX_set_client_hello_cb(srv->ctx, hello_cb, l);
 	w->epfd = epoll_create1(EPOLL_CLOEXEC);
 	struct epoll_event ue = {.events = EPOLLIN, .data.ptr = &udp_tag};
 	struct epoll_event se = {.events = EPOLLIN, .data.ptr = &stop_tag};
@@ -354,6 +444,7 @@ void *pq_qworker_main(void *arg)
 		int n = epoll_wait(w->epfd, evs, 16, wait_ms(l, now, next_scan));
 		for (int i = 0; i < n; i++)
 			stop |= evs[i].data.ptr == &stop_tag;
+		l->retick = 0;
 		SSL_handle_events(srv->listener);
 		ERR_clear_error();
 		accept_some(l);
@@ -372,6 +463,7 @@ out:
 	while (l->conns)
 		close_conn(l, l->conns);
 	pq_tls_qbio_set_cb(srv->qtap, NULL, NULL);
+	SSL_CTX_set_client_hello_cb(srv->ctx, NULL, NULL);
 	while (l->peers) {
 		qpeer *p = l->peers;
 		l->peers = p->next;

@@ -147,16 +147,24 @@ const SSL_METHOD *pq_tls_quic_method(pq_tls_role role)
 static const unsigned char alpn_wire[] = "\x0a" PQ_TLS_QUIC_ALPN;
 static const unsigned char alpn_h3[] = "\x02h3";
 
+int pq_tls_quic_alpn_pick(const unsigned char *in, unsigned int inlen, const unsigned char **out,
+			  unsigned char *outlen)
+{
+	unsigned char *sel, len;
+	if (SSL_select_next_proto(&sel, &len, alpn_wire, sizeof alpn_wire - 1, in, inlen) !=
+	    OPENSSL_NPN_NEGOTIATED)
+		return 0;
+	*out = sel;
+	*outlen = len;
+	return 1;
+}
+
 static int select_alpn(SSL *ssl, const unsigned char **out, unsigned char *outlen,
 		       const unsigned char *in, unsigned int inlen, void *arg)
 {
 	(void)ssl, (void)arg;
-	unsigned char *sel;
-	if (SSL_select_next_proto(&sel, outlen, alpn_wire, sizeof alpn_wire - 1, in, inlen) !=
-	    OPENSSL_NPN_NEGOTIATED)
-		return SSL_TLSEXT_ERR_ALERT_FATAL;
-	*out = sel;
-	return SSL_TLSEXT_ERR_OK;
+	return pq_tls_quic_alpn_pick(in, inlen, out, outlen) ? SSL_TLSEXT_ERR_OK
+							     : SSL_TLSEXT_ERR_ALERT_FATAL;
 }
 
 int pq_tls_quic_setup(SSL_CTX *ctx, const pq_tls_config *cfg, pq_diag *d)

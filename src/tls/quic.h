@@ -87,6 +87,12 @@ int pq_tls_quic_check(const pq_tls_config *cfg, pq_diag *d) PQ_MUST_USE;
 /* The SSL_METHOD for a role. */
 const SSL_METHOD *pq_tls_quic_method(pq_tls_role role);
 
+/* The server's ALPN choice from a client's list (ALPN wire format: length-prefixed
+ * names): 1 and the name it selects (hq-interop) in *out, or 0 when the list has none it
+ * speaks. */
+int pq_tls_quic_alpn_pick(const unsigned char *in, unsigned int inlen, const unsigned char **out,
+			  unsigned char *outlen);
+
 /* ALPN on a QUIC context: the client offers hq-interop, the server selects it (and
  * refuses a client that offers none it speaks, with no_application_protocol). */
 int pq_tls_quic_setup(SSL_CTX *ctx, const pq_tls_config *cfg, pq_diag *d) PQ_MUST_USE;

@@ -89,3 +89,54 @@ expect_fail 1 "timed out in the TLS handshake: no progress for 1000 ms" \
 # Nothing listening: the ICMP port unreachable ends it as refused.
 expect_fail 1 "connection refused" "$PQTLS" bench 127.0.0.1:9 --quic --insecure -n 1 --timeout 5s
 pass "QUIC: silent and absent peers end as TCP ones do"
+
+# 6. Refusals are heard at once, not at the client's timeout: OpenSSL 3.5 alone sends no
+# CONNECTION_CLOSE for a handshake refused on the client's first flight (it has sent the
+# connection nothing yet, so it drops the close); pqtls serve holds such a ClientHello
+# once, so the Initial is acknowledged first and the TLS alert then leaves as the close.
+# Bounds: the timeout is 10 s; an answer takes a loopback round trip, but the process
+# starts, makes its key shares and (under ASan, on this shared 2-vCPU machine) runs
+# slowly, so 3 s is generous and still far below the timeout.
+elapsed_ms() { echo $((($(date +%s%N) - $1) / 1000000)); }
+start_serve g --quic --certs "$ecdsa" --groups X25519MLKEM768
+t0=$(date +%s%N)
+expect_fail 1 "handshake alert from the server: handshake failure (QUIC CONNECTION_CLOSE 0x128" \
+	"$PQTLS" bench "$ADDR_g" --quic --ca "$ecdsa/root.pem" --servername localhost --groups X25519 -n 1 --timeout 10s
+[ "$(elapsed_ms "$t0")" -lt 3000 ] || fail "no group in common: heard after $(elapsed_ms "$t0") ms"
+# openssl s_client -quic, an independent client, hears both refusals as soon.
+for opt in "-groups X25519" "-alpn h3"; do
+	t0=$(date +%s%N)
+	# shellcheck disable=SC2086 # two words each
+	timeout 20 "$OPENSSL" s_client -quic -alpn hq-interop $opt -connect "$ADDR_g" -servername localhost \
+		</dev/null >"$T/sc.txt" 2>&1 && fail "s_client -quic $opt was not refused"
+	[ "$(elapsed_ms "$t0")" -lt 3000 ] || fail "s_client -quic $opt: refused after $(elapsed_ms "$t0") ms"
+done
+stop_serve g
+grep -q "handshake failure reason: no suitable key share: 2" "$T/g.out" || { cat "$T/g.out"; fail "serve's count of group refusals"; }
+grep -q "handshake failure reason: no application protocol: 1" "$T/g.out" || { cat "$T/g.out"; fail "serve's count of ALPN refusals"; }
+pass "QUIC refusals (no group in common, no ALPN in common) heard at once, with the TLS alert"
+
+# 7. --max-conns over QUIC: a connection past it is refused at once, as over TCP (it used
+# to complete its handshake and wait for an answer until its timeout). Two s_client
+# connections hold the two places (they send no request, their stdin a FIFO this
+# script keeps open); then six more clients.
+start_serve m --quic --certs "$ecdsa" --max-conns 2
+mkfifo "$T/hold"
+exec 3<>"$T/hold"
+for h in 1 2; do
+	"$OPENSSL" s_client -quic -alpn hq-interop -connect "$ADDR_m" -servername localhost \
+		-CAfile "$ecdsa/root.pem" <"$T/hold" >"$T/hold$h.txt" 2>&1 &
+	PIDS+=("$!")
+	# A completed handshake prints its cipher ("(NONE)" when refused).
+	wait_for "$T/hold$h.txt" "Cipher is TLS_" 10 || { cat "$T/hold$h.txt"; fail "holder $h did not connect"; }
+done
+t0=$(date +%s%N)
+expect_fail 1 "server closed the connection early: QUIC APPLICATION_ERROR 0xc before its ServerHello" \
+	"$PQTLS" bench "$ADDR_m" --quic --ca "$ecdsa/root.pem" --servername localhost -n 6 -c 6 --timeout 10s \
+	--jsonl "$T/over.jsonl"
+[ "$(elapsed_ms "$t0")" -lt 3000 ] || fail "over --max-conns: refused after $(elapsed_ms "$t0") ms"
+[ "$(json_field "$T/over.jsonl" error | sort | uniq -c | tr -s ' ')" = " 6 closed" ] ||
+	fail "over --max-conns: $(json_field "$T/over.jsonl" error | sort | uniq -c)"
+stop_serve m
+grep -q "refused: over the connection limit: 6" "$T/m.out" || { cat "$T/m.out"; fail "serve's count of refusals"; }
+pass "QUIC --max-conns 2: six more clients refused at once, before any ServerHello"
