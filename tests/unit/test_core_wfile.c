@@ -21,30 +21,10 @@
 #include "core/wfile.h"
 #include "testdir.h"
 
-static const char *at(const char *name)
-{
-	static char p[4][300];
-	static int i;
-	i = (i + 1) % 4;
-	snprintf(p[i], sizeof p[i], "%s/%s", dir, name);
-	return p[i];
-}
-
 static mode_t kind(const char *path)
 {
 	struct stat st;
 	return lstat(path, &st) == 0 ? st.st_mode & S_IFMT : 0;
-}
-
-static const char *slurp(const char *path)
-{
-	static char buf[256];
-	FILE *f = fopen(path, "r");
-	size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
-	if (f)
-		fclose(f);
-	buf[n] = '\0';
-	return buf;
 }
 
 /* No NAME.tmp.* is left in the test's directory. */
@@ -73,7 +53,7 @@ static int put(const char *path, const char *text, pq_diag *d)
 /* A character device node of this test's own: 1,3 is null, 1,7 is full (root only). */
 static const char *device(const char *name, unsigned minor)
 {
-	const char *p = at(name);
+	const char *p = testdir_path(name);
 	assert_int_equal(mknod(p, S_IFCHR | 0666, makedev(1, minor)), 0);
 	return p;
 }
@@ -82,17 +62,17 @@ static void regular_whole_or_not_at_all(void **state)
 {
 	(void)state;
 	pq_diag d;
-	const char *p = at("out.txt");
+	const char *p = testdir_path("out.txt");
 	assert_int_equal(put(p, "one\n", &d), 0);
-	assert_string_equal(slurp(p), "one\n");
+	assert_string_equal(testdir_read(p), "one\n");
 	pq_wfile w;
 	assert_int_equal(pq_wfile_open(&w, p, "--out", &d), 0);
 	fputs("two\n", w.f);
-	assert_string_equal(slurp(p), "one\n"); /* not under its name before close */
+	assert_string_equal(testdir_read(p), "one\n"); /* not under its name before close */
 	pq_wfile_abort(&w);
-	assert_string_equal(slurp(p), "one\n");
+	assert_string_equal(testdir_read(p), "one\n");
 	assert_int_equal(put(p, "three\n", &d), 0);
-	assert_string_equal(slurp(p), "three\n");
+	assert_string_equal(testdir_read(p), "three\n");
 	no_tmp_left();
 	/* a directory is refused, naming the input */
 	assert_int_equal(put(dir, "x", &d), -EISDIR);
@@ -130,7 +110,7 @@ static void fifo_gets_the_bytes(void **state)
 {
 	(void)state;
 	pq_diag d;
-	const char *p = at("fifo");
+	const char *p = testdir_path("fifo");
 	char buf[64] = "";
 	assert_int_equal(mkfifo(p, 0600), 0);
 	/* a reader first, so the writer's open does not wait */
@@ -149,12 +129,13 @@ static void symlink_stays_a_link(void **state)
 {
 	(void)state;
 	pq_diag d;
-	const char *target = at("target.txt"), *link = at("link.txt");
+	const char *target = testdir_path("target.txt"), *link = testdir_path("link.txt");
 	assert_int_equal(put(target, "old\n", &d), 0);
-	assert_int_equal(symlink("target.txt", link), 0); /* relative: resolved from the link's directory */
+	/* relative: resolved from the link's directory */
+	assert_int_equal(symlink("target.txt", link), 0);
 	assert_int_equal(put(link, "new\n", &d), 0);
 	assert_int_equal(kind(link), S_IFLNK);
-	assert_string_equal(slurp(target), "new\n");
+	assert_string_equal(testdir_read(target), "new\n");
 	no_tmp_left();
 	unlink(link);
 	unlink(target);
@@ -165,7 +146,7 @@ static void symlink_to_device(void **state)
 {
 	(void)state;
 	pq_diag d;
-	const char *null = device("null", 3), *tonull = at("tonull");
+	const char *null = device("null", 3), *tonull = testdir_path("tonull");
 	assert_int_equal(symlink(null, tonull), 0);
 	assert_int_equal(put(tonull, "gone\n", &d), 0);
 	assert_int_equal(kind(tonull), S_IFLNK);
@@ -179,14 +160,14 @@ static void symlink_to_nothing_refused(void **state)
 {
 	(void)state;
 	pq_diag d;
-	const char *link = at("dangling");
+	const char *link = testdir_path("dangling");
 	assert_int_equal(symlink("missing.txt", link), 0);
 	assert_int_equal(put(link, "x", &d), -ENOENT);
 	assert_non_null(strstr(d.msg, "--out: "));
 	assert_non_null(strstr(d.msg, link));
 	assert_non_null(strstr(d.msg, "symbolic link that leads to no file"));
 	assert_int_equal(kind(link), S_IFLNK);
-	assert_int_equal(kind(at("missing.txt")), 0);
+	assert_int_equal(kind(testdir_path("missing.txt")), 0);
 	no_tmp_left();
 	unlink(link);
 }
@@ -197,15 +178,15 @@ static void planted_tmp_not_followed(void **state)
 {
 	(void)state;
 	pq_diag d;
-	const char *victim = at("victim"), *out = at("out2.txt");
+	const char *victim = testdir_path("victim"), *out = testdir_path("out2.txt");
 	char tmp[300];
 	assert_int_equal(put(victim, "untouched\n", &d), 0);
 	snprintf(tmp, sizeof tmp, "%s.tmp.%d", out, (int)getpid());
 	assert_int_equal(symlink(victim, tmp), 0);
 	assert_int_equal(put(out, "mine\n", &d), 0);
-	assert_string_equal(slurp(victim), "untouched\n");
+	assert_string_equal(testdir_read(victim), "untouched\n");
 	assert_int_equal(kind(out), S_IFREG);
-	assert_string_equal(slurp(out), "mine\n");
+	assert_string_equal(testdir_read(out), "mine\n");
 	no_tmp_left();
 	unlink(out);
 	unlink(victim);
@@ -216,7 +197,7 @@ static void failure_paths(void **state)
 	(void)state;
 	pq_diag d;
 	/* a directory that does not exist: the temporary cannot be made, and is named */
-	assert_int_equal(put(at("none/x.txt"), "x", &d), -ENOENT);
+	assert_int_equal(put(testdir_path("none/x.txt"), "x", &d), -ENOENT);
 	assert_non_null(strstr(d.msg, "--out: cannot create "));
 	assert_non_null(strstr(d.msg, "none/x.txt.tmp."));
 	char longp[5000];
@@ -233,9 +214,12 @@ static void failure_paths(void **state)
 int main(void)
 {
 	const struct CMUnitTest any[] = {
-		cmocka_unit_test(regular_whole_or_not_at_all), cmocka_unit_test(fifo_gets_the_bytes),
-		cmocka_unit_test(symlink_stays_a_link),	       cmocka_unit_test(symlink_to_nothing_refused),
-		cmocka_unit_test(planted_tmp_not_followed),    cmocka_unit_test(failure_paths),
+		cmocka_unit_test(regular_whole_or_not_at_all),
+		cmocka_unit_test(fifo_gets_the_bytes),
+		cmocka_unit_test(symlink_stays_a_link),
+		cmocka_unit_test(symlink_to_nothing_refused),
+		cmocka_unit_test(planted_tmp_not_followed),
+		cmocka_unit_test(failure_paths),
 	};
 	const struct CMUnitTest devices[] = {
 		cmocka_unit_test(dev_null_stays_a_device),
@@ -246,8 +230,8 @@ int main(void)
 	if (rc)
 		return rc;
 	if (geteuid() != 0) {
-		printf("skip: needs root (mknod: the device cases make device nodes of their own)\n");
+		printf("skip: needs root (mknod: the device cases make nodes of their own)\n");
 		return 77;
 	}
-	return cmocka_run_group_tests_name("wfile devices", devices, testdir_setup, testdir_teardown);
+	return cmocka_run_group_tests_name("devices", devices, testdir_setup, testdir_teardown);
 }
