@@ -120,6 +120,24 @@ static const pq_opt *find_short(const pq_opt *opts, char c, int *idx)
 	return NULL;
 }
 
+volatile sig_atomic_t pq_cli_signal;
+
+static void on_signal(int sig)
+{
+	pq_cli_signal = sig;
+}
+
+void pq_cli_catch_signals(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
 int pq_cli_usage_error(const char *path, const char *fmt, ...)
 {
 	va_list ap;

@@ -9,6 +9,7 @@
 #ifndef PQ_CLI_CLI_H
 #define PQ_CLI_CLI_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -96,6 +97,13 @@ int pq_cli_usage_error(const char *path, const char *fmt, ...) __attribute__((fo
 
 /* Failure of a command: prints "PATH: error: message" to stderr, returns PQ_EXIT_FAIL. */
 int pq_cli_fail(const char *path, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The last SIGINT, SIGTERM or SIGHUP caught after pq_cli_catch_signals(), 0 when none.
+ * The handler only sets it, without SA_RESTART (a blocked read or write returns EINTR):
+ * the command finishes what it must (stops its children, removes its temporary files)
+ * and exits 128 + the signal. */
+extern volatile sig_atomic_t pq_cli_signal;
+void pq_cli_catch_signals(void);
 
 /* The cache directory commands use: $PQTLS_CACHE, else ~/.cache/pqtls. Returns -1 when
  * neither PQTLS_CACHE nor HOME is set. */

@@ -1,9 +1,8 @@
 /* pqtls link: two network namespaces joined by an emulated WAN path (src/net/link.h).
  * This file holds the command table and what its subcommands share: options to
- * configuration, signals, the announcement and stats lines. The subcommands live in
+ * configuration, the announcement and stats lines. The subcommands live in
  * link_run.c (run, up, down, exec) and link_tools.c (check, profiles, probes). */
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,24 +15,6 @@
 #include "net/fwd.h"
 #include "net/check.h"
 #include "net/profile.h"
-
-volatile sig_atomic_t pq_linkcli_signal;
-
-static void on_signal(int sig)
-{
-	pq_linkcli_signal = sig;
-}
-
-void pq_linkcli_catch_signals(void)
-{
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-}
 
 static int given(const pq_cmd *cmd, const pq_cli_args *a, const char *name)
 {

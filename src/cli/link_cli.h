@@ -3,7 +3,6 @@
 #ifndef PQ_CLI_LINK_CLI_H
 #define PQ_CLI_LINK_CLI_H
 
-#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -104,9 +103,6 @@ struct link_opts {
 	"                       wakes at most once per this long, in us, 0 to 500 (default:\n"   \
 	"                       100; 0: once per release)\n"
 
-/* Last SIGINT/SIGTERM/SIGHUP caught after pq_linkcli_catch_signals(), 0 when none. */
-extern volatile sig_atomic_t pq_linkcli_signal;
-void pq_linkcli_catch_signals(void);
 /* Builds the configuration from a profile and the options given; on error prints the
  * usage message and returns PQ_EXIT_USAGE, else 0. */
 int pq_linkcli_config(const pq_cmd *cmd, const char *path, const struct link_opts *o, const pq_cli_args *a,

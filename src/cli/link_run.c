@@ -44,7 +44,7 @@ static int link_run_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 	pq_diag d;
 	pq_link_opts lo;
 	pq_linkcli_opts(&lo, o->pcap);
-	pq_linkcli_catch_signals();
+	pq_cli_catch_signals();
 	if (!srv || !cli) {
 		rc = pq_cli_fail(path, "out of memory");
 		goto out;
@@ -60,13 +60,13 @@ static int link_run_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 		return pq_cli_usage_error(path, "--wait-udp says --wait-port is a UDP port; give --wait-port PORT too");
 	pq_life_run_opts ro = {.wait_port = (unsigned)o->wait_port, .wait_udp = o->wait_udp,
 			       .wait_timeout_ns = o->wait_timeout,
-			       .grace_ns = o->grace, .interrupt = &pq_linkcli_signal};
+			       .grace_ns = o->grace, .interrupt = &pq_cli_signal};
 	int code;
 	int lrc = pq_life_run(l, srv, cli, &ro, &code, &d);
 	if (lrc == PQ_EINTERRUPTED) {
 		fprintf(stderr, "pqtls link run: %s: stopping and removing the link\n",
-			strsignal(pq_linkcli_signal));
-		rc = 128 + pq_linkcli_signal;
+			strsignal(pq_cli_signal));
+		rc = 128 + pq_cli_signal;
 	} else if (lrc == PQ_ECHILD) {
 		rc = pq_cli_fail(path, "%s (exit status %d)", pq_diag_msg(&d), code);
 	} else {

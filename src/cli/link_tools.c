@@ -93,7 +93,7 @@ static int link_check_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 		return rc;
 	pq_diag d;
 	pq_link *l = NULL;
-	pq_linkcli_catch_signals();
+	pq_cli_catch_signals();
 	pq_link_opts lo;
 	pq_linkcli_opts(&lo, NULL);
 	if (pq_link_up(&cfg, &lo, &l, &d))

@@ -26,11 +26,22 @@ static int export_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 	pq_diag d;
 	if (!o->csv == !o->jsonl)
 		return pq_cli_usage_error(path, "give one of --csv DIR or --jsonl FILE");
-	int rc = o->csv ? pq_exp_export_csv(a->argv[0], o->csv, &d) : pq_exp_export_jsonl(a->argv[0], o->jsonl, &d);
+	/* SIGINT, SIGTERM or SIGHUP: the export stops at the next row and removes its
+	 * temporary file (or staging directory); exit 128 + the signal. */
+	pq_cli_catch_signals();
+	const char *out = o->csv ? o->csv : o->jsonl;
+	int rc = o->csv ? pq_exp_export_csv(a->argv[0], o->csv, &pq_cli_signal, &d)
+			: pq_exp_export_jsonl(a->argv[0], o->jsonl, &pq_cli_signal, &d);
+	if (rc < 0 && pq_cli_signal) {
+		pq_cli_fail(path,
+			    "%s: stopped; the export to %s was not made, and nothing of it is left",
+			    strsignal(pq_cli_signal), out);
+		return 128 + pq_cli_signal;
+	}
 	if (rc < 0)
 		return pq_cli_fail(path, "%s", pq_diag_msg(&d));
 	if (o->csv || strcmp(o->jsonl, "-") != 0)
-		printf("%s -> %s\n", a->argv[0], o->csv ? o->csv : o->jsonl);
+		printf("%s -> %s\n", a->argv[0], out);
 	return PQ_EXIT_OK;
 }
 
@@ -40,7 +51,10 @@ const pq_cmd pq_cmd_sweep_export = {
 	.usage = "DB --csv DIR | --jsonl FILE",
 	.description = "--csv writes run, cell, conn, link_check and the cell_stats and arm_stats views, one\n"
 		       "FILE.csv each with a header line; --jsonl one line per connection with its cell's\n"
-		       "parameters (docs/results.md). Each file is written to a temporary name and renamed.\n"
+		       "parameters (docs/results.md). The output appears whole or not at all: the\n"
+		       "file is written to a temporary name and renamed, the CSV set into a staging\n"
+		       "directory moved into DIR at the end; a failure, SIGINT, SIGTERM or SIGHUP\n"
+		       "removes them.\n"
 		       "Examples:\n"
 		       "  pqtls sweep export out/quick/results.db --csv quick-csv\n"
 		       "  pqtls sweep export out/quick/results.db --jsonl quick.jsonl",

@@ -1,9 +1,16 @@
 #include "core/wfile.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
+
+/* "WHAT: " before a message, or nothing when the caller gave no name. */
+#define WHAT(w) (w) ? (w) : "", (w) ? ": " : ""
 
 /* Why a stream's earlier write failed when errno no longer says (other calls came
  * between): its file system being full is the one reason worth naming; else EIO. */
@@ -17,26 +24,105 @@ static int fail(pq_diag *d, const char *what, const char *verb, const char *path
 {
 	if (!e)
 		e = EIO;
-	return pq_diag_set(d, -e, "%s%scannot %s %s: %s", what ? what : "", what ? ": " : "", verb, path,
-			   strerror(e));
+	return pq_diag_set(d, -e, "%s%scannot %s %s: %s", WHAT(what), verb, path, strerror(e));
+}
+
+static int copy_path(char *dst, size_t n, const char *src, const char *what, pq_diag *d)
+{
+	if (snprintf(dst, n, "%s", src) >= (int)n)
+		return pq_diag_set(d, PQ_EINVAL, "%s%sthe path is too long: %.64s...", WHAT(what),
+				   src);
+	return 0;
+}
+
+/* w->target: PATH itself, or the file its symbolic link leads to (the link is left a
+ * link); *st says what is there (st_mode 0: nothing, or nothing reachable: creating the
+ * temporary file then says why). */
+static int resolve(pq_wfile *w, struct stat *st, pq_diag *d)
+{
+	if (lstat(w->path, st) != 0) {
+		st->st_mode = 0;
+		return copy_path(w->target, sizeof w->target, w->path, w->what, d);
+	}
+	if (!S_ISLNK(st->st_mode))
+		return copy_path(w->target, sizeof w->target, w->path, w->what, d);
+	_Static_assert(sizeof w->target >= PATH_MAX, "realpath writes up to PATH_MAX bytes");
+	if (realpath(w->path, w->target) && stat(w->target, st) == 0)
+		return 0;
+	int e = errno;
+	return pq_diag_set(
+	    d, -e,
+	    "%s%s%s is a symbolic link that leads to no file (%s); give the file's own "
+	    "path, or remove the link",
+	    WHAT(w->what), w->path, strerror(e));
+}
+
+/* A device or FIFO: opened as it is (a FIFO waits for its reader, as a shell's > does). */
+static int open_in_place(pq_wfile *w, pq_diag *d)
+{
+	struct stat st;
+	int fd = open(w->target, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return fail(d, w->what, "open", w->path, errno);
+	/* Became a regular file since resolve(): it is not written over in place. */
+	if (fstat(fd, &st) != 0 || S_ISREG(st.st_mode)) {
+		close(fd);
+		return pq_diag_set(d, -EAGAIN,
+				   "%s%s%s changed while it was being opened; try again",
+				   WHAT(w->what), w->path);
+	}
+	w->in_place = 1;
+	if (!(w->f = fdopen(fd, "w"))) {
+		int e = errno;
+		close(fd);
+		return fail(d, w->what, "open", w->path, e);
+	}
+	return 0;
+}
+
+/* TARGET.tmp.PID, created O_EXCL so that nothing planted under the name is written
+ * through; one already there (left by a process that had this pid, or planted) is
+ * removed first, once. */
+static int open_tmp(pq_wfile *w, pq_diag *d)
+{
+	int rc = copy_path(w->tmp, sizeof w->tmp, w->target, w->what, d);
+	if (rc < 0)
+		return rc;
+	snprintf(w->tmp + strlen(w->tmp), sizeof w->tmp - strlen(w->tmp), ".tmp.%d", (int)getpid());
+	int fd = open(w->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	if (fd < 0 && errno == EEXIST && unlink(w->tmp) == 0)
+		fd = open(w->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	if (fd < 0)
+		return fail(d, w->what, "create", w->tmp, errno);
+	if (!(w->f = fdopen(fd, "w"))) {
+		int e = errno;
+		close(fd);
+		unlink(w->tmp);
+		return fail(d, w->what, "create", w->tmp, e);
+	}
+	return 0;
 }
 
 int pq_wfile_open(pq_wfile *w, const char *path, const char *what, pq_diag *d)
 {
+	struct stat st;
 	memset(w, 0, sizeof *w);
 	w->what = what;
 	if (strcmp(path, "-") == 0) {
 		w->f = stdout;
 		return 0;
 	}
-	if (snprintf(w->path, sizeof w->path, "%s", path) >= (int)sizeof w->path ||
-	    snprintf(w->tmp, sizeof w->tmp, "%s.tmp.%d", path, (int)getpid()) >= (int)sizeof w->tmp)
-		return pq_diag_set(d, PQ_EINVAL, "%s%sthe path is too long: %.64s...", what ? what : "",
-				   what ? ": " : "", path);
-	w->f = fopen(w->tmp, "w");
-	if (!w->f)
-		return fail(d, what, "create", w->tmp, errno);
-	return 0;
+	int rc = copy_path(w->path, sizeof w->path, path, what, d);
+	if (rc == 0)
+		rc = resolve(w, &st, d);
+	if (rc < 0)
+		return rc;
+	if (S_ISDIR(st.st_mode))
+		return pq_diag_set(d, -EISDIR, "%s%s%s is a directory; give a file name",
+				   WHAT(what), path);
+	if (st.st_mode && !S_ISREG(st.st_mode))
+		return open_in_place(w, d);
+	return open_tmp(w, d);
 }
 
 int pq_wfile_stdout_check(const char *what, pq_diag *d)
@@ -61,7 +147,8 @@ int pq_wfile_close(pq_wfile *w, pq_diag *d)
 	errno = 0;
 	int bad = fflush(w->f) != 0 || ferror(w->f);
 	int e = bad && !errno ? lost_errno(w->f) : errno;
-	bad = bad || fsync(fileno(w->f)) != 0;
+	/* A device or FIFO has nothing to sync (fsync says EINVAL) and nothing to rename. */
+	bad = bad || (!w->in_place && fsync(fileno(w->f)) != 0);
 	if (bad && !e)
 		e = errno;
 	if (fclose(w->f) != 0 && !bad) {
@@ -69,12 +156,13 @@ int pq_wfile_close(pq_wfile *w, pq_diag *d)
 		e = errno;
 	}
 	w->f = NULL;
-	if (!bad && rename(w->tmp, w->path) != 0) {
+	if (!bad && !w->in_place && rename(w->tmp, w->target) != 0) {
 		bad = 1;
 		e = errno;
 	}
 	if (bad) {
-		unlink(w->tmp);
+		if (!w->in_place)
+			unlink(w->tmp);
 		return fail(d, w->what, "write", w->path, e);
 	}
 	return 0;
@@ -84,7 +172,8 @@ void pq_wfile_abort(pq_wfile *w)
 {
 	if (w->f && w->f != stdout) {
 		fclose(w->f);
-		unlink(w->tmp);
+		if (!w->in_place)
+			unlink(w->tmp);
 	}
 	w->f = NULL;
 }

@@ -2,7 +2,6 @@
 
 #include <errno.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/wfile.h"
@@ -244,16 +243,12 @@ int pq_load_out_check(const pq_load_out *o, pq_diag *d)
 		return 0;
 	int e = errno ? errno : EIO;
 	return pq_diag_set(d, -e, "%s: cannot write %s: %s", o->what,
-			   o->f == stdout ? "stdout" : o->tmp, strerror(e));
+			   o->f == stdout ? "stdout" : o->path, strerror(e));
 }
 
 int pq_load_out_open(pq_load_out *o, const char *path, const char *what, pq_diag *d)
 {
-	struct stat st;
-	memset(o, 0, sizeof *o);
-	/* A directory would take the whole run and then refuse the rename. */
-	if (strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-		return pq_diag_set(d, -EISDIR, "%s: %s is a directory; give a file name", what, path);
+	/* A directory is refused now (core/wfile.h), not after the whole run. */
 	return pq_wfile_open(o, path, what, d);
 }
 

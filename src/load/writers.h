@@ -4,8 +4,9 @@
  * phase was not reached); bytes are bytes.
  *
  * Contract: the file appears complete or not at all (core/wfile.h: written beside PATH
- * and renamed, every write checked); on failure nothing is left and *d names `what` (the caller's name for the
- * output) and the path. "-" writes to stdout. */
+ * and renamed, every write checked; a device or FIFO is written in place); on failure
+ * nothing is left and *d names `what` (the caller's name for the output) and the path.
+ * "-" writes to stdout. */
 #ifndef PQ_LOAD_WRITERS_H
 #define PQ_LOAD_WRITERS_H
 
@@ -18,7 +19,7 @@
 
 /* An output opened before the run, so a path that cannot be written fails before the
  * first connection rather than after the whole measurement: the temporary file is
- * created now (PATH a directory is refused), filled and renamed by commit, removed by
+ * created now (PATH a directory is refused; a FIFO waits for its reader), filled and renamed by commit, removed by
  * abort. "-" is stdout. `what` names the input in messages (e.g. the option). */
 typedef void (*pq_load_stream_fn)(FILE *f, const pq_load_record *recs, size_t n);
 typedef pq_wfile pq_load_out;

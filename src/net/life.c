@@ -4,13 +4,12 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "core/child.h"
-#include "core/wfile.h"
+#include "net/life_report.h"
 #include "net/listen.h"
 #include "net/ns.h"
 
@@ -21,50 +20,15 @@ struct answer {
 	pq_life_link link;
 };
 
-/* NAME's report: PQ_LIFE_DIR/NAME.down. */
-static void report_path(const char *name, char *buf, size_t n)
-{
-	snprintf(buf, n, PQ_LIFE_DIR "/%s.down", name);
-}
-
-/* The holder's failure, put in place whole (core/wfile.h), or nothing. */
-static void report_write(const char *name, const char *msg)
-{
-	char path[160];
-	pq_wfile w;
-	pq_diag ignore;
-	report_path(name, path, sizeof path);
-	if ((mkdir(PQ_LIFE_DIR, 0700) && errno != EEXIST) || pq_wfile_open(&w, path, NULL, &ignore))
-		return;
-	fputs(msg, w.f);
-	if (pq_wfile_close(&w, &ignore))
-		return; /* nothing left behind: whoever takes the link down hears nothing more */
-}
-
-/* What NAME's holder reported (taken: the file is removed), as d's message; 0 when none. */
-static int report_take(const char *name, pq_diag *d)
-{
-	char path[160], msg[600];
-	report_path(name, path, sizeof path);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	ssize_t n = read(fd, msg, sizeof msg - 1);
-	close(fd);
-	unlink(path);
-	msg[n > 0 ? n : 0] = '\0';
-	return pq_diag_set(d, PQ_EIO, "link %s is down, but its last step failed: %s", name,
-			   n > 0 ? msg : "(the holder's report is empty)");
-}
-
 int pq_life_hold(pq_link *l, const sigset_t *set, const char *name)
 {
 	int sig = 0;
 	pq_diag d;
 	pq_diag_clear(&d);
 	sigwait(set, &sig);
+	pq_diag ignore; /* nobody hears the holder: its report is all it can leave */
 	if (pq_link_down(l, &d) && name)
-		report_write(name, pq_diag_msg(&d));
+		(void)!pq_life_report_put(PQ_LIFE_DIR, name, pq_diag_msg(&d), &ignore);
 	return sig;
 }
 
@@ -208,7 +172,7 @@ static int down_one(const char *base, int *failed, pq_diag *d)
 		}
 	}
 	int k = pq_ns_remove(c), l = pq_ns_remove(s);
-	int rc = report_take(base, d);
+	int rc = pq_life_report_take(PQ_LIFE_DIR, base, d);
 	if (failed)
 		*failed = rc != 0;
 	return (k > 0 ? k : 0) + (l > 0 ? l : 0);

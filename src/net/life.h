@@ -5,7 +5,8 @@
  * NAME-s, see net/ns.h). The holder leaves the caller's session, keeps the link until
  * SIGTERM, SIGINT or SIGHUP, then takes it down (finishing its pcap) and exits. When
  * taking it down fails (a capture that could not be finished: a full disk), the holder
- * leaves the message in PQ_LIFE_DIR/NAME.down for whoever took the link down. */
+ * leaves the message in PQ_LIFE_DIR/NAME.down for whoever took the link down
+ * (net/life_report.h: nothing planted there is followed, read or waited on). */
 #ifndef PQ_NET_LIFE_H
 #define PQ_NET_LIFE_H
 
@@ -61,7 +62,8 @@ int pq_life_parse_name(const char *name, const char *what, pid_t *holder, pq_dia
 /* Takes link `name` down: asks its holder to finish (SIGTERM; up to 5 s to write its
  * pcap and remove its namespaces), then removes what is left and kills what still runs
  * inside (*killed counts those; may be NULL). -ENOENT when there is no such link;
- * PQ_EIO, with the holder's message, when the link went but its capture failed. */
+ * PQ_EIO, with the holder's message, when the link went but its capture failed (or with
+ * a message naming what is at NAME.down when that is not a report pqtls wrote). */
 int pq_life_down(const char *name, int *killed, pq_diag *d) PQ_MUST_USE;
 
 /* Every pqtls link on this machine (holder 0), or only those held by `holder`: first the

@@ -1,6 +1,7 @@
 #include "net/pcapw.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pcap/pcap.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,12 +10,13 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/wfile.h"
 
 struct pq_pcapw {
 	pcap_t *pc;
-	pcap_dumper_t *dump;
-	char *path, *tmp;
-	const char *what; /* the caller's name for the file, for messages */
+	pcap_dumper_t *dump; /* its own stream on a copy of out's descriptor */
+	pq_wfile out;	     /* the file, by the one rule of core/wfile.h */
+	const char *what;    /* the caller's name for the file, for messages */
 	int64_t mono0, real0;
 	uint64_t count;
 	int err; /* errno of the first failed write; nothing more is written after it */
@@ -24,8 +26,27 @@ struct pq_pcapw {
 static int lost(const pq_pcapw *w, int e, pq_diag *d)
 {
 	e = e ? e : EIO;
-	return pq_diag_set(d, -e, "%s: cannot write %s: %s (the capture is not kept)", w->what, w->path,
-			   strerror(e));
+	return pq_diag_set(d, -e, "%s: cannot write %s: %s (the capture is not kept)", w->what,
+			   w->out.path, strerror(e));
+}
+
+/* libpcap writes through a stream of its own (pcap_dump_close and a failed
+ * pcap_dump_fopen close it), on a copy of the descriptor core/wfile opened. */
+static int dump_open(pq_pcapw *w, pq_diag *d)
+{
+	int fd = fcntl(fileno(w->out.f), F_DUPFD_CLOEXEC, 0);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!f) {
+		int e = errno;
+		if (fd >= 0)
+			close(fd);
+		return lost(w, e, d);
+	}
+	w->dump = pcap_dump_fopen(w->pc, f);
+	if (!w->dump)
+		return pq_diag_set(d, PQ_EIO, "%s: cannot write '%s': %s", w->what, w->out.path,
+				   pcap_geterr(w->pc));
+	return 0;
 }
 
 int pq_pcapw_open(const char *path, const char *what, pq_pcapw **out, pq_diag *d)
@@ -35,23 +56,13 @@ int pq_pcapw_open(const char *path, const char *what, pq_pcapw **out, pq_diag *d
 	if (!w)
 		return pq_diag_set(d, PQ_ENOMEM, "out of memory");
 	w->what = what;
-	w->path = strdup(path);
-	if (!w->path || asprintf(&w->tmp, "%s.partial", path) < 0) {
-		w->tmp = NULL;
-		rc = pq_diag_set(d, PQ_ENOMEM, "out of memory");
-		goto out;
-	}
 	w->pc = pcap_open_dead(DLT_RAW, 65535);
 	if (!w->pc) {
 		rc = pq_diag_set(d, PQ_EIO, "%s: libpcap could not start a raw-IP capture", what);
 		goto out;
 	}
-	w->dump = pcap_dump_open(w->pc, w->tmp);
-	if (!w->dump) {
-		rc = pq_diag_set(d, PQ_EIO, "%s: cannot write '%s': %s", what, path,
-				 pcap_geterr(w->pc));
+	if ((rc = pq_wfile_open(&w->out, path, what, d)) || (rc = dump_open(w, d)))
 		goto out;
-	}
 	/* The header reaches the disk now: a disk already full is refused before the link runs. */
 	errno = 0;
 	if (pcap_dump_flush(w->dump)) {
@@ -64,14 +75,11 @@ int pq_pcapw_open(const char *path, const char *what, pq_pcapw **out, pq_diag *d
 	w->mono0 = pq_mono_ns();
 out:
 	if (rc) {
-		if (w->dump) {
+		if (w->dump)
 			pcap_dump_close(w->dump);
-			remove(w->tmp);
-		}
+		pq_wfile_abort(&w->out);
 		if (w->pc)
 			pcap_close(w->pc);
-		free(w->tmp);
-		free(w->path);
 		free(w);
 		w = NULL;
 	}
@@ -112,18 +120,16 @@ int pq_pcapw_close(pq_pcapw *w, pq_diag *d)
 	errno = 0;
 	if (w->err)
 		rc = lost(w, w->err, d);
-	else if (pcap_dump_flush(w->dump) || ferror(f) || fsync(fileno(f)))
+	else if (pcap_dump_flush(w->dump) || ferror(f))
 		rc = lost(w, errno, d);
-	/* Flushed and synced above: the close that follows has nothing left to write. */
+	/* Flushed above: the close that follows has nothing left to write; the wfile then
+	 * syncs and puts the file in place (or only closes a device or FIFO). */
 	pcap_dump_close(w->dump);
 	pcap_close(w->pc);
-	if (!rc && rename(w->tmp, w->path))
-		rc = pq_diag_set(d, -errno, "%s: cannot rename '%s' to '%s': %s", w->what, w->tmp,
-				 w->path, strerror(errno));
 	if (rc)
-		remove(w->tmp);
-	free(w->tmp);
-	free(w->path);
+		pq_wfile_abort(&w->out);
+	else
+		rc = pq_wfile_close(&w->out, d);
 	free(w);
 	return rc;
 }

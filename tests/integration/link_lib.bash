@@ -14,5 +14,16 @@ trap cleanup_tmp EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 # assert that file $1 contains the fixed string $2
 has() { grep -qF -- "$2" "$1" || { echo "--- $1:"; cat "$1"; fail "expected '$2' in $1"; }; }
+# wait_listening NAME PORT: until something listens on TCP PORT in link NAME's server
+# namespace (up to 10 s, for a busy machine); 1 when nothing did.
+wait_listening() {
+	local hex
+	hex=$(printf '%04X' "$2")
+	for _ in $(seq 200); do
+		ip netns exec "$1-s" cat /proc/net/tcp | awk '$4 == "0A"' | grep -qi ":$hex " && return 0
+		sleep 0.05
+	done
+	return 1
+}
 # sweep_measurer PID: the process that measures for a `pqtls sweep` (lib/sweep.bash)
 source "$(dirname "${BASH_SOURCE[0]}")/lib/sweep.bash"

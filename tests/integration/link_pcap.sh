@@ -12,7 +12,7 @@ line=$(grep "link: backend" "$TMP/err")
 up=$(sed -E 's/.*c->s ([0-9]+) pkts.*/\1/' <<<"$line")
 down=$(sed -E 's/.*s->c ([0-9]+) pkts.*/\1/' <<<"$line")
 lost=$(sed -E 's/.*loss ([0-9]+),.*/\1/' <<<"$line")
-[ ! -e "$TMP/x.pcap.partial" ] || fail "temporary file left"
+[ -z "$(find "$TMP" -name "x.pcap.tmp.*")" ] || fail "temporary file left"
 count=$(tshark -r "$TMP/x.pcap" 2>/dev/null | wc -l)
 [ "$count" = $((up + down)) ] || { echo "$line"; fail "pcap has $count packets, link says $((up + down))"; }
 # tshark decodes them as TCP between the link's addresses

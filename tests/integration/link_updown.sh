@@ -13,10 +13,7 @@ ip netns list | grep -q "^$name-s" || fail "no server namespace for $name"
 # A port of this test's own, so pgrep below finds no other test's probe server.
 PORT=$((20000 + $$ % 20000))
 $P link exec "$name" server -- "$P" link probe-server --port "$PORT" &
-for _ in $(seq 100); do
-	ip netns exec "$name-s" cat /proc/net/tcp | awk '$4 == "0A"' | grep -qi ":$(printf '%04X' "$PORT") " && break
-	sleep 0.05
-done
+wait_listening "$name" "$PORT" || fail "the probe server in $name does not listen"
 $P link exec "$name" client -- "$P" link probe-client --port "$PORT" --bytes 5000 {server} >"$TMP/out"
 has "$TMP/out" "5000 "
 ms=$(awk '{print $2}' "$TMP/out")

@@ -50,7 +50,7 @@ static void refused(const char *path, const char *want)
 	if (!strstr(d.msg, want))
 		fail_msg("open_db: '%s' lacks '%s'", d.msg, want);
 	snprintf(out, sizeof out, "%s/export.jsonl", dir);
-	assert_true(pq_exp_export_jsonl(path, out, &d) < 0);
+	assert_true(pq_exp_export_jsonl(path, out, NULL, &d) < 0);
 	if (!strstr(d.msg, want))
 		fail_msg("export: '%s' lacks '%s'", d.msg, want);
 	snprintf(out, sizeof out, "%s/merged.db", dir);

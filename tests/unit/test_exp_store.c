@@ -1,17 +1,22 @@
 /* exp/store.c, store_cell.c, merge.c, export.c, hostload.c: a database is created whole
  * or not at all, reopened only for the same grid and a schema it knows, locked against a
  * second writer; a cell and its connections go in together; merge renumbers and refuses
- * overlaps; export writes every table; host load parses /proc texts. */
+ * overlaps; export writes every table, the whole set or nothing (a signal's flag set mid-way
+ * leaves no file, no staging directory and the old files as they were); host load parses
+ * /proc texts. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "testdb.h"
@@ -159,13 +164,76 @@ static void merge_and_export(void **state)
 	assert_int_equal(access(out, F_OK), -1);
 	assert_int_equal(pq_exp_merge(in, 0, out, &ms, &d), PQ_EINVAL);
 	snprintf(csv, sizeof csv, "%s/m/csv", dir);
-	assert_int_equal(pq_exp_export_csv(a, csv, &d), 0);
+	assert_int_equal(pq_exp_export_csv(a, csv, NULL, &d), 0);
 	snprintf(jl, sizeof jl, "%s/m/csv/conn.csv", dir);
 	assert_int_equal(access(jl, R_OK), 0);
 	snprintf(jl, sizeof jl, "%s/m/c.jsonl", dir);
-	assert_int_equal(pq_exp_export_jsonl(a, jl, &d), 0);
-	assert_true(pq_exp_export_jsonl("/nonexistent.db", jl, &d) < 0);
-	assert_true(pq_exp_export_csv(a, "/proc/pqtls-none/x", &d) < 0);
+	assert_int_equal(pq_exp_export_jsonl(a, jl, NULL, &d), 0);
+	assert_true(pq_exp_export_jsonl("/nonexistent.db", jl, NULL, &d) < 0);
+	assert_true(pq_exp_export_csv(a, "/proc/pqtls-none/x", NULL, &d) < 0);
+	pq_exp_grid_dispose(&g);
+}
+
+/* The names in directory p but . and .., sorted, each followed by a space. */
+static const char *listing(const char *p)
+{
+	static char out[512];
+	struct dirent **e;
+	int n = scandir(p, &e, NULL, alphasort);
+	out[0] = '\0';
+	for (int i = 0; i < n; i++) {
+		if (strcmp(e[i]->d_name, ".") && strcmp(e[i]->d_name, ".."))
+			snprintf(out + strlen(out), sizeof out - strlen(out), "%s ", e[i]->d_name);
+		free(e[i]);
+	}
+	if (n >= 0)
+		free(e);
+	return out;
+}
+
+/* An export is the whole set or nothing: into a new directory, into one that holds other
+ * files, and when a signal's flag is set (nothing of it is left, not even a staging
+ * directory or a temporary file; what was there stays as it was). */
+static void export_whole_or_nothing(void **state)
+{
+	(void)state;
+	pq_exp_grid g;
+	pq_diag d;
+	char db[128], e[128], csv[160];
+	volatile sig_atomic_t stop = 0;
+	static const char set[] = "arm_stats.csv cell.csv cell_stats.csv conn.csv link_check.csv run.csv ";
+	one_cell(&g);
+	snprintf(e, sizeof e, "%s/e", dir);
+	assert_int_equal(mkdir(e, 0700), 0);
+	snprintf(db, sizeof db, "%s/e/r.db", dir);
+	fill(db, &g, 0, 1, &d);
+	snprintf(csv, sizeof csv, "%s/new", e);
+	assert_int_equal(pq_exp_export_csv(db, csv, &stop, &d), 0);
+	assert_string_equal(listing(csv), set);
+	assert_string_equal(listing(e), "new r.db ");
+	/* an existing directory keeps the user's files; the set's files are replaced */
+	assert_int_equal(pq_exp_export_csv(db, csv, &stop, &d), 0);
+	testdir_write("e/new/keep.txt", "mine");
+	assert_int_equal(pq_exp_export_csv(db, csv, &stop, &d), 0);
+	assert_string_equal(listing(csv), "arm_stats.csv cell.csv cell_stats.csv conn.csv keep.txt "
+					  "link_check.csv run.csv ");
+	/* interrupted: nothing new, nothing half-written, nothing replaced */
+	stop = SIGTERM;
+	testdir_write("e/new/run.csv", "old");
+	assert_int_equal(pq_exp_export_csv(db, csv, &stop, &d), PQ_EINTERRUPTED);
+	assert_non_null(strstr(d.msg, "interrupted by a signal"));
+	assert_string_equal(testdir_read(testdir_path("e/new/run.csv")), "old");
+	assert_string_equal(listing(csv), "arm_stats.csv cell.csv cell_stats.csv conn.csv keep.txt "
+					  "link_check.csv run.csv ");
+	snprintf(csv, sizeof csv, "%s/other", e);
+	assert_int_equal(pq_exp_export_csv(db, csv, &stop, &d), PQ_EINTERRUPTED);
+	snprintf(csv, sizeof csv, "%s/c.jsonl", e);
+	assert_int_equal(pq_exp_export_jsonl(db, csv, &stop, &d), PQ_EINTERRUPTED);
+	assert_string_equal(listing(e), "new r.db ");
+	/* a file where the directory should be */
+	assert_int_equal(pq_exp_export_csv(db, db, NULL, &d), -ENOTDIR);
+	assert_non_null(strstr(d.msg, "exists and is not a directory"));
+	assert_string_equal(listing(e), "new r.db ");
 	pq_exp_grid_dispose(&g);
 }
 
@@ -191,6 +259,7 @@ int main(void)
 		cmocka_unit_test(create_reopen_lock),
 		cmocka_unit_test(refuses_bad_paths),
 		cmocka_unit_test(merge_and_export),
+		cmocka_unit_test(export_whole_or_nothing),
 		cmocka_unit_test(hostload_parse),
 	};
 	return cmocka_run_group_tests(tests, testdir_setup, testdir_teardown);

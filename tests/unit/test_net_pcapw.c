@@ -1,11 +1,13 @@
-/* net/pcapw: the link's capture, whole or not at all. A full disk at open (the
- * temporary is /dev/full) and part way (a file size limit stands in for the disk filling
- * while packets stream) leaves neither the file nor its temporary, and says why. */
+/* net/pcapw: the link's capture, whole or not at all (core/wfile.h). A full disk part
+ * way (a file size limit stands in for the disk filling while packets stream) leaves
+ * neither the file nor its temporary, and says why; a full device at open (a link to
+ * /dev/full) is refused before anything runs, the link left a link. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +28,7 @@ static int setup(void **state)
 	if (!mkdtemp(dir))
 		return -1;
 	snprintf(path, sizeof path, "%s/x.pcap", dir);
-	snprintf(tmp, sizeof tmp, "%s.partial", path);
+	snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid());
 	return 0;
 }
 
@@ -68,14 +70,40 @@ static void pcapw_full_at_open(void **state)
 	(void)state;
 	pq_pcapw *w = (pq_pcapw *)&w;
 	pq_diag d;
-	assert_int_equal(symlink("/dev/full", tmp), 0);
+	struct stat st;
+	assert_int_equal(symlink("/dev/full", path), 0);
 	assert_int_equal(pq_pcapw_open(path, "--pcap", &w, &d), -ENOSPC);
 	assert_null(w);
 	assert_non_null(strstr(d.msg, "--pcap"));
 	assert_non_null(strstr(d.msg, path));
 	assert_non_null(strstr(d.msg, strerror(ENOSPC)));
 	assert_false(exists(tmp));
-	assert_false(exists(path));
+	assert_int_equal(lstat(path, &st), 0);
+	assert_true(S_ISLNK(st.st_mode)); /* neither replaced nor removed */
+	assert_int_equal(stat("/dev/full", &st), 0);
+	assert_true(S_ISCHR(st.st_mode));
+}
+
+/* A FIFO (a pipe to tshark) gets the capture where it is: the header, then the records. */
+static void pcapw_fifo(void **state)
+{
+	(void)state;
+	pq_pcapw *w;
+	pq_diag d;
+	uint8_t pkt[100] = {0x45}, buf[512];
+	assert_int_equal(mkfifo(path, 0600), 0);
+	int r = open(path, O_RDONLY | O_NONBLOCK);
+	assert_true(r >= 0);
+	assert_int_equal(pq_pcapw_open(path, "--pcap", &w, &d), 0);
+	pq_pcapw_write(w, 1, pkt, sizeof pkt);
+	assert_int_equal(pq_pcapw_close(w, &d), 0);
+	assert_int_equal(read(r, buf, sizeof buf), 24 + 16 + (int)sizeof pkt);
+	assert_int_equal(buf[0] | buf[1] << 8 | buf[2] << 16 | (uint32_t)buf[3] << 24, 0xa1b2c3d4);
+	close(r);
+	struct stat st;
+	assert_int_equal(lstat(path, &st), 0);
+	assert_true(S_ISFIFO(st.st_mode));
+	assert_false(exists(tmp));
 }
 
 static void pcapw_full_part_way(void **state)
@@ -110,6 +138,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(pcapw_whole, setup, teardown),
 		cmocka_unit_test_setup_teardown(pcapw_full_at_open, setup, teardown),
 		cmocka_unit_test_setup_teardown(pcapw_full_part_way, setup, teardown),
+		cmocka_unit_test_setup_teardown(pcapw_fifo, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

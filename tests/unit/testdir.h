@@ -25,6 +25,29 @@ __attribute__((unused)) static const char *testdir_write(const char *name, const
 	return path;
 }
 
+/* dir/name, in one of four buffers (valid for the next three calls as well). */
+__attribute__((unused)) static const char *testdir_path(const char *name)
+{
+	static char p[4][300];
+	static int i;
+	i = (i + 1) % 4;
+	snprintf(p[i], sizeof p[i], "%s/%s", dir, name);
+	return p[i];
+}
+
+/* The first 255 bytes of a file as a string ("" when it cannot be read; valid until the
+ * next call). */
+__attribute__((unused)) static const char *testdir_read(const char *path)
+{
+	static char buf[256];
+	FILE *f = fopen(path, "r");
+	size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+	if (f)
+		fclose(f);
+	buf[n] = '\0';
+	return buf;
+}
+
 static int testdir_teardown(void **state)
 {
 	(void)state;
