@@ -7,6 +7,7 @@
 
 #include "core/units.h"
 #include "net/profile.h"
+#include "tls/groups.h"
 
 void pq_exp_spec_init(pq_exp_spec *s)
 {
@@ -126,8 +127,10 @@ static int one_value(const pq_dim *k, pq_exp_list *l, char *tok, const char *whe
 		v.ptr = a;
 		return push(l, &v, where, d);
 	}
+	int rc;
 	switch (k->type) {
 	case PQ_DT_STR:
+	case PQ_DT_GROUPS:
 		if (strlen(tok) >= sizeof v.s || strpbrk(tok, " \t\"'"))
 			return pq_diag_set(d, PQ_EINVAL, "%s: '%s' must be one word of fewer than %zu bytes", where,
 					   tok, sizeof v.s);
@@ -137,6 +140,9 @@ static int one_value(const pq_dim *k, pq_exp_list *l, char *tok, const char *whe
 					   "%s: '%s' is not a name; a name is letters, digits, '-', '_' and '.' (not "
 					   "first): it names the directory out/NAME",
 					   where, tok);
+		/* a misspelt group is refused here, not measured as failed handshakes */
+		if (k->type == PQ_DT_GROUPS && (rc = pq_tls_groups_check(tok, k->choices, where, d)) < 0)
+			return rc;
 		snprintf(v.s, sizeof v.s, "%s", tok);
 		break;
 	case PQ_DT_INT:

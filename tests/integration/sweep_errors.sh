@@ -52,6 +52,21 @@ done
 "$P" sweep --server 127.0.0.1:1 --ca ../x/root.pem --dry-run >/dev/null || fail "--ca ../x/root.pem refused"
 "$P" sweep --pad-chain-to 16777215 --rate 8kbit,0 --name a-b_c.1 --dry-run >/dev/null || fail "the limits were refused"
 refuse 'sig = ecdsa-p999\n' "s.spec:1: sig" "ecdsa-p256"
+# A misspelt group, an empty element of a list, and a server that takes none of the offer
+# are refused before anything runs (they passed --dry-run, brought up a link and were
+# stored as failed cells with exit 0), naming the key and the groups OpenSSL knows.
+refuse 'groups = X25519MLKEM768:bogus\n' \
+	"s.spec:1: groups: 'bogus' in 'X25519MLKEM768:bogus' is not a group this OpenSSL knows; known: " "X25519MLKEM768"
+refuse 'server-groups = X25519MLKEM768//X25519\n' "s.spec:1: server-groups: 'X25519MLKEM768//X25519' has an empty element"
+refuse 'groups = X25519MLKEM768::X25519\n' "s.spec:1: groups: 'X25519MLKEM768::X25519' has an empty element"
+refuse 'server-groups = X25519\n' "s.spec: server-groups: X25519 has no group in common with the groups offered"
+refuse 'groups = X25519MLKEM768:X25519\nserver-groups = X25519\n' \
+	"server-groups: X25519 does not take X25519MLKEM768, the group the cell expects negotiated"
+rc=0
+"$P" sweep --group X25519MLKEM769 --dry-run >"$T/o" 2>"$T/e" || rc=$?
+[ "$rc" = 2 ] && grep -qF -- "--group: 'X25519MLKEM769' is not a group this OpenSSL knows" "$T/e" ||
+	{ cat "$T/e"; fail "--group X25519MLKEM769 --dry-run: exit $rc"; }
+[ ! -s "$T/o" ] || fail "--group X25519MLKEM769 --dry-run printed a grid"
 refuse 'mtc = yes\n' "s.spec:1: mtc: 'yes' is not allowed; allowed: one or more of none|standalone|landmark"
 refuse '[arm a]\nsig = ecdsa-p256\n[arm a]\n' "s.spec:3: arm 'a' is already defined at"
 refuse '[arm a]\ntrials = 2\n' "s.spec:2: trials: is global"

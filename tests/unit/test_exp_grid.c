@@ -177,6 +177,26 @@ static void key_exchange(void **state)
 	assert_int_equal(pq_exp_grid_expand(&s, &g, &d), PQ_EINVAL);
 	assert_non_null(strstr(pq_diag_msg(&d), "group: X25519MLKEM768 is not among the groups offered (X25519:secp256r1)"));
 	pq_exp_spec_dispose(&s);
+	/* a server that takes none of the offer, or not the group: refused, not measured */
+	static const char *const server_refused[][2] = {
+		{"server-groups = X25519\n", "s.spec: server-groups: X25519 has no group in common with the groups offered "
+					     "(X25519MLKEM768): every handshake would fail"},
+		{"groups = X25519MLKEM768:X25519\nserver-groups = X25519/secp256r1\n",
+		 "s.spec: server-groups: X25519/secp256r1 does not take X25519MLKEM768, the group the cell expects "
+		 "negotiated"},
+	};
+	for (size_t i = 0; i < sizeof server_refused / sizeof server_refused[0]; i++) {
+		pq_exp_spec_init(&s);
+		assert_int_equal(pq_exp_spec_parse(&s, "s.spec", server_refused[i][0], &d), 0);
+		assert_int_equal(pq_exp_grid_expand(&s, &g, &d), PQ_EINVAL);
+		if (!strstr(pq_diag_msg(&d), server_refused[i][1]))
+			fail_msg("'%s': '%s'", server_refused[i][0], pq_diag_msg(&d));
+		pq_exp_spec_dispose(&s);
+	}
+	/* an alias of the group is the group (asked of OpenSSL in memory) */
+	expand("group = secp256r1\nserver-groups = P-256:X25519\n", &g);
+	assert_int_equal(g.n, 1);
+	pq_exp_grid_dispose(&g);
 }
 
 static void point_link_and_timeouts(void **state)

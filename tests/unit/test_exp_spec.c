@@ -78,6 +78,13 @@ static void refusals_name_file_line_key(void **state)
 	expect_refused("[arm]\n", "t.spec:1: '[arm]': a section is '[arm LABEL]'");
 	expect_refused("[grid]\n", "a section is '[arm LABEL]'");
 	expect_refused("just words\n", "t.spec:1: 'just words': expected 'key = value'");
+	/* a misspelt group is refused when read, not measured as failed handshakes */
+	expect_refused("group = X25519MLKEM769\n", "t.spec:1: group: 'X25519MLKEM769' is not a group this OpenSSL knows; known: ");
+	expect_refused("groups = X25519MLKEM768:bogus\n", "t.spec:1: groups: 'bogus' in 'X25519MLKEM768:bogus' is not a group");
+	expect_refused("server-groups = X25519MLKEM768//X25519\n", "t.spec:1: server-groups: 'X25519MLKEM768//X25519' has an empty element");
+	expect_refused("groups = X25519MLKEM768::X25519\n", "t.spec:1: groups: 'X25519MLKEM768::X25519' has an empty element");
+	expect_refused("key-share = X25519:nope\n", "t.spec:1: key-share: 'nope' in 'X25519:nope' is not a group");
+	expect_refused("group = X25519:X25519MLKEM768\n", "t.spec:1: group: 'X25519:X25519MLKEM768': ':' does not separate groups here");
 	expect_refused("group = X25519 MLKEM\n", "must be one word");
 }
 
