@@ -1,5 +1,6 @@
 #include "exp/point.h"
 
+#include <math.h>
 #include <openssl/evp.h>
 #include <stdio.h>
 #include <string.h>
@@ -187,7 +188,7 @@ static void set_loss(const pq_exp_point *p, pq_loss_cfg *l)
 	 * burst B packets (r = 1/B) and stationary loss L give p = L r / (1 - L). */
 	double r = 1.0 / (p->burst >= 1 ? p->burst : 1);
 	l->ge_r = r;
-	l->ge_p = p->loss * r / (1 - p->loss);
+	l->ge_p = fmin(1, p->loss * r / (1 - p->loss)); /* at the limit (grid.c) exactly 1 */
 	l->loss_bad = 1;
 	l->loss_good = 0;
 }

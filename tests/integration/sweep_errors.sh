@@ -62,6 +62,15 @@ refuse 'groups = X25519MLKEM768::X25519\n' "s.spec:1: groups: 'X25519MLKEM768::X
 refuse 'server-groups = X25519\n' "s.spec: server-groups: X25519 has no group in common with the groups offered"
 refuse 'groups = X25519MLKEM768:X25519\nserver-groups = X25519\n' \
 	"server-groups: X25519 does not take X25519MLKEM768, the group the cell expects negotiated"
+# A value twice, a Gilbert loss no burst length can make, a range's step out of its span:
+# each named with its line and what is allowed (issue 29 items 6, b, c).
+refuse 'rtt = 1ms\ncc = cubic, cubic\n' "s.spec:2: cc: 'cubic' is listed twice"
+refuse 'loss-model = gilbert\nloss = 100%\n' "s.spec:2: loss: 100% with loss-model gilbert" "allowed: 0% to 75%"
+refuse 'mtu = 600..1500 step 1000\n' "s.spec:1: mtu: step: 1000 is out of range; use 1 to 900"
+# A range's step is a step, not a value of the key; a byte order mark is no part of a key.
+"$P" sweep --mtu '600..1500 step 100' --dry-run | head -1 | grep -q "^10 cells" || fail "mtu = 600..1500 step 100 refused"
+printf '\xef\xbb\xbfconnections = 5\n' >"$T/bom.spec"
+"$P" sweep "$T/bom.spec" --dry-run | grep -q "connections=5;" || fail "a spec starting with a BOM was refused"
 rc=0
 "$P" sweep --group X25519MLKEM769 --dry-run >"$T/o" 2>"$T/e" || rc=$?
 [ "$rc" = 2 ] && grep -qF -- "--group: 'X25519MLKEM769' is not a group this OpenSSL knows" "$T/e" ||
