@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/text.h"
+
 /* Long enough for a sweep's commit to finish; a writer holding the file longer is
  * reported as a lock. */
 #define BUSY_MS 2000
@@ -104,13 +106,8 @@ int pq_rdb_check_version(sqlite3 *db, const char *path, pq_diag *d)
 	}
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
-		const unsigned char *t = sqlite3_column_text(st, 0);
-		int len = sqlite3_column_bytes(st, 0);
-		have = 1;
-		if (t && (size_t)len < sizeof v && memchr(t, '\0', (size_t)len) == NULL)
-			memcpy(v, t, (size_t)len + 1);
-		else
-			snprintf(v, sizeof v, "?");
+		have = 1; /* shown escaped in the message, and then no version */
+		pq_text_shown((const char *)sqlite3_column_text(st, 0), (size_t)sqlite3_column_bytes(st, 0), v, sizeof v);
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
@@ -321,7 +318,7 @@ static const bound COUNT = {0, INFINITY, "a count, size or rate is not negative"
 static int number(sqlite3_stmt *st, int i, const char *path, const char *row, const bound *b, double *v,
 		  pq_diag *d)
 {
-	char shown[48], detail[300];
+	char shown[64], detail[300];
 	switch (sqlite3_column_type(st, i)) {
 	case SQLITE_NULL:
 		*v = NAN;
@@ -338,7 +335,9 @@ static int number(sqlite3_stmt *st, int i, const char *path, const char *row, co
 	default:
 		break;
 	}
-	text_col(st, i, shown, sizeof shown);
+	/* a blob's bytes as escapes: never raw on the terminal the message goes to */
+	pq_text_shown((const char *)sqlite3_column_text(st, i), (size_t)sqlite3_column_bytes(st, i), shown,
+		      sizeof shown);
 	snprintf(detail, sizeof detail, "%s: %s holds '%s'", row, sqlite3_column_name(st, i), shown);
 	return rdb_fail(d, PQ_EPARSE, path, W_NOTNUM, detail);
 }

@@ -8,6 +8,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "core/text.h"
 #include "tls/qbio.h"
 
 static void on_dgram(void *arg, int tx, const BIO_ADDR *peer, const uint8_t *d, size_t n)
@@ -108,11 +109,14 @@ int pq_load_qconn_peer_close(pq_load_conn *c, char *buf, size_t n)
 	uint64_t e = info.error_code;
 	int tls = (info.flags & SSL_CONN_CLOSE_FLAG_TRANSPORT) && e >= OSSL_QUIC_ERR_CRYPTO_ERR_BEGIN &&
 		  e <= OSSL_QUIC_ERR_CRYPTO_ERR_END;
-	int rl = info.reason && info.reason_len ? (int)(info.reason_len > 40 ? 40 : info.reason_len) : 0;
-	snprintf(buf, n, "the server closed the connection: %s 0x%llx%s%s%s%s%.*s",
+	/* the peer's reason phrase, escaped (it is the peer's bytes) and cut only with "..." */
+	char reason[96] = "";
+	if (info.reason && info.reason_len)
+		pq_text_shown(info.reason, info.reason_len, reason, sizeof reason);
+	snprintf(buf, n, "the server closed the connection: %s 0x%llx%s%s%s%s%s",
 		 info.flags & SSL_CONN_CLOSE_FLAG_TRANSPORT ? "QUIC error" : "application error",
 		 (unsigned long long)e, tls ? " (TLS alert " : "",
 		 tls ? SSL_alert_desc_string_long((int)(e - OSSL_QUIC_ERR_CRYPTO_ERR_BEGIN)) : "",
-		 tls ? ")" : "", rl ? ": " : "", rl, rl ? info.reason : "");
+		 tls ? ")" : "", reason[0] ? ": " : "", reason);
 	return 1;
 }

@@ -119,6 +119,13 @@ rc=0
 "$P" sweep export "$T/text.db" --jsonl "$T/x.jsonl" >"$T/o" 2>"$T/e" || rc=$?
 [ "$rc" = 1 ] && grep -qF "text.db: is not an SQLite database" "$T/e" || { cat "$T/e"; fail "text as db: exit $rc"; }
 [ ! -e "$T/x.jsonl" ] && [ ! -e "$T/csv" ] && [ ! -e "$T/m.db" ] || fail "a refused export or merge left output"
+# merge -o onto a dangling symbolic link names the link (it blamed another process).
+ln -s "$T/nowhere/r.db" "$T/dangling.db"
+rc=0
+"$P" merge "$T/text.db" -o "$T/dangling.db" >"$T/o" 2>"$T/e" || rc=$?
+[ "$rc" = 2 ] && grep -qF "dangling.db is a dangling symbolic link (to $T/nowhere/r.db, which does not exist)" "$T/e" &&
+	! grep -q "another process" "$T/e" || { cat "$T/e"; fail "merge onto a dangling link: exit $rc"; }
+[ -L "$T/dangling.db" ] && [ ! -e "$T/nowhere" ] || fail "merge changed the dangling link"
 # A FIFO is refused by name, not opened (every reader blocked on it for ever: the timeout
 # makes that a failure here rather than a hung test).
 mkfifo "$T/fifo.db"

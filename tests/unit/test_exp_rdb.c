@@ -108,6 +108,10 @@ static void not_pqtls_or_versions(void **state)
 			 bad[i]);
 		refused(path, want);
 	}
+	/* the stored text is shown escaped, never raw on the terminal */
+	make_db(path, "CREATE TABLE meta (key TEXT, value TEXT); INSERT INTO meta VALUES "
+		      "('schema_version', '3' || char(27) || '[2J' || char(7))");
+	refused(path, "meta.schema_version is '3\\x1b[2J\\x07': meta.schema_version is not a whole number");
 	/* older and newer versions are refused by the real file too */
 	const char *r = real_db("old.db", 1);
 	ts_exec(r, "UPDATE meta SET value = '2' WHERE key = 'schema_version'");
@@ -205,6 +209,13 @@ static void numbers_as_text(void **state)
 	pq_diag d = {0};
 	assert_int_equal(pq_rdb_open(r, &db, &d), PQ_EPARSE);
 	assert_non_null(strstr(d.msg, "cell (cell_id 1): rtt_us holds 'fast': not a number"));
+	pq_rdb_close(&db);
+	/* a blob's bytes are shown escaped: no ESC, BEL or NUL reaches the terminal */
+	r = real_db("blob-number.db", 2);
+	ts_exec(r, "UPDATE conn SET ttfb_us = X'1b5b324a0700ff' WHERE cell_id = 1 AND conn_index = 0");
+	assert_int_equal(pq_rdb_open(r, &db, &d), PQ_EPARSE);
+	if (!strstr(d.msg, "ttfb_us holds '\\x1b[2J\\x07\\x00\\xff': not a number") || strchr(d.msg, '\x1b'))
+		fail_msg("blob: '%s'", d.msg);
 }
 
 /* Values no measurement produces are refused when read, naming the file, the table, the
