@@ -264,19 +264,19 @@ const pq_dim pq_dims[PQ_DIM_COUNT] = {
 	[PQ_D_COMP] = {"cert-compression", PQ_DT_CHOICE, 0, 0, 0, "off|zlib|brotli|zstd", "off", "ALGS",
 		       "RFC 8879 certificate compression (server and client)", "cert_comp", "TEXT NOT NULL",
 		       "compression", "", ap_comp, cn_comp, ef_comp},
-	[PQ_D_GROUP] = {"group", PQ_DT_STR, 0, 0, 0, NULL, "X25519MLKEM768", "GROUPS",
+	[PQ_D_GROUP] = {"group", PQ_DT_GROUPS, 0, 0, 0, "", "X25519MLKEM768", "GROUPS",
 			"key-exchange group (OpenSSL name): the one the cell expects negotiated", "tls_group", "TEXT NOT NULL", "group", "", ap_group,
 			cn_group, ef_group},
-	[PQ_D_GROUPS] = {"groups", PQ_DT_STR, 0, 0, 0, NULL, "the group alone", "LISTS",
+	[PQ_D_GROUPS] = {"groups", PQ_DT_GROUPS, 0, 0, 0, ":", "the group alone", "LISTS",
 			 "groups the client offers, in order, colon-separated (X25519MLKEM768:X25519); "
 			 "the group must be one of them", "client_groups", "TEXT NOT NULL", "groups offered", "",
 			 ap_groups, cn_groups, ef_groups},
-	[PQ_D_KEY_SHARE] = {"key-share", PQ_DT_STR, 0, 0, 0, NULL, "the first offered", "LISTS",
+	[PQ_D_KEY_SHARE] = {"key-share", PQ_DT_GROUPS, 0, 0, 0, ":", "the first offered", "LISTS",
 			    "the offered group(s) whose key share the first ClientHello carries "
 			    "(X25519MLKEM768:X25519 for both); a share the server does not take costs a "
 			    "HelloRetryRequest", "key_share", "TEXT NOT NULL", "key share", "", ap_key_share,
 			    cn_key_share, ef_key_share},
-	[PQ_D_SERVER_GROUPS] = {"server-groups", PQ_DT_STR, R, 0, 0, NULL, "as offered", "LISTS",
+	[PQ_D_SERVER_GROUPS] = {"server-groups", PQ_DT_GROUPS, R, 0, 0, ":/", "as offered", "LISTS",
 				"the in-process server's groups in its preference order, OpenSSL's syntax "
 				"(X25519MLKEM768/X25519 insists on the hybrid even at the cost of an HRR; "
 				"A:B takes either share)", "server_groups", "TEXT NOT NULL", "server groups", "",
@@ -449,6 +449,11 @@ const char *pq_dim_allowed(const pq_dim *k, char *buf, size_t n)
 		return "'/', 'none' or sizes (0, 1MiB), as a list";
 	case PQ_DT_PROFILE:
 		return "profile names (pqtls link profiles)";
+	case PQ_DT_GROUPS:
+		snprintf(buf, n, "%s this OpenSSL knows (pqtls version lists them), as a list",
+			 !k->choices[0] ? "group names" : strchr(k->choices, '/') ? "lists of group names separated by ':' or '/'"
+										 : "lists of group names separated by ':'");
+		return buf;
 	}
 	return "?";
 }

@@ -36,7 +36,8 @@ enum pq_dim_id {
 /* How a spec value is read. */
 enum pq_dim_type {
 	PQ_DT_STR, PQ_DT_INT, PQ_DT_SIZE, PQ_DT_DUR, PQ_DT_FRAC, PQ_DT_RATE, PQ_DT_DOUBLE, PQ_DT_CHOICE,
-	PQ_DT_ALG, PQ_DT_RESP, PQ_DT_PROFILE
+	PQ_DT_ALG, PQ_DT_RESP, PQ_DT_PROFILE,
+	PQ_DT_GROUPS /* key-exchange groups OpenSSL knows (tls/groups.h); choices: the list syntax */
 };
 
 enum {
@@ -97,7 +98,8 @@ typedef struct pq_dim {
 	unsigned flags;        /* PQ_DIM_* */
 	long long min, max;    /* PQ_DT_INT, PQ_DT_DOUBLE; PQ_DT_SIZE and PQ_DT_RATE when not 0
 				* (a rate of 0, unlimited, is always allowed) */
-	const char *choices;   /* PQ_DT_CHOICE, '|'-separated; the index is the value */
+	const char *choices;   /* PQ_DT_CHOICE, '|'-separated; the index is the value. PQ_DT_GROUPS: the
+				* separators a list may use (tls/groups.h: "" one group, ":" a list) */
 	const char *def;       /* default, as text (help) */
 	const char *metavar;   /* in --help: "DURATIONS" */
 	const char *help;

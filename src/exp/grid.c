@@ -88,6 +88,23 @@ static int check_quic(const pq_exp_point *p, const char *where, pq_diag *d)
 	return 0;
 }
 
+/* Gilbert-Elliott bursts of mean length B (always lost) between lossless stretches reach
+ * a mean loss L only while the good state's exit p = L / (B (1 - L)) is a probability:
+ * L at most B / (B + 1), 75 % for bursts of 3. Named with the line of the loss key (else
+ * of loss-model), before a link with a probability of 'inf%' is asked for. */
+static int check_burst_loss(const pq_exp_point *p, const pq_exp_list *loss, const pq_exp_list *model,
+			    pq_diag *d)
+{
+	double b = p->burst >= 1 ? p->burst : 1, most = b / (b + 1);
+	if (!p->gilbert || p->loss <= most)
+		return 0;
+	const char *where = loss ? loss->where : model ? model->where : "loss";
+	return pq_diag_set(d, PQ_ERANGE,
+			   "%s: %g%% with loss-model gilbert and bursts of %g packets: such bursts make a mean loss "
+			   "of at most %.4g%% (B/(B+1)); allowed: 0%% to %.4g%%, or a longer burst",
+			   where, p->loss * 100, b, most * 100, most * 100);
+}
+
 static int expand_arm(const pq_exp_spec *s, size_t a, pq_exp_grid *g, pq_diag *d)
 {
 	const pq_exp_section *arm = s->narms ? s->arm[a] : NULL;
@@ -110,7 +127,9 @@ static int expand_arm(const pq_exp_spec *s, size_t a, pq_exp_grid *g, pq_diag *d
 			snprintf(base.arm, sizeof base.arm, "%.24s %.38s", base.remote ? "remote" : base.leaf->name,
 				 base.group);
 		pq_link_config lc;
-		int rc = pq_exp_point_link(&base, g->seed, arm ? arm->where : s->source, &lc, d);
+		int rc = check_burst_loss(&base, l[PQ_D_LOSS], l[PQ_D_LOSS_MODEL], d);
+		if (rc == 0)
+			rc = pq_exp_point_link(&base, g->seed, arm ? arm->where : s->source, &lc, d);
 		char offer[160];
 		if (rc == 0 && (rc = pq_exp_point_offer(&base, offer, sizeof offer, d)) < 0)
 			pq_diag_prefix(d, rc, "%s", arm ? arm->where : s->source);

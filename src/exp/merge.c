@@ -7,8 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/text.h"
 #include "exp/rdb.h"
 #include "exp/sql.h"
 #include "exp/store.h"
@@ -56,7 +58,7 @@ static int copy_table(sqlite3 *db, const char *table, const char *const shift[][
 
 static int duplicate_cell(sqlite3 *db, const char *input, pq_diag *d)
 {
-	char key[80] = "";
+	char key[80] = "", shown[160];
 	int rc = pq_sql_get_text(db,
 				 "SELECT s.cell_key || ' (host ' || s.host_name || ')' FROM src.cell s JOIN main.cell m "
 				 "USING (cell_key, host_name) LIMIT 1",
@@ -67,7 +69,7 @@ static int duplicate_cell(sqlite3 *db, const char *input, pq_diag *d)
 		return pq_diag_set(d, PQ_EEXIST,
 				   "%s: cell %s is also in an earlier input: the inputs overlap (the same file twice, "
 				   "or shards of different --shard counts)",
-				   input, key);
+				   input, pq_text_shown(key, strlen(key), shown, sizeof shown));
 	return 0;
 }
 
@@ -133,6 +135,25 @@ static void count(sqlite3 *db, const char *sql, size_t *out)
 	*out = pq_sql_get_text(db, sql, v, sizeof v) == 0 ? (size_t)strtoull(v, NULL, 10) : 0;
 }
 
+/* out must be a name nothing holds: a file, or a symbolic link even when what it points
+ * to is missing (the final rename would find the link there and be refused, and the
+ * message would blame another merge). */
+static int check_new(const char *out, pq_diag *d)
+{
+	struct stat st;
+	char target[256], shown[300];
+	if (lstat(out, &st) < 0)
+		return 0;
+	if (S_ISLNK(st.st_mode) && access(out, F_OK) < 0) {
+		ssize_t n = readlink(out, target, sizeof target - 1);
+		return pq_diag_set(d, PQ_EEXIST,
+				   "%s is a dangling symbolic link (to %s, which does not exist); merge writes a new file "
+				   "and does not write through a link: remove the link or choose another -o",
+				   out, pq_text_shown(target, n > 0 ? (size_t)n : 0, shown, sizeof shown));
+	}
+	return pq_diag_set(d, PQ_EEXIST, "%s exists; merge writes a new file (remove it or choose another)", out);
+}
+
 int pq_exp_merge(const char *const *inputs, size_t n, const char *out, pq_exp_merge_stats *stats, pq_diag *d)
 {
 	char name[80], hash[80], name2[80], hash2[80], tmp[600];
@@ -140,18 +161,23 @@ int pq_exp_merge(const char *const *inputs, size_t n, const char *out, pq_exp_me
 	int rc = 0;
 	if (n < 1)
 		return pq_diag_set(d, PQ_EINVAL, "merge: no input databases");
-	if (access(out, F_OK) == 0)
-		return pq_diag_set(d, PQ_EEXIST, "%s exists; merge writes a new file (remove it or choose another)", out);
+	if ((rc = check_new(out, d)) < 0)
+		return rc;
 	if ((rc = read_meta(inputs[0], name, hash, d)) < 0)
 		return rc;
 	for (size_t i = 1; i < n; i++) {
 		if ((rc = read_meta(inputs[i], name2, hash2, d)) < 0)
 			return rc;
+		/* names and hashes as stored: escaped, never raw on the terminal */
+		char a[160], b[160], ha[64], hb[64];
 		if (strcmp(hash, hash2) != 0)
 			return pq_diag_set(d, PQ_EMISMATCH,
-					   "%s holds another grid than %s ('%s' %.12s vs '%s' %.12s): merge combines shards or "
+					   "%s holds another grid than %s ('%s' %s vs '%s' %s): merge combines shards or "
 					   "hosts of one spec",
-					   inputs[i], inputs[0], name2, hash2, name, hash);
+					   inputs[i], inputs[0], pq_text_shown(name2, strlen(name2), a, sizeof a),
+					   pq_text_shown(hash2, strnlen(hash2, 12), ha, sizeof ha),
+					   pq_text_shown(name, strlen(name), b, sizeof b),
+					   pq_text_shown(hash, strnlen(hash, 12), hb, sizeof hb));
 	}
 	snprintf(tmp, sizeof tmp, "%s", out);
 	const char *dir = dirname(tmp);

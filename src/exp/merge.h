@@ -4,7 +4,10 @@
  * both hold for one host is refused (merging a file twice, or overlapping shards). The
  * output is built under a temporary name and renamed at the end, never over a file: when
  * another process (a second merge to the same new file) created out meanwhile, out is left
- * as it is and this merge fails (PQ_EEXIST) naming it, its own result removed. */
+ * as it is and this merge fails (PQ_EEXIST) naming it, its own result removed. A name
+ * that is taken at the start is refused at once (PQ_EEXIST): a file, or a symbolic link,
+ * named as dangling when what it points to is missing. Names and keys read from the inputs
+ * are shown escaped (core/text.h). */
 #ifndef PQ_EXP_MERGE_H
 #define PQ_EXP_MERGE_H
 

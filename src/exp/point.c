@@ -1,14 +1,15 @@
 #include "exp/point.h"
 
+#include <math.h>
 #include <openssl/evp.h>
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
 
 #include "core/clock.h"
 #include "core/units.h"
 #include "exp/dim.h"
 #include "net/profile.h"
+#include "tls/groups.h"
 #include "tls/hello.h"
 
 void pq_exp_point_init(pq_exp_point *p)
@@ -40,6 +41,29 @@ const char *pq_exp_point_server_groups(const pq_exp_point *p)
 	return p->server_groups[0] ? p->server_groups : pq_exp_point_groups(p);
 }
 
+/* The in-process server's own list must take the group the cell expects negotiated:
+ * with nothing in common with the offer every handshake fails, and without the group it
+ * negotiates another one; both would be measured as failed cells. Names are compared as
+ * given; an alias (P-256 for secp256r1) is put to OpenSSL in an in-memory handshake before
+ * it is refused. */
+static int server_takes(const pq_exp_point *p, const char *offered, pq_diag *d)
+{
+	pq_tls_hello h;
+	if (!p->server_groups[0] || pq_tls_groups_has(p->server_groups, p->group, strlen(p->group)) ||
+	    pq_tls_hello_measure(p->group, p->server_groups, &h, NULL) == 0)
+		return 0;
+	if (!pq_tls_groups_meet(offered, p->server_groups))
+		return pq_diag_set(d, PQ_EINVAL,
+				   "server-groups: %s has no group in common with the groups offered (%s): every "
+				   "handshake would fail; give the server %s, the group the cell expects negotiated",
+				   p->server_groups, offered, p->group);
+	return pq_diag_set(d, PQ_EINVAL,
+			   "server-groups: %s does not take %s, the group the cell expects negotiated (group), so "
+			   "the handshake would negotiate another of the groups offered (%s): add %s to "
+			   "server-groups, or set group to the one the server takes",
+			   p->server_groups, p->group, offered, p->group);
+}
+
 int pq_exp_point_offer(const pq_exp_point *p, char *buf, size_t n, pq_diag *d)
 {
 	const char *g = pq_exp_point_groups(p);
@@ -48,17 +72,12 @@ int pq_exp_point_offer(const pq_exp_point *p, char *buf, size_t n, pq_diag *d)
 	if (rc < 0)
 		return rc;
 	/* the group is one of the offered ones: "X25519MLKEM768" in "X25519MLKEM768:X25519" */
-	size_t len = strlen(p->group);
-	for (const char *q = g; *q;) {
-		size_t l = strcspn(q, ":");
-		if (l == len && strncasecmp(q, p->group, len) == 0)
-			return 0;
-		q += l + (q[l] == ':');
-	}
-	return pq_diag_set(d, PQ_EINVAL,
-			   "group: %s is not among the groups offered (%s); the group is the one the "
-			   "cell expects to be negotiated",
-			   p->group, g);
+	if (!pq_tls_groups_has(g, p->group, strlen(p->group)))
+		return pq_diag_set(d, PQ_EINVAL,
+				   "group: %s is not among the groups offered (%s); the group is the one the "
+				   "cell expects to be negotiated",
+				   p->group, g);
+	return server_takes(p, g, d);
 }
 
 int pq_exp_point_link_text(const pq_exp_point *p, char *buf, size_t n)
@@ -169,7 +188,7 @@ static void set_loss(const pq_exp_point *p, pq_loss_cfg *l)
 	 * burst B packets (r = 1/B) and stationary loss L give p = L r / (1 - L). */
 	double r = 1.0 / (p->burst >= 1 ? p->burst : 1);
 	l->ge_r = r;
-	l->ge_p = p->loss * r / (1 - p->loss);
+	l->ge_p = fmin(1, p->loss * r / (1 - p->loss)); /* at the limit (grid.c) exactly 1 */
 	l->loss_bad = 1;
 	l->loss_good = 0;
 }

@@ -94,8 +94,9 @@ int pq_exp_point_link_key(const pq_exp_point *p, char out[PQ_EXP_KEY_HEX]);
 const char *pq_exp_point_groups(const pq_exp_point *p);
 const char *pq_exp_point_server_groups(const pq_exp_point *p);
 /* The client's offer as one OpenSSL groups list ('*' marks a share, tls/hello.h): 0, or
- * PQ_EINVAL naming the key when a share is not offered or the group is not among the
- * groups offered. */
+ * PQ_EINVAL naming the key when a share is not offered, the group is not among the
+ * groups offered, or the server's groups (server-groups) do not take the group (nothing
+ * in common with the offer, or only other groups). */
 int pq_exp_point_offer(const pq_exp_point *p, char *buf, size_t n, pq_diag *d) PQ_MUST_USE;
 
 /* The chain spec of the point (pki/chain.h). */

@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/text.h"
+
 /* Long enough for a sweep's commit to finish; a writer holding the file longer is
  * reported as a lock. */
 #define BUSY_MS 2000
@@ -16,7 +18,7 @@
 /* Every reason a database is refused, once: "PATH: [DETAIL: ]REASON" (rdb_fail). */
 enum rdb_why {
 	W_OPEN, W_NOTREG, W_NOTDB, W_DAMAGED, W_HOTJ, W_LOCKED, W_NOMETA, W_NOVER, W_BADVER, W_NOCELL,
-	W_NOTNUM, W_SQL, W_NOMEM,
+	W_NOTNUM, W_RANGE, W_SQL, W_NOMEM,
 };
 static const char *const why_text[] = {
 	[W_OPEN] = "cannot open it",
@@ -33,6 +35,7 @@ static const char *const why_text[] = {
 	[W_BADVER] = "meta.schema_version is not a whole number from 1: the file was changed by hand or damaged",
 	[W_NOCELL] = "holds no measured cell (a sweep stopped before its first cell finished?): nothing to report",
 	[W_NOTNUM] = "not a number: the file was changed by hand or damaged (a number is never stored as text)",
+	[W_RANGE] = "not a value a measurement can produce: the file was changed by hand or damaged",
 	[W_SQL] = "cannot read it",
 	[W_NOMEM] = "out of memory",
 };
@@ -103,13 +106,8 @@ int pq_rdb_check_version(sqlite3 *db, const char *path, pq_diag *d)
 	}
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
-		const unsigned char *t = sqlite3_column_text(st, 0);
-		int len = sqlite3_column_bytes(st, 0);
-		have = 1;
-		if (t && (size_t)len < sizeof v && memchr(t, '\0', (size_t)len) == NULL)
-			memcpy(v, t, (size_t)len + 1);
-		else
-			snprintf(v, sizeof v, "?");
+		have = 1; /* shown escaped in the message, and then no version */
+		pq_text_shown((const char *)sqlite3_column_text(st, 0), (size_t)sqlite3_column_bytes(st, 0), v, sizeof v);
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
@@ -302,9 +300,25 @@ const char *pq_rdb_get(const pq_rdb_table *t, size_t r, const char *name)
 	return NULL;
 }
 
-/* A number column: NaN for NULL; text or a blob is refused, naming the row. */
-static int number(sqlite3_stmt *st, int i, const char *path, const char *row, double *v, pq_diag *d)
+/* What a stored number can be: a measurement never holds a negative duration, one of
+ * more than a day (PQ_RDB_MAX_US), a percentage outside 0..100 or a negative count, so such
+ * a value is refused when read rather than shown as measured. */
+typedef struct bound {
+	double lo, hi;
+	const char *what; /* for the message */
+} bound;
+static const bound ANY = {-INFINITY, INFINITY, ""};
+static const bound DURATION = {0, PQ_RDB_MAX_US, "a duration is 0 to a day (86400000000 us)"};
+static const bound LATENESS = {-PQ_RDB_MAX_US, PQ_RDB_MAX_US, "a lateness is within a day (86400000000 us)"};
+static const bound PERCENT = {0, 100, "a percentage is 0 to 100"};
+static const bound COUNT = {0, INFINITY, "a count, size or rate is not negative"};
+
+/* A number column: NaN for NULL; text, a blob, or a value outside b is refused, naming
+ * the row and the column. */
+static int number(sqlite3_stmt *st, int i, const char *path, const char *row, const bound *b, double *v,
+		  pq_diag *d)
 {
+	char shown[64], detail[300];
 	switch (sqlite3_column_type(st, i)) {
 	case SQLITE_NULL:
 		*v = NAN;
@@ -312,14 +326,18 @@ static int number(sqlite3_stmt *st, int i, const char *path, const char *row, do
 	case SQLITE_INTEGER:
 	case SQLITE_FLOAT:
 		*v = sqlite3_column_double(st, i);
-		if (isfinite(*v))
+		if (!isfinite(*v))
+			break;
+		if (*v >= b->lo && *v <= b->hi)
 			return 0;
-		break;
+		snprintf(detail, sizeof detail, "%s: %s holds %.6g (%s)", row, sqlite3_column_name(st, i), *v, b->what);
+		return rdb_fail(d, PQ_ERANGE, path, W_RANGE, detail);
 	default:
 		break;
 	}
-	char shown[48], detail[200];
-	text_col(st, i, shown, sizeof shown);
+	/* a blob's bytes as escapes: never raw on the terminal the message goes to */
+	pq_text_shown((const char *)sqlite3_column_text(st, i), (size_t)sqlite3_column_bytes(st, i), shown,
+		      sizeof shown);
 	snprintf(detail, sizeof detail, "%s: %s holds '%s'", row, sqlite3_column_name(st, i), shown);
 	return rdb_fail(d, PQ_EPARSE, path, W_NOTNUM, detail);
 }
@@ -380,7 +398,8 @@ static int read_dim(sqlite3_stmt *st, int col, const pq_dim *k, const char *path
 	double x;
 	char row[48];
 	snprintf(row, sizeof row, "cell (cell_id %lld)", id);
-	int rc = number(st, col, path, row, &x, d);
+	const bound *b = k->type == PQ_DT_DUR ? &DURATION : k->type == PQ_DT_FRAC ? &PERCENT : &COUNT;
+	int rc = number(st, col, path, row, b, &x, d);
 	if (rc < 0)
 		return rc;
 	if (real) {
@@ -411,11 +430,16 @@ static long long int_or(sqlite3_stmt *st, int i, long long dflt)
 /* The cell's fidelity columns (FID0 on): numbers or NULL, anything else refused. */
 static int read_fidelity(sqlite3_stmt *st, const char *path, long long id, pq_rdb_fidelity *f, pq_diag *d)
 {
+	/* in cell_fixed's order: lateness x3, steal, counts x4, verdicts x3, waits x3, nice x2 */
+	static const bound *const fid_bound[NFID] = {
+		&LATENESS, &LATENESS, &LATENESS, &PERCENT, &COUNT, &COUNT, &COUNT, &COUNT,
+		&ANY,	   &ANY,      &ANY,	 &DURATION, &DURATION, &DURATION, &ANY, &ANY,
+	};
 	double v[NFID];
 	char row[48];
 	snprintf(row, sizeof row, "cell (cell_id %lld)", id);
 	for (int k = 0; k < NFID; k++) {
-		int rc = number(st, FID0 + k, path, row, &v[k], d);
+		int rc = number(st, FID0 + k, path, row, fid_bound[k], &v[k], d);
 		if (rc < 0)
 			return rc;
 	}
@@ -537,8 +561,9 @@ static int load_conns(sqlite3 *db, const char *path, pq_rdb *out, pq_diag *d)
 		double v[8];
 		char row[80];
 		snprintf(row, sizeof row, "conn (cell_id %lld, conn_index %lld)", id, sqlite3_column_int64(st, 10));
+		/* the phases and min_rtt are durations; resumed, early_sent, retrans_segs counts */
 		for (int k = 0; k < 8 && rc == 0; k++)
-			rc = number(st, 1 + k, path, row, &v[k], d);
+			rc = number(st, 1 + k, path, row, k < 5 ? &DURATION : &COUNT, &v[k], d);
 		if (rc < 0)
 			break;
 		n->connect_us = v[0];

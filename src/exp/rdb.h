@@ -15,7 +15,9 @@
  * pq_rdb_open also reads every cell and connection, typed: each cell carries the stored
  * (effective) value of every dimension (dim[], exp/dim.h) and its measurement; numbers
  * that are text ('NaN', 'abc') refuse the file, naming the row and column, rather than
- * reading as 0; cells whose conn rows are fewer than they recorded are counted and said
+ * reading as 0, and so do numbers no measurement produces (PQ_ERANGE): a negative duration
+ * or RTT, one over a day (PQ_RDB_MAX_US), a percentage outside 0..100, a negative count,
+ * size or rate, so the report never shows them as measured; cells whose conn rows are fewer than they recorded are counted and said
  * in `note`; a NUL inside a text value is kept visible as "\0" so two values never read
  * alike. */
 #ifndef PQ_EXP_RDB_H
@@ -32,6 +34,10 @@
  * cell (host_nice, host_*_wait_*_us) and per connection (conn.client_wait_us), judged in
  * host_ok. */
 #define PQ_SCHEMA_VERSION 4
+
+/* The longest duration a stored measurement can hold, us: a day (a cell's connection
+ * times out long before). */
+#define PQ_RDB_MAX_US 86400e6
 
 struct sqlite3;
 

@@ -2,11 +2,13 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/units.h"
 #include "net/profile.h"
+#include "tls/groups.h"
 
 void pq_exp_spec_init(pq_exp_spec *s)
 {
@@ -82,10 +84,39 @@ static int scalar(const pq_dim *k, const char *tok, const char *where, pq_exp_va
 	}
 }
 
+/* A range's step in the unit of its values but not bound by their limits (a step of 100
+ * in 600..1500 is no MTU), and then judged as a step: above 0, at most the span (a range
+ * A..A, as a generated spec may write, is its one value with any step above 0). */
+static int range_step(const pq_dim *k, const char *tok, const char *where, const char *range, long long span,
+		      long long *out, pq_diag *d)
+{
+	pq_dim unbounded = *k;
+	pq_exp_val s = {0};
+	char what[240], sp[32];
+	snprintf(what, sizeof what, "%s: step", where);
+	long long most = span ? span : LLONG_MAX;
+	unbounded.min = 1; /* integers: 1 to the span, in the integer parser's words */
+	unbounded.max = k->type == PQ_DT_INT ? most : 0; /* sizes: 0 is no limit */
+	if (scalar(&unbounded, tok, what, &s, d) < 0)
+		return PQ_EINVAL;
+	if (s.i > 0 && s.i <= most) {
+		*out = s.i;
+		return 0;
+	}
+	if (k->type == PQ_DT_DUR)
+		pq_fmt_duration(sp, sizeof sp, span);
+	else
+		snprintf(sp, sizeof sp, "%lld%s", span, k->type == PQ_DT_SIZE ? " bytes" : "");
+	return pq_diag_set(d, PQ_ERANGE, "%s: step '%s' does not fit the range '%s': a step is above 0 and at most B - A (%s)",
+			   where, tok, range, sp);
+}
+
 static int range(const pq_dim *k, pq_exp_list *l, char *tok, const char *where, pq_diag *d)
 {
 	char *dots = strstr(tok, "..");
 	char *step = strstr(tok, " step ");
+	char whole[128];
+	snprintf(whole, sizeof whole, "%s", tok);
 	if (k->type != PQ_DT_INT && k->type != PQ_DT_SIZE && k->type != PQ_DT_DUR)
 		return pq_diag_set(d, PQ_EINVAL, "%s: '%s': this key takes no range; allowed: %s", where, tok,
 				   pq_dim_allowed(k, (char[160]){0}, 160));
@@ -93,16 +124,18 @@ static int range(const pq_dim *k, pq_exp_list *l, char *tok, const char *where, 
 		return pq_diag_set(d, PQ_EINVAL, "%s: range '%s' needs a step: 'A..B step S'", where, tok);
 	*dots = '\0';
 	*step = '\0';
-	pq_exp_val a = {0}, b = {0}, s = {0};
-	if (scalar(k, trim(tok), where, &a, d) < 0 || scalar(k, trim(dots + 2), where, &b, d) < 0 ||
-	    scalar(k, trim(step + 6), where, &s, d) < 0)
+	pq_exp_val a = {0}, b = {0};
+	long long s = 0;
+	if (scalar(k, trim(tok), where, &a, d) < 0 || scalar(k, trim(dots + 2), where, &b, d) < 0)
 		return PQ_EINVAL;
-	if (s.i <= 0 || b.i < a.i)
-		return pq_diag_set(d, PQ_EINVAL, "%s: range needs A <= B and a step above 0", where);
-	if ((b.i - a.i) / s.i >= PQ_EXP_MAX_VALUES)
+	if (b.i < a.i)
+		return pq_diag_set(d, PQ_EINVAL, "%s: range '%s' needs A <= B", where, whole);
+	if (range_step(k, trim(step + 6), where, whole, b.i - a.i, &s, d) < 0)
+		return PQ_EINVAL;
+	if ((b.i - a.i) / s >= PQ_EXP_MAX_VALUES)
 		return pq_diag_set(d, PQ_ETOOBIG, "%s: the range has %lld values; at most %d per dimension", where,
-				   (b.i - a.i) / s.i + 1, PQ_EXP_MAX_VALUES);
-	for (long long x = a.i; x <= b.i; x += s.i) {
+				   (b.i - a.i) / s + 1, PQ_EXP_MAX_VALUES);
+	for (long long x = a.i; x <= b.i; x += s) {
 		pq_exp_val v = {.i = x};
 		int rc = push(l, &v, where, d);
 		if (rc < 0)
@@ -126,8 +159,10 @@ static int one_value(const pq_dim *k, pq_exp_list *l, char *tok, const char *whe
 		v.ptr = a;
 		return push(l, &v, where, d);
 	}
+	int rc;
 	switch (k->type) {
 	case PQ_DT_STR:
+	case PQ_DT_GROUPS:
 		if (strlen(tok) >= sizeof v.s || strpbrk(tok, " \t\"'"))
 			return pq_diag_set(d, PQ_EINVAL, "%s: '%s' must be one word of fewer than %zu bytes", where,
 					   tok, sizeof v.s);
@@ -137,6 +172,9 @@ static int one_value(const pq_dim *k, pq_exp_list *l, char *tok, const char *whe
 					   "%s: '%s' is not a name; a name is letters, digits, '-', '_' and '.' (not "
 					   "first): it names the directory out/NAME",
 					   where, tok);
+		/* a misspelt group is refused here, not measured as failed handshakes */
+		if (k->type == PQ_DT_GROUPS && (rc = pq_tls_groups_check(tok, k->choices, where, d)) < 0)
+			return rc;
 		snprintf(v.s, sizeof v.s, "%s", tok);
 		break;
 	case PQ_DT_INT:
@@ -213,6 +251,20 @@ static int one_value(const pq_dim *k, pq_exp_list *l, char *tok, const char *whe
 	return push(l, &v, where, d);
 }
 
+/* The values token `tok` added to l (from index `first` on) against those before it: a
+ * value listed twice would make two cells of one point, refused as such here rather
+ * than later as two arms with one label. */
+static int no_repeats(const pq_exp_list *l, size_t first, const char *tok, const char *where, pq_diag *d)
+{
+	for (size_t i = first; i < l->n; i++)
+		for (size_t j = 0; j < i; j++)
+			if (memcmp(&l->v[i], &l->v[j], sizeof l->v[i]) == 0)
+				return pq_diag_set(d, PQ_EEXIST, strstr(tok, "..") ? "%s: '%s' repeats a value listed before it"
+										  : "%s: '%s' is listed twice",
+						   where, tok);
+	return 0;
+}
+
 /* Parses "v1, v2, ..." into l (replacing what it held). */
 static int set_list(enum pq_dim_id ki, pq_exp_list *l, const char *value, const char *where, pq_diag *d)
 {
@@ -242,8 +294,10 @@ static int set_list(enum pq_dim_id ki, pq_exp_list *l, const char *value, const 
 					 pq_dim_allowed(k, buf, sizeof buf));
 			goto out;
 		}
-		rc = one_value(k, l, v, where, d);
-		if (rc < 0)
+		size_t first = l->n;
+		char shown[128]; /* the token as given: a range is cut up while read */
+		snprintf(shown, sizeof shown, "%s", v);
+		if ((rc = one_value(k, l, v, where, d)) < 0 || (rc = no_repeats(l, first, shown, where, d)) < 0)
 			goto out;
 		tok = comma ? comma + 1 : NULL;
 	}
@@ -329,6 +383,9 @@ static int key_line(pq_exp_spec *s, char *line, const char *file, int lineno, pq
 
 int pq_exp_spec_parse(pq_exp_spec *s, const char *file, const char *text, pq_diag *d)
 {
+	/* a UTF-8 byte order mark, as some editors write one: not part of the first key */
+	if (strncmp(text, "\xef\xbb\xbf", 3) == 0)
+		text += 3;
 	char *copy = strdup(text);
 	int rc = 0, lineno = 0;
 	pq_exp_section *cur = &s->global;

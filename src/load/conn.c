@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "core/text.h"
 #include "load/h3.h"
 #include "load/qconn.h"
 #include "load/tcpinfo.h"
@@ -63,7 +64,8 @@ static void finish(pq_load_conn *c, enum pq_load_err err, const char *detail)
 		return;
 	if (r->err == PQ_LERR_NONE && err != PQ_LERR_NONE) {
 		r->err = err;
-		snprintf(r->err_detail, sizeof r->err_detail, "%s", detail ? detail : "");
+		/* a long reason is cut at a word, with "...", never mid-word */
+		pq_text_clip(detail ? detail : "", r->err_detail, sizeof r->err_detail);
 	}
 	if (err == PQ_LERR_NONE)
 		mark(c, PQ_PH_END);
@@ -188,7 +190,7 @@ static uint32_t fail_status(pq_load_conn *c, const pq_tls_status *st)
 	const char *when = !c->acct.t_server_hello_ns ? "before its ServerHello (over its connection limit, or exiting?)"
 			   : in_hs		      ? "during the handshake"
 						      : "after the handshake";
-	char detail[96] = "";
+	char detail[256] = ""; /* whole here; the record's copy is clipped at a word (finish) */
 	long vr = SSL_get_verify_result(c->ssl);
 	enum pq_load_err closed = PQ_LERR_NONE;
 	if (c->p->quic && !(in_hs && vr != X509_V_OK))

@@ -8,6 +8,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "core/text.h"
 #include "tls/qbio.h"
 
 static void on_dgram(void *arg, int tx, const BIO_ADDR *peer, const uint8_t *d, size_t n)
@@ -118,21 +119,23 @@ enum pq_load_err pq_load_qconn_peer_close(pq_load_conn *c, int in_handshake, con
 		return PQ_LERR_NONE;
 	uint64_t e = info.error_code;
 	int transport = (info.flags & SSL_CONN_CLOSE_FLAG_TRANSPORT) != 0;
-	int rl = info.reason && info.reason_len ? (int)(info.reason_len > 40 ? 40 : info.reason_len) : 0;
-	const char *sep = rl ? ": " : "";
+	/* the peer's reason phrase, escaped (it is the peer's bytes) and cut only with "..." */
+	char reason[96] = "";
+	if (info.reason && info.reason_len)
+		pq_text_shown(info.reason, info.reason_len, reason, sizeof reason);
+	const char *sep = reason[0] ? ": " : "";
 	if (transport && e >= OSSL_QUIC_ERR_CRYPTO_ERR_BEGIN && e <= OSSL_QUIC_ERR_CRYPTO_ERR_END &&
 	    in_handshake) {
 		/* RFC 9001 4.8: a TLS alert travels as the crypto error 0x100 + alert. */
-		snprintf(buf, n, "%s (QUIC CONNECTION_CLOSE 0x%llx%s%.*s)",
+		snprintf(buf, n, "%s (QUIC CONNECTION_CLOSE 0x%llx%s%s)",
 			 SSL_alert_desc_string_long((int)(e - OSSL_QUIC_ERR_CRYPTO_ERR_BEGIN)),
-			 (unsigned long long)e, sep, rl, rl ? info.reason : "");
+			 (unsigned long long)e, sep, reason);
 		return PQ_LERR_ALERT;
 	}
 	const char *name = !transport ? "application error"
 			   : e < sizeof transport_errors / sizeof transport_errors[0]
 				   ? transport_errors[e]
 				   : "transport error";
-	snprintf(buf, n, "QUIC %s 0x%llx %s%s%.*s", name, (unsigned long long)e, when, sep, rl,
-		 rl ? info.reason : "");
+	snprintf(buf, n, "QUIC %s 0x%llx %s%s%s", name, (unsigned long long)e, when, sep, reason);
 	return PQ_LERR_CLOSED;
 }

@@ -408,8 +408,13 @@ void pq_load_summary_print(const pq_load_summary *s, FILE *f)
 			mx = s->phase[shown[i]].p50;
 	int us = mx < 1e6;
 	double div = us ? 1e3 : 1e6;
-	fprintf(f, "%zu connections, %zu ok, %zu failed; %.1f conn/s over %.2f s; client CPU %.1f us per connection\n",
-		s->n, s->ok, s->n - s->ok, s->conns_per_s, s->wall_s, s->cpu_us_per_conn);
+	fprintf(f, "%zu connections, %zu ok, %zu failed; %.1f conn/s over %.2f s; ", s->n, s->ok, s->n - s->ok,
+		s->conns_per_s, s->wall_s);
+	/* per successful connection: with none there is nothing to divide by, no 'nan' */
+	if (isfinite(s->cpu_us_per_conn))
+		fprintf(f, "client CPU %.1f us per connection\n", s->cpu_us_per_conn);
+	else
+		fprintf(f, "client CPU %.1f ms in all (no connection succeeded)\n", s->cpu_s * 1e3);
 	if (s->ok)
 		fprintf(f, "  %-20s %8s %9s %9s %9s %9s %9s %9s %9s   (%s from connection start)\n",
 			"phase", "count", "mean", "sd", "p50", "p90", "p99", "p99.9", "max",
@@ -486,7 +491,10 @@ void pq_load_summary_json(const pq_load_summary *s, FILE *f)
 	cJSON_AddNumberToObject(o, "conns_per_s", s->conns_per_s);
 	cJSON_AddNumberToObject(o, "wall_s", s->wall_s);
 	cJSON_AddNumberToObject(o, "cpu_s", s->cpu_s);
-	cJSON_AddNumberToObject(o, "cpu_us_per_conn", finite_or_zero(s->cpu_us_per_conn));
+	if (isfinite(s->cpu_us_per_conn))
+		cJSON_AddNumberToObject(o, "cpu_us_per_conn", s->cpu_us_per_conn);
+	else /* no connection succeeded: not 0 us */
+		cJSON_AddNullToObject(o, "cpu_us_per_conn");
 	cJSON *ph = cJSON_AddObjectToObject(o, "phases_us");
 	for (int p = 0; p <= PQ_PH_COUNT; p++) {
 		const pq_summary *m = p < PQ_PH_COUNT ? &s->phase[p] : &s->latency;

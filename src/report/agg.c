@@ -201,16 +201,32 @@ static void predict(pq_agg_group *g, model_cache *mc, size_t *nmc)
 	    pq_model_at_size(&b->acct_in, (size_t)c->chain_der_bytes, &net, &a, &g->model, NULL) == 0;
 }
 
+/* No reason found: a whole round trip or more over the model is said as the count it is
+ * (no fraction of an RTT explains 21 of them), less as what the inputs do not explain. */
+static void unexplained(pq_agg_group *g, const double pred[PQ_AGG_PHASES], double excess, int worst,
+			const char *view)
+{
+	snprintf(g->agree_tag, sizeof g->agree_tag, "unexplained");
+	if (excess >= 1)
+		snprintf(g->agree_why, sizeof g->agree_why,
+			 "unexplained: %.1f round trips over the model (%s: %.2f measured, %.2f predicted)", excess,
+			 pq_agg_phase_name[worst], g->rounds[worst], pred[worst]);
+	else
+		snprintf(g->agree_why, sizeof g->agree_why, "not explained by %s inputs", view);
+}
+
 /* A QUIC cell that differs: the TCP reasons (paced segments, tcp_info's retransmits) do
  * not apply; what the QUIC view leaves out is the stack's own timing. */
-static void judge_quic(pq_agg_group *g, double excess)
+static void judge_quic(pq_agg_group *g, const double pred[PQ_AGG_PHASES], double excess, int worst)
 {
-	int part = excess > 0 && excess < 0.9;
-	snprintf(g->agree_tag, sizeof g->agree_tag, "%s", part ? "QUIC timing" : "unexplained");
-	snprintf(g->agree_why, sizeof g->agree_why, "%s",
-		 part ? "a fraction of a round trip more: the QUIC stack's acknowledgement delay (up to 25 ms), "
-			"its pacing or signing time, which the QUIC view does not have"
-		      : "not explained by the QUIC view's inputs");
+	if (!(excess > 0 && excess < 0.9)) {
+		unexplained(g, pred, excess, worst, "the QUIC view's");
+		return;
+	}
+	snprintf(g->agree_tag, sizeof g->agree_tag, "QUIC timing");
+	snprintf(g->agree_why, sizeof g->agree_why,
+		 "a fraction of a round trip more: the QUIC stack's acknowledgement delay (up to 25 ms), its pacing or "
+		 "signing time, which the QUIC view does not have");
 }
 
 /* The fastest connection's time over min RTT in phase p: host noise only adds time. */
@@ -241,15 +257,21 @@ static void judge(pq_agg_group *g)
 		return;
 	const pq_rdb_cell *c = g->cell;
 	double excess = -INFINITY; /* the largest measured-minus-predicted over the phases */
+	int worst = PQ_AGG_HS;	   /* its phase */
 	for (int p = 0; p < PQ_AGG_PHASES; p++)
-		if (isfinite(g->rounds[p]) && pred[p])
-			excess = fmax(excess, g->rounds[p] - pred[p]);
+		if (isfinite(g->rounds[p]) && pred[p] && g->rounds[p] - pred[p] > excess) {
+			excess = g->rounds[p] - pred[p];
+			worst = p;
+		}
+	/* a fraction of a round trip explains a measurement within one round trip of the model
+	 * only: the handshake's fractional part alone read 23.4 against 2.0 as one */
+	int part = excess > 0 && excess < 1 && g->rounds[PQ_AGG_HS] - floor(g->rounds[PQ_AGG_HS]) > 0.3;
 	int unknown_cc = c->dim[PQ_D_CC].kind != PQ_DV_TEXT || strcmp(c->dim[PQ_D_CC].s, "remote") == 0;
 	/* measured, not inferred: the endpoints waited for a CPU beyond the host's budget */
 	double wait = pq_agg_endpoint_wait_us(&c->fid);
 	int waited = pq_hostload_wait_over(wait, (double)c->rtt_us) && excess > 0;
 	if (c->quic && !(c->loss_pct > 0) && c->rtt_us >= 10000 && !(noise && excess > 0)) {
-		judge_quic(g, excess);
+		judge_quic(g, pred, excess, worst);
 		return;
 	}
 	const char *tag = c->loss_pct > 0 || g->retrans ? "loss"
@@ -258,8 +280,12 @@ static void judge(pq_agg_group *g)
 			  : waited ? "host CPU"
 			  : noise && excess > 0	    ? "host noise"
 			  : unknown_cc && g->model.flight_rounds > 1 && excess > 0 && excess < 1.2 ? "paced windows?"
-			  : g->rounds[PQ_AGG_HS] - floor(g->rounds[PQ_AGG_HS]) > 0.3 ? "part of an RTT"
-										      : "unexplained";
+			  : part ? "part of an RTT"
+				 : NULL;
+	if (!tag) {
+		unexplained(g, pred, excess, worst, "the model's");
+		return;
+	}
 	snprintf(g->agree_tag, sizeof g->agree_tag, "%s", tag);
 	if (c->loss_pct > 0 || g->retrans)
 		snprintf(g->agree_why, sizeof g->agree_why, "loss: %zu retransmitted segments", g->retrans);
@@ -284,11 +310,9 @@ static void judge(pq_agg_group *g)
 			 "the flight needs %u windows and the database does not say which congestion control "
 			 "ran: if it was BBR, it paced the segments after the first window",
 			 g->model.flight_rounds);
-	else if (g->rounds[PQ_AGG_HS] - floor(g->rounds[PQ_AGG_HS]) > 0.3)
+	else
 		snprintf(g->agree_why, sizeof g->agree_why,
 			 "a fraction of a round trip more: a delayed ACK, or signing time");
-	else
-		snprintf(g->agree_why, sizeof g->agree_why, "not explained by the model's inputs");
 }
 
 static int fill_group(pq_agg_group *g, const pq_rdb *db, size_t first, size_t last, pq_diag *d)

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/text.h"
 #include "core/wfile.h"
 
 void pq_out_init(pq_out *o, size_t cap)
@@ -51,33 +52,6 @@ void pq_out_printf(pq_out *o, const char *fmt, ...)
 
 enum esc_mode { ESC_HTML, ESC_TERM, ESC_MD };
 
-/* The code point at s (UTF-8, at most 4 bytes) into *cp, its length in bytes, or 0
- * for a byte that does not start a valid, shortest-form sequence. */
-static size_t utf8_next(const unsigned char *s, unsigned *cp)
-{
-	static const unsigned min[5] = {0, 0, 0x80, 0x800, 0x10000};
-	size_t len = s[0] < 0x80 ? 1 : (s[0] & 0xe0) == 0xc0 ? 2 : (s[0] & 0xf0) == 0xe0 ? 3 : (s[0] & 0xf8) == 0xf0 ? 4 : 0;
-	if (!len)
-		return 0;
-	unsigned c = len == 1 ? s[0] : s[0] & (0x7fu >> len);
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		c = (c << 6) | (s[i] & 0x3fu);
-	}
-	if (c < min[len] || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-		return 0;
-	*cp = c;
-	return len;
-}
-
-/* Control characters and the bidirectional formatting characters. */
-static int deceptive(unsigned c)
-{
-	return c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == 0x61c || c == 0x200e || c == 0x200f ||
-	       (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
-}
-
 static void put(pq_out *o, const char *p, size_t n)
 {
 	if (o && !o->err)
@@ -88,17 +62,17 @@ static void put(pq_out *o, const char *p, size_t n)
 static size_t escape(pq_out *o, const char *str, enum esc_mode mode)
 {
 	const unsigned char *s = (const unsigned char *)str;
-	size_t cols = 0;
+	size_t cols = 0, left = str ? strlen(str) : 0;
 	while (s && *s) {
 		unsigned c = 0;
-		size_t len = utf8_next(s, &c);
+		size_t len = pq_text_utf8_next(s, left, &c);
 		char tmp[16];
 		const char *rep = NULL;
 		if (!len) {
 			snprintf(tmp, sizeof tmp, "\\x%02x", *s);
 			rep = tmp;
 			len = 1;
-		} else if (deceptive(c) && !(mode == ESC_HTML && (c == '\n' || c == '\t'))) {
+		} else if (pq_text_deceptive(c) && !(mode == ESC_HTML && (c == '\n' || c == '\t'))) {
 			/* (a line break or tab in HTML text is white space, not a control) */
 			snprintf(tmp, sizeof tmp, c < 0x80 ? "\\x%02x" : "\\u%04x", c);
 			rep = tmp;
@@ -121,6 +95,7 @@ static size_t escape(pq_out *o, const char *str, enum esc_mode mode)
 			cols++;
 		}
 		s += len;
+		left -= len;
 	}
 	return cols;
 }

@@ -18,12 +18,12 @@ void pq_out_init(pq_out *o, size_t cap);
 void pq_out_dispose(pq_out *o);
 void pq_out_printf(pq_out *o, const char *fmt, ...) PQ_PRINTF(2, 3);
 /* Text from a database (arm and host names, error details) is never trusted. Each
- * writer below shows it as it is, but makes visible what could deceive the reader:
- * control characters (C0, DEL, C1: ESC, BEL, CR, LF ...), Unicode's bidirectional
- * overrides and isolates (U+061C, U+200E-200F, U+202A-202E, U+2066-2069), and bytes
- * that are not UTF-8 are written as the escapes \x1b, \u202e, \xff, and a backslash as
- * \\, so no two different names print alike and none can move the cursor, clear the
- * screen, forge a line or reverse the text around it.
+ * writer below shows it as it is, but makes visible what could deceive the reader, by
+ * core/text.h's one rule: control characters (C0, DEL, C1: ESC, BEL, CR, LF ...),
+ * Unicode's bidirectional overrides and isolates (U+061C, U+200E-200F, U+202A-202E,
+ * U+2066-2069), and bytes that are not UTF-8 are written as the escapes \x1b, \u202e,
+ * \xff, and a backslash as \\, so no two different names print alike and none can move
+ * the cursor, clear the screen, forge a line or reverse the text around it.
  *
  * pq_out_text: HTML (and SVG) text: the above (but LF and TAB, white space in HTML, pass),
  * and &, <, >, " and ' as entities.

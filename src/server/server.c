@@ -8,6 +8,7 @@
 #include "net/addr.h"
 #include "core/sched.h"
 #include "server/internal.h"
+#include "tls/groups.h"
 #include "tls/quic.h"
 
 static int listen_one(const pq_addr *a, uint16_t port, int reuseport, const char *what, int *out,
@@ -109,6 +110,8 @@ static int check_quic(const pq_server_config *cfg, pq_diag *d)
 int pq_server_config_check(const pq_server_config *cfg, pq_diag *d)
 {
 	int rc = check_quic(cfg, d);
+	if (rc == 0 && cfg->tls.groups)
+		rc = pq_tls_groups_check(cfg->tls.groups, PQ_TLS_GROUPS_OPENSSL, pq_name_of(cfg->tls.names, "groups"), d);
 	return rc < 0 || !cfg->tls.quic ? rc : pq_tls_quic_check(&cfg->tls, d);
 }
 

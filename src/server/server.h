@@ -103,8 +103,9 @@ typedef struct pq_server_stats {
 typedef struct pq_server pq_server;
 
 int pq_server_new(const pq_server_config *cfg, pq_server **out, pq_diag *d) PQ_MUST_USE;
-/* The checks pq_server_new makes first that need no socket and no file: what QUIC cannot
- * honour (TLS 1.2, 0-RTT, threads, flight_one_write), named. For a CLI's usage errors. */
+/* The checks pq_server_new makes first that need no socket and no file: the groups named
+ * (tls/groups.h), what QUIC cannot honour (TLS 1.2, 0-RTT, threads, flight_one_write),
+ * named. For a CLI's usage errors. */
 int pq_server_config_check(const pq_server_config *cfg, pq_diag *d) PQ_MUST_USE;
 int pq_server_start(pq_server *s, pq_diag *d) PQ_MUST_USE;
 void pq_server_stop(pq_server *s);

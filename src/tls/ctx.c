@@ -2,6 +2,7 @@
 
 #include "pki/files.h"
 #include "tls/certcomp.h"
+#include "tls/groups.h"
 #include "tls/quic.h"
 
 #include <errno.h>
@@ -137,6 +138,8 @@ static int set_algorithms(SSL_CTX *ctx, const pq_tls_config *cfg, pq_diag *d)
 {
 	int rc;
 	if (cfg->ciphersuites && (rc = set_ciphersuites(ctx, cfg->ciphersuites, name(cfg, "ciphersuites"), d)) < 0)
+		return rc;
+	if (cfg->groups && (rc = pq_tls_groups_check(cfg->groups, PQ_TLS_GROUPS_OPENSSL, name(cfg, "groups"), d)) < 0)
 		return rc;
 	if (cfg->groups && SSL_CTX_set1_groups_list(ctx, cfg->groups) != 1)
 		return pq_diag_ossl(d, PQ_EINVAL,

@@ -7,21 +7,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "tls/groups.h"
 #include "tls/mem.h"
-
-/* Is `name` (len bytes) one of the colon-separated entries of list? */
-static int listed(const char *list, const char *name, size_t len)
-{
-	for (const char *p = list; *p;) {
-		size_t l = strcspn(p, ":");
-		if (l == len && strncasecmp(p, name, len) == 0)
-			return 1;
-		p += l;
-		if (*p == ':')
-			p++;
-	}
-	return 0;
-}
 
 int pq_tls_groups_offer(const char *groups, const char *shares, const char *what, char *buf,
 			size_t n, pq_diag *d)
@@ -31,7 +18,7 @@ int pq_tls_groups_offer(const char *groups, const char *shares, const char *what
 		return pq_diag_set(d, PQ_EINVAL, "%s: an empty list (e.g. X25519MLKEM768:X25519)", what);
 	for (const char *p = shares; p && *p;) {
 		size_t l = strcspn(p, ":");
-		if (!listed(groups, p, l))
+		if (!pq_tls_groups_has(groups, p, l))
 			return pq_diag_set(d, PQ_EINVAL,
 					   "%s: the key share '%.*s' is not among the groups offered (%s)",
 					   what, (int)l, p, groups);
@@ -41,7 +28,7 @@ int pq_tls_groups_offer(const char *groups, const char *shares, const char *what
 	}
 	for (const char *p = groups; *p;) {
 		size_t l = strcspn(p, ":");
-		int share = shares ? listed(shares, p, l) : p == groups && l == first;
+		int share = shares ? pq_tls_groups_has(shares, p, l) : p == groups && l == first;
 		int k = snprintf(buf + at, at < n ? n - at : 0, "%s%s%.*s", at ? ":" : "",
 				 share ? "*" : "", (int)l, p);
 		if (k < 0 || at + (size_t)k >= n)

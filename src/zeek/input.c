@@ -8,22 +8,22 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
+
+#include "zeek/gz.h"
 
 int pq_zeek_slurp(const char *path, size_t cap, char **out, size_t *len, pq_diag *d)
 {
-	/* zlib would read a directory and name the path again in its own error. */
+	/* read would fail on a directory with a less helpful word */
 	struct stat st;
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
 		return pq_diag_set(d, -EISDIR, "%s: is a directory; give a file", path);
-	gzFile g = gzopen(path, "rb");
-	if (!g)
-		return pq_diag_set(d, errno ? -errno : PQ_EIO, "%s: cannot open: %s", path,
-				   errno ? strerror(errno) : "out of memory");
+	pq_zeek_gz *g = NULL;
 	size_t alloc = 1 << 16, n = 0;
-	char *buf = malloc(alloc);
-	int rc = 0;
-	if (!buf) {
+	char *buf = NULL;
+	int rc = pq_zeek_gz_open(path, &g, d);
+	if (rc < 0)
+		return rc;
+	if (!(buf = malloc(alloc))) {
 		rc = PQ_ENOMEM;
 		goto out;
 	}
@@ -41,20 +41,17 @@ int pq_zeek_slurp(const char *path, size_t cap, char **out, size_t *len, pq_diag
 			buf = nb;
 			alloc *= 2;
 		}
-		int r = gzread(g, buf + n, (unsigned)(alloc - n - 1));
+		long r = pq_zeek_gz_read(g, buf + n, alloc - n - 1, d);
 		if (r < 0) {
-			int e;
-			rc = pq_diag_set(d, PQ_EIO, "%s: %s", path, gzerror(g, &e));
+			rc = (int)r;
 			goto out;
 		}
 		if (r == 0)
 			break;
 		n += (size_t)r;
 	}
-	int e = 0;
-	const char *msg = gzerror(g, &e);
-	if (e != Z_OK) {
-		rc = pq_diag_set(d, PQ_EIO, "%s: %s", path, msg);
+	if (pq_zeek_gz_trouble(g)[0]) {
+		rc = pq_diag_set(d, PQ_EPARSE, "%s: %s", path, pq_zeek_gz_trouble(g));
 		goto out;
 	}
 	buf[n] = '\0';
@@ -63,7 +60,7 @@ int pq_zeek_slurp(const char *path, size_t cap, char **out, size_t *len, pq_diag
 	buf = NULL;
 out:
 	free(buf);
-	gzclose(g);
+	pq_zeek_gz_free(g);
 	return rc;
 }
 

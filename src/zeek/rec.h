@@ -44,7 +44,8 @@ typedef struct pq_zeek_addr {
 	X(JSON, "JSON syntax error or not an object")                                \
 	X(TRUNCATED, "truncated line (no newline at end of input)")                  \
 	X(TOOLONG, "line longer than the limit")                                     \
-	X(GZIP, "compressed stream damaged or cut short")
+	X(GZIP, "compressed stream damaged or cut short")                            \
+	X(GZTAIL, "data after the gzip stream that is not gzip (not read)")
 
 enum pq_zeek_bad {
 	PQ_ZB_NONE,

@@ -9,8 +9,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
-
+#include "zeek/gz.h"
 #include "zeek/scan.h"
 
 #define NO_HDR ((size_t)-1)
@@ -98,21 +97,23 @@ static size_t header_len(const char *b, size_t start, size_t limit)
 static int scan_gzip(job *j, unit *u, pq_zeek_scan *s, pq_diag *d)
 {
 	const char *path = j->files->v[u->file];
-	gzFile g = gzopen(path, "rb");
-	if (!g)
-		return pq_diag_set(d, errno ? -errno : PQ_ENOMEM, "%s: cannot open: %s", path,
-				   errno ? strerror(errno) : "out of memory");
-	gzbuffer(g, 1 << 18);
+	pq_zeek_gz *g = NULL;
 	size_t cap = 1 << 22, have = 0;
-	char *buf = malloc(cap);
-	int rc = 0, skipping = 0;
-	if (!buf) {
+	char *buf = NULL;
+	int rc = pq_zeek_gz_open(path, &g, d), skipping = 0;
+	if (rc < 0)
+		return rc;
+	if (!(buf = malloc(cap))) {
 		rc = PQ_ENOMEM;
 		goto out;
 	}
 	for (;;) {
-		int r = gzread(g, buf + have, (unsigned)(cap - have));
-		if (r <= 0)
+		long r = pq_zeek_gz_read(g, buf + have, cap - have, d);
+		if (r < 0) {
+			rc = (int)r;
+			goto out;
+		}
+		if (r == 0)
 			break;
 		if (skipping) { /* the rest of a line counted as too long: up to its newline, dropped */
 			const char *nl = memchr(buf, '\n', (size_t)r);
@@ -146,18 +147,20 @@ static int scan_gzip(job *j, unit *u, pq_zeek_scan *s, pq_diag *d)
 	}
 	if (skipping) /* the input ended inside the long line */
 		s->line++;
-	int e = 0;
-	const char *msg = gzerror(g, &e);
-	long used = pq_zeek_scan_buf(s, buf, have, e == Z_OK);
+	/* a damaged or cut stream leaves its last line unfinished; data after a whole stream
+	 * that is not gzip is counted and named with its offset, never dropped in silence */
+	enum pq_zeek_gz_end end = pq_zeek_gz_trouble_kind(g);
+	long used = pq_zeek_scan_buf(s, buf, have, end != PQ_ZGZ_DAMAGED);
 	if (used < 0) {
 		rc = (int)used;
 		goto out;
 	}
-	if (e != Z_OK)
-		pq_zeek_agg_bad(s->agg, path, s->unit, s->line + 1, PQ_ZB_GZIP, msg);
+	if (end != PQ_ZGZ_OK)
+		pq_zeek_agg_bad(s->agg, path, s->unit, s->line + 1, end == PQ_ZGZ_TAIL ? PQ_ZB_GZTAIL : PQ_ZB_GZIP,
+				pq_zeek_gz_trouble(g));
 out:
 	free(buf);
-	gzclose(g);
+	pq_zeek_gz_free(g);
 	return rc;
 }
 

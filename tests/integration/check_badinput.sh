@@ -10,7 +10,7 @@ expect_fail 2 "cannot resolve host 'no-such-host.invalid'" "$PQTLS" check no-suc
 expect_fail 2 "is not HOST:PORT" "$PQTLS" check localhost
 expect_fail 2 "port '0'" "$PQTLS" check 127.0.0.1:0
 expect_fail 2 "'nope' in 'whole,nope' is not a probe shape" "$PQTLS" check 127.0.0.1:9 --shapes whole,nope
-expect_fail 2 "names a group this OpenSSL does not know" "$PQTLS" check 127.0.0.1:9 --group NOPE768
+expect_fail 2 "--group: 'NOPE768' is not a group this OpenSSL knows; known: " "$PQTLS" check 127.0.0.1:9 --group NOPE768
 expect_fail 2 "take one group each" "$PQTLS" check 127.0.0.1:9 --group X25519MLKEM768:X25519
 expect_fail 2 "is a group under test" "$PQTLS" check 127.0.0.1:9 --hrr-share X25519
 expect_fail 2 "positive duration" "$PQTLS" check 127.0.0.1:9 --timeout 0s

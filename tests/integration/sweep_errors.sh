@@ -52,6 +52,30 @@ done
 "$P" sweep --server 127.0.0.1:1 --ca ../x/root.pem --dry-run >/dev/null || fail "--ca ../x/root.pem refused"
 "$P" sweep --pad-chain-to 16777215 --rate 8kbit,0 --name a-b_c.1 --dry-run >/dev/null || fail "the limits were refused"
 refuse 'sig = ecdsa-p999\n' "s.spec:1: sig" "ecdsa-p256"
+# A misspelt group, an empty element of a list, and a server that takes none of the offer
+# are refused before anything runs (they passed --dry-run, brought up a link and were
+# stored as failed cells with exit 0), naming the key and the groups OpenSSL knows.
+refuse 'groups = X25519MLKEM768:bogus\n' \
+	"s.spec:1: groups: 'bogus' in 'X25519MLKEM768:bogus' is not a group this OpenSSL knows; known: " "X25519MLKEM768"
+refuse 'server-groups = X25519MLKEM768//X25519\n' "s.spec:1: server-groups: 'X25519MLKEM768//X25519' has an empty element"
+refuse 'groups = X25519MLKEM768::X25519\n' "s.spec:1: groups: 'X25519MLKEM768::X25519' has an empty element"
+refuse 'server-groups = X25519\n' "s.spec: server-groups: X25519 has no group in common with the groups offered"
+refuse 'groups = X25519MLKEM768:X25519\nserver-groups = X25519\n' \
+	"server-groups: X25519 does not take X25519MLKEM768, the group the cell expects negotiated"
+# A value twice, a Gilbert loss no burst length can make, a range's step out of its span:
+# each named with its line and what is allowed (issue 29 items 6, b, c).
+refuse 'rtt = 1ms\ncc = cubic, cubic\n' "s.spec:2: cc: 'cubic' is listed twice"
+refuse 'loss-model = gilbert\nloss = 100%\n' "s.spec:2: loss: 100% with loss-model gilbert" "allowed: 0% to 75%"
+refuse 'mtu = 600..1500 step 1000\n' "s.spec:1: mtu: step: 1000 is out of range; use 1 to 900"
+# A range's step is a step, not a value of the key; a byte order mark is no part of a key.
+"$P" sweep --mtu '600..1500 step 100' --dry-run | head -1 | grep -q "^10 cells" || fail "mtu = 600..1500 step 100 refused"
+printf '\xef\xbb\xbfconnections = 5\n' >"$T/bom.spec"
+"$P" sweep "$T/bom.spec" --dry-run | grep -q "connections=5;" || fail "a spec starting with a BOM was refused"
+rc=0
+"$P" sweep --group X25519MLKEM769 --dry-run >"$T/o" 2>"$T/e" || rc=$?
+[ "$rc" = 2 ] && grep -qF -- "--group: 'X25519MLKEM769' is not a group this OpenSSL knows" "$T/e" ||
+	{ cat "$T/e"; fail "--group X25519MLKEM769 --dry-run: exit $rc"; }
+[ ! -s "$T/o" ] || fail "--group X25519MLKEM769 --dry-run printed a grid"
 refuse 'mtc = yes\n' "s.spec:1: mtc: 'yes' is not allowed; allowed: one or more of none|standalone|landmark"
 refuse '[arm a]\nsig = ecdsa-p256\n[arm a]\n' "s.spec:3: arm 'a' is already defined at"
 refuse '[arm a]\ntrials = 2\n' "s.spec:2: trials: is global"
@@ -95,6 +119,13 @@ rc=0
 "$P" sweep export "$T/text.db" --jsonl "$T/x.jsonl" >"$T/o" 2>"$T/e" || rc=$?
 [ "$rc" = 1 ] && grep -qF "text.db: is not an SQLite database" "$T/e" || { cat "$T/e"; fail "text as db: exit $rc"; }
 [ ! -e "$T/x.jsonl" ] && [ ! -e "$T/csv" ] && [ ! -e "$T/m.db" ] || fail "a refused export or merge left output"
+# merge -o onto a dangling symbolic link names the link (it blamed another process).
+ln -s "$T/nowhere/r.db" "$T/dangling.db"
+rc=0
+"$P" merge "$T/text.db" -o "$T/dangling.db" >"$T/o" 2>"$T/e" || rc=$?
+[ "$rc" = 2 ] && grep -qF "dangling.db is a dangling symbolic link (to $T/nowhere/r.db, which does not exist)" "$T/e" &&
+	! grep -q "another process" "$T/e" || { cat "$T/e"; fail "merge onto a dangling link: exit $rc"; }
+[ -L "$T/dangling.db" ] && [ ! -e "$T/nowhere" ] || fail "merge changed the dangling link"
 # A FIFO is refused by name, not opened (every reader blocked on it for ever: the timeout
 # makes that a failure here rather than a hung test).
 mkfifo "$T/fifo.db"

@@ -33,6 +33,13 @@ expect_fail 1 "bad HTTP response: HTTP status 413" "$PQTLS" bench "$ADDR_s" --in
 expect_fail 1 "warm-up connections failed (server certificate verification failed" \
 	"$PQTLS" bench "$ADDR_s" --ca "$other/root.pem" --resume 1 --warmup 3 -n 5
 expect_fail 2 "--groups: 'NoSuchGroup'" "$PQTLS" bench "$ADDR_s" --insecure --groups NoSuchGroup
+# An empty element is named as such (not "a group this OpenSSL does not know"), and serve
+# refuses a bad list as the usage error it is, with the groups OpenSSL knows.
+expect_fail 2 "--groups: 'X25519MLKEM768//X25519' has an empty element" \
+	"$PQTLS" bench "$ADDR_s" --insecure --groups X25519MLKEM768//X25519
+expect_fail 2 "--groups: 'X25519::x448' has an empty element" "$PQTLS" serve --certs "$ecdsa" --groups X25519::x448
+expect_fail 2 "--groups: 'bogus' in 'X25519:bogus' is not a group this OpenSSL knows; known: .*X25519MLKEM768" \
+	"$PQTLS" serve --certs "$ecdsa" --groups X25519:bogus
 # OpenSSL alone would drop the unknown name and offer the rest.
 expect_fail 2 "--ciphersuites: 'TLS_AES_128_GCM' in" "$PQTLS" bench "$ADDR_s" --insecure \
 	--ciphersuites TLS_AES_256_GCM_SHA384:TLS_AES_128_GCM

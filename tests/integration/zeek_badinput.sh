@@ -86,6 +86,23 @@ assert j["skipped"]["GZIP"] == 1, j["skipped"]
 PY
 pass "gzip cut at half: $(python3 -c "import json;print(json.load(open('$T/cut.json'))['rows'])") complete rows analysed (= zlib's own count), the cut reported"
 
+# Rows appended uncompressed to a .gz log: zlib's gzread ended at them with no word (exit
+# 0, the rows gone); they are counted with the file and the byte where they start (exit
+# 3), the member's rows still analysed.
+{ printf '%s' "$H"; printf '1700000000.1\t192.0.2.1\tTLSv13\tT\ta.example\n'; } | gzip -c >"$T/tail.log.gz"
+member=$(stat -c %s "$T/tail.log.gz")
+printf '1700000000.2\t192.0.2.2\tTLSv13\tF\tb.example\n' >>"$T/tail.log.gz"
+expect 3 "tail.log.gz:8: data after the gzip stream that is not gzip (not read) (from byte $member:" \
+	"$PQTLS" zeek summary "$T/tail.log.gz"
+"$PQTLS" zeek summary --json "$T/tail.log.gz" >"$T/tail.json" 2>/dev/null || true
+python3 - "$T/tail.json" "$T/tail.log.gz" <<'PY' || fail "gzip with a plain tail: wrong counts"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["rows"] == 1 and j["skipped"]["GZTAIL"] == 1, j["skipped"]
+assert j["skipped"]["first"][0]["file"] == sys.argv[2]
+PY
+pass "a plain row appended to a gzip log: counted with its offset, not dropped"
+
 # Corrupt MaxMind DBs: each refused with its name, exit 1, no crash.
 M=${PQTLS_SHARED:-../shared}/data/mmdb
 if [ -d "$M/bad-data" ]; then

@@ -1,4 +1,4 @@
-/* err, buf, stats, rng, clock. */
+/* err, buf, stats, rng, clock, text. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -21,7 +21,29 @@
 #include "core/err.h"
 #include "core/rng.h"
 #include "core/tcpsegs.h"
+#include "core/text.h"
 #include "core/wire.h"
+
+/* Stored or peer text in a message: escaped by the report's rule, never cut inside an
+ * escape; a long reason cut at a word with "...". */
+static void text_shown_and_clip(void **state)
+{
+	(void)state;
+	char b[64];
+	assert_string_equal(pq_text_shown("\x1b[2J\a\0x", 7, b, sizeof b), "\\x1b[2J\\x07\\x00x");
+	assert_string_equal(pq_text_shown("caf\xc3\xa9 \xff \xe2\x80\xae" "a\\", 13, b, sizeof b),
+			    "caf\xc3\xa9 \\xff \\u202ea\\\\");
+	assert_string_equal(pq_text_shown("\xc3", 1, b, sizeof b), "\\xc3"); /* a sequence cut short */
+	/* cut before an escape that does not fit, with "..." */
+	assert_string_equal(pq_text_shown("abcd\x1b", 5, b, 8), "abcd...");
+	assert_string_equal(pq_text_shown("abcdefgh", 8, b, 9), "abcdefgh");
+	assert_string_equal(pq_text_shown("abcdefghi", 9, b, 9), "abcde...");
+	assert_string_equal(pq_text_clip("short", b, 16), "short");
+	assert_string_equal(pq_text_clip("the server closed the connection: QUIC error", b, 25), "the server closed the...");
+	assert_string_equal(pq_text_clip("handshake failure (alert 40), then more", b, 24), "handshake failure...");
+	assert_string_equal(pq_text_clip("averyveryverylongwordwithoutspaces", b, 12), "averyver...");
+	assert_true(strlen(pq_text_clip("x x x x x x x x x x x x x x x x", b, 10)) < 10);
+}
 
 static void err_table(void **state)
 {
@@ -155,7 +177,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(err_table),	     cmocka_unit_test(err_ossl_drains_queue),
-		cmocka_unit_test(buf_cap),
+		cmocka_unit_test(buf_cap),	     cmocka_unit_test(text_shown_and_clip),
 		cmocka_unit_test(rng_deterministic), cmocka_unit_test(wire_facts), cmocka_unit_test(clock_fake),
 		cmocka_unit_test(tcp_segments),
 	};

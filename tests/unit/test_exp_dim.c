@@ -87,6 +87,8 @@ static const char *sample(const pq_dim *k, char *buf, size_t n)
 		return "paper-50";
 	case PQ_DT_STR:
 		return "X25519";
+	case PQ_DT_GROUPS: /* a server's list must take the group (X25519MLKEM768 by default) */
+		return strchr(k->choices, '/') ? "X25519MLKEM768/X25519" : "X25519";
 	}
 	return "?";
 }

@@ -108,6 +108,10 @@ static void not_pqtls_or_versions(void **state)
 			 bad[i]);
 		refused(path, want);
 	}
+	/* the stored text is shown escaped, never raw on the terminal */
+	make_db(path, "CREATE TABLE meta (key TEXT, value TEXT); INSERT INTO meta VALUES "
+		      "('schema_version', '3' || char(27) || '[2J' || char(7))");
+	refused(path, "meta.schema_version is '3\\x1b[2J\\x07': meta.schema_version is not a whole number");
 	/* older and newer versions are refused by the real file too */
 	const char *r = real_db("old.db", 1);
 	ts_exec(r, "UPDATE meta SET value = '2' WHERE key = 'schema_version'");
@@ -205,6 +209,53 @@ static void numbers_as_text(void **state)
 	pq_diag d = {0};
 	assert_int_equal(pq_rdb_open(r, &db, &d), PQ_EPARSE);
 	assert_non_null(strstr(d.msg, "cell (cell_id 1): rtt_us holds 'fast': not a number"));
+	pq_rdb_close(&db);
+	/* a blob's bytes are shown escaped: no ESC, BEL or NUL reaches the terminal */
+	r = real_db("blob-number.db", 2);
+	ts_exec(r, "UPDATE conn SET ttfb_us = X'1b5b324a0700ff' WHERE cell_id = 1 AND conn_index = 0");
+	assert_int_equal(pq_rdb_open(r, &db, &d), PQ_EPARSE);
+	if (!strstr(d.msg, "ttfb_us holds '\\x1b[2J\\x07\\x00\\xff': not a number") || strchr(d.msg, '\x1b'))
+		fail_msg("blob: '%s'", d.msg);
+}
+
+/* Values no measurement produces are refused when read, naming the file, the table, the
+ * row and the column (issue 29 item 7: a negative median, a negative RTT and a 300-digit
+ * TTFB were shown as measured). */
+static void impossible_numbers(void **state)
+{
+	(void)state;
+	static const char *const bad[][2] = {
+	    {"UPDATE conn SET handshake_us = -5 WHERE cell_id = 2 AND conn_index = 3",
+	     "conn (cell_id 2, conn_index 3): handshake_us holds -5 (a duration is 0 to a day (86400000000 us))"},
+	    {"UPDATE conn SET ttfb_us = 1e300 WHERE cell_id = 2 AND conn_index = 3",
+	     "conn (cell_id 2, conn_index 3): ttfb_us holds 1e+300 (a duration is 0 to a day"},
+	    {"UPDATE conn SET ttfb_us = 9e999 WHERE cell_id = 2 AND conn_index = 3", "ttfb_us holds 'Inf': not a number"},
+	    {"UPDATE conn SET min_rtt_us = -1 WHERE cell_id = 1 AND conn_index = 0",
+	     "conn (cell_id 1, conn_index 0): min_rtt_us holds -1"},
+	    {"UPDATE cell SET rtt_us = -50000 WHERE cell_id = 1", "cell (cell_id 1): rtt_us holds -50000 (a duration"},
+	    {"UPDATE cell SET loss_pct = 150 WHERE cell_id = 2", "cell (cell_id 2): loss_pct holds 150 (a percentage is 0 to 100)"},
+	    {"UPDATE cell SET mtu_bytes = -1500 WHERE cell_id = 2", "mtu_bytes holds -1500 (a count, size or rate is not negative)"},
+	    {"UPDATE cell SET host_client_wait_p50_us = -3 WHERE cell_id = 1", "host_client_wait_p50_us holds -3"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		const char *r = real_db("impossible.db", 2);
+		ts_exec(r, bad[i][0]);
+		pq_rdb db;
+		pq_diag d = {0};
+		int rc = pq_rdb_open(r, &db, &d);
+		if (rc >= 0 || !strstr(d.msg, bad[i][1]) || !strstr(d.msg, "impossible.db: "))
+			fail_msg("%s: rc %d, '%s'", bad[i][0], rc, d.msg);
+		if (!strstr(bad[i][1], "not a number") && !strstr(d.msg, "not a value a measurement can produce"))
+			fail_msg("%s: '%s'", bad[i][0], d.msg);
+	}
+	/* the limits themselves are values */
+	const char *r = real_db("limits.db", 2);
+	ts_exec(r, "UPDATE conn SET handshake_us = 0, ttfb_us = 86400e6 WHERE cell_id = 1;"
+		   "UPDATE cell SET loss_pct = 100, link_late_p50_us = -2 WHERE cell_id = 1");
+	pq_rdb db;
+	pq_diag d = {0};
+	assert_int_equal(pq_rdb_open(r, &db, &d), 0);
+	pq_rdb_close(&db);
 }
 
 static void missing_conns_and_nul_hosts(void **state)
@@ -259,6 +310,7 @@ int main(void)
 		cmocka_unit_test(damaged),
 		cmocka_unit_test(hot_journal),
 		cmocka_unit_test(numbers_as_text),
+		cmocka_unit_test(impossible_numbers),
 		cmocka_unit_test(missing_conns_and_nul_hosts),
 		cmocka_unit_test(empty_and_good),
 	};

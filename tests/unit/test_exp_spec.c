@@ -66,7 +66,7 @@ static void refusals_name_file_line_key(void **state)
 	expect_refused("rtt = 1ms,,2ms\n", "t.spec:1: rtt: empty value in the list");
 	expect_refused("rtt = ,1ms\n", "t.spec:1: rtt: empty value in the list");
 	expect_refused("rtt = 1ms..5ms\n", "t.spec:1: rtt: range '1ms..5ms' needs a step");
-	expect_refused("rtt = 5ms..1ms step 1ms\n", "range needs A <= B");
+	expect_refused("rtt = 5ms..1ms step 1ms\n", "range '5ms..1ms step 1ms' needs A <= B");
 	expect_refused("rtt = 0ms..10s step 1ms\n", "t.spec:1: rtt: the range has 10001 values; at most 1000");
 	expect_refused("cc = vegas\n", "t.spec:1: cc: 'vegas' is not allowed; allowed: one or more of default|cubic|bbr|reno");
 	expect_refused("response = huge\n", "t.spec:1: response");
@@ -78,7 +78,61 @@ static void refusals_name_file_line_key(void **state)
 	expect_refused("[arm]\n", "t.spec:1: '[arm]': a section is '[arm LABEL]'");
 	expect_refused("[grid]\n", "a section is '[arm LABEL]'");
 	expect_refused("just words\n", "t.spec:1: 'just words': expected 'key = value'");
+	/* a misspelt group is refused when read, not measured as failed handshakes */
+	expect_refused("group = X25519MLKEM769\n", "t.spec:1: group: 'X25519MLKEM769' is not a group this OpenSSL knows; known: ");
+	expect_refused("groups = X25519MLKEM768:bogus\n", "t.spec:1: groups: 'bogus' in 'X25519MLKEM768:bogus' is not a group");
+	expect_refused("server-groups = X25519MLKEM768//X25519\n", "t.spec:1: server-groups: 'X25519MLKEM768//X25519' has an empty element");
+	expect_refused("groups = X25519MLKEM768::X25519\n", "t.spec:1: groups: 'X25519MLKEM768::X25519' has an empty element");
+	expect_refused("key-share = X25519:nope\n", "t.spec:1: key-share: 'nope' in 'X25519:nope' is not a group");
+	expect_refused("group = X25519:X25519MLKEM768\n", "t.spec:1: group: 'X25519:X25519MLKEM768': ':' does not separate groups here");
 	expect_refused("group = X25519 MLKEM\n", "must be one word");
+}
+
+/* A range's step is judged as a step (above 0, at most the span), its ends as values
+ * (issue 29 item 6: 'mtu = 600..1500 step 100' was "mtu: 100 is out of range"). */
+static void range_steps(void **state)
+{
+	(void)state;
+	pq_exp_spec s;
+	pq_diag d;
+	assert_int_equal(parse(&s, "mtu = 600..1500 step 100\nrtt = 0ms..10ms step 10ms\n", &d), 0);
+	assert_int_equal(s.global.key[PQ_D_MTU].n, 10);
+	assert_int_equal(s.global.key[PQ_D_MTU].v[9].i, 1500);
+	assert_int_equal(s.global.key[PQ_D_RTT].n, 2);
+	pq_exp_spec_dispose(&s);
+	/* A..A is its one value (a generated spec writes 1..n), with any step above 0 */
+	assert_int_equal(parse(&s, "mtu = 600..600 step 100\n", &d), 0);
+	assert_int_equal(s.global.key[PQ_D_MTU].n, 1);
+	pq_exp_spec_dispose(&s);
+	expect_refused("mtu = 600..600 step 0\n", "t.spec:1: mtu: step: 0 is out of range; use 1 to");
+	expect_refused("mtu = 600..1500 step 1000\n", "t.spec:1: mtu: step: 1000 is out of range; use 1 to 900");
+	expect_refused("mtu = 600..1500 step 0\n", "t.spec:1: mtu: step: 0 is out of range; use 1 to 900");
+	expect_refused("mtu = 500..1500 step 100\n", "t.spec:1: mtu: 500 is out of range; use 576 to 9000");
+	expect_refused("mtu = 600..9500 step 100\n", "t.spec:1: mtu: 9500 is out of range; use 576 to 9000");
+	expect_refused("rtt = 0ms..10ms step 20ms\n",
+		       "t.spec:1: rtt: step '20ms' does not fit the range '0ms..10ms step 20ms': a step is above 0 and at "
+		       "most B - A (10.0 ms)");
+	expect_refused("pad-chain-to = 4KiB..8KiB step 0\n", "step '0' does not fit the range");
+	expect_refused("rtt = 0ms..10ms step 5xs\n", "t.spec:1: rtt: step: '5xs' is not a duration");
+}
+
+/* A value listed twice is refused by name and line (it was two cells of one point,
+ * refused later as two arms with one label); a BOM before the first key is skipped. */
+static void repeats_and_bom(void **state)
+{
+	(void)state;
+	expect_refused("rtt = 1ms\ncc = cubic, cubic\n", "t.spec:2: cc: 'cubic' is listed twice");
+	expect_refused("loss = 1%, 0.01\n", "t.spec:1: loss: '0.01' is listed twice");
+	expect_refused("rtt = 10ms, 0ms..20ms step 10ms\n", "t.spec:1: rtt: '0ms..20ms step 10ms' repeats a value listed before it");
+	expect_refused("sig = ml-dsa-65, ml-dsa-65\n", "t.spec:1: sig: 'ml-dsa-65' is listed twice");
+	pq_exp_spec s;
+	pq_diag d;
+	assert_int_equal(parse(&s, "\xef\xbb\xbf" "connections = 5\nname = bom\n", &d), 0);
+	assert_int_equal(s.global.key[PQ_D_CONNECTIONS].v[0].i, 5);
+	assert_null(strstr(s.text, "\xef\xbb\xbf"));
+	pq_exp_spec_dispose(&s);
+	/* only at the very start: anywhere else it is still no key */
+	expect_refused("name = x\n\xef\xbb\xbf" "connections = 5\n", "t.spec:2: unknown key");
 }
 
 static void command_line_replaces_everywhere(void **state)
@@ -120,6 +174,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(reads_lists_ranges_arms),
 		cmocka_unit_test(refusals_name_file_line_key),
+		cmocka_unit_test(range_steps),
+		cmocka_unit_test(repeats_and_bom),
 		cmocka_unit_test(command_line_replaces_everywhere),
 		cmocka_unit_test(load_missing_file),
 	};

@@ -162,6 +162,19 @@ static void merge_and_export(void **state)
 	assert_int_equal(pq_exp_merge(twice, 2, out, &ms, &d), PQ_EEXIST);
 	assert_non_null(strstr(pq_diag_msg(&d), "the inputs overlap"));
 	assert_int_equal(access(out, F_OK), -1);
+	/* a stored name in the message is escaped: no ESC reaches the terminal */
+	ts_exec(a, "UPDATE cell SET host_name = 'h' || char(27) || '[2J'");
+	assert_int_equal(pq_exp_merge(twice, 2, out, &ms, &d), PQ_EEXIST);
+	if (!strstr(pq_diag_msg(&d), "(host h\\x1b[2J) is also in an earlier input") || strchr(pq_diag_msg(&d), 27))
+		fail_msg("%s", pq_diag_msg(&d));
+	/* -o onto a dangling symbolic link says so (it blamed another process) */
+	snprintf(out, sizeof out, "%s/m/link.db", dir);
+	assert_int_equal(symlink("/nonexistent/target.db", out), 0);
+	assert_int_equal(pq_exp_merge(in, 2, out, &ms, &d), PQ_EEXIST);
+	if (!strstr(pq_diag_msg(&d), "link.db is a dangling symbolic link (to /nonexistent/target.db, which does not exist)") ||
+	    strstr(pq_diag_msg(&d), "another process"))
+		fail_msg("%s", pq_diag_msg(&d));
+	unlink(out);
 	assert_int_equal(pq_exp_merge(in, 0, out, &ms, &d), PQ_EINVAL);
 	snprintf(csv, sizeof csv, "%s/m/csv", dir);
 	assert_int_equal(pq_exp_export_csv(a, csv, NULL, &d), 0);

@@ -155,6 +155,19 @@ static void names(void **state)
 	assert_string_equal(out, "ecdsasecp256r1sha256");
 }
 
+/* The summary as text, then as JSON, in one string (the caller frees it). */
+static char *printed(const pq_load_summary *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	pq_load_summary_print(s, f);
+	pq_load_summary_json(s, f);
+	fclose(f);
+	return buf;
+}
+
 static void summary(void **state)
 {
 	(void)state;
@@ -187,15 +200,28 @@ static void summary(void **state)
 	assert_float_equal(s.cpu_us_per_conn, 1000.0, 1e-9);
 	assert_float_equal(s.rx_cert_bytes, 11000.0, 1e-9);
 	/* The printers write what the summary says. */
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	pq_load_summary_print(&s, f);
-	pq_load_summary_json(&s, f);
-	fclose(f);
+	char *buf = printed(&s);
 	assert_non_null(strstr(buf, "WARNING: 1 connections negotiated a group other than the asked x25519mlkem768"));
 	assert_non_null(strstr(buf, "error: timed out in the TLS handshake: x: 1"));
 	assert_non_null(strstr(buf, "\"group_mismatch\":1"));
+	free(buf);
+}
+
+/* Nothing succeeded: no 'nan' per connection in the text, null (not 0) in JSON. */
+static void summary_nothing_ok(void **state)
+{
+	(void)state;
+	pq_load_record r[2] = {sample(1, PQ_LERR_REFUSED, "Connection refused"),
+			       sample(2, PQ_LERR_REFUSED, "Connection refused")};
+	pq_load_result res = {.recs = r, .n = 2, .wall_ns = PQ_NS_PER_S, .cpu_ns = 2500000};
+	pq_load_config cfg = {0};
+	pq_load_summary s;
+	assert_int_equal(pq_load_summarize(&res, &cfg, &s), 0);
+	assert_int_equal(s.ok, 0);
+	char *buf = printed(&s);
+	assert_null(strstr(buf, "nan"));
+	assert_non_null(strstr(buf, "client CPU 2.5 ms in all (no connection succeeded)"));
+	assert_non_null(strstr(buf, "\"cpu_us_per_conn\":null"));
 	free(buf);
 }
 
@@ -524,6 +550,7 @@ int main(void)
 		cmocka_unit_test(writers),
 		cmocka_unit_test(names),
 		cmocka_unit_test(summary),
+		cmocka_unit_test(summary_nothing_ok),
 		cmocka_unit_test(run_plain_tcp_peer),
 		cmocka_unit_test(run_stalling_peer),
 		cmocka_unit_test(run_sink_and_no_keep),

@@ -439,6 +439,37 @@ static void baseline_by_distance(void **state)
 	pq_rdb_close(&db);
 }
 
+/* A verdict reads the whole count: 23.4 round trips against about 2 predicted is no
+ * "part of an RTT" (the handshake's fractional part alone made it one), it is so many
+ * round trips over the model; within one round trip the fraction still explains it. */
+static void verdict_counts_round_trips(void **state)
+{
+	(void)state;
+	/* handshake = half the TTFB (make_results): 1170 ms at 50 ms is 23.4 round trips */
+	const fx_cell far[] = {{"ecdsa-p256", "ecdsa-p256", "X25519", 50000, 0, 1400, 4000, 1, 0, 0, 2340, 2340}};
+	pq_rdb db;
+	pq_agg a;
+	agg_of(far, 1, NULL, &db, &a);
+	const pq_agg_group *g = &a.g[0];
+	assert_true(g->has_model);
+	assert_false(g->agrees);
+	assert_float_equal(g->rounds[PQ_AGG_HS], 23.4, 1e-9);
+	assert_string_equal(g->agree_tag, "unexplained");
+	if (!strstr(g->agree_why, "unexplained: ") || !strstr(g->agree_why, " round trips over the model (TTFB: 46.80 measured"))
+		fail_msg("verdict: '%s'", g->agree_why);
+	pq_agg_free(&a);
+	pq_rdb_close(&db);
+	/* 2.4 handshake and 3.4 TTFB round trips, within one of the model: a fraction of an RTT */
+	const fx_cell near[] = {{"ecdsa-p256", "ecdsa-p256", "X25519", 50000, 0, 1400, 4000, 1, 0, 0, 170, 170}};
+	agg_of(near, 1, "UPDATE conn SET handshake_us = 120000", &db, &a);
+	g = &a.g[0];
+	if (g->agrees || strcmp(g->agree_tag, "part of an RTT") != 0)
+		fail_msg("near: %.2f/%.2f %.2f/%.2f: %s: %s", g->rounds[0], g->model.handshake_t, g->rounds[1], g->model.ttfb_t,
+			 g->agree_tag, g->agree_why);
+	pq_agg_free(&a);
+	pq_rdb_close(&db);
+}
+
 /* The cells' fidelity: read where the columns exist (unknown where they do not, as in a
  * database from before them), counted once by the analysis, and shown per cell with the
  * cells over a budget marked. */
@@ -517,6 +548,7 @@ int main(void)
 	    cmocka_unit_test(names_escaped), cmocka_unit_test(studies_rows), cmocka_unit_test(figure5_zero_rtt), cmocka_unit_test(size_lines_by_family),
 	    cmocka_unit_test(baseline_by_distance),
 	    cmocka_unit_test(fidelity_per_cell),
+	    cmocka_unit_test(verdict_counts_round_trips),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
