@@ -5,7 +5,8 @@
 # and without ROUNDS times, one cell at a time (JOBS=1, default) or at once (JOBS=auto), no
 # cell measured again (--remeasure 0) so every attempt counts. Per run: the cells whose
 # release lateness p99 went over the link's 1 ms budget and over 0.5 ms, the mean p50 and
-# p99, and the sweep's wall time. Meaningful on a quiet machine: busy CPUs do not halt.
+# p99, the host's steal (a busy vCPU may be taken away more often than an idle one) and
+# cells over the host's budget, and the sweep's wall time. Meaningful on a quiet machine: busy CPUs do not halt.
 #   PQTLS=build/pqtls bash bench/awake.sh        (ROUNDS=2 JOBS=1 by default)
 set -euo pipefail
 P=$(readlink -f "${PQTLS:-build/pqtls}")
@@ -26,6 +27,8 @@ for r in $(seq 1 "$ROUNDS"); do
 		sqlite3 "$T/$mode$r.db" "SELECT 'round $r, keep-awake $mode: ' || COUNT(*) || ' cells, p99 > 1 ms: ' ||
 			SUM(link_late_p99_us > 1000) || ', p99 > 0.5 ms: ' || SUM(link_late_p99_us > 500) ||
 			', mean p50 ' || printf('%.0f', AVG(link_late_p50_us)) || ' us, mean p99 ' ||
-			printf('%.0f', AVG(link_late_p99_us)) || ' us, ' || printf('%.1f', $t1 - $t0) || ' s' FROM cell"
+			printf('%.0f', AVG(link_late_p99_us)) || ' us; host: steal ' || printf('%.1f', AVG(host_steal_pct)) ||
+			' % on average, ' || SUM(host_ok = 0) || ' cells over its budget; ' || printf('%.1f', $t1 - $t0) || ' s'
+			FROM cell"
 	done
 done
