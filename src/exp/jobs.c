@@ -360,6 +360,12 @@ static void fail(disp *D, const char *msg)
 	D->stopping = 1;
 }
 
+/* A log line starts on a line of its own when the progress bar is drawn. */
+static const char *bar_nl(const disp *D)
+{
+	return D->o->progress ? "\n" : "";
+}
+
 /* Workers other than w still running. */
 static size_t others(const disp *D, const wslot *w)
 {
@@ -389,7 +395,7 @@ static void on_message(disp *D, wslot *w, const wmsg *m)
 		size_t before = D->ctl.cap;
 		int ch = pq_exp_jobs_ctl_done(&D->ctl, m->oc.marked);
 		if (ch && D->o->log)
-			fprintf(D->o->log, "\njobs: at most %zu cell%s at once, was %zu (%s)\n", D->ctl.cap,
+			fprintf(D->o->log, "%sjobs: at most %zu cell%s at once, was %zu (%s)\n", bar_nl(D), D->ctl.cap,
 				D->ctl.cap == 1 ? "" : "s", before,
 				ch < 0 ? "a cell went over the link's or the host's budget" : "the last cells were clean");
 		progress(D, c->p.arm);
@@ -408,7 +414,8 @@ static void on_message(disp *D, wslot *w, const wmsg *m)
 			if (D->ctl.cap > D->ctl.max)
 				D->ctl.cap = D->ctl.max;
 			if (D->o->log)
-				fprintf(D->o->log, "\njobs: a worker could not bring up a link (%s); measuring with %zu\n", m->err,
+				fprintf(D->o->log, "%sjobs: a worker could not bring up a link (%s); measuring with %zu\n",
+					bar_nl(D), m->err,
 					D->ctl.max);
 			break;
 		}
