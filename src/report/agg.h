@@ -179,6 +179,10 @@ int pq_agg_keep_clean(pq_rdb *db, const char *path, pq_diag *d) PQ_MUST_USE;
 /* A cell's value of pq_dims[i] as a reader sees it: "70 ms", "1 %", "200 KiB", "ml-dsa-65". */
 void pq_agg_dim_show(const pq_rdb_cell *c, size_t i, char *buf, size_t n);
 
+/* A cell's response in a column of bytes: its size ("65536"), or in words where it has
+ * none ("/ (a short page)", "none (handshake only)"): never the stored -1. */
+void pq_agg_response_show(const pq_rdb_cell *c, char *buf, size_t n);
+
 /* The stored value of pq_dims[i] as key.csv writes it (the column's own unit; "" for NULL). */
 void pq_agg_dim_raw(const pq_rdb_cell *c, size_t i, char *buf, size_t n);
 

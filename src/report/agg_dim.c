@@ -43,8 +43,8 @@ void pq_agg_dim_show(const pq_rdb_cell *c, size_t i, char *buf, size_t n)
 {
 	const pq_dim *k = &pq_dims[i];
 	const pq_dimval *v = &c->dim[i];
-	if (v->kind == PQ_DV_NULL) {
-		snprintf(buf, n, "-");
+	if (v->kind == PQ_DV_NULL) { /* a database from before the dimension, or a remote server's path */
+		snprintf(buf, n, "not known");
 		return;
 	}
 	if (i == PQ_D_RESPONSE) {
@@ -80,6 +80,16 @@ void pq_agg_dim_show(const pq_rdb_cell *c, size_t i, char *buf, size_t n)
 	pq_dimval_format(k, v, raw, sizeof raw);
 	snprintf(buf, n, "%s%s%s", raw, k->unit && *k->unit && v->kind != PQ_DV_TEXT ? " " : "",
 		 k->unit && v->kind != PQ_DV_TEXT ? k->unit : "");
+}
+
+void pq_agg_response_show(const pq_rdb_cell *c, char *buf, size_t n)
+{
+	if (c->response_bytes >= 0)
+		snprintf(buf, n, "%lld", c->response_bytes);
+	else if (c->dim[PQ_D_RESPONSE].kind == PQ_DV_TEXT && strcmp(c->dim[PQ_D_RESPONSE].s, "/") == 0)
+		snprintf(buf, n, "/ (a short page)");
+	else
+		snprintf(buf, n, "none (handshake only)");
 }
 
 void pq_agg_dim_raw(const pq_rdb_cell *c, size_t i, char *buf, size_t n)

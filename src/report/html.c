@@ -118,7 +118,7 @@ static void model_cell(pq_out *o, const pq_agg_group *g)
 		pq_out_printf(o, "<td%s>%.2f / %.2f <small>(%.2f / %.2f)</small>", g->agrees ? "" : " class=\"bad\"",
 			      g->model.handshake_t, g->model.ttfb_t, g->rounds[PQ_AGG_HS], g->rounds[PQ_AGG_TTFB]);
 	else /* no response asked: the handshake alone */
-		pq_out_printf(o, "<td%s>%.2f / - <small>(%.2f / -)</small>", g->agrees ? "" : " class=\"bad\"",
+		pq_out_printf(o, "<td%s>%.2f / none <small>(%.2f / none)</small>", g->agrees ? "" : " class=\"bad\"",
 			      g->model.handshake_t, g->rounds[PQ_AGG_HS]);
 	if (!g->agrees) {
 		pq_out_printf(o, "<br><small title=\"");
@@ -337,6 +337,7 @@ static void agreement(page *p)
 {
 	const pq_agg *a = p->a;
 	double px[MAX_PTS], py[MAX_PTS], bx[MAX_PTS], by[MAX_PTS];
+	char resp[48];
 	size_t n = 0, nb = 0, total = 0, agree = 0;
 	pq_out *o = p->o;
 	pq_out_printf(o, "<h2 id=\"agreement\">The flight model against the measurement</h2>"
@@ -362,9 +363,10 @@ static void agreement(page *p)
 		pq_out_text(o, a->hosts[g->host]);
 		pq_out_printf(o, "</td><td class=\"l\">");
 		pq_out_text(o, a->arms[g->arm]);
-		pq_out_printf(o, "</td><td>%g</td><td>%lld</td><td>%lld</td><td>%.2f / %.2f</td>",
-			      (double)g->cell->rtt_us / 1e3, g->cell->chain_der_bytes,
-			      g->cell->response_bytes, g->model.handshake_t, g->rounds[PQ_AGG_HS]);
+		pq_agg_response_show(g->cell, resp, sizeof resp);
+		pq_out_printf(o, "</td><td>%g</td><td>%lld</td><td%s>%s</td><td>%.2f / %.2f</td>",
+			      (double)g->cell->rtt_us / 1e3, g->cell->chain_der_bytes, g->cell->response_bytes < 0 ? " class=\"na\"" : "",
+			      resp, g->model.handshake_t, g->rounds[PQ_AGG_HS]);
 		if (ph == PQ_AGG_TTFB)
 			pq_out_printf(o, "<td>%.2f / %.2f</td>", g->model.ttfb_t, g->rounds[PQ_AGG_TTFB]);
 		else
@@ -394,19 +396,19 @@ static void agreement(page *p)
 	fig_add(p, "fig-agreement");
 }
 
-/* One number, or "-" where it was not measured. */
+/* One number, or words where it was not measured. */
 static void num_or_na(pq_out *o, double v, int decimals)
 {
 	if (isfinite(v)) {
 		pq_out_printf(o, "<td>%.*f</td>", decimals, v);
 	} else {
-		pq_out_printf(o, "<td class=\"na\">-</td>");
+		pq_out_printf(o, "<td class=\"na\">not measured</td>");
 	}
 }
 
 static const char *verdict(int ok)
 {
-	return ok > 0 ? "ok" : ok == 0 ? "over" : "-";
+	return ok > 0 ? "ok" : ok == 0 ? "over" : "not known";
 }
 
 /* Per cell: what the link itself did (the forwarder's release lateness and drops) and how
@@ -468,7 +470,7 @@ static void fidelity(page *p)
 		num_or_na(o, x->client_wait_p50_us, 0);
 		num_or_na(o, x->server_wait_p50_us, 0);
 		if (x->nice == PQ_RDB_NICE_NONE)
-			pq_out_printf(o, "<td>-</td>");
+			pq_out_printf(o, "<td class=\"na\">not known</td>");
 		else if (x->group_nice == PQ_RDB_NICE_NONE)
 			pq_out_printf(o, "<td>%d</td>", x->nice);
 		else

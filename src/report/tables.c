@@ -8,7 +8,7 @@
 static void med_ci(char *buf, size_t n, const pq_ci_desc *d)
 {
 	if (d->n == 0)
-		snprintf(buf, n, "-");
+		snprintf(buf, n, "none");
 	else if (d->has_ci)
 		snprintf(buf, n, "%.2f [%.2f, %.2f]", d->median, d->median_lo, d->median_hi);
 	else
@@ -30,9 +30,9 @@ static void vs_base(char *buf, size_t n, const pq_agg_group *g)
 static void model_txt(char *buf, size_t n, const pq_agg_group *g)
 {
 	if (!g->has_model)
-		snprintf(buf, n, "-");
+		snprintf(buf, n, "no model");
 	else if (!g->n[PQ_AGG_TTFB]) /* no response asked: the handshake alone */
-		snprintf(buf, n, "%.1f/- vs %.1f/-%s%s", g->model.handshake_t, g->rounds[PQ_AGG_HS],
+		snprintf(buf, n, "%.1f/none vs %.1f/none%s%s", g->model.handshake_t, g->rounds[PQ_AGG_HS],
 			 g->agrees ? "" : ": ", g->agrees ? "" : g->agree_tag);
 	else
 		snprintf(buf, n, "%.1f/%.1f vs %.1f/%.1f%s%s", g->model.handshake_t, g->model.ttfb_t,

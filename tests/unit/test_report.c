@@ -15,7 +15,7 @@
 /* cmocka needs the headers above. */
 #include <cmocka.h>
 
-#include "teststore.h"
+#include "testreport.h"
 #include "exp/rdb.h"
 #include "report/html.h"
 #include "report/out.h"
@@ -195,57 +195,6 @@ static void mark_labels(void **state)
 	double ya = strtod(strstr(a, "y=\"") + 3, NULL), yb = strtod(strstr(b, "y=\"") + 3, NULL);
 	assert_true(yb - ya == PQ_SVG_LABEL_ROW);
 	pq_out_dispose(&o);
-}
-
-/* A database of the real schema with the given cells, each holding 8 identical
- * successful connections (TTFB `ttfb` ms, TTLB `ttlb` ms, min RTT = the cell's RTT). */
-typedef struct fx_cell {
-	const char *arm, *leaf, *group;
-	long long rtt_us, resp, chain, flight;
-	int inter;
-	double rate_bps, jitter_us, ttfb, ttlb;
-	const char *profile, *mtc; /* NULL: none */
-} fx_cell;
-
-static void make_results(const char *path, const fx_cell *c, size_t n)
-{
-	char spec[128];
-	snprintf(spec, sizeof spec, "rtt = 1ms..%zums step 1ms\nsig = ecdsa-p256\n", n);
-	ts_db(path, spec, 8);
-	for (size_t i = 0; i < n; i++) {
-		char sql[1400];
-		snprintf(sql, sizeof sql,
-			 "UPDATE cell SET link_profile = '%s', chain_mtc = '%s', chain_intermediate = '%s' WHERE cell_id = %zu;"
-			 "UPDATE cell SET point_key = 'p%zu', host_name = 'h', arm = '%s', chain_leaf = '%s', "
-			 "tls_group = '%s', link_key = 'l%lld', rtt_us = %lld, response_bytes = %lld, "
-			 "chain_der_bytes = %lld, chain_pad_to_bytes = 0, first_flight_bytes = %lld, first_flight_segs = 8, "
-			 "chain_intermediates = %d, initcwnd_segs = 10, jitter_us = %g, rate_bps = %g WHERE cell_id = %zu;"
-			 "UPDATE conn SET connect_us = %lld, handshake_us = %g, ttfb_us = %g, ttlb_us = %g, "
-			 "min_rtt_us = %lld WHERE cell_id = %zu",
-			 c[i].profile ? c[i].profile : "", c[i].mtc ? c[i].mtc : "none", c[i].leaf, i + 1,
-			 i, c[i].arm, c[i].leaf, c[i].group, c[i].rtt_us, c[i].rtt_us, c[i].resp, c[i].chain,
-			 c[i].flight, c[i].inter, c[i].jitter_us, c[i].rate_bps, i + 1, c[i].rtt_us, c[i].ttfb * 500,
-			 c[i].ttfb * 1e3, c[i].ttlb * 1e3, c[i].rtt_us, i + 1);
-		ts_exec(path, sql);
-	}
-}
-
-/* A database of cells c (then `sql`, when not NULL, run on it), opened and analysed; the
- * file is removed once open (the reader holds it). */
-static void agg_of(const fx_cell *c, size_t n, const char *sql, pq_rdb *db, pq_agg *a)
-{
-	char path[] = "/tmp/pqtls-agg-XXXXXX";
-	int fd = mkstemp(path);
-	assert_true(fd >= 0);
-	close(fd);
-	unlink(path);
-	make_results(path, c, n);
-	if (sql)
-		ts_exec(path, sql);
-	pq_diag d = {0};
-	assert_int_equal(pq_rdb_open(path, db, &d), 0);
-	assert_int_equal(pq_agg_build(db, 1, a, &d), 0);
-	unlink(path);
 }
 
 static char *studies_of(const fx_cell *c, size_t n)
@@ -522,23 +471,50 @@ static void fidelity_per_cell(void **state)
 	assert_int_equal(a.fid.marked, 2);
 	assert_float_equal(a.fid.late_p99_max_us, 9360, 1e-9);
 	assert_float_equal(a.fid.steal_max_pct, 22.5, 1e-9);
-	pq_out o;
-	pq_out_init(&o, 1 << 20);
-	pq_report_html(&o, &db, &a, path);
-	assert_int_equal(o.err, 0);
-	const char *h = pq_buf_str(&o.b);
+	char *h = page_of(&db, &a), *t = text_of(&a, 0);
 	assert_non_null(strstr(h, "id=\"fidelity\""));
 	assert_non_null(strstr(h, "1 of 2 cells with the link's own accounting were over its budget"));
 	assert_non_null(strstr(h, "2 of 3 cells are marked"));
 	assert_non_null(strstr(h, "<td>9360.0</td>"));
-	pq_out_dispose(&o);
-	pq_out_init(&o, 1 << 16);
-	pq_report_key_text(&o, &a, 0);
-	assert_non_null(strstr(pq_buf_str(&o.b), "fidelity: 2 cells marked: 1 of 2 over the link's budget, 1 of 3 over the host's"));
-	pq_out_dispose(&o);
+	assert_non_null(strstr(t, "fidelity: 2 cells marked: 1 of 2 over the link's budget, 1 of 3 over the host's"));
+	free(h);
+	free(t);
 	pq_agg_free(&a);
 	pq_rdb_close(&db);
 	unlink(path);
+}
+
+/* A value that means "none" prints as a word, never as the stored -1 or NaN: the model
+ * table's response of a handshake-only cell and of '/', the key tables' TTFB of a cell
+ * that asked no response, the fidelity table's values nobody measured. */
+static void none_as_words(void **state)
+{
+	(void)state;
+	const fx_cell c[] = {
+	    {"ecdsa-p256", "ecdsa-p256", "X25519", 50000, -1, 1000, 1500, 1, 0, 0, 150, 0},
+	    {"ml-dsa-44", "ml-dsa-44", "X25519", 50000, -1, 5000, 6000, 1, 0, 0, 150, 0},
+	    {"ml-dsa-65", "ml-dsa-65", "X25519", 50000, 1024, 9000, 11000, 1, 0, 0, 200, 210},
+	};
+	pq_rdb db;
+	pq_agg a;
+	/* the first cell asked nothing (handshake only), the second '/' */
+	agg_of(c, 3, "UPDATE cell SET request_path = '' WHERE cell_id = 1;"
+		     "UPDATE conn SET ttfb_us = NULL, ttlb_us = NULL WHERE cell_id = 1", &db, &a);
+	char *h = page_of(&db, &a), *t = text_of(&a, 0);
+	assert_null(strstr(h, "<td>-1</td>"));
+	assert_null(strstr(h, ">-</td>"));
+	assert_null(strstr(h, "nan"));
+	assert_non_null(strstr(h, "<td class=\"na\">none (handshake only)</td>"));
+	assert_non_null(strstr(h, "<td class=\"na\">/ (a short page)</td>"));
+	assert_non_null(strstr(h, "<td>1024</td>"));
+	assert_non_null(strstr(h, "<td class=\"na\">not measured</td>")); /* fidelity: no link accounting */
+	assert_null(strstr(t, " - "));
+	assert_null(strstr(t, "/-"));
+	assert_non_null(strstr(t, "/none vs "));
+	free(h);
+	free(t);
+	pq_agg_free(&a);
+	pq_rdb_close(&db);
 }
 
 int main(void)
@@ -547,7 +523,7 @@ int main(void)
 	    cmocka_unit_test(ticks), cmocka_unit_test(out_escapes_and_saves), cmocka_unit_test(chart), cmocka_unit_test(mark_labels),
 	    cmocka_unit_test(names_escaped), cmocka_unit_test(studies_rows), cmocka_unit_test(figure5_zero_rtt), cmocka_unit_test(size_lines_by_family),
 	    cmocka_unit_test(baseline_by_distance),
-	    cmocka_unit_test(fidelity_per_cell),
+	    cmocka_unit_test(fidelity_per_cell), cmocka_unit_test(none_as_words),
 	    cmocka_unit_test(verdict_counts_round_trips),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
