@@ -418,6 +418,11 @@ static double max_known(double a, double b)
 	return isnan(a) || b > a ? b : a;
 }
 
+static double min_known(double a, double b)
+{
+	return isnan(a) || b < a ? b : a;
+}
+
 static void fidelity(const pq_rdb *db, pq_agg *a)
 {
 	struct pq_agg_fid *f = &a->fid;
@@ -507,6 +512,7 @@ static void line_points(const pq_agg *a, pq_agg_line *l, const pq_rdb_cell **ref
 {
 	double rt = (double)a->rtts[l->rtt] / 1e3;
 	*ref = NULL;
+	l->cpu_ms = NAN;
 	for (size_t i = 0; i < a->n && l->n < PQ_AGG_LINE_PTS; i++) {
 		const pq_agg_group *g = &a->g[i];
 		int mine = l->arm >= 0 ? g->arm == l->arm : key_point(a, g) && pq_curve_same_but_chain(g->cell, l->fam->cell);
@@ -528,6 +534,8 @@ static void line_points(const pq_agg *a, pq_agg_line *l, const pq_rdb_cell **ref
 		l->hs[k] = g->desc[PQ_AGG_HS].median;
 		l->fb[k] = g->desc[hs_only ? PQ_AGG_HS : PQ_AGG_TTFB].median;
 		l->mfb[k] = g->has_model ? (hs_only ? g->model.handshake_t : g->model.ttfb_t) * rt : NAN;
+		if (g->has_model && g->n[PQ_AGG_HS]) /* time the round trips do not explain */
+			l->cpu_ms = min_known(l->cpu_ms, g->desc[PQ_AGG_HS].median - g->model.handshake_t * rt);
 		if (!*ref || g->cell->chain_der_bytes > (*ref)->chain_der_bytes)
 			*ref = g->cell;
 		if (!l->first)
@@ -573,8 +581,11 @@ static int add_line(pq_agg *a, size_t *cap, int host, int rtt, int arm, const pq
 	line_points(a, l, &ref);
 	if (l->n < 3 || distinct_sizes(l) < 3)
 		return 0;
-	l->nsteps = pq_step_find(l->x, l->fb, l->n, (double)a->rtts[rtt] / 1e3, 0.5, l->steps,
-				 PQ_AGG_LINE_STEPS);
+	double rt = (double)a->rtts[rtt] / 1e3;
+	/* Round trips explain a jump only where the time they do not explain is less than one. */
+	l->cpu_bound = l->cpu_ms >= PQ_AGG_STEP_RTT * rt;
+	if (!l->cpu_bound)
+		l->nsteps = pq_step_find(l->x, l->fb, l->n, rt, PQ_AGG_STEP_RTT, l->steps, PQ_AGG_LINE_STEPS);
 	line_cliff(l, ref);
 	a->nlines++;
 	return 0;

@@ -58,6 +58,8 @@ typedef struct pq_agg_group {
 } pq_agg_group;
 
 #define PQ_AGG_LINE_PTS 512
+/* A step is a jump of at least this many round trips between neighbouring sizes. */
+#define PQ_AGG_STEP_RTT 0.5
 #define PQ_AGG_LINE_STEPS 8
 
 /* Time against chain size at one host and RTT: the groups of one arm that sweeps the
@@ -73,8 +75,15 @@ typedef struct pq_agg_line {
 	double x[PQ_AGG_LINE_PTS];			/* chain DER size, kB, ascending */
 	double hs[PQ_AGG_LINE_PTS], fb[PQ_AGG_LINE_PTS]; /* measured medians, ms */
 	double mfb[PQ_AGG_LINE_PTS];			/* the model's round trips x RTT, ms */
-	pq_step steps[PQ_AGG_LINE_STEPS];		/* measured steps of at least half an RTT */
+	pq_step steps[PQ_AGG_LINE_STEPS];		/* measured steps of at least PQ_AGG_STEP_RTT */
 	size_t nsteps;					/* may exceed PQ_AGG_LINE_STEPS */
+	/* The least handshake time beyond the model's round trips at any of its points (CPU
+	 * time: signing, verifying, hashing; and what else the flight model does not have),
+	 * ms; NaN where no point has a model. Where it is PQ_AGG_STEP_RTT of a round trip or
+	 * more (cpu_bound, e.g. at 1 ms RTT), a jump that large may be CPU time rather than
+	 * the chain's round trips: no step is claimed (nsteps = 0). */
+	double cpu_ms;
+	int cpu_bound;
 	int has_cliff;
 	double cliff_kb; /* the model's first cliff in the line's range */
 	char cliff_label[96];

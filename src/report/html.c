@@ -216,11 +216,17 @@ static void key_tables(page *p)
 	pq_out_printf(o, "</div>");
 }
 
-static void steps_text(const pq_agg_line *l, const char *name, char *buf, size_t n)
+static void steps_text(const pq_agg_line *l, const char *name, double rtt, char *buf, size_t n)
 {
 	size_t ns = l->nsteps < PQ_AGG_LINE_STEPS ? l->nsteps : PQ_AGG_LINE_STEPS, off = 0;
 	off += (size_t)snprintf(buf + off, n - off, " %s: ", name);
-	if (!ns)
+	if (off >= n)
+		return;
+	if (l->cpu_bound)
+		snprintf(buf + off, n - off, "none claimed: at every size the handshake took at least %.1f ms (%.1f "
+			 "round trips) beyond its round trips, CPU time that can make such a jump too;",
+			 l->cpu_ms, l->cpu_ms / rtt);
+	else if (!ns)
 		snprintf(buf + off, n - off, "no step;");
 	for (size_t i = 0; i < ns && off < n; i++)
 		off += (size_t)snprintf(buf + off, n - off, "%.2f-%.2f kB (%+.2f RTT)%s", l->steps[i].x_before,
@@ -237,7 +243,7 @@ static size_t size_chart(page *p, int rtt, int host, size_t from, size_t part)
 	const pq_agg *a = p->a;
 	pq_svg_series s[9];
 	pq_svg_mark marks[12];
-	char steps[600] = "", arm[4][100], fbname[4][160], mname[4][160], steplab[8][48];
+	char steps[1200] = "", arm[4][100], fbname[4][160], mname[4][160], steplab[8][48];
 	size_t nsl = 0;
 	size_t nl = 0, ns = 0, nm = 0;
 	const pq_agg_line *key = NULL;
@@ -270,7 +276,7 @@ static size_t size_chart(page *p, int rtt, int host, size_t from, size_t part)
 		s[ns++] = (pq_svg_series){fbname[nl], l->x, l->fb, l->n, NULL, NULL, PQ_SVG_LINE, (int)(2 * nl)};
 		s[ns++] = (pq_svg_series){mname[nl], l->x, l->mfb, l->n, NULL, NULL, PQ_SVG_STEP, (int)(2 * nl + 1)};
 		size_t off = strlen(steps);
-		steps_text(l, arm[nl], steps + off, sizeof steps - off);
+		steps_text(l, arm[nl], rt, steps + off, sizeof steps - off);
 		if (l->has_cliff)
 			marks[nm++] = (pq_svg_mark){l->cliff_kb, l->cliff_label};
 		/* the measured steps too, at the first size that pays */
@@ -285,7 +291,7 @@ static size_t size_chart(page *p, int rtt, int host, size_t from, size_t part)
 		s[ns++] = (pq_svg_series){keyname, key->x, key->hs, key->n, NULL, NULL, PQ_SVG_LINE, 2};
 	}
 	if (nl) {
-		char id[48], cap[1400];
+		char id[48], cap[2000];
 		snprintf(id, sizeof id, part ? "fig-size-h%d-r%d-p%zu" : "fig-size-h%d-r%d", host, rtt, part);
 		snprintf(cap, sizeof cap,
 			 "Median time to first byte (handshake time where no response was asked) against "

@@ -276,8 +276,9 @@ static void studies_rows(void **state)
 }
 
 /* Figure 5 from a made-up size sweep with no step: at a WAN RTT the row differs (the
- * paper saw steps), at 0 ms it cannot be judged, since a round trip there costs nothing. */
-static const pq_agg_study *figure5_of(long long rtt_us, pq_agg *a, pq_agg_line *l)
+ * paper saw steps), at 0 ms it cannot be judged, since a round trip there costs nothing,
+ * nor at 1 ms, where the handshake's CPU time is more than half a round trip. */
+static const pq_agg_study *figure5_of(long long rtt_us, double cpu_ms, pq_agg *a, pq_agg_line *l)
 {
 	memset(a, 0, sizeof *a);
 	memset(l, 0, sizeof *l);
@@ -285,7 +286,8 @@ static const pq_agg_study *figure5_of(long long rtt_us, pq_agg *a, pq_agg_line *
 	a->nrtts = 1;
 	snprintf(a->arms[0], sizeof a->arms[0], "ecdsa-p256 padded");
 	a->narms = 1;
-	*l = (pq_agg_line){.arm = 0, .padded = 1, .n = 5, .has_cliff = 1, .cliff_kb = 12.5};
+	*l = (pq_agg_line){.arm = 0, .padded = 1, .n = 5, .has_cliff = 1, .cliff_kb = 12.5, .cpu_ms = cpu_ms,
+			   .cpu_bound = cpu_ms >= PQ_AGG_STEP_RTT * (double)rtt_us / 1e3};
 	for (size_t i = 0; i < l->n; i++) {
 		l->x[i] = 8 + 2 * (double)i;
 		l->fb[i] = l->hs[i] = 0.4; /* flat: no step */
@@ -307,15 +309,21 @@ static void figure5_zero_rtt(void **state)
 	pq_agg a;
 	pq_agg_line *l = calloc(1, sizeof *l);
 	assert_non_null(l);
-	const pq_agg_study *s = figure5_of(50000, &a, l);
+	const pq_agg_study *s = figure5_of(50000, 1.2, &a, l);
 	assert_int_equal(s->agrees, 0);
 	assert_non_null(strstr(s->verdict, "differs: no step in 8.0-16.0 kB"));
 	free(a.studies);
-	s = figure5_of(0, &a, l);
+	s = figure5_of(0, 1.2, &a, l);
 	assert_int_equal(s->agrees, -1); /* counted with the rows that cannot be judged, not as a difference */
 	assert_string_equal(s->verdict, "cannot be judged: at 0 ms RTT a round trip costs nothing, so no step can show "
 					"(the paper's steps are at 50 and 100 ms)");
 	assert_non_null(strstr(s->ours, "no step"));
+	free(a.studies);
+	/* at 1 ms the handshake's CPU time is more than a round trip: no step is claimed */
+	s = figure5_of(1000, 1.2, &a, l);
+	assert_int_equal(s->agrees, -1);
+	assert_non_null(strstr(s->verdict, "cannot be judged: at 1 ms RTT the handshake took at least 1.2 ms"));
+	assert_non_null(strstr(s->ours, "no step claimed (CPU time)"));
 	free(a.studies);
 	free(l);
 }
@@ -344,6 +352,52 @@ static void size_lines_by_family(void **state)
 	assert_int_equal(a.lines[0].n, 3);
 	assert_true(a.lines[0].x[0] == 1.0 && a.lines[0].x[1] == 5.0 && a.lines[0].x[2] == 9.0);
 	assert_string_equal(a.lines[0].fam->cell->group, "X25519MLKEM768");
+	pq_agg_free(&a);
+	pq_rdb_close(&db);
+}
+
+/* No step is claimed where CPU time is a large share of a round trip: at 1 ms RTT the three
+ * chains' medians jump by more than half a round trip (signing and verifying, not the
+ * chain's size), and the handshake's time beyond the model's round trips is more than
+ * that at every size. At 50 ms the same jumps in round trips are a step. */
+static void no_step_at_cpu_bound_rtt(void **state)
+{
+	(void)state;
+	const fx_cell c[] = {
+		{"a", "ecdsa-p256", "X25519MLKEM768", 1000, 0, 1000, 3000, 1, 0, 0, 8.0, 0, NULL, NULL},
+		{"b", "ml-dsa-44", "X25519MLKEM768", 1000, 0, 5000, 7000, 1, 0, 0, 11.6, 0, NULL, NULL},
+		{"c", "ml-dsa-65", "X25519MLKEM768", 1000, 0, 9000, 11000, 1, 0, 0, 7.6, 0, NULL, NULL},
+		{"a", "ecdsa-p256", "X25519MLKEM768", 50000, 0, 1000, 3000, 1, 0, 0, 150, 0, NULL, NULL},
+		{"b", "ml-dsa-44", "X25519MLKEM768", 50000, 0, 5000, 7000, 1, 0, 0, 150, 0, NULL, NULL},
+		{"c", "ml-dsa-65", "X25519MLKEM768", 50000, 0, 9000, 11000, 1, 0, 0, 200, 0, NULL, NULL},
+	};
+	pq_rdb db;
+	pq_agg a;
+	agg_of(c, sizeof c / sizeof c[0], NULL, &db, &a);
+	assert_int_equal(a.nlines, 2);
+	for (size_t i = 0; i < a.nlines; i++) {
+		const pq_agg_line *l = &a.lines[i];
+		if (a.rtts[l->rtt] == 1000) {
+			assert_true(l->cpu_bound);
+			assert_int_equal(l->nsteps, 0); /* was 2: +3.6 and -4.0 "RTT" */
+			assert_true(l->cpu_ms > 0.5);
+		} else {
+			assert_false(l->cpu_bound);
+			assert_int_equal(l->nsteps, 1);
+			assert_true(l->steps[0].x_before == 5.0 && l->steps[0].x_after == 9.0);
+		}
+	}
+	char *h = page_of(&db, &a);
+	const char *f1 = strstr(h, "id=\"fig-size-h0-r0\""), *f2 = strstr(h, "id=\"fig-size-h0-r1\"");
+	assert_non_null(f1);
+	assert_non_null(f2);
+	/* the 1 ms figure marks no step and says why; the 50 ms one marks its step */
+	char *cut = strndup(f1, (size_t)(f2 - f1));
+	assert_null(strstr(cut, ">step "));
+	assert_non_null(strstr(cut, "key arms: none claimed: at every size the handshake took at least"));
+	assert_non_null(strstr(f2, ">step +1.0 RTT</text>"));
+	free(cut);
+	free(h);
 	pq_agg_free(&a);
 	pq_rdb_close(&db);
 }
@@ -522,7 +576,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(ticks), cmocka_unit_test(out_escapes_and_saves), cmocka_unit_test(chart), cmocka_unit_test(mark_labels),
 	    cmocka_unit_test(names_escaped), cmocka_unit_test(studies_rows), cmocka_unit_test(figure5_zero_rtt), cmocka_unit_test(size_lines_by_family),
-	    cmocka_unit_test(baseline_by_distance),
+	    cmocka_unit_test(baseline_by_distance), cmocka_unit_test(no_step_at_cpu_bound_rtt),
 	    cmocka_unit_test(fidelity_per_cell), cmocka_unit_test(none_as_words),
 	    cmocka_unit_test(verdict_counts_round_trips),
 	};
