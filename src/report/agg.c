@@ -478,6 +478,7 @@ static int against_base(pq_agg *a, pq_diag *d)
 		pq_agg_group *g = &a->g[i];
 		const pq_agg_group *b = g->arm == 0 ? NULL : base_of(a, g);
 		g->base = g->arm == 0 ? PQ_AGG_BASE_SELF : b ? PQ_AGG_BASE_OK : PQ_AGG_BASE_NONE;
+		g->base_g = b;
 		g->diff_phase = g->n[PQ_AGG_TTFB] ? PQ_AGG_TTFB : PQ_AGG_HS;
 		ttfb += g->diff_phase == PQ_AGG_TTFB;
 		for (int p = 0; b && p < PQ_AGG_PHASES; p++) {
@@ -780,6 +781,7 @@ int pq_agg_build(const pq_rdb *db, uint64_t seed, pq_agg *out, pq_diag *d)
 		return rc;
 	}
 	fidelity(db, &a);
+	pq_findings_build(&a, &a.findings);
 	*out = a;
 	return 0;
 }

@@ -19,6 +19,7 @@
 #include "core/err.h"
 #include "model/flight.h"
 #include "exp/rdb.h"
+#include "report/findings.h"
 #include "stats/boot.h"
 #include "stats/ci.h"
 #include "stats/step.h"
@@ -44,6 +45,7 @@ typedef struct pq_agg_group {
 	pq_boot_result vs[PQ_AGG_PHASES];
 	int has_vs[PQ_AGG_PHASES];
 	enum pq_agg_base { PQ_AGG_BASE_SELF, PQ_AGG_BASE_NONE, PQ_AGG_BASE_OK } base; /* why has_vs is 0 */
+	const struct pq_agg_group *base_g; /* the baseline's group (base == PQ_AGG_BASE_OK), else NULL */
 	enum pq_agg_phase diff_phase;
 	size_t failed, total, retrans;
 	size_t marked; /* its cells measured on a link or host over budget (pq_agg_cell_marked) */
@@ -163,6 +165,7 @@ typedef struct pq_agg {
 		double wait_max_us; /* the largest endpoints' median wait (client + server) of a cell; NaN: none */
 		size_t wait_over;   /* cells whose endpoints' wait was over its budget (exp/hostload.h) */
 	} fid;
+	pq_findings findings; /* what the page and the terminal open with (report/findings.h) */
 } pq_agg;
 
 /* Does key arms' line l's family differ in dimension d (an index into pq_dims) from another

@@ -45,6 +45,21 @@ int pq_curve_same_but_chain(const pq_rdb_cell *x, const pq_rdb_cell *y)
 	return strcmp(x->host, y->host) == 0 && x->one_write == y->one_write && dims_same_but(x, y, -1, PQ_DIM_CHAIN);
 }
 
+int pq_curve_same_but_resumption(const pq_rdb_cell *x, const pq_rdb_cell *y)
+{
+	static const int resumption[] = {PQ_D_TICKETS, PQ_D_RESUME, PQ_D_EARLY, PQ_D_WARMUP};
+	if (strcmp(x->host, y->host) != 0 || x->chain_der_bytes != y->chain_der_bytes || x->one_write != y->one_write)
+		return 0;
+	for (size_t i = 0; i < PQ_DIM_COUNT; i++) {
+		int skip = 0;
+		for (size_t k = 0; k < sizeof resumption / sizeof resumption[0]; k++)
+			skip |= (int)i == resumption[k];
+		if (!skip && compared(i, -1, 0) && !pq_dimval_equal(&x->dim[i], &y->dim[i]))
+			return 0;
+	}
+	return 1;
+}
+
 static int add_curve(pq_agg *a, size_t *cap, const pq_agg_curve *c)
 {
 	if (a->ncurves == *cap) {

@@ -19,5 +19,8 @@ int pq_curve_distance(const pq_rdb_cell *x, const pq_rdb_cell *y);
 /* Whether two cells (of any arms) differ in their chain only (PQ_DIM_CHAIN: algorithms,
  * intermediates, padding, MTC): the points one line against the chain's size may join. */
 int pq_curve_same_but_chain(const pq_rdb_cell *x, const pq_rdb_cell *y);
+/* Whether two cells differ only in how the client resumes (tickets, resume share, 0-RTT,
+ * warm-up connections): a resumed arm's full-handshake counterpart. */
+int pq_curve_same_but_resumption(const pq_rdb_cell *x, const pq_rdb_cell *y);
 
 #endif

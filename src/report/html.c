@@ -46,6 +46,7 @@ static const char *CSS =
     "ul.legend{list-style:none;padding:0;margin:.3em 0;display:flex;flex-wrap:wrap;gap:4px 14px;font-size:.9em}"
     "ul.legend li{display:flex;align-items:center;gap:4px}"
     ".note{font-size:.9em;color:#333}"
+    "ul.findings{padding-left:1.2em}ul.findings li{margin:.25em 0}tr:target{background:#fff3b0}"
     "@media print{.scroll{overflow:visible}figure.chart,table{break-inside:avoid}"
     "body{max-width:none}th{cursor:auto}}";
 
@@ -57,6 +58,34 @@ static const char *JS =
     "h.dataset.up=up?'1':'0';r.sort(function(x,y){var a=x.cells[i].textContent,c=y.cells[i].textContent,"
     "p=parseFloat(a),q=parseFloat(c);var v=(isNaN(p)||isNaN(q))?a.localeCompare(c):p-q;return up?v:-v;});"
     "r.forEach(function(e){b.appendChild(e);});});});});";
+
+/* The findings (report/findings.h), each with links to its evidence on this page. */
+static void findings(pq_out *o, const pq_findings *f)
+{
+	pq_out_printf(o, "<section id=\"findings\"><h2>Findings</h2><ul class=\"findings\">");
+	for (size_t i = 0; i < f->n; i++) {
+		pq_out_printf(o, "<li>");
+		pq_out_text(o, f->f[i].text);
+		pq_out_printf(o, ".");
+		for (size_t k = 0; k < f->f[i].nlinks; k++) {
+			pq_out_printf(o, "%s<a href=\"#", k ? ", " : " <small>(");
+			pq_out_text(o, f->f[i].link[k].id);
+			pq_out_printf(o, "\">");
+			pq_out_text(o, f->f[i].link[k].label);
+			pq_out_printf(o, "</a>%s", k + 1 == f->f[i].nlinks ? ")</small>" : "");
+		}
+		pq_out_printf(o, "</li>");
+	}
+	if (f->more)
+		pq_out_printf(o, "<li>%zu more finding%s held; the tables below hold their evidence.</li>", f->more,
+			      f->more == 1 ? "" : "s");
+	if (!f->n)
+		pq_out_printf(o, "<li>None: no difference here is both measurable and explained by round trips, and no "
+				 "grid point has the flight model's prediction.</li>");
+	pq_out_printf(o, "</ul><p class=\"note\">Generated from the analysis below, sentence by sentence; each is stated "
+			 "only where its evidence says so (a bootstrap interval that excludes 0, and the flight model's "
+			 "round trips) and links to it.</p></section>");
+}
 
 static void fig_add(page *p, const char *id)
 {
@@ -154,7 +183,9 @@ static void key_table(page *p, int host)
 		const pq_agg_group *g = &a->g[i];
 		if (g->host != host)
 			continue;
-		pq_out_printf(o, "<tr><td class=\"l\">");
+		char id[40];
+		pq_findings_group_id(a, g, id, sizeof id);
+		pq_out_printf(o, "<tr id=\"%s\"><td class=\"l\">", id);
 		pq_out_text(o, a->arms[g->arm]);
 		pq_out_printf(o, "</td>");
 		for (size_t k = 0; k < a->nvary; k++) {
@@ -251,7 +282,7 @@ static size_t size_chart(page *p, int rtt, int host, size_t from, size_t part)
 	char keyname[160];
 	double rt = (double)a->rtts[rtt] / 1e3;
 	size_t i = from;
-	for (; i < a->nlines && nl < 4; i++) {
+	for (; i < a->nlines && nl < PQ_FINDINGS_LINES_PER_FIG; i++) {
 		const pq_agg_line *l = &a->lines[i];
 		if (l->rtt != rtt || l->host != host)
 			continue;
@@ -292,7 +323,7 @@ static size_t size_chart(page *p, int rtt, int host, size_t from, size_t part)
 	}
 	if (nl) {
 		char id[48], cap[2000];
-		snprintf(id, sizeof id, part ? "fig-size-h%d-r%d-p%zu" : "fig-size-h%d-r%d", host, rtt, part);
+		pq_findings_size_fig_id(host, rtt, part, id, sizeof id);
 		snprintf(cap, sizeof cap,
 			 "Median time to first byte (handshake time where no response was asked) against "
 			 "the chain's DER size at %g ms RTT (host %s%s), "
@@ -569,10 +600,12 @@ void pq_report_html(pq_out *o, const pq_rdb *db, const pq_agg *a, const char *so
 	pq_out_text(o, db->spec_name[0] ? db->spec_name : source);
 	pq_out_printf(o, "</title><style>%s</style></head><body><h1>pqtls report: ", CSS);
 	pq_out_text(o, db->spec_name[0] ? db->spec_name : "results");
-	pq_out_printf(o, "</h1><p class=\"note\">From <code>");
+	pq_out_printf(o, "</h1>");
+	findings(o, &a->findings);
+	pq_out_printf(o, "<p class=\"note\">From <code>");
 	pq_out_text(o, source);
 	pq_out_printf(o, "</code>: %zu cells, %zu connections, %zu host%s. Times in milliseconds. "
-			 "Sections: <a href=\"#key\">key table</a>, <a href=\"#studies\">the studies</a>, "
+			 "Sections: <a href=\"#findings\">findings</a>, <a href=\"#key\">key table</a>, <a href=\"#studies\">the studies</a>, "
 			 "<a href=\"#figures\">figures</a>, <a href=\"#agreement\">model agreement</a>, "
 			 "<a href=\"#fidelity\">link and host fidelity</a>, "
 			 "<a href=\"#manifest\">manifest</a>, <a href=\"#checks\">link checks</a>.</p>",

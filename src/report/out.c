@@ -115,6 +115,17 @@ size_t pq_out_term_width(const char *s)
 	return escape(NULL, s, ESC_TERM);
 }
 
+void pq_out_cat(char *b, size_t n, const char *fmt, ...)
+{
+	size_t len = strlen(b);
+	va_list ap;
+	if (len + 1 >= n)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(b + len, n - len, fmt, ap);
+	va_end(ap);
+}
+
 void pq_out_term_pad(pq_out *o, const char *s, size_t width)
 {
 	for (size_t w = pq_out_term(o, s); w < width; w++)

@@ -39,6 +39,9 @@ void pq_out_term_pad(pq_out *o, const char *s, size_t width);
  * (CommonMark escapes any ASCII punctuation so), so a name can neither end a cell nor
  * start a link, an emphasis or an HTML tag. */
 void pq_out_md(pq_out *o, const char *s);
+/* Appends printf text to the string in b[0..n-1], cut where it would not fit: sentences
+ * an analysis builds piece by piece (studies, findings) before a writer escapes them. */
+void pq_out_cat(char *b, size_t n, const char *fmt, ...) PQ_PRINTF(3, 4);
 /* Writes the whole buffer to `path` through a temporary file in the same directory,
  * renamed into place: a reader never sees half a file. Fails with the sticky error if
  * there was one, naming `path`. */

@@ -30,17 +30,7 @@ typedef struct rows {
 	int err;
 } rows;
 
-static void cat(char *b, size_t n, const char *fmt, ...) PQ_PRINTF(3, 4);
-static void cat(char *b, size_t n, const char *fmt, ...)
-{
-	size_t len = strlen(b);
-	va_list ap;
-	if (len + 1 >= n)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(b + len, n - len, fmt, ap);
-	va_end(ap);
-}
+#define cat pq_out_cat
 
 static pq_agg_study *add(rows *r, const char *study)
 {
@@ -874,7 +864,9 @@ void pq_report_studies(pq_out *o, const pq_agg *a)
 	for (size_t i = 0; i < a->nstudies; i++) {
 		const pq_agg_study *s = &a->studies[i];
 		const char *f[4] = {s->study, s->question, s->theirs, s->ours};
-		pq_out_printf(o, "<tr>");
+		char id[40];
+		pq_findings_study_id(i, id, sizeof id);
+		pq_out_printf(o, "<tr id=\"%s\">", id);
 		for (int k = 0; k < 4; k++) {
 			pq_out_printf(o, "<td class=\"l\">");
 			pq_out_text(o, f[k]);

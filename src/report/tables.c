@@ -178,8 +178,30 @@ static void studies_text(pq_out *o, const pq_agg *a, int md)
 	pq_out_printf(o, "\n");
 }
 
+/* The findings (report/findings.h) before everything else; the page links each to its
+ * evidence, the text names it. */
+static void findings_text(pq_out *o, const pq_findings *f, int md)
+{
+	pq_out_printf(o, md ? "### Findings\n\n" : "Findings (generated from the analysis below; the page links each to its evidence):\n");
+	for (size_t i = 0; i < f->n; i++) {
+		pq_out_printf(o, "- ");
+		if (md)
+			pq_out_md(o, f->f[i].text);
+		else
+			pq_out_term(o, f->f[i].text);
+		pq_out_printf(o, ".\n");
+	}
+	if (f->more)
+		pq_out_printf(o, "- %zu more finding%s held; the tables below hold their evidence.\n", f->more,
+			      f->more == 1 ? "" : "s");
+	if (!f->n)
+		pq_out_printf(o, "- None: no difference here is both measurable and explained by round trips.\n");
+	pq_out_printf(o, "\n");
+}
+
 void pq_report_key_text(pq_out *o, const pq_agg *a, int md)
 {
+	findings_text(o, &a->findings, md);
 	key_notes(o, a, md);
 	for (size_t h = 0; h < a->nhosts; h++)
 		key_host(o, a, h, md);

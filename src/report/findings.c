@@ -1,0 +1,525 @@
+#include "report/findings.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/wire.h"
+#include "model/flight.h"
+#include "report/agg.h"
+#include "report/curve.h"
+#include "report/out.h"
+
+#define ARM_SENTENCES 4 /* arms named a sentence each; the others in one more */
+#define STUDY_LINKS 3	/* differing rows linked per study */
+#define NAMES 24	/* arms named in the sentence of no measurable difference */
+
+typedef struct build {
+	const pq_agg *a;
+	pq_findings *out;
+	unsigned char said[PQ_AGG_MAX_HOSTS][PQ_AGG_MAX_ARMS]; /* an arm a finding named */
+} build;
+
+void pq_findings_group_id(const pq_agg *a, const pq_agg_group *g, char *buf, size_t n)
+{
+	snprintf(buf, n, "key-g%zu", (size_t)(g - a->g));
+}
+
+void pq_findings_study_id(size_t i, char *buf, size_t n)
+{
+	snprintf(buf, n, "study-%zu", i + 1);
+}
+
+void pq_findings_size_fig_id(int host, int rtt, size_t part, char *buf, size_t n)
+{
+	if (part)
+		snprintf(buf, n, "fig-size-h%d-r%d-p%zu", host, rtt, part);
+	else
+		snprintf(buf, n, "fig-size-h%d-r%d", host, rtt);
+}
+
+static pq_finding *add(build *b)
+{
+	if (b->out->n == PQ_FINDINGS_MAX) {
+		b->out->more++;
+		return NULL;
+	}
+	pq_finding *f = &b->out->f[b->out->n++];
+	memset(f, 0, sizeof *f);
+	return f;
+}
+
+static void link_to(pq_finding *f, const char *id, const char *label)
+{
+	if (f->nlinks == PQ_FINDING_LINKS)
+		return;
+	snprintf(f->link[f->nlinks].id, sizeof f->link[0].id, "%s", id);
+	snprintf(f->link[f->nlinks].label, sizeof f->link[0].label, "%s", label);
+	f->nlinks++;
+}
+
+static void link_group(pq_finding *f, const pq_agg *a, const pq_agg_group *g)
+{
+	char id[40], label[48];
+	pq_findings_group_id(a, g, id, sizeof id);
+	snprintf(label, sizeof label, "%s%g ms", f->nlinks ? "" : "key table, ", (double)g->cell->rtt_us / 1e3);
+	link_to(f, id, label);
+}
+
+/* The chain-size figure that draws group g (a key arm's full handshake on a family's
+ * line, or a point of its own arm's size sweep), linked when there is one. */
+static void link_figure(pq_finding *f, const pq_agg *a, const pq_agg_group *g)
+{
+	size_t part = 0;
+	for (size_t i = 0; i < a->nlines; i++) {
+		const pq_agg_line *l = &a->lines[i];
+		if (l->host != g->host || l->rtt != g->rtt)
+			continue;
+		if (l->arm == g->arm || (l->arm < 0 && g->cell->resume_pct <= 0 && pq_curve_same_but_chain(l->fam->cell, g->cell))) {
+			char id[40], label[48];
+			pq_findings_size_fig_id(l->host, l->rtt, part / PQ_FINDINGS_LINES_PER_FIG, id, sizeof id);
+			snprintf(label, sizeof label, "figure, %g ms", (double)g->cell->rtt_us / 1e3);
+			link_to(f, id, label);
+			return;
+		}
+		part++;
+	}
+}
+
+static double rtt_ms(const pq_agg_group *g)
+{
+	return g->min_rtt_ms > 0 ? g->min_rtt_ms : (double)g->cell->rtt_us / 1e3;
+}
+
+/* The model's round trips of a group in the phase its difference is taken in. */
+static double model_t(const pq_agg_group *g)
+{
+	return g->diff_phase == PQ_AGG_TTFB ? g->model.ttfb_t : g->model.handshake_t;
+}
+
+/* How many whole round trips more (> 0) or fewer (< 0) than its baseline group g took, by
+ * the rule in findings.h; 0 when that is not what the evidence says. */
+static int whole_rtts(const pq_agg_group *g)
+{
+	const pq_agg_group *b = g->base_g;
+	enum pq_agg_phase p = g->diff_phase;
+	if (!b || !g->has_vs[p] || !g->vs[p].measurable || !g->has_model || !b->has_model || !g->agrees ||
+	    !b->agrees)
+		return 0;
+	double pred = model_t(g) - model_t(b);
+	long k = lround(pred);
+	if (!k || fabs(pred - (double)k) > PQ_MODEL_AGREE_RTT ||
+	    fabs(g->vs[p].diff / rtt_ms(g) - (double)k) > PQ_MODEL_AGREE_RTT)
+		return 0;
+	return (int)k;
+}
+
+/* Whether g took the baseline's round trips, by the same evidence: the model predicts as
+ * many and the measured difference is none or under PQ_MODEL_AGREE_RTT of a round trip. */
+static int same_rtts(const pq_agg_group *g)
+{
+	const pq_agg_group *b = g->base_g;
+	enum pq_agg_phase p = g->diff_phase;
+	return b && g->has_vs[p] && g->has_model && b->has_model && g->agrees && b->agrees &&
+	       fabs(model_t(g) - model_t(b)) <= PQ_MODEL_AGREE_RTT &&
+	       (!g->vs[p].measurable || fabs(g->vs[p].diff / rtt_ms(g)) <= PQ_MODEL_AGREE_RTT);
+}
+
+static const char *count_word(long k)
+{
+	static const char *const w[] = {"no", "one", "two", "three", "four", "five"};
+	return k >= 0 && k < 6 ? w[k] : NULL;
+}
+
+/* "costs one more round trip", "saves two round trips" */
+static void rtts_words(char *b, size_t n, int k)
+{
+	long m = labs((long)k);
+	char num[24];
+	snprintf(num, sizeof num, "%ld", m);
+	pq_out_cat(b, n, "%s %s%s round trip%s", k > 0 ? "costs" : "saves", count_word(m) ? count_word(m) : num,
+		   k > 0 ? " more" : "", m == 1 ? "" : "s");
+}
+
+/* "70 and 148 ms" from the groups' RTTs; "1, 70 and 148 ms". */
+static void rtt_list(char *b, size_t n, const pq_agg_group *const *g, size_t ng)
+{
+	for (size_t i = 0; i < ng; i++)
+		pq_out_cat(b, n, "%s%g", i == 0 ? "" : i + 1 == ng ? " and " : ", ", (double)g[i]->cell->rtt_us / 1e3);
+	pq_out_cat(b, n, " ms");
+}
+
+/* An article for a name as it is read aloud: "an ml-dsa-65", "a 16 KiB". */
+static const char *article(const char *s)
+{
+	return s[0] && strchr("aefhilmnorsxAEFHILMNORSX8", s[0]) ? "an" : "a";
+}
+
+/* "An ml-dsa-65 leaf + 1 intermediate chain (15.7 kB first flight)": what the arm's chain is. */
+static void chain_words(char *b, size_t n, const pq_rdb_cell *c)
+{
+	const char *inter = pq_agg_dim_text(c, "intermediate"), *mtc = pq_agg_dim_text(c, "mtc");
+	double pad = pq_agg_dim_num(c, "pad-chain-to");
+	char a[4];
+	snprintf(a, sizeof a, "%s", article(c->leaf));
+	a[0] = (char)(a[0] - 'a' + 'A');
+	pq_out_cat(b, n, "%s %s leaf", a, c->leaf);
+	if (c->intermediates > 0)
+		pq_out_cat(b, n, " + %d %s%sintermediate%s", c->intermediates,
+			   inter && strcmp(inter, c->leaf) != 0 ? inter : "", inter && strcmp(inter, c->leaf) != 0 ? " " : "",
+			   c->intermediates == 1 ? "" : "s");
+	else
+		pq_out_cat(b, n, "-only");
+	pq_out_cat(b, n, " chain");
+	if (mtc && *mtc && strcmp(mtc, "none") != 0)
+		pq_out_cat(b, n, " (MTC %s)", mtc);
+	if (pad > 0)
+		pq_out_cat(b, n, " padded to %.1f kB", (double)c->chain_der_bytes / 1e3);
+	if (c->flight_bytes > 0)
+		pq_out_cat(b, n, " (%.1f kB first flight)", (double)c->flight_bytes / 1e3);
+}
+
+/* Why the model puts g k round trips from its baseline b, where it can say in words. */
+static void why_words(char *buf, size_t n, const pq_agg_group *g, const pq_agg_group *b, int k)
+{
+	const pq_model_out *m = &g->model, *mb = &b->model;
+	int iw = g->cell->initcwnd > 0 ? g->cell->initcwnd : PQ_WIRE_IW_DEFAULT;
+	if (m->hrr_rounds != mb->hrr_rounds)
+		pq_out_cat(buf, n, ": %s", m->hrr_rounds > mb->hrr_rounds ? "the server answers its key share with a HelloRetryRequest"
+									: "the baseline's key share draws a HelloRetryRequest");
+	else if (k > 0 && m->flight_rounds > mb->flight_rounds && mb->flight_rounds == 1)
+		pq_out_cat(buf, n, ": its first flight (%zu segments) is past the initial window of %d segments",
+			   m->flight_segments, iw);
+	else if (m->flight_rounds != mb->flight_rounds)
+		pq_out_cat(buf, n, ": its first flight takes %u windows, the baseline's %u", m->flight_rounds, mb->flight_rounds);
+}
+
+/* The groups of arm k at host h that hold the finding `want` (whole_rtts; 0: same_rtts). */
+static size_t holding(const pq_agg *a, int h, int k, int want, const pq_agg_group **out, size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < a->n && n < max; i++) {
+		const pq_agg_group *g = &a->g[i];
+		if (g->host == h && g->arm == k && (want ? whole_rtts(g) == want : same_rtts(g)))
+			out[n++] = g;
+	}
+	return n;
+}
+
+static void host_words(char *b, size_t n, const pq_agg *a, int h)
+{
+	if (a->nhosts > 1)
+		pq_out_cat(b, n, " on host %s", a->hosts[h]);
+}
+
+/* "(+72.3 ms, +148.6 ms TTFB against ecdsa-p256)" */
+static void diffs_words(char *b, size_t n, const pq_agg *a, const pq_agg_group *const *g, size_t ng)
+{
+	pq_out_cat(b, n, " (");
+	for (size_t i = 0; i < ng; i++)
+		pq_out_cat(b, n, "%s%+.1f ms", i ? ", " : "", g[i]->vs[g[i]->diff_phase].diff);
+	pq_out_cat(b, n, " %s against %s)", pq_agg_phase_name[g[0]->diff_phase], a->arms[0]);
+}
+
+/* The kind of an arm's grid points: all full handshakes (0), all resumed (1), all 0-RTT
+ * (2), or mixed (-1). */
+static int resumption_of(const pq_agg *a, int h, int k)
+{
+	int kind = -2;
+	for (size_t i = 0; i < a->n; i++) {
+		const pq_rdb_cell *c = a->g[i].cell;
+		if (a->g[i].host != h || a->g[i].arm != k)
+			continue;
+		int mine = c->resume_pct <= 0 ? 0 : c->resume_pct < 100 ? -1 : c->early_data ? 2 : 1;
+		kind = kind == -2 || kind == mine ? mine : -1;
+	}
+	return kind;
+}
+
+/* Resumption takes away what a full handshake's chain cost: an arm whose grid points are
+ * arm k's resumed, taking the baseline's round trips where k's took more. */
+static void resumed_after(build *b, int h, const pq_agg_group *const *cost, size_t ncost)
+{
+	const pq_agg *a = b->a;
+	for (size_t r = 1; r < a->narms; r++) {
+		const pq_agg_group *g[PQ_AGG_MAX_RTTS];
+		size_t ng = 0;
+		if (resumption_of(a, h, (int)r) != 1 || b->said[h][r])
+			continue;
+		for (size_t i = 0; i < ncost; i++)
+			for (size_t j = 0; j < a->n && ng < PQ_AGG_MAX_RTTS; j++) {
+				const pq_agg_group *x = &a->g[j];
+				if (x->host == h && x->arm == (int)r && x->rtt == cost[i]->rtt &&
+				    x->cell->response_bytes == cost[i]->cell->response_bytes &&
+				    pq_curve_same_but_resumption(x->cell, cost[i]->cell) && same_rtts(x))
+					g[ng++] = x;
+			}
+		pq_finding *f = ng ? add(b) : NULL;
+		if (!f)
+			continue;
+		b->said[h][r] = 1;
+		pq_out_cat(f->text, sizeof f->text, "Resumption removes that cost: %s takes as many round trips as %s at ",
+			   a->arms[r], a->arms[0]);
+		rtt_list(f->text, sizeof f->text, g, ng);
+		host_words(f->text, sizeof f->text, a, h);
+		size_t measurable = 0;
+		for (size_t i = 0; i < ng; i++) {
+			measurable += (size_t)g[i]->vs[g[i]->diff_phase].measurable;
+			link_group(f, a, g[i]);
+		}
+		if (!measurable)
+			pq_out_cat(f->text, sizeof f->text, " (no measurable difference%s)",
+				   ng == 2 ? " at either" : ng > 2 ? " at any" : "");
+		else
+			diffs_words(f->text, sizeof f->text, a, g, ng); /* each under a quarter of a round trip */
+		pq_out_cat(f->text, sizeof f->text, ", as the flight model predicts: no certificate in its flight");
+	}
+}
+
+/* One sentence for arm k at host h, whose grid points differ from the baseline by whole
+ * round trips (the first such difference's count, at every RTT it holds). */
+static void arm_sentence(build *b, int h, int k, int kind, const pq_agg_group *const *g, size_t ng)
+{
+	const pq_agg *a = b->a;
+	int rt = whole_rtts(g[0]);
+	pq_finding *f = add(b);
+	if (!f)
+		return;
+	b->said[h][k] = 1;
+	char *t = f->text;
+	size_t n = sizeof f->text;
+	if (kind == 2 && rt < 0) {
+		pq_out_cat(t, n, "0-RTT (%s) brings the first byte %s round trip%s sooner at ", a->arms[k],
+			   count_word(-rt) ? count_word(-rt) : "several", rt == -1 ? "" : "s");
+		rtt_list(t, n, g, ng);
+	} else {
+		if (pq_curve_same_but_chain(g[0]->base_g->cell, g[0]->cell))
+			chain_words(t, n, g[0]->cell);
+		else
+			pq_out_cat(t, n, "The arm %s", a->arms[k]);
+		pq_out_cat(t, n, " ");
+		rtts_words(t, n, rt);
+		pq_out_cat(t, n, " at ");
+		rtt_list(t, n, g, ng);
+	}
+	host_words(t, n, a, h);
+	diffs_words(t, n, a, g, ng);
+	pq_out_cat(t, n, ", as the flight model predicts");
+	if (kind == 2 && rt < 0)
+		pq_out_cat(t, n, ": the request goes with the ClientHello");
+	else
+		why_words(t, n, g[0], g[0]->base_g, rt);
+	for (size_t i = 0; i < ng && i + 1 < PQ_FINDING_LINKS; i++)
+		link_group(f, a, g[i]);
+	link_figure(f, a, g[ng - 1]);
+}
+
+/* The arms that differ from the baseline by whole round trips, resumption after the arm
+ * whose cost it removes; beyond ARM_SENTENCES arms, one sentence names the rest. */
+static void arms(build *b)
+{
+	const pq_agg *a = b->a;
+	char rest[600] = "";
+	size_t nrest = 0, nsaid = 0;
+	for (size_t h = 0; h < a->nhosts; h++)
+		for (size_t k = 1; k < a->narms; k++) {
+			const pq_agg_group *g[PQ_AGG_MAX_RTTS];
+			int kind = resumption_of(a, (int)h, (int)k);
+			if (a->kind[k] != PQ_AGG_KEY || kind == 1 || kind < 0)
+				continue;
+			size_t ng = 0;
+			for (size_t i = 0; i < a->n && !ng; i++)
+				if (a->g[i].host == (int)h && a->g[i].arm == (int)k && whole_rtts(&a->g[i]))
+					ng = holding(a, (int)h, (int)k, whole_rtts(&a->g[i]), g, PQ_AGG_MAX_RTTS);
+			if (!ng)
+				continue;
+			if (nsaid++ >= ARM_SENTENCES) {
+				pq_out_cat(rest, sizeof rest, "%s%s", nrest++ ? ", " : "", a->arms[k]);
+				b->said[h][k] = 1;
+				continue;
+			}
+			arm_sentence(b, (int)h, (int)k, kind, g, ng);
+			if (kind == 0 && whole_rtts(g[0]) > 0)
+				resumed_after(b, (int)h, g, ng);
+		}
+	pq_finding *f = nrest ? add(b) : NULL;
+	if (f) {
+		snprintf(f->text, sizeof f->text, "%zu more arm%s differ from %s by whole round trips as the flight model "
+			 "predicts: %s", nrest, nrest == 1 ? "" : "s", a->arms[0], rest);
+		link_to(f, "key", "key table");
+	}
+}
+
+/* The arms no finding named whose every difference from the baseline is not measurable. */
+static void no_difference(build *b)
+{
+	const pq_agg *a = b->a;
+	char list[700] = "", names[NAMES][200];
+	size_t nl = 0;
+	for (size_t h = 0; h < a->nhosts; h++)
+		for (size_t k = 1; k < a->narms; k++) {
+			size_t judged = 0, measurable = 0;
+			for (size_t i = 0; i < a->n; i++) {
+				const pq_agg_group *g = &a->g[i];
+				if (g->host != (int)h || g->arm != (int)k || !g->has_vs[g->diff_phase])
+					continue;
+				judged++;
+				measurable += (size_t)g->vs[g->diff_phase].measurable;
+			}
+			if (b->said[h][k] || !judged || measurable)
+				continue;
+			names[nl][0] = '\0';
+			pq_out_cat(names[nl], sizeof names[0], "%s", a->arms[k]);
+			if (a->nhosts > 1)
+				pq_out_cat(names[nl], sizeof names[0], " (host %s)", a->hosts[h]);
+			nl += nl < NAMES;
+		}
+	for (size_t i = 0; i < nl; i++)
+		pq_out_cat(list, sizeof list, "%s%s", i == 0 ? "" : i + 1 == nl ? " and " : ", ", names[i]);
+	pq_finding *f = nl ? add(b) : NULL;
+	if (!f)
+		return;
+	snprintf(f->text, sizeof f->text, "No measurable difference in %s from %s at any RTT measured for %s (each "
+		 "bootstrap interval contains 0)", a->diff_what, a->arms[0], list);
+	link_to(f, "key", "key table");
+}
+
+/* A size sweep's measured step where the model puts its cliff, per arm over its RTTs. */
+static void steps(build *b)
+{
+	const pq_agg *a = b->a;
+	for (size_t k = 0; k < a->narms; k++) {
+		pq_finding *f = NULL;
+		size_t said = 0;
+		for (size_t i = 0; i < a->nlines; i++) {
+			const pq_agg_line *l = &a->lines[i];
+			const pq_step *s = l->nsteps ? &l->steps[0] : NULL;
+			if (l->arm != (int)k || l->cpu_bound || !s || !l->has_cliff || s->jump <= 0 ||
+			    !(l->cliff_kb > s->x_before && l->cliff_kb <= s->x_after))
+				continue;
+			if (!f && !(f = add(b)))
+				return;
+			if (!said++)
+				pq_out_cat(f->text, sizeof f->text, "%s of arm %s steps up by %s round trip where the flight model puts "
+					   "the chain's cliff (%.2f kB): ", l->hs_only ? "The handshake" : "TTFB", a->arms[k],
+					   count_word(lround(s->jump_rtts)) ? count_word(lround(s->jump_rtts)) : "more than one", l->cliff_kb);
+			pq_out_cat(f->text, sizeof f->text, "%sbetween %.1f and %.1f kB at %g ms", said > 1 ? "; " : "", s->x_before,
+				   s->x_after, (double)a->rtts[l->rtt] / 1e3);
+			link_figure(f, a, l->first);
+		}
+		if (f)
+			b->said[0][k] = 1;
+	}
+}
+
+/* How many grid points the model agrees with, and the others' reasons counted. */
+static void model(build *b)
+{
+	const pq_agg *a = b->a;
+	const char *tag[8];
+	size_t count[8], ntag = 0, total = 0, agree = 0;
+	for (size_t i = 0; i < a->n; i++) {
+		const pq_agg_group *g = &a->g[i];
+		int ph = isfinite(g->rounds[PQ_AGG_TTFB]) ? PQ_AGG_TTFB : PQ_AGG_HS;
+		if (!g->has_model || !isfinite(g->rounds[ph]))
+			continue;
+		total++;
+		agree += (size_t)g->agrees;
+		size_t t = 0;
+		while (!g->agrees && t < ntag && strcmp(tag[t], g->agree_tag) != 0)
+			t++;
+		if (g->agrees || t == 8)
+			continue;
+		if (t == ntag) {
+			tag[ntag] = g->agree_tag;
+			count[ntag++] = 0;
+		}
+		count[t]++;
+	}
+	pq_finding *f = total ? add(b) : NULL;
+	if (!f)
+		return;
+	if (agree == total)
+		pq_out_cat(f->text, sizeof f->text, "The flight model agrees with all %zu grid points", total);
+	else
+		pq_out_cat(f->text, sizeof f->text, "The flight model agrees with %zu of %zu grid points; the other %zu: ",
+			   agree, total, total - agree);
+	for (size_t t = 0; t < ntag; t++)
+		pq_out_cat(f->text, sizeof f->text, "%s%s (%zu)", t ? ", " : "", tag[t], count[t]);
+	link_to(f, "agreement", "model table");
+	link_to(f, "fig-agreement", "figure");
+}
+
+/* A study's source: its name without the table or figure ("paper (seeds/003)"). */
+static void source_of(const char *study, char *buf, size_t n)
+{
+	const char *cut = strstr(study, " Table ");
+	const char *fig = strstr(study, " Figure ");
+	if (!cut || (fig && fig < cut))
+		cut = fig;
+	const char *paren = cut ? strstr(cut, " (") : NULL;
+	if (!cut)
+		snprintf(buf, n, "%s", study);
+	else
+		snprintf(buf, n, "%.*s%s", (int)(cut - study), study, paren ? paren : "");
+}
+
+/* Each study's rows counted by verdict, one sentence per source. */
+static void studies(build *b)
+{
+	const pq_agg *a = b->a;
+	for (size_t i = 0; i < a->nstudies; i++) {
+		char src[64], other[64];
+		source_of(a->studies[i].study, src, sizeof src);
+		int first = 1;
+		for (size_t k = 0; k < i && first; k++) {
+			source_of(a->studies[k].study, other, sizeof other);
+			first = strcmp(src, other) != 0;
+		}
+		if (!first)
+			continue;
+		size_t n[3] = {0, 0, 0}; /* cannot be judged, differs, agrees */
+		pq_finding *f = add(b);
+		if (!f)
+			return;
+		for (size_t k = i; k < a->nstudies; k++) {
+			source_of(a->studies[k].study, other, sizeof other);
+			if (strcmp(src, other) != 0)
+				continue;
+			n[a->studies[k].agrees + 1]++;
+			char id[40], label[48];
+			pq_findings_study_id(k, id, sizeof id);
+			snprintf(label, sizeof label, "differs: row %zu", k + 1);
+			if (a->studies[k].agrees == 0 && f->nlinks < STUDY_LINKS)
+				link_to(f, id, label);
+		}
+		size_t all = n[0] + n[1] + n[2];
+		if (src[0] >= 'a' && src[0] <= 'z') /* "the blog", not "the AWS" */
+			pq_out_cat(f->text, sizeof f->text, "The ");
+		pq_out_cat(f->text, sizeof f->text, "%s ", src);
+		static const char *const verb[3] = {"cannot be judged", "differs", "agrees"};
+		if (n[0] == all || n[1] == all || n[2] == all) {
+			pq_out_cat(f->text, sizeof f->text, "%s in %s row%s here", verb[a->studies[i].agrees + 1],
+				   all == 1 ? "its one" : "all its", all == 1 ? "" : "s");
+		} else {
+			size_t said = 0, parts = (n[0] > 0) + (n[1] > 0) + (n[2] > 0);
+			for (int v = 2; v >= 0; v--)
+				if (n[v])
+					pq_out_cat(f->text, sizeof f->text, "%s%s in %zu", said++ ? (said == parts ? " and " : ", ") : "",
+						   verb[v], n[v]);
+			pq_out_cat(f->text, sizeof f->text, " of its %zu rows here", all);
+		}
+		link_to(f, "studies", "the studies");
+	}
+}
+
+void pq_findings_build(const pq_agg *a, pq_findings *out)
+{
+	build b = {.a = a, .out = out};
+	memset(out, 0, sizeof *out);
+	arms(&b);
+	steps(&b);
+	no_difference(&b);
+	model(&b);
+	studies(&b);
+}
