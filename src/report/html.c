@@ -433,6 +433,72 @@ static void agreement(page *p)
 	fig_add(p, "fig-agreement");
 }
 
+/* Two runs side by side (report/compare.h): the points both hold with each run's median
+ * and the bootstrap difference B - A, then those only one of them holds. */
+static void compare_rows(pq_out *o, const pq_compare *c, size_t from, size_t to, int hosts)
+{
+	int both = from < c->shared;
+	pq_out_printf(o, "<div class=\"scroll\"><table class=\"sort\"><thead><tr><th class=\"l\">grid point</th>%s"
+			 "<th class=\"l\">phase</th>%s</tr></thead><tbody>", hosts ? "<th class=\"l\">host</th>" : "",
+		      both ? "<th>A ms, median [95 % CI]</th><th>B ms, median [95 % CI]</th><th class=\"l\">B minus A "
+			     "(bootstrap 95 % CI)</th>" : "<th>ms, median [95 % CI]</th><th>n (failed)</th>");
+	for (size_t i = from; i < to; i++) {
+		const pq_compare_point *p = &c->p[i];
+		const pq_agg *a = pq_compare_agg_of(c, p);
+		const pq_agg_group *g = pq_compare_group_of(p);
+		char label[400], buf[160];
+		pq_compare_label(c, p, label, sizeof label);
+		pq_out_printf(o, "<tr><td class=\"l\">");
+		pq_out_text(o, label);
+		if (hosts) {
+			pq_out_printf(o, "</td><td class=\"l\">");
+			pq_out_text(o, a->hosts[g->host]);
+		}
+		pq_out_printf(o, "</td><td class=\"l\">%s</td>", pq_agg_phase_name[p->phase]);
+		ms_ci(o, &g->desc[p->phase]);
+		if (!both) {
+			pq_out_printf(o, "<td>%zu (%zu)</td></tr>", g->n[PQ_AGG_HS], g->failed);
+			continue;
+		}
+		ms_ci(o, &p->gb->desc[p->phase]);
+		if (p->has_diff) {
+			pq_boot_verdict(&p->diff, 1, "ms", buf, sizeof buf);
+			pq_out_printf(o, "<td class=\"l%s\">", p->diff.measurable ? " bad" : "");
+			pq_out_text(o, buf);
+			pq_out_printf(o, "</td></tr>");
+		} else {
+			pq_out_printf(o, "<td class=\"na\">too few values</td></tr>");
+		}
+	}
+	pq_out_printf(o, "</tbody></table></div>");
+}
+
+static void compare_section(pq_out *o, const pq_compare *c)
+{
+	int hosts = c->a->nhosts > 1 || c->b->nhosts > 1;
+	pq_out_printf(o, "<h2 id=\"compare\">Two runs side by side</h2><p>A = <code>");
+	pq_out_text(o, c->name_a);
+	pq_out_printf(o, "</code> (this page's run), B = <code>");
+	pq_out_text(o, c->name_b);
+	pq_out_printf(o, "</code>. ");
+	pq_out_text(o, c->grid);
+	pq_out_printf(o, ". ");
+	pq_out_text(o, c->summary);
+	pq_out_printf(o, ".</p><p class=\"note\">Grid points are matched by host and point_key; each run's median with its "
+			 "95 %% interval (order statistics) in %s, or the handshake where either asked no response, and "
+			 "the difference of the medians, B minus A, by bootstrap (1,000 resamples of each run, seed %llu). "
+			 "A measurable difference is marked.</p><h3>In both (%zu)</h3>",
+		      c->what, (unsigned long long)c->a->seed, c->shared);
+	if (c->shared)
+		compare_rows(o, c, 0, c->shared, hosts);
+	pq_out_printf(o, "<h3>Only in A (%zu)</h3>", c->only_a);
+	if (c->only_a)
+		compare_rows(o, c, c->shared, c->shared + c->only_a, hosts);
+	pq_out_printf(o, "<h3>Only in B (%zu)</h3>", c->only_b);
+	if (c->only_b)
+		compare_rows(o, c, c->shared + c->only_a, c->n, hosts);
+}
+
 /* One number, or words where it was not measured. */
 static void num_or_na(pq_out *o, double v, int decimals)
 {
@@ -575,7 +641,7 @@ static void figures(page *p)
 		ttlb_chart(p, i);
 }
 
-void pq_report_html(pq_out *o, const pq_rdb *db, const pq_agg *a, const char *source)
+void pq_report_html(pq_out *o, const pq_rdb *db, const pq_agg *a, const char *source, const pq_compare *cmp)
 {
 	pq_out body;
 	page *p = calloc(1, sizeof *p);
@@ -585,6 +651,8 @@ void pq_report_html(pq_out *o, const pq_rdb *db, const pq_agg *a, const char *so
 	}
 	pq_out_init(&body, o->b.cap);
 	*p = (page){.o = &body, .db = db, .a = a, .seed = a->seed};
+	if (cmp)
+		compare_section(&body, cmp);
 	key_tables(p);
 	pq_report_studies(&body, a);
 	figures(p);
@@ -604,12 +672,18 @@ void pq_report_html(pq_out *o, const pq_rdb *db, const pq_agg *a, const char *so
 	findings(o, &a->findings);
 	pq_out_printf(o, "<p class=\"note\">From <code>");
 	pq_out_text(o, source);
-	pq_out_printf(o, "</code>: %zu cells, %zu connections, %zu host%s. Times in milliseconds. "
+	pq_out_printf(o, "</code>: %zu cells, %zu connections, %zu host%s. ", db->ncells, db->nconns, a->nhosts,
+		      a->nhosts == 1 ? "" : "s");
+	if (cmp) {
+		pq_out_printf(o, "Beside <code>");
+		pq_out_text(o, cmp->name_b);
+		pq_out_printf(o, "</code>: <a href=\"#compare\">two runs side by side</a>. ");
+	}
+	pq_out_printf(o, "Times in milliseconds. "
 			 "Sections: <a href=\"#findings\">findings</a>, <a href=\"#key\">key table</a>, <a href=\"#studies\">the studies</a>, "
 			 "<a href=\"#figures\">figures</a>, <a href=\"#agreement\">model agreement</a>, "
 			 "<a href=\"#fidelity\">link and host fidelity</a>, "
-			 "<a href=\"#manifest\">manifest</a>, <a href=\"#checks\">link checks</a>.</p>",
-		      db->ncells, db->nconns, a->nhosts, a->nhosts == 1 ? "" : "s");
+			 "<a href=\"#manifest\">manifest</a>, <a href=\"#checks\">link checks</a>.</p>");
 	if (body.err)
 		o->err = body.err;
 	else if (pq_buf_append(&o->b, body.b.p, body.b.len) < 0)

@@ -8,7 +8,8 @@
  * A database of several hosts shows them side by side.
  *
  * Contract: appends the page to *o (errors sticky in *o); `source` names the database
- * in the page. The ids of the figures written are listed
+ * in the page; `cmp` (NULL: none) adds the section of two runs side by side
+ * (report/compare.h) after the findings. The ids of the figures written are listed
  * in the page's <meta name="pqtls-figures">, for tests. */
 #ifndef PQ_REPORT_HTML_H
 #define PQ_REPORT_HTML_H
@@ -16,9 +17,10 @@
 #include <stdint.h>
 
 #include "report/agg.h"
+#include "report/compare.h"
 #include "report/out.h"
 #include "exp/rdb.h"
 
-void pq_report_html(pq_out *o, const pq_rdb *db, const pq_agg *a, const char *source);
+void pq_report_html(pq_out *o, const pq_rdb *db, const pq_agg *a, const char *source, const pq_compare *cmp);
 
 #endif

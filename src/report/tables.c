@@ -90,34 +90,12 @@ static void key_notes(pq_out *o, const pq_agg *a, int md)
 	pq_out_printf(o, "\n");
 }
 
-/* Row i of host h's table (the heading when i == a->n), written as Markdown or as text
- * padded to the widths w[]. */
-static void key_line(pq_out *o, const pq_agg *a, size_t i, krow *r, const size_t *w, int md)
-{
-	if (i == a->n)
-		key_head(a, r);
-	else
-		key_row(a, &a->g[i], r);
-	for (size_t c = 0; c < r->n; c++) {
-		if (md) {
-			pq_out_printf(o, "| ");
-			pq_out_md(o, r->c[c]);
-			pq_out_printf(o, " ");
-		} else {
-			pq_out_term_pad(o, r->c[c], c + 1 < r->n ? w[c] + 2 : 0);
-		}
-	}
-	pq_out_printf(o, md ? "|\n" : "\n");
-	if (md && i == a->n) {
-		for (size_t c = 0; c < r->n; c++)
-			pq_out_printf(o, "|---");
-		pq_out_printf(o, "|\n");
-	}
-}
+/* A table's row i (0: its heading) into r; 0 when the table has no row i. */
+typedef int (*row_fn)(const void *ctx, size_t i, krow *r);
 
-/* The key table of one host: one row per grid point, a column per varying dimension;
- * text columns padded to their widest cell (never cut). */
-static void key_host(pq_out *o, const pq_agg *a, size_t h, int md)
+/* Writes a table as Markdown, or as text with each column padded to its widest cell
+ * (never cut). */
+static void table_write(pq_out *o, row_fn row, const void *ctx, int md)
 {
 	krow *r = malloc(sizeof *r);
 	size_t w[KCOLS] = {0};
@@ -125,30 +103,63 @@ static void key_host(pq_out *o, const pq_agg *a, size_t h, int md)
 		o->err = PQ_ENOMEM;
 		return;
 	}
-	for (size_t i = 0; i <= a->n; i++) {
-		if (i < a->n && a->g[i].host != (int)h)
-			continue;
-		if (i == a->n)
-			key_head(a, r);
-		else
-			key_row(a, &a->g[i], r);
+	for (size_t i = 0; row(ctx, i, r); i++)
 		for (size_t c = 0; c < r->n; c++) {
 			size_t k = pq_out_term_width(r->c[c]);
 			w[c] = k > w[c] ? k : w[c];
 		}
+	for (size_t i = 0; row(ctx, i, r); i++) {
+		for (size_t c = 0; c < r->n; c++) {
+			if (md) {
+				pq_out_printf(o, "| ");
+				pq_out_md(o, r->c[c]);
+				pq_out_printf(o, " ");
+			} else {
+				pq_out_term_pad(o, r->c[c], c + 1 < r->n ? w[c] + 2 : 0);
+			}
+		}
+		pq_out_printf(o, md ? "|\n" : "\n");
+		if (md && i == 0) {
+			for (size_t c = 0; c < r->n; c++)
+				pq_out_printf(o, "|---");
+			pq_out_printf(o, "|\n");
+		}
 	}
+	free(r);
+}
+
+typedef struct key_ctx {
+	const pq_agg *a;
+	int host;
+} key_ctx;
+
+/* The key table of one host: one row per grid point, a column per varying dimension. */
+static int key_table_row(const void *ctx, size_t i, krow *r)
+{
+	const key_ctx *k = ctx;
+	if (i == 0) {
+		key_head(k->a, r);
+		return 1;
+	}
+	for (size_t j = 0; j < k->a->n; j++)
+		if (k->a->g[j].host == k->host && --i == 0) {
+			key_row(k->a, &k->a->g[j], r);
+			return 1;
+		}
+	return 0;
+}
+
+static void key_host(pq_out *o, const pq_agg *a, size_t h, int md)
+{
+	key_ctx k = {a, (int)h};
 	pq_out_printf(o, md ? "### host " : "host ");
 	if (md)
 		pq_out_md(o, a->hosts[h]);
 	else
 		pq_out_term(o, a->hosts[h]);
 	pq_out_printf(o, md ? "\n\n" : ": one row per grid point; medians in ms with 95 %% intervals\n");
-	key_line(o, a, a->n, r, w, md);
-	for (size_t i = 0; i < a->n; i++)
-		if (a->g[i].host == (int)h)
-			key_line(o, a, i, r, w, md);
+	table_write(o, key_table_row, &k, md);
 	pq_out_printf(o, "\n");
-	free(r);
 }
 
 /* The studies' rows (report/studies.h) after the key tables. */
@@ -211,6 +222,102 @@ void pq_report_key_text(pq_out *o, const pq_agg *a, int md)
 				 "%zu on a link that missed its self-check (the HTML page lists every cell)\n\n",
 			      f->marked, f->link_over, f->link_known, f->host_over, f->host_known, f->check_missed);
 	studies_text(o, a, md);
+}
+
+/* --- two runs side by side (report/compare.h) --- */
+
+typedef struct cmp_ctx {
+	const pq_compare *c;
+	size_t from, to; /* its points c->p[from..to-1] */
+	int hosts;	 /* a host column: either run holds several hosts */
+} cmp_ctx;
+
+static int cmp_row(const void *ctx, size_t i, krow *r)
+{
+	const cmp_ctx *k = ctx;
+	int both = k->from < k->c->shared;
+	r->n = 0;
+	if (i == 0) {
+		snprintf(r->c[r->n++], sizeof r->c[0], "grid point");
+		if (k->hosts)
+			snprintf(r->c[r->n++], sizeof r->c[0], "host");
+		snprintf(r->c[r->n++], sizeof r->c[0], "phase");
+		snprintf(r->c[r->n++], sizeof r->c[0], both ? "A ms [95%% CI]" : "ms [95%% CI]");
+		snprintf(r->c[r->n++], sizeof r->c[0], both ? "B ms [95%% CI]" : "n (failed)");
+		if (both)
+			snprintf(r->c[r->n++], sizeof r->c[0], "B minus A (bootstrap)");
+		return 1;
+	}
+	if (k->from + i - 1 >= k->to)
+		return 0;
+	const pq_compare_point *p = &k->c->p[k->from + i - 1];
+	const pq_agg *a = pq_compare_agg_of(k->c, p);
+	const pq_agg_group *g = pq_compare_group_of(p);
+	pq_compare_label(k->c, p, r->c[r->n++], sizeof r->c[0]);
+	if (k->hosts)
+		snprintf(r->c[r->n++], sizeof r->c[0], "%s", a->hosts[g->host]);
+	snprintf(r->c[r->n++], sizeof r->c[0], "%s", pq_agg_phase_name[p->phase]);
+	med_ci(r->c[r->n++], sizeof r->c[0], &g->desc[p->phase]);
+	if (!both) {
+		snprintf(r->c[r->n++], sizeof r->c[0], "%zu (%zu)", g->n[PQ_AGG_HS], g->failed);
+		return 1;
+	}
+	med_ci(r->c[r->n++], sizeof r->c[0], &p->gb->desc[p->phase]);
+	if (p->has_diff)
+		pq_boot_verdict(&p->diff, 1, "ms", r->c[r->n++], sizeof r->c[0]);
+	else
+		snprintf(r->c[r->n++], sizeof r->c[0], "too few values");
+	return 1;
+}
+
+static void sentence(pq_out *o, const char *s, int md)
+{
+	if (md)
+		pq_out_md(o, s);
+	else
+		pq_out_term(o, s);
+	pq_out_printf(o, ".\n");
+}
+
+/* One of the three tables: a heading sentence, then its rows. */
+static void cmp_table(pq_out *o, const cmp_ctx *k, const char *title, int md)
+{
+	pq_out_printf(o, "%s", md ? "#### " : "");
+	sentence(o, title, md);
+	if (k->to > k->from) {
+		pq_out_printf(o, "%s", md ? "\n" : "");
+		table_write(o, cmp_row, k, md);
+	}
+	pq_out_printf(o, "\n");
+}
+
+void pq_report_compare_text(pq_out *o, const pq_compare *c, int md)
+{
+	char t[1200];
+	snprintf(t, sizeof t, "Two runs side by side: A = %s (spec %s, %zu grid point%s), B = %s (spec %s, %zu grid "
+		 "point%s); bootstrap seed %llu", c->name_a, c->spec_a, c->a->n, c->a->n == 1 ? "" : "s", c->name_b,
+		 c->spec_b, c->b->n, c->b->n == 1 ? "" : "s", (unsigned long long)c->a->seed);
+	pq_out_printf(o, "%s", md ? "### " : "");
+	sentence(o, t, md);
+	pq_out_printf(o, "%s", md ? "\n" : "");
+	sentence(o, c->grid, md);
+	pq_out_printf(o, "%s", md ? "\n" : "");
+	sentence(o, c->summary, md);
+	pq_out_printf(o, "\n");
+	int hosts = c->a->nhosts > 1 || c->b->nhosts > 1;
+	const cmp_ctx k[3] = {{c, 0, c->shared, hosts},
+			      {c, c->shared, c->shared + c->only_a, hosts},
+			      {c, c->shared + c->only_a, c->n, hosts}};
+	if (c->shared)
+		snprintf(t, sizeof t, "In both, %zu grid point%s: medians in ms with 95 %% intervals, and the difference B "
+			 "minus A", c->shared, c->shared == 1 ? "" : "s");
+	else
+		snprintf(t, sizeof t, "In both: no grid point");
+	cmp_table(o, &k[0], t, md);
+	snprintf(t, sizeof t, "Only in A (%s): %zu grid point%s", c->name_a, c->only_a, c->only_a == 1 ? "" : "s");
+	cmp_table(o, &k[1], t, md);
+	snprintf(t, sizeof t, "Only in B (%s): %zu grid point%s", c->name_b, c->only_b, c->only_b == 1 ? "" : "s");
+	cmp_table(o, &k[2], t, md);
 }
 
 static int save(pq_out *o, const char *dir, const char *name, pq_diag *d)
@@ -318,6 +425,46 @@ static void cdf_csv(pq_out *o, const pq_agg *a)
 				      g->cell->response_bytes, v[k], (double)(k + 1) / (double)n);
 		}
 	}
+}
+
+static void csv_desc(pq_out *o, const pq_agg_group *g, enum pq_agg_phase p)
+{
+	const pq_ci_desc *d = g ? &g->desc[p] : NULL;
+	if (!g || !g->n[p])
+		pq_out_printf(o, ",%zu,,,", g ? g->n[p] : 0);
+	else if (d->has_ci)
+		pq_out_printf(o, ",%zu,%.3f,%.3f,%.3f", g->n[p], d->median, d->median_lo, d->median_hi);
+	else
+		pq_out_printf(o, ",%zu,%.3f,,", g->n[p], d->median);
+}
+
+int pq_report_compare_csv(const pq_compare *c, const char *dir, pq_diag *d)
+{
+	static const char *const in[3] = {"both", "A", "B"};
+	pq_out o;
+	pq_out_init(&o, 256u << 20);
+	pq_out_printf(&o, "host,point_key,arm,in,phase,a_n,a_median_ms,a_ci_lo_ms,a_ci_hi_ms,b_n,b_median_ms,b_ci_lo_ms,"
+			  "b_ci_hi_ms,diff_ms,diff_lo_ms,diff_hi_ms,measurable\n");
+	for (size_t i = 0; i < c->n; i++) {
+		const pq_compare_point *p = &c->p[i];
+		const pq_agg *a = pq_compare_agg_of(c, p);
+		const pq_agg_group *g = pq_compare_group_of(p);
+		csv_str(&o, a->hosts[g->host]);
+		pq_out_printf(&o, ",");
+		csv_str(&o, g->cell->point_key);
+		pq_out_printf(&o, ",");
+		csv_str(&o, a->arms[g->arm]);
+		pq_out_printf(&o, ",%s,%s", in[i < c->shared ? 0 : i < c->shared + c->only_a ? 1 : 2], pq_agg_phase_name[p->phase]);
+		csv_desc(&o, p->ga, p->phase);
+		csv_desc(&o, p->gb, p->phase);
+		if (p->has_diff)
+			pq_out_printf(&o, ",%.3f,%.3f,%.3f,%d\n", p->diff.diff, p->diff.diff_lo, p->diff.diff_hi, p->diff.measurable);
+		else
+			pq_out_printf(&o, ",,,,\n");
+	}
+	int rc = save(&o, dir, "compare.csv", d);
+	pq_out_dispose(&o);
+	return rc;
 }
 
 int pq_report_csv(const pq_agg *a, const char *dir, pq_diag *d)

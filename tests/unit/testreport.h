@@ -67,7 +67,7 @@ __attribute__((unused)) static char *page_of(const pq_rdb *db, const pq_agg *a)
 {
 	pq_out o;
 	pq_out_init(&o, 1 << 22);
-	pq_report_html(&o, db, a, "x.db");
+	pq_report_html(&o, db, a, "x.db", NULL);
 	assert_int_equal(o.err, 0);
 	char *h = strdup(pq_buf_str(&o.b));
 	pq_out_dispose(&o);
