@@ -405,10 +405,10 @@ static void steps(build *b)
 					   count_word(lround(s->jump_rtts)) ? count_word(lround(s->jump_rtts)) : "more than one", l->cliff_kb);
 			pq_out_cat(f->text, sizeof f->text, "%sbetween %.1f and %.1f kB at %g ms", said > 1 ? "; " : "", s->x_before,
 				   s->x_after, (double)a->rtts[l->rtt] / 1e3);
+			host_words(f->text, sizeof f->text, a, l->host);
+			b->said[l->host][k] = 1;
 			link_figure(f, a, l->first);
 		}
-		if (f)
-			b->said[0][k] = 1;
 	}
 }
 
