@@ -12,6 +12,7 @@
 
 #include "cli/commands.h"
 #include "core/awake.h"
+#include "core/child.h"
 #include "core/clock.h"
 #include "core/sched.h"
 #include "core/units.h"
@@ -25,6 +26,7 @@
 #include "exp/store.h"
 #include "net/fwd.h"
 #include "net/link.h"
+#include "net/ns.h"
 
 struct sweep_opts {
 	const char *dim[PQ_DIM_COUNT]; /* --KEY for every spec key (exp/dim.h) */
@@ -305,7 +307,7 @@ static void pass_on(int sig)
  * the child's exit code (a child killed by a signal: the parent dies of the same). A
  * child whose parent dies gets SIGTERM: it ends after the cell in progress, as on ^C.
  * Returns -1 when it cannot fork: the sweep then runs here, in the caller's group. */
-static int own_session(int nice, int *code)
+static int own_session(int nice, const char *out, int *code)
 {
 	int group = pq_sched_group_nice();
 	if (nice == PQ_SCHED_NICE_KEEP || group == PQ_SCHED_NICE_KEEP || nice >= group)
@@ -332,6 +334,13 @@ static int own_session(int nice, int *code)
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	if (WIFSIGNALED(status)) {
+		/* Said, and its links' namespaces removed now (its workers, if any, end after
+		 * their cells and take their own down), then dies of the same signal. */
+		char how[160];
+		pq_child_describe_status(status, how, sizeof how);
+		fprintf(stderr, "pqtls sweep: the measuring process was %s; the cells it finished are kept in %s (the "
+				"same command measures the rest)\n", how, out);
+		pq_ns_sweep(NULL);
 		signal(WTERMSIG(status), SIG_DFL);
 		raise(WTERMSIG(status));
 	}
@@ -412,7 +421,7 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 	/* From here on the sweep measures: in a session of its own when that lets the
 	 * endpoints' priority count (the parent only waits for it and returns its code). */
 	int child_code;
-	if (own_session((int)o->endpoint_nice, &child_code) == 1) {
+	if (own_session((int)o->endpoint_nice, out, &child_code) == 1) {
 		rc = child_code;
 		goto out;
 	}
@@ -489,10 +498,14 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 		rc = pq_cli_fail(path_name, "%s", pq_diag_msg(&d));
 		goto out;
 	}
-	printf("%s: %zu cells measured, %zu already done, %zu failed; %llu connections, %llu failed; %s%s\n",
-	       out, sum.cells_run, sum.cells_skipped, sum.cells_failed, (unsigned long long)sum.conns,
-	       (unsigned long long)sum.conn_failures, sum.interrupted ? "interrupted (run the same command to resume)" : "complete",
-	       "");
+	char partial[96] = "";
+	if (sum.cells_partial) /* a cell whose server died mid-cell is one of these, not "0 failed" */
+		snprintf(partial, sizeof partial, " and %zu with failures (connections failed or the server died)",
+			 sum.cells_partial);
+	printf("%s: %zu cells measured, %zu already done, %zu failed%s; %llu connections, %llu failed; %s\n", out,
+	       sum.cells_run, sum.cells_skipped, sum.cells_failed, partial, (unsigned long long)sum.conns,
+	       (unsigned long long)sum.conn_failures,
+	       sum.interrupted ? "interrupted (run the same command to resume)" : "complete");
 	printf("%s\n", noise);
 	rc = sum.interrupted ? 128 + SIGINT : PQ_EXIT_OK;
 out:

@@ -557,6 +557,7 @@ static int max_nice(int a, int b)
 void pq_exp_run_summary_add(pq_exp_run_summary *s, const pq_exp_run_summary *w)
 {
 	s->cells_run += w->cells_run, s->cells_skipped += w->cells_skipped, s->cells_failed += w->cells_failed;
+	s->cells_partial += w->cells_partial;
 	s->conns += w->conns, s->conn_failures += w->conn_failures;
 	s->interrupted |= w->interrupted;
 	s->checks += w->checks, s->checks_missed += w->checks_missed;
@@ -687,6 +688,7 @@ int pq_exp_runner_cell(pq_exp_runner *R, const pq_exp_cell *c, pq_exp_cell_outco
 					: -1;
 		sum->cells_run++;
 		sum->cells_failed += (size_t)oc->failed;
+		sum->cells_partial += strcmp(r->row.status, "failures") == 0;
 		sum->conns += oc->conns;
 		sum->conn_failures += oc->failures;
 		if (o->log && strcmp(r->row.status, "ok") != 0)

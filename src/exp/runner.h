@@ -85,6 +85,7 @@ typedef struct pq_exp_run_opts {
 
 typedef struct pq_exp_run_summary {
 	size_t cells_run, cells_skipped, cells_failed;
+	size_t cells_partial;               /* measured, but some connections failed or the server died */
 	uint64_t conns, conn_failures;
 	int interrupted;
 	/* How faithful the sweep was (pq_exp_run_noise prints it): */

@@ -57,6 +57,12 @@ kill -9 $m
 rc=0
 wait $pid 2>/dev/null || rc=$?
 [ "$rc" = 137 ] || fail "the sweep was not killed by SIGKILL (exit $rc)"
+if [ "$m" != "$pid" ]; then
+	# the sweep measured in a child of its own: the parent says what happened to it and
+	# removes its links' namespaces before dying of the same signal
+	has "$TMP/first.err" "pqtls sweep: the measuring process was killed by signal 9 (Killed); the cells it finished are kept in $DB"
+	if ip netns list | grep -q "^pqtls-$m-"; then ip netns list; fail "the killed child's namespaces remain"; fi
+fi
 cells=$(count 'SELECT COUNT(*) FROM cell')
 [ "$cells" = "$stored" ] || fail "a cell was stored after the kill: $stored, then $cells"
 [ "$cells" -ge 2 ] && [ "$cells" -lt 12 ] || fail "after the kill: $cells cells (expected 2 to 11)"

@@ -28,6 +28,9 @@ rc=0
 wait $pid || rc=$?
 [ "$rc" = 0 ] || { cat "$TMP/err"; fail "the sweep exited $rc after its server crashed"; }
 grep -q "3 cells measured" "$TMP/out" || { cat "$TMP/out"; fail "not every cell was measured"; }
+# the crashed cell is counted on the summary line, never as "0 failed" and nothing else
+grep -qE "3 cells measured, 0 already done, (1 failed|0 failed and 1 with failures \(connections failed or the server died\))" \
+	"$TMP/out" || { cat "$TMP/out"; fail "the summary line does not count the crashed cell"; }
 python3 - "$DB" <<'PY' || fail "the crashed server's cell is not stored as expected"
 import sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
