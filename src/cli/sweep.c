@@ -204,7 +204,7 @@ static int list_presets(unsigned jobs)
 			n = g.n;
 			pq_exp_grid_order(&g);
 			fmt_eta(t, sizeof t, pq_exp_estimate_s(&g, 1));
-			fmt_eta(tj, sizeof tj, pq_exp_estimate_s(&g, pq_exp_jobs_choose(&g, jobs, ncpu(), g.n, why, sizeof why)));
+			fmt_eta(tj, sizeof tj, pq_exp_estimate_s(&g, pq_exp_jobs_choose(&g, jobs, "--jobs", ncpu(), g.n, why, sizeof why)));
 			pq_exp_grid_dispose(&g);
 		}
 		pq_exp_spec_dispose(&s);
@@ -396,7 +396,7 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 	size_t whole = g.n;
 	pq_exp_grid_shard(&g, si, sn);
 	pq_exp_grid_order(&g);
-	jobs = pq_exp_jobs_choose(&g, jobs_asked, ncpu(), g.n, jobs_why, sizeof jobs_why);
+	jobs = pq_exp_jobs_choose(&g, jobs_asked, "--jobs", ncpu(), g.n, jobs_why, sizeof jobs_why);
 	if (o->dry_run) {
 		print_grid(&g, si, sn, jobs, jobs_why);
 		rc = PQ_EXIT_OK;

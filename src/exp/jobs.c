@@ -42,14 +42,15 @@ size_t pq_exp_jobs_limit(int64_t rtt_ns, size_t cap)
 	return k < 1 ? 1 : k > cap ? cap : k;
 }
 
-unsigned pq_exp_jobs_choose(const pq_exp_grid *g, unsigned asked, unsigned ncpu, size_t ncells, char *why, size_t n)
+unsigned pq_exp_jobs_choose(const pq_exp_grid *g, unsigned asked, const char *what, unsigned ncpu, size_t ncells,
+			    char *why, size_t n)
 {
 	unsigned j = asked;
 	if (ncpu < 1)
 		ncpu = 1;
 	if (asked == PQ_EXP_JOBS_AUTO && g->server[0]) {
 		snprintf(why, n, "one cell at a time: the server is remote, its path and host are shared by every cell "
-				 "(--jobs N measures N at once anyway)");
+				 "(%s N measures N at once anyway)", what);
 		return 1;
 	}
 	if (asked == PQ_EXP_JOBS_AUTO) {
@@ -58,7 +59,7 @@ unsigned pq_exp_jobs_choose(const pq_exp_grid *g, unsigned asked, unsigned ncpu,
 			j = PQ_EXP_JOBS_MAX;
 		snprintf(why, n, "auto: %u per CPU on %u CPUs; fewer at small RTTs", PQ_EXP_JOBS_PER_CPU, ncpu);
 	} else {
-		snprintf(why, n, "--jobs %u", asked);
+		snprintf(why, n, "%s %u", what, asked);
 	}
 	if (ncells < j) {
 		j = ncells ? (unsigned)ncells : 1;

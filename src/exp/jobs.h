@@ -35,9 +35,10 @@ size_t pq_exp_jobs_limit(int64_t rtt_ns, size_t cap);
 
 /* The concurrency for `asked` (PQ_EXP_JOBS_AUTO or a count) on this grid and machine, with
  * the reason in why: a remote server is measured one cell at a time unless asked
- * otherwise; auto is PQ_EXP_JOBS_PER_CPU per CPU; never more than the cells to measure. */
-unsigned pq_exp_jobs_choose(const pq_exp_grid *g, unsigned asked, unsigned ncpu, size_t ncells, char *why,
-			    size_t n);
+ * otherwise; auto is PQ_EXP_JOBS_PER_CPU per CPU; never more than the cells to measure.
+ * `what` is the caller's name for the count's input (e.g. "--jobs"), used in why. */
+unsigned pq_exp_jobs_choose(const pq_exp_grid *g, unsigned asked, const char *what, unsigned ncpu, size_t ncells,
+			    char *why, size_t n);
 
 /* The dispatcher's cap on cells at once: lowered by one when a cell comes back marked
  * (at most once per `cap` cells finished, so one noisy moment counts once), raised by one
