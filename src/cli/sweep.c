@@ -14,6 +14,7 @@
 #include "core/awake.h"
 #include "core/child.h"
 #include "core/clock.h"
+#include "core/proc.h"
 #include "core/sched.h"
 #include "core/units.h"
 #include "exp/chains.h"
@@ -184,12 +185,6 @@ static void progress(void *arg, const pq_exp_progress *p)
 	fflush(stderr);
 }
 
-static unsigned ncpu(void)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-	return n > 0 ? (unsigned)n : 1;
-}
-
 static int list_presets(unsigned jobs)
 {
 	printf("%-20s %6s %8s %8s  %s\n", "preset", "cells", "serial", "--jobs", "what");
@@ -204,7 +199,7 @@ static int list_presets(unsigned jobs)
 			n = g.n;
 			pq_exp_grid_order(&g);
 			fmt_eta(t, sizeof t, pq_exp_estimate_s(&g, 1));
-			fmt_eta(tj, sizeof tj, pq_exp_estimate_s(&g, pq_exp_jobs_choose(&g, jobs, "--jobs", ncpu(), g.n, why, sizeof why)));
+			fmt_eta(tj, sizeof tj, pq_exp_estimate_s(&g, pq_exp_jobs_choose(&g, jobs, "--jobs", pq_proc_ncpu(), g.n, why, sizeof why)));
 			pq_exp_grid_dispose(&g);
 		}
 		pq_exp_spec_dispose(&s);
@@ -396,7 +391,7 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 	size_t whole = g.n;
 	pq_exp_grid_shard(&g, si, sn);
 	pq_exp_grid_order(&g);
-	jobs = pq_exp_jobs_choose(&g, jobs_asked, "--jobs", ncpu(), g.n, jobs_why, sizeof jobs_why);
+	jobs = pq_exp_jobs_choose(&g, jobs_asked, "--jobs", pq_proc_ncpu(), g.n, jobs_why, sizeof jobs_why);
 	if (o->dry_run) {
 		print_grid(&g, si, sn, jobs, jobs_why);
 		rc = PQ_EXIT_OK;

@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/proc.h"
 #include "core/sched.h"
 
 static void *spin(void *arg)
@@ -43,10 +44,8 @@ static void spinners(pid_t parent, unsigned n)
 int pq_awake_start(pq_awake *a, unsigned threads, pq_diag *d)
 {
 	a->pid = 0;
-	if (!threads) {
-		long n = sysconf(_SC_NPROCESSORS_ONLN);
-		threads = n > 0 ? (unsigned)n : 1;
-	}
+	if (!threads)
+		threads = pq_proc_ncpu();
 	pid_t parent = getpid(), pid = fork();
 	if (pid < 0)
 		return pq_diag_set(d, -errno, "cannot start the CPUs' keep-awake process: %s", strerror(errno));

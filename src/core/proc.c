@@ -37,3 +37,9 @@ void pq_proc_read_text(const char *path, char *buf, size_t n)
 	if (fd >= 0)
 		close(fd);
 }
+
+unsigned pq_proc_ncpu(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (unsigned)n : 1;
+}

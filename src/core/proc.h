@@ -16,5 +16,7 @@ uint64_t pq_proc_raise_fdlimit(uint64_t need);
 /* A small text file (/proc, /sys) into buf, NUL-terminated; "" when it cannot be read. */
 void pq_proc_read_text(const char *path, char *buf, size_t n);
 int64_t pq_proc_cpu_ns(int who);
+/* The CPUs online, at least 1. */
+unsigned pq_proc_ncpu(void);
 
 #endif

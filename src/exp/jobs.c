@@ -13,6 +13,7 @@
 
 #include "core/child.h"
 #include "core/clock.h"
+#include "core/proc.h"
 #include "exp/point.h"
 #include "net/linkcfg.h"
 
@@ -494,9 +495,8 @@ int pq_exp_run_jobs(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store 
 		return pq_exp_run(g, chains, st, o, sum, d);
 	if (jobs > PQ_EXP_JOBS_MAX)
 		jobs = PQ_EXP_JOBS_MAX;
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	disp D = {.g = g, .o = o, .d = d, .t0 = pq_clock_now(&pq_clock_mono), .pr = {.total = g->n},
-		  .cpu_budget = PQ_EXP_JOBS_CPU_BUDGET * (double)(ncpu > 0 ? ncpu : 1)};
+		  .cpu_budget = PQ_EXP_JOBS_CPU_BUDGET * (double)pq_proc_ncpu()};
 	pq_exp_run_summary_init(sum);
 	int rc = 0;
 	D.todo = calloc(g->n ? g->n : 1, sizeof *D.todo);
