@@ -304,10 +304,16 @@ static void learn_share(disp *D, const char *link_key, double share)
 	D->cpu[D->ncpu_known++].share = share;
 }
 
+/* Cells still to hand out: handed back ones, then the rest of the run order. */
+static int pending(const disp *D)
+{
+	return D->nagain || D->next < D->ntodo;
+}
+
 static void dispatch(disp *D)
 {
 	size_t limits[PQ_EXP_JOBS_MAX];
-	while (!D->stopping && (D->nagain || D->next < D->ntodo)) {
+	while (!D->stopping && pending(D)) {
 		size_t ci = D->nagain ? D->again[D->nagain - 1] : D->todo[D->next];
 		const pq_exp_cell *c = &D->g->cells[ci];
 		size_t n = 0, lim = pq_exp_jobs_limit(cell_rtt_ns(D->g, c), D->ctl.max);
@@ -342,7 +348,7 @@ static void dispatch(disp *D)
 
 static void stop_idle(disp *D)
 {
-	if (!D->stopping && (D->nagain || D->next < D->ntodo))
+	if (!D->stopping && pending(D))
 		return;
 	for (size_t i = 0; i < D->nw; i++) {
 		wslot *w = &D->w[i];
@@ -538,7 +544,7 @@ int pq_exp_run_jobs(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store 
 		rc = pq_diag_set(d, rrc, "%s", pq_diag_msg(&rd));
 	if (rc < 0 && !D.nw)
 		goto out;
-	sum->interrupted = D.next < D.ntodo || D.nagain;
+	sum->interrupted = pending(&D);
 	sum->inflight_peak = D.peak;
 	for (size_t i = 0; i < D.nw; i++)
 		if (D.w[i].have_sum) {
