@@ -29,7 +29,17 @@ for bad in 0 -1 65 abc 2x ""; do
 	has "$TMP/bad.err" "--jobs: '$bad' is not a number of cells at once; use auto or 1 to 64"
 	[ ! -e "$TMP/bad.db" ] || fail "--jobs '$bad' left a database"
 done
-echo "ok: --jobs 0, -1, 65, abc, 2x and '' refused before anything is written"
+# --remeasure and --keep-awake, the options beside it, the same way
+for bad in "--remeasure 9:--remeasure: 9 is out of range; use 0 to 5" "--remeasure x:--remeasure" \
+	"--keep-awake maybe:--keep-awake"; do
+	rc=0
+	# shellcheck disable=SC2086
+	"$P" sweep "$S" --no-check ${bad%%:*} --out "$TMP/bad.db" >"$TMP/bad.out" 2>"$TMP/bad.err" || rc=$?
+	[ "$rc" = 2 ] || fail "${bad%%:*}: exit $rc, expected 2"
+	has "$TMP/bad.err" "${bad#*:}"
+	[ ! -e "$TMP/bad.db" ] || fail "${bad%%:*} left a database"
+done
+echo "ok: --jobs 0, -1, 65, abc, 2x and '', --remeasure 9 and x, --keep-awake maybe refused before anything is written"
 
 # The dry run says how many at once and why; a remote server is one at a time.
 "$P" sweep "$S" --dry-run --jobs 4 | head -n 1 >"$TMP/dry"
