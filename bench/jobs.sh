@@ -1,24 +1,28 @@
 #!/usr/bin/env bash
 # Cells at once against one at a time, in the same run (src/exp/jobs.c, docs/sweep.md):
-# one grid measured serially (--jobs 1) and with --jobs auto, alternately ROUNDS times,
-# into separate databases. For each pair: the wall time ratio, the cells marked over the
-# link's or the host's budget in each, and, per grid point, whether the concurrent run's
-# median TTFB (handshake where no response is asked) lies inside the serial run's 95 %
-# interval or the serial median inside the concurrent one's (the two runs agree), from
-# `pqtls report`'s key.csv. Goal (issue: a full study in minutes): the same answers at
-# >= 95 % of grid points, in a fraction of the time.
+# one grid measured serially (--jobs 1), with --jobs auto and serially again, ROUNDS times,
+# into separate databases. For each pair of runs: the wall time ratio, the cells marked over
+# the link's or the host's budget, and per grid point whether the two runs differ measurably
+# (pqtls's own comparison, `pqtls report A.db B.db`: the bootstrap 95 % interval of the
+# difference of medians, TTFB or handshake, holds 0 or not), with two other readings from
+# key.csv (one median inside the other's interval; the intervals overlap). The two serial
+# runs are the peer: the concurrent run cannot agree with a serial one more often than two
+# serial runs agree with each other. Goal (issue: a full study in minutes): the same answers
+# at >= 95 % of grid points, in a fraction of the time.
 #   PQTLS=build/pqtls bash bench/jobs.sh          (GRID=quick ROUNDS=1 by default)
-#   GRID=ttfb-size: the ttfb-size preset scaled to 50 and 100 ms, 4-40 KiB in 4 KiB steps
+#   GRID=ttfb-size: the ttfb-size preset scaled to 50 and 100 ms, 8-40 KiB in 4 KiB steps
+#   JOBS=N: the concurrent run's --jobs (default auto)
 set -euo pipefail
 P=$(readlink -f "${PQTLS:-build/pqtls}")
 ROUNDS=${ROUNDS:-1}
 GRID=${GRID:-quick}
+JOBS=${JOBS:-auto}
 case "$ROUNDS" in *[!0-9]* | "") echo "jobs: ROUNDS is a count" >&2; exit 2 ;; esac
 if [ "$(id -u)" != 0 ]; then echo "jobs: needs root (links); skipped"; exit 0; fi
 command -v python3 >/dev/null || { echo "jobs: needs python3; skipped"; exit 0; }
 case "$GRID" in
 quick) ARGS=(--preset quick --trials 2 --connections 8) ;;
-ttfb-size) ARGS=(--preset ttfb-size --profile paper-50,paper-100 --pad-chain-to "4KiB..40KiB step 4KiB" --trials 1 --connections 8) ;;
+ttfb-size) ARGS=(--preset ttfb-size --profile paper-50,paper-100 --pad-chain-to "8KiB..40KiB step 4KiB" --trials 1 --connections 8) ;;
 *) echo "jobs: GRID is quick or ttfb-size" >&2; exit 2 ;;
 esac
 T=$(mktemp -d)
@@ -32,32 +36,64 @@ run() { # NAME JOBS
 	echo "$t1 - $t0" | bc >"$T/$1.s"
 	"$P" report "$T/$1.db" -q -o "$T/$1.html" --csv "$T/$1.csv" >/dev/null
 }
+cmp() { # A B: pqtls's own comparison of two runs (bootstrap difference per shared grid point)
+	"$P" report "$T/$1.db" "$T/$2.db" -q -o "$T/$1-$2.html" --csv "$T/$1-$2.csv" >/dev/null
+}
 
-echo "jobs: grid $GRID (${ARGS[*]}), $ROUNDS rounds, $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "jobs: grid $GRID (${ARGS[*]}), --jobs $JOBS against --jobs 1, $ROUNDS rounds, $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
+# Each round: serial, --jobs auto, serial again. The two serial runs are the peer: how often
+# two runs of the same code one cell at a time agree is the most the concurrent run can.
 for r in $(seq 1 "$ROUNDS"); do
 	run "serial$r" 1
-	run "auto$r" auto
-	python3 - "$T" "$r" <<'PY'
-import csv, sqlite3, sys
-T, r = sys.argv[1], sys.argv[2]
+	run "auto$r" "$JOBS"
+	run "again$r" 1
+	cmp "serial$r" "again$r"
+	cmp "serial$r" "auto$r"
+	cmp "again$r" "auto$r"
+	python3 - "$T" "$r" "$JOBS" <<'PY'
+import csv, sqlite3, statistics, sys
+T, r, J = sys.argv[1], sys.argv[2], sys.argv[3]
 def key(name):
     rows = {}
-    for x in csv.DictReader(open(f"{T}/{name}/key.csv")):
+    for x in csv.DictReader(open(f"{T}/{name}{r}.csv/key.csv")):
         ph = "ttfb" if x["ttfb_median_ms"] else "handshake"
         rows[x["point_key"]] = tuple(float(x[f"{ph}_{k}"]) for k in ("median_ms", "ci_lo_ms", "ci_hi_ms"))
     return rows
 def marked(name):
-    db = sqlite3.connect(f"{T}/{name}.db")
+    db = sqlite3.connect(f"{T}/{name}{r}.db")
     return db.execute("SELECT COUNT(*), SUM(link_ok = 0 OR host_ok = 0), "
                       "SUM(link_late_p99_us > 500) FROM cell").fetchone()
-s, a = key(f"serial{r}.csv"), key(f"auto{r}.csv")
-agree = sum(1 for k in s if k in a and (s[k][1] <= a[k][0] <= s[k][2] or a[k][1] <= s[k][0] <= a[k][2]))
-ts, ta = (float(open(f"{T}/{n}{r}.s").read()) for n in ("serial", "auto"))
-(ns, ms, ls), (na, ma, la) = marked(f"serial{r}"), marked(f"auto{r}")
-print(f"round {r}: serial {ts:.1f} s, --jobs auto {ta:.1f} s: x{ts / ta:.2f} faster")
-print(f"  cells over a budget: serial {ms} of {ns}, auto {ma} of {na}; release lateness p99 > 0.5 ms: "
-      f"serial {ls} of {ns}, auto {la} of {na}")
-print(f"  grid points whose medians agree (one inside the other's 95 % interval): {agree} of {len(s)} "
-      f"({100 * agree / max(len(s), 1):.0f} %)")
+def compare(A, B):
+    a, b = runs[A], runs[B]
+    shared = [k for k in a if k in b]
+    inside = sum(1 for k in shared if a[k][1] <= b[k][0] <= a[k][2] or b[k][1] <= a[k][0] <= b[k][2])
+    overlap = sum(1 for k in shared if a[k][1] <= b[k][2] and b[k][1] <= a[k][2])
+    diff = [b[k][0] - a[k][0] for k in shared]
+    same, differ = 0, []
+    for x in csv.DictReader(open(f"{T}/{A}{r}-{B}{r}.csv/compare.csv")):
+        if x["in"] != "both":
+            continue
+        if x["measurable"] == "0":
+            same += 1
+        else:
+            differ.append(f"{x['arm']} at {rtt[x['point_key']]:g} ms: {float(x['diff_ms']):+.2f} ms "
+                          f"[{float(x['diff_lo_ms']):+.2f}, {float(x['diff_hi_ms']):+.2f}]")
+    return len(shared), same, inside, overlap, statistics.mean(diff), statistics.median(diff), differ
+runs = {n: key(n) for n in ("serial", "auto", "again")}
+rtt = {x["point_key"]: float(x["rtt_us"]) / 1000 for x in csv.DictReader(open(f"{T}/serial{r}.csv/key.csv"))}
+secs = {n: float(open(f"{T}/{n}{r}.s").read()) for n in runs}
+print(f"round {r}: serial {secs['serial']:.1f} s and {secs['again']:.1f} s, --jobs {J} {secs['auto']:.1f} s: "
+      f"x{(secs['serial'] + secs['again']) / 2 / secs['auto']:.2f} faster")
+for n in runs:
+    c, m, l = marked(n)
+    print(f"  {n:6}: cells over a budget {m} of {c}; release lateness p99 > 0.5 ms in {l} of {c}")
+for a, b in (("serial", "again"), ("serial", "auto"), ("again", "auto")):
+    n, same, inside, overlap, mean, med, differ = compare(a, b)
+    print(f"  {a} -> {b}: no measurable difference (the bootstrap 95 % interval of the difference holds 0) at "
+          f"{same} of {n} grid points ({100 * same / max(n, 1):.0f} %); one median inside the other's 95 % interval "
+          f"at {inside} ({100 * inside / max(n, 1):.0f} %); intervals overlap at {overlap} "
+          f"({100 * overlap / max(n, 1):.0f} %); median shift {mean:+.2f} ms mean, {med:+.2f} ms median")
+    for x in differ:
+        print(f"      differs: {x}")
 PY
 done

@@ -14,6 +14,7 @@
 #include "core/child.h"
 #include "core/clock.h"
 #include "core/proc.h"
+#include "core/wire.h"
 #include "exp/point.h"
 #include "net/linkcfg.h"
 
@@ -33,14 +34,28 @@ int pq_exp_jobs_parse(const char *s, const char *what, unsigned *jobs, pq_diag *
 	return 0;
 }
 
-size_t pq_exp_jobs_limit(int64_t rtt_ns, size_t cap)
+size_t pq_exp_jobs_limit(int64_t scale_ns, size_t cap)
 {
 	if (cap < 1)
 		cap = 1;
-	if (rtt_ns < PQ_EXP_JOBS_SOLO_RTT_NS)
+	if (scale_ns < PQ_EXP_JOBS_SOLO_RTT_NS)
 		return 1;
-	size_t k = (size_t)(rtt_ns / PQ_EXP_JOBS_RTT_PER_JOB_NS);
-	return k < 1 ? 1 : k > cap ? cap : k;
+	int64_t k = scale_ns / PQ_EXP_JOBS_RTT_PER_JOB_NS;
+	return k < 1 ? 1 : (uint64_t)k > cap ? cap : (size_t)k;
+}
+
+int64_t pq_exp_jobs_scale_ns(const pq_link_config *lc)
+{
+	uint64_t slowest = 0;
+	for (int i = 0; i < 2; i++)
+		if (lc->dir[i].rate_bps && (!slowest || lc->dir[i].rate_bps < slowest))
+			slowest = lc->dir[i].rate_bps;
+	int64_t wire = 0;
+	if (slowest) {
+		double bits = 8.0 * PQ_WIRE_IW_DEFAULT * (lc->mtu ? lc->mtu : PQ_WIRE_MTU_DEFAULT);
+		wire = (int64_t)(bits / (double)slowest * 1e9);
+	}
+	return pq_link_config_rtt_ns(lc) + wire;
 }
 
 unsigned pq_exp_jobs_choose(const pq_exp_grid *g, unsigned asked, const char *what, unsigned ncpu, size_t ncells,
@@ -267,14 +282,14 @@ static int pick(const disp *D, const pq_exp_cell *c)
 	return any;
 }
 
-/* The RTT of the cell's link as it will be brought up (a profile's too); a remote
+/* The time scale of the cell's link as it will be brought up (a profile's too); a remote
  * server's counts as alone (its path is not ours to share out). */
-static int64_t cell_rtt_ns(const pq_exp_grid *g, const pq_exp_cell *c)
+static int64_t cell_scale_ns(const pq_exp_grid *g, const pq_exp_cell *c)
 {
 	pq_link_config lc;
 	if (g->server[0] || pq_exp_point_link(&c->p, g->seed, c->arm_where, &lc, NULL) < 0)
 		return 0;
-	return pq_link_config_rtt_ns(&lc);
+	return pq_exp_jobs_scale_ns(&lc);
 }
 
 /* The CPU share a cell of this link is expected to use: what its link's cells used (a
@@ -316,7 +331,7 @@ static void dispatch(disp *D)
 	while (!D->stopping && pending(D)) {
 		size_t ci = D->nagain ? D->again[D->nagain - 1] : D->todo[D->next];
 		const pq_exp_cell *c = &D->g->cells[ci];
-		size_t n = 0, lim = pq_exp_jobs_limit(cell_rtt_ns(D->g, c), D->ctl.max);
+		size_t n = 0, lim = pq_exp_jobs_limit(cell_scale_ns(D->g, c), D->ctl.max);
 		double used = 0, share = share_of(D, c->link_key);
 		for (size_t i = 0; i < D->nw; i++)
 			if (D->w[i].busy >= 0) {

@@ -21,7 +21,7 @@
 #include "exp/runner.h"
 
 #define PQ_EXP_JOBS_MAX 64      /* --jobs accepts 1..64 */
-#define PQ_EXP_JOBS_PER_CPU 6   /* auto: cells at once per CPU, at RTTs where the CPUs mostly wait */
+#define PQ_EXP_JOBS_PER_CPU 12  /* auto: cells at once per CPU, at RTTs where the CPUs mostly wait */
 #define PQ_EXP_JOBS_SOLO_RTT_NS 10000000LL /* below 10 ms RTT a cell runs alone */
 #define PQ_EXP_JOBS_RTT_PER_JOB_NS 5000000LL /* above it, one neighbour per 5 ms of RTT */
 #define PQ_EXP_JOBS_AUTO 0
@@ -29,9 +29,15 @@
 /* "auto" (PQ_EXP_JOBS_AUTO) or a count 1..PQ_EXP_JOBS_MAX; `what` names the option. */
 int pq_exp_jobs_parse(const char *s, const char *what, unsigned *jobs, pq_diag *d) PQ_MUST_USE;
 
-/* How many cells may be in flight while a cell with this RTT is (itself included), at most
- * cap: 1 below PQ_EXP_JOBS_SOLO_RTT_NS, then one per PQ_EXP_JOBS_RTT_PER_JOB_NS. */
-size_t pq_exp_jobs_limit(int64_t rtt_ns, size_t cap);
+/* How many cells may be in flight while a cell with this time scale is (itself included),
+ * at most cap: 1 below PQ_EXP_JOBS_SOLO_RTT_NS, then one per PQ_EXP_JOBS_RTT_PER_JOB_NS. */
+size_t pq_exp_jobs_limit(int64_t scale_ns, size_t cap);
+
+/* A link's time scale, against which a cell's CPU work (signing, verifying, forwarding)
+ * is small or not: its RTT, plus the time its slower direction takes to carry one
+ * initial window of full-size packets (at 1 Mbit/s and MTU 1500, 120 ms: a cell there
+ * waits for the wire, not for a CPU). A link of 0 ns RTT and no rate limit is 0. */
+int64_t pq_exp_jobs_scale_ns(const struct pq_link_config *lc);
 
 /* The concurrency for `asked` (PQ_EXP_JOBS_AUTO or a count) on this grid and machine, with
  * the reason in why: a remote server is measured one cell at a time unless asked

@@ -796,8 +796,8 @@ double pq_exp_estimate_s(const pq_exp_grid *g, unsigned jobs)
 			cell = 0.05 + (double)p->connections / p->open_rate + per + (double)p->warmup * per;
 		else
 			cell = 0.05 + (double)(p->connections + p->warmup) * per / p->concurrency;
-		/* at once with as many neighbours as its RTT allows (exp/jobs.h) */
-		s += cell / (double)pq_exp_jobs_limit(g->server[0] ? 0 : pq_link_config_rtt_ns(&lc), jobs ? jobs : 1);
+		/* at once with as many neighbours as its link's time scale allows (exp/jobs.h) */
+		s += cell / (double)pq_exp_jobs_limit(g->server[0] ? 0 : pq_exp_jobs_scale_ns(&lc), jobs ? jobs : 1);
 	}
 	/* each worker brings its links up (about once each), side by side */
 	return s + links;

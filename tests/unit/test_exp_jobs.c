@@ -1,6 +1,6 @@
 /* exp/jobs: how many cells a sweep measures at once. The option's values and refusals,
  * the choice for a grid (remote: one at a time; auto: per CPU; never more than the cells),
- * the RTT rule that keeps small-RTT cells alone, the dispatcher's admission test and its
+ * the RTT rule that keeps small-RTT cells alone (a slow link's wire time counted in), the dispatcher's admission test and its
  * back-off when cells come back over their budgets. The workers themselves are measured
  * by tests/integration/sweep_jobs.sh. */
 #include <setjmp.h>
@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "exp/jobs.h"
+#include "net/linkcfg.h"
 
 #define MS 1000000LL
 
@@ -50,6 +51,33 @@ static void limit(void **state)
 	assert_int_equal(pq_exp_jobs_limit(148 * MS, 12), 12);
 	assert_int_equal(pq_exp_jobs_limit(148 * MS, 1), 1);
 	assert_int_equal(pq_exp_jobs_limit(148 * MS, 0), 1);
+}
+
+/* The time scale the limit is asked with: the RTT, plus one initial window of full packets
+ * at the slower direction's rate (a slow link's cell waits for the wire, not a CPU). */
+static void scale(void **state)
+{
+	(void)state;
+	pq_link_config lc;
+	pq_link_config_init(&lc);
+	assert_int_equal(pq_exp_jobs_scale_ns(&lc), 0);
+	pq_link_config_set_rtt(&lc, 35 * MS);
+	assert_int_equal(pq_exp_jobs_scale_ns(&lc), 35 * MS); /* no rate limit */
+	lc.dir[PQ_DIR_S2C].rate_bps = 1000000;                /* 1 Mbit/s down: 10 x 1500 B = 120 ms */
+	assert_int_equal(pq_exp_jobs_scale_ns(&lc), 155 * MS);
+	lc.dir[PQ_DIR_C2S].rate_bps = 2000000; /* the slower direction counts */
+	assert_int_equal(pq_exp_jobs_scale_ns(&lc), 155 * MS);
+	lc.dir[PQ_DIR_C2S].rate_bps = 500000;
+	assert_int_equal(pq_exp_jobs_scale_ns(&lc), 275 * MS);
+	lc.mtu = 9000; /* jumbo frames take six times as long */
+	assert_int_equal(pq_exp_jobs_scale_ns(&lc), 35 * MS + 1440 * MS);
+	lc.dir[0].rate_bps = lc.dir[1].rate_bps = 1000000000ull; /* 1 Gbit/s: the RTT's rule */
+	lc.mtu = 0;
+	assert_int_equal(pq_exp_jobs_limit(pq_exp_jobs_scale_ns(&lc), 24), 7);
+	/* a 6 ms link stays alone at any rate that adds under 4 ms */
+	pq_link_config_set_rtt(&lc, 6 * MS);
+	lc.dir[0].rate_bps = lc.dir[1].rate_bps = 100000000ull;
+	assert_int_equal(pq_exp_jobs_limit(pq_exp_jobs_scale_ns(&lc), 24), 1);
 }
 
 static void choose(void **state)
@@ -151,7 +179,7 @@ static void summary_add(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(parse),    cmocka_unit_test(limit), cmocka_unit_test(choose),
+		cmocka_unit_test(parse),    cmocka_unit_test(limit), cmocka_unit_test(scale), cmocka_unit_test(choose),
 		cmocka_unit_test(may_start), cmocka_unit_test(cpu_fits), cmocka_unit_test(ctl),
 		cmocka_unit_test(summary_add),
 	};
