@@ -462,12 +462,12 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 		ro.progress_arg = &b;
 	}
 	pq_exp_run_summary sum;
-	/* Cell servers are exec'd from this very binary, by its real path (so they are
-	 * `pqtls` to ps and pgrep, not `exe`); without one they are forked only. */
-	char self_exe[4096] = "";
-	ssize_t sl = readlink("/proc/self/exe", self_exe, sizeof self_exe - 1);
-	self_exe[sl > 0 ? sl : 0] = '\0';
-	ro.server_exe = self_exe[0] ? self_exe : NULL;
+	/* Cell servers are exec'd from the very file this process runs, through
+	 * /proc/self/exe: by path, a rebuild of the binary under a running sweep failed every
+	 * cell started while the linker wrote it (exit 127), and a replaced binary may not
+	 * speak this one's configuration. They name themselves `pqtls` for ps and pgrep
+	 * (exp/srvproc.c). Without /proc they are forked only. */
+	ro.server_exe = access("/proc/self/exe", X_OK) == 0 ? "/proc/self/exe" : NULL;
 	pq_awake awake = {0};
 	pq_diag ad;
 	if (o->awake == 0 && !g.server[0] && pq_awake_start(&awake, 0, &ad) < 0 && log)

@@ -1,6 +1,8 @@
 #include "core/proc.h"
 
 #include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -42,4 +44,27 @@ unsigned pq_proc_ncpu(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 	return n > 0 ? (unsigned)n : 1;
+}
+
+int pq_proc_parse_busy(const char *stat, uint64_t *ticks)
+{
+	unsigned long long user, nice, sys, idle, iowait, irq, softirq;
+	if (!stat || strncmp(stat, "cpu ", 4) != 0 ||
+	    sscanf(stat + 4, "%llu %llu %llu %llu %llu %llu %llu", &user, &nice, &sys, &idle, &iowait, &irq, &softirq) != 7)
+		return PQ_EPARSE;
+	*ticks = user + sys + irq + softirq;
+	return 0;
+}
+
+int pq_proc_parse_tree(const char *pidstat, uint64_t *ticks)
+{
+	/* "PID (COMM) S PPID ...": the name may hold spaces and parentheses, so count the
+	 * fields from its last ')'; utime is the 14th field, cstime the 17th. */
+	const char *p = pidstat ? strrchr(pidstat, ')') : NULL;
+	unsigned long long ut, st, cut, cst;
+	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %llu %llu", &ut, &st, &cut,
+			 &cst) != 4)
+		return PQ_EPARSE;
+	*ticks = ut + st + cut + cst;
+	return 0;
 }

@@ -91,12 +91,17 @@ void pq_exp_jobs_ctl_init(pq_exp_jobs_ctl *c, size_t max)
 	*c = (pq_exp_jobs_ctl){.cap = max ? max : 1, .max = max ? max : 1};
 }
 
-int pq_exp_jobs_ctl_done(pq_exp_jobs_ctl *c, int marked)
+int pq_exp_jobs_ours(uint64_t ours_ticks, uint64_t busy_ticks)
+{
+	return busy_ticks < PQ_EXP_JOBS_OURS_MIN_TICKS || (double)ours_ticks >= PQ_EXP_JOBS_OURS_SHARE * (double)busy_ticks;
+}
+
+int pq_exp_jobs_ctl_done(pq_exp_jobs_ctl *c, int marked, int ours)
 {
 	c->since_change++;
 	if (marked) {
 		c->clean_run = 0;
-		if (c->cap > 1 && c->since_change >= c->cap) {
+		if (ours && c->cap > 1 && c->since_change >= c->cap) {
 			c->cap--;
 			c->since_change = 0;
 			return -1;
@@ -204,6 +209,7 @@ typedef struct wslot {
 	size_t limit;          /* of the cell in flight */
 	double share;          /* its CPU share as estimated when it started */
 	const char *link_key;  /* of the last cell: its link is up there */
+	uint64_t ticks;        /* its own and its reaped children's CPU ticks, last read */
 	pq_exp_run_summary sum;
 	int have_sum;
 } wslot;
@@ -220,6 +226,12 @@ typedef struct disp {
 	struct { const char *link_key; double share; } *cpu; /* learnt per link */
 	size_t ncpu_known;
 	pq_exp_progress pr;
+	struct {
+		int64_t at;     /* when last read, 0 never */
+		uint64_t busy;  /* the machine's busy ticks then */
+		int ours;       /* the last window's verdict (pq_exp_jobs_ours) */
+		int said;       /* the log said the cap stays for other work */
+	} host;
 	int64_t t0;
 	int rc, stopping;
 	pq_diag *d;
@@ -383,6 +395,36 @@ static void fail(disp *D, const char *msg)
 	D->stopping = 1;
 }
 
+/* Every couple of seconds: whether the workers' CPU time (theirs and their reaped cell
+ * servers') was a large part of the machine's busy time since the last look. */
+#define HOST_WINDOW_NS (2 * PQ_NS_PER_S)
+static void host_window(disp *D)
+{
+	int64_t now = pq_clock_now(&pq_clock_mono);
+	if (D->host.at && now - D->host.at < HOST_WINDOW_NS)
+		return;
+	char buf[4096], path[64];
+	uint64_t busy = 0, ours = 0;
+	pq_proc_read_text("/proc/stat", buf, sizeof buf);
+	if (pq_proc_parse_busy(buf, &busy) < 0)
+		return; /* no /proc: the verdict stays (yes at the start) */
+	for (size_t i = 0; i < D->nw; i++) {
+		uint64_t t;
+		if (D->w[i].ended)
+			continue;
+		snprintf(path, sizeof path, "/proc/%d/stat", (int)D->w[i].pid);
+		pq_proc_read_text(path, buf, sizeof buf);
+		if (pq_proc_parse_tree(buf, &t) < 0)
+			continue;
+		ours += t >= D->w[i].ticks && D->host.at ? t - D->w[i].ticks : 0;
+		D->w[i].ticks = t;
+	}
+	if (D->host.at)
+		D->host.ours = pq_exp_jobs_ours(ours, busy >= D->host.busy ? busy - D->host.busy : 0);
+	D->host.at = now;
+	D->host.busy = busy;
+}
+
 /* A log line starts on a line of its own when the progress bar is drawn. */
 static const char *bar_nl(const disp *D)
 {
@@ -416,7 +458,14 @@ static void on_message(disp *D, wslot *w, const wmsg *m)
 		D->pr.marked += (size_t)m->oc.marked;
 		learn_share(D, c->link_key, m->oc.cpu_share);
 		size_t before = D->ctl.cap;
-		int ch = pq_exp_jobs_ctl_done(&D->ctl, m->oc.marked);
+		host_window(D);
+		int ch = pq_exp_jobs_ctl_done(&D->ctl, m->oc.marked, D->host.ours);
+		if (m->oc.marked && !D->host.ours && !D->host.said && D->o->log)
+			fprintf(D->o->log,
+				"%sjobs: cells go over their budgets while other work uses most of this machine's busy CPU "
+				"time (the sweep under %.0f %%): fewer cells at once would not help, so %zu stay\n",
+				bar_nl(D), 100 * PQ_EXP_JOBS_OURS_SHARE, D->ctl.cap);
+		D->host.said = m->oc.marked ? !D->host.ours : D->host.said;
 		if (ch && D->o->log)
 			fprintf(D->o->log, "%sjobs: at most %zu cell%s at once, was %zu (%s)\n", bar_nl(D), D->ctl.cap,
 				D->ctl.cap == 1 ? "" : "s", before,
@@ -549,6 +598,7 @@ int pq_exp_run_jobs(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store 
 	pq_store_suspend(st);
 	rc = start_workers(&D, jobs, chains, st);
 	pq_exp_jobs_ctl_init(&D.ctl, D.nw);
+	D.host.ours = 1;
 	if (rc == 0) {
 		progress(&D, NULL);
 		rc = loop(&D);

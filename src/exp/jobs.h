@@ -47,15 +47,27 @@ unsigned pq_exp_jobs_choose(const pq_exp_grid *g, unsigned asked, const char *wh
 			    char *why, size_t n);
 
 /* The dispatcher's cap on cells at once: lowered by one when a cell comes back marked
- * (at most once per `cap` cells finished, so one noisy moment counts once), raised by one
- * after 2 x cap clean cells in a row, between 1 and max. */
+ * (at most once per `cap` cells finished, so one noisy moment counts once) while the
+ * sweep's own work is a large part of the machine's (`ours`: pq_exp_jobs_ours), raised by
+ * one after 2 x cap clean cells in a row, between 1 and max. A cell marked while other
+ * work uses most of the CPUs does not lower it (fewer cells at once would not have made it
+ * clean) nor counts as clean. */
 typedef struct pq_exp_jobs_ctl {
 	size_t cap, max;
 	size_t clean_run, since_change;
 } pq_exp_jobs_ctl;
 void pq_exp_jobs_ctl_init(pq_exp_jobs_ctl *c, size_t max);
 /* A finished cell: returns -1 when the cap went down, +1 up, 0 unchanged. */
-int pq_exp_jobs_ctl_done(pq_exp_jobs_ctl *c, int marked);
+int pq_exp_jobs_ctl_done(pq_exp_jobs_ctl *c, int marked, int ours);
+
+/* Whether the sweep's work is a large part of the machine's: its workers and the children
+ * they reaped (the cells' servers) used at least PQ_EXP_JOBS_OURS_SHARE of the machine's
+ * busy CPU time (core/proc.h) in a window, in clock ticks; with under
+ * PQ_EXP_JOBS_OURS_MIN_TICKS of busy time it cannot tell, and says yes (then the cap comes
+ * down on marks as it always did). */
+#define PQ_EXP_JOBS_OURS_SHARE 0.5
+#define PQ_EXP_JOBS_OURS_MIN_TICKS 50
+int pq_exp_jobs_ours(uint64_t ours_ticks, uint64_t busy_ticks);
 /* May one more cell, with this limit, start while `inflight` cells with the limits given run? */
 int pq_exp_jobs_may_start(const size_t *limits, size_t inflight, size_t next_limit, size_t cap);
 

@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -179,6 +180,7 @@ __attribute__((noreturn)) static void child(const pq_server_config *cfg, int ctl
 void pq_exp_srv_exec_main(int ctl, int res)
 {
 	static wire_cfg w; /* large: not on the stack */
+	prctl(PR_SET_NAME, "pqtls", 0, 0, 0); /* exec'd as /proc/self/exe, it would be `exe` */
 	if (read_all(ctl, &w, sizeof w, START_NS) < 0)
 		_exit(1);
 	if (w.size != sizeof w) {

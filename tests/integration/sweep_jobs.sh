@@ -75,6 +75,23 @@ print("ok: %d cells equal, cell by cell" % len(a))
 PY
 python3 "$TMP/same.py" "$TMP/j4.db" "$TMP/j1.db" 12 || fail "the --jobs 4 run differs from the serial one"
 
+# The binary rebuilt (or removed) under a running sweep: the cells started after it still
+# run their servers from the file the sweep runs, none fails (by path, every cell started
+# while the linker wrote the binary failed with exit 127).
+cp "$P" "$TMP/pqtls-copy"
+"$TMP/pqtls-copy" sweep "$S" --no-check -q --jobs 2 --out "$TMP/rb.db" >"$TMP/rb.out" 2>&1 &
+pid=$!
+for _ in $(seq 1 300); do
+	[ -e "$TMP/rb.db" ] && break
+	sleep 0.05
+done
+rm -f "$TMP/pqtls-copy"
+printf '#!/bin/sh\nexit 127\n' >"$TMP/pqtls-copy"
+chmod +x "$TMP/pqtls-copy"
+wait $pid || { cat "$TMP/rb.out"; fail "the sweep whose binary was replaced failed"; }
+has "$TMP/rb.out" "12 cells measured, 0 already done, 0 failed; 48 connections, 0 failed; complete"
+echo "ok: a sweep whose binary is replaced mid-run measures every cell"
+
 # Shards and jobs compose: shard 1/2 at --jobs 3 and 2/2 serially merge into the whole grid.
 "$P" sweep "$S" --no-check -q --jobs 3 --shard 1/2 --out "$TMP/s1.db" >"$TMP/s1.out" 2>&1 || { cat "$TMP/s1.out"; fail "shard 1"; }
 "$P" sweep "$S" --no-check -q --jobs 1 --shard 2/2 --out "$TMP/s2.db" >"$TMP/s2.out" 2>&1 || { cat "$TMP/s2.out"; fail "shard 2"; }

@@ -131,28 +131,50 @@ static void ctl(void **state)
 	pq_exp_jobs_ctl_init(&c, 4);
 	assert_int_equal(c.cap, 4);
 	/* a marked cell before `cap` cells finished since the start does not cut yet */
-	assert_int_equal(pq_exp_jobs_ctl_done(&c, 1), 0);
-	assert_int_equal(pq_exp_jobs_ctl_done(&c, 0), 0);
-	assert_int_equal(pq_exp_jobs_ctl_done(&c, 0), 0);
-	assert_int_equal(pq_exp_jobs_ctl_done(&c, 1), -1); /* the fourth: cut to 3 */
+	assert_int_equal(pq_exp_jobs_ctl_done(&c, 1, 1), 0);
+	assert_int_equal(pq_exp_jobs_ctl_done(&c, 0, 1), 0);
+	assert_int_equal(pq_exp_jobs_ctl_done(&c, 0, 1), 0);
+	assert_int_equal(pq_exp_jobs_ctl_done(&c, 1, 1), -1); /* the fourth: cut to 3 */
 	assert_int_equal(c.cap, 3);
 	/* the cells that were in flight at the cut count once: two more marks, no cut */
-	assert_int_equal(pq_exp_jobs_ctl_done(&c, 1), 0);
-	assert_int_equal(pq_exp_jobs_ctl_done(&c, 1), 0);
-	assert_int_equal(pq_exp_jobs_ctl_done(&c, 1), -1);
+	assert_int_equal(pq_exp_jobs_ctl_done(&c, 1, 1), 0);
+	assert_int_equal(pq_exp_jobs_ctl_done(&c, 1, 1), 0);
+	assert_int_equal(pq_exp_jobs_ctl_done(&c, 1, 1), -1);
 	assert_int_equal(c.cap, 2);
 	for (int i = 0; i < 10; i++)
-		(void)pq_exp_jobs_ctl_done(&c, 1);
+		(void)pq_exp_jobs_ctl_done(&c, 1, 1);
 	assert_int_equal(c.cap, 1); /* never under one */
 	/* 2 x cap clean cells in a row raise it by one, up to the max */
-	assert_int_equal(pq_exp_jobs_ctl_done(&c, 0), 0);
-	assert_int_equal(pq_exp_jobs_ctl_done(&c, 0), 1);
+	assert_int_equal(pq_exp_jobs_ctl_done(&c, 0, 1), 0);
+	assert_int_equal(pq_exp_jobs_ctl_done(&c, 0, 1), 1);
 	assert_int_equal(c.cap, 2);
 	for (int i = 0; i < 100; i++)
-		(void)pq_exp_jobs_ctl_done(&c, 0);
+		(void)pq_exp_jobs_ctl_done(&c, 0, 1);
 	assert_int_equal(c.cap, 4);
 	pq_exp_jobs_ctl_init(&c, 0);
 	assert_int_equal(c.cap, 1);
+}
+
+/* Marks while other work fills the machine: the cap stays, and they do not count as clean. */
+static void ctl_others(void **state)
+{
+	(void)state;
+	pq_exp_jobs_ctl c;
+	pq_exp_jobs_ctl_init(&c, 4);
+	for (int i = 0; i < 100; i++)
+		assert_int_equal(pq_exp_jobs_ctl_done(&c, 1, 0), 0);
+	assert_int_equal(c.cap, 4); /* ours it would have gone to 1 */
+	assert_int_equal(pq_exp_jobs_ctl_done(&c, 1, 1), -1);
+	assert_int_equal(c.cap, 3); /* ours again: down as before */
+	for (int i = 0; i < 5; i++)
+		(void)pq_exp_jobs_ctl_done(&c, i % 2 ? 1 : 0, 0); /* never 2 x cap clean in a row */
+	assert_int_equal(c.cap, 3);
+	/* the verdict: the workers' share of the machine's busy ticks */
+	assert_true(pq_exp_jobs_ours(60, 100));
+	assert_true(pq_exp_jobs_ours(50, 100));
+	assert_false(pq_exp_jobs_ours(49, 100));
+	assert_false(pq_exp_jobs_ours(0, 1000));
+	assert_true(pq_exp_jobs_ours(0, PQ_EXP_JOBS_OURS_MIN_TICKS - 1)); /* too little to tell */
 }
 
 static void summary_add(void **state)
@@ -180,7 +202,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(parse),    cmocka_unit_test(limit), cmocka_unit_test(scale), cmocka_unit_test(choose),
-		cmocka_unit_test(may_start), cmocka_unit_test(cpu_fits), cmocka_unit_test(ctl),
+		cmocka_unit_test(may_start), cmocka_unit_test(cpu_fits), cmocka_unit_test(ctl), cmocka_unit_test(ctl_others),
 		cmocka_unit_test(summary_add),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
