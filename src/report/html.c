@@ -330,7 +330,8 @@ static void compare_section(pq_out *o, const pq_compare *c)
 	pq_out_text(o, c->grid);
 	pq_out_printf(o, ". ");
 	pq_out_text(o, c->summary);
-	pq_out_printf(o, ".</p><p class=\"note\">Grid points are matched by host and point_key; each run's median with its "
+	pq_out_printf(o, ".</p><p class=\"note\">Grid points are matched by host and point_key (on every other dimension where one is set "
+			 "aside); each run's median with its "
 			 "95 %% interval (order statistics) in %s, or the handshake where either asked no response, and "
 			 "the difference of the medians, B minus A, by bootstrap (1,000 resamples of each run, seed %llu). "
 			 "A measurable difference is marked.</p><h3>In both (%zu)</h3>",
