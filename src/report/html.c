@@ -37,6 +37,8 @@ static const char *CSS =
     "@media (max-width:600px){body{font-size:14px}th,td{padding:2px 4px}table{font-size:13px}}"
     ".hosts{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,1400px),1fr));gap:16px}"
     "figure.chart{margin:1em 0;max-width:760px}figure.chart>svg{width:100%;height:auto;display:block}ul.legend svg{flex:none}"
+    ".panels{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,520px),1fr));gap:0 20px}"
+    ".panels figure.chart{max-width:none;margin:.5em 0}"
     "figcaption{font-size:.9em;color:#333}"
     ".grid line{stroke:#e3e3e3;stroke-width:1}.frame{fill:none;stroke:#444}"
     ".xt,.xl{text-anchor:middle;font-size:12px}.yt{text-anchor:end;font-size:12px}"
@@ -115,6 +117,33 @@ static void steps_text(const pq_agg_line *l, const char *name, double rtt, char 
  * marked, and the steps found in the measurement. Draws the lines of (rtt, host) from
  * a->lines[from] on, at most 4 to a chart (part `part`); returns the index to continue
  * from (a->nlines when all are drawn). */
+/* The axes every panel of the chain-size figure at (rtt, host) shares: the extent of all
+ * its lines' sizes and times, measured and modelled. */
+static void size_axes(const pq_agg *a, int rtt, int host, pq_svg_axis *x, pq_svg_axis *y)
+{
+	x->lo = y->lo = INFINITY;
+	x->hi = y->hi = -INFINITY;
+	for (size_t i = 0; i < a->nlines; i++) {
+		const pq_agg_line *l = &a->lines[i];
+		if (l->rtt != rtt || l->host != host)
+			continue;
+		for (size_t k = 0; k < l->n; k++) {
+			const double v[3] = {l->fb[k], l->mfb[k], l->arm < 0 ? l->hs[k] : l->fb[k]};
+			x->lo = fmin(x->lo, l->x[k]);
+			x->hi = fmax(x->hi, l->x[k]);
+			for (size_t j = 0; j < 3; j++)
+				if (isfinite(v[j])) {
+					y->lo = fmin(y->lo, v[j]);
+					y->hi = fmax(y->hi, v[j]);
+				}
+		}
+	}
+	if (!(x->hi > x->lo) || !(y->hi > y->lo)) /* one point: from the data */
+		x->lo = x->hi = y->lo = y->hi = 0;
+	else
+		y->lo = fmax(0, y->lo - 0.05 * (y->hi - y->lo)), y->hi += 0.05 * (y->hi - y->lo);
+}
+
 static size_t size_chart(page *p, int rtt, int host, size_t from, size_t part)
 {
 	const pq_agg *a = p->a;
@@ -171,13 +200,14 @@ static size_t size_chart(page *p, int rtt, int host, size_t from, size_t part)
 		char id[48], cap[2000];
 		pq_findings_size_fig_id(host, rtt, part, id, sizeof id);
 		snprintf(cap, sizeof cap,
-			 "Median time to first byte (handshake time where no response was asked) against "
+			 "%s: median time to first byte (handshake time where no response was asked) against "
 			 "the chain's DER size at %g ms RTT (host %s%s), "
 			 "with the flight model's prediction (round trips x RTT) and its cliffs marked. "
 			 "Measured steps of at least half a round trip:%s",
-			 rt, a->hosts[host], part ? ", continued" : "", steps);
+			 arm[0], rt, a->hosts[host], part ? "; the panels at this RTT share their axes" : "", steps);
 		pq_svg_chart c = {.id = id, .caption = cap, .x = {"chain size, DER (kB)", 0, 0, 0},
 				  .y = {"time (ms)", 0, 0, 0}, .s = s, .ns = ns, .marks = marks, .nmarks = nm};
+		size_axes(a, rtt, host, &c.x, &c.y);
 		pq_svg_chart_write(p->o, &c);
 		fig_add(p, id);
 	}
@@ -499,9 +529,17 @@ static void figures(page *p)
 	const pq_agg *a = p->a;
 	pq_out_printf(p->o, "<h2 id=\"figures\">Figures</h2>");
 	for (size_t h = 0; h < a->nhosts; h++)
-		for (size_t r = 0; r < a->nrtts; r++)
+		for (size_t r = 0; r < a->nrtts; r++) {
+			size_t nl = 0;
+			for (size_t i = 0; i < a->nlines; i++)
+				nl += a->lines[i].rtt == (int)r && a->lines[i].host == (int)h;
+			if (nl > 1) /* small multiples: a panel per line, on shared axes */
+				pq_out_printf(p->o, "<div class=\"panels\">");
 			for (size_t from = 0, part = 0; from < a->nlines; part++)
 				from = size_chart(p, (int)r, (int)h, from, part);
+			if (nl > 1)
+				pq_out_printf(p->o, "</div>");
+		}
 	for (size_t h = 0; h < a->nhosts; h++)
 		for (size_t r = 0; r < a->nrtts; r++)
 			pq_charts_loss(p->o, a, (int)h, (int)r, &p->figs);
