@@ -252,10 +252,11 @@ size_t pq_svg_mark_layout(const double *mx, const size_t *chars, size_t n, doubl
 	n = n < PQ_SVG_MAX_MARKS ? n : PQ_SVG_MAX_MARKS;
 	for (size_t i = 0; i < n; i++) {
 		double w = (double)chars[i] * PQ_SVG_LABEL_CHAR;
-		int end = mx[i] + LABEL_PAD + w > hi && mx[i] - LABEL_PAD - w >= lo;
-		left[i] = end ? mx[i] - LABEL_PAD - w : mx[i] + LABEL_PAD;
+		int right_fits = mx[i] + LABEL_PAD + w <= hi, end = !right_fits && mx[i] - LABEL_PAD - w >= lo;
+		/* fits on neither side: as far right as it fits, inside the plot's width */
+		left[i] = end ? mx[i] - LABEL_PAD - w : right_fits ? mx[i] + LABEL_PAD : fmax(lo, hi - w);
 		right[i] = left[i] + w;
-		out[i] = (pq_svg_label){end ? mx[i] - LABEL_PAD : mx[i] + LABEL_PAD, end, 0};
+		out[i] = (pq_svg_label){end ? mx[i] - LABEL_PAD : left[i], end, 0};
 		size_t k = i; /* insertion by left edge */
 		for (; k > 0 && left[order[k - 1]] > left[i]; k--)
 			order[k] = order[k - 1];

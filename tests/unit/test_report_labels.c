@@ -72,9 +72,14 @@ static void path_of(geom *g, const char *d, double dy)
 	}
 }
 
-static void read_svg(const char *h, geom *g)
+static void read_svg(const char *page, geom *g)
 {
 	memset(g, 0, sizeof *g);
+	/* the chart's SVG only (the legend after it draws its own small samples) */
+	const char *stop = strstr(page, "</svg>");
+	assert_non_null(stop);
+	char *h = strndup(page, (size_t)(stop - page));
+	assert_non_null(h);
 	const char *t = h;
 	while ((t = strstr(t, "<text class=\"ml")) != NULL) {
 		int end = strncmp(t, "<text class=\"ml end\"", 20) == 0;
@@ -96,6 +101,7 @@ static void read_svg(const char *h, geom *g)
 		g->pt[g->npts][0] = attr(c, "cx=\""), g->pt[g->npts++][1] = attr(c, "cy=\"") + dy;
 	for (const char *r = p; (r = strstr(r, "<rect x=\"")) != NULL && g->npts < 1024; r++)
 		g->pt[g->npts][0] = attr(r, "x=\"") + 3, g->pt[g->npts++][1] = attr(r, "y=\"") + 3 + dy;
+	free(h);
 }
 
 static int boxes_meet(const box *a, const box *b)
