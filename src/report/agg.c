@@ -14,6 +14,7 @@
 #include "model/quic.h"
 #include "pki/acct.h"
 #include "report/curve.h"
+#include "report/pivot.h"
 #include "report/studies.h"
 #include "stats/sample.h"
 #include "tls/hello.h"
@@ -770,8 +771,12 @@ int pq_agg_build(const pq_rdb *db, uint64_t seed, pq_agg *out, pq_diag *d)
 		rc = against_base(&a, d);
 	if (!rc && (lines(&a) < 0 || slowdowns(&a) < 0))
 		rc = pq_diag_set(d, PQ_ENOMEM, "report: out of memory");
-	if (!rc)
+	if (!rc) {
 		pq_agg_notes(db, &a);
+		pq_agg_split(&a);
+	}
+	if (!rc && pq_pivot_build(&a) < 0)
+		rc = pq_diag_set(d, PQ_ENOMEM, "report: out of memory");
 	if (!rc && pq_curve_build(&a) < 0)
 		rc = pq_diag_set(d, PQ_ENOMEM, "report: out of memory");
 	if (!rc)
@@ -796,6 +801,7 @@ void pq_agg_free(pq_agg *a)
 	free(a->slow);
 	free(a->curves);
 	free(a->studies);
+	free(a->pivots);
 	memset(a, 0, sizeof *a);
 }
 

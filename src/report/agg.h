@@ -126,6 +126,27 @@ typedef struct pq_agg_study {
 	int agrees;	    /* 1 agrees, 0 differs, -1 cannot be judged */
 } pq_agg_study;
 
+#define PQ_AGG_PIVOT_VALS 64
+#define PQ_AGG_PIVOT_ROWS 64
+/* At most this many columns in a pivot: wider, it is drawn transposed (its values as rows). */
+#define PQ_AGG_PIVOT_COLS 7
+
+/* Arms x one dimension that varies within them (RTT, loss, chain or response size), per
+ * host: each row is an arm with the other dimensions of its grid points fixed, each column
+ * one value of the dimension, each cell that grid point's group (NULL: none), like the
+ * studies' own tables. transposed: more values than PQ_AGG_PIVOT_COLS, fewer rows: the
+ * values are the rows. */
+typedef struct pq_agg_pivot {
+	int host;
+	size_t dim; /* index into pq_dims */
+	size_t nvals, nrows;
+	char val[PQ_AGG_PIVOT_VALS][48];	 /* the dimension's values, ascending, as shown */
+	char row[PQ_AGG_PIVOT_ROWS][200];	 /* the arm, and the row's other varying dimensions */
+	int row_arm[PQ_AGG_PIVOT_ROWS];
+	const struct pq_agg_group *g[PQ_AGG_PIVOT_ROWS][PQ_AGG_PIVOT_VALS];
+	int transposed;
+} pq_agg_pivot;
+
 typedef struct pq_agg {
 	pq_agg_group *g;
 	size_t n;
@@ -144,6 +165,14 @@ typedef struct pq_agg {
 	size_t nslow;
 	size_t vary[PQ_DIM_COUNT]; /* indexes into pq_dims of the dimensions whose value varies */
 	size_t nvary;
+	/* a->vary split for the page's tables (pq_agg_split): what each arm fixes (the same in
+	 * every grid point of each arm: leaf, group, key share... shown once per arm) and what
+	 * varies within an arm (the key table's columns; the derived timeout and stored-only
+	 * entries stay in key.csv and the terminal). */
+	size_t arm_dims[PQ_DIM_COUNT], narm_dims;
+	size_t point_dims[PQ_DIM_COUNT], npoint_dims;
+	pq_agg_pivot *pivots; /* one per host where a dimension varies within the arms (report/pivot.h) */
+	size_t npivots;
 	/* What the key table pools or leaves out, and what is the same everywhere, in
 	 * sentences every renderer prints above it. */
 	char notes[6][1600];
@@ -200,6 +229,8 @@ void pq_agg_dim_raw(const pq_rdb_cell *c, size_t i, char *buf, size_t n);
 
 /* Fills a->vary from the database's cells (pq_agg_build calls it). */
 void pq_agg_vary(const pq_rdb *db, pq_agg *a);
+/* Fills a->arm_dims and a->point_dims from a->vary once the groups are built. */
+void pq_agg_split(pq_agg *a);
 /* Fills a->notes once the groups are built (pq_agg_build calls it). */
 void pq_agg_notes(const pq_rdb *db, pq_agg *a);
 

@@ -127,6 +127,28 @@ void pq_agg_vary(const pq_rdb *db, pq_agg *a)
 			a->vary[a->nvary++] = i;
 }
 
+/* Whether every arm holds one value of pq_dims[i] in all its grid points. */
+static int fixed_by_arm(const pq_agg *a, size_t i)
+{
+	for (size_t j = 0; j < a->n; j++)
+		for (size_t k = 0; k < j; k++)
+			if (a->g[j].arm == a->g[k].arm && !pq_dimval_equal(&a->g[j].cell->dim[i], &a->g[k].cell->dim[i]))
+				return 0;
+	return 1;
+}
+
+void pq_agg_split(pq_agg *a)
+{
+	a->narm_dims = a->npoint_dims = 0;
+	for (size_t k = 0; k < a->nvary; k++) {
+		size_t i = a->vary[k];
+		if (fixed_by_arm(a, i))
+			a->arm_dims[a->narm_dims++] = i;
+		else if (i != PQ_D_TIMEOUT && !(pq_dims[i].flags & PQ_DIM_STORED))
+			a->point_dims[a->npoint_dims++] = i;
+	}
+}
+
 void pq_agg_point_label(const pq_agg *a, const pq_agg_group *g, const char *except, char *buf, size_t n)
 {
 	size_t len = (size_t)snprintf(buf, n, "%s", a->arms[g->arm]);

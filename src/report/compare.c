@@ -19,6 +19,8 @@ const pq_agg_group *pq_compare_group_of(const pq_compare_point *p)
 	return p->ga ? p->ga : p->gb;
 }
 
+static int is_aside(const pq_compare *c, size_t i);
+
 /* Whether a grid point of arm `arm` in y holds another value of dimension i than g's. */
 static int arm_differs(const pq_agg *y, const char *arm, const pq_agg_group *g, size_t i)
 {
@@ -38,7 +40,7 @@ void pq_compare_label(const pq_compare *c, const pq_compare_point *p, char *buf,
 	for (size_t i = 0; i < PQ_DIM_COUNT; i++) {
 		/* shown as the key table shows them; the timeout is derived from the RTT */
 		if (!pq_dims[i].column || (pq_dims[i].flags & (PQ_DIM_GLOBAL | PQ_DIM_STORED)) || i == PQ_D_TIMEOUT ||
-		    !(arm_differs(c->a, arm, g, i) || arm_differs(c->b, arm, g, i)))
+		    is_aside(c, i) || !(arm_differs(c->a, arm, g, i) || arm_differs(c->b, arm, g, i)))
 			continue;
 		char v[96];
 		pq_agg_dim_show(g->cell, i, v, sizeof v);
@@ -46,19 +48,79 @@ void pq_compare_label(const pq_compare *c, const pq_compare_point *p, char *buf,
 	}
 }
 
-/* Group g of x is the grid point of group h of y: the same host and point_key. */
-static int same_point(const pq_agg *x, const pq_agg_group *g, const pq_agg *y, const pq_agg_group *h)
+/* A dimension the comparison matches on: a stored value of a cell, not a spec-wide setting. */
+static int compared(size_t i)
 {
-	return g->cell->point_key[0] && strcmp(g->cell->point_key, h->cell->point_key) == 0 &&
-	       strcmp(x->hosts[g->host], y->hosts[h->host]) == 0;
+	return pq_dims[i].column && !(pq_dims[i].flags & PQ_DIM_GLOBAL);
 }
 
-static const pq_agg_group *find(const pq_agg *x, const pq_agg_group *g, const pq_agg *y)
+/* Whether every cell of x holds one value of dimension i; *v is then that value. */
+static int one_value(const pq_agg *x, size_t i, const pq_dimval **v)
 {
-	for (size_t i = 0; i < y->n; i++)
-		if (same_point(x, g, y, &y->g[i]))
+	*v = x->n ? &x->g[0].cell->dim[i] : NULL;
+	for (size_t k = 1; k < x->n; k++)
+		if (!pq_dimval_equal(&x->g[k].cell->dim[i], *v))
+			return 0;
+	return *v != NULL;
+}
+
+/* The dimensions each run holds one value of, different in the two: set aside. */
+static void set_aside(pq_compare *c)
+{
+	for (size_t i = 0; i < PQ_DIM_COUNT; i++) {
+		const pq_dimval *va, *vb;
+		if (compared(i) && one_value(c->a, i, &va) && one_value(c->b, i, &vb) && !pq_dimval_equal(va, vb))
+			c->aside[c->naside++] = i;
+	}
+	size_t shown = 0;
+	for (size_t k = 0; k < c->naside; k++) {
+		size_t i = c->aside[k];
+		char x[96], y[96];
+		/* derived (the timeout) and stored-only values follow a dimension named already */
+		if (i == PQ_D_TIMEOUT || (pq_dims[i].flags & PQ_DIM_STORED))
+			continue;
+		pq_agg_dim_show(c->a->g[0].cell, i, x, sizeof x);
+		pq_agg_dim_show(c->b->g[0].cell, i, y, sizeof y);
+		pq_out_cat(c->aside_text, sizeof c->aside_text, "%s%s: %s in A, %s in B", shown++ ? "; " : "",
+			   pq_dims[i].label, x, y);
+	}
+}
+
+static int is_aside(const pq_compare *c, size_t i)
+{
+	for (size_t k = 0; k < c->naside; k++)
+		if (c->aside[k] == i)
+			return 1;
+	return 0;
+}
+
+/* Group g of x is the grid point of group h of y: the same host and point_key, or, with
+ * dimensions set aside, the same value of every other one. */
+static int same_point(const pq_compare *c, const pq_agg *x, const pq_agg_group *g, const pq_agg *y,
+		      const pq_agg_group *h)
+{
+	if (strcmp(x->hosts[g->host], y->hosts[h->host]) != 0)
+		return 0;
+	if (!c->naside)
+		return g->cell->point_key[0] && strcmp(g->cell->point_key, h->cell->point_key) == 0;
+	for (size_t i = 0; i < PQ_DIM_COUNT; i++)
+		if (compared(i) && !is_aside(c, i) && !pq_dimval_equal(&g->cell->dim[i], &h->cell->dim[i]))
+			return 0;
+	return 1;
+}
+
+/* y's grid point of x's group g: of the same arm's name where several match. */
+static const pq_agg_group *find(const pq_compare *c, const pq_agg *x, const pq_agg_group *g, const pq_agg *y)
+{
+	const pq_agg_group *any = NULL;
+	for (size_t i = 0; i < y->n; i++) {
+		if (!same_point(c, x, g, y, &y->g[i]))
+			continue;
+		if (strcmp(x->arms[g->arm], y->arms[y->g[i].arm]) == 0)
 			return &y->g[i];
-	return NULL;
+		any = any ? any : &y->g[i];
+	}
+	return any;
 }
 
 /* The distinct values of a run-table column, joined with ", " ("" when none is stored). */
@@ -124,6 +186,9 @@ static void summary(pq_compare *c)
 	c->what = ttfb == c->shared ? "TTFB" : ttfb ? "TTFB (or handshake)" : "handshake";
 	char *s = c->summary;
 	size_t n = sizeof c->summary;
+	if (c->aside_text[0])
+		pq_out_cat(s, n, "Set aside, as each run holds one value of it and not the other's (grid points are "
+				 "matched on every other dimension): %s. ", c->aside_text);
 	if (!c->shared)
 		pq_out_cat(s, n, "No grid point is in both");
 	else if (!c->measurable)
@@ -148,10 +213,11 @@ int pq_compare_build(const pq_rdb *da, const pq_agg *a, const char *name_a, cons
 	pq_compare c = {.a = a, .b = b, .name_a = name_a, .name_b = name_b, .spec_a = da->spec_name, .spec_b = db->spec_name};
 	int rc = 0;
 	c.p = calloc(a->n + b->n + 1, sizeof *c.p);
+	set_aside(&c);
 	if (!c.p)
 		return pq_diag_set(d, PQ_ENOMEM, "report: out of memory to compare %s and %s", name_a, name_b);
 	for (size_t i = 0; !rc && i < a->n; i++) { /* both */
-		const pq_agg_group *y = find(a, &a->g[i], b);
+		const pq_agg_group *y = find(&c, a, &a->g[i], b);
 		if (!y)
 			continue;
 		pq_compare_point *p = &c.p[c.n++];
@@ -161,10 +227,10 @@ int pq_compare_build(const pq_rdb *da, const pq_agg *a, const char *name_a, cons
 	}
 	c.shared = c.n;
 	for (size_t i = 0; i < a->n; i++)
-		if (!find(a, &a->g[i], b))
+		if (!find(&c, a, &a->g[i], b))
 			c.p[c.n++] = (pq_compare_point){.ga = &a->g[i], .phase = a->g[i].diff_phase}, c.only_a++;
 	for (size_t i = 0; i < b->n; i++)
-		if (!find(b, &b->g[i], a))
+		if (!find(&c, b, &b->g[i], a))
 			c.p[c.n++] = (pq_compare_point){.gb = &b->g[i], .phase = b->g[i].diff_phase}, c.only_b++;
 	if (rc) {
 		free(c.p);

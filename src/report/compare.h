@@ -1,5 +1,6 @@
 /* Two runs side by side (pqtls report A.db B.db): the grid points both databases hold,
- * matched by host and point_key, each with both medians and their 95 % intervals (TTFB,
+ * matched by host and point_key (or, where the runs differ wholesale in a dimension, such
+ * as cc cubic in A and bbr in B, on every other dimension), each with both medians and their 95 % intervals (TTFB,
  * or the handshake where either asked no response) and the bootstrap difference B - A
  * (stats/boot.h, seeded by the report's seed); the grid points only one of them holds;
  * and whether the two are runs of one grid (the run table's spec_hash), or even of one
@@ -34,6 +35,11 @@ typedef struct pq_compare {
 	size_t n, shared, only_a, only_b, measurable;
 	int same_grid; /* 1: one grid hash, 0: different grids, -1: a database without one */
 	int same_run;  /* the same run_uuid(s): a copy of one database */
+	/* Dimensions set aside: each run holds one value of it, and not the same one ("cc:
+	 * cubic in A, bbr in B"); points are then matched on every other dimension (and the
+	 * arm's name where several match), not by point_key, so a cubic run meets a BBR run. */
+	size_t aside[PQ_DIM_COUNT], naside;
+	char aside_text[600]; /* a sentence naming them with their values; "" when none */
 	char grid[400];	    /* a sentence: one grid, or which two */
 	char summary[900];  /* a sentence: what is shared, what differs, the largest difference */
 	const char *what;   /* "TTFB", "handshake" or "TTFB (or handshake)" */

@@ -51,8 +51,10 @@ void pq_findings_build(const struct pq_agg *a, pq_findings *out);
 
 /* The page's anchors, written by the renderers and linked to by the findings: a group's
  * key-table row, study row i, and part `part` of the chain-size figure of a host and RTT
- * (each holds PQ_FINDINGS_LINES_PER_FIG lines, in a->lines' order). */
-#define PQ_FINDINGS_LINES_PER_FIG 4
+ * (each holds PQ_FINDINGS_LINES_PER_FIG lines, in a->lines' order: one, so that several
+ * lines at one RTT are small multiples, a panel per arm or family on shared axes, never
+ * more than four series in one). */
+#define PQ_FINDINGS_LINES_PER_FIG 1
 void pq_findings_group_id(const struct pq_agg *a, const struct pq_agg_group *g, char *buf, size_t n);
 void pq_findings_study_id(size_t i, char *buf, size_t n);
 void pq_findings_size_fig_id(int host, int rtt, size_t part, char *buf, size_t n);

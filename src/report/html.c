@@ -9,6 +9,7 @@
 #include "exp/hostload.h"
 #include "net/link.h"
 #include "report/charts.h"
+#include "report/keyhtml.h"
 #include "report/studies.h"
 #include "report/svg.h"
 
@@ -24,7 +25,7 @@ typedef struct page {
 
 static const char *CSS =
     "body{font:15px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;margin:0 auto;"
-    "max-width:1100px;padding:0 12px;color:#111;background:#fff}"
+    "max-width:1200px;padding:0 12px;color:#111;background:#fff}"
     "h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #bbb}"
     "h3{font-size:1.05em}"
     ".scroll{overflow-x:auto;max-width:100%}"
@@ -32,10 +33,12 @@ static const char *CSS =
     "th,td{border:1px solid #ccc;padding:3px 6px;text-align:right;vertical-align:top}"
     "th{background:#f2f2f2;cursor:pointer}td.l,th.l{text-align:left}"
     "td.na{color:#666;font-style:italic}td.bad{background:#fde8e8}"
-    "table.key td{white-space:nowrap}table.key td.l{white-space:normal;min-width:16em}table.key td:first-child{min-width:7em}"
+    "td.l,th.l{overflow-wrap:anywhere}table.key td:first-child{min-width:7em}table.pivot td,td.d{white-space:nowrap}table.arms{font-size:.9em}"
     "@media (max-width:600px){body{font-size:14px}th,td{padding:2px 4px}table{font-size:13px}}"
-    ".hosts{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,480px),1fr));gap:16px}"
+    ".hosts{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,1400px),1fr));gap:16px}"
     "figure.chart{margin:1em 0;max-width:760px}figure.chart>svg{width:100%;height:auto;display:block}ul.legend svg{flex:none}"
+    ".panels{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,520px),1fr));gap:0 20px}"
+    ".panels figure.chart{max-width:none;margin:.5em 0}"
     "figcaption{font-size:.9em;color:#333}"
     ".grid line{stroke:#e3e3e3;stroke-width:1}.frame{fill:none;stroke:#444}"
     ".xt,.xl{text-anchor:middle;font-size:12px}.yt{text-anchor:end;font-size:12px}"
@@ -92,161 +95,6 @@ static void fig_add(page *p, const char *id)
 	pq_chart_ids_add(&p->figs, id);
 }
 
-static void ms_ci(pq_out *o, const pq_ci_desc *d)
-{
-	if (d->has_ci)
-		pq_out_printf(o, "<td>%.2f <small>[%.2f, %.2f]</small></td>", d->median, d->median_lo,
-			      d->median_hi);
-	else
-		pq_out_printf(o, "<td>%.2f <small>(n&lt;6: no CI)</small></td>", d->median);
-}
-
-static void tails(pq_out *o, const pq_ci_desc *d)
-{
-	pq_out_printf(o, "<td>");
-	if (d->has_p90)
-		pq_out_printf(o, "%.1f", d->p90);
-	else
-		pq_out_printf(o, "<small>n&lt;10</small>");
-	if (d->has_p99)
-		pq_out_printf(o, " / %.1f", d->p99);
-	else
-		pq_out_printf(o, " / <small>n&lt;100</small>");
-	if (d->has_p999)
-		pq_out_printf(o, " / %.1f", d->p999);
-	pq_out_printf(o, "</td>");
-}
-
-/* The difference against the baseline, in the group's diff_phase. */
-static void diff_cell(page *p, const pq_agg_group *g)
-{
-	const enum pq_agg_phase ph = g->diff_phase;
-	char buf[160];
-	if (g->base != PQ_AGG_BASE_OK) {
-		pq_out_printf(p->o, "<td class=\"l\">%s</td>",
-			      g->base == PQ_AGG_BASE_SELF ? "baseline" : "no baseline at this RTT and response");
-		return;
-	}
-	if (!g->has_vs[ph]) {
-		pq_out_printf(p->o, "<td class=\"na\">too few values</td>");
-		return;
-	}
-	pq_boot_verdict(&g->vs[ph], 1, "ms", buf, sizeof buf);
-	pq_out_printf(p->o, "<td class=\"l\">");
-	pq_out_text(p->o, buf);
-	pq_out_printf(p->o, "</td>");
-}
-
-static void model_cell(pq_out *o, const pq_agg_group *g)
-{
-	if (!g->has_model) {
-		pq_out_printf(o, "<td class=\"na\">no model</td>");
-		return;
-	}
-	if (g->n[PQ_AGG_TTFB])
-		pq_out_printf(o, "<td%s>%.2f / %.2f <small>(%.2f / %.2f)</small>", g->agrees ? "" : " class=\"bad\"",
-			      g->model.handshake_t, g->model.ttfb_t, g->rounds[PQ_AGG_HS], g->rounds[PQ_AGG_TTFB]);
-	else /* no response asked: the handshake alone */
-		pq_out_printf(o, "<td%s>%.2f / none <small>(%.2f / none)</small>", g->agrees ? "" : " class=\"bad\"",
-			      g->model.handshake_t, g->rounds[PQ_AGG_HS]);
-	if (!g->agrees) {
-		pq_out_printf(o, "<br><small title=\"");
-		pq_out_text(o, g->agree_why);
-		pq_out_printf(o, "\">");
-		pq_out_text(o, g->agree_tag);
-		pq_out_printf(o, " (see the model section)</small>");
-	}
-	pq_out_printf(o, "</td>");
-}
-
-/* One row per grid point of the host, a column per dimension that varies. */
-static void key_table(page *p, int host)
-{
-	const pq_agg *a = p->a;
-	pq_out *o = p->o;
-	char v[160];
-	pq_out_printf(o, "<div class=\"scroll\"><table class=\"sort key\"><thead><tr><th class=\"l\">arm</th>");
-	for (size_t k = 0; k < a->nvary; k++) {
-		pq_out_printf(o, "<th>");
-		pq_out_text(o, pq_dims[a->vary[k]].label);
-		pq_out_printf(o, "</th>");
-	}
-	pq_out_printf(o, "<th>n (failed)</th><th>handshake ms, median [95 %% CI]</th>"
-			 "<th>TTFB ms, median [95 %% CI]</th><th>TTFB p90 / p99 / p99.9</th>"
-			 "<th class=\"l\">");
-	pq_out_text(o, a->diff_what);
-	pq_out_printf(o, " minus ");
-	pq_out_text(o, a->arms[0]);
-	pq_out_printf(o, " (bootstrap 95 %% CI)</th><th>model RTTs handshake / TTFB (measured)</th>%s</tr></thead><tbody>",
-		      a->any_hrr ? "<th title=\"connections the server answered with a HelloRetryRequest\">HRR</th>" : "");
-	for (size_t i = 0; i < a->n; i++) {
-		const pq_agg_group *g = &a->g[i];
-		if (g->host != host)
-			continue;
-		char id[40];
-		pq_findings_group_id(a, g, id, sizeof id);
-		pq_out_printf(o, "<tr id=\"%s\"><td class=\"l\">", id);
-		pq_out_text(o, a->arms[g->arm]);
-		pq_out_printf(o, "</td>");
-		for (size_t k = 0; k < a->nvary; k++) {
-			pq_agg_dim_show(g->cell, a->vary[k], v, sizeof v);
-			pq_out_printf(o, "<td>");
-			pq_out_text(o, v);
-			pq_out_printf(o, "</td>");
-		}
-		pq_out_printf(o, "<td%s>%zu (%zu)", g->marked ? " class=\"bad\"" : "", g->n[PQ_AGG_HS], g->failed);
-		if (g->marked)
-			pq_out_printf(o, "<br><small>%zu cell%s over budget (<a href=\"#fidelity\">fidelity</a>)</small>",
-				      g->marked, g->marked == 1 ? "" : "s");
-		pq_out_printf(o, "</td>");
-		if (!g->n[PQ_AGG_HS]) {
-			pq_out_printf(o, "<td class=\"na\" colspan=\"5\">no successful connection</td>");
-		} else {
-			ms_ci(o, &g->desc[PQ_AGG_HS]);
-			if (g->n[PQ_AGG_TTFB]) {
-				ms_ci(o, &g->desc[PQ_AGG_TTFB]);
-				tails(o, &g->desc[PQ_AGG_TTFB]);
-				diff_cell(p, g);
-			} else {
-				pq_out_printf(o, "<td class=\"na\" colspan=\"2\">no response asked</td>");
-				diff_cell(p, g);
-			}
-			model_cell(o, g);
-		}
-		if (a->any_hrr)
-			pq_out_printf(o, "<td>%zu / %zu</td>", g->hrr, g->total);
-		pq_out_printf(o, "</tr>");
-	}
-	pq_out_printf(o, "</tbody></table></div>");
-}
-
-static void key_tables(page *p)
-{
-	const pq_agg *a = p->a;
-	pq_out *o = p->o;
-	pq_out_printf(o, "<h2 id=\"key\">Key table</h2><p class=\"note\">Medians over every successful "
-			 "connection of every trial, with a distribution-free 95 %% interval (order "
-			 "statistics). Differences against the first arm are bootstrap intervals "
-			 "(1,000 resamples, seed %llu); an interval that spans 0 reads \"no measurable "
-			 "difference\". Model: round trips the flight model predicts, and the measured "
-			 "median over tcp_info's min RTT. Click a header to sort.</p>",
-		      (unsigned long long)p->seed);
-	for (size_t i = 0; i < a->nnotes; i++) {
-		pq_out_printf(o, "<p class=\"note\">");
-		pq_out_text(o, a->notes[i]);
-		pq_out_printf(o, "</p>");
-	}
-	pq_out_printf(o, "<div class=\"hosts\">");
-	for (size_t h = 0; h < a->nhosts; h++) {
-		pq_out_printf(o, "<section><h3>host ");
-		pq_out_text(o, a->hosts[h]);
-		pq_out_printf(o, "</h3>");
-		key_table(p, (int)h);
-		pq_out_printf(o, "</section>");
-	}
-	pq_out_printf(o, "</div>");
-}
-
 static void steps_text(const pq_agg_line *l, const char *name, double rtt, char *buf, size_t n)
 {
 	size_t ns = l->nsteps < PQ_AGG_LINE_STEPS ? l->nsteps : PQ_AGG_LINE_STEPS, off = 0;
@@ -269,6 +117,33 @@ static void steps_text(const pq_agg_line *l, const char *name, double rtt, char 
  * marked, and the steps found in the measurement. Draws the lines of (rtt, host) from
  * a->lines[from] on, at most 4 to a chart (part `part`); returns the index to continue
  * from (a->nlines when all are drawn). */
+/* The axes every panel of the chain-size figure at (rtt, host) shares: the extent of all
+ * its lines' sizes and times, measured and modelled. */
+static void size_axes(const pq_agg *a, int rtt, int host, pq_svg_axis *x, pq_svg_axis *y)
+{
+	x->lo = y->lo = INFINITY;
+	x->hi = y->hi = -INFINITY;
+	for (size_t i = 0; i < a->nlines; i++) {
+		const pq_agg_line *l = &a->lines[i];
+		if (l->rtt != rtt || l->host != host)
+			continue;
+		for (size_t k = 0; k < l->n; k++) {
+			const double v[3] = {l->fb[k], l->mfb[k], l->arm < 0 ? l->hs[k] : l->fb[k]};
+			x->lo = fmin(x->lo, l->x[k]);
+			x->hi = fmax(x->hi, l->x[k]);
+			for (size_t j = 0; j < 3; j++)
+				if (isfinite(v[j])) {
+					y->lo = fmin(y->lo, v[j]);
+					y->hi = fmax(y->hi, v[j]);
+				}
+		}
+	}
+	if (!(x->hi > x->lo) || !(y->hi > y->lo)) /* one point: from the data */
+		x->lo = x->hi = y->lo = y->hi = 0;
+	else
+		y->lo = fmax(0, y->lo - 0.05 * (y->hi - y->lo)), y->hi += 0.05 * (y->hi - y->lo);
+}
+
 static size_t size_chart(page *p, int rtt, int host, size_t from, size_t part)
 {
 	const pq_agg *a = p->a;
@@ -325,13 +200,14 @@ static size_t size_chart(page *p, int rtt, int host, size_t from, size_t part)
 		char id[48], cap[2000];
 		pq_findings_size_fig_id(host, rtt, part, id, sizeof id);
 		snprintf(cap, sizeof cap,
-			 "Median time to first byte (handshake time where no response was asked) against "
+			 "%s: median time to first byte (handshake time where no response was asked) against "
 			 "the chain's DER size at %g ms RTT (host %s%s), "
 			 "with the flight model's prediction (round trips x RTT) and its cliffs marked. "
 			 "Measured steps of at least half a round trip:%s",
-			 rt, a->hosts[host], part ? ", continued" : "", steps);
+			 arm[0], rt, a->hosts[host], part ? "; the panels at this RTT share their axes" : "", steps);
 		pq_svg_chart c = {.id = id, .caption = cap, .x = {"chain size, DER (kB)", 0, 0, 0},
 				  .y = {"time (ms)", 0, 0, 0}, .s = s, .ns = ns, .marks = marks, .nmarks = nm};
+		size_axes(a, rtt, host, &c.x, &c.y);
 		pq_svg_chart_write(p->o, &c);
 		fig_add(p, id);
 	}
@@ -455,12 +331,12 @@ static void compare_rows(pq_out *o, const pq_compare *c, size_t from, size_t to,
 			pq_out_text(o, a->hosts[g->host]);
 		}
 		pq_out_printf(o, "</td><td class=\"l\">%s</td>", pq_agg_phase_name[p->phase]);
-		ms_ci(o, &g->desc[p->phase]);
+		pq_keyhtml_ms_ci(o, &g->desc[p->phase]);
 		if (!both) {
 			pq_out_printf(o, "<td>%zu (%zu)</td></tr>", g->n[PQ_AGG_HS], g->failed);
 			continue;
 		}
-		ms_ci(o, &p->gb->desc[p->phase]);
+		pq_keyhtml_ms_ci(o, &p->gb->desc[p->phase]);
 		if (p->has_diff) {
 			pq_boot_verdict(&p->diff, 1, "ms", buf, sizeof buf);
 			pq_out_printf(o, "<td class=\"l%s\">", p->diff.measurable ? " bad" : "");
@@ -484,7 +360,8 @@ static void compare_section(pq_out *o, const pq_compare *c)
 	pq_out_text(o, c->grid);
 	pq_out_printf(o, ". ");
 	pq_out_text(o, c->summary);
-	pq_out_printf(o, ".</p><p class=\"note\">Grid points are matched by host and point_key; each run's median with its "
+	pq_out_printf(o, ".</p><p class=\"note\">Grid points are matched by host and point_key (on every other dimension where one is set "
+			 "aside); each run's median with its "
 			 "95 %% interval (order statistics) in %s, or the handshake where either asked no response, and "
 			 "the difference of the medians, B minus A, by bootstrap (1,000 resamples of each run, seed %llu). "
 			 "A measurable difference is marked.</p><h3>In both (%zu)</h3>",
@@ -507,6 +384,26 @@ static void num_or_na(pq_out *o, double v, int decimals)
 	} else {
 		pq_out_printf(o, "<td class=\"na\">not measured</td>");
 	}
+}
+
+/* Several numbers in one cell, "a / b / c", each in words where it was not measured. */
+static void nums_or_na(pq_out *o, const double *v, size_t n, int decimals)
+{
+	size_t known = 0;
+	for (size_t i = 0; i < n; i++)
+		known += isfinite(v[i]) != 0;
+	if (!known) {
+		pq_out_printf(o, "<td class=\"na\">not measured</td>");
+		return;
+	}
+	pq_out_printf(o, "<td>");
+	for (size_t i = 0; i < n; i++) {
+		if (isfinite(v[i]))
+			pq_out_printf(o, "%s%.*f", i ? " / " : "", decimals, v[i]);
+		else
+			pq_out_printf(o, "%s<small>not measured</small>", i ? " / " : "");
+	}
+	pq_out_printf(o, "</td>");
 }
 
 static const char *verdict(int ok)
@@ -546,12 +443,10 @@ static void fidelity(page *p)
 			      isfinite(f->late_p99_max_us) || isfinite(f->steal_max_pct) ? ";" : " The", f->wait_max_us / 1e3);
 	pq_out_printf(o, "%s A release late by much more than the forwarder's own wait for a CPU in the "
 			 "machine waited for a vCPU the hypervisor was not running.</p><div class=\"scroll\"><table class=\"sort\"><thead><tr><th class=\"l\">host</th>"
-			 "<th class=\"l\">arm</th><th>trial</th><th>RTT ms</th><th>lateness p50 us</th>"
-			 "<th>p99 us</th><th>max us</th><th>releases</th><th>drops loss</th><th>queue</th>"
-			 "<th>unplanned</th><th>forwarder's wait for a CPU us</th><th>steal %%</th>"
-			 "<th>client's wait p50 us</th><th>server's wait p50 us</th><th>nice / session group</th>"
-			 "<th class=\"l\">link</th><th class=\"l\">host</th>"
-			 "<th class=\"l\">self-check</th></tr></thead><tbody>",
+			 "<th class=\"l\">arm</th><th>trial</th><th>RTT ms</th><th>release lateness us p50 / p99 / max</th>"
+			 "<th>releases</th><th>drops: loss / queue / unplanned</th><th>forwarder's wait for a CPU us</th>"
+			 "<th>steal %%</th><th>client's / server's wait p50 us</th><th>nice / session group</th>"
+			 "<th class=\"l\">link / host / self-check</th></tr></thead><tbody>",
 		      isfinite(f->late_p99_max_us) || isfinite(f->steal_max_pct) || isfinite(f->wait_max_us) ? "." : "");
 	for (size_t i = 0; i < p->db->ncells; i++) {
 		const pq_rdb_cell *c = &p->db->cells[i];
@@ -561,51 +456,59 @@ static void fidelity(page *p)
 		pq_out_printf(o, "</td><td class=\"l\">");
 		pq_out_text(o, c->arm);
 		pq_out_printf(o, "</td><td>%d</td><td>%g</td>", c->trial, (double)c->rtt_us / 1e3);
-		num_or_na(o, x->late_p50_us, 1);
-		num_or_na(o, x->late_p99_us, 1);
-		num_or_na(o, x->late_max_us, 1);
+		const double late[] = {x->late_p50_us, x->late_p99_us, x->late_max_us};
+		const double drops[] = {x->drop_loss < 0 ? NAN : (double)x->drop_loss,
+					x->drop_queue < 0 ? NAN : (double)x->drop_queue,
+					x->drop_unplanned < 0 ? NAN : (double)x->drop_unplanned};
+		const double waits[] = {x->client_wait_p50_us, x->server_wait_p50_us};
+		nums_or_na(o, late, 3, 1);
 		num_or_na(o, x->releases < 0 ? NAN : (double)x->releases, 0);
-		num_or_na(o, x->drop_loss < 0 ? NAN : (double)x->drop_loss, 0);
-		num_or_na(o, x->drop_queue < 0 ? NAN : (double)x->drop_queue, 0);
-		num_or_na(o, x->drop_unplanned < 0 ? NAN : (double)x->drop_unplanned, 0);
+		nums_or_na(o, drops, 3, 0);
 		num_or_na(o, x->fwd_wait_us, 1);
 		num_or_na(o, x->steal_pct, 1);
-		num_or_na(o, x->client_wait_p50_us, 0);
-		num_or_na(o, x->server_wait_p50_us, 0);
+		nums_or_na(o, waits, 2, 0);
 		if (x->nice == PQ_RDB_NICE_NONE)
 			pq_out_printf(o, "<td class=\"na\">not known</td>");
 		else if (x->group_nice == PQ_RDB_NICE_NONE)
 			pq_out_printf(o, "<td>%d</td>", x->nice);
 		else
 			pq_out_printf(o, "<td>%d / %d</td>", x->nice, x->group_nice);
-		pq_out_printf(o, "<td class=\"l%s\">%s</td><td class=\"l%s\">%s</td><td class=\"l%s\">%s</td></tr>",
-			      x->link_ok == 0 ? " bad" : "", verdict(x->link_ok), x->host_ok == 0 ? " bad" : "",
-			      verdict(x->host_ok), x->check_ok == 0 ? " bad" : "", x->check_ok == 0 ? "missed" : verdict(x->check_ok));
+		pq_out_printf(o, "<td class=\"l%s\">%s / %s / %s</td></tr>",
+			      x->link_ok == 0 || x->host_ok == 0 || x->check_ok == 0 ? " bad" : "", verdict(x->link_ok),
+			      verdict(x->host_ok), x->check_ok == 0 ? "missed" : verdict(x->check_ok));
 	}
 	pq_out_printf(o, "</tbody></table></div>");
 }
 
+#define DUMP_RECORDS 4 /* records side by side in one table: more would not fit the width */
+
+/* A table's rows as columns (a field per row), DUMP_RECORDS records to a table. */
 static void table_dump(pq_out *o, const pq_rdb_table *t, const char *const *skip)
 {
-	pq_out_printf(o, "<div class=\"scroll\"><table><tbody>");
-	for (size_t c = 0; c < t->ncols; c++) {
-		int skipped = 0;
-		for (size_t k = 0; skip && skip[k]; k++)
-			skipped |= strcmp(skip[k], t->cols[c]) == 0;
-		if (skipped)
-			continue;
-		pq_out_printf(o, "<tr><th class=\"l\">");
-		pq_out_text(o, t->cols[c]);
-		pq_out_printf(o, "</th>");
-		for (size_t r = 0; r < t->nrows; r++) {
-			const char *v = t->vals[r * t->ncols + c];
-			pq_out_printf(o, "<td class=\"l%s\">", v ? "" : " na");
-			pq_out_text(o, v ? v : "NULL");
-			pq_out_printf(o, "</td>");
+	for (size_t from = 0; from < t->nrows || (!from && !t->nrows); from += DUMP_RECORDS) {
+		size_t to = from + DUMP_RECORDS < t->nrows ? from + DUMP_RECORDS : t->nrows;
+		pq_out_printf(o, "<div class=\"scroll\"><table class=\"dump\"><tbody>");
+		for (size_t c = 0; c < t->ncols; c++) {
+			int skipped = 0;
+			for (size_t k = 0; skip && skip[k]; k++)
+				skipped |= strcmp(skip[k], t->cols[c]) == 0;
+			if (skipped)
+				continue;
+			pq_out_printf(o, "<tr><th class=\"l\">");
+			pq_out_text(o, t->cols[c]);
+			pq_out_printf(o, "</th>");
+			for (size_t r = from; r < to; r++) {
+				const char *v = t->vals[r * t->ncols + c];
+				pq_out_printf(o, "<td class=\"l%s\">", v ? "" : " na");
+				pq_out_text(o, v ? v : "NULL");
+				pq_out_printf(o, "</td>");
+			}
+			pq_out_printf(o, "</tr>");
 		}
-		pq_out_printf(o, "</tr>");
+		pq_out_printf(o, "</tbody></table></div>");
+		if (!t->nrows)
+			break;
 	}
-	pq_out_printf(o, "</tbody></table></div>");
 }
 
 static void manifest(page *p)
@@ -626,9 +529,17 @@ static void figures(page *p)
 	const pq_agg *a = p->a;
 	pq_out_printf(p->o, "<h2 id=\"figures\">Figures</h2>");
 	for (size_t h = 0; h < a->nhosts; h++)
-		for (size_t r = 0; r < a->nrtts; r++)
+		for (size_t r = 0; r < a->nrtts; r++) {
+			size_t nl = 0;
+			for (size_t i = 0; i < a->nlines; i++)
+				nl += a->lines[i].rtt == (int)r && a->lines[i].host == (int)h;
+			if (nl > 1) /* small multiples: a panel per line, on shared axes */
+				pq_out_printf(p->o, "<div class=\"panels\">");
 			for (size_t from = 0, part = 0; from < a->nlines; part++)
 				from = size_chart(p, (int)r, (int)h, from, part);
+			if (nl > 1)
+				pq_out_printf(p->o, "</div>");
+		}
 	for (size_t h = 0; h < a->nhosts; h++)
 		for (size_t r = 0; r < a->nrtts; r++)
 			pq_charts_loss(p->o, a, (int)h, (int)r, &p->figs);
@@ -653,7 +564,7 @@ void pq_report_html(pq_out *o, const pq_rdb *db, const pq_agg *a, const char *so
 	*p = (page){.o = &body, .db = db, .a = a, .seed = a->seed};
 	if (cmp)
 		compare_section(&body, cmp);
-	key_tables(p);
+	pq_keyhtml_section(&body, a);
 	pq_report_studies(&body, a);
 	figures(p);
 	agreement(p);

@@ -252,10 +252,11 @@ size_t pq_svg_mark_layout(const double *mx, const size_t *chars, size_t n, doubl
 	n = n < PQ_SVG_MAX_MARKS ? n : PQ_SVG_MAX_MARKS;
 	for (size_t i = 0; i < n; i++) {
 		double w = (double)chars[i] * PQ_SVG_LABEL_CHAR;
-		int end = mx[i] + LABEL_PAD + w > hi && mx[i] - LABEL_PAD - w >= lo;
-		left[i] = end ? mx[i] - LABEL_PAD - w : mx[i] + LABEL_PAD;
+		int right_fits = mx[i] + LABEL_PAD + w <= hi, end = !right_fits && mx[i] - LABEL_PAD - w >= lo;
+		/* fits on neither side: as far right as it fits, inside the plot's width */
+		left[i] = end ? mx[i] - LABEL_PAD - w : right_fits ? mx[i] + LABEL_PAD : fmax(lo, hi - w);
 		right[i] = left[i] + w;
-		out[i] = (pq_svg_label){end ? mx[i] - LABEL_PAD : mx[i] + LABEL_PAD, end, 0};
+		out[i] = (pq_svg_label){end ? mx[i] - LABEL_PAD : left[i], end, 0};
 		size_t k = i; /* insertion by left edge */
 		for (; k > 0 && left[order[k - 1]] > left[i]; k--)
 			order[k] = order[k - 1];
@@ -273,6 +274,26 @@ size_t pq_svg_mark_layout(const double *mx, const size_t *chars, size_t n, doubl
 	return rows;
 }
 
+/* The most characters of a mark's label: a longer one (an arm's long name) is cut to the
+ * plot's width, ending in "...". */
+#define LABEL_MAX ((size_t)((W - ML - MR) / PQ_SVG_LABEL_CHAR) - 1)
+
+static void label_text(pq_out *o, const char *s)
+{
+	size_t n = strlen(s);
+	if (n <= LABEL_MAX) {
+		pq_out_text(o, s);
+		return;
+	}
+	char cut[LABEL_MAX + 1];
+	n = LABEL_MAX - 3;
+	while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80) /* not inside a UTF-8 character */
+		n--;
+	memcpy(cut, s, n);
+	memcpy(cut + n, "...", 4);
+	pq_out_text(o, cut);
+}
+
 /* Two arms with one chain share the model's cliff: its mark and label are drawn once. */
 static int shown_before(const pq_svg_mark *const *shown, size_t n, const pq_svg_mark *m)
 {
@@ -282,18 +303,54 @@ static int shown_before(const pq_svg_mark *const *shown, size_t n, const pq_svg_
 	return 0;
 }
 
+/* The marks drawn (each distinct one once) at their plot x, and their labels' layout;
+ * returns the band's height above the plot that the labels' rows take. */
+static double mark_labels(const pq_svg_chart *c, const frame *f, const pq_svg_mark **shown, double *mx,
+			  pq_svg_label *lab, size_t *nm)
+{
+	size_t chars[PQ_SVG_MAX_MARKS] = {0};
+	*nm = 0;
+	for (size_t i = 0; i < c->nmarks && *nm < PQ_SVG_MAX_MARKS; i++)
+		if (usable(c->marks[i].x, c->x.log) && !shown_before(shown, *nm, &c->marks[i])) {
+			shown[*nm] = &c->marks[i];
+			mx[*nm] = px(f, c->marks[i].x);
+			chars[*nm] = strlen(c->marks[i].label);
+			chars[*nm] = chars[*nm] < LABEL_MAX ? chars[*nm] : LABEL_MAX;
+			(*nm)++;
+		}
+	size_t rows = pq_svg_mark_layout(mx, chars, *nm, ML, W - MR, lab);
+	return rows ? PQ_SVG_LABEL_ROW * (double)rows + PQ_SVG_LABEL_GAP : 0;
+}
+
+static frame frame_of(const pq_svg_chart *c, double *xlo, double *xhi, double *ylo, double *yhi)
+{
+	data_range(c, 0, xlo, xhi);
+	data_range(c, 1, ylo, yhi);
+	return (frame){tr(*xlo, c->x.log), tr(*xhi, c->x.log), tr(*ylo, c->y.log), tr(*yhi, c->y.log), c->x.log, c->y.log};
+}
+
 void pq_svg_chart_write(pq_out *o, const pq_svg_chart *c)
 {
-	double xlo, xhi, ylo, yhi;
-	data_range(c, 0, &xlo, &xhi);
-	data_range(c, 1, &ylo, &yhi);
-	frame f = {tr(xlo, c->x.log), tr(xhi, c->x.log), tr(ylo, c->y.log), tr(yhi, c->y.log),
-		   c->x.log, c->y.log};
+	double xlo, xhi, ylo, yhi, mx[PQ_SVG_MAX_MARKS] = {0};
+	frame f = frame_of(c, &xlo, &xhi, &ylo, &yhi);
+	const pq_svg_mark *shown[PQ_SVG_MAX_MARKS];
+	pq_svg_label lab[PQ_SVG_MAX_MARKS];
+	size_t nm;
+	/* The marks' labels go into a band above the plot, so none can cover a line, a point
+	 * or a mark's line (all drawn inside the plot); the layout keeps them apart. */
+	double band = mark_labels(c, &f, shown, mx, lab, &nm);
 	pq_out_printf(o, "<figure class=\"chart\" id=\"");
 	pq_out_text(o, c->id);
-	pq_out_printf(o, "\"><svg viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"", W, H);
+	pq_out_printf(o, "\"><svg viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"", W, H + band);
 	pq_out_text(o, c->caption);
 	pq_out_printf(o, "\">");
+	for (size_t i = 0; i < nm; i++) {
+		pq_out_printf(o, "<text class=\"ml%s\" x=\"%.1f\" y=\"%.1f\">", lab[i].end ? " end" : "", lab[i].x,
+			      PQ_SVG_LABEL_ROW * (double)(lab[i].row + 1) - PQ_SVG_LABEL_DESCENT);
+		label_text(o, shown[i]->label);
+		pq_out_printf(o, "</text>");
+	}
+	pq_out_printf(o, "<g transform=\"translate(0 %.1f)\">", band);
 	axes(o, c, &f, xlo, xhi, ylo, yhi);
 	pq_out_printf(o, "<clipPath id=\"clip-");
 	pq_out_text(o, c->id);
@@ -309,27 +366,25 @@ void pq_svg_chart_write(pq_out *o, const pq_svg_chart *c)
 	}
 	for (size_t i = 0; i < c->ns; i++)
 		series(o, &f, &c->s[i], c->x.log, c->y.log);
-	double mx[PQ_SVG_MAX_MARKS] = {0};
-	size_t chars[PQ_SVG_MAX_MARKS] = {0}, nm = 0;
-	const pq_svg_mark *shown[PQ_SVG_MAX_MARKS];
-	for (size_t i = 0; i < c->nmarks && nm < PQ_SVG_MAX_MARKS; i++)
-		if (usable(c->marks[i].x, c->x.log) && !shown_before(shown, nm, &c->marks[i])) {
-			shown[nm] = &c->marks[i];
-			mx[nm] = px(&f, c->marks[i].x);
-			chars[nm++] = strlen(c->marks[i].label);
-		}
-	pq_svg_label lab[PQ_SVG_MAX_MARKS];
-	pq_svg_mark_layout(mx, chars, nm, ML, W - MR, lab);
-	for (size_t i = 0; i < nm; i++) {
-		pq_out_printf(o, "<path class=\"mark\" d=\"M%.1f %.1fV%.1f\"/><text class=\"ml%s\" x=\"%.1f\" y=\"%.1f\">",
-			      mx[i], MT, H - MB, lab[i].end ? " end" : "", lab[i].x,
-			      MT + PQ_SVG_LABEL_ROW * (double)(lab[i].row + 1));
-		pq_out_text(o, shown[i]->label);
-		pq_out_printf(o, "</text>");
-	}
-	pq_out_printf(o, "</g></svg>");
+	for (size_t i = 0; i < nm; i++)
+		pq_out_printf(o, "<path class=\"mark\" d=\"M%.1f %.1fV%.1f\"/>", mx[i], MT, H - MB);
+	pq_out_printf(o, "</g></g></svg>");
 	legend(o, c);
 	pq_out_printf(o, "<figcaption>");
 	pq_out_text(o, c->caption);
 	pq_out_printf(o, "</figcaption></figure>\n");
+}
+
+void pq_svg_plot_box(const pq_svg_chart *c, double box[4])
+{
+	double xlo, xhi, ylo, yhi, mx[PQ_SVG_MAX_MARKS];
+	frame f = frame_of(c, &xlo, &xhi, &ylo, &yhi);
+	const pq_svg_mark *shown[PQ_SVG_MAX_MARKS];
+	pq_svg_label lab[PQ_SVG_MAX_MARKS];
+	size_t nm;
+	double band = mark_labels(c, &f, shown, mx, lab, &nm);
+	box[0] = ML;
+	box[1] = MT + band;
+	box[2] = W - MR;
+	box[3] = H - MB + band;
 }

@@ -61,6 +61,8 @@ typedef struct pq_svg_label {
 
 #define PQ_SVG_LABEL_ROW 12.0
 #define PQ_SVG_LABEL_CHAR 6.2 /* width of a character of a mark's label (11 px sans), at most */
+#define PQ_SVG_LABEL_DESCENT 2.0 /* a label's baseline above its row's bottom */
+#define PQ_SVG_LABEL_GAP 6.0 /* between the labels' band and the plot */
 
 /* Labels of n marks at plot x positions mx[] (chars[] characters long) between the plot's
  * edges lo and hi, laid out so that no two overlap: each goes right of its mark, or left
@@ -69,6 +71,11 @@ typedef struct pq_svg_label {
  * ones are stacked. Fills out[0..n-1]; returns the number of rows used. */
 size_t pq_svg_mark_layout(const double *mx, const size_t *chars, size_t n, double lo, double hi,
 			  pq_svg_label *out);
+
+/* The plot's rectangle in the SVG's units (x0, y0, x1, y1) as pq_svg_chart_write draws c:
+ * every series, point and mark line is drawn (and clipped) inside it; the marks' labels
+ * are rows of PQ_SVG_LABEL_ROW above it, from y = 0 (tests check the geometry). */
+void pq_svg_plot_box(const pq_svg_chart *c, double box[4]);
 
 /* Nice tick values for [lo, hi] (about `want` of them) into t[0..max-1]; returns the
  * count. Log axes get decades (and 2 and 5 within them when there are few). */

@@ -103,6 +103,35 @@ static void grids(void **state)
 	two_free(&t);
 }
 
+/* Runs that differ wholesale in a dimension (every cell of A cubic, every cell of B bbr):
+ * it is set aside and said, and the points meet on every other dimension, whatever their
+ * point_keys; a dimension with several values in a run is never set aside. */
+static void set_aside(void **state)
+{
+	(void)state;
+	two t;
+	two_of(&t, "UPDATE cell SET cc = 'cubic'",
+	       "UPDATE cell SET cc = 'bbr', point_key = point_key || '-bbr'; UPDATE cell SET point_key = 'p9' WHERE arm = 'rsa-2048'");
+	assert_int_equal(t.c.naside, 1);
+	assert_int_equal(t.c.aside[0], PQ_D_CC);
+	assert_string_equal(t.c.aside_text, "CC: cubic in A, bbr in B");
+	assert_int_equal(t.c.shared, 2);
+	assert_int_equal(t.c.only_a, 1);
+	assert_int_equal(t.c.only_b, 1);
+	assert_non_null(strstr(t.c.summary, "Set aside, as each run holds one value of it and not the other's (grid points "
+					    "are matched on every other dimension): CC: cubic in A, bbr in B. 2 grid points"));
+	char label[200];
+	pq_compare_label(&t.c, &t.c.p[1], label, sizeof label);
+	assert_string_equal(label, "ml-dsa-65"); /* the set-aside cc is said once, not per point */
+	two_free(&t);
+	/* B holds cubic and bbr: nothing is set aside, points are matched by point_key */
+	two_of(&t, "UPDATE cell SET cc = 'cubic'", "UPDATE cell SET cc = 'bbr', point_key = 'p9' WHERE arm = 'rsa-2048'");
+	assert_int_equal(t.c.naside, 0);
+	assert_string_equal(t.c.aside_text, "");
+	assert_int_equal(t.c.shared, 2);
+	two_free(&t);
+}
+
 /* The terminal, Markdown, the page's section and compare.csv. */
 static void rendered(void **state)
 {
@@ -165,6 +194,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(matched),
 	    cmocka_unit_test(grids),
+	    cmocka_unit_test(set_aside),
 	    cmocka_unit_test(rendered),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

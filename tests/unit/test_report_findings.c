@@ -139,7 +139,7 @@ static void rendered(void **state)
 			links++;
 		}
 	assert_true(links >= a.findings.n);
-	assert_non_null(strstr(h, "<tr id=\"key-g4\"><td class=\"l\">ml-dsa-65</td>"));
+	assert_non_null(strstr(h, "<tr id=\"key-g4\"><td class=\"l\"><a href=\"#arm-1\">ml-dsa-65</a></td>"));
 	assert_non_null(strstr(h, "<tr id=\"study-1\">"));
 	assert_true(starts(t, "Findings (generated from the analysis below"));
 	assert_non_null(strstr(t, "\n- An ml-dsa-65 leaf + 1 intermediate chain (15.7 kB first flight) costs one more"));

@@ -3,7 +3,8 @@
 # any console message (the report logs nothing, so any message is an error: a script
 # error, a blocked resource), check that every figure the page lists in its
 # <meta name="pqtls-figures"> is in the rendered DOM with its chart, that each expected
-# figure kind is there, and save a screenshot.
+# figure kind is there, that no table needs a sideways scroll at 1280 px (fit_check.sh),
+# and save a screenshot.
 # Usage: browser_check.sh REPORT.html SCREENSHOT.png [ID-PREFIX ...]
 # Chromium is a test dependency (scripts/deps.sh installs it): without it the check fails.
 set -euo pipefail
@@ -35,4 +36,5 @@ timeout 120 "$chrome" "${flags[@]}" --window-size=1000,2400 --screenshot="$tmp/s
 	>/dev/null 2>&1 || { echo "FAIL: no screenshot" >&2; exit 1; }
 [ -s "$tmp/shot.png" ] || { echo "FAIL: empty screenshot" >&2; exit 1; }
 cp "$tmp/shot.png" "$shot"
+bash "$(dirname "$0")/fit_check.sh" "$html" 1280
 echo "browser: no console messages; figures present: $ids"
