@@ -108,6 +108,17 @@ double pq_loss_mean(const pq_loss_cfg *l);
  * up to burst / (burst + 1)). Leaves l->unit alone. */
 void pq_loss_gilbert(pq_loss_cfg *l, double mean, double burst);
 
+/* One direction's loss decisions as the loss stage makes them (its unit aside): each call
+ * is one decision, Gilbert-Elliott moving first and losing with the new state's
+ * probability (netem's order). The model (model/loss.h) draws from the same chain. */
+typedef struct pq_loss_chain {
+	pq_loss_cfg cfg;
+	pq_rng rng;
+	int bad;
+} pq_loss_chain;
+void pq_loss_chain_init(pq_loss_chain *c, const pq_loss_cfg *cfg, uint64_t seed);
+int pq_loss_chain_drop(pq_loss_chain *c); /* 1: lost */
+
 /* Serialisation at rate_bps with a drop-tail queue. A packet occupies the queue from its
  * arrival until its last bit has left (the packet on the wire counts). A packet that
  * would push the queue past limit_bytes or limit_pkts (0 = no limit of that kind) is

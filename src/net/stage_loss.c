@@ -7,9 +7,7 @@
 
 typedef struct loss_stage {
 	pq_stage base;
-	pq_loss_cfg cfg;
-	pq_rng rng;
-	int bad; /* Gilbert-Elliott state */
+	pq_loss_chain chain;
 	pq_pkt_fifo q;
 	/* unit burst: the burst in progress, its decision, last segment time and payload */
 	int open, open_drop;
@@ -51,18 +49,30 @@ static seg_info seg_of(const pq_pkt *p)
 	return s;
 }
 
+void pq_loss_chain_init(pq_loss_chain *c, const pq_loss_cfg *cfg, uint64_t seed)
+{
+	c->cfg = *cfg;
+	c->bad = 0;
+	pq_rng_seed(&c->rng, seed);
+}
+
+int pq_loss_chain_drop(pq_loss_chain *c)
+{
+	if (c->cfg.ge_p <= 0)
+		return pq_rng_bernoulli(&c->rng, c->cfg.p);
+	/* Move first, then lose with the new state's probability (netem's order). */
+	if (c->bad) {
+		if (pq_rng_bernoulli(&c->rng, c->cfg.ge_r))
+			c->bad = 0;
+	} else if (pq_rng_bernoulli(&c->rng, c->cfg.ge_p)) {
+		c->bad = 1;
+	}
+	return pq_rng_bernoulli(&c->rng, c->bad ? c->cfg.loss_bad : c->cfg.loss_good);
+}
+
 static int loss_drop(loss_stage *l)
 {
-	if (l->cfg.ge_p <= 0)
-		return pq_rng_bernoulli(&l->rng, l->cfg.p);
-	/* Move first, then lose with the new state's probability (netem's order). */
-	if (l->bad) {
-		if (pq_rng_bernoulli(&l->rng, l->cfg.ge_r))
-			l->bad = 0;
-	} else if (pq_rng_bernoulli(&l->rng, l->cfg.ge_p)) {
-		l->bad = 1;
-	}
-	return pq_rng_bernoulli(&l->rng, l->bad ? l->cfg.loss_bad : l->cfg.loss_good);
+	return pq_loss_chain_drop(&l->chain);
 }
 
 /* One decision per burst: a data segment joins the open burst when it follows within the
@@ -107,7 +117,7 @@ void pq_loss_gilbert(pq_loss_cfg *l, double mean, double burst)
 static int loss_push(pq_stage *s, pq_pkt *p, int64_t now)
 {
 	loss_stage *l = (loss_stage *)s;
-	if (l->cfg.unit == PQ_LOSS_UNIT_BURST ? burst_drop(l, p, now) : loss_drop(l))
+	if (l->chain.cfg.unit == PQ_LOSS_UNIT_BURST ? burst_drop(l, p, now) : loss_drop(l))
 		return PQ_STAGE_DROP_LOSS;
 	p->t_ready = now;
 	pq_pkt_fifo_push(&l->q, p);
@@ -141,7 +151,6 @@ pq_stage *pq_stage_loss_new(const pq_loss_cfg *cfg, uint64_t seed)
 	if (!l)
 		return NULL;
 	l->base.ops = &loss_ops;
-	l->cfg = *cfg;
-	pq_rng_seed(&l->rng, seed);
+	pq_loss_chain_init(&l->chain, cfg, seed);
 	return &l->base;
 }
