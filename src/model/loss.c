@@ -24,7 +24,7 @@
 typedef struct seg {
 	double tx, arrive, ack_at, retx_at;
 	unsigned order;
-	int write, delivered, acked, marked;
+	int write, delivered, acked, marked, retx;
 } seg;
 
 /* One flight from one side to the other: its segments and the sender's recovery state. */
@@ -35,7 +35,7 @@ typedef struct flight {
 	double R, rto0, rto, cwnd;
 	double tlp_at, rto_at;
 	int tlp_out, unit;
-	pq_loss_chain *ch;
+	pq_loss_chain *ch, *back; /* the data's direction, and its ACKs' */
 } flight;
 
 /* Sends segments idx[0..k-1] at `now`: one decision each, or, per burst, one for each
@@ -56,9 +56,21 @@ static void transmit(flight *f, const size_t *idx, size_t k, double now)
 		if (!lost && !s->delivered) {
 			s->delivered = 1;
 			s->arrive = now + f->R / 2;
-			s->ack_at = now + f->R;
+			/* its ACK (one segment, a decision of its own) may be lost: then the next
+			 * ACK that gets through carries it (cumulative ACK and SACK) */
+			s->ack_at = pq_loss_chain_drop(f->back) ? INF : now + f->R;
 		}
 	}
+}
+
+/* RACK's recovery (or the RTO's loss state): a segment marked lost or sent again and not
+ * yet acknowledged. Linux sends a tail loss probe only outside it (TCP_CA_Open). */
+static int recovering(const flight *f)
+{
+	for (size_t i = 0; i < f->n; i++)
+		if (f->s[i].marked || (f->s[i].retx && !f->s[i].acked))
+			return 1;
+	return 0;
 }
 
 static size_t in_flight(const flight *f)
@@ -92,7 +104,7 @@ static void on_ack(flight *f, double a)
 	size_t newly = 0;
 	for (size_t i = 0; i < f->n; i++) {
 		seg *s = &f->s[i];
-		if (s->delivered && !s->acked && s->ack_at <= a) {
+		if (s->delivered && !s->acked && (s->ack_at <= a || s->arrive <= a - f->R / 2)) {
 			s->acked = 1;
 			newly++;
 			top = s->order > top ? s->order : top;
@@ -115,7 +127,7 @@ static void on_ack(flight *f, double a)
 	f->rto_at = a + f->rto;
 	f->tlp_out = 0;
 	send_more(f, a);
-	f->tlp_at = in_flight(f) ? a + pto(f, a) : INF;
+	f->tlp_at = in_flight(f) && !recovering(f) ? a + pto(f, a) : INF;
 }
 
 static void on_retx(flight *f, double t)
@@ -124,9 +136,9 @@ static void on_retx(flight *f, double t)
 	for (size_t i = 0; i < f->n; i++)
 		if (f->s[i].marked && f->s[i].retx_at <= t)
 			idx[k++] = i;
+	for (size_t j = 0; j < k; j++)
+		f->s[idx[j]].retx = 1;
 	transmit(f, idx, k, t);
-	if (!f->tlp_out)
-		f->tlp_at = t + pto(f, t);
 }
 
 static void on_tlp(flight *f, double t)
@@ -147,6 +159,7 @@ static void on_rto(flight *f, double t)
 	for (size_t i = 0; i < f->n; i++)
 		if (f->s[i].tx >= 0 && !f->s[i].acked) {
 			f->s[i].marked = 1;
+			f->s[i].retx = 1;
 			f->s[i].retx_at = INF;
 		}
 	f->cwnd = 1;
@@ -296,12 +309,16 @@ static void one_trial(const pq_model_loss_in *in, flight *f, pq_loss_chain *up, 
 	int crtx, srtx;
 	double c = connect_time(up, down, f->R, &crtx, &srtx);
 	f->ch = up;
+	f->back = down;
 	double s1 = run_flight(f, in->ch, in->n_ch, SIZE_MAX, c, crtx >= 2 ? 1 : (double)in->iw);
 	f->ch = down;
+	f->back = up;
 	*hs = run_flight(f, in->fl, in->n_fl, SIZE_MAX, s1, srtx >= 2 ? 1 : (double)in->iw);
 	f->ch = up;
+	f->back = down;
 	double s2 = run_flight(f, in->fin, in->n_fin, SIZE_MAX, *hs, (double)in->iw);
 	f->ch = down;
+	f->back = up;
 	*fb = run_flight(f, in->resp, in->n_resp, sum(in->resp, in->n_resp - 1) + 1, s2, (double)in->iw);
 }
 

@@ -10,9 +10,9 @@
  *     200 ms with one segment out: the delayed-ACK allowance), at most until the RTO;
  *     the RTO is SRTT + max(2 SRTT, 200 ms) (the first sample's RTTVAR, TCP_RTO_MIN),
  *     doubles at each expiry and sends again from a window of one;
- *   - loss in both directions on data; pure ACKs are never lost (a cumulative ACK covers
- *     for a lost one within a few milliseconds), TCP timestamps give an RTT sample even
- *     after a retransmission, and the receiver ACKs every segment at once.
+ *   - loss in both directions, on data and on ACKs (a lost ACK's news comes with the next
+ *     ACK that gets through: cumulative ACK and SACK); TCP timestamps give an RTT sample
+ *     even after a retransmission; the receiver ACKs every segment at once.
  * A seeded Monte Carlo over those packets: each trial draws every loss decision from the
  * link's own chain (net/stage.h: Bernoulli or Gilbert-Elliott), one decision per segment
  * or, with the burst unit, one per write's segments sent together (what the userspace

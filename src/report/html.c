@@ -10,6 +10,7 @@
 #include "net/link.h"
 #include "report/charts.h"
 #include "report/studies.h"
+#include "report/loss.h"
 #include "report/svg.h"
 
 #define MAX_PTS PQ_AGG_LINE_PTS
@@ -655,6 +656,7 @@ void pq_report_html(pq_out *o, const pq_rdb *db, const pq_agg *a, const char *so
 		compare_section(&body, cmp);
 	key_tables(p);
 	pq_report_studies(&body, a);
+	pq_report_loss(&body, a);
 	figures(p);
 	agreement(p);
 	fidelity(p);
