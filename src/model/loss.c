@@ -53,13 +53,17 @@ static void transmit(flight *f, const size_t *idx, size_t k, double now)
 		s->order = ++f->order;
 		s->marked = 0;
 		s->retx_at = INF;
-		if (!lost && !s->delivered) {
+		if (lost)
+			continue;
+		if (!s->delivered) {
 			s->delivered = 1;
 			s->arrive = now + f->R / 2;
-			/* its ACK (one segment, a decision of its own) may be lost: then the next
-			 * ACK that gets through carries it (cumulative ACK and SACK) */
-			s->ack_at = pq_loss_chain_drop(f->back) ? INF : now + f->R;
+			s->ack_at = INF;
 		}
+		/* its ACK (a duplicate one for a copy already held; one decision of its own) may
+		 * be lost: then the next ACK that gets through carries it (cumulative ACK, SACK) */
+		if (!pq_loss_chain_drop(f->back) && now + f->R < s->ack_at)
+			s->ack_at = now + f->R;
 	}
 }
 
