@@ -15,6 +15,8 @@
 #include "model/cliff.h"
 #include "model/hello.h"
 #include "model/quic.h"
+#include "cli/model_loss.h"
+#include "net/stage.h"
 
 #define PATH "pqtls model"
 #define MAX_CLIFFS 16
@@ -29,6 +31,9 @@ struct model_opts {
 	uint64_t mss, response, step;
 	int64_t rtt;
 	int one_write, early, json, client_hellos;
+	double loss, burst;
+	int loss_unit;
+	long long trials, seed;
 };
 
 #define O(f) offsetof(struct model_opts, f)
@@ -90,6 +95,16 @@ static const pq_opt model_opts_table[] = {
      "the server's congestion control: bbr paces every segment after the 10th (model/pace.h)", MODEL_CC, 0, 0},
     {"qdisc", 0, PQ_OPT_CHOICE, O(qdisc), NULL, "pfifo_fast",
      "the server's root qdisc: fq paces cubic and reno at 200 % of cwnd/srtt in slow start", PQ_KTCP_QDISCS, 0, 0},
+    {"loss", 0, PQ_OPT_FRACTION, O(loss), "FRACTION", NULL,
+     "per-direction loss, 0% to 50%: the loss model's p25, median and p95 of the handshake and first byte "
+     "(model/loss.h), and the loss from which the median pays an extra round trip",
+     NULL, 0, 0},
+    {"burst", 0, PQ_OPT_DOUBLE, O(burst), "PACKETS", NULL,
+     "with --loss: Gilbert-Elliott loss of this mean burst (1 to 1000 decisions) instead of Bernoulli", NULL, 0, 0},
+    {"loss-unit", 0, PQ_OPT_CHOICE, O(loss_unit), NULL, "segment",
+     "with --loss: what one loss decision covers (the link's loss-unit)", PQ_LOSS_UNIT_CHOICES, 0, 0},
+    {"trials", 0, PQ_OPT_INT, O(trials), "N", "20000", "with --loss: Monte Carlo trials", NULL, 100, 1000000},
+    {"seed", 0, PQ_OPT_INT, O(seed), "N", "1", "with --loss: the trials' seed", NULL, 0, 1e15},
     {"json", 0, PQ_OPT_FLAG, O(json), NULL, NULL, "print JSON instead of text", NULL, 0, 0},
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
@@ -437,6 +452,12 @@ static int model_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 			print_phases(&m, o->rtt);
 			print_quic(&q);
 		}
+		if (pq_cli_given(cmd, args, "loss") || pq_cli_given(cmd, args, "burst")) {
+			pq_model_loss_opts lo_ = {o->loss, o->burst, o->loss_unit, o->rtt, o->trials, o->seed};
+			ex = pq_model_loss_cli(PATH, &lo_, &net, root);
+			if (ex != PQ_EXIT_OK)
+				goto done;
+		}
 	}
 	if (o->range)
 		ex = range_run(o, lo, hi, b, &net, root);
@@ -476,7 +497,8 @@ const pq_cmd pq_cmd_model = {
 	"  pqtls model --certs DIR --one-write --json\n"
 	"  pqtls model --client-hellos --mss 1232\n"
 	"  pqtls model --groups X25519MLKEM768:X25519 --key-share X25519 --server-groups X25519MLKEM768/X25519\n"
-	"  pqtls model --sig ecdsa-p256 --group X25519 --chain-bytes 16KiB..40KiB --step 4KiB --cc bbr\n",
+	"  pqtls model --sig ecdsa-p256 --group X25519 --chain-bytes 16KiB..40KiB --step 4KiB --cc bbr\n"
+	"  pqtls model --sig ml-dsa-44 --intermediates 0 --group SecP256r1MLKEM768 --loss 6% --rtt 195.6ms\n",
     .opts = model_opts_table,
     .opts_size = sizeof(struct model_opts),
     .run = model_run,

@@ -134,6 +134,7 @@ APPLY(ap_jitter, p->jitter_ns = v->i; p->link_given |= PQ_EXP_LG_JITTER)
 APPLY(ap_loss, p->loss = v->f; p->link_given |= PQ_EXP_LG_LOSS)
 APPLY(ap_loss_model, p->gilbert = v->i == 1; p->link_given |= PQ_EXP_LG_LOSS)
 APPLY(ap_burst, p->burst = v->f)
+APPLY(ap_loss_unit, p->loss_unit = (int)v->i)
 APPLY(ap_rate, p->rate_bps = (uint64_t)v->i; p->link_given |= PQ_EXP_LG_RATE)
 APPLY(ap_queue, p->queue_pkts = (uint32_t)v->i; p->link_given |= PQ_EXP_LG_QUEUE)
 APPLY(ap_mtu, p->mtu = (uint32_t)v->i)
@@ -145,6 +146,12 @@ CANON(cn_jitter, "jitter_ns=%lld;", (long long)p->jitter_ns)
 CANON(cn_loss, "loss=%.6f;", p->loss)
 CANON(cn_loss_model, "gilbert=%d;", p->gilbert)
 CANON(cn_burst, "burst=%.3f;", p->burst)
+/* Per segment (the default) adds nothing, so cells from before the unit keep their keys. */
+static const char *loss_unit_name(int u)
+{
+	return u == PQ_LOSS_UNIT_BURST ? "burst" : "segment";
+}
+CANON(cn_loss_unit, "%s", p->loss_unit ? "loss_unit=burst;" : "")
 CANON(cn_rate, "rate_bps=%llu;", (unsigned long long)p->rate_bps)
 CANON(cn_queue, "queue_pkts=%u;", p->queue_pkts)
 CANON(cn_mtu, "mtu=%u;", p->mtu)
@@ -156,6 +163,7 @@ EFF(ef_jitter, if (e->remote) dv_null(o); else dv_int(o, e->jitter_ns / 1000))
 EFF(ef_loss, if (e->remote) dv_null(o); else dv_real(o, e->loss[PQ_DIR_S2C] * 100))
 EFF(ef_loss_c2s, if (e->remote) dv_null(o); else dv_real(o, e->loss[PQ_DIR_C2S] * 100))
 EFF(ef_loss_model, dv_text(o, e->remote ? "remote" : e->gilbert ? "gilbert" : "bernoulli"))
+EFF(ef_loss_unit, dv_text(o, e->remote ? "remote" : loss_unit_name(e->loss_unit)))
 EFF(ef_burst, if (e->remote) dv_null(o); else dv_real(o, e->gilbert ? e->burst : 0))
 EFF(ef_rate, if (e->remote) dv_null(o); else dv_int(o, (long long)e->rate_bps[PQ_DIR_S2C]))
 EFF(ef_rate_c2s, if (e->remote) dv_null(o); else dv_int(o, (long long)e->rate_bps[PQ_DIR_C2S]))
@@ -317,6 +325,11 @@ const pq_dim pq_dims[PQ_DIM_COUNT] = {
 	[PQ_D_BURST] = {"burst", PQ_DT_DOUBLE, L | R, 1, 1000, NULL, "3", "PACKETS",
 			"gilbert: mean burst length in packets", "loss_burst_pkts", "REAL", "burst", "pkts", ap_burst,
 			cn_burst, ef_burst},
+	[PQ_D_LOSS_UNIT] = {"loss-unit", PQ_DT_CHOICE, L | R, 0, 0, PQ_LOSS_UNIT_CHOICES, "segment", "UNITS",
+			    "what one loss decision covers: each segment alone, or a burst (the segments a "
+			    "sender hands down together, as a qdisc sees a GSO super-packet; net/stage.h; "
+			    "userspace backend only)", "loss_unit", "TEXT NOT NULL DEFAULT 'segment'", "loss unit", "",
+			    ap_loss_unit, cn_loss_unit, ef_loss_unit},
 	[PQ_D_RATE] = {"rate", PQ_DT_RATE, L | R, PQ_LINK_MIN_RATE_BPS, PQ_LINK_MAX_RATE_BPS, NULL, "0 (unlimited)",
 		       "RATES",
 		       "per-direction rate limit (stored: rate_bps the server-to-client direction's, c2s_rate_bps the "
@@ -519,13 +532,6 @@ int pq_dim_columns_each(const char *tmpl, const char *const *taken, char *buf, s
 	return (int)len;
 }
 
-/* A direction's mean loss: Bernoulli p, or Gilbert-Elliott's stationary share of the bad
- * state. */
-static double mean_loss(const pq_loss_cfg *l)
-{
-	return l->ge_p > 0 ? l->ge_p / (l->ge_p + l->ge_r) : l->p;
-}
-
 void pq_exp_eff_from_link(pq_exp_eff *e, const pq_link_config *c)
 {
 	memset(e, 0, sizeof *e);
@@ -534,8 +540,9 @@ void pq_exp_eff_from_link(pq_exp_eff *e, const pq_link_config *c)
 	e->jitter_ns = dc->jitter_ns;
 	e->gilbert = dc->loss.ge_p > 0;
 	e->burst = e->gilbert && dc->loss.ge_r > 0 ? 1 / dc->loss.ge_r : 0;
+	e->loss_unit = dc->loss.unit;
 	for (int i = 0; i < 2; i++) {
-		e->loss[i] = mean_loss(&c->dir[i].loss);
+		e->loss[i] = pq_loss_mean(&c->dir[i].loss);
 		e->rate_bps[i] = c->dir[i].rate_bps;
 	}
 	e->queue_pkts = dc->queue_pkts;

@@ -172,7 +172,7 @@ void pq_exp_point_chain(const pq_exp_point *p, pq_chain_spec *s)
 
 /* The link's inputs under their spec keys, for its messages. */
 static const pq_name link_names[] = {
-	{"loss", "loss"}, {"burst_loss", "loss-model"}, {"rate", "rate"}, {"mtu", "mtu"},
+	{"loss", "loss"}, {"burst_loss", "loss-model"}, {"loss_unit", "loss-unit"}, {"rate", "rate"}, {"mtu", "mtu"},
 	{"initcwnd", "initcwnd"}, {"backend", "backend"}, {"reorder", "jitter"}, {"profile", "profile"},
 	{NULL, NULL},
 };
@@ -180,17 +180,11 @@ static const pq_name link_names[] = {
 static void set_loss(const pq_exp_point *p, pq_loss_cfg *l)
 {
 	memset(l, 0, sizeof *l);
-	if (!p->gilbert || p->loss <= 0) {
+	l->unit = p->loss_unit;
+	if (!p->gilbert || p->loss <= 0)
 		l->p = p->loss;
-		return;
-	}
-	/* Gilbert-Elliott with a lossless good state and an always-losing bad state: mean
-	 * burst B packets (r = 1/B) and stationary loss L give p = L r / (1 - L). */
-	double r = 1.0 / (p->burst >= 1 ? p->burst : 1);
-	l->ge_r = r;
-	l->ge_p = fmin(1, p->loss * r / (1 - p->loss)); /* at the limit (grid.c) exactly 1 */
-	l->loss_bad = 1;
-	l->loss_good = 0;
+	else
+		pq_loss_gilbert(l, p->loss, p->burst);
 }
 
 int pq_exp_point_link(const pq_exp_point *p, uint64_t seed, const char *what, pq_link_config *c,
@@ -239,9 +233,7 @@ int64_t pq_exp_point_client_timeout(const pq_exp_point *p, const pq_link_config 
 	if (p->timeout_ns > 0)
 		return p->timeout_ns;
 	int64_t rtt = pq_link_config_rtt_ns(c);
-	double loss = c->dir[0].loss.p;
-	if (c->dir[0].loss.ge_p > 0)
-		loss = c->dir[0].loss.ge_p / (c->dir[0].loss.ge_p + c->dir[0].loss.ge_r);
+	double loss = pq_loss_mean(&c->dir[0].loss);
 	/* Linux backs a lost SYN off 1, 2, 4, 8 s; with loss, a handshake may need several
 	 * such retries, so the budget grows with loss. */
 	int64_t t = 10 * PQ_NS_PER_S + 40 * rtt;

@@ -46,6 +46,7 @@ typedef struct pq_exp_point {
 	double loss;                  /* 0..1 per direction (mean loss for gilbert) */
 	int gilbert;
 	double burst;                 /* gilbert mean burst length, packets */
+	int loss_unit;                /* enum pq_loss_unit (net/stage.h) */
 	uint64_t rate_bps;
 	uint32_t queue_pkts, mtu, initcwnd;
 	enum pq_cc cc;

@@ -248,14 +248,6 @@ static void measure_loss(struct socks *s, int dir, int n, int64_t delay_ns, int 
 	*received = got;
 }
 
-static double expected_loss(const pq_loss_cfg *l)
-{
-	if (l->ge_p <= 0)
-		return l->p;
-	double bad = l->ge_p / (l->ge_p + l->ge_r);
-	return bad * l->loss_bad + (1 - bad) * l->loss_good;
-}
-
 void pq_check_probe_from(pq_check_result *r, pq_stats *seen)
 {
 	pq_summary sum;
@@ -282,7 +274,7 @@ void pq_check_rtt_from(pq_check_result *r, pq_stats *rtt)
 static void judge_loss(pq_check_result *r, int dir, const pq_dir_cfg *dc)
 {
 	pq_check_dir *cd = &r->dir[dir];
-	double want = expected_loss(&dc->loss);
+	double want = pq_loss_mean(&dc->loss);
 	if (want <= 0)
 		return;
 	const pq_path_stats *ps = &r->link.dir[dir];
@@ -390,7 +382,7 @@ int pq_check_run(pq_link *l, const pq_check_opts *oin, pq_check_result *r, pq_di
 			if (measure_rate(&s, dir, dc->rate_bps, c->mtu, &o, &cd->rate_bps) != 0)
 				cd->rate_bps = 0;
 		}
-		if (expected_loss(&dc->loss) > 0) {
+		if (pq_loss_mean(&dc->loss) > 0) {
 			cd->probes_sent = o.loss_probes;
 			measure_loss(&s, dir, o.loss_probes, dc->delay_ns + dc->jitter_ns * 4, &cd->probes_got);
 		}

@@ -71,6 +71,9 @@ static int validate_dir(const pq_dir_cfg *c, const char *dir, const pq_name *nam
 		return pq_diag_set(d, PQ_EINVAL,
 				   "%s: choose either %s (Bernoulli) or %s (Gilbert-Elliott), not both",
 				   dir, pq_name_of(names, "loss"), pq_name_of(names, "burst_loss"));
+	if (c->loss.unit != PQ_LOSS_UNIT_SEGMENT && c->loss.unit != PQ_LOSS_UNIT_BURST)
+		return pq_diag_set(d, PQ_EINVAL, "%s %s: %d is no unit of loss (accepted: %s)", dir,
+				   pq_name_of(names, "loss_unit"), c->loss.unit, PQ_LOSS_UNIT_CHOICES);
 	if (c->rate_bps > PQ_LINK_MAX_RATE_BPS)
 		return pq_diag_set(d, PQ_ERANGE, "%s rate: %s is above the accepted 100 Gbit/s", dir,
 				   pq_fmt_rate(a, sizeof a, c->rate_bps));

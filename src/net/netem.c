@@ -50,6 +50,13 @@ int pq_netem_qdisc_cmd(pq_netem_cmd *c, const char *ns, const char *dev, const p
 				   "netem backend: netem reorders packets when it adds jitter; use %s "
 				   "to accept that, or %s userspace to keep order",
 				   pq_name_of(names, "reorder"), pq_name_of(names, "backend"));
+	if (dc->loss.unit != PQ_LOSS_UNIT_SEGMENT)
+		return pq_diag_set(d, PQ_EUNSUPPORTED,
+				   "netem backend: %s burst: netem decides loss per packet its qdisc is handed, "
+				   "whatever the device's offloads made of a write, so it emulates %s segment "
+				   "only (with tso and gso off); %s userspace emulates segment and burst",
+				   pq_name_of(names, "loss_unit"), pq_name_of(names, "loss_unit"),
+				   pq_name_of(names, "backend"));
 	add(c, "tc");
 	add(c, "-n");
 	add(c, "%s", ns);

@@ -73,14 +73,51 @@ pq_stage *pq_stage_delay_new(int64_t delay_ns);
 pq_stage *pq_stage_jitter_new(int64_t base_ns, int64_t jitter_ns, enum pq_dist dist, int reorder,
 			      uint64_t seed);
 
+/* What one loss decision covers. SEGMENT: every packet is decided alone (what a
+ * forwarder that sees segments does). BURST: the TCP data segments a sender handed down
+ * together share one decision, the way a qdisc on a device with segmentation offload
+ * sees a GSO super-packet: consecutive data segments of one direction, each within
+ * PQ_LOSS_BURST_GAP_NS of the previous, up to and including the first that carries PSH,
+ * SYN or FIN (Linux marks the last segment of each write with PSH, and segmenting a
+ * super-packet leaves PSH on its last segment only), and at most PQ_LOSS_BURST_BYTES of
+ * payload (GSO's 64 KiB). Anything else (ACKs, UDP) is a burst of one. */
+enum pq_loss_unit { PQ_LOSS_UNIT_SEGMENT = 0, PQ_LOSS_UNIT_BURST = 1 };
+#define PQ_LOSS_UNIT_CHOICES "segment|burst"
+#define PQ_LOSS_BURST_GAP_NS 1000000LL /* 1 ms: far below any round trip a burst spans */
+#define PQ_LOSS_BURST_BYTES 65536u
+
 /* Random loss. Bernoulli with probability `p` when `ge_p` is 0; otherwise a
- * Gilbert-Elliott chain: good -> bad with probability ge_p per packet, bad -> good with
- * ge_r, loss probability loss_bad in the bad state and loss_good in the good one. */
+ * Gilbert-Elliott chain: good -> bad with probability ge_p per decision, bad -> good
+ * with ge_r, loss probability loss_bad in the bad state and loss_good in the good one.
+ * `unit` (enum pq_loss_unit) is what one decision covers. */
 typedef struct pq_loss_cfg {
 	double p;
 	double ge_p, ge_r, loss_bad, loss_good;
+	int unit;
 } pq_loss_cfg;
 pq_stage *pq_stage_loss_new(const pq_loss_cfg *cfg, uint64_t seed);
+
+/* The mean share of decisions lost: p, or Gilbert-Elliott's stationary share of the bad
+ * state weighted by each state's loss. The one formula every reader of a loss
+ * configuration asks (the link check, the stored loss, the client's timeout, the model). */
+double pq_loss_mean(const pq_loss_cfg *l);
+
+/* Gilbert-Elliott as the lab sets it from a mean loss and a mean burst length (decisions):
+ * a lossless good state, an always-losing bad one, r = 1 / burst (burst below 1 counts as
+ * 1) and p = mean r / (1 - mean), at most 1, so the stationary loss is `mean` (reachable
+ * up to burst / (burst + 1)). Leaves l->unit alone. */
+void pq_loss_gilbert(pq_loss_cfg *l, double mean, double burst);
+
+/* One direction's loss decisions as the loss stage makes them (its unit aside): each call
+ * is one decision, Gilbert-Elliott moving first and losing with the new state's
+ * probability (netem's order). The model (model/loss.h) draws from the same chain. */
+typedef struct pq_loss_chain {
+	pq_loss_cfg cfg;
+	pq_rng rng;
+	int bad;
+} pq_loss_chain;
+void pq_loss_chain_init(pq_loss_chain *c, const pq_loss_cfg *cfg, uint64_t seed);
+int pq_loss_chain_drop(pq_loss_chain *c); /* 1: lost */
 
 /* Serialisation at rate_bps with a drop-tail queue. A packet occupies the queue from its
  * arrival until its last bit has left (the packet on the wire counts). A packet that

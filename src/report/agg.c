@@ -200,6 +200,12 @@ static void predict(pq_agg_group *g, model_cache *mc, size_t *nmc)
 	}
 	g->has_model =
 	    pq_model_at_size(&b->acct_in, (size_t)c->chain_der_bytes, &net, &a, &g->model, NULL) == 0;
+	if (g->has_model) { /* the loss model's packets: these writes at this size */
+		net.server_writes = a.writes;
+		net.n_server_writes = a.n_writes;
+		pq_model_loss_from(&net, &g->loss_in);
+		g->has_loss_in = 1;
+	}
 }
 
 /* No reason found: a whole round trip or more over the model is said as the count it is
@@ -750,6 +756,7 @@ int pq_agg_build(const pq_rdb *db, uint64_t seed, pq_agg *out, pq_diag *d)
 		if (!rc) {
 			predict(g, mc, &nmc);
 			judge(g);
+			pq_agg_loss_group(g);
 		}
 	}
 	for (size_t i = 0; !rc && i < a.n; i++)
@@ -779,6 +786,8 @@ int pq_agg_build(const pq_rdb *db, uint64_t seed, pq_agg *out, pq_diag *d)
 		rc = pq_diag_set(d, PQ_ENOMEM, "report: out of memory");
 	if (!rc && pq_curve_build(&a) < 0)
 		rc = pq_diag_set(d, PQ_ENOMEM, "report: out of memory");
+	if (!rc && pq_agg_loss_build(&a) < 0)
+		rc = pq_diag_set(d, PQ_ENOMEM, "report: out of memory");
 	if (!rc)
 		rc = pq_studies_build(&a, d);
 	if (rc) {
@@ -802,6 +811,7 @@ void pq_agg_free(pq_agg *a)
 	free(a->curves);
 	free(a->studies);
 	free(a->pivots);
+	free(a->losssteps);
 	memset(a, 0, sizeof *a);
 }
 

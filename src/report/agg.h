@@ -18,6 +18,7 @@
 
 #include "core/err.h"
 #include "model/flight.h"
+#include "model/loss.h"
 #include "exp/rdb.h"
 #include "report/findings.h"
 #include "stats/boot.h"
@@ -57,7 +58,32 @@ typedef struct pq_agg_group {
 	char agree_why[256];	      /* "" when every phase agrees, else the reason */
 	char agree_tag[24];	      /* the reason in two words, for narrow tables */
 	int agrees;
+	/* Under loss (report/agg_loss.c): the loss model's handshake percentiles for this
+	 * cell's packets, link and loss beside the measured ones with their 95 % intervals;
+	 * a percentile agrees within one round trip or inside the measured interval. */
+	int has_loss_in, has_loss;
+	pq_model_loss_in loss_in;
+	pq_model_loss_out loss;
+	double loss_meas[3], loss_lo[3], loss_hi[3]; /* p25, median, p95, ms (lo/hi NaN: none) */
+	int loss_agree[3];
+	int loss_wide;	/* the measured p95's interval is wider than a round trip */
 } pq_agg_group;
+
+/* Per arm, RTT and unit of loss: the loss rate from which the median handshake pays its
+ * first extra round trip, measured (the lowest loss cell whose median is half a round
+ * trip or more over the loss-free cell's) and by the loss model, with its reason. */
+typedef struct pq_agg_lossstep {
+	int host, arm, rtt;
+	const pq_agg_group *first; /* its loss-free (or lowest-loss) group */
+	char unit[16];
+	double measured_pct, model_pct; /* -1: not within the cells / up to 50 % */
+	double model_rtts, base_rtts;
+	/* the highest loss up to which (from the lowest) this arm's median stays within half
+	 * a round trip of the first arm's at the same loss; -1: not at the lowest, or it is
+	 * the first arm */
+	double same_pct;
+	char why[512];
+} pq_agg_lossstep;
 
 #define PQ_AGG_LINE_PTS 512
 /* A step is a jump of at least this many round trips between neighbouring sizes. */
@@ -181,6 +207,9 @@ typedef struct pq_agg {
 	size_t ncurves;
 	pq_agg_study *studies;
 	size_t nstudies;
+	pq_agg_lossstep *losssteps;
+	size_t nlosssteps;
+	size_t loss_cells, loss_agree_med, loss_agree_p95, loss_agree_both, loss_wide;
 	uint64_t seed; /* of every bootstrap */
 	int any_hrr; /* some connection drew a HelloRetryRequest: the tables show how many */
 	/* What the key tables' difference column compares: "TTFB", "handshake" (no cell asked
@@ -248,6 +277,11 @@ double pq_agg_dim_num(const pq_rdb_cell *c, const char *key);
 
 int pq_agg_build(const pq_rdb *db, uint64_t seed, pq_agg *out, pq_diag *d) PQ_MUST_USE;
 void pq_agg_free(pq_agg *a);
+
+/* The loss model for one group (pq_agg_build calls it once the group is predicted), and
+ * the per-arm first extra round trip and agreement counts over all groups. */
+void pq_agg_loss_group(pq_agg_group *g);
+int pq_agg_loss_build(pq_agg *a) PQ_MUST_USE;
 
 /* The group of (host, arm, rtt) with response size `resp` (-2: any), or NULL. */
 const pq_agg_group *pq_agg_find(const pq_agg *a, int host, int arm, int rtt, long long resp);

@@ -11,6 +11,7 @@
 #include "report/charts.h"
 #include "report/keyhtml.h"
 #include "report/studies.h"
+#include "report/loss.h"
 #include "report/svg.h"
 
 #define MAX_PTS PQ_AGG_LINE_PTS
@@ -566,6 +567,7 @@ void pq_report_html(pq_out *o, const pq_rdb *db, const pq_agg *a, const char *so
 		compare_section(&body, cmp);
 	pq_keyhtml_section(&body, a);
 	pq_report_studies(&body, a);
+	pq_report_loss(&body, a);
 	figures(p);
 	agreement(p);
 	fidelity(p);

@@ -26,4 +26,13 @@ expect 0 "" --chain-bytes 4KiB..80KiB --step 1KiB
 rows=$("$P" model --chain-bytes 1000..1999 --step 1 --json | python3 -c "import json,sys; print(len(json.load(sys.stdin)['sizes']))")
 [ "$rows" -ge 900 ] && [ "$rows" -le 1000 ] || fail "1000 rows at the cap: $rows"
 expect 2 "is 1001 rows" --chain-bytes 1000..2000 --step 1
+# The loss model: 0-50 % and a Gilbert burst of at least 1, refused with the range.
+expect 2 "--loss: 51% is outside the model's range; give 0% to 50%" --loss 51%
+expect 2 "--burst: 0.5 packets is no Gilbert-Elliott mean burst; give 1 to 1000 packets" --loss 6% --burst 0.5
+expect 2 "--loss-unit" --loss 6% --loss-unit flow
+expect 0 "" --loss 0% --trials 200
+expect 0 "" --loss 50% --trials 200 --loss-unit burst
+"$P" model --loss 6% --trials 2000 >"$T/o" && grep -q "handshake    p25 .* median .* p95" "$T/o" || fail "--loss 6% prints no percentiles"
+med=$("$P" model --sig ecdsa-p256 -n 0 --loss 6% --rtt 100ms --trials 2000 --json | python3 -c "import json,sys; print(json.load(sys.stdin)['loss']['handshake']['median_rtts'])")
+[ "$med" = 2 ] || fail "the median at 6% for a 2-segment flight: $med, want 2"
 echo ok

@@ -162,6 +162,12 @@ static void netem_command_lines(void **state)
 	static const pq_name names[] = {{"reorder", "--reorder"}, {"backend", "--backend"}, {NULL, NULL}};
 	assert_int_equal(pq_netem_qdisc_cmd(&c, "s", "pqv0", &keep, 1500, names, &d), PQ_EUNSUPPORTED);
 	assert_non_null(strstr(pq_diag_msg(&d), "--backend userspace"));
+	/* a burst as the unit of loss is the userspace forwarder's: refused naming what can */
+	pq_dir_cfg burst = {.delay_ns = 10 * MS, .loss = {.p = 0.05, .unit = PQ_LOSS_UNIT_BURST}};
+	static const pq_name unit_names[] = {{"loss_unit", "loss-unit"}, {"backend", "backend"}, {NULL, NULL}};
+	assert_int_equal(pq_netem_qdisc_cmd(&c, "s", "pqv0", &burst, 1500, unit_names, &d), PQ_EUNSUPPORTED);
+	assert_non_null(strstr(pq_diag_msg(&d), "loss-unit burst"));
+	assert_non_null(strstr(pq_diag_msg(&d), "backend userspace emulates segment and burst"));
 
 	pq_netem_veth_cmd(&c, "a-c", "a-s", "pqv0");
 	pq_sh_join(c.argv, line, sizeof line);

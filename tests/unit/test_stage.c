@@ -180,6 +180,90 @@ static void loss_gilbert_elliott_bursts(void **state)
 	drain_free(s);
 }
 
+/* An IPv4 TCP segment with `payload` bytes and TCP flags `flags` (0x08 PSH, 0x10 ACK). */
+static pq_pkt *tcp_seg(uint32_t payload, uint8_t flags)
+{
+	pq_pkt *p = pkt(40 + payload);
+	memset(p->data, 0, 40);
+	p->data[0] = 0x45;
+	p->data[2] = (uint8_t)((40 + payload) >> 8);
+	p->data[3] = (uint8_t)(40 + payload);
+	p->data[9] = 6;
+	p->data[20 + 12] = 5 << 4;
+	p->data[20 + 13] = flags;
+	return p;
+}
+
+/* Pushes a segment; 1 when it was lost. */
+static int push_seg(pq_stage *s, uint32_t payload, uint8_t flags, int64_t now)
+{
+	pq_pkt *p = tcp_seg(payload, flags);
+	int drop = pq_stage_push(s, p, now) == PQ_STAGE_DROP_LOSS;
+	pq_pkt_put(&pool, drop ? p : pq_stage_pop(s, now));
+	return drop;
+}
+
+static void loss_burst_shares_one_decision(void **state)
+{
+	(void)state;
+	/* A write of 5 segments, back to back, PSH on its last: every one shares the first's
+	 * fate, at 50 % loss, over many writes (lost and kept writes both seen). */
+	pq_loss_cfg c = {.p = 0.5, .unit = PQ_LOSS_UNIT_BURST};
+	pq_stage *s = pq_stage_loss_new(&c, 11);
+	int64_t t = 0;
+	int lost_writes = 0, writes = 400;
+	for (int w = 0; w < writes; w++, t += 10 * MS) {
+		int first = push_seg(s, 1448, 0x10, t);
+		for (int i = 1; i < 5; i++)
+			assert_int_equal(push_seg(s, i == 4 ? 500 : 1448, i == 4 ? 0x18 : 0x10, t + i * 1000), first);
+		lost_writes += first;
+	}
+	assert_true(lost_writes > 150 && lost_writes < 250);
+	/* The burst ends at PSH, at a gap over PQ_LOSS_BURST_GAP_NS and at 64 KiB: after
+	 * each, a new decision; with p = 1 for one and a fresh stage per check, count the
+	 * decisions by how many times the chain moved. */
+	drain_free(s);
+	pq_loss_cfg ge = {.ge_p = 1, .ge_r = 1, .loss_bad = 1, .loss_good = 0, .unit = PQ_LOSS_UNIT_BURST};
+	s = pq_stage_loss_new(&ge, 3); /* alternates bad (lost), good (kept) per decision */
+	assert_int_equal(push_seg(s, 1448, 0x10, 0), 1);
+	assert_int_equal(push_seg(s, 1448, 0x18, 1000), 1);       /* same burst, ends it */
+	assert_int_equal(push_seg(s, 1448, 0x10, 2000), 0);       /* after PSH: new */
+	assert_int_equal(push_seg(s, 1448, 0x10, 2000 + PQ_LOSS_BURST_GAP_NS + 1), 1); /* gap: new */
+	for (int i = 1; i < 45; i++) /* 45 x 1448 fit in 64 KiB, 46 do not */
+		assert_int_equal(push_seg(s, 1448, 0x10, 2 * MS + i), 1);
+	assert_int_equal(push_seg(s, 1448, 0x10, 2 * MS + 45), 0);
+	/* An ACK without payload is a burst of one and closes the open one. */
+	assert_int_equal(push_seg(s, 0, 0x10, 2 * MS + 46), 1);
+	assert_int_equal(push_seg(s, 1448, 0x10, 2 * MS + 47), 0);
+	drain_free(s);
+	/* The same writes per segment decide each segment alone: some writes split. */
+	pq_loss_cfg seg = {.p = 0.5};
+	s = pq_stage_loss_new(&seg, 11);
+	int split = 0;
+	for (int w = 0; w < 100; w++) {
+		int first = push_seg(s, 1448, 0x10, w * 10 * MS), diff = 0;
+		for (int i = 1; i < 5; i++)
+			diff |= push_seg(s, 1448, i == 4 ? 0x18 : 0x10, w * 10 * MS + i) != first;
+		split += diff;
+	}
+	assert_true(split > 80);
+	drain_free(s);
+}
+
+static void loss_mean_and_gilbert(void **state)
+{
+	(void)state;
+	pq_loss_cfg b = {.p = 0.06}, g = {0};
+	assert_true(fabs(pq_loss_mean(&b) - 0.06) < 1e-12);
+	pq_loss_gilbert(&g, 0.06, 3);
+	assert_true(fabs(g.ge_r - 1.0 / 3) < 1e-12);
+	assert_true(fabs(pq_loss_mean(&g) - 0.06) < 1e-12);
+	pq_loss_gilbert(&g, 0.5, 0.5); /* a burst below 1 counts as 1 */
+	assert_true(fabs(g.ge_r - 1) < 1e-12 && fabs(pq_loss_mean(&g) - 0.5) < 1e-12);
+	pq_loss_cfg half = {.ge_p = 0.1, .ge_r = 0.1, .loss_bad = 0.5, .loss_good = 0.1};
+	assert_true(fabs(pq_loss_mean(&half) - 0.3) < 1e-12);
+}
+
 static void jitter_keep_order_and_reorder(void **state)
 {
 	(void)state;
@@ -295,6 +379,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(path_composes_exact_times, setup, teardown),
 		cmocka_unit_test_setup_teardown(path_counts_loss, setup, teardown),
 		cmocka_unit_test(pool_limit),
+		cmocka_unit_test_setup_teardown(loss_burst_shares_one_decision, setup, teardown),
+		cmocka_unit_test(loss_mean_and_gilbert),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,81 @@
+/* The loss model: how long a handshake and its first byte take when packets are lost,
+ * as a distribution (p25, median, p95), from the packets the flight model says each side
+ * sends and from Linux's recovery:
+ *   - SYN: sent again after 1 s, then 2, 4, 8... (TCP_TIMEOUT_INIT, doubling); the server
+ *     sends its SYN-ACK again after 1 s (doubling) and at once for a repeated SYN; two or
+ *     more retransmissions leave that side an initial window of 1 (tcp_init_transfer);
+ *   - data: RACK marks a segment lost when a segment sent after it is acknowledged, after
+ *     a reordering window of min RTT / 4 (none once three later segments are SACKed);
+ *     the tail loss probe sends the last segment again 2 SRTT after the last send (plus
+ *     200 ms with one segment out: the delayed-ACK allowance), at most until the RTO;
+ *     the RTO is SRTT + max(2 SRTT, 200 ms) (the first sample's RTTVAR, TCP_RTO_MIN),
+ *     doubles at each expiry and sends again from a window of one;
+ *   - loss in both directions, on data and on ACKs (a lost ACK's news comes with the next
+ *     ACK that gets through: cumulative ACK and SACK); TCP timestamps give an RTT sample
+ *     even after a retransmission; the receiver ACKs every segment at once.
+ * A seeded Monte Carlo over those packets: each trial draws every loss decision from the
+ * link's own chain (net/stage.h: Bernoulli or Gilbert-Elliott), one decision per segment
+ * or, with the burst unit, one per write's segments sent together (what the userspace
+ * forwarder's burst unit groups). Deterministic under a seed; pure arithmetic.
+ *
+ * Contract: pq_model_loss_run returns 0 with *out filled, or PQ_EINVAL / PQ_ERANGE with a
+ * message naming the input and the accepted range. */
+#ifndef PQ_MODEL_LOSS_H
+#define PQ_MODEL_LOSS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/err.h"
+
+#define PQ_MODEL_LOSS_MAX 0.5	 /* --loss: accepted 0..50 % */
+#define PQ_MODEL_LOSS_SEGS 128	 /* segments one side's flight may have in the model */
+#define PQ_MODEL_LOSS_TRIALS 20000 /* default trials: p95 to about +-0.5 % of its rank */
+
+typedef struct pq_model_loss_in {
+	double loss;  /* mean loss per direction, 0..PQ_MODEL_LOSS_MAX */
+	double burst; /* 0: Bernoulli; >= 1: Gilbert-Elliott with this mean burst (decisions) */
+	int unit;     /* enum pq_loss_unit */
+	int64_t rtt_ns;
+	size_t iw; /* both sides' initial window, segments */
+	/* segments per write, in order, of each flight: the ClientHello, the server's first
+	 * flight, the client's Finished and request, the server's tickets and response (the
+	 * first byte is the response's first segment, the last of these writes) */
+	size_t ch[8], n_ch, fl[64], n_fl, fin[8], n_fin, resp[8], n_resp;
+	unsigned trials; /* 0: PQ_MODEL_LOSS_TRIALS */
+	uint64_t seed;
+} pq_model_loss_in;
+
+typedef struct pq_model_loss_out {
+	double hs_ms[3], ttfb_ms[3];   /* p25, median, p95, from connect(2) */
+	double hs_rtt[3], ttfb_rtt[3]; /* the same over the RTT */
+	double clean;		       /* share of trials in which no decision lost anything */
+	unsigned decisions;	       /* loss decisions in a loss-free handshake (SYN to flight) */
+} pq_model_loss_out;
+
+/* Checks a loss rate (fraction) and a Gilbert burst; `what_loss`/`what_burst` name them. */
+int pq_model_loss_check(double loss, double burst, const char *what_loss, const char *what_burst,
+			pq_diag *d) PQ_MUST_USE;
+
+int pq_model_loss_run(const pq_model_loss_in *in, pq_model_loss_out *out, pq_diag *d) PQ_MUST_USE;
+
+/* The loss rate (a multiple of `step`, up to PQ_MODEL_LOSS_MAX) from which the model's
+ * median handshake is half a round trip or more above the loss-free one: *rate, the
+ * median there in round trips (*rtts) and the loss-free one (*base). 0 with *rate -1 when
+ * it never is. in->loss is ignored. */
+int pq_model_loss_first_extra(const pq_model_loss_in *in, double step, double *rate, double *rtts,
+			      double *base, pq_diag *d) PQ_MUST_USE;
+
+/* Why, in a sentence, for a rate from pq_model_loss_first_extra: the decisions that
+ * matter and the chance that none of them loses anything there. */
+void pq_model_loss_reason(const pq_model_loss_in *in, double rate, char *buf, size_t n);
+
+/* The flights of a flight model's input: the ClientHello as one write, the server's
+ * writes, the Finished and request as one segment, the tickets and the response. */
+struct pq_model_in;
+void pq_model_loss_from(const struct pq_model_in *net, pq_model_loss_in *out);
+
+/* Splits `bytes` written in one write into segments of `mss` (the flight model's rule). */
+size_t pq_model_loss_segs(size_t bytes, size_t mss);
+
+#endif
