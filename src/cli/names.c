@@ -15,6 +15,8 @@ const pq_name pq_cli_tls_names[] = {
 	{"ca_file", "--ca"},
 	{"insecure", "--insecure"},
 	{"max_cert_list", "--max-cert-list"},
+	{"emulated_sig", "--emulated-sig"},
+	{"sig_pad", "--sig-pad"},
 	{NULL, NULL},
 };
 

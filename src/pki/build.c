@@ -229,6 +229,21 @@ static int write_dir(struct built *b, const char *dir, pq_diag *d)
 	return 0;
 }
 
+/* A size-emulated leaf: what the server carries beyond the real CertificateVerify. */
+static int write_sigpad(const pq_chain_info *info, const pq_chain_spec *s, const char *dir, pq_diag *d)
+{
+	if (!info->cv_carry)
+		return 0;
+	char path[4200];
+	snprintf(path, sizeof path, "%s/" PQ_CHAIN_FILE_SIGPAD, dir);
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return pq_diag_set(d, -errno, "cannot write %s: %s", path, strerror(errno));
+	int bad = fprintf(f, "%zu %s\n", info->cv_carry, s->leaf->name) < 0;
+	bad |= fclose(f) != 0;
+	return bad ? pq_diag_set(d, PQ_EIO, "cannot write %s", path) : 0;
+}
+
 static int build(struct built *b, const pq_chain_spec *s, pq_diag *d)
 {
 	b->n = s->mtc ? 2 : s->intermediates + 2;
@@ -267,6 +282,7 @@ int pq_chain_make(const pq_chain_spec *s, const char *outdir, int force, pq_chai
 	snprintf(info->dir, sizeof info->dir, "%s", outdir);
 	snprintf(info->source, sizeof info->source, "%s/" PQ_CHAIN_FILE_CHAIN, outdir);
 	if ((rc = pq_chain_annotate(info, s, d)) || (rc = pq_manifest_write(info, tmp, d)) ||
+	    (rc = write_sigpad(info, s, tmp, d)) ||
 	    (rc = pq_pki_dir_commit(tmp, outdir, force, s->names, d)))
 		goto out;
 	tmp[0] = '\0';

@@ -73,6 +73,8 @@ typedef struct pq_chain_info {
 	size_t cert_msg;	       /* TLS 1.3 Certificate message */
 	size_t cv_sig_bytes;	       /* CertificateVerify signature (modelled algorithm) */
 	size_t cv_sig_wire;	       /* what OpenSSL really sends (differs for composites) */
+	size_t cv_carry;	       /* size emulation: cv_sig_bytes - cv_sig_wire, carried in
+					* the leaf's CertificateEntry (pq_acct_in.cv_carry) */
 	int leaf_tls_ok;	       /* leaf key usable by an OpenSSL 3.5 TLS 1.3 server */
 	pq_chain_flight flight[PQ_CHAIN_MAX_FLIGHTS]; /* the common groups; valid when n_flight */
 	size_t n_flight;
@@ -104,6 +106,12 @@ int pq_chain_make(const pq_chain_spec *s, const char *outdir, int force, pq_chai
  * (its chain.pem and root.pem), and fills *info with sizes and the accounting. A file
  * with no PEM certificate is PQ_EPARSE. */
 int pq_chain_inspect(const char *path, pq_chain_info *info, pq_diag *d) PQ_MUST_USE;
+
+/* Reads DIR/PQ_CHAIN_FILE_SIGPAD (a size-emulated leaf, tls/sigpad.h): *carry and the
+ * algorithm's name. No file: 0 and *carry = 0 (a real chain). A malformed file: PQ_EPARSE
+ * naming it (`what`: the caller's name for the directory). */
+int pq_chain_sigpad_read(const char *dir, const char *what, size_t *carry, char *alg, size_t alg_len,
+			 pq_diag *d) PQ_MUST_USE;
 
 /* The cache directory for a spec: <cache_root>/chains/<hash>. cache_root is required
  * (the CLI's default is $PQTLS_CACHE, else ~/.cache/pqtls: pq_cli_cache_root). */

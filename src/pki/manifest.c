@@ -61,6 +61,7 @@ static cJSON *tls13_json(const pq_chain_info *info)
 	cJSON_AddBoolToObject(o, "leaf_usable_by_openssl_tls13", info->leaf_tls_ok);
 	cJSON_AddNumberToObject(o, "leaf_signature_bytes", (double)info->cv_sig_bytes);
 	cJSON_AddNumberToObject(o, "leaf_signature_bytes_on_wire", (double)info->cv_sig_wire);
+	cJSON_AddNumberToObject(o, "signature_pad_bytes", (double)info->cv_carry);
 	cJSON *fl = cJSON_AddArrayToObject(o, "flights");
 	for (size_t i = 0; i < info->n_flight; i++) {
 		const pq_chain_flight *f = &info->flight[i];
@@ -154,16 +155,24 @@ void pq_manifest_print(FILE *f, const pq_chain_info *info)
 	}
 	fprintf(f, "\nchain.pem DER bytes:       %zu (%zu certificates)\n", info->chain_der,
 		info->n);
-	fprintf(f, "TLS 1.3 Certificate msg:   %zu bytes\n", info->cert_msg);
+	fprintf(f, "TLS 1.3 Certificate msg:   %zu bytes", info->cert_msg);
+	if (info->cv_carry)
+		fprintf(f, " (with the %zu-byte signature pad in the leaf's entry)", info->cv_carry);
+	fputc('\n', f);
 	fprintf(f, "TLS 1.2 certificate_list:  %zu bytes (Certificate body %zu)\n",
 		info->tls12_list, info->tls12_body);
 	if (!info->n_flight) {
 		fprintf(f, "no server flight: the leaf key cannot sign a CertificateVerify\n");
 		return;
 	}
-	fprintf(f, "CertificateVerify:         %zu bytes (%zu-byte signature%s)\n",
-		info->flight[0].acct.cert_verify, info->cv_sig_bytes,
-		info->cv_sig_wire != info->cv_sig_bytes ? ", emulated" : "");
+	if (info->cv_carry)
+		fprintf(f, "CertificateVerify:         %zu bytes (%zu-byte Ed25519 signature) + %zu-byte pad = "
+			   "the %zu-byte emulated signature's\n",
+			info->flight[0].acct.cert_verify, info->cv_sig_wire, info->cv_carry, info->cv_sig_bytes);
+	else
+		fprintf(f, "CertificateVerify:         %zu bytes (%zu-byte signature%s)\n",
+			info->flight[0].acct.cert_verify, info->cv_sig_bytes,
+			info->cv_sig_wire != info->cv_sig_bytes ? ", emulated" : "");
 	if (!info->leaf_tls_ok)
 		fprintf(f, "warning: OpenSSL 3.5 cannot use this leaf key in TLS 1.3\n");
 	fprintf(f, "\nserver first flight (TCP payload, MSS %d, initial window %d segments; OpenSSL\n"
