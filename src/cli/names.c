@@ -53,6 +53,8 @@ const pq_name pq_cli_chain_names[] = {
 	{"pad_chain_to", "--pad-chain-to"},
 	{"mtc", "--mtc"},
 	{"mtc_tree_size", "--mtc-tree-size"},
+	{"scts", "--scts"},
+	{"sct_alg", "--sct-alg"},
 	{"outdir", "--out"},
 	{"force", "--force"},
 	{"inspect", "--inspect"},

@@ -25,6 +25,7 @@ struct built {
 	X509 *cert[MAX_LEVELS];
 	const pq_alg *alg[MAX_LEVELS];
 	int n;
+	size_t sct; /* the leaf's embedded SCT list (emulated by its size) */
 };
 
 static void built_dispose(struct built *b)
@@ -40,7 +41,7 @@ static void built_dispose(struct built *b)
 static size_t emu_extra(const struct built *b, int i)
 {
 	const pq_alg *issuer = b->alg[i ? i - 1 : 0];
-	return b->alg[i]->emu_pub_extra + issuer->emu_sig_extra;
+	return b->alg[i]->emu_pub_extra + issuer->emu_sig_extra + (i == b->n - 1 ? b->sct : 0);
 }
 
 static int make_level(struct built *b, int i, const pq_chain_spec *s, pq_diag *d)
@@ -251,6 +252,7 @@ static int build(struct built *b, const pq_chain_spec *s, pq_diag *d)
 		b->alg[i] = i == b->n - 1 ? s->leaf : i == 0 ? s->root : s->inter;
 	if (s->mtc)
 		b->alg[0] = pq_alg_find("ed25519");
+	b->sct = pq_chain_sct_ext_bytes(s->scts, (s->sct_alg ? s->sct_alg : pq_alg_find("ecdsa-p256"))->sig_bytes);
 	int rc = make_cas(b, s, d);
 	if (!rc && s->pad_leaf_to && s->pad_chain_to && s->intermediates > 0)
 		rc = fit_issuer_for_both(b, s, d);

@@ -26,6 +26,7 @@
 #define PQ_CHAIN_MAX_INT 4
 #define PQ_CHAIN_MAX_CERTS 16 /* pq_chain_inspect reads chains up to this many certificates */
 #define PQ_CHAIN_MAX_FLIGHTS 4
+#define PQ_CHAIN_MAX_SCTS 8 /* SCTs a leaf can carry here (browsers ask for 2 or 3) */
 #define PQ_CHAIN_PAD_MAX 0xffffffu /* a padded leaf or chain: a TLS certificate entry's limit, 2^24-1 */
 
 typedef struct pq_chain_spec {
@@ -36,6 +37,8 @@ typedef struct pq_chain_spec {
 	enum pq_mtc_mode mtc;		   /* MTC size emulation: leaf-only chain */
 	uint64_t mtc_tree_size;		   /* subtree entries (>= 2) */
 	const pq_alg *mtc_cosigner;	   /* standalone cosignature algorithm; NULL = leaf's */
+	int scts;			   /* SCTs embedded in the leaf (size emulation), 0..PQ_CHAIN_MAX_SCTS */
+	const pq_alg *sct_alg;		   /* the logs' signature algorithm; NULL = ecdsa-p256 */
 	int64_t not_before;		   /* Unix seconds; 0 = now minus one hour */
 	/* What the caller calls the inputs in messages: the fields above ("root", "inter",
 	 * "leaf", "pad_leaf_to", ...) and pq_chain_make's "outdir" and "force". NULL: those
@@ -82,6 +85,7 @@ typedef struct pq_chain_info {
 	int has_spec;
 	pq_chain_spec spec;	/* when has_spec */
 	size_t mtc_proof_bytes; /* MTC emulation only */
+	size_t sct_bytes;	/* the embedded SCT list extension's DER bytes (emulated); 0: none */
 } pq_chain_info;
 
 /* Defaults: ml-dsa-65 everywhere, one intermediate, natural sizes, no MTC. */
@@ -91,6 +95,13 @@ void pq_chain_spec_init(pq_chain_spec *s);
  * the input (by s->names: leaf, intermediates, mtc, ...). An SLH-DSA leaf is refused
  * with the two ways that work. */
 int pq_chain_spec_check(const pq_chain_spec *s, pq_diag *d) PQ_MUST_USE;
+
+/* DER bytes of the leaf extension (RFC 6962 section 3.3, OID 1.3.6.1.4.1.11129.2.4.2)
+ * carrying n SCTs signed with sig_bytes-byte signatures: each SCT is version 1 + log ID 32
+ * + timestamp 8 + extensions 2 + algorithm 2 + length 2 + signature, with its 2-byte
+ * length in the SignedCertificateTimestampList (2 bytes), in an OCTET STRING in the
+ * extension's extnValue. 0 for n = 0. */
+size_t pq_chain_sct_ext_bytes(int n, size_t sig_bytes);
 
 /* Canonical text of the spec's parameters (not not_before), the cache key's input. */
 void pq_chain_spec_key(const pq_chain_spec *s, char *buf, size_t n);

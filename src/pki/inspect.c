@@ -300,6 +300,15 @@ int pq_chain_annotate(pq_chain_info *info, const pq_chain_spec *s, pq_diag *d)
 						 "ML-DSA signature"
 					       : "");
 	}
+	info->sct_bytes = pq_chain_sct_ext_bytes(s->scts, (s->sct_alg ? s->sct_alg : pq_alg_find("ecdsa-p256"))->sig_bytes);
+	info->cert[0].emu_bytes += info->sct_bytes;
+	if (info->sct_bytes) {
+		size_t len = strlen(info->emulation);
+		snprintf(info->emulation + len, sizeof info->emulation - len,
+			 "%s%d embedded SCTs (%s signatures) are a SIZE EMULATION: a pad extension of "
+			 "their list's %zu bytes in the leaf",
+			 len ? "; " : "", s->scts, s->sct_alg ? s->sct_alg->name : "ecdsa-p256", info->sct_bytes);
+	}
 	if (s->leaf->base) {
 		info->cv_sig_bytes = s->leaf->sig_bytes;
 		info->cv_sig_wire = s->leaf->base->sig_bytes;

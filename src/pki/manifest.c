@@ -12,7 +12,7 @@ static const char *mtc_name(enum pq_mtc_mode m)
 	return m == PQ_MTC_STANDALONE ? "standalone" : m == PQ_MTC_LANDMARK ? "landmark" : NULL;
 }
 
-static cJSON *spec_json(const pq_chain_spec *s, size_t proof)
+static cJSON *spec_json(const pq_chain_spec *s, size_t proof, size_t sct_bytes)
 {
 	cJSON *o = cJSON_CreateObject();
 	if (s->mtc) {
@@ -34,6 +34,9 @@ static cJSON *spec_json(const pq_chain_spec *s, size_t proof)
 	cJSON_AddNumberToObject(o, "intermediates", s->intermediates);
 	cJSON_AddNumberToObject(o, "pad_leaf_to", (double)s->pad_leaf_to);
 	cJSON_AddNumberToObject(o, "pad_chain_to", (double)s->pad_chain_to);
+	cJSON_AddNumberToObject(o, "scts", s->scts);
+	cJSON_AddStringToObject(o, "sct_alg", s->scts ? (s->sct_alg ? s->sct_alg->name : "ecdsa-p256") : "none");
+	cJSON_AddNumberToObject(o, "sct_extension_bytes", (double)sct_bytes);
 	return o;
 }
 
@@ -94,7 +97,7 @@ char *pq_manifest_json(const pq_chain_info *info)
 		cJSON_AddStringToObject(o, "dir", info->dir);
 	cJSON_AddStringToObject(o, "source", info->source);
 	if (info->has_spec)
-		cJSON_AddItemToObject(o, "spec", spec_json(&info->spec, info->mtc_proof_bytes));
+		cJSON_AddItemToObject(o, "spec", spec_json(&info->spec, info->mtc_proof_bytes, info->sct_bytes));
 	if (info->emulation[0])
 		cJSON_AddStringToObject(o, "emulation", info->emulation);
 	else

@@ -37,6 +37,16 @@ emu-uov-is-pkc 66576 96
 LIST
 echo "7 emulated chains: DER = Ed25519 + the scheme's extra bytes, verify OK"
 
+# Two SCTs signed by MAYO-2 logs: the leaf grows by the SCT list extension's bytes.
+"$PQTLS" certs --sig ed25519 --scts 2 --sct-alg emu-mayo-2 --out "$T/sct" --json > "$T/sct.json"
+verify "$T/sct"
+sct=$(python3 -c "import json, sys; print(json.load(open(sys.argv[1]))['spec']['sct_extension_bytes'])" "$T/sct.json")
+[ "$sct" -eq $((4 + 12 + 4 + 4 + 2 + 2 * (2 + 47 + 186))) ] || fail "2 MAYO-2 SCTs: $sct extension bytes"
+[ "$(leaf_der "$T/sct")" -eq $((ed_leaf + sct)) ] || fail "SCT leaf: $(leaf_der "$T/sct"), want $ed_leaf + $sct"
+out=$("$PQTLS" certs --sig ml-dsa-44 --scts 4 --sct-alg slh-dsa-sha2-128f --out "$T/y" 2>&1) && fail "4 SLH-DSA SCTs accepted"
+grep -q "at most 3 fit" <<<"$out" || fail "SCT refusal: $out"
+echo "2 MAYO-2 SCTs: leaf + $sct bytes"
+
 # Refusals: the bare scheme name, serve without --emulated-sig, compression.
 out=$("$PQTLS" certs --leaf mayo-2 --out "$T/x" 2>&1) && fail "certs accepted mayo-2"
 grep -q "its size emulation (an Ed25519 key padded to its sizes) is emu-mayo-2" <<<"$out" || fail "mayo-2: $out"

@@ -351,6 +351,44 @@ static void size_emulation(void **state)
 	assert_int_equal(emu.cv_carry, 148 - 64);
 }
 
+/* Embedded SCTs: the leaf grows by exactly the SCT list extension's DER bytes; counts
+ * that cannot fit a SignedCertificateTimestampList, or an MTC with SCTs, are refused. */
+static void scts(void **state)
+{
+	(void)state;
+	pq_chain_spec s;
+	pq_chain_info plain, with;
+	pq_diag d = {0};
+	char out[300];
+	/* 2 + 2 x (2 + 47 + 2420) = 4940 list bytes; OCTET STRINGs (4 + 4), OID 12, SEQUENCE 4 */
+	assert_int_equal(pq_chain_sct_ext_bytes(2, 2420), 4 + 12 + 4 + 4 + 4940);
+	assert_int_equal(pq_chain_sct_ext_bytes(0, 2420), 0);
+	spec(&s, "ed25519", 0);
+	path(out, sizeof out, "nosct");
+	assert_int_equal(pq_chain_make(&s, out, 0, &plain, &d), 0);
+	s.scts = 2;
+	s.sct_alg = pq_alg_find("ml-dsa-44");
+	path(out, sizeof out, "sct");
+	assert_int_equal(pq_chain_make(&s, out, 0, &with, &d), 0);
+	assert_int_equal(with.cert[0].der_bytes, plain.cert[0].der_bytes + 4964);
+	assert_int_equal(with.sct_bytes, 4964);
+	assert_int_equal(with.cert[0].emu_bytes, 4964);
+	assert_non_null(strstr(with.emulation, "2 embedded SCTs (ml-dsa-44 signatures)"));
+	s.scts = 4;
+	s.sct_alg = pq_alg_find("slh-dsa-sha2-128f");
+	assert_int_equal(pq_chain_spec_check(&s, &d), PQ_ERANGE);
+	assert_non_null(strstr(d.msg, "scts 4: 4 SCTs with 17088-byte slh-dsa-sha2-128f signatures"));
+	assert_non_null(strstr(d.msg, "at most 3 fit"));
+	s.scts = PQ_CHAIN_MAX_SCTS + 1;
+	assert_int_equal(pq_chain_spec_check(&s, &d), PQ_EINVAL);
+	s.scts = 2;
+	s.sct_alg = NULL;
+	s.mtc = PQ_MTC_LANDMARK;
+	s.mtc_tree_size = 4400000;
+	assert_int_equal(pq_chain_spec_check(&s, &d), PQ_EINVAL);
+	assert_non_null(strstr(d.msg, "carries no SCTs"));
+}
+
 /* manifest.json carries every certificate (root last, not in the chain) and the flights;
  * the table shows the same numbers. */
 static void manifest_fields(void **state)
@@ -414,6 +452,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(mtc_sizes, setup, teardown),
 	    cmocka_unit_test_setup_teardown(composite, setup, teardown),
 	    cmocka_unit_test_setup_teardown(size_emulation, setup, teardown),
+	    cmocka_unit_test_setup_teardown(scts, setup, teardown),
 	    cmocka_unit_test_setup_teardown(manifest_fields, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
