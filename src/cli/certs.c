@@ -18,8 +18,8 @@
 #define PATH "pqtls certs"
 
 struct certs_opts {
-	const char *sig, *root, *inter, *leaf, *out, *inspect, *cosigner;
-	long long intermediates, tree_size;
+	const char *sig, *root, *inter, *leaf, *out, *inspect, *cosigner, *sct_alg;
+	long long intermediates, tree_size, scts;
 	uint64_t pad_leaf_to, pad_chain_to;
 	int mtc, force, json, list;
 };
@@ -46,6 +46,10 @@ static const pq_opt certs_opts_table[] = {
      "MTC subtree entries (default 2500 standalone, 4400000 landmark)", NULL, 2, 281474976710656.0},
     {"mtc-cosigner", 0, PQ_OPT_STR, O(cosigner), "ALG", NULL,
      "algorithm of the standalone MTC's cosignature (default: the leaf's)", NULL, 0, 0},
+    {"scts", 0, PQ_OPT_INT, O(scts), "N", "0",
+     "SCTs embedded in the leaf (SIZE EMULATION: a pad extension of the SCT list's exact size)", NULL, 0, 8},
+    {"sct-alg", 0, PQ_OPT_STR, O(sct_alg), "ALG", "ecdsa-p256",
+     "the logs' signature algorithm, which sets each SCT's size (e.g. emu-mayo-2, ml-dsa-44)", NULL, 0, 0},
     {"out", 'o', PQ_OPT_STR, O(out), "DIR", NULL,
      "write the chain to DIR (default: the chain cache, ${PQTLS_CACHE:-~/.cache/pqtls}/chains)",
      NULL, 0, 0},
@@ -157,8 +161,10 @@ static int make_spec(const struct certs_opts *o, pq_chain_spec *s, pq_diag *d)
 	    (rc = alg_opt(o->inter, "--intermediate", o->sig, &s->inter, d)) ||
 	    (rc = alg_opt(o->leaf, "--leaf", o->sig, &s->leaf, d)) ||
 	    (o->cosigner &&
-	     (rc = pq_alg_lookup(o->cosigner, "--mtc-cosigner", &s->mtc_cosigner, d))))
+	     (rc = pq_alg_lookup(o->cosigner, "--mtc-cosigner", &s->mtc_cosigner, d))) ||
+	    (o->sct_alg && (rc = pq_alg_lookup(o->sct_alg, "--sct-alg", &s->sct_alg, d))))
 		return rc;
+	s->scts = (int)o->scts;
 	s->intermediates = (int)o->intermediates;
 	s->pad_leaf_to = (size_t)o->pad_leaf_to;
 	s->pad_chain_to = (size_t)o->pad_chain_to;

@@ -15,6 +15,8 @@ const pq_name pq_cli_tls_names[] = {
 	{"ca_file", "--ca"},
 	{"insecure", "--insecure"},
 	{"max_cert_list", "--max-cert-list"},
+	{"emulated_sig", "--emulated-sig"},
+	{"sig_pad", "--sig-pad"},
 	{NULL, NULL},
 };
 
@@ -51,6 +53,8 @@ const pq_name pq_cli_chain_names[] = {
 	{"pad_chain_to", "--pad-chain-to"},
 	{"mtc", "--mtc"},
 	{"mtc_tree_size", "--mtc-tree-size"},
+	{"scts", "--scts"},
+	{"sct_alg", "--sct-alg"},
 	{"outdir", "--out"},
 	{"force", "--force"},
 	{"inspect", "--inspect"},

@@ -22,7 +22,7 @@
 struct serve_opts {
 	const char *certs, *listen, *groups, *sigalgs, *ciphersuites, *cert_comp, *keylog, *ready_file;
 	long long threads, tickets, max_conns;
-	int tls, one_write, quic, quic_retry;
+	int tls, one_write, quic, quic_retry, emulated_sig;
 	uint64_t max_early_data;
 	int64_t hs_timeout, idle_timeout, header_timeout, duration;
 };
@@ -59,6 +59,10 @@ static const pq_opt serve_table[] = {
 	 NULL, 0, 0},
 	{"flight-one-write", 0, PQ_OPT_FLAG, O(one_write), NULL, NULL,
 	 "hand the first flight to TCP in one write, not in OpenSSL's 4 KiB pieces (each ends in a short segment)",
+	 NULL, 0, 0},
+	{"emulated-sig", 0, PQ_OPT_FLAG, O(emulated_sig), NULL, NULL,
+	 "serve a chain whose leaf is a size emulation (pqtls certs --leaf emu-...): an Ed25519 key padded "
+	 "to the scheme's sizes, not a real signature; only clients offering the pad (bench --sig-pad) connect",
 	 NULL, 0, 0},
 	{"keylog", 0, PQ_OPT_STR, O(keylog), "FILE", NULL,
 	 "append TLS secrets to FILE (NSS key log format, for Wireshark)", NULL, 0, 0},
@@ -147,6 +151,7 @@ static int serve_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 			.cert_comp = o->cert_comp,
 			.keylog_path = o->keylog,
 			.certs_dir = o->certs,
+			.emulated_sig = o->emulated_sig,
 			.tickets = (int)o->tickets,
 			.max_early_data = o->max_early_data > UINT32_MAX ? UINT32_MAX
 									 : (uint32_t)o->max_early_data,

@@ -143,7 +143,8 @@ void pq_exp_chain_flight(const pq_exp_chain *c, const char *group, unsigned mtu,
 	for (size_t k = 0; k < c->info.n; k++)
 		der[k] = c->info.cert[k].der_bytes;
 	pq_acct_in in = {.der = der, .n = c->info.n, .sig_bytes = c->info.cv_sig_bytes,
-			 .server_share = gr->server_share, .mss = pq_wire_mss((long long)mtu)};
+			 .server_share = gr->server_share, .mss = pq_wire_mss((long long)mtu),
+			 .cv_carry = c->info.cv_carry};
 	if (pq_acct_flight(&in, &a, NULL) == 0) {
 		*bytes = (long long)a.flight;
 		*segs = (long long)a.segments;

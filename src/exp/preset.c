@@ -259,6 +259,44 @@ static const char key_share[] =
 	ARM("wrong guess", "key-share = X25519\n")
 	ARM("both shares", "key-share = X25519MLKEM768:X25519\n");
 
+static const char webpki[] =
+	"# Every WebPKI signature candidate by its bytes: which keep the handshake at two round trips\n"
+	"# (TCP: connect + TLS; QUIC: one, plus the 3x amplification budget) at Linux's initial window\n"
+	"# and a CDN's? The typical chain (leaf + one intermediate, the root not sent) of each scheme,\n"
+	"# the real ones (ECDSA today, ML-DSA, an SLH-DSA CA) and the size-emulated ones (emu-*: an\n"
+	"# Ed25519 chain padded to the scheme's key and signature sizes, its CertificateVerify's extra\n"
+	"# bytes carried in the flight, CPU time Ed25519's: docs/certs.md), and the mixes the debate\n"
+	"# names: a UOV root (its 96-byte signature on the intermediate, its 66 kB key never sent) over\n"
+	"# ML-DSA-44 or FN-DSA-512, a MAYO-2 intermediate, and a landmark MTC. 50 and 100 ms, TCP and\n"
+	"# QUIC, initcwnd 10 and 46 (QUIC's window is OpenSSL's own; initcwnd sets the route's, TCP's).\n"
+	"name = webpki\n"
+	"cc = cubic\n"
+	"qdisc = pfifo_fast\n"
+	"rtt = 50ms, 100ms\n"
+	"transport = tcp, quic\n"
+	"initcwnd = 10, 46\n"
+	"group = X25519MLKEM768\n"
+	"response = 1KiB\n"
+	"trials = 1\n"
+	"connections = 6\n"
+	ARM("ecdsa-p256", "sig = ecdsa-p256\n")
+	ARM("ml-dsa-44", "sig = ml-dsa-44\n")
+	ARM("ml-dsa-65", "sig = ml-dsa-65\n")
+	ARM("ml-dsa-87", "sig = ml-dsa-87\n")
+	ARM("slh-128s CA + ml-dsa-44", "root = slh-dsa-sha2-128s\nintermediate = slh-dsa-sha2-128s\nleaf = ml-dsa-44\n")
+	ARM("fn-dsa-512 (emu)", "sig = emu-fn-dsa-512\n")
+	ARM("fn-dsa-1024 (emu)", "sig = emu-fn-dsa-1024\n")
+	ARM("hawk-512 (emu)", "sig = emu-hawk-512\n")
+	ARM("mayo-1 (emu)", "sig = emu-mayo-1\n")
+	ARM("mayo-2 (emu)", "sig = emu-mayo-2\n")
+	ARM("sqisign-i (emu)", "sig = emu-sqisign-i\n")
+	ARM("uov-is-pkc (emu)", "sig = emu-uov-is-pkc\n")
+	ARM("uov root + ml-dsa-44", "root = emu-uov-is-pkc\nintermediate = ml-dsa-44\nleaf = ml-dsa-44\n")
+	ARM("uov root + fn-dsa-512 (emu)", "root = emu-uov-is-pkc\nintermediate = emu-fn-dsa-512\nleaf = emu-fn-dsa-512\n")
+	ARM("uov root + mayo-2 int + ml-dsa-44",
+	    "root = emu-uov-is-pkc\nintermediate = emu-mayo-2\nleaf = ml-dsa-44\n")
+	ARM("mtc landmark ml-dsa-44", "sig = ml-dsa-44\nintermediates = 0\nmtc = landmark\n");
+
 const pq_exp_preset pq_exp_presets[] = {
 	{"quick", "make run: nine arms at 1, 70 and 148 ms (the blog's question and the window cliff)", quick},
 	{"blog-certsize", "the blog: ECDSA / RSA / ML-DSA-65, leaf only and with an intermediate, two groups", blog_certsize},
@@ -273,6 +311,7 @@ const pq_exp_preset pq_exp_presets[] = {
 	{"ttlb", "AWS: time to last byte vs response size on fast, slow, lossy, jittery links", ttlb},
 	{"loss", "Paquin et al.: handshake percentiles against 0-20 % loss", loss},
 	{"key-share", "the client's key-share guess: right, wrong (one HelloRetryRequest) and both shares", key_share},
+	{"webpki", "every WebPKI signature candidate (real and size-emulated) and the debate's mixes: TCP and QUIC, initcwnd 10 and 46, 50 and 100 ms", webpki},
 	{NULL, NULL, NULL},
 };
 

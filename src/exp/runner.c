@@ -95,6 +95,7 @@ static void server_config(cellrun *r)
 			.groups = pq_exp_point_server_groups(p),
 			.cert_comp = p->cert_comp,
 			.certs_dir = r->chain->info.dir,
+			.emulated_sig = 1, /* a size-emulated chain is measured by its bytes */
 			.tickets = p->tickets,
 			.max_early_data = p->early_data ? 16384 : 0},
 	};
@@ -125,6 +126,7 @@ static int load_config(cellrun *r, const char *target, pq_diag *d)
 				 .cert_comp = p->cert_comp,
 				 .ca_file = insecure ? NULL : ca,
 				 .insecure = insecure,
+				 .sig_pad = r->chain && r->chain->info.cv_carry > 0,
 				 .max_cert_list = PQ_TLS_MAX_CERT_LIST};
 	l->servername = r->g->servername;
 	l->connections = p->connections;

@@ -139,8 +139,13 @@ int pq_acct_flight(const pq_acct_in *in, pq_acct *out, pq_diag *d)
 				   "size accounting: a %zu-byte signature does not fit a "
 				   "CertificateVerify (at most 65535)",
 				   in->sig_bytes);
+	if (in->cv_carry && (in->cv_carry < 4 || in->cv_carry > in->sig_bytes))
+		return pq_diag_set(d, PQ_ERANGE,
+				   "size accounting: %zu signature bytes carried in the leaf's "
+				   "certificate extension; 0 or 4..%zu (an extension's header is 4)",
+				   in->cv_carry, in->sig_bytes);
 	pq_acct a = {0};
-	a.cert_msg = pq_acct_cert_msg(in->der, in->n);
+	a.cert_msg = pq_acct_cert_msg(in->der, in->n) + in->cv_carry;
 	if (a.cert_msg - 4 > U24_MAX)
 		return pq_diag_set(d, PQ_ERANGE,
 				   "size accounting: a %zu-byte Certificate message exceeds the "
@@ -148,7 +153,7 @@ int pq_acct_flight(const pq_acct_in *in, pq_acct *out, pq_diag *d)
 				   a.cert_msg, U24_MAX + 4);
 	a.server_hello = pq_acct_server_hello(in->server_share);
 	a.ee = in->ee_bytes ? in->ee_bytes : PQ_ACCT_EE_EMPTY;
-	a.cert_verify = 4 + 2 + 2 + in->sig_bytes;
+	a.cert_verify = 4 + 2 + 2 + in->sig_bytes - in->cv_carry;
 	a.finished = 4 + (in->finished_hash ? in->finished_hash : 48);
 	a.flight = PQ_WIRE_TLS_RECORD_HDR + a.server_hello + PQ_WIRE_TLS_CCS + pq_wire_records(a.ee) +
 		   pq_wire_records(a.cert_msg) + pq_wire_records(a.cert_verify) + pq_wire_records(a.finished);

@@ -79,6 +79,11 @@ typedef struct pq_acct_in {
 	size_t mss;	      /* 0 means PQ_ACCT_MSS */
 	size_t iw;	      /* 0 means PQ_ACCT_IW */
 	size_t wbuf;	      /* 0 means PQ_ACCT_WBUF; SIZE_MAX: the flight in one write */
+	/* Of sig_bytes, the bytes a size-emulated signature has beyond the real one it
+	 * stands on: they travel as an extension of the leaf's CertificateEntry (4 bytes of
+	 * header + carry - 4 of pad, tls/sigpad.h), so the Certificate message is that much
+	 * longer and the CertificateVerify that much shorter. 0, or 4..sig_bytes. */
+	size_t cv_carry;
 } pq_acct_in;
 
 typedef struct pq_acct {

@@ -8,7 +8,14 @@
  *
  * Composite (hybrid) algorithms do not exist in OpenSSL 3.5: entries with `base` set are
  * size emulations. Their key really is `base` (ML-DSA); the classical key and signature
- * bytes (`emu_pub_extra`, `emu_sig_extra`) are added to the certificates as padding. */
+ * bytes (`emu_pub_extra`, `emu_sig_extra`) are added to the certificates as padding.
+ *
+ * Signature schemes OpenSSL 3.5 does not implement (FN-DSA, HAWK, MAYO, SQIsign, UOV) are
+ * SIZE EMULATIONS named `emu-...` (family PQ_ALG_SIZE_EMU): their key really is an Ed25519
+ * key (`base`), each certificate is padded by the difference between the emulated public
+ * key/signature and Ed25519's, and the CertificateVerify bytes beyond Ed25519's travel in
+ * the server's first flight as a pad extension (tls/sigpad.h). CPU time is Ed25519's.
+ * Every entry names the `source` of its sizes (a unit test refuses an entry without). */
 #ifndef PQ_PKI_ALG_H
 #define PQ_PKI_ALG_H
 
@@ -24,6 +31,7 @@ enum pq_alg_family {
 	PQ_ALG_MLDSA,
 	PQ_ALG_SLHDSA,
 	PQ_ALG_COMPOSITE,
+	PQ_ALG_SIZE_EMU, /* a scheme OpenSSL lacks, emulated by its sizes: "emu-fn-dsa-512" */
 };
 
 typedef struct pq_alg {
@@ -36,8 +44,13 @@ typedef struct pq_alg {
 	int tls_leaf;	     /* can be a TLS 1.3 server key in OpenSSL 3.5 */
 	unsigned pub_bytes, sig_bytes;
 	const struct pq_alg *base;	       /* composite emulation: the real key's algorithm */
-	unsigned emu_pub_extra, emu_sig_extra; /* composite: classical bytes added as padding */
+	unsigned emu_pub_extra, emu_sig_extra; /* bytes added as padding (composite: the
+						* classical parts; size emulation: beyond base's) */
+	const char *source;		       /* where pub_bytes and sig_bytes come from */
 } pq_alg;
+
+/* 1 when `a` is a size emulation of a scheme OpenSSL lacks (no real signature of it). */
+int pq_alg_is_size_emu(const pq_alg *a);
 
 /* Number of entries and the i-th entry (for help and tests). */
 size_t pq_alg_count(void);

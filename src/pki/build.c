@@ -25,6 +25,7 @@ struct built {
 	X509 *cert[MAX_LEVELS];
 	const pq_alg *alg[MAX_LEVELS];
 	int n;
+	size_t sct; /* the leaf's embedded SCT list (emulated by its size) */
 };
 
 static void built_dispose(struct built *b)
@@ -40,7 +41,7 @@ static void built_dispose(struct built *b)
 static size_t emu_extra(const struct built *b, int i)
 {
 	const pq_alg *issuer = b->alg[i ? i - 1 : 0];
-	return b->alg[i]->emu_pub_extra + issuer->emu_sig_extra;
+	return b->alg[i]->emu_pub_extra + issuer->emu_sig_extra + (i == b->n - 1 ? b->sct : 0);
 }
 
 static int make_level(struct built *b, int i, const pq_chain_spec *s, pq_diag *d)
@@ -229,6 +230,21 @@ static int write_dir(struct built *b, const char *dir, pq_diag *d)
 	return 0;
 }
 
+/* A size-emulated leaf: what the server carries beyond the real CertificateVerify. */
+static int write_sigpad(const pq_chain_info *info, const pq_chain_spec *s, const char *dir, pq_diag *d)
+{
+	if (!info->cv_carry)
+		return 0;
+	char path[4200];
+	snprintf(path, sizeof path, "%s/" PQ_CHAIN_FILE_SIGPAD, dir);
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return pq_diag_set(d, -errno, "cannot write %s: %s", path, strerror(errno));
+	int bad = fprintf(f, "%zu %s\n", info->cv_carry, s->leaf->name) < 0;
+	bad |= fclose(f) != 0;
+	return bad ? pq_diag_set(d, PQ_EIO, "cannot write %s", path) : 0;
+}
+
 static int build(struct built *b, const pq_chain_spec *s, pq_diag *d)
 {
 	b->n = s->mtc ? 2 : s->intermediates + 2;
@@ -236,6 +252,7 @@ static int build(struct built *b, const pq_chain_spec *s, pq_diag *d)
 		b->alg[i] = i == b->n - 1 ? s->leaf : i == 0 ? s->root : s->inter;
 	if (s->mtc)
 		b->alg[0] = pq_alg_find("ed25519");
+	b->sct = pq_chain_sct_ext_bytes(s->scts, (s->sct_alg ? s->sct_alg : pq_alg_find("ecdsa-p256"))->sig_bytes);
 	int rc = make_cas(b, s, d);
 	if (!rc && s->pad_leaf_to && s->pad_chain_to && s->intermediates > 0)
 		rc = fit_issuer_for_both(b, s, d);
@@ -267,6 +284,7 @@ int pq_chain_make(const pq_chain_spec *s, const char *outdir, int force, pq_chai
 	snprintf(info->dir, sizeof info->dir, "%s", outdir);
 	snprintf(info->source, sizeof info->source, "%s/" PQ_CHAIN_FILE_CHAIN, outdir);
 	if ((rc = pq_chain_annotate(info, s, d)) || (rc = pq_manifest_write(info, tmp, d)) ||
+	    (rc = write_sigpad(info, s, tmp, d)) ||
 	    (rc = pq_pki_dir_commit(tmp, outdir, force, s->names, d)))
 		goto out;
 	tmp[0] = '\0';

@@ -26,6 +26,7 @@
 #define PQ_CHAIN_MAX_INT 4
 #define PQ_CHAIN_MAX_CERTS 16 /* pq_chain_inspect reads chains up to this many certificates */
 #define PQ_CHAIN_MAX_FLIGHTS 4
+#define PQ_CHAIN_MAX_SCTS 8 /* SCTs a leaf can carry here (browsers ask for 2 or 3) */
 #define PQ_CHAIN_PAD_MAX 0xffffffu /* a padded leaf or chain: a TLS certificate entry's limit, 2^24-1 */
 
 typedef struct pq_chain_spec {
@@ -36,6 +37,8 @@ typedef struct pq_chain_spec {
 	enum pq_mtc_mode mtc;		   /* MTC size emulation: leaf-only chain */
 	uint64_t mtc_tree_size;		   /* subtree entries (>= 2) */
 	const pq_alg *mtc_cosigner;	   /* standalone cosignature algorithm; NULL = leaf's */
+	int scts;			   /* SCTs embedded in the leaf (size emulation), 0..PQ_CHAIN_MAX_SCTS */
+	const pq_alg *sct_alg;		   /* the logs' signature algorithm; NULL = ecdsa-p256 */
 	int64_t not_before;		   /* Unix seconds; 0 = now minus one hour */
 	/* What the caller calls the inputs in messages: the fields above ("root", "inter",
 	 * "leaf", "pad_leaf_to", ...) and pq_chain_make's "outdir" and "force". NULL: those
@@ -73,6 +76,8 @@ typedef struct pq_chain_info {
 	size_t cert_msg;	       /* TLS 1.3 Certificate message */
 	size_t cv_sig_bytes;	       /* CertificateVerify signature (modelled algorithm) */
 	size_t cv_sig_wire;	       /* what OpenSSL really sends (differs for composites) */
+	size_t cv_carry;	       /* size emulation: cv_sig_bytes - cv_sig_wire, carried in
+					* the leaf's CertificateEntry (pq_acct_in.cv_carry) */
 	int leaf_tls_ok;	       /* leaf key usable by an OpenSSL 3.5 TLS 1.3 server */
 	pq_chain_flight flight[PQ_CHAIN_MAX_FLIGHTS]; /* the common groups; valid when n_flight */
 	size_t n_flight;
@@ -80,6 +85,7 @@ typedef struct pq_chain_info {
 	int has_spec;
 	pq_chain_spec spec;	/* when has_spec */
 	size_t mtc_proof_bytes; /* MTC emulation only */
+	size_t sct_bytes;	/* the embedded SCT list extension's DER bytes (emulated); 0: none */
 } pq_chain_info;
 
 /* Defaults: ml-dsa-65 everywhere, one intermediate, natural sizes, no MTC. */
@@ -89,6 +95,13 @@ void pq_chain_spec_init(pq_chain_spec *s);
  * the input (by s->names: leaf, intermediates, mtc, ...). An SLH-DSA leaf is refused
  * with the two ways that work. */
 int pq_chain_spec_check(const pq_chain_spec *s, pq_diag *d) PQ_MUST_USE;
+
+/* DER bytes of the leaf extension (RFC 6962 section 3.3, OID 1.3.6.1.4.1.11129.2.4.2)
+ * carrying n SCTs signed with sig_bytes-byte signatures: each SCT is version 1 + log ID 32
+ * + timestamp 8 + extensions 2 + algorithm 2 + length 2 + signature, with its 2-byte
+ * length in the SignedCertificateTimestampList (2 bytes), in an OCTET STRING in the
+ * extension's extnValue. 0 for n = 0. */
+size_t pq_chain_sct_ext_bytes(int n, size_t sig_bytes);
 
 /* Canonical text of the spec's parameters (not not_before), the cache key's input. */
 void pq_chain_spec_key(const pq_chain_spec *s, char *buf, size_t n);
@@ -104,6 +117,12 @@ int pq_chain_make(const pq_chain_spec *s, const char *outdir, int force, pq_chai
  * (its chain.pem and root.pem), and fills *info with sizes and the accounting. A file
  * with no PEM certificate is PQ_EPARSE. */
 int pq_chain_inspect(const char *path, pq_chain_info *info, pq_diag *d) PQ_MUST_USE;
+
+/* Reads DIR/PQ_CHAIN_FILE_SIGPAD (a size-emulated leaf, tls/sigpad.h): *carry and the
+ * algorithm's name. No file: 0 and *carry = 0 (a real chain). A malformed file: PQ_EPARSE
+ * naming it (`what`: the caller's name for the directory). */
+int pq_chain_sigpad_read(const char *dir, const char *what, size_t *carry, char *alg, size_t alg_len,
+			 pq_diag *d) PQ_MUST_USE;
 
 /* The cache directory for a spec: <cache_root>/chains/<hash>. cache_root is required
  * (the CLI's default is $PQTLS_CACHE, else ~/.cache/pqtls: pq_cli_cache_root). */

@@ -1,3 +1,4 @@
+#include <errno.h>
 /* pq_chain_inspect, pq_chain_account, pq_chain_annotate: sizes of an existing chain. */
 #include <openssl/err.h>
 #include <openssl/pem.h>
@@ -95,7 +96,7 @@ int pq_chain_account(pq_chain_info *info, pq_diag *d)
 	info->chain_der = 0;
 	for (size_t i = 0; i < info->n; i++)
 		info->chain_der += der[i] = info->cert[i].der_bytes;
-	info->cert_msg = pq_acct_cert_msg(der, info->n);
+	info->cert_msg = pq_acct_cert_msg(der, info->n) + info->cv_carry;
 	info->tls12_list = pq_acct_tls12_list(der, info->n);
 	info->tls12_body = info->tls12_list + 3;
 	info->n_flight = 0;
@@ -108,7 +109,8 @@ int pq_chain_account(pq_chain_info *info, pq_diag *d)
 		pq_acct_in in = {.der = der,
 				 .n = info->n,
 				 .sig_bytes = info->cv_sig_bytes,
-				 .server_share = grp->server_share};
+				 .server_share = grp->server_share,
+				 .cv_carry = info->cv_carry};
 		pq_chain_flight *f = &info->flight[info->n_flight++];
 		f->group = grp;
 		int rc = pq_acct_flight(&in, &f->acct, d);
@@ -160,6 +162,29 @@ static int inspect_root(const char *path, pq_chain_info *info, pq_diag *d)
 	return rc;
 }
 
+int pq_chain_sigpad_read(const char *dir, const char *what, size_t *carry, char *alg, size_t alg_len,
+		       pq_diag *d)
+{
+	char path[4200], name[64] = "";
+	unsigned long n = 0;
+	*carry = 0;
+	snprintf(alg, alg_len, "%s", "");
+	snprintf(path, sizeof path, "%s/" PQ_CHAIN_FILE_SIGPAD, dir);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return errno == ENOENT ? 0 : pq_diag_set(d, -errno, "%s: cannot read %s: %s", what, path, strerror(errno));
+	int ok = fscanf(f, "%lu %63s", &n, name) == 2;
+	fclose(f);
+	if (!ok || n < 4 || n > 0xffffu + 4)
+		return pq_diag_set(d, PQ_EPARSE,
+				   "%s: %s is not '<bytes> <algorithm>' with 4..%u bytes (pqtls certs writes it "
+				   "for a size-emulated leaf)",
+				   what, path, 0xffffu + 4);
+	*carry = n;
+	snprintf(alg, alg_len, "%s", name);
+	return 0;
+}
+
 int pq_chain_inspect(const char *path, pq_chain_info *info, pq_diag *d)
 {
 	struct stat st;
@@ -175,6 +200,17 @@ int pq_chain_inspect(const char *path, pq_chain_info *info, pq_diag *d)
 		rc = inspect_file(info->source, info, 1, d);
 		if (!rc && stat(root, &st) == 0)
 			rc = inspect_root(root, info, d);
+		char alg[64];
+		if (!rc && !(rc = pq_chain_sigpad_read(path, path, &info->cv_carry, alg, sizeof alg, d)))
+		{
+			info->cv_sig_bytes += info->cv_carry; /* a size-emulated leaf's signature */
+			if (info->cv_carry)
+				snprintf(info->emulation, sizeof info->emulation,
+					 "the leaf is a SIZE EMULATION of %s (" PQ_CHAIN_FILE_SIGPAD "): an Ed25519 key "
+					 "padded to its sizes, its signature's extra %zu bytes carried in the leaf's "
+					 "certificate entry extension",
+					 alg, info->cv_carry);
+		}
 	} else {
 		snprintf(info->source, sizeof info->source, "%s", path);
 		rc = inspect_file(path, info, 0, d);
@@ -193,6 +229,27 @@ static void emulate_cert(pq_cert_info *c, const pq_alg *key, const pq_alg *issue
 		c->sig_bytes += issuer->emu_sig_extra;
 		c->emu_bytes += issuer->emu_sig_extra;
 	}
+}
+
+/* Which levels are size emulations, on what key, and where the signature's extra bytes go. */
+static void size_emu_note(pq_chain_info *info, const pq_chain_spec *s)
+{
+	const pq_alg *lv[3] = {s->leaf, s->inter, s->root};
+	char names[160] = "";
+	size_t len = 0;
+	for (int i = 0; i < 3 && len < sizeof names; i++)
+		if (pq_alg_is_size_emu(lv[i]) && !strstr(names, lv[i]->name))
+			len += (size_t)snprintf(names + len, sizeof names - len, "%s%s",
+						len ? ", " : "", lv[i]->name);
+	snprintf(info->emulation, sizeof info->emulation,
+		 "%s: SIZE EMULATION, not a real signature (OpenSSL 3.5 has none): Ed25519 keys "
+		 "and signatures padded to the scheme's public-key and signature sizes%s; CPU "
+		 "time is Ed25519's",
+		 names,
+		 pq_alg_is_size_emu(s->leaf)
+		     ? ", the CertificateVerify's extra bytes carried in the leaf's certificate "
+		       "entry extension"
+		     : "");
 }
 
 int pq_chain_annotate(pq_chain_info *info, const pq_chain_spec *s, pq_diag *d)
@@ -231,7 +288,9 @@ int pq_chain_annotate(pq_chain_info *info, const pq_chain_spec *s, pq_diag *d)
 				     : s->inter->base ? s->inter
 				     : s->root->base  ? s->root
 						      : NULL;
-		if (comp)
+		if (comp && pq_alg_is_size_emu(comp))
+			size_emu_note(info, s);
+		else if (comp)
 			snprintf(info->emulation, sizeof info->emulation,
 				 "composite %s is a SIZE EMULATION: OpenSSL 3.5 has no composite "
 				 "certificates, so the key is %s and the classical key and "
@@ -241,9 +300,19 @@ int pq_chain_annotate(pq_chain_info *info, const pq_chain_spec *s, pq_diag *d)
 						 "ML-DSA signature"
 					       : "");
 	}
+	info->sct_bytes = pq_chain_sct_ext_bytes(s->scts, (s->sct_alg ? s->sct_alg : pq_alg_find("ecdsa-p256"))->sig_bytes);
+	info->cert[0].emu_bytes += info->sct_bytes;
+	if (info->sct_bytes) {
+		size_t len = strlen(info->emulation);
+		snprintf(info->emulation + len, sizeof info->emulation - len,
+			 "%s%d embedded SCTs (%s signatures) are a SIZE EMULATION: a pad extension of "
+			 "their list's %zu bytes in the leaf",
+			 len ? "; " : "", s->scts, s->sct_alg ? s->sct_alg->name : "ecdsa-p256", info->sct_bytes);
+	}
 	if (s->leaf->base) {
 		info->cv_sig_bytes = s->leaf->sig_bytes;
 		info->cv_sig_wire = s->leaf->base->sig_bytes;
 	}
+	info->cv_carry = pq_alg_is_size_emu(s->leaf) ? info->cv_sig_bytes - info->cv_sig_wire : 0;
 	return pq_chain_account(info, d);
 }

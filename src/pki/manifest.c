@@ -12,7 +12,7 @@ static const char *mtc_name(enum pq_mtc_mode m)
 	return m == PQ_MTC_STANDALONE ? "standalone" : m == PQ_MTC_LANDMARK ? "landmark" : NULL;
 }
 
-static cJSON *spec_json(const pq_chain_spec *s, size_t proof)
+static cJSON *spec_json(const pq_chain_spec *s, size_t proof, size_t sct_bytes)
 {
 	cJSON *o = cJSON_CreateObject();
 	if (s->mtc) {
@@ -34,6 +34,9 @@ static cJSON *spec_json(const pq_chain_spec *s, size_t proof)
 	cJSON_AddNumberToObject(o, "intermediates", s->intermediates);
 	cJSON_AddNumberToObject(o, "pad_leaf_to", (double)s->pad_leaf_to);
 	cJSON_AddNumberToObject(o, "pad_chain_to", (double)s->pad_chain_to);
+	cJSON_AddNumberToObject(o, "scts", s->scts);
+	cJSON_AddStringToObject(o, "sct_alg", s->scts ? (s->sct_alg ? s->sct_alg->name : "ecdsa-p256") : "none");
+	cJSON_AddNumberToObject(o, "sct_extension_bytes", (double)sct_bytes);
 	return o;
 }
 
@@ -61,6 +64,7 @@ static cJSON *tls13_json(const pq_chain_info *info)
 	cJSON_AddBoolToObject(o, "leaf_usable_by_openssl_tls13", info->leaf_tls_ok);
 	cJSON_AddNumberToObject(o, "leaf_signature_bytes", (double)info->cv_sig_bytes);
 	cJSON_AddNumberToObject(o, "leaf_signature_bytes_on_wire", (double)info->cv_sig_wire);
+	cJSON_AddNumberToObject(o, "signature_pad_bytes", (double)info->cv_carry);
 	cJSON *fl = cJSON_AddArrayToObject(o, "flights");
 	for (size_t i = 0; i < info->n_flight; i++) {
 		const pq_chain_flight *f = &info->flight[i];
@@ -93,7 +97,7 @@ char *pq_manifest_json(const pq_chain_info *info)
 		cJSON_AddStringToObject(o, "dir", info->dir);
 	cJSON_AddStringToObject(o, "source", info->source);
 	if (info->has_spec)
-		cJSON_AddItemToObject(o, "spec", spec_json(&info->spec, info->mtc_proof_bytes));
+		cJSON_AddItemToObject(o, "spec", spec_json(&info->spec, info->mtc_proof_bytes, info->sct_bytes));
 	if (info->emulation[0])
 		cJSON_AddStringToObject(o, "emulation", info->emulation);
 	else
@@ -154,16 +158,24 @@ void pq_manifest_print(FILE *f, const pq_chain_info *info)
 	}
 	fprintf(f, "\nchain.pem DER bytes:       %zu (%zu certificates)\n", info->chain_der,
 		info->n);
-	fprintf(f, "TLS 1.3 Certificate msg:   %zu bytes\n", info->cert_msg);
+	fprintf(f, "TLS 1.3 Certificate msg:   %zu bytes", info->cert_msg);
+	if (info->cv_carry)
+		fprintf(f, " (with the %zu-byte signature pad in the leaf's entry)", info->cv_carry);
+	fputc('\n', f);
 	fprintf(f, "TLS 1.2 certificate_list:  %zu bytes (Certificate body %zu)\n",
 		info->tls12_list, info->tls12_body);
 	if (!info->n_flight) {
 		fprintf(f, "no server flight: the leaf key cannot sign a CertificateVerify\n");
 		return;
 	}
-	fprintf(f, "CertificateVerify:         %zu bytes (%zu-byte signature%s)\n",
-		info->flight[0].acct.cert_verify, info->cv_sig_bytes,
-		info->cv_sig_wire != info->cv_sig_bytes ? ", emulated" : "");
+	if (info->cv_carry)
+		fprintf(f, "CertificateVerify:         %zu bytes (%zu-byte Ed25519 signature) + %zu-byte pad = "
+			   "the %zu-byte emulated signature's\n",
+			info->flight[0].acct.cert_verify, info->cv_sig_wire, info->cv_carry, info->cv_sig_bytes);
+	else
+		fprintf(f, "CertificateVerify:         %zu bytes (%zu-byte signature%s)\n",
+			info->flight[0].acct.cert_verify, info->cv_sig_bytes,
+			info->cv_sig_wire != info->cv_sig_bytes ? ", emulated" : "");
 	if (!info->leaf_tls_ok)
 		fprintf(f, "warning: OpenSSL 3.5 cannot use this leaf key in TLS 1.3\n");
 	fprintf(f, "\nserver first flight (TCP payload, MSS %d, initial window %d segments; OpenSSL\n"

@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "pki/chain.h"
+#include "pki/der.h"
 
 
 void pq_chain_spec_init(pq_chain_spec *s)
@@ -73,6 +74,23 @@ int pq_chain_spec_check(const pq_chain_spec *s, pq_diag *d)
 					   N("pad_leaf_to"), s->pad_leaf_to, s->intermediates,
 					   N("pad_chain_to"), s->pad_chain_to);
 	}
+	if (s->scts < 0 || s->scts > PQ_CHAIN_MAX_SCTS)
+		return pq_diag_set(d, PQ_EINVAL, "%s: %d is outside 0..%d", N("scts"), s->scts, PQ_CHAIN_MAX_SCTS);
+	if (s->scts && s->mtc != PQ_MTC_NONE)
+		return pq_diag_set(d, PQ_EINVAL,
+				   "%s %d: a Merkle Tree Certificate is its own transparency proof and "
+				   "carries no SCTs; use %s 0 with %s",
+				   N("scts"), s->scts, N("scts"), N("mtc"));
+	if (s->scts) {
+		const pq_alg *a = s->sct_alg ? s->sct_alg : pq_alg_find("ecdsa-p256");
+		size_t sig = a->sig_bytes;
+		int fit = (int)((0xffff - 2) / (2 + 47 + sig));
+		if ((size_t)s->scts * (2 + 47 + sig) + 2 > 0xffff)
+			return pq_diag_set(d, PQ_ERANGE,
+					   "%s %d: %d SCTs with %zu-byte %s signatures exceed a "
+					   "SignedCertificateTimestampList's 65,535 bytes; at most %d fit",
+					   N("scts"), s->scts, s->scts, sig, a->name, fit);
+	}
 	return s->mtc != PQ_MTC_NONE ? check_mtc(s, d) : 0;
 }
 
@@ -82,10 +100,19 @@ void pq_chain_spec_key(const pq_chain_spec *s, char *buf, size_t n)
 		snprintf(buf, n, "pqtls-chain-v1 mtc=%s tree=%" PRIu64 " leaf=%s cosigner=%s",
 			 s->mtc == PQ_MTC_STANDALONE ? "standalone" : "landmark", s->mtc_tree_size,
 			 s->leaf->name, s->mtc_cosigner ? s->mtc_cosigner->name : s->leaf->name);
-	else
+	else /* scts only when asked for: the keys of chains without them stay the same */
 		snprintf(buf, n,
 			 "pqtls-chain-v1 root=%s intermediate=%s leaf=%s intermediates=%d "
-			 "pad_leaf_to=%zu pad_chain_to=%zu",
+			 "pad_leaf_to=%zu pad_chain_to=%zu%s%d%s%s",
 			 s->root->name, s->inter->name, s->leaf->name, s->intermediates,
-			 s->pad_leaf_to, s->pad_chain_to);
+			 s->pad_leaf_to, s->pad_chain_to, s->scts ? " scts=" : "", s->scts,
+			 s->scts ? " sct_alg=" : "", s->scts ? (s->sct_alg ? s->sct_alg->name : "ecdsa-p256") : "");
+}
+
+size_t pq_chain_sct_ext_bytes(int n, size_t sig_bytes)
+{
+	if (n <= 0)
+		return 0;
+	size_t list = 2 + (size_t)n * (2 + 1 + 32 + 8 + 2 + 2 + 2 + sig_bytes);
+	return pq_der_tlv(pq_der_tlv(10) + pq_der_tlv(pq_der_tlv(list))); /* OID is 10 bytes */
 }

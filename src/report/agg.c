@@ -12,6 +12,7 @@
 #include "model/base.h"
 #include "model/cliff.h"
 #include "model/quic.h"
+#include "report/cand.h"
 #include "pki/acct.h"
 #include "report/curve.h"
 #include "report/pivot.h"
@@ -790,6 +791,8 @@ int pq_agg_build(const pq_rdb *db, uint64_t seed, pq_agg *out, pq_diag *d)
 		rc = pq_diag_set(d, PQ_ENOMEM, "report: out of memory");
 	if (!rc)
 		rc = pq_studies_build(&a, d);
+	if (!rc && pq_cand_build(&a) < 0)
+		rc = pq_diag_set(d, PQ_ENOMEM, "report: out of memory");
 	if (rc) {
 		pq_agg_free(&a);
 		return rc;
@@ -812,6 +815,7 @@ void pq_agg_free(pq_agg *a)
 	free(a->studies);
 	free(a->pivots);
 	free(a->losssteps);
+	free(a->cands);
 	memset(a, 0, sizeof *a);
 }
 

@@ -172,6 +172,21 @@ typedef struct pq_agg_pivot {
 	const struct pq_agg_group *g[PQ_AGG_PIVOT_ROWS][PQ_AGG_PIVOT_VALS];
 	int transposed;
 } pq_agg_pivot;
+#define PQ_AGG_CAND_COLS 16
+
+/* A column of the candidates table (report/cand.h): transport, initial window, RTT. */
+typedef struct pq_agg_cand_col {
+	int quic, initcwnd;
+	long long rtt_us;
+} pq_agg_cand_col;
+
+/* A candidate: an arm whose groups vary only the link, one group per column (NULL: none). */
+typedef struct pq_agg_cand {
+	const char *arm;	/* the arm's label as run (both transports) */
+	long long chain_bytes;	/* DER bytes the server sends */
+	long long flight_bytes; /* the TCP first flight by the flight model */
+	const pq_agg_group *g[PQ_AGG_CAND_COLS];
+} pq_agg_cand;
 
 typedef struct pq_agg {
 	pq_agg_group *g;
@@ -210,6 +225,10 @@ typedef struct pq_agg {
 	pq_agg_lossstep *losssteps;
 	size_t nlosssteps;
 	size_t loss_cells, loss_agree_med, loss_agree_p95, loss_agree_both, loss_wide;
+	pq_agg_cand *cands; /* report/cand.h; ncands 0 when the run is not that shape */
+	size_t ncands;
+	pq_agg_cand_col cand_cols[PQ_AGG_CAND_COLS];
+	size_t ncand_cols;
 	uint64_t seed; /* of every bootstrap */
 	int any_hrr; /* some connection drew a HelloRetryRequest: the tables show how many */
 	/* What the key tables' difference column compares: "TTFB", "handshake" (no cell asked

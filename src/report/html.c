@@ -1,4 +1,5 @@
 #include "report/html.h"
+#include "report/cand.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -566,6 +567,7 @@ void pq_report_html(pq_out *o, const pq_rdb *db, const pq_agg *a, const char *so
 	if (cmp)
 		compare_section(&body, cmp);
 	pq_keyhtml_section(&body, a);
+	pq_cand_html(&body, a);
 	pq_report_studies(&body, a);
 	pq_report_loss(&body, a);
 	figures(p);
@@ -593,10 +595,11 @@ void pq_report_html(pq_out *o, const pq_rdb *db, const pq_agg *a, const char *so
 		pq_out_printf(o, "</code>: <a href=\"#compare\">two runs side by side</a>. ");
 	}
 	pq_out_printf(o, "Times in milliseconds. "
-			 "Sections: <a href=\"#findings\">findings</a>, <a href=\"#key\">key table</a>, <a href=\"#studies\">the studies</a>, "
+			 "Sections: <a href=\"#findings\">findings</a>, <a href=\"#key\">key table</a>, %s<a href=\"#studies\">the studies</a>, "
 			 "<a href=\"#figures\">figures</a>, <a href=\"#agreement\">model agreement</a>, "
 			 "<a href=\"#fidelity\">link and host fidelity</a>, "
-			 "<a href=\"#manifest\">manifest</a>, <a href=\"#checks\">link checks</a>.</p>");
+			 "<a href=\"#manifest\">manifest</a>, <a href=\"#checks\">link checks</a>.</p>",
+		      a->ncands ? "<a href=\"#candidates\">each candidate</a>, " : "");
 	if (body.err)
 		o->err = body.err;
 	else if (pq_buf_append(&o->b, body.b.p, body.b.len) < 0)

@@ -1,9 +1,11 @@
 #include "tls/ctx.h"
 
+#include "pki/chain.h"
 #include "pki/files.h"
 #include "tls/certcomp.h"
 #include "tls/groups.h"
 #include "tls/quic.h"
+#include "tls/sigpad.h"
 
 #include <errno.h>
 #include <openssl/err.h>
@@ -176,6 +178,30 @@ static int set_cert_comp(SSL_CTX *ctx, const pq_tls_config *cfg, pq_diag *d)
 	return 0;
 }
 
+/* A size-emulated chain: served only when asked for, never compressed (a precompressed
+ * Certificate message could not carry the pad). */
+static int setup_sigpad(SSL_CTX *ctx, const pq_tls_config *cfg, int comp, pq_diag *d)
+{
+	size_t carry = 0;
+	char alg[64];
+	const char *certs = name(cfg, "certs_dir");
+	int rc = pq_chain_sigpad_read(cfg->certs_dir, certs, &carry, alg, sizeof alg, d);
+	if (rc < 0 || carry == 0)
+		return rc;
+	if (!cfg->emulated_sig)
+		return pq_diag_set(d, PQ_EUNSUPPORTED,
+				   "%s %s: the leaf is a size emulation of %s (an Ed25519 key padded to its "
+				   "sizes), not a real signature of that scheme; serve it with %s (only "
+				   "pqtls clients, which offer the signature pad extension, can connect)",
+				   certs, cfg->certs_dir, alg, name(cfg, "emulated_sig"));
+	if (comp)
+		return pq_diag_set(d, PQ_EUNSUPPORTED,
+				   "%s: a size-emulated chain (%s) cannot be compressed: the compressed "
+				   "Certificate message would lose the signature pad; use %s off",
+				   name(cfg, "cert_comp"), alg, name(cfg, "cert_comp"));
+	return pq_tls_sigpad_server(ctx, carry, alg, d);
+}
+
 static int setup_server(SSL_CTX *ctx, const pq_tls_config *cfg, pq_diag *d)
 {
 	char chain[4096], key[4096];
@@ -228,6 +254,8 @@ static int setup_server(SSL_CTX *ctx, const pq_tls_config *cfg, pq_diag *d)
 	/* Compress the chain once, here, instead of on every handshake. */
 	pq_tls_comp c;
 	int installed = 0, rc = pq_tls_comp_parse(cfg->cert_comp, name(cfg, "cert_comp"), &c, d);
+	if (rc == 0)
+		rc = setup_sigpad(ctx, cfg, c.n > 0, d);
 	if (rc == 0 && c.n)
 		rc = pq_tls_certcomp_install(ctx, &c, name(cfg, "cert_comp"), &installed, d);
 	return rc;
@@ -250,6 +278,9 @@ static int setup_client(SSL_CTX *ctx, const pq_tls_config *cfg, pq_diag *d)
 	}
 	if (cfg->max_cert_list)
 		SSL_CTX_set_max_cert_list(ctx, (long)cfg->max_cert_list);
+	int rc = cfg->sig_pad ? pq_tls_sigpad_client(ctx, d) : 0;
+	if (rc < 0)
+		return rc;
 	/* Tickets reach the client through the new-session callback (set by the caller). */
 	SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_CLIENT | SSL_SESS_CACHE_NO_INTERNAL_STORE);
 	return 0;

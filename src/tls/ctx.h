@@ -39,9 +39,13 @@ typedef struct pq_tls_config {
 	const char *certs_dir;    /* DIR with chain.pem (leaf first) and leaf.key */
 	int tickets;              /* NewSessionTickets per handshake; 0 = no resumption */
 	uint32_t max_early_data;  /* 0 = no 0-RTT */
+	int emulated_sig;         /* serve a size-emulated chain (tls/sigpad.h); without it
+				   * such a chain is refused, naming the scheme */
 	/* client */
 	const char *ca_file;      /* verify the server against these roots */
 	int insecure;             /* do not verify (needs no ca_file) */
+	int sig_pad;              /* offer the signature pad extension a server with a
+				   * size-emulated chain needs (tls/sigpad.h) */
 	uint64_t max_cert_list;   /* biggest Certificate message accepted; 0 = OpenSSL's 100 KiB */
 	/* What the caller calls these inputs in messages (keys: the field names above;
 	 * "version", "certs_dir", ...); NULL: the field names themselves. */

@@ -111,4 +111,9 @@ has "$T/loss.txt" "Paquin et al. (2019): handshake percentiles against loss, key
 has "$T/loss.html" "against the link&#39;s loss (each way) at 50 ms RTT" loss
 browser loss fig-loss
 
-echo "ok: ten presets, scaled down: one row per grid point, captions with their links, the studies' rows, no console message"
+measure webpki --connections 2 --rtt 50ms
+has "$T/webpki.html" 'id="candidates"' webpki
+has "$T/webpki.html" "<td class=\"l\">sqisign-i (emu)</td>" webpki
+has "$T/webpki.html" "QUIC 50 ms" webpki
+
+echo "ok: eleven presets, scaled down: one row per grid point, captions with their links, the studies' rows, no console message"

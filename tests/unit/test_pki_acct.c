@@ -208,6 +208,28 @@ static void by_name(void **state)
 	assert_non_null(strstr(d.msg, "TLS group 'X448MLKEM' is unknown"));
 }
 
+/* A size-emulated signature: the bytes beyond the real one move from CertificateVerify to
+ * the leaf's CertificateEntry; the flight is the emulated scheme's to the byte. */
+static void signature_carry(void **state)
+{
+	(void)state;
+	size_t der[2] = {1811, 1747};
+	pq_acct ideal, carried;
+	pq_diag d = {0};
+	pq_acct_in in = {.der = der, .n = 2, .sig_bytes = 666, .server_share = 1120};
+	assert_int_equal(pq_acct_flight(&in, &ideal, &d), 0);
+	in.cv_carry = 666 - 64;
+	assert_int_equal(pq_acct_flight(&in, &carried, &d), 0);
+	assert_int_equal(carried.flight, ideal.flight);
+	assert_int_equal(carried.cert_msg, ideal.cert_msg + 602);
+	assert_int_equal(carried.cert_verify, 4 + 2 + 2 + 64);
+	in.cv_carry = 3;
+	assert_int_equal(pq_acct_flight(&in, &carried, &d), PQ_ERANGE);
+	assert_non_null(strstr(d.msg, "0 or 4..666"));
+	in.cv_carry = 667;
+	assert_int_equal(pq_acct_flight(&in, &carried, &d), PQ_ERANGE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -220,6 +242,7 @@ int main(void)
 	    cmocka_unit_test(mss_and_window),
 	    cmocka_unit_test(buffer_writes),
 	    cmocka_unit_test(by_name),
+	    cmocka_unit_test(signature_carry),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

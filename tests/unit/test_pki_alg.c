@@ -14,7 +14,7 @@ static void lookup(void **state)
 	(void)state;
 	const pq_alg *a = NULL;
 	pq_diag d = {0};
-	assert_int_equal(pq_alg_count(), 25); /* 9 + 12 SLH-DSA + 4 composite emulations */
+	assert_int_equal(pq_alg_count(), 32); /* 9 + 12 SLH-DSA + 4 composite + 7 size emulations */
 	assert_null(pq_alg_at(pq_alg_count()));
 	assert_int_equal(pq_alg_lookup("ML-DSA-65", "--sig", &a, &d), 0);
 	assert_string_equal(a->name, "ml-dsa-65");
@@ -39,6 +39,51 @@ static void lookup(void **state)
 	assert_ptr_equal(pq_alg_key_alg(a), pq_alg_find("ml-dsa-65"));
 	assert_null(pq_alg_md(a));
 	assert_non_null(pq_alg_md(pq_alg_find("ecdsa-p384")));
+}
+
+/* Every entry names where its sizes come from; the size emulations stand on Ed25519
+ * with the published sizes, and the bare scheme name points to its emulation. */
+static void sources_and_emulations(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *name;
+		unsigned pub, sig;
+	} pub[] = {{"emu-fn-dsa-512", 897, 666},   {"emu-fn-dsa-1024", 1793, 1280},
+		   {"emu-hawk-512", 1024, 555},	   {"emu-mayo-1", 1420, 454},
+		   {"emu-mayo-2", 4912, 186},	   {"emu-sqisign-i", 65, 148},
+		   {"emu-uov-is-pkc", 66576, 96}, {"ml-dsa-44", 1312, 2420},
+		   {"ml-dsa-65", 1952, 3309},	   {"ml-dsa-87", 2592, 4627},
+		   {"slh-dsa-sha2-128s", 32, 7856}, {"slh-dsa-sha2-128f", 32, 17088}};
+	const pq_alg *ed = pq_alg_find("ed25519");
+	int emu = 0;
+	for (size_t i = 0; i < pq_alg_count(); i++) {
+		const pq_alg *a = pq_alg_at(i);
+		if (!a->source || strlen(a->source) < 8)
+			fail_msg("algorithm table entry %s has no source for its sizes", a->name);
+		if (!pq_alg_is_size_emu(a))
+			continue;
+		emu++;
+		assert_int_equal(strncmp(a->name, "emu-", 4), 0); /* nobody mistakes it */
+		assert_ptr_equal(pq_alg_key_alg(a), ed);
+		assert_int_equal(a->pub_bytes, ed->pub_bytes + a->emu_pub_extra);
+		assert_int_equal(a->sig_bytes, ed->sig_bytes + a->emu_sig_extra);
+		assert_true(a->sig_bytes - ed->sig_bytes >= 4); /* the pad extension's header */
+	}
+	assert_int_equal(emu, 7);
+	for (size_t i = 0; i < sizeof pub / sizeof pub[0]; i++) {
+		const pq_alg *a = pq_alg_find(pub[i].name);
+		assert_non_null(a);
+		assert_int_equal(a->pub_bytes, pub[i].pub);
+		assert_int_equal(a->sig_bytes, pub[i].sig);
+	}
+	const pq_alg *a = NULL;
+	pq_diag d = {0};
+	assert_int_equal(pq_alg_lookup("FN-DSA-512", "--leaf", &a, &d), PQ_EINVAL);
+	assert_non_null(strstr(d.msg, "--leaf: 'FN-DSA-512' is not a signature OpenSSL 3.5 implements"));
+	assert_non_null(strstr(d.msg, "emu-fn-dsa-512"));
+	assert_false(pq_alg_is_size_emu(pq_alg_find("p256-ml-dsa-44")));
+	assert_false(pq_alg_is_size_emu(NULL));
 }
 
 /* Keys for every fast family, and their description matches the table. */
@@ -94,6 +139,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(lookup),
+	    cmocka_unit_test(sources_and_emulations),
 	    cmocka_unit_test(keygen_and_describe),
 	    cmocka_unit_test(describe_other_keys),
 	};

@@ -271,20 +271,26 @@ static void mtc_sizes(void **state)
 	assert_int_equal(pq_chain_make(&s, out, 0, &info, &d), 0);
 }
 
+/* Two chains, one intermediate each, in directories named after their algorithms. */
+static void make_pair(const char *a, const char *b, pq_chain_info *ia, pq_chain_info *ib)
+{
+	pq_chain_spec s;
+	pq_diag d = {0};
+	char out[300];
+	spec(&s, a, 1);
+	path(out, sizeof out, a);
+	assert_int_equal(pq_chain_make(&s, out, 0, ia, &d), 0);
+	spec(&s, b, 1);
+	path(out, sizeof out, b);
+	assert_int_equal(pq_chain_make(&s, out, 0, ib, &d), 0);
+}
+
 /* A composite leaf is the ML-DSA leaf plus exactly the classical key and signature. */
 static void composite(void **state)
 {
 	(void)state;
-	pq_chain_spec s;
 	pq_chain_info plain, comp;
-	pq_diag d = {0};
-	char out[300];
-	spec(&s, "ml-dsa-44", 1);
-	path(out, sizeof out, "plain");
-	assert_int_equal(pq_chain_make(&s, out, 0, &plain, &d), 0);
-	spec(&s, "p256-ml-dsa-44", 1);
-	path(out, sizeof out, "composite");
-	assert_int_equal(pq_chain_make(&s, out, 0, &comp, &d), 0);
+	make_pair("ml-dsa-44", "p256-ml-dsa-44", &plain, &comp);
 	assert_int_equal(comp.cert[0].der_bytes, plain.cert[0].der_bytes + 65 + 72);
 	assert_int_equal(comp.cert[0].emu_bytes, 65 + 72);
 	assert_int_equal(comp.cert[0].pub_bytes, 1312 + 65);
@@ -292,6 +298,95 @@ static void composite(void **state)
 	assert_int_equal(comp.cv_sig_wire, 2420);
 	assert_non_null(strstr(comp.emulation, "SIZE EMULATION"));
 	assert_non_null(strstr(comp.cert[0].key_alg, "(emulated)"));
+}
+
+/* A size-emulated chain is the Ed25519 chain plus exactly the scheme's extra key and
+ * signature bytes per certificate; its CertificateVerify's extra bytes are carried, and
+ * a directory alone (its sigpad file) says so too. */
+static void size_emulation(void **state)
+{
+	(void)state;
+	pq_chain_spec s;
+	pq_chain_info plain, emu, again;
+	pq_diag d = {0};
+	char out[300], alg[64];
+	make_pair("ed25519", "emu-hawk-512", &plain, &emu);
+	path(out, sizeof out, "emu-hawk-512");
+	for (size_t i = 0; i < 2; i++) {
+		assert_int_equal(emu.cert[i].der_bytes, plain.cert[i].der_bytes + (1024 - 32) + (555 - 64));
+		assert_int_equal(emu.cert[i].pub_bytes, 1024);
+		assert_int_equal(emu.cert[i].sig_bytes, 555);
+	}
+	assert_int_equal(emu.cv_sig_bytes, 555);
+	assert_int_equal(emu.cv_sig_wire, 64);
+	assert_int_equal(emu.cv_carry, 555 - 64);
+	assert_non_null(strstr(emu.emulation, "emu-hawk-512: SIZE EMULATION, not a real signature"));
+	size_t carry = 0;
+	assert_int_equal(pq_chain_sigpad_read(out, "dir", &carry, alg, sizeof alg, &d), 0);
+	assert_int_equal(carry, 491);
+	assert_string_equal(alg, "emu-hawk-512");
+	assert_int_equal(pq_chain_inspect(out, &again, &d), 0);
+	assert_int_equal(again.cv_carry, 491);
+	assert_int_equal(again.flight[0].acct.flight, emu.flight[0].acct.flight);
+	assert_non_null(strstr(again.emulation, "SIZE EMULATION of emu-hawk-512"));
+	/* a real chain has no sigpad file; a broken one is named */
+	path(out, sizeof out, "ed25519");
+	assert_int_equal(pq_chain_sigpad_read(out, "dir", &carry, alg, sizeof alg, &d), 0);
+	assert_int_equal(carry, 0);
+	char f[400];
+	snprintf(f, sizeof f, "%s/sigpad", out);
+	FILE *w = fopen(f, "w");
+	assert_non_null(w);
+	fputs("2 x\n", w);
+	fclose(w);
+	assert_int_equal(pq_chain_sigpad_read(out, "--certs", &carry, alg, sizeof alg, &d), PQ_EPARSE);
+	assert_non_null(strstr(d.msg, "--certs: "));
+	/* an emulated leaf under a real ML-DSA CA: only its key is padded */
+	spec(&s, "ml-dsa-44", 1);
+	s.leaf = pq_alg_find("emu-sqisign-i");
+	path(out, sizeof out, "mix");
+	assert_int_equal(pq_chain_make(&s, out, 0, &emu, &d), 0);
+	assert_int_equal(emu.cert[0].pub_bytes, 65);
+	assert_int_equal(emu.cert[0].sig_bytes, 2420);
+	assert_int_equal(emu.cv_carry, 148 - 64);
+}
+
+/* Embedded SCTs: the leaf grows by exactly the SCT list extension's DER bytes; counts
+ * that cannot fit a SignedCertificateTimestampList, or an MTC with SCTs, are refused. */
+static void scts(void **state)
+{
+	(void)state;
+	pq_chain_spec s;
+	pq_chain_info plain, with;
+	pq_diag d = {0};
+	char out[300];
+	/* 2 + 2 x (2 + 47 + 2420) = 4940 list bytes; OCTET STRINGs (4 + 4), OID 12, SEQUENCE 4 */
+	assert_int_equal(pq_chain_sct_ext_bytes(2, 2420), 4 + 12 + 4 + 4 + 4940);
+	assert_int_equal(pq_chain_sct_ext_bytes(0, 2420), 0);
+	spec(&s, "ed25519", 0);
+	path(out, sizeof out, "nosct");
+	assert_int_equal(pq_chain_make(&s, out, 0, &plain, &d), 0);
+	s.scts = 2;
+	s.sct_alg = pq_alg_find("ml-dsa-44");
+	path(out, sizeof out, "sct");
+	assert_int_equal(pq_chain_make(&s, out, 0, &with, &d), 0);
+	assert_int_equal(with.cert[0].der_bytes, plain.cert[0].der_bytes + 4964);
+	assert_int_equal(with.sct_bytes, 4964);
+	assert_int_equal(with.cert[0].emu_bytes, 4964);
+	assert_non_null(strstr(with.emulation, "2 embedded SCTs (ml-dsa-44 signatures)"));
+	s.scts = 4;
+	s.sct_alg = pq_alg_find("slh-dsa-sha2-128f");
+	assert_int_equal(pq_chain_spec_check(&s, &d), PQ_ERANGE);
+	assert_non_null(strstr(d.msg, "scts 4: 4 SCTs with 17088-byte slh-dsa-sha2-128f signatures"));
+	assert_non_null(strstr(d.msg, "at most 3 fit"));
+	s.scts = PQ_CHAIN_MAX_SCTS + 1;
+	assert_int_equal(pq_chain_spec_check(&s, &d), PQ_EINVAL);
+	s.scts = 2;
+	s.sct_alg = NULL;
+	s.mtc = PQ_MTC_LANDMARK;
+	s.mtc_tree_size = 4400000;
+	assert_int_equal(pq_chain_spec_check(&s, &d), PQ_EINVAL);
+	assert_non_null(strstr(d.msg, "carries no SCTs"));
 }
 
 /* manifest.json carries every certificate (root last, not in the chain) and the flights;
@@ -356,6 +451,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(cache, setup, teardown),
 	    cmocka_unit_test_setup_teardown(mtc_sizes, setup, teardown),
 	    cmocka_unit_test_setup_teardown(composite, setup, teardown),
+	    cmocka_unit_test_setup_teardown(size_emulation, setup, teardown),
+	    cmocka_unit_test_setup_teardown(scts, setup, teardown),
 	    cmocka_unit_test_setup_teardown(manifest_fields, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
