@@ -27,6 +27,7 @@ CREATE TABLE run (
 	shard_index      INTEGER NOT NULL,
 	shard_count      INTEGER NOT NULL,
 	remote_server    TEXT,
+	chromium_version TEXT, -- the browser of client = chromium cells; NULL when none ran
 	cells_planned    INTEGER NOT NULL,
 	started_at       TEXT NOT NULL,
 	ended_at         TEXT,
@@ -227,6 +228,16 @@ CREATE TABLE conn (
 	-- how long the client's thread waited, runnable, for a CPU during this connection
 	-- (start to end, schedstat's run_delay); NULL unknown
 	client_wait_us     REAL,
+	-- Chromium's only (NULL for pqtls's own): from the browser's NetLog, from the start,
+	-- the network-only times beside the browser's own (the last bytes of the server's
+	-- first flight received, the request's bytes sent, the first response bytes
+	-- received), its certificate verification's length, and how many sockets it
+	-- connected to the server for the navigation (load/netlog.h)
+	browser_flight_us  REAL,
+	browser_verify_us  REAL,
+	browser_request_net_us REAL,
+	browser_ttfb_net_us REAL,
+	browser_conns      INTEGER,
 	error_kind         TEXT NOT NULL,
 	error_detail       TEXT,
 	PRIMARY KEY (cell_id, conn_index)

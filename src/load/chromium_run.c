@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/clock.h"
+#include "core/sched.h"
 #include "load/chromium.h"
 #include "load/run.h"
 
@@ -55,6 +56,8 @@ int pq_chromium_run(const pq_load_config *cfg, const char *exe, unsigned mss, pq
 		r->id = (uint64_t)i + 1;
 		r->intended_ns = r->start_ns = s;
 		res->n++;
+		if (cfg->sink && (rc = cfg->sink(cfg->sink_arg, r, d)) < 0)
+			break;
 		if (cfg->progress) {
 			pq_load_progress p = {.elapsed_ns = pq_clock_now(&pq_clock_mono) - t0, .done = res->n};
 			for (size_t k = 0; k < res->n; k++)
@@ -63,5 +66,8 @@ int pq_chromium_run(const pq_load_config *cfg, const char *exe, unsigned mss, pq
 		}
 	}
 	res->wall_ns = pq_clock_now(&pq_clock_mono) - t0;
+	res->measured = res->n;
+	res->nice = PQ_SCHED_NICE_KEEP;
+	res->interrupted = cfg->stop && *cfg->stop;
 	return rc;
 }

@@ -104,13 +104,20 @@ static void find(nlog *L)
 			L->job = L->sock = -1;
 		} else if (v.ev == E_TO_JOB && v.src == L->nav && L->nav >= 0) {
 			L->job = dep(v.params);
-		} else if (v.ev == E_TO_SOCKET && v.src == L->job && L->job >= 0) {
-			L->sock = dep(v.params);
 		} else if (v.ev == E_TCP_CONNECT && v.phase == PH_END && (s = str(v.params, "remote_address")) &&
 			   strcmp(s, L->t->addr) == 0) {
 			L->conns++;
 			L->last_to_target = v.src;
 		}
+	}
+	/* the job's socket: a speculative one was bound to the job before the job to the
+	 * navigation */
+	cJSON_ArrayForEach(e, L->events)
+	{
+		nlev v;
+		event(L, e, &v);
+		if (v.ev == E_TO_SOCKET && v.src == L->job && L->job >= 0)
+			L->sock = dep(v.params);
 	}
 }
 

@@ -47,8 +47,9 @@ static const char good_log[] =
 	/* socket 8: the navigation's own, not used */
 	SOCKET(8, 1010, 1060, 1110, 1160) EV(1210, 16, 2, 8, "{}")
 	EV(1210, 11, 2, 8, "{\"key_exchange_group\":4588,\"peer_signature_algorithm\":2309}")
-	EV(1211, 20, 0, 9, "{\"source_dependency\":{\"id\":3,\"type\":17}}")
+	/* the socket bound to the job before the job to the navigation, as Chromium logs it */
 	EV(1211, 21, 0, 3, "{\"source_dependency\":{\"id\":7,\"type\":10}}")
+	EV(1212, 20, 0, 9, "{\"source_dependency\":{\"id\":3,\"type\":17}}")
 	EV(1220, 18, 1, 9, "{}") EV(1221, 14, 0, 7, "{\"byte_count\":667}")
 	EV(1271, 15, 0, 7, "{\"byte_count\":191}")
 	EV(1275, 19, 0, 9, "{\"headers\":[\"HTTP/1.1 200 OK\",\"Content-Length: 81\"]}")
