@@ -1,6 +1,8 @@
 /* Headless Chromium, one cold navigation per measured connection (load/chromium.h). */
 #include "load/chromium.h"
 
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -137,7 +139,7 @@ static void args(const pq_chromium_nav *nav, const char *prof, const char *log, 
 	const char *a[] = {nav->exe, "--headless", "--no-sandbox", pflag, lflag, "--net-log-capture-mode=Everything",
 			   "--ignore-certificate-errors", "--disable-background-networking", "--disable-component-update",
 			   "--disable-sync", "--disable-default-apps", "--disable-extensions", "--no-first-run",
-			   "--no-default-browser-check", "--disable-gpu", "--disable-quic", "--disk-cache-size=1",
+			   "--no-default-browser-check", "--disable-gpu", "--disable-breakpad", "--disable-crash-reporter", "--disable-quic", "--disk-cache-size=1",
 			   "--disable-features=NetworkPrediction,NetworkServiceInProcess2,OptimizationHints,"
 			   "MediaRouter,Translate",
 			   rule, "--dump-dom", nav->url, NULL};
@@ -147,13 +149,68 @@ static void args(const pq_chromium_nav *nav, const char *prof, const char *log, 
 	argv[k] = NULL;
 }
 
-/* The browser run once: 0 ended, 1 killed at the deadline; status its wait status. */
-static int run_browser(char *const argv[], const char *errlog, int64_t timeout_ns, int *status, pq_diag *d)
+extern char **environ;
+
+/* The environment with HOME and the XDG directories in dir: the browser's crash handler
+ * (a daemon in a session of its own) and its caches name dir, so reap() finds them, and
+ * nothing is written into the user's home. NULL when out of memory. */
+static char **browser_env(const char *dir)
 {
+	static char home[128], config[140], cache[140];
+	size_t n = 0, k = 0;
+	while (environ[n])
+		n++;
+	char **env = calloc(n + 4, sizeof *env);
+	if (!env)
+		return NULL;
+	snprintf(home, sizeof home, "HOME=%s", dir);
+	snprintf(config, sizeof config, "XDG_CONFIG_HOME=%s/config", dir);
+	snprintf(cache, sizeof cache, "XDG_CACHE_HOME=%s/cache", dir);
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(environ[i], "HOME=", 5) != 0 && strncmp(environ[i], "XDG_CONFIG_HOME=", 16) != 0 &&
+		    strncmp(environ[i], "XDG_CACHE_HOME=", 15) != 0)
+			env[k++] = environ[i];
+	env[k++] = home, env[k++] = config, env[k++] = cache;
+	return env;
+}
+
+/* Every process whose command line names dir (this navigation's own directory, so only
+ * processes this browser started): killed, whatever group or session it moved to. */
+static void reap(const char *dir)
+{
+	DIR *p = opendir("/proc");
+	struct dirent *e;
+	char path[64], cmd[4096];
+	while (p && (e = readdir(p))) {
+		if (!isdigit((unsigned char)e->d_name[0]))
+			continue;
+		snprintf(path, sizeof path, "/proc/%.20s/cmdline", e->d_name);
+		int fd = open(path, O_RDONLY);
+		ssize_t k = fd >= 0 ? read(fd, cmd, sizeof cmd - 1) : -1;
+		if (fd >= 0)
+			close(fd);
+		for (ssize_t i = 0; i < k; i++)
+			cmd[i] = cmd[i] ? cmd[i] : ' ';
+		if (k > 0 && (cmd[k] = '\0', strstr(cmd, dir)))
+			kill((pid_t)atoi(e->d_name), SIGKILL);
+	}
+	if (p)
+		closedir(p);
+}
+
+/* The browser run once: 0 ended, 1 killed at the deadline; status its wait status. */
+static int run_browser(char *const argv[], const char *dir, const char *errlog, int64_t timeout_ns, int *status,
+		       pq_diag *d)
+{
+	char **env = browser_env(dir);
+	if (!env)
+		return pq_diag_set(d, PQ_ENOMEM, "out of memory");
 	pid_t parent = getpid();
 	pid_t pid = fork();
-	if (pid < 0)
+	if (pid < 0) {
+		free(env);
 		return pq_diag_set(d, -errno, "client = chromium: fork: %s", strerror(errno));
+	}
 	if (pid == 0) {
 		setpgid(0, 0);
 		if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
@@ -163,12 +220,14 @@ static int run_browser(char *const argv[], const char *errlog, int64_t timeout_n
 			dup2(null, 0), dup2(null, 1);
 		if (err >= 0)
 			dup2(err, 2);
-		execv(argv[0], argv);
+		execve(argv[0], argv, env);
 		_exit(127);
 	}
+	free(env);
 	setpgid(pid, pid);
 	int ended = pq_child_wait(pid, status, timeout_ns, NULL);
 	pq_child_stop_group(pid, 0); /* the renderer and the rest, killed with it or after it */
+	reap(dir);
 	return ended ? 0 : 1;
 }
 
@@ -199,7 +258,7 @@ int pq_chromium_navigate(const pq_chromium_nav *nav, pq_load_record *r, pq_diag 
 	snprintf(log, sizeof log, "%s/netlog.json", dir);
 	snprintf(errlog, sizeof errlog, "%s/stderr", dir);
 	args(nav, prof, log, argv, sizeof argv / sizeof argv[0]);
-	int killed = run_browser(argv, errlog, nav->timeout_ns, &status, d);
+	int killed = run_browser(argv, dir, errlog, nav->timeout_ns, &status, d);
 	if ((rc = killed) < 0)
 		goto out;
 	if ((rc = read_file(log, &buf, &len)) < 0) {

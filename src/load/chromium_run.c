@@ -40,7 +40,7 @@ int pq_chromium_run(const pq_load_config *cfg, const char *exe, unsigned mss, pq
 	/* the phase timeout over the navigation's phases: connect, handshake, request, body,
 	 * and the browser's start (seconds on a loaded host) */
 	pq_chromium_nav nav = {.exe = exe, .url = url, .addr = addr, .host = host, .mss = mss,
-			       .timeout_ns = 4 * cfg->timeout_ns + 15 * (int64_t)1000000000};
+			       .timeout_ns = 4 * cfg->timeout_ns + 10 * (int64_t)1000000000};
 	res->recs = calloc((size_t)cfg->connections, sizeof *res->recs);
 	if (!res->recs)
 		return pq_diag_set(d, PQ_ENOMEM, "out of memory");

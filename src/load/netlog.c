@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tls/acct.h"
+
 /* The event types read, by their NetLog names. */
 #define NL_EVENTS(X)                                                            \
 	X(E_TCP_CONNECT, "TCP_CONNECT")                                         \
@@ -201,10 +203,13 @@ static void on_socket(nlog *L, const nlev *v, pq_load_record *r, int *verify_beg
 		r->t[PQ_PH_CLIENT_HELLO] = rel(L, v->time);
 		unsigned b = (unsigned)num(v->params, "byte_count", 0);
 		r->ch_segs[0] = L->t->mss && b ? (b + L->t->mss - 1) / L->t->mss : 0;
-	} else if (v->ev == E_HS_SENT && num(v->params, "type", -1) == 1 && !r->ch_bytes[0]) {
-		r->ch_bytes[0] = hs_len(v->params);
-	} else if (v->ev == E_HS_RECV && num(v->params, "type", -1) == 2 && r->t[PQ_PH_SERVER_HELLO] < 0) {
-		r->t[PQ_PH_SERVER_HELLO] = rel(L, v->time);
+	} else if (v->ev == E_HS_SENT || v->ev == E_HS_RECV) {
+		int type = (int)num(v->params, "type", -1), rx = v->ev == E_HS_RECV;
+		r->hs_bytes[rx ? PQ_RX : PQ_TX][pq_tls_hs_index(type)] += hs_len(v->params);
+		if (!rx && type == 1 && !r->ch_bytes[0])
+			r->ch_bytes[0] = hs_len(v->params);
+		if (rx && type == 2 && r->t[PQ_PH_SERVER_HELLO] < 0)
+			r->t[PQ_PH_SERVER_HELLO] = rel(L, v->time);
 	} else if (v->ev == E_RECV) {
 		uint64_t b = (uint64_t)num(v->params, "byte_count", 0);
 		r->tcp_bytes[PQ_RX] += b;
@@ -226,6 +231,10 @@ static void on_socket(nlog *L, const nlev *v, pq_load_record *r, int *verify_beg
 		codepoint(num(v->params, "key_exchange_group", 0), 1, r->group, sizeof r->group);
 		if (num(v->params, "peer_signature_algorithm", 0) > 0)
 			codepoint(num(v->params, "peer_signature_algorithm", 0), 0, r->sigalg, sizeof r->sigalg);
+		static const char *const suites[] = {"TLS_AES_128_GCM_SHA256", "TLS_AES_256_GCM_SHA384",
+						     "TLS_CHACHA20_POLY1305_SHA256"};
+		int cs = (int)num(v->params, "cipher_suite", 0) - 0x1301;
+		snprintf(r->cipher, sizeof r->cipher, "%s", cs >= 0 && cs < 3 ? suites[cs] : "");
 		const char *ver = str(v->params, "version");
 		snprintf(r->version, sizeof r->version, "%s", ver ? ver : "");
 		if (strncmp(r->version, "TLS ", 4) == 0) /* OpenSSL's spelling: TLSv1.3 */

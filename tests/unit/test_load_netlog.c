@@ -41,7 +41,7 @@ static const char good_log[] =
 	HEAD EV(0, 17, 1, 5, "{\"url\":\"https://other:8443/\",\"request_type\":\"main frame\"}")
 	/* socket 7: speculative, opened first, carries the navigation */
 	SOCKET(7, 1000, 1050, 1100, 1150) EV(1198, 16, 2, 7, "{}")
-	EV(1200, 11, 2, 7, "{\"key_exchange_group\":4588,\"peer_signature_algorithm\":2309,\"is_resumed\":false,\"version\":\"TLS 1.3\"}")
+	EV(1200, 11, 2, 7, "{\"key_exchange_group\":4588,\"peer_signature_algorithm\":2309,\"is_resumed\":false,\"version\":\"TLS 1.3\",\"cipher_suite\":4865}")
 	EV(1205, 15, 0, 7, "{\"byte_count\":478}")
 	EV(1001, 17, 1, 9, "{\"url\":\"https://localhost:8443/\",\"request_type\":\"main frame\"}")
 	/* socket 8: the navigation's own, not used */
@@ -88,6 +88,9 @@ static void navigation(void **state)
 	assert_int_equal(r.resumed, 0);
 	assert_int_equal(r.ch_bytes[0], 1944);
 	assert_int_equal(r.ch_segs[0], 2);
+	assert_int_equal(r.hs_bytes[PQ_TX][PQ_HS_CLIENT_HELLO], 1944);
+	assert_int_equal(r.hs_bytes[PQ_RX][PQ_HS_SERVER_HELLO], 0x04b6 + 4);
+	assert_string_equal(r.cipher, "TLS_AES_128_GCM_SHA256");
 }
 
 static const char rejected_log[] =
