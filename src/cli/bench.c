@@ -268,6 +268,8 @@ static int bench_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 		cfg.progress = progress;
 
 	char browser[512], bver[64];
+	if (o->client && pq_chromium_check(&cfg, &d) < 0)
+		return pq_cli_usage_error(path_name, "%s", pq_diag_msg(&d));
 	if (o->client && (pq_chromium_find(browser, sizeof browser, &d) < 0 ||
 			  pq_chromium_version(browser, bver, sizeof bver, &d) < 0))
 		return pq_cli_fail(path_name, "--client chromium: %s", pq_diag_msg(&d));

@@ -42,9 +42,11 @@ int pq_chromium_navigate(const pq_chromium_nav *nav, pq_load_record *r, pq_diag 
 /* A whole load (load/run.h's configuration: target, servername, path, connections,
  * timeout_ns per phase, progress, stop) as one cold navigation per measured connection,
  * one at a time, into res. Refused (PQ_EUNSUPPORTED, naming the input): QUIC, early data,
- * resumption, concurrency or an open-loop rate, warm-up connections. */
+ * resumption, concurrency or an open-loop rate, warm-up connections: pq_chromium_check
+ * says so before anything runs. */
 struct pq_load_config;
 struct pq_load_result;
+int pq_chromium_check(const struct pq_load_config *cfg, pq_diag *d) PQ_MUST_USE;
 int pq_chromium_run(const struct pq_load_config *cfg, const char *exe, unsigned mss, struct pq_load_result *res,
 		    pq_diag *d) PQ_MUST_USE;
 

@@ -8,7 +8,7 @@
 #include "load/chromium.h"
 #include "load/run.h"
 
-static int refuse(const pq_load_config *c, pq_diag *d)
+int pq_chromium_check(const pq_load_config *c, pq_diag *d)
 {
 	const char *why = c->tls.quic ? "QUIC (the browser speaks HTTP/3, not the hq-interop QUIC pqtls serves)"
 			  : c->early_data ? "early data"
@@ -30,7 +30,7 @@ int pq_chromium_run(const pq_load_config *cfg, const char *exe, unsigned mss, pq
 {
 	char addr[300], url[400];
 	memset(res, 0, sizeof *res);
-	int rc = refuse(cfg, d);
+	int rc = pq_chromium_check(cfg, d);
 	if (rc < 0)
 		return rc;
 	const char *host = cfg->servername && cfg->servername[0] ? cfg->servername : NULL;
