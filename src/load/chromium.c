@@ -231,10 +231,14 @@ static int run_browser(char *const argv[], const char *dir, const char *errlog, 
 	return ended ? 0 : 1;
 }
 
-/* A browser that did not end well: the record's failure, unless the log says more. */
+/* A browser that did not end well: the record's failure, unless the log says more. A
+ * browser killed at the deadline after its log had the whole response (a loaded host
+ * slows its exit, not the connection) keeps the measured connection. */
 static void died(pq_load_record *r, int killed, int status, const pq_chromium_nav *nav)
 {
 	char how[96];
+	if (killed && r->err == PQ_LERR_NONE && r->t[PQ_PH_TTLB] >= 0)
+		return;
 	if (killed) {
 		r->err = r->t[PQ_PH_HANDSHAKE] < 0 ? PQ_LERR_TIMEOUT_HANDSHAKE : PQ_LERR_TIMEOUT_TOTAL;
 		snprintf(r->err_detail, sizeof r->err_detail, "the browser was killed at the %.1f s deadline",
