@@ -14,6 +14,7 @@
 #include "core/proc.h"
 #include "core/sched.h"
 #include "core/units.h"
+#include "load/chromium.h"
 #include "load/run.h"
 #include "load/summary.h"
 #include "load/writers.h"
@@ -23,7 +24,7 @@ struct bench_opts {
 	long long concurrency, connections, requests, warmup, max_inflight, seed, threads, nice;
 	const char *rate, *groups, *sigalgs, *ciphersuites, *cert_comp, *ca, *path, *csv, *jsonl, *keylog;
 	const char *servername;
-	int arrivals, insecure, sig_pad, early_data, tls, json, allow_fallback, quic, http3;
+	int arrivals, insecure, sig_pad, early_data, tls, json, allow_fallback, quic, http3, client;
 	int64_t duration, timeout, conn_timeout;
 	uint64_t response_size, max_cert_list;
 	double resume;
@@ -62,6 +63,9 @@ static const pq_opt bench_table[] = {
 	{"early-data", 0, PQ_OPT_FLAG, O(early_data), NULL, NULL,
 	 "send the first request as 0-RTT data when resuming with a ticket that allows it", NULL, 0, 0},
 	{"tls", 0, PQ_OPT_CHOICE, O(tls), NULL, "1.3", "TLS version", "1.3|1.2", 0, 0},
+	{"client", 0, PQ_OPT_CHOICE, O(client), NULL, "pqtls",
+	 "the measuring client: pqtls's own, or headless Chromium (one cold navigation per connection, "
+	 "from its NetLog; PQTLS_CHROMIUM names the browser)", "pqtls|chromium", 0, 0},
 	{"quic", 0, PQ_OPT_FLAG, O(quic), NULL, NULL,
 	 "over QUIC (UDP, OpenSSL's QUIC client): one hq-interop request per connection, TLS 1.3, "
 	 "no 0-RTT, no connect phase; datagrams and the amplification limit per connection",
@@ -268,8 +272,16 @@ static int bench_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 	if (pq_cli_progress_enabled())
 		cfg.progress = progress;
 
+	char browser[512], bver[64];
+	if (o->client && pq_chromium_check(&cfg, &d) < 0)
+		return pq_cli_usage_error(path_name, "%s", pq_diag_msg(&d));
+	if (o->client && (pq_chromium_find(browser, sizeof browser, &d) < 0 ||
+			  pq_chromium_version(browser, bver, sizeof bver, &d) < 0))
+		return pq_cli_fail(path_name, "--client chromium: %s", pq_diag_msg(&d));
 	if (!o->json) {
 		char cap[32];
+		if (o->client)
+			printf("pqtls bench: client Chromium %s (%s), one cold navigation per connection\n", bver, browser);
 		printf("pqtls bench %s%s: %s, %s%s", args->argv[0], o->quic ? " over QUIC" : "",
 		       cfg.rate > 0 ? "open loop" : "closed loop",
 		       cfg.requests_per_conn ? "GET " : "handshake only",
@@ -306,7 +318,7 @@ static int bench_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 				"run may need; connections beyond it fail\n",
 			(unsigned long long)have, (unsigned long long)need);
 	catch_stop_signals();
-	int lrc = pq_load_run(&cfg, &res, &d);
+	int lrc = o->client ? pq_chromium_run(&cfg, browser, 0, &res, &d) : pq_load_run(&cfg, &res, &d);
 	if (cfg.progress)
 		fprintf(stderr, "\r%70s\r", "");
 	if (lrc < 0) {

@@ -409,6 +409,11 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 		goto out;
 	}
 	pq_ktcp_caps caps;
+	char browser[64];
+	if ((lrc = pq_exp_check_browser(&g, browser, sizeof browser, &d)) < 0) {
+		rc = pq_cli_fail(path_name, "%s", pq_diag_msg(&d));
+		goto out;
+	}
 	if ((lrc = pq_exp_check_kernel(&g, &caps, &d)) < 0) {
 		rc = usage_or_fail(lrc, &d);
 		goto out;
@@ -438,7 +443,7 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 	}
 	command_line(cmd, o, a, cmdline, sizeof cmdline);
 	pq_store_run run = {.spec_name = spec.name, .grid_hash = g.hash, .spec_text = spec.text,
-			    .command_line = cmdline, .remote = g.server,
+			    .command_line = cmdline, .remote = g.server, .chromium_version = browser,
 			    .link_backend = g.server[0] ? "none" : pq_backend_name((enum pq_backend)o->backend),
 			    .seed = g.seed, .shard_index = si, .shard_count = sn, .cells_planned = g.n};
 	if ((lrc = pq_store_run_begin(st, &run, &d)) < 0) {

@@ -125,6 +125,10 @@ static const char *transport_name(const pq_exp_point *p)
 APPLY(ap_transport, p->quic = v->i >= 1; p->quic_retry = v->i == 2)
 CANON(cn_transport, "%s%s%s", p->quic ? "transport=" : "", p->quic ? transport_name(p) : "", p->quic ? ";" : "")
 EFF(ef_transport, dv_text(o, transport_name(p)))
+/* The measuring client; pqtls's cells keep the key text they had before it was one. */
+APPLY(ap_client, p->browser = (int)v->i)
+CANON(cn_client, "%s", p->browser ? "client=chromium;" : "")
+EFF(ef_client, dv_text(o, p->browser ? "chromium" : "pqtls"))
 
 /* link: the point's fields (profile, the ones given over it) make the key; the stored
  * value is the resolved link's (pq_exp_eff), so a profile's RTT is stored as its RTT. */
@@ -395,6 +399,10 @@ const pq_dim pq_dims[PQ_DIM_COUNT] = {
 			    "flight-one-write); quic-retry: QUIC whose server validates every client with a Retry "
 			    "first; all share one link", "transport", "TEXT NOT NULL DEFAULT 'tcp'", "transport", "",
 			    ap_transport, cn_transport, ef_transport},
+	[PQ_D_CLIENT] = {"client", PQ_DT_CHOICE, 0, 0, 0, "pqtls|chromium", "pqtls", "pqtls|chromium",
+			 "the measuring client: pqtls's own, or headless Chromium, one cold navigation per connection "
+			 "read from its NetLog (TCP only; no resumption, early data, concurrency or warm-up)",
+			 "client", "TEXT NOT NULL DEFAULT 'pqtls'", "client", "", ap_client, cn_client, ef_client},
 };
 #undef G
 #undef L

@@ -88,6 +88,25 @@ static int check_quic(const pq_exp_point *p, const char *where, pq_diag *d)
 	return 0;
 }
 
+/* What a Chromium cell cannot be (load/chromium.h), named with where the spec asked. */
+static int check_browser(const pq_exp_point *p, const char *where, pq_diag *d)
+{
+	const char *bad = !p->browser	      ? NULL
+			  : p->remote	      ? "a remote server (the browser runs in the link's client namespace)"
+			  : p->quic	      ? "transport quic (the browser speaks HTTP/3, not the hq-interop QUIC pqtls serves)"
+			  : p->early_data     ? "early-data yes"
+			  : p->resume > 0     ? "resumption (each connection is a cold browser)"
+			  : p->concurrency > 1 ? "concurrency over 1"
+			  : p->open_rate > 0  ? "an open-loop rate"
+			  : p->warmup > 0     ? "warm-up connections"
+			  : !p->path[0]	      ? "a handshake-only path (the browser navigates)"
+					      : NULL;
+	if (bad)
+		return pq_diag_set(d, PQ_EINVAL, "%s: client chromium with %s; give those to client pqtls arms only",
+				   where, bad);
+	return 0;
+}
+
 /* Gilbert-Elliott bursts of mean length B (always lost) between lossless stretches reach
  * a mean loss L only while the good state's exit p = L / (B (1 - L)) is a probability:
  * L at most B / (B + 1), 75 % for bursts of 3. Named with the line of the loss key (else
@@ -135,6 +154,8 @@ static int expand_arm(const pq_exp_spec *s, size_t a, pq_exp_grid *g, pq_diag *d
 			pq_diag_prefix(d, rc, "%s", arm ? arm->where : s->source);
 		if (rc == 0)
 			rc = check_quic(&base, arm ? arm->where : s->source, d);
+		if (rc == 0)
+			rc = check_browser(&base, arm ? arm->where : s->source, d);
 		if (rc < 0)
 			return rc;
 		for (int t = 1; t <= g->trials; t++) {

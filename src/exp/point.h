@@ -38,6 +38,7 @@ typedef struct pq_exp_point {
 	int flight_one_write;         /* server: the first flight in one write */
 	int quic;                     /* transport: 0 TCP, 1 QUIC (tls/quic.h: hq-interop) */
 	int quic_retry;               /* QUIC: the server sends a Retry first */
+	int browser;                  /* client: 0 pqtls's own, 1 Chromium (load/chromium.h) */
 	long long warmup;
 	/* link */
 	char profile[64];             /* "" none */

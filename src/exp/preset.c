@@ -296,6 +296,28 @@ static const char webpki[] =
 	ARM("uov root + mayo-2 int + ml-dsa-44",
 	    "root = emu-uov-is-pkc\nintermediate = emu-mayo-2\nleaf = ml-dsa-44\n")
 	ARM("mtc landmark ml-dsa-44", "sig = ml-dsa-44\nintermediates = 0\nmtc = landmark\n");
+static const char browser[] =
+	"# The browser users run beside pqtls's own client, cell for cell on the same links and\n"
+	"# chains, interleaved: quick's full-handshake arms at 1, 70 and 148 ms (a cold browser\n"
+	"# resumes nothing: no resumed or 0-RTT arms), and chains padded across the initial\n"
+	"# window's cliff at 50 ms. Chromium: one cold headless navigation per connection\n"
+	"# (docs/tls.md, \"Chromium as the client\").\n"
+	"name = browser\n"
+	"client = pqtls, chromium\n"
+	"rtt = 1ms, 70ms, 148ms\n"
+	"cc = cubic\n"
+	"qdisc = pfifo_fast\n"
+	"trials = 2\n"
+	"connections = 4\n"
+	"group = X25519MLKEM768\n"
+	ARM("ecdsa-p256", "sig = ecdsa-p256\n")
+	ARM("rsa-2048", "sig = rsa-2048\n")
+	ARM("ml-dsa-44", "sig = ml-dsa-44\n")
+	ARM("ml-dsa-65-leaf-only", "sig = ml-dsa-65\nintermediates = 0\n")
+	ARM("ml-dsa-65", "sig = ml-dsa-65\n")
+	ARM("ml-dsa-65+slh-128s-CA", "root = slh-dsa-sha2-128s\nintermediate = slh-dsa-sha2-128s\nleaf = ml-dsa-65\n")
+	ARM("ecdsa-p256 X25519", "sig = ecdsa-p256\ngroup = X25519\n")
+	ARM("ecdsa-p256 padded", "rtt = 50ms\nsig = ecdsa-p256\npad-chain-to = 8KiB..20KiB step 4KiB\n");
 
 const pq_exp_preset pq_exp_presets[] = {
 	{"quick", "make run: nine arms at 1, 70 and 148 ms (the blog's question and the window cliff)", quick},
@@ -312,6 +334,7 @@ const pq_exp_preset pq_exp_presets[] = {
 	{"loss", "Paquin et al.: handshake percentiles against 0-20 % loss", loss},
 	{"key-share", "the client's key-share guess: right, wrong (one HelloRetryRequest) and both shares", key_share},
 	{"webpki", "every WebPKI signature candidate (real and size-emulated) and the debate's mixes: TCP and QUIC, initcwnd 10 and 46, 50 and 100 ms", webpki},
+	{"browser", "Chromium beside pqtls's client: quick's full handshakes and a padded-chain cliff at 50 ms", browser},
 	{NULL, NULL, NULL},
 };
 

@@ -10,6 +10,7 @@
 #include "core/wire.h"
 #include "exp/hostload.h"
 #include "exp/jobs.h"
+#include "load/chromium.h"
 #include "load/run.h"
 #include "net/check.h"
 #include "net/link.h"
@@ -74,7 +75,12 @@ static void load_progress(void *arg, const pq_load_progress *p)
 static int load_in_ns(void *arg)
 {
 	cellrun *r = arg;
-	r->load_rc = pq_load_run(&r->lcfg, &r->res, &r->diag);
+	char exe[512];
+	unsigned mss = pq_wire_mss(r->c->p.mtu) ? (unsigned)pq_wire_mss(r->c->p.mtu) : PQ_WIRE_MSS_DEFAULT;
+	if (!r->c->p.browser)
+		r->load_rc = pq_load_run(&r->lcfg, &r->res, &r->diag);
+	else if ((r->load_rc = pq_chromium_find(exe, sizeof exe, &r->diag)) == 0)
+		r->load_rc = pq_chromium_run(&r->lcfg, exe, mss, &r->res, &r->diag);
 	return 0;
 }
 
@@ -742,6 +748,21 @@ int pq_exp_run(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store *st, 
 	if (rc == 0 && drc < 0)
 		rc = pq_diag_set(d, drc, "%s", pq_diag_msg(&dd));
 	return rc;
+}
+
+int pq_exp_check_browser(const pq_exp_grid *g, char *version, size_t n, pq_diag *d)
+{
+	char exe[512];
+	int rc = 0;
+	if (n)
+		version[0] = '\0';
+	for (size_t i = 0; i < g->n; i++)
+		if (g->cells[i].p.browser) {
+			if ((rc = pq_chromium_find(exe, sizeof exe, d)) == 0)
+				rc = pq_chromium_version(exe, version, n, d);
+			return rc < 0 ? pq_diag_prefix(d, rc, "%s", g->cells[i].arm_where) : 0;
+		}
+	return 0;
 }
 
 int pq_exp_check_kernel(const pq_exp_grid *g, pq_ktcp_caps *caps, pq_diag *d)

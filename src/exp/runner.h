@@ -114,6 +114,9 @@ void pq_exp_run_noise(const pq_exp_run_summary *s, char *buf, size_t n);
 /* Before anything is measured: every link condition's kernel TCP settings against what
  * this kernel offers (probed once into *caps), refusing a congestion control or qdisc it
  * lacks with the arm that asked for it and what the kernel has. Remote grids pass. */
+/* When a cell has client = chromium: the browser is there and says its version (into
+ * version, the run's manifest), else its error naming the arm; no such cell: "" and 0. */
+int pq_exp_check_browser(const pq_exp_grid *g, char *version, size_t n, pq_diag *d) PQ_MUST_USE;
 int pq_exp_check_kernel(const pq_exp_grid *g, pq_ktcp_caps *caps, pq_diag *d) PQ_MUST_USE;
 
 /* Measures the grid's cells one after another (cells already stored are skipped). */

@@ -27,6 +27,7 @@ CREATE TABLE run (
 	shard_index      INTEGER NOT NULL,
 	shard_count      INTEGER NOT NULL,
 	remote_server    TEXT,
+	chromium_version TEXT, -- the browser of client = chromium cells; NULL when none ran
 	cells_planned    INTEGER NOT NULL,
 	started_at       TEXT NOT NULL,
 	ended_at         TEXT,
@@ -227,6 +228,16 @@ CREATE TABLE conn (
 	-- how long the client's thread waited, runnable, for a CPU during this connection
 	-- (start to end, schedstat's run_delay); NULL unknown
 	client_wait_us     REAL,
+	-- Chromium's only (NULL for pqtls's own): from the browser's NetLog, from the start,
+	-- the network-only times beside the browser's own (the last bytes of the server's
+	-- first flight received, the request's bytes sent, the first response bytes
+	-- received), its certificate verification's length, and how many sockets it
+	-- connected to the server for the navigation (load/netlog.h)
+	browser_flight_us  REAL,
+	browser_verify_us  REAL,
+	browser_request_net_us REAL,
+	browser_ttfb_net_us REAL,
+	browser_conns      INTEGER,
 	error_kind         TEXT NOT NULL,
 	error_detail       TEXT,
 	PRIMARY KEY (cell_id, conn_index)
@@ -244,7 +255,15 @@ CREATE VIEW conn_cell AS
 SELECT c.cell_key, c.point_key, c.link_key, c.host_name, c.run_id, c.trial, c.arm,
        @DIMS conn: c.$ AS %, @
        c.chain_desc, c.chain_der_bytes, c.cert_msg_bytes, c.first_flight_bytes, c.first_flight_segs,
-       c.response_bytes, c.status AS cell_status, n.*
+       c.response_bytes, c.status AS cell_status, n.*,
+       -- Chromium's first byte split once, here: the network's part (its first flight in,
+       -- then one request's round trip), and the rest of ttfb_us in three parts that sum
+       -- to it: certificate verification, the request's dispatch (verification's end to
+       -- the request's bytes sent) and reading the response (its bytes in to its headers
+       -- parsed); NULL for pqtls's client
+       n.browser_flight_us + n.browser_ttfb_net_us - n.browser_request_net_us AS browser_ttfb_network_us,
+       n.browser_request_net_us - n.browser_flight_us - n.browser_verify_us AS browser_dispatch_us,
+       n.ttfb_us - n.browser_ttfb_net_us AS browser_read_us
 FROM conn n JOIN cell c USING (cell_id);
 
 -- Per cell: the median and p95 of the main phases over its successful connections, by

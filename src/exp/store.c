@@ -437,9 +437,9 @@ int pq_store_run_begin(pq_store *s, const pq_store_run *r, pq_diag *d)
 	int rc = pq_sql_prepare(&st, s->db,
 				"INSERT INTO run (run_uuid, spec_name, spec_hash, spec_text, command_line, pqtls_version, "
 				"openssl_version, kernel, cpu_model, cpu_count, host_name, link_backend, cc_default, seed, "
-				"shard_index, shard_count, remote_server, cells_planned, started_at) VALUES (:uuid, :name, "
+				"shard_index, shard_count, remote_server, chromium_version, cells_planned, started_at) VALUES (:uuid, :name, "
 				":hash, :text, :cmd, :pv, :ov, :kernel, :cpu, :ncpu, :host, :backend, :cc, :seed, :si, :sn, "
-				":remote, :planned, :now)",
+				":remote, :chromium, :planned, :now)",
 				d);
 	if (rc < 0)
 		return rc;
@@ -460,6 +460,7 @@ int pq_store_run_begin(pq_store *s, const pq_store_run *r, pq_diag *d)
 	pq_sql_int(&st, ":si", r->shard_index);
 	pq_sql_int(&st, ":sn", r->shard_count);
 	pq_sql_text(&st, ":remote", r->remote && r->remote[0] ? r->remote : NULL);
+	pq_sql_text(&st, ":chromium", r->chromium_version && r->chromium_version[0] ? r->chromium_version : NULL);
 	pq_sql_int(&st, ":planned", (long long)r->cells_planned);
 	pq_sql_text(&st, ":now", now);
 	rc = pq_sql_step_done(&st, "recording the run", d);

@@ -51,6 +51,7 @@ struct sqlite3 *pq_store_db(pq_store *s);
 
 typedef struct pq_store_run {
 	const char *spec_name, *grid_hash, *spec_text, *command_line, *link_backend, *remote;
+	const char *chromium_version; /* client = chromium cells' browser; NULL none */
 	uint64_t seed;
 	unsigned shard_index, shard_count;
 	size_t cells_planned;

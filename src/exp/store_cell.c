@@ -235,6 +235,13 @@ static void bind_conn(pq_sql_stmt *st, int64_t cell_id, size_t i, const pq_load_
 		pq_sql_int(st, ":quic_retry", r->quic_retry);
 		pq_sql_int(st, ":quic_amp_held", r->quic_amp_held);
 	}
+	if (r->browser) { /* pqtls's client leaves them NULL */
+		us_or_null(st, ":browser_flight_us", r->br_flight_ns);
+		us_or_null(st, ":browser_verify_us", r->br_verify_ns);
+		us_or_null(st, ":browser_request_net_us", r->br_req_net_ns);
+		us_or_null(st, ":browser_ttfb_net_us", r->br_ttfb_net_ns);
+		pq_sql_int(st, ":browser_conns", r->br_conns);
+	}
 	if (r->wait_ns >= 0)
 		pq_sql_double(st, ":client_wait_us", (double)r->wait_ns / 1e3);
 	else
@@ -255,7 +262,8 @@ static int conn_sql(char *buf, size_t n)
 		"min_rtt_us", "retrans_segs", "cwnd_segs", "mss_bytes", "requests", "http_status",
 		"body_bytes", "error_kind", "error_detail", "quic_tx_dgrams", "quic_rx_dgrams", "quic_tx_bytes",
 		"quic_rx_bytes", "quic_first_dgrams", "quic_first_bytes", "quic_retry", "quic_amp_held",
-		"client_wait_us",
+		"client_wait_us", "browser_flight_us", "browser_verify_us", "browser_request_net_us",
+		"browser_ttfb_net_us", "browser_conns",
 	};
 	enum { NF = sizeof fixed / sizeof fixed[0] };
 	char names[2 * PQ_HS_COUNT][48];

@@ -71,6 +71,14 @@ typedef struct pq_load_record {
 	uint32_t quic_dgrams[2];
 	uint64_t quic_bytes[2];
 	uint32_t quic_first_dgrams, quic_first_bytes, quic_first_dgram_bytes;
+	/* A browser's connection (browser = 1; load/netlog.h), from the browser's own log, ns
+	 * from the connection's start like t[], -1 unknown: the network-only times beside the
+	 * browser's (the last bytes of the server's first flight received, the request's bytes
+	 * handed to the socket, the first response bytes received), the certificate
+	 * verification's length, and the TCP connections it opened to the server in all. */
+	uint8_t browser;
+	int64_t br_flight_ns, br_verify_ns, br_req_net_ns, br_ttfb_net_ns;
+	uint32_t br_conns;
 	uint32_t requests;                 /* complete responses */
 	int status;                        /* HTTP status of the last response, 0 = none */
 	uint64_t body_bytes;

@@ -325,6 +325,42 @@ static void transport(void **state)
 	pq_exp_spec_dispose(&s);
 }
 
+/* client = pqtls, chromium: two cells per point on one link, pqtls's keyed as before the
+ * dimension existed; what the browser cannot measure refused by name, with where. */
+static void client(void **state)
+{
+	(void)state;
+	pq_exp_grid g, only;
+	expand("client = pqtls, chromium\nsig = ecdsa-p256\n", &g);
+	expand("sig = ecdsa-p256\n", &only);
+	assert_int_equal(g.n, 2);
+	assert_int_equal(g.cells[0].p.browser + g.cells[1].p.browser, 1);
+	assert_string_equal(g.cells[0].link_key, g.cells[1].link_key);
+	const pq_exp_cell *pq = g.cells[0].p.browser ? &g.cells[1] : &g.cells[0];
+	assert_string_equal(pq->key, only.cells[0].key);
+	char text[2048];
+	assert_true(pq_exp_point_text(&(g.cells[0].p.browser ? &g.cells[0] : &g.cells[1])->p, 1, text, sizeof text) > 0);
+	assert_non_null(strstr(text, "client=chromium;"));
+	pq_exp_grid_dispose(&g);
+	pq_exp_grid_dispose(&only);
+	static const char *const bad[][2] = {
+		{"client = chromium\ntransport = quic\n", "transport quic"},
+		{"client = chromium\nresume = 50%\nwarmup = 1\n", "resumption"},
+		{"client = chromium\nconcurrency = 2\n", "concurrency over 1"},
+		{"client = chromium\nwarmup = 1\n", "warm-up connections"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		pq_exp_spec s;
+		pq_diag d;
+		pq_exp_spec_init(&s);
+		assert_int_equal(pq_exp_spec_parse(&s, "b.spec", bad[i][0], &d), 0);
+		assert_int_equal(pq_exp_grid_expand(&s, &g, &d), PQ_EINVAL);
+		assert_non_null(strstr(pq_diag_msg(&d), "b.spec: client chromium with "));
+		assert_non_null(strstr(pq_diag_msg(&d), bad[i][1]));
+		pq_exp_spec_dispose(&s);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -336,6 +372,7 @@ int main(void)
 		cmocka_unit_test(point_link_and_timeouts),
 		cmocka_unit_test(key_exchange),
 		cmocka_unit_test(presets_expand),
+		cmocka_unit_test(client),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,292 @@
+/* Headless Chromium, one cold navigation per measured connection (load/chromium.h). */
+#include "load/chromium.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/child.h"
+#include "load/netlog.h"
+#include "pki/dir.h"
+
+/* The largest NetLog read: a cold navigation's log is about 0.5 MB. */
+#define NETLOG_MAX (64u << 20)
+
+static int on_path(const char *name, char *path, size_t n)
+{
+	const char *p = getenv("PATH");
+	char dir[1024];
+	while (p && *p) {
+		size_t k = strcspn(p, ":");
+		snprintf(dir, sizeof dir, "%.*s", (int)k, p);
+		if ((size_t)snprintf(path, n, "%s/%s", dir[0] ? dir : ".", name) < n && access(path, X_OK) == 0)
+			return 1;
+		p += k + (p[k] == ':');
+	}
+	return 0;
+}
+
+int pq_chromium_find(char *path, size_t n, pq_diag *d)
+{
+	const char *env = getenv("PQTLS_CHROMIUM");
+	if (env && env[0]) {
+		if (access(env, X_OK) == 0 && (size_t)snprintf(path, n, "%s", env) < n)
+			return 0;
+		return pq_diag_set(d, PQ_EUNSUPPORTED,
+				   "client = chromium: PQTLS_CHROMIUM is '%s', which is not an executable file", env);
+	}
+	if (on_path("chromium", path, n) || on_path("chromium-browser", path, n))
+		return 0;
+	return pq_diag_set(d, PQ_EUNSUPPORTED,
+			   "client = chromium: no Chromium found (looked for chromium and chromium-browser on PATH; set "
+			   "PQTLS_CHROMIUM to the browser, or install Debian's chromium: scripts/deps.sh)");
+}
+
+/* Runs argv with stdout into buf (n bytes, NUL-ended) and stderr to /dev/null; its exit
+ * status, or -1 when it could not be run or did not end within timeout_ns. */
+static int run_capture(char *const argv[], char *buf, size_t n, int64_t timeout_ns)
+{
+	int fd[2], status = -1;
+	buf[0] = '\0';
+	if (pipe(fd) < 0)
+		return -1;
+	pid_t pid = fork();
+	if (pid == 0) {
+		setpgid(0, 0);
+		dup2(fd[1], 1);
+		int null = open("/dev/null", O_WRONLY);
+		if (null >= 0)
+			dup2(null, 2);
+		close(fd[0]);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(fd[1]);
+	size_t len = 0;
+	ssize_t k;
+	while (pid > 0 && len + 1 < n && (k = read(fd[0], buf + len, n - 1 - len)) > 0)
+		len += (size_t)k;
+	buf[len] = '\0';
+	close(fd[0]);
+	if (pid > 0 && !pq_child_wait(pid, &status, timeout_ns, NULL))
+		status = -1;
+	if (pid > 0)
+		pq_child_stop_group(pid, 0);
+	return status;
+}
+
+int pq_chromium_version(const char *exe, char *buf, size_t n, pq_diag *d)
+{
+	char out[256];
+	char *argv[] = {(char *)exe, "--version", NULL};
+	int st = run_capture(argv, out, sizeof out, 20 * (int64_t)1000000000);
+	/* "Chromium 156.0.8078.114 built on Debian GNU/Linux 12 (bookworm)" */
+	const char *v = strpbrk(out, "0123456789");
+	if (st != 0 || !v)
+		return pq_diag_set(d, PQ_ECHILD, "client = chromium: '%s --version' did not say its version (%s)", exe,
+				   st < 0 ? "it did not run or end" : out[0] ? out : "nothing printed");
+	snprintf(buf, n, "%.*s", (int)strcspn(v, " \n"), v);
+	return 0;
+}
+
+static int read_file(const char *path, char **out, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *b = NULL;
+	size_t n = 0, cap = 0;
+	int rc = f ? 0 : -errno;
+	while (rc == 0) {
+		if (n + 65536 + 1 > cap) {
+			char *nb = cap + 65536 > NETLOG_MAX ? NULL : realloc(b, cap + 65536 * 4 + 1);
+			if (!nb) {
+				rc = PQ_ETOOBIG;
+				break;
+			}
+			b = nb, cap += 65536 * 4;
+		}
+		size_t k = fread(b + n, 1, 65536, f);
+		n += k;
+		if (k == 0)
+			break;
+	}
+	if (f)
+		fclose(f);
+	if (rc < 0) {
+		free(b);
+		return rc;
+	}
+	*out = b, *len = n;
+	return 0;
+}
+
+/* The browser's argument list; every string outlives the child. */
+static void args(const pq_chromium_nav *nav, const char *prof, const char *log, char *argv[], size_t n)
+{
+	static char pflag[600], lflag[600], rule[400];
+	snprintf(rule, sizeof rule, "--host-resolver-rules=MAP %s %.*s", nav->host ? nav->host : "pqtls.invalid",
+		 (int)strcspn(nav->addr, ":"), nav->addr);
+	snprintf(pflag, sizeof pflag, "--user-data-dir=%s", prof);
+	snprintf(lflag, sizeof lflag, "--log-net-log=%s", log);
+	const char *a[] = {nav->exe, "--headless", "--no-sandbox", pflag, lflag, "--net-log-capture-mode=Everything",
+			   "--ignore-certificate-errors", "--disable-background-networking", "--disable-component-update",
+			   "--disable-sync", "--disable-default-apps", "--disable-extensions", "--no-first-run",
+			   "--no-default-browser-check", "--disable-gpu", "--disable-breakpad", "--disable-crash-reporter", "--disable-quic", "--disk-cache-size=1",
+			   "--disable-features=NetworkPrediction,NetworkServiceInProcess2,OptimizationHints,"
+			   "MediaRouter,Translate",
+			   rule, "--dump-dom", nav->url, NULL};
+	size_t k = 0;
+	for (; a[k] && k + 1 < n; k++)
+		argv[k] = (char *)a[k];
+	argv[k] = NULL;
+}
+
+extern char **environ;
+
+/* The environment with HOME and the XDG directories in dir: the browser's crash handler
+ * (a daemon in a session of its own) and its caches name dir, so reap() finds them, and
+ * nothing is written into the user's home. NULL when out of memory. */
+static char **browser_env(const char *dir)
+{
+	static char home[128], config[140], cache[140];
+	size_t n = 0, k = 0;
+	while (environ[n])
+		n++;
+	char **env = calloc(n + 4, sizeof *env);
+	if (!env)
+		return NULL;
+	snprintf(home, sizeof home, "HOME=%s", dir);
+	snprintf(config, sizeof config, "XDG_CONFIG_HOME=%s/config", dir);
+	snprintf(cache, sizeof cache, "XDG_CACHE_HOME=%s/cache", dir);
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(environ[i], "HOME=", 5) != 0 && strncmp(environ[i], "XDG_CONFIG_HOME=", 16) != 0 &&
+		    strncmp(environ[i], "XDG_CACHE_HOME=", 15) != 0)
+			env[k++] = environ[i];
+	env[k++] = home, env[k++] = config, env[k++] = cache;
+	return env;
+}
+
+/* Every process whose command line names dir (this navigation's own directory, so only
+ * processes this browser started): killed, whatever group or session it moved to. */
+static void reap(const char *dir)
+{
+	DIR *p = opendir("/proc");
+	struct dirent *e;
+	char path[64], cmd[4096];
+	while (p && (e = readdir(p))) {
+		if (!isdigit((unsigned char)e->d_name[0]))
+			continue;
+		snprintf(path, sizeof path, "/proc/%.20s/cmdline", e->d_name);
+		int fd = open(path, O_RDONLY);
+		ssize_t k = fd >= 0 ? read(fd, cmd, sizeof cmd - 1) : -1;
+		if (fd >= 0)
+			close(fd);
+		for (ssize_t i = 0; i < k; i++)
+			cmd[i] = cmd[i] ? cmd[i] : ' ';
+		if (k > 0 && (cmd[k] = '\0', strstr(cmd, dir)))
+			kill((pid_t)atoi(e->d_name), SIGKILL);
+	}
+	if (p)
+		closedir(p);
+}
+
+/* The browser run once: 0 ended, 1 killed at the deadline; status its wait status. */
+static int run_browser(char *const argv[], const char *dir, const char *errlog, int64_t timeout_ns, int *status,
+		       pq_diag *d)
+{
+	char **env = browser_env(dir);
+	if (!env)
+		return pq_diag_set(d, PQ_ENOMEM, "out of memory");
+	pid_t parent = getpid();
+	pid_t pid = fork();
+	if (pid < 0) {
+		free(env);
+		return pq_diag_set(d, -errno, "client = chromium: fork: %s", strerror(errno));
+	}
+	if (pid == 0) {
+		setpgid(0, 0);
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+			_exit(126);
+		int null = open("/dev/null", O_RDWR), err = open(errlog, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		if (null >= 0)
+			dup2(null, 0), dup2(null, 1);
+		if (err >= 0)
+			dup2(err, 2);
+		execve(argv[0], argv, env);
+		_exit(127);
+	}
+	free(env);
+	setpgid(pid, pid);
+	int ended = pq_child_wait(pid, status, timeout_ns, NULL);
+	pq_child_stop_group(pid, 0); /* the renderer and the rest, killed with it or after it */
+	reap(dir);
+	return ended ? 0 : 1;
+}
+
+/* A browser that did not end well: the record's failure, unless the log says more. A
+ * browser killed at the deadline after its log had the whole response (a loaded host
+ * slows its exit, not the connection) keeps the measured connection. */
+static void died(pq_load_record *r, int killed, int status, const pq_chromium_nav *nav)
+{
+	char how[96];
+	if (killed && r->err == PQ_LERR_NONE && r->t[PQ_PH_TTLB] >= 0)
+		return;
+	if (killed) {
+		r->err = r->t[PQ_PH_HANDSHAKE] < 0 ? PQ_LERR_TIMEOUT_HANDSHAKE : PQ_LERR_TIMEOUT_TOTAL;
+		snprintf(r->err_detail, sizeof r->err_detail, "the browser was killed at the %.1f s deadline",
+			 (double)nav->timeout_ns / 1e9);
+	} else if (r->err == PQ_LERR_NONE) {
+		pq_child_describe_status(status, how, sizeof how);
+		r->err = PQ_LERR_PROTOCOL;
+		snprintf(r->err_detail, sizeof r->err_detail, "the browser %.80s", how);
+	}
+}
+
+int pq_chromium_navigate(const pq_chromium_nav *nav, pq_load_record *r, pq_diag *d)
+{
+	char dir[] = "/tmp/pqtls-chromium-XXXXXX", prof[64], log[64], errlog[64], ver[64];
+	char *argv[32], *buf = NULL;
+	size_t len = 0;
+	int status = 0, rc;
+	if (!mkdtemp(dir))
+		return pq_diag_set(d, -errno, "client = chromium: a profile directory in /tmp: %s", strerror(errno));
+	snprintf(prof, sizeof prof, "%s/profile", dir);
+	snprintf(log, sizeof log, "%s/netlog.json", dir);
+	snprintf(errlog, sizeof errlog, "%s/stderr", dir);
+	args(nav, prof, log, argv, sizeof argv / sizeof argv[0]);
+	int killed = run_browser(argv, dir, errlog, nav->timeout_ns, &status, d);
+	if ((rc = killed) < 0)
+		goto out;
+	if ((rc = read_file(log, &buf, &len)) < 0) {
+		memset(r, 0, sizeof *r);
+		for (int p = 0; p < PQ_PH_COUNT; p++)
+			r->t[p] = -1;
+		r->browser = 1, r->wait_ns = -1;
+		r->br_flight_ns = r->br_verify_ns = r->br_req_net_ns = r->br_ttfb_net_ns = -1;
+		r->err = PQ_LERR_CONNECT;
+		snprintf(r->err_detail, sizeof r->err_detail, "the browser left no NetLog (%s)", pq_strerror(rc));
+		rc = 0;
+		died(r, killed, status, nav);
+		goto out;
+	}
+	pq_netlog_target t = {.url = nav->url, .addr = nav->addr, .mss = nav->mss};
+	pq_diag pd;
+	if (pq_netlog_read(buf, len, &t, r, ver, sizeof ver, &pd) < 0) {
+		r->err = PQ_LERR_PROTOCOL;
+		snprintf(r->err_detail, sizeof r->err_detail, "%.95s", pq_diag_msg(&pd));
+	}
+	if (killed || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		died(r, killed, status, nav);
+out:
+	free(buf);
+	pq_pki_dir_remove(dir);
+	return rc;
+}

@@ -1,0 +1,53 @@
+/* Chromium as a measuring client: one headless browser per measured connection, from a
+ * fresh profile (a cold browser: no cache, no tickets, its first certificate
+ * verification), navigating to the server's URL with its NetLog on; the connection that
+ * carried the navigation is read from the log (load/netlog.h).
+ *
+ * The browser runs as a child in a process group of its own, dies with the thread that
+ * started it (PR_SET_PDEATHSIG) and is killed, group and all, when its navigation ends
+ * or at the deadline; its profile and log are removed. It runs in the caller's network
+ * namespace (the link's client side when called through pq_link_run_in). Background
+ * networking, component updates, the first-run and default-browser checks are off; the
+ * server's chain is accepted whatever its root (--ignore-certificate-errors: the chain
+ * is verified all the same, its time is measured, only the untrusted root is forgiven).
+ *
+ * Contract: pq_chromium_find fills path with the browser to run ($PQTLS_CHROMIUM, else
+ * chromium or chromium-browser on PATH) or returns PQ_EUNSUPPORTED naming where it looked
+ * and how to install it (scripts/deps.sh). pq_chromium_navigate returns 0 with *r filled
+ * (a failed, crashed or hung browser is a failed record with its reason), or a negative
+ * error when the browser could not be started at all. */
+#ifndef PQ_LOAD_CHROMIUM_H
+#define PQ_LOAD_CHROMIUM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/err.h"
+#include "load/record.h"
+
+typedef struct pq_chromium_nav {
+	const char *exe;    /* pq_chromium_find's path */
+	const char *url;    /* "https://10.0.0.2:8443/" */
+	const char *addr;   /* "10.0.0.2:8443" */
+	const char *host;   /* non-NULL: the URL's host name, resolved to addr's IP by the browser */
+	unsigned mss;       /* for the ClientHello's segments; 0 unknown */
+	int64_t timeout_ns; /* the browser is killed after this long */
+} pq_chromium_nav;
+
+int pq_chromium_find(char *path, size_t n, pq_diag *d) PQ_MUST_USE;
+/* "156.0.8078.114" from `EXE --version`; PQ_ECHILD when it does not say. */
+int pq_chromium_version(const char *exe, char *buf, size_t n, pq_diag *d) PQ_MUST_USE;
+int pq_chromium_navigate(const pq_chromium_nav *nav, pq_load_record *r, pq_diag *d) PQ_MUST_USE;
+
+/* A whole load (load/run.h's configuration: target, servername, path, connections,
+ * timeout_ns per phase, progress, stop) as one cold navigation per measured connection,
+ * one at a time, into res. Refused (PQ_EUNSUPPORTED, naming the input): QUIC, early data,
+ * resumption, concurrency or an open-loop rate, warm-up connections: pq_chromium_check
+ * says so before anything runs. */
+struct pq_load_config;
+struct pq_load_result;
+int pq_chromium_check(const struct pq_load_config *cfg, pq_diag *d) PQ_MUST_USE;
+int pq_chromium_run(const struct pq_load_config *cfg, const char *exe, unsigned mss, struct pq_load_result *res,
+		    pq_diag *d) PQ_MUST_USE;
+
+#endif
