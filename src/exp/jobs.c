@@ -295,11 +295,14 @@ static int pick(const disp *D, const pq_exp_cell *c)
 }
 
 /* The time scale of the cell's link as it will be brought up (a profile's too); a remote
- * server's counts as alone (its path is not ours to share out). */
+ * server's counts as alone (its path is not ours to share out), and so does a cell whose
+ * client is a browser: a cold Chromium spends tens of ms of CPU on one navigation
+ * (certificate verification alone took 48 ms here), and ten of them at once on two CPUs
+ * put their own waits into every neighbour's times. */
 static int64_t cell_scale_ns(const pq_exp_grid *g, const pq_exp_cell *c)
 {
 	pq_link_config lc;
-	if (g->server[0] || pq_exp_point_link(&c->p, g->seed, c->arm_where, &lc, NULL) < 0)
+	if (g->server[0] || c->p.browser || pq_exp_point_link(&c->p, g->seed, c->arm_where, &lc, NULL) < 0)
 		return 0;
 	return pq_exp_jobs_scale_ns(&lc);
 }

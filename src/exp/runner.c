@@ -820,7 +820,7 @@ double pq_exp_estimate_s(const pq_exp_grid *g, unsigned jobs)
 		else
 			cell = 0.05 + (double)(p->connections + p->warmup) * per / p->concurrency;
 		/* at once with as many neighbours as its link's time scale allows (exp/jobs.h) */
-		s += cell / (double)pq_exp_jobs_limit(g->server[0] ? 0 : pq_exp_jobs_scale_ns(&lc), jobs ? jobs : 1);
+		s += cell / (double)pq_exp_jobs_limit(g->server[0] || p->browser ? 0 : pq_exp_jobs_scale_ns(&lc), jobs ? jobs : 1);
 	}
 	/* each worker brings its links up (about once each), side by side */
 	return s + links;

