@@ -97,16 +97,22 @@ int pq_chain_spec_check(const pq_chain_spec *s, pq_diag *d)
 void pq_chain_spec_key(const pq_chain_spec *s, char *buf, size_t n)
 {
 	if (s->mtc != PQ_MTC_NONE)
-		snprintf(buf, n, "pqtls-chain-v1 mtc=%s tree=%" PRIu64 " leaf=%s cosigner=%s",
+		snprintf(buf, n, "pqtls-chain-v2 mtc=%s tree=%" PRIu64 " leaf=%s cosigner=%s",
 			 s->mtc == PQ_MTC_STANDALONE ? "standalone" : "landmark", s->mtc_tree_size,
 			 s->leaf->name, s->mtc_cosigner ? s->mtc_cosigner->name : s->leaf->name);
-	else /* scts only when asked for: the keys of chains without them stay the same */
-		snprintf(buf, n,
-			 "pqtls-chain-v1 root=%s intermediate=%s leaf=%s intermediates=%d "
-			 "pad_leaf_to=%zu pad_chain_to=%zu%s%d%s%s",
-			 s->root->name, s->inter->name, s->leaf->name, s->intermediates,
-			 s->pad_leaf_to, s->pad_chain_to, s->scts ? " scts=" : "", s->scts,
-			 s->scts ? " sct_alg=" : "", s->scts ? (s->sct_alg ? s->sct_alg->name : "ecdsa-p256") : "");
+	else {
+		int len = snprintf(buf, n,
+				   "pqtls-chain-v2 root=%s intermediate=%s leaf=%s intermediates=%d "
+				   "pad_leaf_to=%zu pad_chain_to=%zu",
+				   s->root->name, s->inter->name, s->leaf->name, s->intermediates, s->pad_leaf_to,
+				   s->pad_chain_to);
+		/* scts only when asked for. v2: v1 keys once ended in a bare SCT count, so 8192
+		 * with no SCTs read as 81920 and the cache could hand out the wrong chain; no v1
+		 * entry is used again. */
+		if (s->scts && len > 0 && (size_t)len < n)
+			snprintf(buf + len, n - (size_t)len, " scts=%d sct_alg=%s", s->scts,
+				 s->sct_alg ? s->sct_alg->name : "ecdsa-p256");
+	}
 }
 
 size_t pq_chain_sct_ext_bytes(int n, size_t sig_bytes)

@@ -391,6 +391,29 @@ static void scts(void **state)
 
 /* manifest.json carries every certificate (root last, not in the chain) and the flights;
  * the table shows the same numbers. */
+/* The cache key names every parameter apart: a padded size is never read into another
+ * (8192 B without SCTs once keyed as 81920 B), and SCTs appear only when asked for. */
+static void spec_keys(void **state)
+{
+	(void)state;
+	pq_chain_spec a, b;
+	char ka[512], kb[512];
+	spec(&a, "ecdsa-p256", 1);
+	spec(&b, "ecdsa-p256", 1);
+	a.pad_chain_to = 8192;
+	b.pad_chain_to = 81920;
+	pq_chain_spec_key(&a, ka, sizeof ka);
+	pq_chain_spec_key(&b, kb, sizeof kb);
+	assert_string_not_equal(ka, kb);
+	assert_non_null(strstr(ka, "pad_chain_to=8192"));
+	assert_null(strstr(ka, "81920"));
+	assert_null(strstr(ka, "scts"));
+	b.pad_chain_to = 8192;
+	b.scts = 2;
+	pq_chain_spec_key(&b, kb, sizeof kb);
+	assert_non_null(strstr(kb, "pad_chain_to=8192 scts=2 sct_alg=ecdsa-p256"));
+}
+
 static void manifest_fields(void **state)
 {
 	(void)state;
@@ -444,7 +467,7 @@ static void manifest_fields(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(spec_checks),
+	    cmocka_unit_test(spec_checks), cmocka_unit_test(spec_keys),
 	    cmocka_unit_test_setup_teardown(make_padded_and_inspect, setup, teardown),
 	    cmocka_unit_test_setup_teardown(failures_leave_nothing, setup, teardown),
 	    cmocka_unit_test_setup_teardown(inspect_errors, setup, teardown),
