@@ -61,7 +61,7 @@ void pq_report_loss(pq_out *o, const pq_agg *a)
 	size_t n = a->loss_cells;
 	pq_out_printf(o, "<h2 id=\"loss\">Loss against the loss model</h2><p class=\"note\">Each cell with loss: the "
 			 "measured handshake p25, median and p95 (ms, with their 95 %% intervals) beside the loss "
-			 "model's (<code>pqtls model --loss</code>, docs/model.md: Linux's SYN timers, RACK, the tail "
+			 "model's (docs/model.md, the loss model: Linux's SYN timers, RACK, the tail "
 			 "loss probe and the RTO over this cell's packets, %d trials). A percentile agrees within one "
 			 "round trip or inside the measured interval. Median and p95 agree at %zu of %zu cells "
 			 "(%.0f %%; the median alone at %zu, the p95 at %zu); the measured p95's interval is wider "
