@@ -39,6 +39,22 @@ static void bytes(char *buf, size_t n, double v)
 		snprintf(buf, n, "%g B", v);
 }
 
+/* The word a stored zero means, read from the dimension's default text ("0 (unlimited)":
+ * "unlimited", "0 (closed loop)": "closed loop", "as loss": "as loss"); 0 when zero is a
+ * plain number there (a loss of 0 %). */
+static int zero_word(const pq_dim *k, char *buf, size_t n)
+{
+	const char *d = k->def ? k->def : "";
+	size_t len = strlen(d);
+	if (len > 4 && strncmp(d, "0 (", 3) == 0 && d[len - 1] == ')')
+		snprintf(buf, n, "%.*s", (int)(len - 4), d + 3);
+	else if (strncmp(d, "as ", 3) == 0)
+		snprintf(buf, n, "%s", d);
+	else
+		return 0;
+	return 1;
+}
+
 void pq_agg_dim_show(const pq_rdb_cell *c, size_t i, char *buf, size_t n)
 {
 	const pq_dim *k = &pq_dims[i];
@@ -74,6 +90,18 @@ void pq_agg_dim_show(const pq_rdb_cell *c, size_t i, char *buf, size_t n)
 	}
 	if (v->kind == PQ_DV_TEXT && !v->s[0]) {
 		snprintf(buf, n, "none");
+		return;
+	}
+	int zero = (v->kind == PQ_DV_INT && v->i == 0) || (v->kind == PQ_DV_REAL && v->f == 0);
+	if (zero && zero_word(k, buf, n))
+		return;
+	if (zero && i == PQ_D_BURST) { /* Bernoulli loss: no bursts */
+		snprintf(buf, n, "none");
+		return;
+	}
+	/* a switch read back from the kernel (quick-ACK, TSO, GSO: 0 or 1) */
+	if (k->type == PQ_DT_CHOICE && v->kind == PQ_DV_INT && k->choices && strstr(k->choices, "off|on")) {
+		snprintf(buf, n, "%s", v->i ? "on" : "off");
 		return;
 	}
 	char raw[96];

@@ -7,7 +7,8 @@
 
 #include "report/svg.h"
 
-#define SERIES 12 /* per chart: more would not read apart; further charts follow */
+#define SERIES 48 /* per figure, drawn as small multiples; further figures follow */
+#define PER_PANEL 4 /* series a panel holds: more would not read apart */
 
 void pq_chart_ids_add(pq_chart_ids *ids, const char *id)
 {
@@ -62,7 +63,7 @@ void pq_charts_loss(pq_out *o, const pq_agg *a, int host, int rtt, pq_chart_ids 
 	}
 	pq_svg_chart c = {.id = id, .caption = cap, .x = {"loss each way (%)", 0, 0, 0}, .y = {"handshake (ms)", 0, 0, 0},
 			  .s = s, .ns = ns};
-	pq_svg_chart_write(o, &c);
+	pq_svg_panels_write(o, &c, PER_PANEL, 2);
 	pq_chart_ids_add(ids, id);
 }
 
@@ -82,13 +83,13 @@ void pq_charts_rtt(pq_out *o, const pq_agg *a, int host, pq_chart_ids *ids)
 		if (!ns || (c && ns < SERIES))
 			continue;
 		char id[48], cap[400];
-		snprintf(id, sizeof id, part ? "fig-rtt-h%d-p%zu" : "fig-rtt-h%d", host, part);
+		snprintf(id, sizeof id, part ? "fig-rtt-h%d-f%zu" : "fig-rtt-h%d", host, part);
 		snprintf(cap, sizeof cap, "Median time to first byte against the RTT (host %.95s%s), one line per grid point "
 			 "family (every other dimension fixed, trials pooled); bands are the medians' 95 %% intervals.",
 			 a->hosts[host], part ? ", continued" : "");
 		pq_svg_chart ch = {.id = id, .caption = cap, .x = {"RTT (ms)", 0, 0, 0}, .y = {"TTFB (ms)", 0, 0, 0},
 				   .s = s, .ns = ns};
-		pq_svg_chart_write(o, &ch);
+		pq_svg_panels_write(o, &ch, PER_PANEL, 1);
 		pq_chart_ids_add(ids, id);
 		ns = 0;
 		part++;
@@ -126,12 +127,12 @@ void pq_charts_cdf(pq_out *o, const pq_agg *a, int host, int rtt, pq_chart_ids *
 			lo = fmin(lo, s[k].x[0]);
 		}
 		link_words(a, ref, at, sizeof at);
-		snprintf(id, sizeof id, part ? "fig-cdf-h%d-r%d-p%zu" : "fig-cdf-h%d-r%d", host, rtt, part);
+		snprintf(id, sizeof id, part ? "fig-cdf-h%d-r%d-f%zu" : "fig-cdf-h%d-r%d", host, rtt, part);
 		snprintf(cap, sizeof cap, "Distribution of handshake times per grid point %s%s: the share of connections "
 			 "done by each time (trials pooled).", at, part ? ", continued" : "");
 		pq_svg_chart c = {.id = id, .caption = cap, .x = {"handshake time (ms)", 0, 0, lo > 0 && hi / lo > 20},
 				  .y = {"share of connections", 0, 1, 0}, .s = s, .ns = ns};
-		pq_svg_chart_write(o, &c);
+		pq_svg_panels_write(o, &c, PER_PANEL, 1);
 		pq_chart_ids_add(ids, id);
 		for (size_t k = 0; k < ns; k++)
 			free(ys[k]);

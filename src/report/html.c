@@ -244,7 +244,7 @@ static void ttlb_chart(page *p, size_t first)
 		 pq_agg_dim_num(f->first->cell, "rtt") / 1e3, a->hosts[f->host]);
 	pq_svg_chart c = {.id = id, .caption = cap, .x = {"response size (KiB)", 0, 0, 1},
 			  .y = {"TTLB slowdown (%)", 0, 0, 0}, .s = s, .ns = ns};
-	pq_svg_chart_write(p->o, &c);
+	pq_svg_panels_write(p->o, &c, 4, 1);
 	fig_add(p, id);
 }
 

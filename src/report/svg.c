@@ -19,6 +19,17 @@ static const char *const dashes[] = {"", "7 3", "2 3", "9 3 2 3", "4 2 1 2"};
 #define NCOL (sizeof colours / sizeof colours[0])
 #define NDASH (sizeof dashes / sizeof dashes[0])
 #define NMARK 5
+#define REF_COLOUR "#a0a0a0" /* PQ_SVG_STYLE_REF: a thin grey line, no marker, no band */
+
+static const char *colour_of(int style)
+{
+	return style < 0 ? REF_COLOUR : colours[(size_t)style % NCOL];
+}
+
+static const char *dash_of(int style)
+{
+	return style < 0 ? "" : dashes[(size_t)style % NDASH];
+}
 
 typedef struct frame {
 	double x0, x1, y0, y1;
@@ -68,7 +79,9 @@ size_t pq_svg_ticks(double lo, double hi, int log, size_t want, double *t, size_
 	return n;
 }
 
-static void data_range(const pq_svg_chart *c, int yaxis, double *lo, double *hi)
+/* The extent of the usable values on one axis: the series (and their bands), and on x
+ * the marks; lo > hi when there is none. */
+static void data_extent(const pq_svg_chart *c, int yaxis, double *lo, double *hi)
 {
 	const pq_svg_axis *a = yaxis ? &c->y : &c->x;
 	*lo = INFINITY;
@@ -89,6 +102,12 @@ static void data_range(const pq_svg_chart *c, int yaxis, double *lo, double *hi)
 			*lo = fmin(*lo, c->marks[i].x);
 			*hi = fmax(*hi, c->marks[i].x);
 		}
+}
+
+static void data_range(const pq_svg_chart *c, int yaxis, double *lo, double *hi)
+{
+	const pq_svg_axis *a = yaxis ? &c->y : &c->x;
+	data_extent(c, yaxis, lo, hi);
 	if (a->lo != a->hi) {
 		*lo = a->lo;
 		*hi = a->hi;
@@ -156,7 +175,9 @@ static void axes(pq_out *o, const pq_svg_chart *c, const frame *f, double xlo, d
 
 static void marker(pq_out *o, int style, double x, double y)
 {
-	const char *col = colours[(size_t)style % NCOL];
+	const char *col = colour_of(style);
+	if (style < 0)
+		return;
 	switch (style % NMARK) {
 	case 0:
 		pq_out_printf(o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.2\" fill=\"%s\"/>", x, y, col);
@@ -181,7 +202,7 @@ static void marker(pq_out *o, int style, double x, double y)
 static void band(pq_out *o, const frame *f, const pq_svg_series *s, int xlog, int ylog)
 {
 	int started = 0;
-	pq_out_printf(o, "<path class=\"band\" fill=\"%s\" d=\"", colours[(size_t)s->style % NCOL]);
+	pq_out_printf(o, "<path class=\"band\" fill=\"%s\" d=\"", colour_of(s->style));
 	for (size_t k = 0; k < s->n; k++)
 		if (usable(s->x[k], xlog) && usable(s->yhi[k], ylog) && usable(s->ylo[k], ylog)) {
 			pq_out_printf(o, "%s%.1f %.1f", started ? "L" : "M", px(f, s->x[k]), py(f, s->yhi[k]));
@@ -195,14 +216,14 @@ static void band(pq_out *o, const frame *f, const pq_svg_series *s, int xlog, in
 
 static void series(pq_out *o, const frame *f, const pq_svg_series *s, int xlog, int ylog)
 {
-	const char *col = colours[(size_t)s->style % NCOL];
-	if (s->ylo && s->yhi)
+	const char *col = colour_of(s->style);
+	if (s->ylo && s->yhi && s->style >= 0)
 		band(o, f, s, xlog, ylog);
 	if (s->kind != PQ_SVG_POINTS) {
 		int started = 0;
 		double prev_y = 0;
-		pq_out_printf(o, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"%s\" d=\"",
-			      col, dashes[(size_t)s->style % NDASH]);
+		pq_out_printf(o, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"%s\" stroke-dasharray=\"%s\" d=\"",
+			      col, s->style < 0 ? "1.5" : "2", dash_of(s->style));
 		for (size_t k = 0; k < s->n; k++) {
 			if (!usable(s->x[k], xlog) || !usable(s->y[k], ylog))
 				continue;
@@ -229,7 +250,7 @@ static void legend(pq_out *o, const pq_svg_chart *c)
 		pq_out_printf(o, "<li><svg viewBox=\"0 0 30 12\" width=\"30\" height=\"12\" aria-hidden=\"true\">");
 		if (c->s[i].kind != PQ_SVG_POINTS)
 			pq_out_printf(o, "<path d=\"M1 6H29\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"%s\"/>",
-				      colours[(size_t)st % NCOL], dashes[(size_t)st % NDASH]);
+				      colour_of(st), dash_of(st));
 		marker(o, st, 15, 6);
 		pq_out_printf(o, "</svg>");
 		pq_out_text(o, c->s[i].name);
@@ -387,4 +408,51 @@ void pq_svg_plot_box(const pq_svg_chart *c, double box[4])
 	box[1] = MT + band;
 	box[2] = W - MR;
 	box[3] = H - MB + band;
+}
+
+void pq_svg_panels_write(pq_out *o, const pq_svg_chart *c, size_t per, size_t group)
+{
+	if (group < 1 || group > per || per > PQ_SVG_PANEL_MAX || c->ns <= per) {
+		pq_svg_chart_write(o, c);
+		return;
+	}
+	pq_svg_chart p = *c;
+	pq_svg_series s[PQ_SVG_PANEL_MAX + 1];
+	pq_svg_axis *ax[2] = {&p.x, &p.y};
+	for (int y = 0; y < 2; y++) { /* every panel on the whole figure's extent */
+		double lo, hi;
+		data_extent(c, y, &lo, &hi);
+		if (ax[y]->lo == ax[y]->hi && hi > lo)
+			ax[y]->lo = lo, ax[y]->hi = hi;
+	}
+	/* as many panels as `per` needs, the series spread evenly over them (5 as 3 and 2) */
+	size_t groups = (c->ns + group - 1) / group, gp = per / group, np = (groups + gp - 1) / gp;
+	per = (groups + np - 1) / np * group;
+	char id[160], cap[PQ_SVG_CAPTION_MAX], ref[300];
+	snprintf(ref, sizeof ref, "%.250s (panel 1, for reference)", c->s[0].name ? c->s[0].name : "");
+	pq_out_printf(o, "<div class=\"panels\">");
+	for (size_t k = 0; k < np; k++) {
+		size_t from = k * per, n = c->ns - from < per ? c->ns - from : per, r = k > 0;
+		/* panel 1's first line, grey beneath the others: a baseline to read each panel against */
+		if (r)
+			s[0] = (pq_svg_series){ref, c->s[0].x, c->s[0].y, c->s[0].n, NULL, NULL, c->s[0].kind,
+					       PQ_SVG_STYLE_REF};
+		for (size_t i = 0; i < n; i++) {
+			s[r + i] = c->s[from + i];
+			s[r + i].style = (int)i; /* each panel's legend reads alone */
+		}
+		n += r;
+		snprintf(id, sizeof id, k ? "%.100s-p%zu" : "%.100s", c->id, k);
+		if (k)
+			snprintf(cap, sizeof cap, "Panel %zu of %zu, on the axes of panel 1, whose caption says what "
+				 "is drawn.", k + 1, np);
+		else
+			snprintf(cap, sizeof cap, "%s Panel 1 of %zu; the panels share their axes.", c->caption, np);
+		p.id = id;
+		p.caption = cap;
+		p.s = s;
+		p.ns = n;
+		pq_svg_chart_write(o, &p);
+	}
+	pq_out_printf(o, "</div>");
 }

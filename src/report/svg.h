@@ -21,13 +21,15 @@ typedef struct pq_svg_axis {
 	int log;	   /* log10 scale */
 } pq_svg_axis;
 
+#define PQ_SVG_STYLE_REF (-1)
+
 typedef struct pq_svg_series {
 	const char *name;
 	const double *x, *y;
 	size_t n;
 	const double *ylo, *yhi; /* a band around y (e.g. a 95 % interval), or NULL */
 	enum pq_svg_kind kind;
-	int style; /* 0..: colour, dash and marker */
+	int style; /* 0..: colour, dash and marker; PQ_SVG_STYLE_REF: a thin grey reference line */
 } pq_svg_series;
 
 #define PQ_SVG_MAX_MARKS 16
@@ -49,6 +51,19 @@ typedef struct pq_svg_chart {
 } pq_svg_chart;
 
 void pq_svg_chart_write(pq_out *o, const pq_svg_chart *c);
+
+/* Small multiples: c's series, at most `per` to a panel (per <= PQ_SVG_PANEL_MAX), as few
+ * panels as that takes with the series spread evenly over them, each panel a chart of its
+ * own on the whole figure's axes (the extent of every series), in a grid of panels. Series
+ * keep their order and runs of `group` (a median and its p95) stay in one panel. The
+ * first panel keeps c's id and caption (saying the panels share their axes); panel k
+ * (from 0) is "<id>-p<k>". Styles restart in each panel, whose legend is its own; every
+ * panel after the first also draws the figure's first series as a thin grey reference
+ * line (named so in its legend), to read each panel against. With
+ * `per` or fewer series, or per and group out of range, it is pq_svg_chart_write. */
+#define PQ_SVG_PANEL_MAX 8
+#define PQ_SVG_CAPTION_MAX 2400
+void pq_svg_panels_write(pq_out *o, const pq_svg_chart *c, size_t per, size_t group);
 
 /* Where a mark's label goes (pq_svg_mark_layout): the text's anchor x, at its start, or at
  * its end when `end` (drawn left of the mark, where the right of the plot has no room),
