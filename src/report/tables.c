@@ -51,8 +51,8 @@ static void key_row(const pq_agg *a, const pq_agg_group *g, krow *r)
 {
 	r->n = 0;
 	snprintf(r->c[r->n++], sizeof r->c[0], "%s", a->arms[g->arm]);
-	for (size_t k = 0; k < a->nvary; k++)
-		pq_agg_dim_show(g->cell, a->vary[k], r->c[r->n++], sizeof r->c[0]);
+	for (size_t k = 0; k < a->npoint_dims; k++)
+		pq_agg_dim_show(g->cell, a->point_dims[k], r->c[r->n++], sizeof r->c[0]);
 	snprintf(r->c[r->n++], sizeof r->c[0], g->marked ? "%zu (%zu), %zu cell%s over budget" : "%zu (%zu)",
 		 g->n[PQ_AGG_HS], g->failed, g->marked, g->marked == 1 ? "" : "s");
 	med_ci(r->c[r->n++], sizeof r->c[0], &g->desc[PQ_AGG_HS]);
@@ -67,8 +67,8 @@ static void key_head(const pq_agg *a, krow *r)
 {
 	r->n = 0;
 	snprintf(r->c[r->n++], sizeof r->c[0], "arm");
-	for (size_t k = 0; k < a->nvary; k++)
-		snprintf(r->c[r->n++], sizeof r->c[0], "%s", pq_dims[a->vary[k]].label);
+	for (size_t k = 0; k < a->npoint_dims; k++)
+		snprintf(r->c[r->n++], sizeof r->c[0], "%s", pq_dims[a->point_dims[k]].label);
 	snprintf(r->c[r->n++], sizeof r->c[0], "n (failed)");
 	snprintf(r->c[r->n++], sizeof r->c[0], "handshake ms [95%% CI]");
 	snprintf(r->c[r->n++], sizeof r->c[0], "TTFB ms [95%% CI]");
@@ -149,6 +149,41 @@ static int key_table_row(const void *ctx, size_t i, krow *r)
 	return 0;
 }
 
+/* What each arm fixes, once (as on the page): a row per arm that has a grid point. */
+static int arms_row(const void *ctx, size_t i, krow *r)
+{
+	const pq_agg *a = ctx;
+	r->n = 0;
+	if (i == 0) {
+		snprintf(r->c[r->n++], sizeof r->c[0], "arm");
+		for (size_t k = 0; k < a->narm_dims; k++)
+			snprintf(r->c[r->n++], sizeof r->c[0], "%s", pq_dims[a->arm_dims[k]].label);
+		return 1;
+	}
+	for (size_t arm = 0; arm < a->narms; arm++) {
+		const pq_agg_group *g = NULL;
+		for (size_t j = 0; j < a->n && !g; j++)
+			g = a->g[j].arm == (int)arm ? &a->g[j] : NULL;
+		if (!g || --i)
+			continue;
+		snprintf(r->c[r->n++], sizeof r->c[0], "%s", a->arms[arm]);
+		for (size_t k = 0; k < a->narm_dims; k++)
+			pq_agg_dim_show(g->cell, a->arm_dims[k], r->c[r->n++], sizeof r->c[0]);
+		return 1;
+	}
+	return 0;
+}
+
+static void arms_text(pq_out *o, const pq_agg *a, int md)
+{
+	if (!a->narm_dims)
+		return;
+	pq_out_printf(o, md ? "### Arms\n\nWhat each arm fixes, the same in all its grid points:\n\n"
+			    : "Arms: what each arm fixes, the same in all its grid points\n");
+	table_write(o, arms_row, a, md);
+	pq_out_printf(o, "\n");
+}
+
 static void key_host(pq_out *o, const pq_agg *a, size_t h, int md)
 {
 	key_ctx k = {a, (int)h};
@@ -214,6 +249,7 @@ void pq_report_key_text(pq_out *o, const pq_agg *a, int md)
 {
 	findings_text(o, &a->findings, md);
 	key_notes(o, a, md);
+	arms_text(o, a, md);
 	for (size_t h = 0; h < a->nhosts; h++)
 		key_host(o, a, h, md);
 	const struct pq_agg_fid *f = &a->fid;
