@@ -336,9 +336,13 @@ static int fill_group(pq_agg_group *g, const pq_rdb *db, size_t first, size_t la
 		free(mr);
 		return pq_diag_set(d, PQ_ENOMEM, "report: out of memory for %zu connections", total);
 	}
+	g->wait_ms = NAN;
 	for (size_t i = first; i < last; i++) {
 		const pq_rdb_cell *c = &db->cells[i];
 		g->marked += (size_t)pq_agg_cell_marked(c);
+		double w = pq_agg_endpoint_wait_us(&c->fid) / 1e3;
+		if (isfinite(w) && !(w <= g->wait_ms))
+			g->wait_ms = w;
 		for (size_t k = c->c0; k < c->c0 + c->nc; k++) {
 			const pq_rdb_conn *n = &db->conns[k];
 			g->total++;

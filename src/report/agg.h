@@ -50,6 +50,10 @@ typedef struct pq_agg_group {
 	enum pq_agg_phase diff_phase;
 	size_t failed, total, retrans;
 	size_t marked; /* its cells measured on a link or host over budget (pq_agg_cell_marked) */
+	/* The largest wait of its cells' endpoints for a CPU (client's plus server's, in the
+	 * median connection: pq_agg_endpoint_wait_us), ms; NaN where no cell knows it. A
+	 * median can be moved by that much by the host, not the network. */
+	double wait_ms;
 	size_t hrr; /* connections the server answered with a HelloRetryRequest */
 	double min_rtt_ms; /* median of the connections' tcp_info min_rtt */
 	int has_model;

@@ -170,7 +170,21 @@ static int shared_point(pq_compare_point *p, uint64_t seed, pq_diag *d)
 	if (rc == PQ_ENOMEM)
 		return pq_diag_set(d, rc, "report: %s", pq_diag_msg(&e));
 	p->has_diff = rc == 0;
+	p->waits_ms = fmax(x->wait_ms, y->wait_ms); /* fmax: the known one where one is NaN */
+	double near = fmin(fabs(p->diff.diff_lo), fabs(p->diff.diff_hi));
+	p->within_waits = p->has_diff && p->diff.measurable && isfinite(p->waits_ms) && near <= p->waits_ms;
+	p->measurable = p->has_diff && p->diff.measurable && !p->within_waits;
 	return 0;
+}
+
+void pq_compare_verdict(const pq_compare_point *p, char *buf, size_t n)
+{
+	if (!p->within_waits) {
+		pq_boot_verdict(&p->diff, 1, "ms", buf, n);
+		return;
+	}
+	snprintf(buf, n, "within the hosts' waits: %+.2f [%+.2f, %+.2f] ms, the endpoints waited up to %.2f ms",
+		 p->diff.diff, p->diff.diff_lo, p->diff.diff_hi, p->waits_ms);
 }
 
 static void summary(pq_compare *c)
@@ -180,7 +194,7 @@ static void summary(pq_compare *c)
 	for (size_t i = 0; i < c->shared; i++) {
 		const pq_compare_point *p = &c->p[i];
 		ttfb += p->phase == PQ_AGG_TTFB;
-		if (p->has_diff && p->diff.measurable && (!big || fabs(p->diff.diff) > fabs(big->diff.diff)))
+		if (p->measurable && (!big || fabs(p->diff.diff) > fabs(big->diff.diff)))
 			big = p;
 	}
 	c->what = ttfb == c->shared ? "TTFB" : ttfb ? "TTFB (or handshake)" : "handshake";
@@ -227,7 +241,7 @@ int pq_compare_build(const pq_rdb *da, const pq_agg *a, const char *name_a, cons
 		pq_compare_point *p = &c.p[c.n++];
 		*p = (pq_compare_point){.ga = &a->g[i], .gb = y};
 		rc = shared_point(p, a->seed, d);
-		c.measurable += (size_t)(p->has_diff && p->diff.measurable);
+		c.measurable += (size_t)p->measurable;
 	}
 	c.shared = c.n;
 	for (size_t i = 0; i < a->n; i++)

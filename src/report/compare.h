@@ -24,6 +24,13 @@ typedef struct pq_compare_point {
 	enum pq_agg_phase phase;     /* TTFB where both measured it, else the handshake */
 	int has_diff;		     /* both have at least 2 values in the phase */
 	pq_boot_result diff;	     /* B - A */
+	/* The hosts' resolution: the larger of the two points' endpoint waits (wait_ms), ms,
+	 * NaN when neither knows it. Two runs are measured at different moments, so a shift
+	 * of each run's median by its own host's waits is not a difference of the network:
+	 * a difference is measurable only when its interval excludes 0 and its near end is
+	 * beyond this (within_waits otherwise, said beside the interval). */
+	double waits_ms;
+	int measurable, within_waits;
 } pq_compare_point;
 
 typedef struct pq_compare {
@@ -55,5 +62,8 @@ const pq_agg_group *pq_compare_group_of(const pq_compare_point *p);
 /* A point's label: its arm and each dimension in which that arm's points differ in
  * either run ("ml-dsa-65, RTT 70 ms"), so points of two grids read apart. */
 void pq_compare_label(const pq_compare *c, const pq_compare_point *p, char *buf, size_t n);
+/* A shared point's difference in words: pq_boot_verdict's, or, within the hosts' waits,
+ * "within the hosts' waits: +0.79 [+0.29, +1.22] ms, the endpoints waited up to 0.60 ms". */
+void pq_compare_verdict(const pq_compare_point *p, char *buf, size_t n);
 
 #endif

@@ -340,8 +340,8 @@ static void compare_rows(pq_out *o, const pq_compare *c, size_t from, size_t to,
 		}
 		pq_keyhtml_ms_ci(o, &p->gb->desc[p->phase]);
 		if (p->has_diff) {
-			pq_boot_verdict(&p->diff, 1, "ms", buf, sizeof buf);
-			pq_out_printf(o, "<td class=\"l%s\">", p->diff.measurable ? " bad" : "");
+			pq_compare_verdict(p, buf, sizeof buf);
+			pq_out_printf(o, "<td class=\"l%s\">", p->measurable ? " bad" : "");
 			pq_out_text(o, buf);
 			pq_out_printf(o, "</td></tr>");
 		} else {
@@ -366,7 +366,10 @@ static void compare_section(pq_out *o, const pq_compare *c)
 			 "aside); each run's median with its "
 			 "95 %% interval (order statistics) in %s, or the handshake where either asked no response, and "
 			 "the difference of the medians, B minus A, by bootstrap (1,000 resamples of each run, seed %llu). "
-			 "A measurable difference is marked.</p><h3>In both (%zu)</h3>",
+			 "A difference is measurable, and marked, when its interval excludes 0 and its near end is "
+			 "beyond what the endpoints of either run waited for a CPU in a median connection: two runs are "
+			 "measured at different moments, and each host can move its own medians by its waits.</p>"
+			 "<h3>In both (%zu)</h3>",
 		      c->what, (unsigned long long)c->a->seed, c->shared);
 	if (c->shared)
 		compare_rows(o, c, 0, c->shared, hosts);

@@ -300,7 +300,7 @@ static int cmp_row(const void *ctx, size_t i, krow *r)
 	}
 	med_ci(r->c[r->n++], sizeof r->c[0], &p->gb->desc[p->phase]);
 	if (p->has_diff)
-		pq_boot_verdict(&p->diff, 1, "ms", r->c[r->n++], sizeof r->c[0]);
+		pq_compare_verdict(p, r->c[r->n++], sizeof r->c[0]);
 	else
 		snprintf(r->c[r->n++], sizeof r->c[0], "too few values");
 	return 1;
@@ -346,7 +346,8 @@ void pq_report_compare_text(pq_out *o, const pq_compare *c, int md)
 			      {c, c->shared + c->only_a, c->n, hosts}};
 	if (c->shared)
 		snprintf(t, sizeof t, "In both, %zu grid point%s: medians in ms with 95 %% intervals, and the difference B "
-			 "minus A", c->shared, c->shared == 1 ? "" : "s");
+			 "minus A (measurable when its interval excludes 0 and reaches beyond the endpoints' waits "
+			 "for a CPU in either run)", c->shared, c->shared == 1 ? "" : "s");
 	else
 		snprintf(t, sizeof t, "In both: no grid point");
 	cmp_table(o, &k[0], t, md);
@@ -494,7 +495,7 @@ int pq_report_compare_csv(const pq_compare *c, const char *dir, pq_diag *d)
 		csv_desc(&o, p->ga, p->phase);
 		csv_desc(&o, p->gb, p->phase);
 		if (p->has_diff)
-			pq_out_printf(&o, ",%.3f,%.3f,%.3f,%d\n", p->diff.diff, p->diff.diff_lo, p->diff.diff_hi, p->diff.measurable);
+			pq_out_printf(&o, ",%.3f,%.3f,%.3f,%d\n", p->diff.diff, p->diff.diff_lo, p->diff.diff_hi, p->measurable);
 		else
 			pq_out_printf(&o, ",,,,\n");
 	}

@@ -139,6 +139,37 @@ static void set_aside(void **state)
 	two_free(&t);
 }
 
+/* A difference the hosts' waits can explain is not measurable: B's ml-dsa-65 endpoints
+ * waited 55 ms for a CPU in a median connection, more than the +50 ms; at 10 ms the
+ * difference stands. Points without a known wait are judged by the bootstrap alone. */
+static void waits(void **state)
+{
+	(void)state;
+	two t;
+	two_of(&t, NULL, "UPDATE cell SET host_client_wait_p50_us = 30000, host_server_wait_p50_us = 25000 "
+			 "WHERE arm = 'ml-dsa-65'");
+	const pq_compare_point *p = &t.c.p[1];
+	assert_true(p->diff.measurable && p->within_waits && !p->measurable);
+	assert_float_equal(p->waits_ms, 55, 1e-9);
+	assert_int_equal(t.c.measurable, 0);
+	char buf[300];
+	pq_compare_verdict(p, buf, sizeof buf);
+	assert_string_equal(buf, "within the hosts' waits: +50.00 [+50.00, +50.00] ms, the endpoints waited up to 55.00 ms");
+	assert_non_null(strstr(t.c.summary, "with no measurable difference in TTFB at any"));
+	two_free(&t);
+	two_of(&t, NULL, "UPDATE cell SET host_client_wait_p50_us = 6000, host_server_wait_p50_us = 4000");
+	p = &t.c.p[1];
+	assert_true(p->measurable && !p->within_waits);
+	assert_float_equal(p->waits_ms, 10, 1e-9);
+	assert_int_equal(t.c.measurable, 1);
+	pq_compare_verdict(p, buf, sizeof buf);
+	assert_string_equal(buf, "+50.00 [+50.00, +50.00] ms (x1.250 [1.250, 1.250])");
+	two_free(&t);
+	two_of(&t, NULL, NULL); /* no wait known */
+	assert_true(isnan(t.c.p[1].waits_ms) && t.c.p[1].measurable);
+	two_free(&t);
+}
+
 /* The terminal, Markdown, the page's section and compare.csv. */
 static void rendered(void **state)
 {
@@ -151,7 +182,9 @@ static void rendered(void **state)
 	const char *x = pq_buf_str(&o.b);
 	assert_non_null(strstr(x, "Two runs side by side: A = a.db (spec t, 3 grid points), B = b.db (spec t, 3 grid "
 				  "points); bootstrap seed 1.\n"));
-	assert_non_null(strstr(x, "\nIn both, 2 grid points: medians in ms with 95 % intervals, and the difference B minus A.\n"
+	assert_non_null(strstr(x, "\nIn both, 2 grid points: medians in ms with 95 % intervals, and the difference B minus A "
+				  "(measurable when its interval excludes 0 and reaches beyond the endpoints' waits for a "
+				  "CPU in either run).\n"
 				  "grid point  phase  A ms [95% CI]            B ms [95% CI]            B minus A (bootstrap)\n"));
 	assert_non_null(strstr(x, "\nml-dsa-65   TTFB   200.00 [200.00, 200.00]  250.00 [250.00, 250.00]  +50.00 [+50.00, "
 				  "+50.00] ms (x1.250 [1.250, 1.250])\n"));
@@ -203,6 +236,7 @@ int main(void)
 	    cmocka_unit_test(grids),
 	    cmocka_unit_test(set_aside),
 	    cmocka_unit_test(rendered),
+	    cmocka_unit_test(waits),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
