@@ -141,12 +141,32 @@ static void rtts_words(char *b, size_t n, int k)
 		   k > 0 ? " more" : "", m == 1 ? "" : "s");
 }
 
-/* "70 and 148 ms" from the groups' RTTs; "1, 70 and 148 ms". */
+/* "70 and 148 ms" from the groups' RTTs; "1, 70 and 148 ms"; each RTT once, and where
+ * the groups also differ in another dimension (two groups of key exchange at each RTT),
+ * "70 and 148 ms, with each group" (the first such dimension: the others follow from it). */
 static void rtt_list(char *b, size_t n, const pq_agg_group *const *g, size_t ng)
 {
-	for (size_t i = 0; i < ng; i++)
-		pq_out_cat(b, n, "%s%g", i == 0 ? "" : i + 1 == ng ? " and " : ", ", (double)g[i]->cell->rtt_us / 1e3);
+	long long seen[PQ_AGG_MAX_RTTS];
+	size_t ns = 0;
+	for (size_t i = 0; i < ng; i++) {
+		size_t k = 0;
+		while (k < ns && seen[k] != g[i]->cell->rtt_us)
+			k++;
+		if (k == ns && ns < PQ_AGG_MAX_RTTS)
+			seen[ns++] = g[i]->cell->rtt_us;
+	}
+	for (size_t i = 0; i < ns; i++)
+		pq_out_cat(b, n, "%s%g", i == 0 ? "" : i + 1 == ns ? " and " : ", ", (double)seen[i] / 1e3);
 	pq_out_cat(b, n, " ms");
+	for (size_t d = 0, said = 0; ns < ng && !said && d < PQ_DIM_COUNT; d++) { /* the first names it */
+		if (d == PQ_D_RTT || d == PQ_D_PROFILE || d == PQ_D_TIMEOUT || (pq_dims[d].flags & PQ_DIM_STORED))
+			continue;
+		int differ = 0;
+		for (size_t i = 1; i < ng && !differ; i++)
+			differ = !pq_dimval_equal(&g[0]->cell->dim[d], &g[i]->cell->dim[d]);
+		if (differ)
+			pq_out_cat(b, n, ", with each %s", pq_dims[d].label), said = 1;
+	}
 }
 
 /* An article for a name as it is read aloud: "an ml-dsa-65", "a 16 KiB". */
