@@ -112,6 +112,34 @@ static void sentences(void **state)
 	pq_rdb_close(&db);
 }
 
+/* Two key exchanges per arm (blog-certsize's shape): the finding names each RTT once and
+ * says it holds with each group, not "at 70, 148, 70 and 148 ms". */
+static void two_groups(void **state)
+{
+	(void)state;
+	static const long long rtt[3] = {1000, 70000, 148000};
+	static const char *const groups[2] = {"X25519MLKEM768", "X25519"};
+	fx_cell c[12];
+	size_t n = 0;
+	for (size_t i = 0; i < 2; i++) /* ecdsa-p256 and ml-dsa-65 of the quick shape */
+		for (size_t gi = 0; gi < 2; gi++)
+			for (size_t k = 0; k < 3; k++) {
+				const arm_row *r = &quickish[i];
+				c[n++] = (fx_cell){r->arm, r->leaf, groups[gi], rtt[k], -1, r->chain, r->flight, r->inter,
+						   0, 0, r->t[k], r->t[k], NULL, NULL};
+			}
+	pq_rdb db;
+	pq_agg a;
+	agg_of(c, n, quickish_sql, &db, &a);
+	const pq_finding *f = finding(&a, "costs one more round trip at 70 and 148 ms, with each group (+70.0 ms, "
+					  "+148.0 ms, +70.0 ms, +148.0 ms TTFB against ecdsa-p256)");
+	if (!f)
+		fail_msg("no such finding; the first: %s", a.findings.n ? a.findings.f[0].text : "(none)");
+	assert_null(finding(&a, "70, 148"));
+	pq_agg_free(&a);
+	pq_rdb_close(&db);
+}
+
 static int starts(const char *s, const char *prefix)
 {
 	return strncmp(s, prefix, strlen(prefix)) == 0;
@@ -172,6 +200,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(sentences),
+	    cmocka_unit_test(two_groups),
 	    cmocka_unit_test(rendered),
 	    cmocka_unit_test(one_arm),
 	};
