@@ -30,7 +30,7 @@ has "$TMP/ab.txt" "Two runs side by side: A = $TMP/a.db (spec sweep, 4 grid poin
 has "$TMP/ab.txt" "$TMP/a.db and $TMP/b.db are runs of one grid (spec hash "
 has "$TMP/ab.txt" "4 grid points in both"
 has "$TMP/ab.txt" "; 0 only in $TMP/a.db, 0 only in $TMP/b.db."
-has "$TMP/ab.txt" "In both, 4 grid points: medians in ms with 95 % intervals, and the difference B minus A."
+has "$TMP/ab.txt" "In both, 4 grid points: medians in ms with 95 % intervals, and the difference B minus A (measurable when its interval excludes 0 and reaches beyond the endpoints' waits for a CPU in either run)."
 grep -qE "^ml-dsa-65 X25519MLKEM768 +TTFB +[0-9.]+ " "$TMP/ab.txt" || fail "no row of ml-dsa-65 X25519MLKEM768"
 python3 - "$TMP/csv/compare.csv" "$TMP/a.db" <<'PY' || fail "compare.csv"
 import csv, sqlite3, sys
