@@ -26,10 +26,6 @@ typedef struct pq_store pq_store;
 /* grid_hash and spec_name go into meta on creation and must match on reopening. */
 int pq_store_open(const char *path, const char *spec_name, const char *grid_hash, pq_store **out,
 		  pq_diag *d) PQ_MUST_USE;
-/* The schema a new database gets: schema.sql with the cell table's dimension columns
- * put in from exp/dim.h's table, and user_version; malloc'd (free it), NULL without
- * memory. */
-char *pq_store_schema_sql(void);
 /* Creates an empty database (schema, meta) at path through a temporary name. */
 int pq_store_create(const char *path, const char *spec_name, const char *grid_hash, pq_diag *d) PQ_MUST_USE;
 void pq_store_close(pq_store *s);
@@ -106,6 +102,17 @@ typedef struct pq_store_cell_row {
 } pq_store_cell_row;
 
 void pq_store_cell_row_init(pq_store_cell_row *r);
+
+/* A cell row as the column table's getters read it (exp/cols.c): the cell, its dimensions
+ * in force, what it measured, and the writer's own. */
+typedef struct pq_store_cell_rec {
+	const pq_exp_cell *c;
+	const pq_exp_eff *e;
+	const pq_store_cell_row *row;
+	const char *host;
+	int64_t run_id;
+	long long conns_ok, conns_failed;
+} pq_store_cell_rec;
 
 /* The cell row (its dimensions as in force: e) and its connections, one transaction. */
 int pq_store_cell(pq_store *s, const pq_exp_cell *c, const pq_exp_eff *e, const pq_store_cell_row *row,

@@ -1,0 +1,286 @@
+/* The rows of exp/cols.h: every stored column of the results database, once. Units are in
+ * the names too (_us microseconds, _bytes, _bps bits per second, _pct 0..100, _segs TCP
+ * segments, _pkts packets); NULL means "not reached" or "not measured", never zero. */
+#include "exp/cols.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "core/sched.h"
+#include "exp/dim.h"
+#include "exp/store.h"
+#include "load/fields.h"
+
+#define N(a) (sizeof a / sizeof a[0])
+/* A column of version 3, one added later (v), one the database fills. */
+#define C(name, sql, unit, range, fill) {name, sql, unit, PQ_CR_##range, 3, 0, fill, NULL}
+#define V(v, name, sql, unit, range, fill) {name, sql, unit, PQ_CR_##range, v, 0, fill, NULL}
+#define DB(name, sql, fill) {name, sql, "", PQ_CR_ANY, 3, PQ_COL_DB, fill, NULL}
+
+static const pq_col meta_cols[] = {
+	C("key", "TEXT PRIMARY KEY", "", ANY, "schema_version, created_by, spec_name, spec_hash"),
+	C("value", "TEXT NOT NULL", "", ANY, "its value"),
+};
+
+static const pq_col run_cols[] = {
+	DB("run_id", "INTEGER PRIMARY KEY", "the run's number in this file"),
+	C("run_uuid", "TEXT NOT NULL UNIQUE", "", ANY, "128 random bits, hex"),
+	C("spec_name", "TEXT NOT NULL", "", ANY, "the spec's or preset's name"),
+	C("spec_hash", "TEXT NOT NULL", "", ANY, "the grid's hash (meta.spec_hash)"),
+	C("spec_text", "TEXT NOT NULL", "", ANY, "the spec as given"),
+	C("command_line", "TEXT NOT NULL", "", ANY, "the sweep's command line"),
+	C("pqtls_version", "TEXT NOT NULL", "", ANY, "this pqtls"),
+	C("openssl_version", "TEXT NOT NULL", "", ANY, "OpenSSL_version(OPENSSL_VERSION)"),
+	C("kernel", "TEXT NOT NULL", "", ANY, "uname: system, release, machine"),
+	C("cpu_model", "TEXT NOT NULL", "", ANY, "/proc/cpuinfo's model name"),
+	C("cpu_count", "INTEGER NOT NULL", "", ANY, "CPUs online"),
+	C("host_name", "TEXT NOT NULL", "", ANY, "gethostname"),
+	C("link_backend", "TEXT NOT NULL", "", ANY, "userspace, netem or none"),
+	C("cc_default", "TEXT NOT NULL", "", ANY, "the host's default congestion control"),
+	C("seed", "INTEGER NOT NULL", "", ANY, "the sweep's seed"),
+	C("shard_index", "INTEGER NOT NULL", "", ANY, "--shard I/N: I"),
+	C("shard_count", "INTEGER NOT NULL", "", ANY, "--shard I/N: N"),
+	C("remote_server", "TEXT", "", ANY, "--server HOST:PORT; NULL: the sweep's own servers"),
+	V(4, "chromium_version", "TEXT", "", ANY, "the browser of client = chromium cells; NULL when none ran"),
+	C("cells_planned", "INTEGER NOT NULL", "", ANY, "cells of the grid this run meant to measure"),
+	C("started_at", "TEXT NOT NULL", "", ANY, "UTC, 2026-11-30T20:31:48Z"),
+	C("ended_at", "TEXT", "", ANY, "UTC; NULL while running"),
+	DB("end_status", "TEXT NOT NULL DEFAULT 'running'", "running, complete, interrupted or failed: why"),
+};
+
+/* The link columns link_check and cell share: the forwarder's own accounting (lateness =
+ * each packet's write minus its scheduled release; NULL: not kept, netem) and drops. */
+#define LINK_WINDOW                                                                                     \
+	C("link_late_p50_us", "REAL", "us", LATE, "the forwarder's release lateness, median"),           \
+	C("link_late_p99_us", "REAL", "us", LATE, "its p99"),                                            \
+	C("link_late_max_us", "REAL", "us", LATE, "its largest"),                                        \
+	C("link_releases_pkts", "INTEGER", "pkts", COUNT, "packets the forwarder released"),            \
+	C("link_drop_loss_pkts", "INTEGER", "pkts", COUNT, "dropped by the loss model"),                 \
+	C("link_drop_queue_pkts", "INTEGER", "pkts", COUNT, "dropped by the full queue"),                \
+	C("link_drop_unplanned_pkts", "INTEGER", "pkts", COUNT, "dropped for no reason of the model"),   \
+	C("link_fwd_wait_us", "REAL", "us", DUR, "the forwarder's own wait for a CPU")
+
+static const pq_col link_check_cols[] = {
+	DB("link_check_id", "INTEGER PRIMARY KEY", "the check's number in this file"),
+	C("run_id", "INTEGER NOT NULL REFERENCES run(run_id)", "", ANY, "the run that checked"),
+	C("link_key", "TEXT NOT NULL", "", ANY, "the link's key"),
+	C("link_desc", "TEXT NOT NULL", "", ANY, "the link as configured, in words"),
+	C("backend", "TEXT NOT NULL", "", ANY, "userspace or netem"),
+	C("checked", "INTEGER NOT NULL", "", ANY, "1 checked, 0 --no-check"),
+	C("ok", "INTEGER", "", ANY, "1 within every budget"),
+	C("rtt_cfg_us", "REAL", "us", DUR, "the RTT configured"),
+	C("rtt_samples", "INTEGER", "", COUNT, "echoes timed"),
+	C("rtt_lost", "INTEGER", "", COUNT, "echoes lost"),
+	C("rtt_p50_us", "REAL", "us", DUR, "kernel-timed RTT, median"),
+	C("rtt_p99_us", "REAL", "us", DUR, "its p99"),
+	C("rtt_min_us", "REAL", "us", DUR, "its least"),
+	C("rtt_max_us", "REAL", "us", DUR, "its largest"),
+	C("rtt_err_p50_us", "REAL", "us", ANY, "RTT minus configured, median"),
+	C("rtt_err_p99_us", "REAL", "us", ANY, "its p99"),
+	C("rtt_ok", "INTEGER", "", ANY, "the RTT within its budget"),
+	C("c2s_rate_bps", "REAL", "bps", COUNT, "rate measured, client to server"),
+	C("s2c_rate_bps", "REAL", "bps", COUNT, "rate measured, server to client"),
+	C("c2s_rate_ok", "INTEGER", "", ANY, "within its budget"),
+	C("s2c_rate_ok", "INTEGER", "", ANY, "within its budget"),
+	C("c2s_loss_pct", "REAL", "pct", PCT, "loss measured, client to server"),
+	C("s2c_loss_pct", "REAL", "pct", PCT, "loss measured, server to client"),
+	C("c2s_loss_ok", "INTEGER", "", ANY, "within its budget"),
+	C("s2c_loss_ok", "INTEGER", "", ANY, "within its budget"),
+	C("host_steal_pct", "REAL", "pct", PCT, "the host's steal during the check"),
+	C("probe_p50_us", "REAL", "us", DUR, "the echo as the probe saw it (the host's noise), median"),
+	C("probe_p99_us", "REAL", "us", DUR, "its p99"),
+	C("link_ok", "INTEGER", "", ANY, "the link within its budget"),
+	LINK_WINDOW,
+	C("host_runq_before", "INTEGER", "", COUNT, "the run queue before"),
+	C("host_runq_after", "INTEGER", "", COUNT, "the run queue after"),
+	C("summary", "TEXT NOT NULL", "", ANY, "the check in one line"),
+	C("checked_at", "TEXT NOT NULL", "", ANY, "UTC"),
+};
+
+
+static pq_colval v_nice(int n)
+{
+	return n == PQ_SCHED_NICE_KEEP ? pq_cv_null() : pq_cv_int(n);
+}
+
+/* Every cell column but the dimensions' (exp/dim.h, put in at ins_at) and the link window's
+ * (the writer binds those from the window, as for link_check: pq_store_bind_window):
+ * X(name, sql, unit, range, since, fill, value over x, the cell's pq_store_cell_rec, and r,
+ * its pq_store_cell_row); W(rows without a getter). */
+#define CELL_COLS(X, W)                                                                                        \
+	W(DB("cell_id", "INTEGER PRIMARY KEY", "the cell's number in this file"))                              \
+	X(cell_key, "TEXT NOT NULL", "", ANY, 3, "hash of the dimensions' canonical text and the trial", pq_cv_str(x->c->key)) \
+	X(point_key, "TEXT NOT NULL", "", ANY, 3, "the grid point across trials", pq_cv_str(x->c->point_key))     \
+	X(host_name, "TEXT NOT NULL", "", ANY, 3, "the measuring host", pq_cv_str(x->host))                       \
+	X(run_id, "INTEGER NOT NULL REFERENCES run(run_id)", "", ANY, 3, "the run that measured it", pq_cv_int(x->run_id)) \
+	X(link_check_id, "INTEGER REFERENCES link_check(link_check_id)", "", ANY, 3, "its link's check",       \
+	  r->link_check_id > 0 ? pq_cv_int(r->link_check_id) : pq_cv_null())                                             \
+	X(cell_index, "INTEGER NOT NULL", "", ANY, 3, "its place in the grid", pq_cv_int((long long)x->c->index))  \
+	X(link_key, "TEXT NOT NULL", "", ANY, 3, "its link's key", pq_cv_str(x->c->link_key))                     \
+	X(trial, "INTEGER NOT NULL", "", ANY, 3, "the trial, from 0", pq_cv_int(x->c->p.trial))                    \
+	X(arm, "TEXT NOT NULL", "", ANY, 3, "the arm's name", pq_cv_str(x->c->p.arm))                             \
+	X(chain_desc, "TEXT", "", ANY, 3, "the chain as built (pq_chain_info)", pq_cv_text(r->chain_desc))         \
+	X(chain_der_bytes, "INTEGER", "bytes", ANY, 3, "its DER bytes", pq_cv_opt(r->chain_der_bytes))             \
+	X(cert_msg_bytes, "INTEGER", "bytes", ANY, 3, "its Certificate message", pq_cv_opt(r->cert_msg_bytes))     \
+	X(first_flight_bytes, "INTEGER", "bytes", ANY, 3, "the server's first flight", pq_cv_opt(r->first_flight_bytes)) \
+	X(first_flight_segs, "INTEGER", "segs", ANY, 3, "the same in TCP segments", pq_cv_opt(r->first_flight_segs)) \
+	X(chain_cached, "INTEGER", "", ANY, 3, "1 when the chain came from the cache", pq_cv_opt(r->chain_cached))  \
+	X(response_bytes, "INTEGER NOT NULL", "bytes", ANY, 3, "N of GET /bytes/N; -1 for '/' and 'none'",     \
+	  pq_cv_int(x->c->p.response_bytes))                                                                       \
+	X(mss_bytes, "INTEGER", "bytes", ANY, 3, "the MSS in force (tcp_info); NULL unknown", pq_cv_opt(x->e->mss)) \
+	X(server_hs_timeout_us, "INTEGER NOT NULL", "us", ANY, 3, "the server's handshake timeout",             \
+	  pq_cv_int(r->server_hs_timeout_ns / 1000))                                                               \
+	X(server_idle_timeout_us, "INTEGER NOT NULL", "us", ANY, 3, "the server's idle timeout",               \
+	  pq_cv_int(r->server_idle_timeout_ns / 1000))                                                             \
+	X(link_check_ok, "INTEGER", "", ANY, 3, "its link's check passed; NULL not checked", pq_cv_opt(r->link_check_ok)) \
+	X(status, "TEXT NOT NULL", "", ANY, 3, "ok, failures or failed", pq_cv_str(r->status))                     \
+	X(failure_reason, "TEXT", "", ANY, 3, "why, when not ok", pq_cv_text(r->failure_reason))                   \
+	X(conns_ok, "INTEGER NOT NULL", "", ANY, 3, "connections without error", pq_cv_int(x->conns_ok))           \
+	X(conns_failed, "INTEGER NOT NULL", "", ANY, 3, "connections with one", pq_cv_int(x->conns_failed))        \
+	X(server_handshakes, "INTEGER", "", ANY, 3, "handshakes the server completed", pq_cv_opt(r->server_handshakes)) \
+	X(server_errors, "INTEGER", "", ANY, 3, "errors the server saw", pq_cv_opt(r->server_errors))              \
+	X(server_error_detail, "TEXT", "", ANY, 3, "the first of them", pq_cv_text(r->server_error_detail))        \
+	X(client_cpu_us, "INTEGER", "us", ANY, 3, "the client's CPU time",                                     \
+	  r->client_cpu_ns < 0 ? pq_cv_null() : pq_cv_int(r->client_cpu_ns / 1000))                                      \
+	X(server_link_cpu_us, "INTEGER", "us", ANY, 3, "the server's and the link's CPU time",                 \
+	  r->server_link_cpu_ns < 0 ? pq_cv_null() : pq_cv_int(r->server_link_cpu_ns / 1000))                            \
+	X(host_steal_pct, "REAL", "pct", PCT, 3, "the host's steal during the cell", pq_cv_optr(r->host_steal_pct)) \
+	X(host_runq_before, "INTEGER", "", ANY, 3, "the run queue before", pq_cv_opt(r->host_runq_before))         \
+	X(host_runq_after, "INTEGER", "", ANY, 3, "the run queue after", pq_cv_opt(r->host_runq_after))            \
+	X(host_load1_before, "REAL", "", ANY, 3, "the 1-minute load before", pq_cv_optr(r->host_load1_before))     \
+	X(host_load1_after, "REAL", "", ANY, 3, "the 1-minute load after", pq_cv_optr(r->host_load1_after))        \
+	X(host_nice, "INTEGER", "", ANY, 4, "the endpoints' nice, read back (the larger); NULL unknown",        \
+	  v_nice(r->host_nice))                                                                                \
+	X(host_group_nice, "INTEGER", "", ANY, 4, "their session group's nice; NULL no grouping",              \
+	  v_nice(r->host_group_nice))                                                                          \
+	X(host_client_wait_p50_us, "REAL", "us", DUR, 4, "the client's wait for a CPU per connection, median", \
+	  pq_cv_optr(r->host_client_wait_p50_us))                                                                  \
+	X(host_client_wait_max_us, "REAL", "us", DUR, 4, "its largest", pq_cv_optr(r->host_client_wait_max_us))    \
+	X(host_server_wait_p50_us, "REAL", "us", DUR, 4, "the server's, accept to close, median",              \
+	  pq_cv_optr(r->host_server_wait_p50_us))                                                                  \
+	X(host_server_wait_max_us, "REAL", "us", DUR, 4, "its largest", pq_cv_optr(r->host_server_wait_max_us))    \
+	W(LINK_WINDOW, C("link_ok", "INTEGER", "", ANY, "1 within the link's budget, 0 over, NULL not known")) \
+	X(host_ok, "INTEGER", "", ANY, 3, "1 within the host's budget, 0 over, NULL not known", pq_cv_opt(r->host_ok)) \
+	X(started_at, "TEXT NOT NULL", "", ANY, 3, "UTC", pq_cv_str(r->started_at))                                \
+	X(wall_us, "INTEGER NOT NULL", "us", ANY, 3, "how long the cell took", pq_cv_int(r->wall_ns / 1000))
+
+#define CELL_GET(name, sql, unit, range, since, fill, value)                                                  \
+	static void get_cell_##name(const void *rec, pq_colval *v)                                             \
+	{                                                                                                      \
+		const pq_store_cell_rec *x = rec;                                                              \
+		const pq_store_cell_row *r = x->row;                                                           \
+		(void)r;                                                                                       \
+		*v = value;                                                                                    \
+	}
+#define NO_GET(...)
+CELL_COLS(CELL_GET, NO_GET)
+
+#define CELL_ROW(name, sql, unit, range, since, fill, value)                                                  \
+	{#name, sql, unit, PQ_CR_##range, since, 0, fill, get_cell_##name},
+#define AS_ROWS(...) __VA_ARGS__,
+static const pq_col cell_cols[] = {CELL_COLS(CELL_ROW, AS_ROWS)};
+enum { CELL_DIMS_AT = 10 }; /* after arm: the dimensions */
+
+/* The conn table: the cell's id and the connection's place (the writer's own), then a
+ * connection record's columns (load/fields.h). */
+static const pq_col conn_cols[] = {
+	C("cell_id", "INTEGER NOT NULL REFERENCES cell(cell_id)", "", ANY, "its cell"),
+	C("conn_index", "INTEGER NOT NULL", "", ANY, "its place in the cell"),
+};
+
+const pq_table pq_tables[PQ_T_COUNT] = {
+	[PQ_T_META] = {"meta", meta_cols, N(meta_cols), N(meta_cols), PQ_TI_NONE, "", " WITHOUT ROWID", ""},
+	[PQ_T_RUN] = {"run", run_cols, N(run_cols), N(run_cols), PQ_TI_NONE, "", "", ""},
+	[PQ_T_LINK_CHECK] = {"link_check", link_check_cols, N(link_check_cols), N(link_check_cols), PQ_TI_NONE, "", "",
+			     ""},
+	[PQ_T_CELL] = {"cell", cell_cols, N(cell_cols), CELL_DIMS_AT, PQ_TI_DIMS, "UNIQUE (cell_key, host_name)", "",
+		       "CREATE INDEX cell_run ON cell(run_id);\nCREATE INDEX cell_arm ON cell(arm, rtt_us);\n"},
+	[PQ_T_CONN] = {"conn", conn_cols, N(conn_cols), N(conn_cols), PQ_TI_LOAD, "PRIMARY KEY (cell_id, conn_index)",
+		       " WITHOUT ROWID", ""},
+};
+
+/* How many rows table t takes in at ins_at: the stored dimensions, a record's columns. */
+static size_t ninserted(enum pq_table_id t)
+{
+	size_t n = 0;
+	if (pq_tables[t].inserted == PQ_TI_LOAD)
+		return pq_load_nfields;
+	for (int i = 0; pq_tables[t].inserted == PQ_TI_DIMS && i < PQ_DIM_COUNT; i++)
+		n += pq_dims[i].column != NULL;
+	return n;
+}
+
+size_t pq_table_ncols(enum pq_table_id t)
+{
+	return pq_tables[t].ncols + ninserted(t);
+}
+
+/* A dimension's column as a row: its range from its type, as the reader has always read it. */
+static void dim_col(const pq_dim *k, pq_col *out)
+{
+	int text = strncmp(k->sql, "TEXT", 4) == 0;
+	*out = (pq_col){k->column, k->sql, "", PQ_CR_COUNT, 3, 0, k->help, NULL};
+	if (text)
+		out->range = PQ_CR_ANY;
+	else if (k->type == PQ_DT_DUR)
+		out->range = PQ_CR_DUR;
+	else if (k->type == PQ_DT_FRAC)
+		out->range = PQ_CR_PCT;
+}
+
+/* Inserted row k of table t. */
+static void inserted_col(enum pq_table_id t, size_t k, pq_col *out)
+{
+	if (pq_tables[t].inserted == PQ_TI_LOAD) {
+		*out = pq_load_fields[k];
+		return;
+	}
+	for (int d = 0; d < PQ_DIM_COUNT; d++)
+		if (pq_dims[d].column && k-- == 0) {
+			dim_col(&pq_dims[d], out);
+			return;
+		}
+}
+
+int pq_table_col(enum pq_table_id t, size_t i, pq_col *out)
+{
+	const pq_table *tb = &pq_tables[t];
+	size_t ni = ninserted(t);
+	if (i < tb->ins_at) {
+		*out = tb->cols[i];
+		return 0;
+	}
+	if (i < tb->ins_at + ni) {
+		inserted_col(t, i - tb->ins_at, out);
+		return 0;
+	}
+	if (i - ni < tb->ncols) {
+		*out = tb->cols[i - ni];
+		return 0;
+	}
+	return -1;
+}
+
+int pq_table_find(enum pq_table_id t, const char *name)
+{
+	pq_col c;
+	for (size_t i = 0; pq_table_col(t, i, &c) == 0; i++)
+		if (strcmp(c.name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+const char *pq_col_default(const pq_col *c, char *buf, size_t n)
+{
+	const char *d = strstr(c->sql, "DEFAULT ");
+	if (!d) {
+		snprintf(buf, n, "NULL");
+		return buf;
+	}
+	d += strlen("DEFAULT ");
+	/* a quoted text (no quote inside: the table's defaults are words) or a number */
+	size_t len = d[0] == '\'' ? (size_t)(strchr(d + 1, '\'') ? strchr(d + 1, '\'') - d + 1 : 1)
+				  : strcspn(d, " ,");
+	snprintf(buf, n, "%.*s", (int)len, d);
+	return buf;
+}
