@@ -220,11 +220,28 @@ static int drop_views(sqlite3 *db, const char *path, const char *text, pq_diag *
 	return rc;
 }
 
+/* Whether every table has every column of the column table (a version 4 file written
+ * before a column was added to it may lack some). */
+static int complete(sqlite3 *db)
+{
+	for (int t = 0; t < PQ_T_COUNT; t++) {
+		size_t n = pq_table_ncols((enum pq_table_id)t);
+		unsigned char *present = malloc(n);
+		int all = present && pq_cols_present(db, "main", (enum pq_table_id)t, present, n) == 0;
+		for (size_t i = 0; all && i < n; i++)
+			all = present[i];
+		free(present);
+		if (!all)
+			return 0;
+	}
+	return 1;
+}
+
 int pq_cols_migrate(sqlite3 *db, const char *path, pq_diag *d)
 {
 	int from = 0;
 	int rc = pq_rdb_read_version(db, path, &from, d);
-	if (rc < 0 || from == PQ_SCHEMA_VERSION)
+	if (rc < 0 || (from == PQ_SCHEMA_VERSION && complete(db)))
 		return rc;
 	char *v = pq_cols_views_sql(), ver[96];
 	if (!v)
@@ -240,7 +257,8 @@ int pq_cols_migrate(sqlite3 *db, const char *path, pq_diag *d)
 		rc = pq_sql_exec(db, "COMMIT", path, d);
 	if (rc < 0) {
 		(void)sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-		rc = pq_diag_prefix(d, rc, "upgrading from schema version %d to %d", from, PQ_SCHEMA_VERSION);
+		rc = pq_diag_prefix(d, rc, "upgrading from schema version %d to %d (every column)", from,
+				    PQ_SCHEMA_VERSION);
 	}
 out:
 	free(v);

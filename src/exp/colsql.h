@@ -31,8 +31,9 @@ int pq_cols_select_sql(sqlite3 *db, const char *schema, enum pq_table_id t, cons
 		       pq_buf *b) PQ_MUST_USE;
 /* Brings a file of version PQ_SCHEMA_OLDEST up to PQ_SCHEMA_VERSION in one transaction:
  * every column of the table it lacks added with its default (ALTER TABLE ADD COLUMN), the
- * views made again, the version written. 0 when it already was current; the caller holds
- * the file's write lock. Errors name path. */
+ * views made again, the version written; a current file that lacks a column (written
+ * before the column was added) the same way. 0 with nothing done when it is current and
+ * whole; the caller holds the file's write lock. Errors name path. */
 int pq_cols_migrate(sqlite3 *db, const char *path, pq_diag *d) PQ_MUST_USE;
 
 #endif

@@ -162,7 +162,8 @@ static void bad_inputs(void **state)
 	pq_buf_reset(&b);
 	assert_true(pq_cols_select_sql(db, "main", PQ_T_LINK_CHECK, NULL, &b) < 0);
 	pq_diag d = {0};
-	assert_true(pq_cols_migrate(db, "x.db", &d) == 0); /* current: nothing to do, nothing read */
+	assert_true(pq_cols_migrate(db, "x.db", &d) < 0); /* current but no link_check to complete */
+	assert_non_null(strstr(d.msg, "link_check"));
 	assert_int_equal(sqlite3_exec(db, "UPDATE meta SET value = '3'", NULL, NULL, NULL), SQLITE_OK);
 	assert_true(pq_cols_migrate(db, "x.db", &d) < 0); /* no link_check to upgrade */
 	assert_non_null(strstr(d.msg, "x.db"));
@@ -223,12 +224,32 @@ static void older_file(void **state)
 	sqlite3_close(db);
 }
 
+/* A version 4 file written before a column was added: completed, its version kept. */
+static void current_but_short(void **state)
+{
+	(void)state;
+	sqlite3 *db = fresh();
+	pq_diag d = {0};
+	assert_int_equal(pq_cols_migrate(db, "new.db", &d), 0); /* whole: nothing done */
+	assert_int_equal(sqlite3_exec(db, "DROP VIEW conn_cell; ALTER TABLE conn DROP COLUMN browser_conns", NULL, NULL,
+				      NULL),
+			 SQLITE_OK);
+	assert_int_equal(pq_cols_migrate(db, "v4.db", &d), 0);
+	assert_int_equal(sqlite3_exec(db, "SELECT browser_conns, browser_ttfb_network_us FROM conn_cell", NULL, NULL,
+				      NULL),
+			 SQLITE_OK);
+	int v = 0;
+	assert_int_equal(pq_rdb_read_version(db, "v4.db", &v, &d), 0);
+	assert_int_equal(v, PQ_SCHEMA_VERSION);
+	sqlite3_close(db);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(names_once_types_valid), cmocka_unit_test(defaults),
 		cmocka_unit_test(schema_binding_reader_agree), cmocka_unit_test(bad_inputs),
-		cmocka_unit_test(older_file),
+		cmocka_unit_test(older_file), cmocka_unit_test(current_but_short),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
