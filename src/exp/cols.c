@@ -22,31 +22,56 @@ static const pq_col meta_cols[] = {
 	C("value", "TEXT NOT NULL", "", ANY, "its value"),
 };
 
-static const pq_col run_cols[] = {
-	DB("run_id", "INTEGER PRIMARY KEY", "the run's number in this file"),
-	C("run_uuid", "TEXT NOT NULL UNIQUE", "", ANY, "128 random bits, hex"),
-	C("spec_name", "TEXT NOT NULL", "", ANY, "the spec's or preset's name"),
-	C("spec_hash", "TEXT NOT NULL", "", ANY, "the grid's hash (meta.spec_hash)"),
-	C("spec_text", "TEXT NOT NULL", "", ANY, "the spec as given"),
-	C("command_line", "TEXT NOT NULL", "", ANY, "the sweep's command line"),
-	C("pqtls_version", "TEXT NOT NULL", "", ANY, "this pqtls"),
-	C("openssl_version", "TEXT NOT NULL", "", ANY, "OpenSSL_version(OPENSSL_VERSION)"),
-	C("kernel", "TEXT NOT NULL", "", ANY, "uname: system, release, machine"),
-	C("cpu_model", "TEXT NOT NULL", "", ANY, "/proc/cpuinfo's model name"),
-	C("cpu_count", "INTEGER NOT NULL", "", ANY, "CPUs online"),
-	C("host_name", "TEXT NOT NULL", "", ANY, "gethostname"),
-	C("link_backend", "TEXT NOT NULL", "", ANY, "userspace, netem or none"),
-	C("cc_default", "TEXT NOT NULL", "", ANY, "the host's default congestion control"),
-	C("seed", "INTEGER NOT NULL", "", ANY, "the sweep's seed"),
-	C("shard_index", "INTEGER NOT NULL", "", ANY, "--shard I/N: I"),
-	C("shard_count", "INTEGER NOT NULL", "", ANY, "--shard I/N: N"),
-	C("remote_server", "TEXT", "", ANY, "--server HOST:PORT; NULL: the sweep's own servers"),
-	V(4, "chromium_version", "TEXT", "", ANY, "the browser of client = chromium cells; NULL when none ran"),
-	C("cells_planned", "INTEGER NOT NULL", "", ANY, "cells of the grid this run meant to measure"),
-	C("started_at", "TEXT NOT NULL", "", ANY, "UTC, 2026-11-30T20:31:48Z"),
-	C("ended_at", "TEXT", "", ANY, "UTC; NULL while running"),
-	DB("end_status", "TEXT NOT NULL DEFAULT 'running'", "running, complete, interrupted or failed: why"),
-};
+/* A getter over a table's record type T, its record as k and k->r as r: X(name, sql, unit,
+ * range, since, fill, value). */
+#define GETTER(prefix, T, name, sql, unit, range, since, fill, value)                                        \
+	static void get_##prefix##name(const void *rec, pq_colval *v)                                          \
+	{                                                                                                      \
+		const T *k = rec;                                                                              \
+		(void)k;                                                                                       \
+		*v = value;                                                                                    \
+	}
+#define ROW(prefix, name, sql, unit, range, since, fill, value)                                              \
+	{#name, sql, unit, PQ_CR_##range, since, 0, fill, get_##prefix##name},
+#define NO_GET(...)
+#define AS_ROWS(...) __VA_ARGS__,
+
+/* X(...) over k, the run's pq_store_run_rec; W(rows without a getter). */
+#define RUN_COLS(X, W)                                                                                         \
+	W(DB("run_id", "INTEGER PRIMARY KEY", "the run's number in this file"))                                \
+	X(run_uuid, "TEXT NOT NULL UNIQUE", "", ANY, 3, "128 random bits, hex", pq_cv_str(k->uuid))            \
+	X(spec_name, "TEXT NOT NULL", "", ANY, 3, "the spec's or preset's name", pq_cv_str(k->r->spec_name))   \
+	X(spec_hash, "TEXT NOT NULL", "", ANY, 3, "the grid's hash (meta.spec_hash)", pq_cv_str(k->r->grid_hash)) \
+	X(spec_text, "TEXT NOT NULL", "", ANY, 3, "the spec as given",                                         \
+	  pq_cv_str(k->r->spec_text ? k->r->spec_text : ""))                                                   \
+	X(command_line, "TEXT NOT NULL", "", ANY, 3, "the sweep's command line",                               \
+	  pq_cv_str(k->r->command_line ? k->r->command_line : ""))                                             \
+	X(pqtls_version, "TEXT NOT NULL", "", ANY, 3, "this pqtls", pq_cv_str(PQTLS_VERSION))                  \
+	X(openssl_version, "TEXT NOT NULL", "", ANY, 3, "OpenSSL_version(OPENSSL_VERSION)", pq_cv_str(k->openssl)) \
+	X(kernel, "TEXT NOT NULL", "", ANY, 3, "uname: system, release, machine", pq_cv_str(k->kernel))        \
+	X(cpu_model, "TEXT NOT NULL", "", ANY, 3, "/proc/cpuinfo's model name", pq_cv_str(k->cpu))             \
+	X(cpu_count, "INTEGER NOT NULL", "", ANY, 3, "CPUs online", pq_cv_int(k->ncpu))                        \
+	X(host_name, "TEXT NOT NULL", "", ANY, 3, "gethostname", pq_cv_str(k->host))                           \
+	X(link_backend, "TEXT NOT NULL", "", ANY, 3, "userspace, netem or none",                               \
+	  pq_cv_str(k->r->link_backend ? k->r->link_backend : "none"))                                         \
+	X(cc_default, "TEXT NOT NULL", "", ANY, 3, "the host's default congestion control", pq_cv_str(k->cc))  \
+	X(seed, "INTEGER NOT NULL", "", ANY, 3, "the sweep's seed", pq_cv_int((long long)k->r->seed))         \
+	X(shard_index, "INTEGER NOT NULL", "", ANY, 3, "--shard I/N: I", pq_cv_int(k->r->shard_index))         \
+	X(shard_count, "INTEGER NOT NULL", "", ANY, 3, "--shard I/N: N", pq_cv_int(k->r->shard_count))         \
+	X(remote_server, "TEXT", "", ANY, 3, "--server HOST:PORT; NULL: the sweep's own servers",              \
+	  pq_cv_text(k->r->remote))                                                                            \
+	X(chromium_version, "TEXT", "", ANY, 4, "the browser of client = chromium cells; NULL when none ran",  \
+	  pq_cv_text(k->r->chromium_version))                                                                  \
+	X(cells_planned, "INTEGER NOT NULL", "", ANY, 3, "cells of the grid this run meant to measure",        \
+	  pq_cv_int((long long)k->r->cells_planned))                                                           \
+	X(started_at, "TEXT NOT NULL", "", ANY, 3, "UTC, 2026-11-30T20:31:48Z", pq_cv_str(k->now))             \
+	W(C("ended_at", "TEXT", "", ANY, "UTC; NULL while running"),                                           \
+	  DB("end_status", "TEXT NOT NULL DEFAULT 'running'", "running, complete, interrupted or failed: why"))
+
+#define RUN_GET(...) GETTER(run_, pq_store_run_rec, __VA_ARGS__)
+#define RUN_ROW(...) ROW(run_, __VA_ARGS__)
+RUN_COLS(RUN_GET, NO_GET)
+static const pq_col run_cols[] = {RUN_COLS(RUN_ROW, AS_ROWS)};
 
 /* The link columns link_check and cell share: the forwarder's own accounting (lateness =
  * each packet's write minus its scheduled release; NULL: not kept, netem) and drops. */
@@ -60,42 +85,60 @@ static const pq_col run_cols[] = {
 	C("link_drop_unplanned_pkts", "INTEGER", "pkts", COUNT, "dropped for no reason of the model"),   \
 	C("link_fwd_wait_us", "REAL", "us", DUR, "the forwarder's own wait for a CPU")
 
-static const pq_col link_check_cols[] = {
-	DB("link_check_id", "INTEGER PRIMARY KEY", "the check's number in this file"),
-	C("run_id", "INTEGER NOT NULL REFERENCES run(run_id)", "", ANY, "the run that checked"),
-	C("link_key", "TEXT NOT NULL", "", ANY, "the link's key"),
-	C("link_desc", "TEXT NOT NULL", "", ANY, "the link as configured, in words"),
-	C("backend", "TEXT NOT NULL", "", ANY, "userspace or netem"),
-	C("checked", "INTEGER NOT NULL", "", ANY, "1 checked, 0 --no-check"),
-	C("ok", "INTEGER", "", ANY, "1 within every budget"),
-	C("rtt_cfg_us", "REAL", "us", DUR, "the RTT configured"),
-	C("rtt_samples", "INTEGER", "", COUNT, "echoes timed"),
-	C("rtt_lost", "INTEGER", "", COUNT, "echoes lost"),
-	C("rtt_p50_us", "REAL", "us", DUR, "kernel-timed RTT, median"),
-	C("rtt_p99_us", "REAL", "us", DUR, "its p99"),
-	C("rtt_min_us", "REAL", "us", DUR, "its least"),
-	C("rtt_max_us", "REAL", "us", DUR, "its largest"),
-	C("rtt_err_p50_us", "REAL", "us", ANY, "RTT minus configured, median"),
-	C("rtt_err_p99_us", "REAL", "us", ANY, "its p99"),
-	C("rtt_ok", "INTEGER", "", ANY, "the RTT within its budget"),
-	C("c2s_rate_bps", "REAL", "bps", COUNT, "rate measured, client to server"),
-	C("s2c_rate_bps", "REAL", "bps", COUNT, "rate measured, server to client"),
-	C("c2s_rate_ok", "INTEGER", "", ANY, "within its budget"),
-	C("s2c_rate_ok", "INTEGER", "", ANY, "within its budget"),
-	C("c2s_loss_pct", "REAL", "pct", PCT, "loss measured, client to server"),
-	C("s2c_loss_pct", "REAL", "pct", PCT, "loss measured, server to client"),
-	C("c2s_loss_ok", "INTEGER", "", ANY, "within its budget"),
-	C("s2c_loss_ok", "INTEGER", "", ANY, "within its budget"),
-	C("host_steal_pct", "REAL", "pct", PCT, "the host's steal during the check"),
-	C("probe_p50_us", "REAL", "us", DUR, "the echo as the probe saw it (the host's noise), median"),
-	C("probe_p99_us", "REAL", "us", DUR, "its p99"),
-	C("link_ok", "INTEGER", "", ANY, "the link within its budget"),
-	LINK_WINDOW,
-	C("host_runq_before", "INTEGER", "", COUNT, "the run queue before"),
-	C("host_runq_after", "INTEGER", "", COUNT, "the run queue after"),
-	C("summary", "TEXT NOT NULL", "", ANY, "the check in one line"),
-	C("checked_at", "TEXT NOT NULL", "", ANY, "UTC"),
-};
+/* X(...) over k, the check's pq_store_check_rec, and its result k->r (NULL: not checked). */
+#define CK(value) (k->r ? (value) : pq_cv_null())
+#define CK_US(ns) CK((ns) < 0 ? pq_cv_null() : pq_cv_real((double)(ns) / 1e3))
+#define CK_DIR(i, what, value) CK(k->r->dir[i].measured_##what ? (value) : pq_cv_null())
+#define CHECK_COLS(X, W)                                                                                       \
+	W(DB("link_check_id", "INTEGER PRIMARY KEY", "the check's number in this file"))                       \
+	X(run_id, "INTEGER NOT NULL REFERENCES run(run_id)", "", ANY, 3, "the run that checked", pq_cv_int(k->run_id)) \
+	X(link_key, "TEXT NOT NULL", "", ANY, 3, "the link's key", pq_cv_str(k->link_key))                     \
+	X(link_desc, "TEXT NOT NULL", "", ANY, 3, "the link as configured, in words", pq_cv_str(k->desc))      \
+	X(backend, "TEXT NOT NULL", "", ANY, 3, "userspace or netem", pq_cv_str(k->backend))                   \
+	X(checked, "INTEGER NOT NULL", "", ANY, 3, "1 checked, 0 --no-check", pq_cv_int(k->r != NULL))         \
+	X(ok, "INTEGER", "", ANY, 3, "1 within every budget", CK(pq_cv_int(k->r->ok)))                          \
+	X(rtt_cfg_us, "REAL", "us", DUR, 3, "the RTT configured", CK_US(k->r->rtt_cfg_ns))                        \
+	X(rtt_samples, "INTEGER", "", COUNT, 3, "echoes timed", CK(pq_cv_int(k->r->rtt_n)))                     \
+	X(rtt_lost, "INTEGER", "", COUNT, 3, "echoes lost", CK(pq_cv_int(k->r->rtt_lost)))                      \
+	X(rtt_p50_us, "REAL", "us", DUR, 3, "kernel-timed RTT, median", CK_US(k->r->rtt_p50_ns))                  \
+	X(rtt_p99_us, "REAL", "us", DUR, 3, "its p99", CK_US(k->r->rtt_p99_ns))                                   \
+	X(rtt_min_us, "REAL", "us", DUR, 3, "its least", CK_US(k->r->rtt_min_ns))                                 \
+	X(rtt_max_us, "REAL", "us", DUR, 3, "its largest", CK_US(k->r->rtt_max_ns))                               \
+	X(rtt_err_p50_us, "REAL", "us", ANY, 3, "RTT minus configured, median", CK(pq_cv_real(k->r->err_p50_ns / 1e3))) \
+	X(rtt_err_p99_us, "REAL", "us", ANY, 3, "its p99", CK(pq_cv_real(k->r->err_p99_ns / 1e3)))              \
+	X(rtt_ok, "INTEGER", "", ANY, 3, "the RTT within its budget (NULL: not judged, jitter or rate)",        \
+	  CK(k->r->rtt_judged ? pq_cv_int(k->r->rtt_ok) : pq_cv_null()))                                        \
+	X(c2s_rate_bps, "REAL", "bps", COUNT, 3, "rate measured, client to server",                            \
+	  CK_DIR(0, rate, pq_cv_real(k->r->dir[0].rate_bps)))                                                     \
+	X(s2c_rate_bps, "REAL", "bps", COUNT, 3, "rate measured, server to client",                            \
+	  CK_DIR(1, rate, pq_cv_real(k->r->dir[1].rate_bps)))                                                     \
+	X(c2s_rate_ok, "INTEGER", "", ANY, 3, "within its budget", CK_DIR(0, rate, pq_cv_int(k->r->dir[0].rate_ok))) \
+	X(s2c_rate_ok, "INTEGER", "", ANY, 3, "within its budget", CK_DIR(1, rate, pq_cv_int(k->r->dir[1].rate_ok))) \
+	X(c2s_loss_pct, "REAL", "pct", PCT, 3, "loss measured, client to server",                              \
+	  CK_DIR(0, loss, pq_cv_real(k->r->dir[0].loss * 100)))                                                   \
+	X(s2c_loss_pct, "REAL", "pct", PCT, 3, "loss measured, server to client",                              \
+	  CK_DIR(1, loss, pq_cv_real(k->r->dir[1].loss * 100)))                                                   \
+	X(c2s_loss_ok, "INTEGER", "", ANY, 3, "within its budget", CK_DIR(0, loss, pq_cv_int(k->r->dir[0].loss_ok))) \
+	X(s2c_loss_ok, "INTEGER", "", ANY, 3, "within its budget", CK_DIR(1, loss, pq_cv_int(k->r->dir[1].loss_ok))) \
+	X(host_steal_pct, "REAL", "pct", PCT, 3, "the host's steal during the check",                          \
+	  CK(k->r->host_steal >= 0 ? pq_cv_real(k->r->host_steal * 100) : pq_cv_null()))                       \
+	X(probe_p50_us, "REAL", "us", DUR, 3, "the echo as the probe saw it (the host's noise), median",       \
+	  CK_US(k->r->probe_p50_ns))                                                                              \
+	X(probe_p99_us, "REAL", "us", DUR, 3, "its p99", CK_US(k->r->probe_p99_ns))                               \
+	W(C("link_ok", "INTEGER", "", ANY, "the link within its budget"), LINK_WINDOW)                         \
+	X(host_runq_before, "INTEGER", "", COUNT, 3, "the run queue before", CK(pq_cv_opt(k->r->runq_before)))  \
+	X(host_runq_after, "INTEGER", "", COUNT, 3, "the run queue after", CK(pq_cv_opt(k->r->runq_after)))     \
+	X(summary, "TEXT NOT NULL", "", ANY, 3, "the check in one line", pq_cv_str(k->summary))                \
+	X(checked_at, "TEXT NOT NULL", "", ANY, 3, "UTC", pq_cv_str(k->now))
+
+#define CHECK_GET(...) GETTER(check_, pq_store_check_rec, __VA_ARGS__)
+#define CHECK_ROW(...) ROW(check_, __VA_ARGS__)
+CHECK_COLS(CHECK_GET, NO_GET)
+static const pq_col link_check_cols[] = {CHECK_COLS(CHECK_ROW, AS_ROWS)};
+#undef CK
+#undef CK_US
+#undef CK_DIR
+
 
 
 static pq_colval v_nice(int n)
@@ -172,12 +215,10 @@ static pq_colval v_nice(int n)
 		(void)r;                                                                                       \
 		*v = value;                                                                                    \
 	}
-#define NO_GET(...)
 CELL_COLS(CELL_GET, NO_GET)
 
 #define CELL_ROW(name, sql, unit, range, since, fill, value)                                                  \
 	{#name, sql, unit, PQ_CR_##range, since, 0, fill, get_cell_##name},
-#define AS_ROWS(...) __VA_ARGS__,
 static const pq_col cell_cols[] = {CELL_COLS(CELL_ROW, AS_ROWS)};
 enum { CELL_DIMS_AT = 10 }; /* after arm: the dimensions */
 

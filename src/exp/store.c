@@ -354,26 +354,9 @@ int pq_store_run_begin(pq_store *s, const pq_store_run *r, pq_diag *d)
 	rc = rc < 0 ? pq_diag_set(d, rc, "the run's INSERT is too long") : pq_sql_prepare(&st, s->db, sql, d);
 	if (rc < 0)
 		return rc;
-	pq_sql_text(&st, ":run_uuid", uuid);
-	pq_sql_text(&st, ":spec_name", r->spec_name);
-	pq_sql_text(&st, ":spec_hash", r->grid_hash);
-	pq_sql_text(&st, ":spec_text", r->spec_text ? r->spec_text : "");
-	pq_sql_text(&st, ":command_line", r->command_line ? r->command_line : "");
-	pq_sql_text(&st, ":pqtls_version", PQTLS_VERSION);
-	pq_sql_text(&st, ":openssl_version", OpenSSL_version(OPENSSL_VERSION));
-	pq_sql_text(&st, ":kernel", kernel);
-	pq_sql_text(&st, ":cpu_model", cpu[0] ? cpu : "unknown");
-	pq_sql_int(&st, ":cpu_count", sysconf(_SC_NPROCESSORS_ONLN));
-	pq_sql_text(&st, ":host_name", s->host);
-	pq_sql_text(&st, ":link_backend", r->link_backend ? r->link_backend : "none");
-	pq_sql_text(&st, ":cc_default", cc[0] ? cc : "unknown");
-	pq_sql_int(&st, ":seed", (long long)r->seed);
-	pq_sql_int(&st, ":shard_index", r->shard_index);
-	pq_sql_int(&st, ":shard_count", r->shard_count);
-	pq_sql_text(&st, ":remote_server", r->remote && r->remote[0] ? r->remote : NULL);
-	pq_sql_text(&st, ":chromium_version", r->chromium_version && r->chromium_version[0] ? r->chromium_version : NULL);
-	pq_sql_int(&st, ":cells_planned", (long long)r->cells_planned);
-	pq_sql_text(&st, ":started_at", now);
+	pq_store_run_rec rec = {r, uuid, OpenSSL_version(OPENSSL_VERSION), kernel, cpu[0] ? cpu : "unknown",
+				cc[0] ? cc : "unknown", s->host, now, sysconf(_SC_NPROCESSORS_ONLN)};
+	pq_store_bind_rec(&st, PQ_T_RUN, &rec);
 	rc = pq_sql_step_done(&st, "recording the run", d);
 	if (rc == 0)
 		s->run_id = sqlite3_last_insert_rowid(s->db);
@@ -410,14 +393,6 @@ int pq_store_cell_done(pq_store *s, const char *cell_key, pq_diag *d)
 	return done;
 }
 
-static void bind_us(pq_sql_stmt *st, const char *name, double ns)
-{
-	if (ns < 0)
-		pq_sql_null(st, name);
-	else
-		pq_sql_double(st, name, ns / 1e3);
-}
-
 void pq_store_bind_window(pq_sql_stmt *st, const pq_link_window *w, int ok)
 {
 	const pq_path_stats *a = &w->dir[0], *b = &w->dir[1];
@@ -449,55 +424,14 @@ int pq_store_link_check(pq_store *s, const char *link_key, const char *desc, con
 	rc = rc < 0 ? pq_diag_set(d, rc, "the link check's INSERT is too long") : pq_sql_prepare(&st, s->db, sql, d);
 	if (rc < 0)
 		return rc;
-	pq_sql_int(&st, ":run_id", s->run_id);
-	pq_sql_text(&st, ":link_key", link_key);
-	pq_sql_text(&st, ":link_desc", desc);
-	pq_sql_text(&st, ":backend", backend);
-	pq_sql_int(&st, ":checked", r != NULL);
-	pq_sql_text(&st, ":checked_at", now);
-	if (r) {
+	if (r)
 		pq_check_format(r, summary, sizeof summary);
-		pq_sql_int(&st, ":ok", r->ok);
-		bind_us(&st, ":rtt_cfg_us", (double)r->rtt_cfg_ns);
-		pq_sql_int(&st, ":rtt_samples", r->rtt_n);
-		pq_sql_int(&st, ":rtt_lost", r->rtt_lost);
-		bind_us(&st, ":rtt_p50_us", r->rtt_p50_ns);
-		bind_us(&st, ":rtt_p99_us", r->rtt_p99_ns);
-		bind_us(&st, ":rtt_min_us", r->rtt_min_ns);
-		bind_us(&st, ":rtt_max_us", r->rtt_max_ns);
-		bind_us(&st, ":probe_p50_us", r->probe_p50_ns);
-		bind_us(&st, ":probe_p99_us", r->probe_p99_ns);
-		pq_sql_double(&st, ":rtt_err_p50_us", r->err_p50_ns / 1e3);
-		pq_sql_double(&st, ":rtt_err_p99_us", r->err_p99_ns / 1e3);
-		if (r->rtt_judged)
-			pq_sql_int(&st, ":rtt_ok", r->rtt_ok);
-		for (int i = 0; i < 2; i++) {
-			const char *dir = i == 0 ? "c2s" : "s2c";
-			char name[4][32];
-			snprintf(name[0], sizeof name[0], ":%s_rate_bps", dir);
-			snprintf(name[1], sizeof name[1], ":%s_rate_ok", dir);
-			snprintf(name[2], sizeof name[2], ":%s_loss_pct", dir);
-			snprintf(name[3], sizeof name[3], ":%s_loss_ok", dir);
-			if (r->dir[i].measured_rate) {
-				pq_sql_double(&st, name[0], r->dir[i].rate_bps);
-				pq_sql_int(&st, name[1], r->dir[i].rate_ok);
-			}
-			if (r->dir[i].measured_loss) {
-				pq_sql_double(&st, name[2], r->dir[i].loss * 100);
-				pq_sql_int(&st, name[3], r->dir[i].loss_ok);
-			}
-		}
-		if (r->host_steal >= 0)
-			pq_sql_double(&st, ":host_steal_pct", r->host_steal * 100);
-		pq_store_bind_window(&st, &r->link, r->link_ok);
-		if (r->runq_before >= 0)
-			pq_sql_int(&st, ":host_runq_before", r->runq_before);
-		if (r->runq_after >= 0)
-			pq_sql_int(&st, ":host_runq_after", r->runq_after);
-	} else {
+	else
 		snprintf(summary, sizeof summary, "not checked");
-	}
-	pq_sql_text(&st, ":summary", summary);
+	pq_store_check_rec rec = {s->run_id, link_key, desc, backend, r, summary, now};
+	pq_store_bind_rec(&st, PQ_T_LINK_CHECK, &rec);
+	if (r)
+		pq_store_bind_window(&st, &r->link, r->link_ok);
 	rc = pq_sql_step_done(&st, "storing the link check", d);
 	if (rc == 0)
 		*id = sqlite3_last_insert_rowid(s->db);

@@ -53,6 +53,14 @@ typedef struct pq_store_run {
 	size_t cells_planned;
 } pq_store_run;
 
+/* The run row as the column table's getters read it (exp/cols.c): the caller's, and the
+ * host's manifest. */
+typedef struct pq_store_run_rec {
+	const pq_store_run *r;
+	const char *uuid, *openssl, *kernel, *cpu, *cc, *host, *now;
+	long long ncpu;
+} pq_store_run_rec;
+
 /* Adds this invocation's `run` row (with the host's manifest). */
 int pq_store_run_begin(pq_store *s, const pq_store_run *r, pq_diag *d) PQ_MUST_USE;
 /* "complete", "interrupted" or "failed: why". */
@@ -63,6 +71,15 @@ int64_t pq_store_run_id(const pq_store *s);
 /* 1 when this host already has the cell, 0 when not, negative on error. */
 int pq_store_cell_done(pq_store *s, const char *cell_key, pq_diag *d) PQ_MUST_USE;
 
+/* A link check's row as the column table's getters read it (exp/cols.c); r NULL: not
+ * checked. */
+typedef struct pq_store_check_rec {
+	int64_t run_id;
+	const char *link_key, *desc, *backend;
+	const pq_check_result *r;
+	const char *summary, *now;
+} pq_store_check_rec;
+
 /* Stores a link's self-check (r NULL: not checked); *id receives link_check_id. */
 int pq_store_link_check(pq_store *s, const char *link_key, const char *desc, const char *backend,
 			const pq_check_result *r, int64_t *id, pq_diag *d) PQ_MUST_USE;
@@ -71,6 +88,10 @@ int pq_store_link_check(pq_store *s, const char *link_key, const char *desc, con
  * link_drop_*_pkts, link_fwd_wait_us) bound from a window; ok -1 binds NULL. Store-internal. */
 struct pq_sql_stmt;
 void pq_store_bind_window(struct pq_sql_stmt *st, const pq_link_window *w, int ok);
+/* Every column of table t that has a getter (exp/cols.h), read from rec and bound under
+ * its name, NULL too, so a statement reset for the next row keeps nothing of the last.
+ * Store-internal. */
+void pq_store_bind_rec(struct pq_sql_stmt *st, enum pq_table_id t, const void *rec);
 
 /* What a cell measured besides its parameters and its connections. */
 typedef struct pq_store_cell_row {

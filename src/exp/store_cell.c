@@ -48,9 +48,7 @@ static void bind_value(pq_sql_stmt *st, const char *column, const pq_colval *v)
 	}
 }
 
-/* Every column of table t the column table fills from rec (exp/cols.h), each bound, NULL
- * too, so a statement reset for the next row keeps nothing of the last. */
-static void bind_rec(pq_sql_stmt *st, enum pq_table_id t, const void *rec)
+void pq_store_bind_rec(pq_sql_stmt *st, enum pq_table_id t, const void *rec)
 {
 	pq_col c;
 	pq_colval v;
@@ -105,7 +103,7 @@ int pq_store_cell(pq_store *s, const pq_exp_cell *c, const pq_exp_eff *e, const 
 	if ((rc = insert(db, PQ_T_CELL, &st, d)) < 0)
 		goto out;
 	pq_store_cell_rec rec = {c, e, row, pq_store_host(s), pq_store_run_id(s), (long long)ok, (long long)(n - ok)};
-	bind_rec(&st, PQ_T_CELL, &rec);
+	pq_store_bind_rec(&st, PQ_T_CELL, &rec);
 	bind_dims(&st, c, e);
 	pq_store_bind_window(&st, &row->link, row->link_ok);
 	if ((rc = pq_sql_step_done(&st, "storing a cell", d)) < 0)
@@ -116,7 +114,7 @@ int pq_store_cell(pq_store *s, const pq_exp_cell *c, const pq_exp_eff *e, const 
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		pq_sql_int(&st, ":cell_id", cell_id);
 		pq_sql_int(&st, ":conn_index", (long long)i);
-		bind_rec(&st, PQ_T_CONN, &recs[i]);
+		pq_store_bind_rec(&st, PQ_T_CONN, &recs[i]);
 		rc = pq_sql_step_reset(&st, "storing a connection", d);
 	}
 	pq_sql_finalize(&st);
