@@ -18,6 +18,7 @@
 #include "core/sched.h"
 #include "core/units.h"
 #include "exp/chains.h"
+#include "exp/colsql.h"
 #include "exp/dim.h"
 #include "exp/grid.h"
 #include "exp/jobs.h"
@@ -366,7 +367,7 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 		return PQ_EXIT_OK;
 	}
 	if (o->schema) {
-		char *sql = pq_store_schema_sql();
+		char *sql = pq_cols_schema_sql();
 		if (!sql)
 			return pq_cli_fail(path_name, "out of memory");
 		fputs(sql, stdout);

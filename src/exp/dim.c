@@ -502,20 +502,6 @@ int pq_dim_canon(const pq_exp_point *p, unsigned flags, char *buf, size_t n)
 	return (int)len;
 }
 
-int pq_dim_columns_sql(char *buf, size_t n)
-{
-	size_t len = 0;
-	for (int i = 0; i < PQ_DIM_COUNT; i++) {
-		if (!pq_dims[i].column)
-			continue;
-		int l = snprintf(buf + len, n - len, "\t%-23s %s,\n", pq_dims[i].column, pq_dims[i].sql);
-		if (l < 0 || (size_t)l >= n - len)
-			return PQ_ETOOBIG;
-		len += (size_t)l;
-	}
-	return (int)len;
-}
-
 int pq_dim_columns_each(const char *tmpl, const char *const *taken, char *buf, size_t n)
 {
 	size_t len = 0;

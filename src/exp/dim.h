@@ -2,7 +2,7 @@
  * stored value no spec key sets on its own (PQ_DIM_STORED) (pq_dims[], in the order of
  * enum pq_dim_id). The spec reader (exp/spec.c), the sweep's options and --keys
  * (cli/sweep.c), the canonical cell and link key text (exp/point.c), the cell table's
- * dimension columns and the views' (generated at database creation, exp/store.c), their
+ * dimension columns (the column table takes them in, exp/cols.c) and the views' (exp/colsql.c), their
  * binding (exp/store_cell.c) and the results reader (exp/rdb.c) all walk it, so a
  * dimension is one entry here plus its pq_exp_point field and the code that uses it.
  *
@@ -132,8 +132,6 @@ void pq_dim_apply(enum pq_dim_id k, const pq_exp_val *v, pq_exp_point *p);
 /* The canonical text of the dimensions with all of `flags` set (0: every non-global
  * one), in table order. Length, or PQ_ETOOBIG. */
 int pq_dim_canon(const pq_exp_point *p, unsigned flags, char *buf, size_t n);
-/* "rtt_us INTEGER,\n\tjitter_us INTEGER NOT NULL,\n..." for the cell table. */
-int pq_dim_columns_sql(char *buf, size_t n);
 /* Every stored column through a template, in table order, for the views: each '$' of tmpl
  * is the column's name, each '%' its name in the view: the same, or "NAME_asked" when the
  * name is in `taken` (NULL-terminated, may be NULL: the columns of a table the view joins,

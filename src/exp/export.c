@@ -9,7 +9,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/buf.h"
 #include "core/wfile.h"
+#include "exp/colsql.h"
 #include "exp/rdb.h"
 
 static const char *const tables[] = {"run", "link_check", "cell", "conn", "cell_stats", "arm_stats", NULL};
@@ -52,15 +54,44 @@ static int write_failed(FILE *f)
 	return ferror(f) ? -(errno ? errno : EIO) : 0;
 }
 
+/* A stored table's columns in the column table's order (a file of an older version: its
+ * missing columns as their defaults, exp/colsql.h); a view's as the file has them (and a
+ * table the file lacks as SQLite names it). */
+static int select_sql(sqlite3 *db, const char *table, pq_buf *b)
+{
+	int rc = pq_buf_printf(b, "SELECT ");
+	size_t start = b->len;
+	for (int t = 0; rc == 0 && t < PQ_T_COUNT; t++) {
+		if (strcmp(pq_tables[t].name, table) != 0)
+			continue;
+		rc = pq_cols_select_sql(db, "main", (enum pq_table_id)t, NULL, b);
+		if (rc == 0)
+			return pq_buf_printf(b, " FROM %s", table);
+		if (rc != PQ_EIO) /* PQ_EIO: no such table */
+			return rc;
+		b->len = start;
+		rc = 0;
+		break;
+	}
+	return rc ? rc : pq_buf_printf(b, "* FROM %s", table);
+}
+
 static int write_csv(const job *j, const char *table, FILE *f, pq_diag *d)
 {
 	sqlite3 *db = j->db;
-	char sql[128];
 	sqlite3_stmt *st = NULL;
-	snprintf(sql, sizeof sql, "SELECT * FROM %s", table);
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+	pq_buf sql;
+	pq_buf_init(&sql, 1 << 16);
+	int rc = select_sql(db, table, &sql);
+	if (rc < 0) {
+		pq_buf_dispose(&sql);
+		return pq_diag_set(d, rc, "%s: %s", table, pq_strerror(rc));
+	}
+	rc = sqlite3_prepare_v2(db, pq_buf_str(&sql), -1, &st, NULL);
+	pq_buf_dispose(&sql);
+	if (rc != SQLITE_OK)
 		return pq_diag_set(d, PQ_EIO, "%s: %s", table, sqlite3_errmsg(db));
-	int n = sqlite3_column_count(st), rc;
+	int n = sqlite3_column_count(st);
 	for (int i = 0; i < n; i++) {
 		fputs(i ? "," : "", f);
 		csv_field(f, sqlite3_column_name(st, i));

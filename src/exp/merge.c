@@ -10,7 +10,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/buf.h"
 #include "core/text.h"
+#include "exp/colsql.h"
 #include "exp/rdb.h"
 #include "exp/sql.h"
 #include "exp/store.h"
@@ -28,31 +30,41 @@ static int read_meta(const char *path, char *name, char *hash, pq_diag *d)
 	return rc;
 }
 
-/* INSERT INTO main.t SELECT every column of src.t, with id columns shifted by offsets. */
-static int copy_table(sqlite3 *db, const char *table, const char *const shift[][2], pq_diag *d)
+/* INSERT INTO main.t SELECT every column of src.t (the column table's; one an older input
+ * lacks as its default, exp/colsql.h), with id columns shifted by offsets. */
+static int copy_table(sqlite3 *db, enum pq_table_id t, const char *const shift[][2], pq_diag *d)
 {
-	char sql[128], cols[4096] = "", sel[4096] = "";
-	size_t cl = 0, sl = 0;
-	sqlite3_stmt *st = NULL;
-	snprintf(sql, sizeof sql, "PRAGMA main.table_info(%s)", table);
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return pq_diag_set(d, PQ_EIO, "merge: %s", sqlite3_errmsg(db));
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		const char *c = (const char *)sqlite3_column_text(st, 1);
+	const char *table = pq_tables[t].name;
+	size_t n = pq_table_ncols(t);
+	unsigned char *present = malloc(n);
+	char dflt[64];
+	pq_buf cols, sel;
+	pq_col c;
+	pq_buf_init(&cols, 1 << 16);
+	pq_buf_init(&sel, 1 << 16);
+	int rc = present ? pq_cols_present(db, "src", t, present, n) : PQ_ENOMEM;
+	for (size_t i = 0; rc == 0 && pq_table_col(t, i, &c) == 0; i++) {
 		const char *expr = NULL;
-		for (int i = 0; shift[i][0]; i++)
-			if (strcmp(shift[i][0], c) == 0)
-				expr = shift[i][1];
-		cl += (size_t)snprintf(cols + cl, sizeof cols - cl, "%s%s", cl ? ", " : "", c);
-		if (expr)
-			sl += (size_t)snprintf(sel + sl, sizeof sel - sl, "%s%s + %s", sl ? ", " : "", c, expr);
-		else
-			sl += (size_t)snprintf(sel + sl, sizeof sel - sl, "%s%s", sl ? ", " : "", c);
+		for (int k = 0; shift[k][0]; k++)
+			if (strcmp(shift[k][0], c.name) == 0)
+				expr = shift[k][1];
+		rc = pq_buf_printf(&cols, "%s%s", i ? ", " : "", c.name);
+		if (rc == 0 && !present[i])
+			rc = pq_buf_printf(&sel, "%s%s", i ? ", " : "", pq_col_default(&c, dflt, sizeof dflt));
+		else if (rc == 0)
+			rc = pq_buf_printf(&sel, "%s%s%s%s", i ? ", " : "", c.name, expr ? " + " : "", expr ? expr : "");
 	}
-	sqlite3_finalize(st);
-	char *ins = sqlite3_mprintf("INSERT INTO main.%s (%s) SELECT %s FROM src.%s", table, cols, sel, table);
-	int rc = ins ? pq_sql_exec(db, ins, table, d) : pq_diag_set(d, PQ_ENOMEM, "merge: out of memory");
+	char *ins = rc ? NULL
+		       : sqlite3_mprintf("INSERT INTO main.%s (%s) SELECT %s FROM src.%s", table, pq_buf_str(&cols),
+					 pq_buf_str(&sel), table);
+	if (rc < 0)
+		rc = pq_diag_set(d, rc, "merge: %s: %s", table, pq_strerror(rc));
+	else
+		rc = ins ? pq_sql_exec(db, ins, table, d) : pq_diag_set(d, PQ_ENOMEM, "merge: out of memory");
 	sqlite3_free(ins);
+	pq_buf_dispose(&cols);
+	pq_buf_dispose(&sel);
+	free(present);
 	return rc;
 }
 
@@ -97,8 +109,8 @@ static int merge_one(sqlite3 *db, const char *input, pq_diag *d)
 	const char *const cell_shift[][2] = {
 		{"cell_id", cell_base}, {"run_id", run_base}, {"link_check_id", lc_base}, {NULL, NULL}};
 	const char *const conn_shift[][2] = {{"cell_id", cell_base}, {NULL, NULL}};
-	if ((rc = copy_table(db, "run", run_shift, d)) < 0 || (rc = copy_table(db, "link_check", lc_shift, d)) < 0 ||
-	    (rc = copy_table(db, "cell", cell_shift, d)) < 0 || (rc = copy_table(db, "conn", conn_shift, d)) < 0)
+	if ((rc = copy_table(db, PQ_T_RUN, run_shift, d)) < 0 || (rc = copy_table(db, PQ_T_LINK_CHECK, lc_shift, d)) < 0 ||
+	    (rc = copy_table(db, PQ_T_CELL, cell_shift, d)) < 0 || (rc = copy_table(db, PQ_T_CONN, conn_shift, d)) < 0)
 		rc = pq_diag_prefix(d, rc, "%s", input);
 	if (rc == 0)
 		rc = pq_sql_exec(db, "COMMIT", "merge", d);

@@ -1,6 +1,6 @@
 /* THE percentile of pqtls (src/stats/sample.h: linear interpolation between closest ranks,
  * lo and frac by integer arithmetic) written once in SQL, for the views of schema.sql
- * (cell_stats, arm_stats), which pq_store_schema_sql fills from these two fragments:
+ * (cell_stats, arm_stats), which pq_cols_schema_sql (exp/colsql.h) fills from these two fragments:
  *
  *   "@PCT_PARTS COLUMN RANK COUNT P@" in an aggregate over rows numbered RANK (1-based, in
  *   COLUMN's order, NULLs last) of COUNT non-NULL values: COLUMN_P_lo and COLUMN_P_hi,

@@ -8,16 +8,19 @@
  * not an SQLite file; damaged (truncated or overwritten: "malformed"); a hot journal
  * beside it (a writer was interrupted mid-transaction); locked by a writer; not a pqtls
  * database (no meta table or meta.schema_version); a schema_version that is not a whole
- * number; a version other than PQ_SCHEMA_VERSION (older: refused, since cell keys and
- * stored values changed; newer: written by a newer pqtls). The file is opened read-only
- * and never changed.
+ * number; a version outside PQ_SCHEMA_OLDEST..PQ_SCHEMA_VERSION (older: refused, since cell
+ * keys and stored values changed; newer: written by a newer pqtls). The file is opened
+ * read-only and never changed: a file of an older version this pqtls reads is read as it
+ * is, a column it lacks reading as the column's default (exp/cols.h), as the upgrade a
+ * sweep writing into it makes (exp/colsql.h) would fill it.
  *
  * pq_rdb_open also reads every cell and connection, typed: each cell carries the stored
  * (effective) value of every dimension (dim[], exp/dim.h) and its measurement; numbers
  * that are text ('NaN', 'abc') refuse the file, naming the row and column, rather than
- * reading as 0, and so do numbers no measurement produces (PQ_ERANGE): a negative duration
- * or RTT, one over a day (PQ_RDB_MAX_US), a percentage outside 0..100, a negative count,
- * size or rate, so the report never shows them as measured; cells whose conn rows are fewer than they recorded are counted and said
+ * reading as 0, and so do numbers no measurement produces (PQ_ERANGE; each column's range is
+ * the column table's, exp/cols.h): a negative duration or RTT, one over a day
+ * (PQ_RDB_MAX_US), a percentage outside 0..100, a negative count, size or rate, so the
+ * report never shows them as measured; columns are read by name; cells whose conn rows are fewer than they recorded are counted and said
  * in `note`; a NUL inside a text value is kept visible as "\0" so two values never read
  * alike. */
 #ifndef PQ_EXP_RDB_H
@@ -26,6 +29,7 @@
 #include <stddef.h>
 
 #include "core/err.h"
+#include "exp/cols.h"
 #include "exp/dim.h"
 
 /* The results schema this pqtls writes and reads (meta.schema_version, user_version).
@@ -34,6 +38,7 @@
  * cell (host_nice, host_*_wait_*_us) and per connection (conn.client_wait_us), judged in
  * host_ok. */
 #define PQ_SCHEMA_VERSION 4
+/* The oldest version read and upgraded is PQ_SCHEMA_OLDEST (exp/cols.h). */
 
 /* The longest duration a stored measurement can hold, us: a day (a cell's connection
  * times out long before). */
@@ -43,7 +48,11 @@ struct sqlite3;
 
 /* Opens path read-only with every check above; *db is the caller's to sqlite3_close. */
 int pq_rdb_open_db(const char *path, struct sqlite3 **db, pq_diag *d) PQ_MUST_USE;
-/* The version check alone, on an open handle (the store reopening its own file). */
+/* The file's version into *version when this pqtls reads it (PQ_SCHEMA_OLDEST to
+ * PQ_SCHEMA_VERSION), else the error above. */
+int pq_rdb_read_version(struct sqlite3 *db, const char *path, int *version, pq_diag *d) PQ_MUST_USE;
+/* The version check of a writer, on an open handle: the file is PQ_SCHEMA_VERSION (an
+ * older one is upgraded first, exp/colsql.h: pq_cols_migrate). */
 int pq_rdb_check_version(struct sqlite3 *db, const char *path, pq_diag *d) PQ_MUST_USE;
 
 typedef struct pq_rdb_conn {
@@ -92,7 +101,7 @@ typedef struct pq_rdb_table {
 } pq_rdb_table;
 
 typedef struct pq_rdb {
-	int schema;
+	int schema; /* the file's version, as it is */
 	char spec_name[128];
 	pq_rdb_cell *cells;
 	size_t ncells;

@@ -15,10 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/buf.h"
-#include "exp/pctsql.h"
+#include "exp/colsql.h"
 #include "exp/sql.h"
-#include "exp_schema.h"
 
 struct pq_store {
 	sqlite3 *db;
@@ -63,100 +61,10 @@ static int mkdirs(const char *path, pq_diag *d)
 	return 0;
 }
 
-/* Whether the schema's conn table has a column named col. */
-static int conn_has(const char *schema, const char *col)
-{
-	const char *t = strstr(schema, "CREATE TABLE conn (");
-	const char *end = t ? strstr(t, "\n)") : NULL;
-	size_t n = strlen(col);
-	for (const char *p = t; end && (p = strstr(p + 1, col)) && p < end;)
-		if ((p[-1] == '\t' || p[-1] == ' ') && p[n] == ' ')
-			return 1;
-	return 0;
-}
-
-static int fill_cols(const char *args, char *buf, size_t n)
-{
-	(void)args;
-	return pq_dim_columns_sql(buf, n);
-}
-
-static int fill_dims(const char *args, char *buf, size_t n)
-{
-	static const char conn_tag[] = "conn: ";
-	int beside = strncmp(args, conn_tag, strlen(conn_tag)) == 0;
-	const char *taken[PQ_DIM_COUNT + 1]; /* conn's columns that are a cell's too */
-	size_t nt = 0;
-	for (int i = 0; beside && i < PQ_DIM_COUNT; i++)
-		if (pq_dims[i].column && conn_has(pq_exp_schema_sql, pq_dims[i].column))
-			taken[nt++] = pq_dims[i].column;
-	taken[nt] = NULL;
-	return pq_dim_columns_each(args + (beside ? strlen(conn_tag) : 0), beside ? taken : NULL, buf, n);
-}
-
-/* schema.sql's marks, each "OPEN ARGS CLOSE" replaced by what fill makes of ARGS: the cell
- * table's column definitions at DIMENSION_COLUMNS, in the views every "@DIMS TEMPLATE@"
- * through pq_dim_columns_each ("@DIMS conn: TEMPLATE@": beside the conn table, whose
- * columns of the same name a cell's are renamed from), and the one percentile's
- * "@PCT_PARTS ...@" and "@PCT ...@" (exp/pctsql.h). */
-static const struct {
-	const char *open, *close;
-	int (*fill)(const char *args, char *buf, size_t n);
-} marks[] = {
-    {"\t-- @DIMENSION_COLUMNS", "@\n", fill_cols},
-    {"@DIMS ", "@", fill_dims},
-    {"@PCT_PARTS ", "@", pq_pctsql_parts},
-    {"@PCT ", "@", pq_pctsql_value},
-};
-
-/* The first mark at or after s: its index, *at where it starts; -1 when there is none. */
-static int next_mark(const char *s, const char **at)
-{
-	int k = -1;
-	*at = NULL;
-	for (int i = 0; i < (int)(sizeof marks / sizeof marks[0]); i++) {
-		const char *m = strstr(s, marks[i].open);
-		if (m && (!*at || m < *at)) {
-			*at = m;
-			k = i;
-		}
-	}
-	return k;
-}
-
-char *pq_store_schema_sql(void)
-{
-	char part[8192], args[128];
-	pq_buf b;
-	pq_buf_init(&b, 1 << 20);
-	const char *s = pq_exp_schema_sql, *at;
-	int rc = 0, k;
-	while (rc == 0 && (k = next_mark(s, &at)) >= 0) {
-		const char *a = at + strlen(marks[k].open), *close = strstr(a, marks[k].close);
-		int n = PQ_EPARSE; /* a mark without its end: schema.sql is wrong */
-		if (close && (size_t)(close - a) < sizeof args) {
-			snprintf(args, sizeof args, "%.*s", (int)(close - a), a);
-			n = marks[k].fill(args, part, sizeof part);
-		}
-		rc = n < 0 ? n : pq_buf_append(&b, s, (size_t)(at - s));
-		rc = rc ? rc : pq_buf_append(&b, part, (size_t)n);
-		s = close ? close + strlen(marks[k].close) : s;
-	}
-	if (rc == 0)
-		rc = pq_buf_append(&b, s, strlen(s));
-	if (rc == 0)
-		rc = pq_buf_printf(&b, "PRAGMA user_version = %d;\n", PQ_SCHEMA_VERSION);
-	if (rc) {
-		pq_buf_dispose(&b);
-		return NULL;
-	}
-	return b.p;
-}
-
 /* The schema and meta rows, one transaction: a crash leaves no schema at all, never half. */
 static int write_schema(sqlite3 *db, const char *path, const char *spec_name, const char *grid_hash, pq_diag *d)
 {
-	char *err = NULL, *schema = pq_store_schema_sql();
+	char *err = NULL, *schema = pq_cols_schema_sql();
 	char meta[512];
 	int rc = 0;
 	snprintf(meta, sizeof meta,
@@ -206,8 +114,11 @@ out:
 	return rc;
 }
 
-static int open_common(const char *path, int flags, pq_store **out, pq_diag *d)
+/* Opens path; the owner (it holds the lock and upgrades an older file later) takes any
+ * version this pqtls reads, a worker only the current one. */
+static int open_common(const char *path, int owner, pq_store **out, pq_diag *d)
 {
+	int version = 0;
 	pq_store *s = calloc(1, sizeof *s);
 	if (!s)
 		return pq_diag_set(d, PQ_ENOMEM, "out of memory");
@@ -216,12 +127,12 @@ static int open_common(const char *path, int flags, pq_store **out, pq_diag *d)
 	if (gethostname(s->host, sizeof s->host) < 0)
 		snprintf(s->host, sizeof s->host, "unknown");
 	int rc = 0;
-	if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
+	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
 		rc = pq_diag_set(d, PQ_EIO, "%s: cannot open: %s", path, s->db ? sqlite3_errmsg(s->db) : "out of memory");
 		goto out;
 	}
 	sqlite3_busy_timeout(s->db, 5000);
-	rc = pq_rdb_check_version(s->db, path, d);
+	rc = owner ? pq_rdb_read_version(s->db, path, &version, d) : pq_rdb_check_version(s->db, path, d);
 out:
 	if (rc < 0)
 		pq_store_close(s);
@@ -316,7 +227,7 @@ int pq_store_open(const char *path, const char *spec_name, const char *grid_hash
 			return rc;
 		}
 	}
-	rc = open_common(path, SQLITE_OPEN_READWRITE, &s, d);
+	rc = open_common(path, 1, &s, d);
 	if (rc < 0) {
 		close(fd);
 		return rc;
@@ -335,6 +246,10 @@ int pq_store_open(const char *path, const char *spec_name, const char *grid_hash
 				 "one grid, so resuming needs the same spec, options and seed; write elsewhere",
 				 path, name, have, spec_name, grid_hash);
 	}
+	/* a file of an older version, of this grid, is upgraded in place before anything is
+	 * written into it */
+	if (rc == 0)
+		rc = pq_cols_migrate(s->db, path, d);
 out:
 	if (rc < 0)
 		pq_store_close(s);
@@ -346,7 +261,7 @@ out:
 int pq_store_attach(const pq_store *owner, pq_store **out, pq_diag *d)
 {
 	pq_store *s = NULL;
-	int rc = open_common(owner->path, SQLITE_OPEN_READWRITE, &s, d);
+	int rc = open_common(owner->path, 0, &s, d);
 	if (rc < 0)
 		return rc;
 	/* a sweep's own workers only meet each other here (the owner's lock keeps others out) */
@@ -434,35 +349,14 @@ int pq_store_run_begin(pq_store *s, const pq_store_run *r, pq_diag *d)
 	read_line_of("/proc/sys/net/ipv4/tcp_congestion_control", NULL, cc, sizeof cc);
 	pq_store_utc_now(now);
 	pq_sql_stmt st;
-	int rc = pq_sql_prepare(&st, s->db,
-				"INSERT INTO run (run_uuid, spec_name, spec_hash, spec_text, command_line, pqtls_version, "
-				"openssl_version, kernel, cpu_model, cpu_count, host_name, link_backend, cc_default, seed, "
-				"shard_index, shard_count, remote_server, chromium_version, cells_planned, started_at) VALUES (:uuid, :name, "
-				":hash, :text, :cmd, :pv, :ov, :kernel, :cpu, :ncpu, :host, :backend, :cc, :seed, :si, :sn, "
-				":remote, :chromium, :planned, :now)",
-				d);
+	char sql[4096];
+	int rc = pq_cols_insert_sql(PQ_T_RUN, sql, sizeof sql);
+	rc = rc < 0 ? pq_diag_set(d, rc, "the run's INSERT is too long") : pq_sql_prepare(&st, s->db, sql, d);
 	if (rc < 0)
 		return rc;
-	pq_sql_text(&st, ":uuid", uuid);
-	pq_sql_text(&st, ":name", r->spec_name);
-	pq_sql_text(&st, ":hash", r->grid_hash);
-	pq_sql_text(&st, ":text", r->spec_text ? r->spec_text : "");
-	pq_sql_text(&st, ":cmd", r->command_line ? r->command_line : "");
-	pq_sql_text(&st, ":pv", PQTLS_VERSION);
-	pq_sql_text(&st, ":ov", OpenSSL_version(OPENSSL_VERSION));
-	pq_sql_text(&st, ":kernel", kernel);
-	pq_sql_text(&st, ":cpu", cpu[0] ? cpu : "unknown");
-	pq_sql_int(&st, ":ncpu", sysconf(_SC_NPROCESSORS_ONLN));
-	pq_sql_text(&st, ":host", s->host);
-	pq_sql_text(&st, ":backend", r->link_backend ? r->link_backend : "none");
-	pq_sql_text(&st, ":cc", cc[0] ? cc : "unknown");
-	pq_sql_int(&st, ":seed", (long long)r->seed);
-	pq_sql_int(&st, ":si", r->shard_index);
-	pq_sql_int(&st, ":sn", r->shard_count);
-	pq_sql_text(&st, ":remote", r->remote && r->remote[0] ? r->remote : NULL);
-	pq_sql_text(&st, ":chromium", r->chromium_version && r->chromium_version[0] ? r->chromium_version : NULL);
-	pq_sql_int(&st, ":planned", (long long)r->cells_planned);
-	pq_sql_text(&st, ":now", now);
+	pq_store_run_rec rec = {r, uuid, OpenSSL_version(OPENSSL_VERSION), kernel, cpu[0] ? cpu : "unknown",
+				cc[0] ? cc : "unknown", s->host, now, sysconf(_SC_NPROCESSORS_ONLN)};
+	pq_store_bind_rec(&st, PQ_T_RUN, &rec);
 	rc = pq_sql_step_done(&st, "recording the run", d);
 	if (rc == 0)
 		s->run_id = sqlite3_last_insert_rowid(s->db);
@@ -499,14 +393,6 @@ int pq_store_cell_done(pq_store *s, const char *cell_key, pq_diag *d)
 	return done;
 }
 
-static void bind_us(pq_sql_stmt *st, const char *name, double ns)
-{
-	if (ns < 0)
-		pq_sql_null(st, name);
-	else
-		pq_sql_double(st, name, ns / 1e3);
-}
-
 void pq_store_bind_window(pq_sql_stmt *st, const pq_link_window *w, int ok)
 {
 	const pq_path_stats *a = &w->dir[0], *b = &w->dir[1];
@@ -533,66 +419,19 @@ int pq_store_link_check(pq_store *s, const char *link_key, const char *desc, con
 	char now[32], summary[512];
 	pq_sql_stmt st;
 	pq_store_utc_now(now);
-	int rc = pq_sql_prepare(&st, s->db,
-				"INSERT INTO link_check (run_id, link_key, link_desc, backend, checked, ok, rtt_cfg_us, "
-				"rtt_samples, rtt_lost, rtt_p50_us, rtt_p99_us, rtt_min_us, rtt_max_us, rtt_err_p50_us, "
-				"rtt_err_p99_us, rtt_ok, c2s_rate_bps, s2c_rate_bps, c2s_rate_ok, s2c_rate_ok, c2s_loss_pct, "
-				"s2c_loss_pct, c2s_loss_ok, s2c_loss_ok, host_steal_pct, probe_p50_us, probe_p99_us, link_ok, link_late_p50_us, "
-				"link_late_p99_us, link_late_max_us, link_releases_pkts, link_drop_loss_pkts, "
-				"link_drop_queue_pkts, link_drop_unplanned_pkts, link_fwd_wait_us, host_runq_before, host_runq_after, summary, "
-				"checked_at) VALUES (:run, :key, :desc, :backend, :checked, :ok, :cfg, :n, :lost, :p50, :p99, "
-				":min, :max, :e50, :e99, :rttok, :c2sr, :s2cr, :c2srok, :s2crok, :c2sl, :s2cl, :c2slok, :s2clok, "
-				":steal, :probe_p50, :probe_p99, :link_ok, :link_late_p50_us, :link_late_p99_us, :link_late_max_us, "
-				":link_releases_pkts, :link_drop_loss_pkts, :link_drop_queue_pkts, :link_drop_unplanned_pkts, "
-				":link_fwd_wait_us, :runq0, :runq1, :summary, :now)",
-				d);
+	char sql[4096];
+	int rc = pq_cols_insert_sql(PQ_T_LINK_CHECK, sql, sizeof sql);
+	rc = rc < 0 ? pq_diag_set(d, rc, "the link check's INSERT is too long") : pq_sql_prepare(&st, s->db, sql, d);
 	if (rc < 0)
 		return rc;
-	pq_sql_int(&st, ":run", s->run_id);
-	pq_sql_text(&st, ":key", link_key);
-	pq_sql_text(&st, ":desc", desc);
-	pq_sql_text(&st, ":backend", backend);
-	pq_sql_int(&st, ":checked", r != NULL);
-	pq_sql_text(&st, ":now", now);
-	if (r) {
+	if (r)
 		pq_check_format(r, summary, sizeof summary);
-		pq_sql_int(&st, ":ok", r->ok);
-		bind_us(&st, ":cfg", (double)r->rtt_cfg_ns);
-		pq_sql_int(&st, ":n", r->rtt_n);
-		pq_sql_int(&st, ":lost", r->rtt_lost);
-		bind_us(&st, ":p50", r->rtt_p50_ns);
-		bind_us(&st, ":p99", r->rtt_p99_ns);
-		bind_us(&st, ":min", r->rtt_min_ns);
-		bind_us(&st, ":max", r->rtt_max_ns);
-		bind_us(&st, ":probe_p50", r->probe_p50_ns);
-		bind_us(&st, ":probe_p99", r->probe_p99_ns);
-		pq_sql_double(&st, ":e50", r->err_p50_ns / 1e3);
-		pq_sql_double(&st, ":e99", r->err_p99_ns / 1e3);
-		if (r->rtt_judged)
-			pq_sql_int(&st, ":rttok", r->rtt_ok);
-		static const char *const rn[2][2] = {{":c2sr", ":c2srok"}, {":s2cr", ":s2crok"}};
-		static const char *const ln[2][2] = {{":c2sl", ":c2slok"}, {":s2cl", ":s2clok"}};
-		for (int i = 0; i < 2; i++) {
-			if (r->dir[i].measured_rate) {
-				pq_sql_double(&st, rn[i][0], r->dir[i].rate_bps);
-				pq_sql_int(&st, rn[i][1], r->dir[i].rate_ok);
-			}
-			if (r->dir[i].measured_loss) {
-				pq_sql_double(&st, ln[i][0], r->dir[i].loss * 100);
-				pq_sql_int(&st, ln[i][1], r->dir[i].loss_ok);
-			}
-		}
-		if (r->host_steal >= 0)
-			pq_sql_double(&st, ":steal", r->host_steal * 100);
-		pq_store_bind_window(&st, &r->link, r->link_ok);
-		if (r->runq_before >= 0)
-			pq_sql_int(&st, ":runq0", r->runq_before);
-		if (r->runq_after >= 0)
-			pq_sql_int(&st, ":runq1", r->runq_after);
-	} else {
+	else
 		snprintf(summary, sizeof summary, "not checked");
-	}
-	pq_sql_text(&st, ":summary", summary);
+	pq_store_check_rec rec = {s->run_id, link_key, desc, backend, r, summary, now};
+	pq_store_bind_rec(&st, PQ_T_LINK_CHECK, &rec);
+	if (r)
+		pq_store_bind_window(&st, &r->link, r->link_ok);
 	rc = pq_sql_step_done(&st, "storing the link check", d);
 	if (rc == 0)
 		*id = sqlite3_last_insert_rowid(s->db);

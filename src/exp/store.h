@@ -26,10 +26,6 @@ typedef struct pq_store pq_store;
 /* grid_hash and spec_name go into meta on creation and must match on reopening. */
 int pq_store_open(const char *path, const char *spec_name, const char *grid_hash, pq_store **out,
 		  pq_diag *d) PQ_MUST_USE;
-/* The schema a new database gets: schema.sql with the cell table's dimension columns
- * put in from exp/dim.h's table, and user_version; malloc'd (free it), NULL without
- * memory. */
-char *pq_store_schema_sql(void);
 /* Creates an empty database (schema, meta) at path through a temporary name. */
 int pq_store_create(const char *path, const char *spec_name, const char *grid_hash, pq_diag *d) PQ_MUST_USE;
 void pq_store_close(pq_store *s);
@@ -57,6 +53,14 @@ typedef struct pq_store_run {
 	size_t cells_planned;
 } pq_store_run;
 
+/* The run row as the column table's getters read it (exp/cols.c): the caller's, and the
+ * host's manifest. */
+typedef struct pq_store_run_rec {
+	const pq_store_run *r;
+	const char *uuid, *openssl, *kernel, *cpu, *cc, *host, *now;
+	long long ncpu;
+} pq_store_run_rec;
+
 /* Adds this invocation's `run` row (with the host's manifest). */
 int pq_store_run_begin(pq_store *s, const pq_store_run *r, pq_diag *d) PQ_MUST_USE;
 /* "complete", "interrupted" or "failed: why". */
@@ -67,6 +71,15 @@ int64_t pq_store_run_id(const pq_store *s);
 /* 1 when this host already has the cell, 0 when not, negative on error. */
 int pq_store_cell_done(pq_store *s, const char *cell_key, pq_diag *d) PQ_MUST_USE;
 
+/* A link check's row as the column table's getters read it (exp/cols.c); r NULL: not
+ * checked. */
+typedef struct pq_store_check_rec {
+	int64_t run_id;
+	const char *link_key, *desc, *backend;
+	const pq_check_result *r;
+	const char *summary, *now;
+} pq_store_check_rec;
+
 /* Stores a link's self-check (r NULL: not checked); *id receives link_check_id. */
 int pq_store_link_check(pq_store *s, const char *link_key, const char *desc, const char *backend,
 			const pq_check_result *r, int64_t *id, pq_diag *d) PQ_MUST_USE;
@@ -75,6 +88,10 @@ int pq_store_link_check(pq_store *s, const char *link_key, const char *desc, con
  * link_drop_*_pkts, link_fwd_wait_us) bound from a window; ok -1 binds NULL. Store-internal. */
 struct pq_sql_stmt;
 void pq_store_bind_window(struct pq_sql_stmt *st, const pq_link_window *w, int ok);
+/* Every column of table t that has a getter (exp/cols.h), read from rec and bound under
+ * its name, NULL too, so a statement reset for the next row keeps nothing of the last.
+ * Store-internal. */
+void pq_store_bind_rec(struct pq_sql_stmt *st, enum pq_table_id t, const void *rec);
 
 /* What a cell measured besides its parameters and its connections. */
 typedef struct pq_store_cell_row {
@@ -106,6 +123,17 @@ typedef struct pq_store_cell_row {
 } pq_store_cell_row;
 
 void pq_store_cell_row_init(pq_store_cell_row *r);
+
+/* A cell row as the column table's getters read it (exp/cols.c): the cell, its dimensions
+ * in force, what it measured, and the writer's own. */
+typedef struct pq_store_cell_rec {
+	const pq_exp_cell *c;
+	const pq_exp_eff *e;
+	const pq_store_cell_row *row;
+	const char *host;
+	int64_t run_id;
+	long long conns_ok, conns_failed;
+} pq_store_cell_rec;
 
 /* The cell row (its dimensions as in force: e) and its connections, one transaction. */
 int pq_store_cell(pq_store *s, const pq_exp_cell *c, const pq_exp_eff *e, const pq_store_cell_row *row,

@@ -5,78 +5,28 @@
 #include <unistd.h>
 
 #include "core/wfile.h"
+#include "load/fields.h"
 
-/* One visitor walks a record's fields, so CSV header, CSV rows and JSON agree. */
+/* One visitor walks a record's columns (load/fields.h, the results database's names), so
+ * the CSV header, CSV rows and JSON agree: first the record's number, then every column,
+ * then what bench keeps beside them (the QUIC flag, the first Initial's size). */
 typedef struct sink {
 	void (*num)(struct sink *s, const char *name, long long v);
-	void (*us)(struct sink *s, const char *name, int64_t ns); /* ns shown as us, -1 kept */
-	void (*str)(struct sink *s, const char *name, const char *v);
-	void (*real)(struct sink *s, const char *name, double v); /* negative = unknown */
+	void (*val)(struct sink *s, const pq_col *c, const pq_colval *v);
 	FILE *f;
 	int first;
 } sink;
 
 static void visit(const pq_load_record *r, sink *s)
 {
+	pq_colval v;
 	s->num(s, "id", (long long)r->id);
-	s->us(s, "intended_us", r->intended_ns);
-	s->us(s, "start_us", r->start_ns);
-	for (int p = 0; p < PQ_PH_COUNT; p++) {
-		char name[40];
-		snprintf(name, sizeof name, "%s_us", pq_phase_name((enum pq_phase)p));
-		s->us(s, name, r->t[p]);
+	for (size_t i = 0; i < pq_load_nfields; i++) {
+		pq_load_fields[i].get(r, &v);
+		s->val(s, &pq_load_fields[i], &v);
 	}
-	s->us(s, "latency_us", pq_load_latency_ns(r));
-	s->str(s, "error", pq_load_err_short(r->err));
-	s->str(s, "error_detail", r->err_detail);
-	s->str(s, "version", r->version);
-	s->str(s, "group", r->group);
-	s->str(s, "sigalg", r->sigalg);
-	s->str(s, "cipher", r->cipher);
-	s->num(s, "resume_offered", r->resume_offered);
-	s->num(s, "resumed", r->resumed);
-	s->num(s, "hrr", r->hrr);
-	s->num(s, "ch1_bytes", r->ch_bytes[0]);
-	s->num(s, "ch1_segs", r->ch_segs[0]);
-	s->num(s, "ch2_bytes", r->ch_bytes[1]);
-	s->num(s, "ch2_segs", r->ch_segs[1]);
-	s->num(s, "early_sent", r->early_sent);
-	s->num(s, "early_accepted", r->early_accepted);
-	s->num(s, "cert_compressed", r->cert_compressed);
-	for (int dir = 0; dir < 2; dir++)
-		for (int i = 0; i < PQ_HS_COUNT; i++) {
-			char name[64];
-			snprintf(name, sizeof name, "%s_%s", dir == PQ_TX ? "tx" : "rx",
-				 pq_tls_hs_name((enum pq_hs)i));
-			s->num(s, name, r->hs_bytes[dir][i]);
-		}
-	s->num(s, "tls_bytes_tx", (long long)r->tls_bytes[PQ_TX]);
-	s->num(s, "tls_bytes_rx", (long long)r->tls_bytes[PQ_RX]);
-	s->num(s, "tcp_bytes_tx", (long long)r->tcp_bytes[PQ_TX]);
-	s->num(s, "tcp_bytes_rx", (long long)r->tcp_bytes[PQ_RX]);
-	s->num(s, "tcp_segs_tx", r->tcp_segs[PQ_TX]);
-	s->num(s, "tcp_segs_rx", r->tcp_segs[PQ_RX]);
-	s->num(s, "srtt_us", r->srtt_us);
-	s->num(s, "rttvar_us", r->rttvar_us);
-	s->num(s, "min_rtt_us", r->min_rtt_us);
-	s->real(s, "handshake_rtts", pq_load_handshake_rtts(r));
-	s->num(s, "retrans", r->retrans);
-	s->num(s, "cwnd", r->cwnd);
-	s->num(s, "mss", r->mss);
-	s->num(s, "requests", r->requests);
-	s->num(s, "status", r->status);
-	s->num(s, "body_bytes", (long long)r->body_bytes);
 	s->num(s, "quic", r->quic);
-	s->num(s, "quic_dgrams_tx", r->quic_dgrams[PQ_TX]);
-	s->num(s, "quic_dgrams_rx", r->quic_dgrams[PQ_RX]);
-	s->num(s, "quic_bytes_tx", (long long)r->quic_bytes[PQ_TX]);
-	s->num(s, "quic_bytes_rx", (long long)r->quic_bytes[PQ_RX]);
-	s->num(s, "quic_first_dgrams", r->quic_first_dgrams);
-	s->num(s, "quic_first_bytes", r->quic_first_bytes);
 	s->num(s, "quic_first_dgram_bytes", r->quic_first_dgram_bytes);
-	s->num(s, "quic_retry", r->quic_retry);
-	s->num(s, "quic_amp_held", r->quic_amp_held);
-	s->num(s, "client_wait_us", r->wait_ns < 0 ? -1 : r->wait_ns / 1000);
 }
 
 static void sep(sink *s, char c)
@@ -93,31 +43,10 @@ static void head_num(sink *s, const char *name, long long v)
 	fputs(name, s->f);
 }
 
-static void head_us(sink *s, const char *name, int64_t v)
-{
-	head_num(s, name, v);
-}
-
-static void head_str(sink *s, const char *name, const char *v)
+static void head_val(sink *s, const pq_col *c, const pq_colval *v)
 {
 	(void)v;
-	head_num(s, name, 0);
-}
-
-static void head_real(sink *s, const char *name, double v)
-{
-	(void)v;
-	head_num(s, name, 0);
-}
-
-static void csv_real(sink *s, const char *name, double v)
-{
-	(void)name;
-	sep(s, ',');
-	if (v < 0)
-		fputs("-1", s->f);
-	else
-		fprintf(s->f, "%.3f", v);
+	head_num(s, c->name, 0);
 }
 
 static void csv_num(sink *s, const char *name, long long v)
@@ -127,21 +56,9 @@ static void csv_num(sink *s, const char *name, long long v)
 	fprintf(s->f, "%lld", v);
 }
 
-static void csv_us(sink *s, const char *name, int64_t ns)
-{
-	(void)name;
-	sep(s, ',');
-	if (ns < 0)
-		fputs("-1", s->f);
-	else
-		fprintf(s->f, "%.1f", (double)ns / 1e3);
-}
-
 /* RFC 4180 quoting when needed (details are OpenSSL's words, commas possible). */
-static void csv_str(sink *s, const char *name, const char *v)
+static void csv_str(sink *s, const char *v)
 {
-	(void)name;
-	sep(s, ',');
 	if (!strpbrk(v, ",\"\r\n")) {
 		fputs(v, s->f);
 		return;
@@ -153,6 +70,38 @@ static void csv_str(sink *s, const char *name, const char *v)
 		fputc(*p, s->f);
 	}
 	fputc('"', s->f);
+}
+
+/* A real: microseconds to 0.1, anything else to 0.001. */
+static void real(FILE *f, const pq_col *c, double v)
+{
+	fprintf(f, strcmp(c->unit, "us") == 0 ? "%.1f" : "%.3f", v);
+}
+
+/* A value in the format's words: NULL as `null`, a text through `text`. */
+static void put(sink *s, const pq_col *c, const pq_colval *v, const char *null, void (*text)(sink *, const char *))
+{
+	switch (v->kind) {
+	case PQ_CV_NULL:
+		fputs(null, s->f);
+		break;
+	case PQ_CV_INT:
+		fprintf(s->f, "%lld", v->i);
+		break;
+	case PQ_CV_REAL:
+		real(s->f, c, v->f);
+		break;
+	case PQ_CV_TEXT:
+		text(s, v->s);
+		break;
+	}
+}
+
+/* NULL is -1 for a number, empty for a text. */
+static void csv_val(sink *s, const pq_col *c, const pq_colval *v)
+{
+	sep(s, ',');
+	put(s, c, v, strncmp(c->sql, "TEXT", 4) == 0 ? "" : "-1", csv_str);
 }
 
 static void json_key(sink *s, const char *name)
@@ -167,27 +116,8 @@ static void json_num(sink *s, const char *name, long long v)
 	fprintf(s->f, "%lld", v);
 }
 
-static void json_us(sink *s, const char *name, int64_t ns)
+static void json_str(sink *s, const char *v)
 {
-	json_key(s, name);
-	if (ns < 0)
-		fputs("null", s->f);
-	else
-		fprintf(s->f, "%.1f", (double)ns / 1e3);
-}
-
-static void json_real(sink *s, const char *name, double v)
-{
-	json_key(s, name);
-	if (v < 0)
-		fputs("null", s->f);
-	else
-		fprintf(s->f, "%.3f", v);
-}
-
-static void json_str(sink *s, const char *name, const char *v)
-{
-	json_key(s, name);
 	fputc('"', s->f);
 	for (const unsigned char *p = (const unsigned char *)v; *p; p++) {
 		if (*p == '"' || *p == '\\')
@@ -200,25 +130,31 @@ static void json_str(sink *s, const char *name, const char *v)
 	fputc('"', s->f);
 }
 
+static void json_val(sink *s, const pq_col *c, const pq_colval *v)
+{
+	json_key(s, c->name);
+	put(s, c, v, "null", json_str);
+}
+
 void pq_load_csv_header(FILE *f)
 {
 	pq_load_record zero;
 	memset(&zero, 0, sizeof zero);
-	sink h = {head_num, head_us, head_str, head_real, f, 1};
+	sink h = {head_num, head_val, f, 1};
 	visit(&zero, &h);
 	fputc('\n', f);
 }
 
 void pq_load_csv_row(FILE *f, const pq_load_record *r)
 {
-	sink s = {csv_num, csv_us, csv_str, csv_real, f, 1};
+	sink s = {csv_num, csv_val, f, 1};
 	visit(r, &s);
 	fputc('\n', f);
 }
 
 void pq_load_jsonl_row(FILE *f, const pq_load_record *r)
 {
-	sink s = {json_num, json_us, json_str, json_real, f, 1};
+	sink s = {json_num, json_val, f, 1};
 	fputc('{', f);
 	visit(r, &s);
 	fputs("}\n", f);

@@ -1,7 +1,9 @@
 /* Raw per-connection records to files: CSV (one header line, one row per connection)
- * and JSON Lines (one object per connection), with the same fields in the same order.
- * Times are microseconds from the run's start or from the connection's start (-1 when a
- * phase was not reached); bytes are bytes.
+ * and JSON Lines (one object per connection), with the same fields in the same order:
+ * `id`, then a connection record's columns under the results database's names
+ * (load/fields.h), then `quic` and `quic_first_dgram_bytes`. Times are microseconds from
+ * the run's start or from the connection's start; bytes are bytes; what was not reached
+ * or not measured is -1 in CSV (empty for a text) and null in JSON.
  *
  * Contract: the file appears complete or not at all (core/wfile.h: written beside PATH
  * and renamed, every write checked; a device or FIFO is written in place); on failure

@@ -74,7 +74,7 @@ took "not finished within the per-connection time limit: not finished 2000 ms af
 took "still running when the run ended: past the run's duration" \
 	"$PQTLS" bench "127.0.0.1:$(cat "$T/endless.port")" --insecure -d 2s --timeout 1s --jsonl "$T/endless.jsonl"
 [ "$SECS" -le 12 ] || fail "bench -d 2s --timeout 1s against an endless body took $SECS s"
-grep -q '"error":"cut_off"' "$T/endless.jsonl" || fail "the cut connection is not in the records"
+grep -q '"error_kind":"cut_off"' "$T/endless.jsonl" || fail "the cut connection is not in the records"
 pass "bench ends on time against a trickled and an endless body"
 
 # A body cut after its head: said so, with how far it got (not "before the response").
@@ -103,7 +103,7 @@ stop_serve sig
 start_serve dying --certs "$ecdsa" --duration 1s
 took "16 connections in a row were refused (has the server exited?)" \
 	"$PQTLS" bench "$ADDR_dying" --insecure -d 20s --jsonl "$T/dying.jsonl"
-refused=$(grep -c '"error":"refused"' "$T/dying.jsonl" || true)
+refused=$(grep -c '"error_kind":"refused"' "$T/dying.jsonl" || true)
 [ "$refused" = 16 ] || fail "$refused refused connections recorded, want the 16 that stopped the run"
 [ "$SECS" -lt 20 ] || fail "the run against a server that exited went on for its whole duration"
 pass "a server that exits: stopped after $SECS s with $(wc -l <"$T/dying.jsonl") records, 16 of them refused"

@@ -34,7 +34,7 @@ tmp = sys.argv[1]
 for kind in ("ecdsa-p256", "ml-dsa-65"):
     recs = [json.loads(l) for l in open(f"{tmp}/{kind}.jsonl")]
     extra = json.load(open(f"{tmp}/{kind}.model.json"))["quic"]["extra_rtts"]
-    assert all(r["error"] == "ok" and r["group"] == "X25519MLKEM768" for r in recs), recs
+    assert all(r["error_kind"] == "ok" and r["tls_group"] == "X25519MLKEM768" for r in recs), recs
     hs = statistics.median(r["handshake_us"] for r in recs) / 100000
     ttfb = statistics.median(r["ttfb_us"] for r in recs) / 100000
     # Round trips: 1 + the model's extra ones to handshake done, one more to the first

@@ -31,7 +31,7 @@ python3 - "$TMP" <<'PY'
 import json, sys
 for proto in ("h3", "hq"):
     r = json.loads(open(f"{sys.argv[1]}/{proto}.jsonl").readline())
-    assert r["error"] == "ok" and r["body_bytes"] == 48000, r
+    assert r["error_kind"] == "ok" and r["body_bytes"] == 48000, r
     body_s = (r["ttlb_us"] - r["ttfb_us"]) / 1e6
     # The point of the test: the body took longer than the 3 s timeout, and passed.
     assert body_s > 3.5, f"{proto}: the body took only {body_s:.1f} s: not slower than the timeout"

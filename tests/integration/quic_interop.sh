@@ -27,15 +27,15 @@ ss -Hlun "sport = :$port" | grep -q . || { cat "$T/g.out"; fail "gtlsserver did 
 "$PQTLS" bench "127.0.0.1:$port" --quic --http3 --ca "$dir/root.pem" --servername localhost \
 	--groups X25519 --path /bytes/1000 -n 4 --jsonl "$T/h3.jsonl" >"$T/h3.txt" 2>&1 ||
 	{ cat "$T/h3.txt" "$T/g.out"; fail "bench --quic --http3 -> ngtcp2's gtlsserver"; }
-[ "$(json_field "$T/h3.jsonl" status | sort -u)" = 200 ] || fail "HTTP/3 :status $(json_field "$T/h3.jsonl" status | sort -u)"
+[ "$(json_field "$T/h3.jsonl" http_status | sort -u)" = 200 ] || fail "HTTP/3 :status $(json_field "$T/h3.jsonl" http_status | sort -u)"
 [ "$(json_field "$T/h3.jsonl" body_bytes | sort -u)" = 1000 ] || fail "HTTP/3 body bytes"
-[ "$(json_field "$T/h3.jsonl" group | sort -u | tr '[:upper:]' '[:lower:]')" = x25519 ] || fail "group"
+[ "$(json_field "$T/h3.jsonl" tls_group | sort -u | tr '[:upper:]' '[:lower:]')" = x25519 ] || fail "group"
 [ "$(json_field "$T/h3.jsonl" sigalg | sort -u)" = ecdsa_secp256r1_sha256 ] || fail "sigalg"
 [ "$(json_field "$T/h3.jsonl" quic_first_dgrams | sort -u)" -ge 1 ] || fail "no first flight counted"
 # A path the server does not have: its :status, not a transport failure.
 "$PQTLS" bench "127.0.0.1:$port" --quic --http3 --ca "$dir/root.pem" --servername localhost \
 	--path /nothing -n 1 --jsonl "$T/404.jsonl" >"$T/404.txt" 2>&1 && fail "a 404 counted as success"
-[ "$(json_field "$T/404.jsonl" status)" = 404 ] || { cat "$T/404.txt"; fail "404 not recorded"; }
+[ "$(json_field "$T/404.jsonl" http_status)" = 404 ] || { cat "$T/404.txt"; fail "404 not recorded"; }
 pass "bench --quic --http3 -> ngtcp2's HTTP/3 server (GnuTLS): X25519, ECDSA, :status 200 and 404"
 
 # The server refuses the h3 client by ALPN (it speaks hq-interop), and the client hears

@@ -20,14 +20,14 @@ wrong = [json.loads(l) for l in open(sys.argv[1])]
 right = [json.loads(l) for l in open(sys.argv[2])]
 assert len(wrong) == 3 and len(right) == 3
 for r in wrong:
-    assert r["hrr"] == 1 and r["group"] == "X25519MLKEM768", r
+    assert r["hrr"] == 1 and r["tls_group"] == "X25519MLKEM768", r
     # an X25519 share (32 bytes) first, then the hybrid's (1216): the second is bigger
     assert 0 < r["ch1_bytes"] < r["ch2_bytes"], r
-    assert r["ch1_bytes"] + r["ch2_bytes"] == r["tx_client_hello"], r
+    assert r["ch1_bytes"] + r["ch2_bytes"] == r["tx_client_hello_bytes"], r
     assert r["ch1_segs"] == 1 and r["ch2_segs"] == 1, r  # loopback: one segment each
 for r in right:
-    assert r["hrr"] == 0 and r["group"] == "X25519MLKEM768", r
-    assert r["ch1_bytes"] == r["tx_client_hello"] > 1216 and r["ch2_bytes"] == 0, r
+    assert r["hrr"] == 0 and r["tls_group"] == "X25519MLKEM768", r
+    assert r["ch1_bytes"] == r["tx_client_hello_bytes"] > 1216 and r["ch2_bytes"] == 0, r
     assert r["ch1_segs"] == 1 and r["ch2_segs"] == 0, r
 # the right guess's one ClientHello is the wrong guess's second, give or take the cookie-free retry
 assert abs(right[0]["ch1_bytes"] - wrong[0]["ch2_bytes"]) < 64, (right[0], wrong[0])

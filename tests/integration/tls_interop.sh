@@ -19,11 +19,11 @@ for kind in $KINDS; do
 	for g in ${GROUPS_ALL//:/ }; do
 		"$PQTLS" bench "$ADDR_s" --ca "$dir/root.pem" --groups "$g" -n 2 --jsonl "$T/b.jsonl" >"$T/b.txt" \
 			|| { cat "$T/b.txt"; fail "bench -> s_server $kind $g"; }
-		got_g=$(json_field "$T/b.jsonl" group | sort -u)
+		got_g=$(json_field "$T/b.jsonl" tls_group | sort -u)
 		got_s=$(json_field "$T/b.jsonl" sigalg | sort -u)
 		[ "$(echo "$got_g" | lower)" = "$(echo "$g" | lower)" ] || fail "bench -> s_server $kind: group '$got_g', want $g"
 		[ "$got_s" = "$want_sig" ] || fail "bench -> s_server $kind $g: sigalg '$got_s', want $want_sig"
-		[ "$(json_field "$T/b.jsonl" status | sort -u)" = 200 ] || fail "bench -> s_server $kind $g: HTTP status"
+		[ "$(json_field "$T/b.jsonl" http_status | sort -u)" = 200 ] || fail "bench -> s_server $kind $g: HTTP status"
 	done
 	kill "$PID_s"
 	pass "pqtls bench -> openssl s_server: $kind with $GROUPS_ALL"
@@ -57,7 +57,7 @@ start_serve p12 --certs "$dir" --tls 1.2
 	{ cat "$T/c12.txt"; fail "s_client -tls1_2 -> serve --tls 1.2"; }
 grep -q "Protocol: TLSv1.2" "$T/c12.txt" || grep -q "Protocol  : TLSv1.2" "$T/c12.txt" || fail "not TLS 1.2"
 "$PQTLS" bench "$ADDR_p12" --tls 1.2 --ca "$dir/root.pem" -n 3 --jsonl "$T/b12.jsonl" >/dev/null || fail "bench --tls 1.2"
-[ "$(json_field "$T/b12.jsonl" version | sort -u)" = TLSv1.2 ] || fail "bench --tls 1.2 negotiated $(json_field "$T/b12.jsonl" version)"
+[ "$(json_field "$T/b12.jsonl" tls_version | sort -u)" = TLSv1.2 ] || fail "bench --tls 1.2 negotiated $(json_field "$T/b12.jsonl" tls_version)"
 pass "TLS 1.2 on request, both ways"
 
 # TLS 1.3 cipher suites: the client's offer is recorded as negotiated, and a server's
@@ -89,7 +89,7 @@ start_serve h --certs "$dir" --groups 'X25519MLKEM768/X25519'
 "$PQTLS" bench "$ADDR_h" --ca "$dir/root.pem" --groups X25519:X25519MLKEM768 --allow-fallback -n 3 \
 	--jsonl "$T/h.jsonl" >"$T/h.txt" || { cat "$T/h.txt"; fail "bench with HRR"; }
 [ "$(json_field "$T/h.jsonl" hrr | sort -u)" = 1 ] || fail "no HelloRetryRequest recorded"
-[ "$(json_field "$T/h.jsonl" group | sort -u)" = X25519MLKEM768 ] || fail "HRR: group not X25519MLKEM768"
+[ "$(json_field "$T/h.jsonl" tls_group | sort -u)" = X25519MLKEM768 ] || fail "HRR: group not X25519MLKEM768"
 grep -q "HelloRetryRequest: 3 connections" "$T/h.txt" || fail "HRR not in the table"
 pass "HelloRetryRequest recorded (3/3)"
 

@@ -15,7 +15,7 @@ start_serve q --quic --certs "$mldsa" --groups X25519MLKEM768
 "$PQTLS" bench "$ADDR_q" --quic --ca "$mldsa/root.pem" --servername localhost \
 	--groups X25519MLKEM768 --response-size 10KiB -n 6 --jsonl "$T/q.jsonl" >"$T/q.txt" ||
 	{ cat "$T/q.txt"; fail "bench --quic -> serve --quic"; }
-[ "$(json_field "$T/q.jsonl" group | sort -u)" = X25519MLKEM768 ] || fail "group: $(json_field "$T/q.jsonl" group | sort -u)"
+[ "$(json_field "$T/q.jsonl" tls_group | sort -u)" = X25519MLKEM768 ] || fail "group: $(json_field "$T/q.jsonl" tls_group | sort -u)"
 [ "$(json_field "$T/q.jsonl" sigalg | sort -u)" = mldsa65 ] || fail "sigalg: $(json_field "$T/q.jsonl" sigalg | sort -u)"
 [ "$(json_field "$T/q.jsonl" body_bytes | sort -u)" = 10240 ] || fail "body bytes"
 [ "$(json_field "$T/q.jsonl" quic | sort -u)" = 1 ] || fail "records not marked quic"
@@ -23,7 +23,7 @@ start_serve q --quic --certs "$mldsa" --groups X25519MLKEM768
 [ "$(json_field "$T/q.jsonl" quic_amp_held | sort -u)" = 1 ] || fail "ML-DSA-65 over QUIC not held by the amplification limit"
 # The ClientHello with an X25519MLKEM768 share (1216 B) spans two Initial datagrams.
 for n in $(json_field "$T/q.jsonl" quic_first_dgrams); do [ "$n" -ge 2 ] || fail "first flight of $n datagrams"; done
-for b in $(json_field "$T/q.jsonl" quic_bytes_rx); do [ "$b" -gt 7200 ] || fail "server bytes $b before the handshake"; done
+for b in $(json_field "$T/q.jsonl" quic_rx_bytes); do [ "$b" -gt 7200 ] || fail "server bytes $b before the handshake"; done
 grep -q "QUIC amplification limit: .* on 6 of 6 connections" "$T/q.txt" || { cat "$T/q.txt"; fail "bench summary"; }
 # openssl s_client -quic (an independent client) against the same server; -ign_eof: it
 # ends when the answer has ended (our stream FIN), not when its stdin does.
@@ -135,8 +135,8 @@ expect_fail 1 "server closed the connection early: QUIC APPLICATION_ERROR 0xc be
 	"$PQTLS" bench "$ADDR_m" --quic --ca "$ecdsa/root.pem" --servername localhost -n 6 -c 6 --timeout 10s \
 	--jsonl "$T/over.jsonl"
 [ "$(elapsed_ms "$t0")" -lt 3000 ] || fail "over --max-conns: refused after $(elapsed_ms "$t0") ms"
-[ "$(json_field "$T/over.jsonl" error | sort | uniq -c | tr -s ' ')" = " 6 closed" ] ||
-	fail "over --max-conns: $(json_field "$T/over.jsonl" error | sort | uniq -c)"
+[ "$(json_field "$T/over.jsonl" error_kind | sort | uniq -c | tr -s ' ')" = " 6 closed" ] ||
+	fail "over --max-conns: $(json_field "$T/over.jsonl" error_kind | sort | uniq -c)"
 stop_serve m
 grep -q "refused: over the connection limit: 6" "$T/m.out" || { cat "$T/m.out"; fail "serve's count of refusals"; }
 pass "QUIC --max-conns 2: six more clients refused at once, before any ServerHello"

@@ -12,7 +12,7 @@ port=${ADDR_s##*:}
 # The leaf names localhost (and 127.0.0.1, ::1). Verified by name, reached by address:
 "$PQTLS" bench "127.0.0.1:$port" --ca "$mldsa/root.pem" --servername localhost -n 3 \
 	--jsonl "$T/ok.jsonl" >"$T/out" 2>&1 || { cat "$T/out"; fail "--servername localhost did not verify"; }
-[ "$(grep -c '"error":"ok"' "$T/ok.jsonl")" = 3 ] || fail "3 verified connections expected"
+[ "$(grep -c '"error_kind":"ok"' "$T/ok.jsonl")" = 3 ] || fail "3 verified connections expected"
 pass "--servername localhost verifies a server reached as 127.0.0.1"
 
 # A name the certificate does not carry must fail verification, not pass silently.

@@ -28,7 +28,7 @@ for name, d in (("plain", plain), ("early", early)):
     assert d["ok"] == d["connections"] == 12, (name, d["ok"], d["connections"])
 assert early["early_accepted"] == 12, early["early_accepted"]
 assert all(r["resumed"] == 1 and r["early_accepted"] == 1 for r in recs), "a connection did not resume with 0-RTT"
-assert all(r["status"] == 200 and r["body_bytes"] == 1000 for r in recs), "wrong response to an early request"
+assert all(r["http_status"] == 200 and r["body_bytes"] == 1000 for r in recs), "wrong response to an early request"
 tp, te = plain["phases_us"]["ttfb"]["p50"] / 1e3, early["phases_us"]["ttfb"]["p50"] / 1e3
 assert tp - te >= 25, f"TTFB p50 without 0-RTT {tp:.1f} ms, with {te:.1f} ms: under half an RTT saved"
 print(f"ok: TTFB p50 at 50 ms RTT: resumed {tp:.1f} ms, resumed with 0-RTT {te:.1f} ms (12/12 early data accepted)")

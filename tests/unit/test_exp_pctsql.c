@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exp/colsql.h"
 #include "exp/pctsql.h"
 #include "exp/store.h"
 #include "stats/sample.h"
@@ -102,7 +103,7 @@ static char *view_of(const char *schema, const char *view)
 static void views_use_it(void **state)
 {
 	(void)state;
-	char *schema = pq_store_schema_sql();
+	char *schema = pq_cols_schema_sql();
 	assert_non_null(schema);
 	assert_null(strstr(schema, "@PCT")); /* every mark filled */
 	static const char *const views[] = {"cell_stats", "arm_stats"};

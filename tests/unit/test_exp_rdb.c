@@ -116,8 +116,8 @@ static void not_pqtls_or_versions(void **state)
 	const char *r = real_db("old.db", 1);
 	ts_exec(r, "UPDATE meta SET value = '2' WHERE key = 'schema_version'");
 	char want[100];
-	snprintf(want, sizeof want, "old.db has schema version 2; this pqtls reads version %d (an older pqtls wrote it",
-		 PQ_SCHEMA_VERSION);
+	snprintf(want, sizeof want, "old.db has schema version 2; this pqtls reads versions %d to %d (an older pqtls wrote it",
+		 PQ_SCHEMA_OLDEST, PQ_SCHEMA_VERSION);
 	refused(r, want);
 	ts_exec(r, "UPDATE meta SET value = '99' WHERE key = 'schema_version'");
 	snprintf(want, sizeof want, "old.db has schema version 99; this pqtls reads version %d (a newer pqtls",
