@@ -404,13 +404,34 @@ static void no_difference(build *b)
 	link_to(f, "key", "key table");
 }
 
+/* One run of RTTs at which a step falls between the same two sizes on one host: "between
+ * 12.3 and 14.3 kB at 10, 50 and 100 ms" (";"-separated from the run before it). */
+typedef struct step_run {
+	double before, after;
+	int host;
+	double rtt_ms[PQ_AGG_MAX_RTTS];
+	size_t n;
+} step_run;
+
+static void step_run_say(pq_finding *f, const pq_agg *a, const step_run *r, int first)
+{
+	if (!r->n)
+		return;
+	pq_out_cat(f->text, sizeof f->text, "%sbetween %.1f and %.1f kB at ", first ? "" : "; ", r->before, r->after);
+	for (size_t i = 0; i < r->n; i++)
+		pq_out_cat(f->text, sizeof f->text, "%s%g", i == 0 ? "" : i + 1 == r->n ? " and " : ", ", r->rtt_ms[i]);
+	pq_out_cat(f->text, sizeof f->text, " ms");
+	host_words(f->text, sizeof f->text, a, r->host);
+}
+
 /* A size sweep's measured step where the model puts its cliff, per arm over its RTTs. */
 static void steps(build *b)
 {
 	const pq_agg *a = b->a;
 	for (size_t k = 0; k < a->narms; k++) {
 		pq_finding *f = NULL;
-		size_t said = 0;
+		size_t said = 0, runs = 0;
+		step_run r = {.n = 0};
 		for (size_t i = 0; i < a->nlines; i++) {
 			const pq_agg_line *l = &a->lines[i];
 			const pq_step *s = l->nsteps ? &l->steps[0] : NULL;
@@ -423,12 +444,18 @@ static void steps(build *b)
 				pq_out_cat(f->text, sizeof f->text, "%s of arm %s steps up by %s round trip where the flight model puts "
 					   "the chain's cliff (%.2f kB): ", l->hs_only ? "The handshake" : "TTFB", a->arms[k],
 					   count_word(lround(s->jump_rtts)) ? count_word(lround(s->jump_rtts)) : "more than one", l->cliff_kb);
-			pq_out_cat(f->text, sizeof f->text, "%sbetween %.1f and %.1f kB at %g ms", said > 1 ? "; " : "", s->x_before,
-				   s->x_after, (double)a->rtts[l->rtt] / 1e3);
-			host_words(f->text, sizeof f->text, a, l->host);
+			if (!r.n || s->x_before != r.before || s->x_after != r.after || l->host != r.host ||
+			    r.n == PQ_AGG_MAX_RTTS) {
+				step_run_say(f, a, &r, runs == 0);
+				runs += r.n > 0;
+				r = (step_run){.before = s->x_before, .after = s->x_after, .host = l->host};
+			}
+			r.rtt_ms[r.n++] = (double)a->rtts[l->rtt] / 1e3;
 			b->said[l->host][k] = 1;
 			link_figure(f, a, l->first);
 		}
+		if (f)
+			step_run_say(f, a, &r, runs == 0);
 	}
 }
 
