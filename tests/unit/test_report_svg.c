@@ -52,7 +52,7 @@ static void axes_of(const char *fig, char *buf, size_t n)
 
 static double X[] = {1, 2, 3, 4};
 static double Y[9][4];
-static char NAME[9][16];
+static char NAME[9][32];
 
 static pq_svg_chart make(pq_svg_series *s, size_t ns)
 {
