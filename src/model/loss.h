@@ -1,18 +1,24 @@
 /* The loss model: how long a handshake and its first byte take when packets are lost,
  * as a distribution (p25, median, p95), from the packets the flight model says each side
- * sends and from Linux's recovery:
- *   - SYN: sent again after 1 s, then 2, 4, 8... (TCP_TIMEOUT_INIT, doubling); the server
- *     sends its SYN-ACK again after 1 s (doubling) and at once for a repeated SYN; two or
- *     more retransmissions leave that side an initial window of 1 (tcp_init_transfer);
- *   - data: RACK marks a segment lost when a segment sent after it is acknowledged, after
- *     a reordering window of min RTT / 4 (none once three later segments are SACKed);
- *     the tail loss probe sends the last segment again 2 SRTT after the last send (plus
- *     200 ms with one segment out: the delayed-ACK allowance), at most until the RTO;
- *     the RTO is SRTT + max(2 SRTT, 200 ms) (the first sample's RTTVAR, TCP_RTO_MIN),
- *     doubles at each expiry and sends again from a window of one;
+ * sends and from Linux's recovery (6.5 and later, CONFIG_HZ 250):
+ *   - SYN, SYN-ACK (model/syn.h): the client's SYN timer, 1 s linear five times, then
+ *     doubling; the server's SYN-ACK timer (1 s, doubling, re-armed by a repeated SYN);
+ *     each side's first RTT sample as timestamps make it (a lost SYN-ACK makes the
+ *     client's 1 s and more: its RTO and tail loss probe grow with it); a window of 1
+ *     after two SYN (SYN-ACK) retransmissions that were not undone;
+ *   - data: RACK marks a segment lost when a segment sent after it is acknowledged and
+ *     it has been out that one's RTT plus a reordering window (a quarter of the smallest
+ *     RTT; none in recovery or with three segments SACKed above it); the tail loss probe
+ *     fires 2 SRTT after the last send or the last ACK that moved the window (plus 200 ms
+ *     with one segment out, 2 ms otherwise), no later than the RTO, outside recovery, one
+ *     at a time; the RTO is Linux's estimator's (model/rtt.h), restarted by ACKs that
+ *     move the window and by sending the first unacknowledged segment again, doubled at
+ *     each expiry, then sending again from a window of one;
+ *   - every timer fires on the kernel's timer wheel (model/rtt.h: a 1 s timer 0-32 ms
+ *     late, a 300 ms one as much, a 150 ms one 4-8 ms);
  *   - loss in both directions, on data and on ACKs (a lost ACK's news comes with the next
- *     ACK that gets through: cumulative ACK and SACK); TCP timestamps give an RTT sample
- *     even after a retransmission; the receiver ACKs every segment at once.
+ *     ACK that gets through: cumulative ACK and SACK); the receiver ACKs every segment at
+ *     once (quick-ACK mode this early in a connection).
  * A seeded Monte Carlo over those packets: each trial draws every loss decision from the
  * link's own chain (net/stage.h: Bernoulli or Gilbert-Elliott), one decision per segment
  * or, with the burst unit, one per write's segments sent together (what the userspace
@@ -31,6 +37,7 @@
 #define PQ_MODEL_LOSS_MAX 0.5	 /* --loss: accepted 0..50 % */
 #define PQ_MODEL_LOSS_SEGS 128	 /* segments one side's flight may have in the model */
 #define PQ_MODEL_LOSS_TRIALS 20000 /* default trials: p95 to about +-0.5 % of its rank */
+#define PQ_MODEL_LOSS_MAX_CONNS 100000
 
 typedef struct pq_model_loss_in {
 	double loss;  /* mean loss per direction, 0..PQ_MODEL_LOSS_MAX */
@@ -48,6 +55,11 @@ typedef struct pq_model_loss_in {
 
 typedef struct pq_model_loss_out {
 	double hs_ms[3], ttfb_ms[3];   /* p25, median, p95, from connect(2) */
+	double conn_ms[3];	       /* the same of connect(2) itself (SYN, SYN-ACK) */
+	/* connections a measurement needs for its p95's 95 % interval to be narrower than a
+	 * round trip, by this distribution (normal approximation of the order statistics);
+	 * 0: more than PQ_MODEL_LOSS_MAX_CONNS */
+	unsigned p95_conns;
 	double hs_rtt[3], ttfb_rtt[3]; /* the same over the RTT */
 	double clean;		       /* share of trials in which no decision lost anything */
 	unsigned decisions;	       /* loss decisions in a loss-free handshake (SYN to flight) */

@@ -229,6 +229,7 @@ typedef struct pq_agg {
 	pq_agg_lossstep *losssteps;
 	size_t nlosssteps;
 	size_t loss_cells, loss_agree_med, loss_agree_p95, loss_agree_both, loss_wide;
+	size_t loss_clean, loss_clean_both; /* of them, within their fidelity budgets (marked 0) */
 	pq_agg_cand *cands; /* report/cand.h; ncands 0 when the run is not that shape */
 	size_t ncands;
 	pq_agg_cand_col cand_cols[PQ_AGG_CAND_COLS];

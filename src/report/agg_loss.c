@@ -128,6 +128,7 @@ static void family_step(const pq_agg *a, size_t i0, pq_agg_lossstep *s)
 int pq_agg_loss_build(pq_agg *a)
 {
 	a->loss_cells = a->loss_agree_med = a->loss_agree_p95 = a->loss_agree_both = a->loss_wide = 0;
+	a->loss_clean = a->loss_clean_both = 0;
 	for (size_t i = 0; i < a->n; i++) {
 		const pq_agg_group *g = &a->g[i];
 		if (!g->has_loss)
@@ -137,6 +138,8 @@ int pq_agg_loss_build(pq_agg *a)
 		a->loss_agree_p95 += g->loss_agree[2];
 		a->loss_agree_both += g->loss_agree[1] && g->loss_agree[2];
 		a->loss_wide += g->loss_wide;
+		a->loss_clean += !g->marked;
+		a->loss_clean_both += !g->marked && g->loss_agree[1] && g->loss_agree[2];
 	}
 	if (!a->loss_cells)
 		return 0;

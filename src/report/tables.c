@@ -464,6 +464,39 @@ static void cdf_csv(pq_out *o, const pq_agg *a)
 	}
 }
 
+/* loss.csv: the loss section's cells (report/loss.h): measured handshake percentiles with
+ * their intervals beside the loss model's, the verdicts, and how many connections would
+ * make the p95's interval narrower than a round trip by the model (0: more than
+ * PQ_MODEL_LOSS_MAX_CONNS). */
+static void loss_csv(pq_out *o, const pq_agg *a)
+{
+	static const char *const q[3] = {"p25", "median", "p95"};
+	pq_out_printf(o, "host,point_key,arm,rtt_us,loss_pct,loss_unit,n,marked");
+	for (int k = 0; k < 3; k++)
+		pq_out_printf(o, ",%s_ms,%s_lo_ms,%s_hi_ms,model_%s_ms", q[k], q[k], q[k], q[k]);
+	pq_out_printf(o, ",median_agrees,p95_agrees,p95_wide,p95_conns\n");
+	for (size_t i = 0; i < a->n; i++) {
+		const pq_agg_group *g = &a->g[i];
+		if (!g->has_loss)
+			continue;
+		csv_str(o, a->hosts[g->host]);
+		pq_out_printf(o, ",");
+		csv_str(o, g->cell->point_key);
+		pq_out_printf(o, ",");
+		csv_str(o, a->arms[g->arm]);
+		const char *unit = pq_agg_dim_text(g->cell, "loss-unit");
+		pq_out_printf(o, ",%lld,%g,%s,%zu,%zu", g->cell->rtt_us, pq_agg_dim_num(g->cell, "loss"),
+			      unit ? unit : "segment", g->n[PQ_AGG_HS], g->marked);
+		for (int k = 0; k < 3; k++) {
+			pq_out_printf(o, ",%.3f", g->loss_meas[k]);
+			isfinite(g->loss_lo[k]) ? pq_out_printf(o, ",%.3f,%.3f", g->loss_lo[k], g->loss_hi[k])
+						: pq_out_printf(o, ",,");
+			pq_out_printf(o, ",%.3f", g->loss.hs_ms[k]);
+		}
+		pq_out_printf(o, ",%d,%d,%d,%u\n", g->loss_agree[1], g->loss_agree[2], g->loss_wide, g->loss.p95_conns);
+	}
+}
+
 static void csv_desc(pq_out *o, const pq_agg_group *g, enum pq_agg_phase p)
 {
 	const pq_ci_desc *d = g ? &g->desc[p] : NULL;
@@ -506,8 +539,8 @@ int pq_report_compare_csv(const pq_compare *c, const char *dir, pq_diag *d)
 
 int pq_report_csv(const pq_agg *a, const char *dir, pq_diag *d)
 {
-	static void (*const writers[])(pq_out *, const pq_agg *) = {agreement_csv, cdf_csv};
-	static const char *const names[] = {"agreement.csv", "cdf.csv"};
+	static void (*const writers[])(pq_out *, const pq_agg *) = {agreement_csv, cdf_csv, loss_csv};
+	static const char *const names[] = {"agreement.csv", "cdf.csv", "loss.csv"};
 	pq_out o;
 	int rc = 0;
 	pq_out_init(&o, 256u << 20);

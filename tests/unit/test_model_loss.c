@@ -39,6 +39,8 @@ static void no_loss_is_the_flight_model(void **state)
 		assert_true(fabs(o.ttfb_rtt[k] - 3) < 1e-9);
 	}
 	assert_true(fabs(o.clean - 1) < 1e-12);
+	assert_true(fabs(o.conn_ms[2] - 100) < 1e-9); /* no timer fires without loss */
+	assert_int_equal(o.p95_conns, 10);	       /* no spread: the fewest it tries */
 	assert_int_equal(o.decisions, 2 + 1 + 7);
 	/* a flight over the window takes the round its ACKs open */
 	in.fl[0] = 12;
@@ -69,6 +71,24 @@ static void seeded_and_as_independent_loss_predicts(void **state)
 	in.burst = 3;
 	assert_int_equal(pq_model_loss_run(&in, &b, &d), 0);
 	assert_true(b.clean > a.clean); /* losses come together: more clean handshakes */
+}
+
+/* Linux's SYN timer is linear for five retransmissions: at 30 % loss each way, the 5 %
+ * of connections that need four or more SYN exchanges connect within about 4 s, not the
+ * 15 s that doubling from the first would take; and a p95 at that loss needs more
+ * connections for a narrow interval than one at 2 %. */
+static void syn_timers_and_the_p95_rule(void **state)
+{
+	(void)state;
+	pq_model_loss_in in = base(0.3);
+	pq_model_loss_out o, low;
+	pq_diag d = {0};
+	assert_int_equal(pq_model_loss_run(&in, &o, &d), 0);
+	assert_true(o.conn_ms[2] > 2000 && o.conn_ms[2] < 5000);
+	in = base(0.02);
+	assert_int_equal(pq_model_loss_run(&in, &low, &d), 0);
+	assert_true(low.p95_conns >= 10);
+	assert_true(o.p95_conns == 0 || o.p95_conns > low.p95_conns);
 }
 
 static void first_extra_round_trip(void **state)
@@ -133,6 +153,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(no_loss_is_the_flight_model),
 		cmocka_unit_test(seeded_and_as_independent_loss_predicts),
+		cmocka_unit_test(syn_timers_and_the_p95_rule),
 		cmocka_unit_test(first_extra_round_trip),
 		cmocka_unit_test(bad_inputs_name_the_range),
 		cmocka_unit_test(from_the_flight_model),
