@@ -56,9 +56,9 @@ static const pq_col meta_cols[] = {
 	  pq_cv_str(k->r->link_backend ? k->r->link_backend : "none"))                                         \
 	X(cc_default, "TEXT NOT NULL", "", ANY, 3, "the host's default congestion control", pq_cv_str(k->cc))  \
 	X(seed, "INTEGER NOT NULL", "", ANY, 3, "the sweep's seed", pq_cv_int((long long)k->r->seed))         \
-	X(shard_index, "INTEGER NOT NULL", "", ANY, 3, "--shard I/N: I", pq_cv_int(k->r->shard_index))         \
-	X(shard_count, "INTEGER NOT NULL", "", ANY, 3, "--shard I/N: N", pq_cv_int(k->r->shard_count))         \
-	X(remote_server, "TEXT", "", ANY, 3, "--server HOST:PORT; NULL: the sweep's own servers",              \
+	X(shard_index, "INTEGER NOT NULL", "", ANY, 3, "the shard: its index, from 1", pq_cv_int(k->r->shard_index))         \
+	X(shard_count, "INTEGER NOT NULL", "", ANY, 3, "the shard: how many the grid was split into", pq_cv_int(k->r->shard_count))         \
+	X(remote_server, "TEXT", "", ANY, 3, "the remote server measured, HOST:PORT; NULL: the sweep's own servers",              \
 	  pq_cv_text(k->r->remote))                                                                            \
 	X(chromium_version, "TEXT", "", ANY, 4, "the browser of client = chromium cells; NULL when none ran",  \
 	  pq_cv_text(k->r->chromium_version))                                                                  \
@@ -95,7 +95,7 @@ static const pq_col run_cols[] = {RUN_COLS(RUN_ROW, AS_ROWS)};
 	X(link_key, "TEXT NOT NULL", "", ANY, 3, "the link's key", pq_cv_str(k->link_key))                     \
 	X(link_desc, "TEXT NOT NULL", "", ANY, 3, "the link as configured, in words", pq_cv_str(k->desc))      \
 	X(backend, "TEXT NOT NULL", "", ANY, 3, "userspace or netem", pq_cv_str(k->backend))                   \
-	X(checked, "INTEGER NOT NULL", "", ANY, 3, "1 checked, 0 --no-check", pq_cv_int(k->r != NULL))         \
+	X(checked, "INTEGER NOT NULL", "", ANY, 3, "1 checked, 0 the self-check was turned off", pq_cv_int(k->r != NULL))         \
 	X(ok, "INTEGER", "", ANY, 3, "1 within every budget", CK(pq_cv_int(k->r->ok)))                          \
 	X(rtt_cfg_us, "REAL", "us", DUR, 3, "the RTT configured", CK_US(k->r->rtt_cfg_ns))                        \
 	X(rtt_samples, "INTEGER", "", COUNT, 3, "echoes timed", CK(pq_cv_int(k->r->rtt_n)))                     \

@@ -19,7 +19,7 @@
 static const char *const why_text[] = {
 	[PQ_RDB_W_OPEN] = "cannot open it",
 	[PQ_RDB_W_NOTREG] = "not a regular file; give a results database (a pqtls sweep's .db file)",
-	[PQ_RDB_W_NOTDB] = "is not an SQLite database (pqtls sweep writes one with --out)",
+	[PQ_RDB_W_NOTDB] = "is not an SQLite database (a pqtls sweep writes its results as one)",
 	[PQ_RDB_W_DAMAGED] = "the database is damaged (truncated or overwritten); re-run the sweep, or use a good copy",
 	[PQ_RDB_W_HOTJ] = ("a writer was interrupted mid-transaction and left a hot journal beside the file, so it is not "
 		    "consistent until the journal is rolled back; open it once with write access (sqlite3 FILE "
