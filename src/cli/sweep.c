@@ -261,6 +261,8 @@ static int apply_dims(const struct sweep_opts *o, pq_exp_spec *s, pq_diag *d)
 		if (rc < 0)
 			return rc;
 	}
+	if (s->merged[0] && !o->quiet)
+		fprintf(stderr, "pqtls sweep: note: the options made arms alike, each measured once: %s\n", s->merged);
 	return 0;
 }
 
@@ -522,7 +524,8 @@ static const pq_cmd *const sweep_subs[] = {&pq_cmd_sweep_export, NULL};
 
 static const char sweep_desc[] =
 	"A spec file is 'key = value, value' lines (a list is a dimension) and '[arm LABEL]'\n"
-	"sections; options named like keys replace the spec's (every arm's too). Keys:\n"
+	"sections; options named like keys replace the spec's (every arm's too; arms that\n"
+	"become alike, as ttfb-size's bbr arms under --cc cubic, are measured once). Keys:\n"
 	"  pqtls sweep --keys lists them; docs/sweep.md explains the format.\n"
 	"Examples:\n"
 	"  pqtls sweep --preset quick\n"

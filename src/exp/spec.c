@@ -466,6 +466,46 @@ out:
 	return rc;
 }
 
+/* Two arms that measure the same thing: every key's values equal, labels aside. */
+static int same_arm(const pq_exp_section *a, const pq_exp_section *b)
+{
+	for (int k = 0; k < PQ_DIM_COUNT; k++) {
+		const pq_exp_list *x = &a->key[k], *y = &b->key[k];
+		if (x->n != y->n || (x->n && memcmp(x->v, y->v, x->n * sizeof *x->v) != 0))
+			return 0;
+	}
+	return 1;
+}
+
+/* Arms a command-line key made alike (ttfb-size's "ml-dsa-44 padded bbr" once --cc cubic
+ * replaces its cc) are measured once, under the first one's label: otherwise a run would
+ * measure every point twice and label half of them with what they no longer are. The
+ * spec's text says which arm went, and s->merged for the sweep's log. */
+static int merge_alike(pq_exp_spec *s, const char *what, pq_diag *d)
+{
+	int rc = 0;
+	for (size_t b = 1; b < s->narms && rc == 0; b++)
+		for (size_t a = 0; a < b; a++) {
+			if (!same_arm(s->arm[a], s->arm[b]))
+				continue;
+			char line[256];
+			snprintf(line, sizeof line, "# %s made arm '%s' the same as arm '%s': measured once, as '%s'\n", what,
+				 s->arm[b]->label, s->arm[a]->label, s->arm[a]->label);
+			size_t len = strlen(s->merged);
+			if (len + 1 < sizeof s->merged)
+				snprintf(s->merged + len, sizeof s->merged - len, "%s'%s' (as '%s')", len ? ", " : "",
+					 s->arm[b]->label, s->arm[a]->label);
+			section_dispose(s->arm[b]);
+			free(s->arm[b]);
+			memmove(&s->arm[b], &s->arm[b + 1], (s->narms - b - 1) * sizeof s->arm[0]);
+			s->narms--;
+			b--;
+			rc = append_text(s, line, d);
+			break;
+		}
+	return rc;
+}
+
 int pq_exp_spec_set(pq_exp_spec *s, const char *key, const char *value, const char *what, pq_diag *d)
 {
 	int k = pq_dim_find(key);
@@ -484,5 +524,6 @@ int pq_exp_spec_set(pq_exp_spec *s, const char *key, const char *value, const ch
 	char line[512];
 	snprintf(line, sizeof line, "%s%s = %s   # %s\n",
 		 s->text_len && s->text[s->text_len - 1] != '\n' ? "\n" : "", key, value, what);
-	return append_text(s, line, d);
+	rc = append_text(s, line, d);
+	return rc < 0 ? rc : merge_alike(s, what, d);
 }

@@ -51,6 +51,7 @@ typedef struct pq_exp_spec {
 	pq_exp_section global;
 	pq_exp_section *arm[PQ_EXP_MAX_ARMS];
 	size_t narms;
+	char merged[512]; /* arms a command-line key made alike, measured once: "'B' (as 'A'), ..." */
 } pq_exp_spec;
 
 void pq_exp_spec_init(pq_exp_spec *s);
@@ -63,7 +64,8 @@ int pq_exp_spec_load(pq_exp_spec *s, const char *path, pq_diag *d) PQ_MUST_USE;
 
 /* Sets one key for the whole grid (a command-line dimension), replacing what the spec
  * said, in the arms too (so --connections scales every arm down); `what` names the input
- * ("--rtt"). */
+ * ("--rtt"). Arms it makes alike are kept once, under the first label (s->merged names
+ * the others, and so does the spec's text). */
 int pq_exp_spec_set(pq_exp_spec *s, const char *key, const char *value, const char *what,
 		    pq_diag *d) PQ_MUST_USE;
 

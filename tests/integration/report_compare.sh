@@ -32,17 +32,25 @@ has "$TMP/ab.txt" "4 grid points in both"
 has "$TMP/ab.txt" "; 0 only in $TMP/a.db, 0 only in $TMP/b.db."
 has "$TMP/ab.txt" "In both, 4 grid points: medians in ms with 95 % intervals, and the difference B minus A (measurable when its interval excludes 0 and reaches beyond the endpoints' waits for a CPU in either run)."
 grep -qE "^ml-dsa-65 X25519MLKEM768 +TTFB +[0-9.]+ " "$TMP/ab.txt" || fail "no row of ml-dsa-65 X25519MLKEM768"
-python3 - "$TMP/csv/compare.csv" "$TMP/a.db" <<'PY' || fail "compare.csv"
+python3 - "$TMP/csv/compare.csv" "$TMP/a.db" "$TMP/b.db" <<'PY' || fail "compare.csv"
 import csv, sqlite3, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 points = {r[0] for r in sqlite3.connect(sys.argv[2]).execute("SELECT DISTINCT point_key FROM cell")}
 assert {r["point_key"] for r in rows} == points and len(rows) == 4, rows
 assert all(r["in"] == "both" and r["phase"] == "TTFB" and r["diff_ms"] for r in rows), rows
 # the same grid twice: no difference of half a round trip (25 ms at 50 ms), whatever the
-# bootstrap says of the rest (4 connections a point: an interval of a few ms)
-assert all(abs(float(r["diff_ms"])) < 25 for r in rows), rows
+# bootstrap says of the rest (4 connections a point: an interval of a few ms), at the
+# points within their link's and host's budgets in both runs (a busy VM moved a median of
+# 4 by 41 ms in a cell over the host's budget here)
+def clean(path):
+    q = "SELECT point_key FROM cell GROUP BY point_key HAVING MIN(COALESCE(link_ok, 1) AND COALESCE(host_ok, 1)) = 1"
+    return {k for (k,) in sqlite3.connect(path).execute(q)}
+ok = clean(sys.argv[2]) & clean(sys.argv[3])
+judged = [r for r in rows if r["point_key"] in ok]
+assert all(abs(float(r["diff_ms"])) < 25 for r in judged), judged
 quiet = sum(r["measurable"] == "0" for r in rows)
-print(f"ok: 4 grid points in both, {quiet} with no measurable difference, every difference under 25 ms")
+print(f"ok: 4 grid points in both, {quiet} with no measurable difference, every difference under 25 ms at the "
+      f"{len(judged)} within their budgets in both")
 PY
 has "$TMP/compare.html" "<h2 id=\"compare\">Two runs side by side</h2>"
 has "$TMP/compare.html" "<h3>In both (4)</h3>"
@@ -74,12 +82,17 @@ has "$TMP/s.txt" "ml-dsa-65 X25519MLKEM768, RTT 30 ms"
 	[ "$(grep -c ',B,TTFB,' "$TMP/scsv/compare.csv")" = 2 ] || { cat "$TMP/scsv/compare.csv"; fail "the shards' compare.csv"; }
 
 # The paper's Figure 5 grid at 50 ms, scaled (3 sizes, 3 connections): a cubic run against a
-# BBR run. The runs differ in cc wholesale: set aside, said, every point met.
+# BBR run. The runs differ in cc wholesale: set aside, said, every point met. --cc makes the
+# preset's bbr arms the same as its cubic ones: each measured once, under the first label.
 ts=(--preset ttfb-size --profile paper-50 --pad-chain-to "8KiB..16KiB step 4KiB" --connections 3 --trials 1 --jobs auto --no-check -q)
 sweep "$TMP/cubic.db" "${ts[@]}" --cc cubic
 sweep "$TMP/bbr.db" "${ts[@]}" --cc bbr
+sqlite3 "$TMP/cubic.db" "SELECT spec_text FROM run" >"$TMP/cubic.spec"
+has "$TMP/cubic.spec" "# --cc made arm 'ml-dsa-44 padded bbr' the same as arm 'ml-dsa-44 padded': measured once, as 'ml-dsa-44 padded'"
+[ "$(sqlite3 "$TMP/bbr.db" "SELECT COUNT(DISTINCT arm) || ' ' || GROUP_CONCAT(DISTINCT cc) FROM cell")" = "2 bbr" ] ||
+	fail "the BBR run's arms: $(sqlite3 "$TMP/bbr.db" "SELECT DISTINCT arm, cc FROM cell")"
 "$P" report "$TMP/cubic.db" "$TMP/bbr.db" -o "$TMP/cb.html" --csv "$TMP/cbcsv" >"$TMP/cb.txt" 2>"$TMP/cb.err" || { cat "$TMP/cb.err"; fail "report cubic bbr"; }
-has "$TMP/cb.txt" "CC: cubic in A, bbr in B. 12 grid points in both"
+has "$TMP/cb.txt" "CC: cubic in A, bbr in B. 6 grid points in both"
 has "$TMP/cb.txt" "; 0 only in $TMP/cubic.db, 0 only in $TMP/bbr.db."
 has "$TMP/cb.html" "CC: cubic in A, bbr in B"
 grep -qE "^ml-dsa-44 padded, padded to 16 KiB +TTFB " "$TMP/cb.txt" || fail "no row of ml-dsa-44 padded to 16 KiB"
@@ -95,12 +108,12 @@ sweep "$TMP/t1.db" "${ts[@]}" --cc cubic --trials 2 --shard 1/2
 sweep "$TMP/t2.db" "${ts[@]}" --cc cubic --trials 2 --shard 2/2
 "$P" report "$TMP/t1.db" "$TMP/t2.db" -o "$TMP/t.html" --csv "$TMP/tcsv" >"$TMP/t.txt" 2>&1 || { cat "$TMP/t.txt"; fail "report of two shards"; }
 has "$TMP/t.txt" "runs of one grid"
-has "$TMP/t.txt" "12 grid points in both"
+has "$TMP/t.txt" "6 grid points in both"
 ! grep -q "Set aside" "$TMP/t.txt" || fail "two shards of one run set a dimension aside"
 python3 - "$TMP/tcsv/compare.csv" "$TMP/t1.db" "$TMP/t2.db" <<'PY' || fail "the shards of one run differ"
 import csv, sqlite3, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
-assert len(rows) == 12 and all(r["in"] == "both" for r in rows), rows
+assert len(rows) == 6 and all(r["in"] == "both" for r in rows), rows
 def clean(path):
     q = "SELECT point_key FROM cell GROUP BY point_key HAVING MIN(COALESCE(link_ok, 1) AND COALESCE(host_ok, 1)) = 1"
     return {k for (k,) in sqlite3.connect(path).execute(q)}
@@ -108,7 +121,7 @@ ok = clean(sys.argv[2]) & clean(sys.argv[3])
 judged = [r for r in rows if r["point_key"] in ok]
 big = max((abs(float(r["diff_ms"])) for r in judged), default=0.0)
 assert big < 12.5, f"a difference of {big} ms between two trials of one run"
-print(f"ok: two shards of one run, 12 points in both, {len(judged)} within their budgets in both, the largest "
+print(f"ok: two shards of one run, 6 points in both, {len(judged)} within their budgets in both, the largest "
       f"difference there {big:.2f} ms; {sum(r['measurable'] == '1' for r in rows)} flagged by the bootstrap at 3 connections")
 PY
 

@@ -151,6 +151,35 @@ static void command_line_replaces_everywhere(void **state)
 	pq_exp_spec_dispose(&s);
 }
 
+/* ttfb-size's shape: arms that differ only in cc. --cc cubic makes them alike: each
+ * measured once, under the first label, said in the text and in s.merged; arms still
+ * different stay, and a key that makes nothing alike merges nothing. */
+static void command_line_merges_alike_arms(void **state)
+{
+	(void)state;
+	pq_exp_spec s;
+	pq_diag d;
+	assert_int_equal(parse(&s,
+			       "cc = cubic\n[arm e]\nsig = ecdsa-p256\n[arm m]\nsig = ml-dsa-44\n"
+			       "[arm e bbr]\nsig = ecdsa-p256\ncc = bbr\n[arm m bbr]\nsig = ml-dsa-44\ncc = bbr\n",
+			       &d),
+			 0);
+	assert_int_equal(pq_exp_spec_set(&s, "rtt", "50ms", "--rtt", &d), 0);
+	assert_int_equal(s.narms, 4);
+	assert_string_equal(s.merged, "");
+	assert_int_equal(pq_exp_spec_set(&s, "cc", "bbr", "--cc", &d), 0);
+	assert_int_equal(s.narms, 2);
+	assert_string_equal(s.arm[0]->label, "e");
+	assert_string_equal(s.arm[1]->label, "m");
+	assert_string_equal(s.merged, "'e bbr' (as 'e'), 'm bbr' (as 'm')");
+	assert_non_null(strstr(s.text, "# --cc made arm 'm bbr' the same as arm 'm': measured once, as 'm'\n"));
+	/* --sig then makes the two left alike too */
+	assert_int_equal(pq_exp_spec_set(&s, "sig", "ml-dsa-65", "--sig", &d), 0);
+	assert_int_equal(s.narms, 1);
+	assert_string_equal(s.arm[0]->label, "e");
+	pq_exp_spec_dispose(&s);
+}
+
 static void load_missing_file(void **state)
 {
 	(void)state;
@@ -177,6 +206,7 @@ int main(void)
 		cmocka_unit_test(range_steps),
 		cmocka_unit_test(repeats_and_bom),
 		cmocka_unit_test(command_line_replaces_everywhere),
+		cmocka_unit_test(command_line_merges_alike_arms),
 		cmocka_unit_test(load_missing_file),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
