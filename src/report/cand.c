@@ -45,20 +45,24 @@ static pq_agg_cand *cand_of(pq_agg *a, const pq_agg_group *g)
 	return c;
 }
 
-/* The shape: TCP and QUIC cells, every arm varying only the link (no size or response
- * sweep, no retry, one response size), a model for every group. */
+/* The shape: every arm measured over TCP and QUIC, varying only the link (no size or
+ * response sweep, no retry, one response size), a model for every group. An arm that fixes
+ * its transport (key-share's "QUIC right guess") is no candidate: its row would hold one
+ * transport's half. */
 static int fits_shape(const pq_agg *a)
 {
-	int tcp = 0, quic = 0;
+	unsigned char seen[PQ_AGG_MAX_ARMS] = {0}; /* bit 1: TCP, bit 2: QUIC */
 	for (size_t i = 0; i < a->n; i++) {
 		const pq_rdb_cell *c = a->g[i].cell;
 		if (a->kind[a->g[i].arm] != PQ_AGG_KEY || c->quic_retry || c->resume_pct > 0 ||
 		    c->response_bytes != a->g[0].cell->response_bytes)
 			return 0;
-		tcp |= !c->quic;
-		quic |= c->quic;
+		seen[a->g[i].arm] |= c->quic ? 2 : 1;
 	}
-	return tcp && quic;
+	for (size_t k = 0; k < a->narms; k++)
+		if (seen[k] != 3)
+			return 0;
+	return a->narms > 0;
 }
 
 int pq_cand_build(pq_agg *a)

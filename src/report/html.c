@@ -110,8 +110,10 @@ static void steps_text(const pq_agg_line *l, const char *name, double rtt, char 
 	else if (!ns)
 		snprintf(buf + off, n - off, "no step;");
 	for (size_t i = 0; i < ns && off < n; i++)
-		off += (size_t)snprintf(buf + off, n - off, "%.2f-%.2f kB (%+.2f RTT)%s", l->steps[i].x_before,
-					l->steps[i].x_after, l->steps[i].jump_rtts, i + 1 < ns ? ", " : ";");
+		off += (size_t)snprintf(buf + off, n - off, "%.2f-%.2f kB (%+.2f RTT%s)%s", l->steps[i].x_before,
+					l->steps[i].x_after, l->steps[i].jump_rtts,
+					l->steps[i].jump < 0 ? ", a drop: noise, a larger chain takes no fewer round trips" : "",
+					i + 1 < ns ? ", " : ";");
 }
 
 /* Time against chain size at one RTT: the agg's lines (measured medians and the model's
@@ -187,10 +189,15 @@ static size_t size_chart(page *p, int rtt, int host, size_t from, size_t part)
 		steps_text(l, arm[nl], rt, steps + off, sizeof steps - off);
 		if (l->has_cliff)
 			marks[nm++] = (pq_svg_mark){l->cliff_kb, l->cliff_label};
-		/* the measured steps too, at the first size that pays */
-		for (size_t k = 0; k < l->nsteps && k < 2 && nsl < 8 && nm < 12; k++) {
+		/* the measured steps up too, at the first size that pays (a drop is named in the
+		 * caption only: round trips cannot explain it) */
+		size_t nst = l->nsteps < PQ_AGG_LINE_STEPS ? l->nsteps : PQ_AGG_LINE_STEPS;
+		for (size_t k = 0, up = 0; k < nst && up < 2 && nsl < 8 && nm < 12; k++) {
+			if (l->steps[k].jump <= 0)
+				continue;
 			snprintf(steplab[nsl], sizeof steplab[0], "step %+.1f RTT", l->steps[k].jump_rtts);
 			marks[nm++] = (pq_svg_mark){l->steps[k].x_after, steplab[nsl++]};
+			up++;
 		}
 		nl++;
 	}

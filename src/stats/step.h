@@ -6,7 +6,10 @@
  * `rtt` (0.5: half a round trip, far above the noise of a median at any RTT the lab
  * uses, far below the round trip a cliff adds). It is reported as the bracket
  * (x_before, x_after) in which the cliff lies and the jump in round trips. A drop by as
- * much is reported as a negative jump (it would mean noise or a mislabelled cell). */
+ * much is reported as a negative jump (it would mean noise or a mislabelled cell). A
+ * spike is no step: a single point off both its neighbours by the threshold, one way,
+ * while they agree with each other within it, is one slow median (a busy moment), so
+ * neither the jump into it nor the one out of it is reported. */
 #ifndef PQ_STATS_STEP_H
 #define PQ_STATS_STEP_H
 

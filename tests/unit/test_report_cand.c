@@ -55,6 +55,7 @@ static void build_and_render(void **state)
 	snprintf(groups[2].agree_tag, sizeof groups[2].agree_tag, "host CPU");
 	a.g = groups;
 	a.n = 7;
+	a.narms = 2;
 	assert_int_equal(pq_cand_build(&a), 0);
 	assert_int_equal(a.ncands, 2);
 	assert_int_equal(a.ncand_cols, 3);
@@ -87,13 +88,23 @@ static void build_and_render(void **state)
 	pq_agg b = {0};
 	b.g = groups;
 	b.n = 2;
+	b.narms = 2;
 	assert_int_equal(pq_cand_build(&b), 0);
 	assert_int_equal(b.ncands, 0);
 	pq_out_init(&o, 1 << 10);
 	pq_cand_html(&o, &b);
 	assert_int_equal(o.b.len, 0);
 	pq_out_dispose(&o);
+	/* arms that fix their transport (key-share's "QUIC right guess" beside "right guess"):
+	 * each would be half a row, so no table */
+	put(0, 0, 0, 10, 50, 3000, 1);
+	put(1, 1, 1, 10, 50, 3000, 1);
+	b.n = 2;
+	assert_int_equal(pq_cand_build(&b), 0);
+	assert_int_equal(b.ncands, 0);
 	/* a size sweep is not this shape */
+	put(0, 1, 0, 10, 50, 20000, 2);
+	put(1, 1, 0, 46, 50, 20000, 1);
 	b.n = 7;
 	b.kind[1] = PQ_AGG_SIZE;
 	assert_int_equal(pq_cand_build(&b), 0);

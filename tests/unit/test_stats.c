@@ -216,6 +216,19 @@ static void steps(void **state)
 	assert_true(fabs(s[0].jump_rtts - 1.0) < 0.05);
 	assert_int_equal(pq_step_find(x, y, 6, 0, 0.5, s, 4), 0);
 	assert_int_equal(pq_step_find(x, y, 1, 70, 0.5, s, 4), 0);
+	/* one slow median on a level (a busy moment, 0.52 RTT up and down again) is no step;
+	 * the real step after it still is */
+	double sy[] = {212.1, 213.0, 249.5, 212.9, 282.4, 283.0};
+	assert_int_equal(pq_step_find(x, sy, 6, 70, 0.5, s, 4), 1);
+	assert_true(s[0].x_before == 10000 && s[0].x_after == 12000);
+	/* a single point on a plateau between two steps is a level, not a spike */
+	double py[] = {212.1, 213.0, 282.5, 352.9, 353.4, 352.0};
+	assert_int_equal(pq_step_find(x, py, 6, 70, 0.5, s, 4), 2);
+	assert_true(s[0].x_after == 8000 && s[1].x_after == 10000);
+	/* a drop is reported, as a negative jump */
+	double dy[] = {282.1, 283.0, 282.8, 212.9, 212.4, 213.0};
+	assert_int_equal(pq_step_find(x, dy, 6, 70, 0.5, s, 4), 1);
+	assert_true(s[0].jump_rtts < -0.9);
 }
 
 int main(void)
