@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "core/wire.h"
+#include "report/curve.h"
 #include "stats/boot.h"
 #include "stats/ci.h"
 #include "stats/sample.h"
@@ -765,7 +766,30 @@ static void aws_rows(rows *rs)
 
 /* --- Paquin et al. --- */
 
-static void paquin_pair(rows *rs, long long rtt, const want *wc, const want *wq, const char *what)
+/* The PQ group beside classical group c: what wq asks at c's loss, and of those the one
+ * that differs from c in the fewest dimensions (c's loss unit, burst, response). */
+static const pq_agg_group *paquin_partner(const pq_agg *a, const pq_agg_group *c, long long rtt, const want *wq)
+{
+	want q = *wq;
+	q.rtt_us = IS(rtt);
+	q.loss = IS(pq_agg_dim_num(c->cell, "loss"));
+	const pq_agg_group *best = NULL;
+	int bd = 0;
+	for (size_t i = 0; i < a->n; i++) {
+		const pq_agg_group *g = &a->g[i];
+		if (g->host != 0 || g->cell->quic || g->n[PQ_AGG_HS] < 2 || !matches(g->cell, &q))
+			continue;
+		int d = pq_curve_distance(c->cell, g->cell);
+		if (!best || d < bd)
+			best = g, bd = d;
+	}
+	return best;
+}
+
+/* One row for the classical groups that differ from `fam` in their loss only (Paquin et
+ * al. varied loss and nothing else), each beside its PQ partner; none when one loss level. */
+static void paquin_family(rows *rs, long long rtt, const pq_rdb_cell *fam, const want *wc, const want *wq,
+			  const char *what, int say_unit)
 {
 	const pq_agg *a = rs->a;
 	pq_agg_study *s = NULL;
@@ -773,19 +797,17 @@ static void paquin_pair(rows *rs, long long rtt, const want *wc, const want *wq,
 	for (size_t i = 0; i < a->n; i++) {
 		want c = *wc;
 		c.rtt_us = IS(rtt);
-		if (a->g[i].host != 0 || !matches(a->g[i].cell, &c) || a->g[i].n[PQ_AGG_HS] < 2)
+		if (a->g[i].host != 0 || a->g[i].cell->quic || !matches(a->g[i].cell, &c) || a->g[i].n[PQ_AGG_HS] < 2 ||
+		    !pq_curve_same_but(fam, a->g[i].cell, "loss"))
 			continue;
-		const pq_agg_group *g[2] = {&a->g[i], NULL};
-		want q = *wq;
-		q.rtt_us = IS(rtt);
-		q.loss = IS(pq_agg_dim_num(g[0]->cell, "loss"));
-		if (!(g[1] = pick(a, &q)) || g[1]->n[PQ_AGG_HS] < 2)
+		const pq_agg_group *g[2] = {&a->g[i], paquin_partner(a, &a->g[i], rtt, wq)};
+		if (!g[1])
 			continue;
 		if (!s && !(s = calloc(1, sizeof *s))) {
 			rs->err = PQ_ENOMEM;
 			return;
 		}
-		double loss = q.loss - 1;
+		double loss = pq_agg_dim_num(g[0]->cell, "loss");
 		cat(s->ours, sizeof s->ours, "%sloss %g %%:", lmin < 0 ? "" : "; ", loss);
 		for (int k = 0; k < 2; k++) {
 			double p50 = pq_stats_quantile(g[k]->v[PQ_AGG_HS], g[k]->n[PQ_AGG_HS], 500),
@@ -818,7 +840,9 @@ static void paquin_pair(rows *rs, long long rtt, const want *wc, const want *wq,
 	free(s);
 	s = row;
 	cat(s->ours, sizeof s->ours, " (handshake ms)");
-	snprintf(s->question, sizeof s->question, "handshake percentiles against loss, %s, %g ms RTT", what, (double)rtt / 1e3);
+	const char *unit = pq_agg_dim_text(fam, "loss-unit");
+	snprintf(s->question, sizeof s->question, "handshake percentiles against loss, %s, %g ms RTT%s%s", what,
+		 (double)rtt / 1e3, say_unit ? ", loss per " : "", say_unit ? (unit && *unit ? unit : "segment") : "");
 	snprintf(s->theirs, sizeof s->theirs, "p25-p95 of handshake time against 0-20 %% loss: the tail grows first and "
 		 "larger handshakes suffer more (their finding as the reference summarises it; no figure of theirs is in "
 		 "../shared/seeds to quote)");
@@ -829,6 +853,33 @@ static void paquin_pair(rows *rs, long long rtt, const want *wc, const want *wq,
 		 "%s: from %g %% to %g %% loss the PQ median grows x%.2f and its p95 x%.2f; PQ minus classical at p95 goes from "
 		 "%+.1f to %+.1f ms%s", s->agrees ? "agrees" : "differs", lmin, lmax, g50, g95, d0, d1,
 		 s->agrees ? "" : " (with few connections per level the p95 is noisy; run more connections)");
+}
+
+/* A row per family of classical groups that vary in loss alone at this RTT (per segment and
+ * per burst are two), at most four. */
+static void paquin_pair(rows *rs, long long rtt, const want *wc, const want *wq, const char *what)
+{
+	const pq_agg *a = rs->a;
+	const pq_rdb_cell *fams[4];
+	size_t nf = 0;
+	int units = 0;
+	for (size_t i = 0; i < a->n && nf < 4; i++) {
+		want c = *wc;
+		c.rtt_us = IS(rtt);
+		const pq_rdb_cell *x = a->g[i].cell;
+		if (a->g[i].host != 0 || x->quic || !matches(x, &c) || a->g[i].n[PQ_AGG_HS] < 2)
+			continue;
+		size_t f = 0;
+		while (f < nf && !pq_curve_same_but(fams[f], x, "loss"))
+			f++;
+		if (f == nf) {
+			units |= nf && strcmp(pq_agg_dim_text(fams[0], "loss-unit") ? pq_agg_dim_text(fams[0], "loss-unit") : "",
+					      pq_agg_dim_text(x, "loss-unit") ? pq_agg_dim_text(x, "loss-unit") : "") != 0;
+			fams[nf++] = x;
+		}
+	}
+	for (size_t f = 0; f < nf && !rs->err; f++)
+		paquin_family(rs, rtt, fams[f], wc, wq, what, units);
 }
 
 static void paquin(rows *rs)
