@@ -64,10 +64,18 @@ static const char *JS =
     "p=parseFloat(a),q=parseFloat(c);var v=(isNaN(p)||isNaN(q))?a.localeCompare(c):p-q;return up?v:-v;});"
     "r.forEach(function(e){b.appendChild(e);});});});});";
 
-/* The findings (report/findings.h), each with links to its evidence on this page. */
-static void findings(pq_out *o, const pq_findings *f)
+/* The findings (report/findings.h), each with links to its evidence on this page; with a
+ * second run, what the comparison found first (report/compare.h's summary). */
+static void findings(pq_out *o, const pq_findings *f, const pq_compare *cmp)
 {
 	pq_out_printf(o, "<section id=\"findings\"><h2>Findings</h2><ul class=\"findings\">");
+	if (cmp) {
+		pq_out_printf(o, "<li>Beside B = <code>");
+		pq_out_text(o, cmp->name_b);
+		pq_out_printf(o, "</code>: ");
+		pq_out_text(o, cmp->summary);
+		pq_out_printf(o, ". <small>(<a href=\"#compare\">two runs side by side</a>)</small></li>");
+	}
 	for (size_t i = 0; i < f->n; i++) {
 		pq_out_printf(o, "<li>");
 		pq_out_text(o, f->f[i].text);
@@ -594,7 +602,7 @@ void pq_report_html(pq_out *o, const pq_rdb *db, const pq_agg *a, const char *so
 	pq_out_printf(o, "</title><style>%s</style></head><body><h1>pqtls report: ", CSS);
 	pq_out_text(o, db->spec_name[0] ? db->spec_name : "results");
 	pq_out_printf(o, "</h1>");
-	findings(o, &a->findings);
+	findings(o, &a->findings, cmp);
 	pq_out_printf(o, "<p class=\"note\">From <code>");
 	pq_out_text(o, source);
 	pq_out_printf(o, "</code>: %zu cells, %zu connections, %zu host%s. ", db->ncells, db->nconns, a->nhosts,

@@ -95,6 +95,7 @@ has "$TMP/cubic.spec" "# --cc made arm 'ml-dsa-44 padded bbr' the same as arm 'm
 has "$TMP/cb.txt" "CC: cubic in A, bbr in B. 6 grid points in both"
 has "$TMP/cb.txt" "; 0 only in $TMP/cubic.db, 0 only in $TMP/bbr.db."
 has "$TMP/cb.html" "CC: cubic in A, bbr in B"
+has "$TMP/cb.html" "<li>Beside B = <code>$TMP/bbr.db</code>: Set aside" # the comparison is the first finding
 grep -qE "^ml-dsa-44 padded, padded to 16 KiB +TTFB " "$TMP/cb.txt" || fail "no row of ml-dsa-44 padded to 16 KiB"
 bash "$SRC/tests/integration/lib/browser_check.sh" "$TMP/cb.html" "$TMP/cb.png" fig-size >"$TMP/browser" 2>&1 ||
 	{ cat "$TMP/browser"; fail "the browser check of the cubic / BBR page failed"; }
