@@ -60,7 +60,19 @@ typedef struct pq_rdb_conn {
 	double min_rtt_us;
 	int ok, resumed, early_sent, retrans;
 	int hrr; /* the server answered with a HelloRetryRequest */
+	double ch1_bytes; /* the ClientHello message (4-byte header included); NaN: not stored */
+	/* Chromium's (client = chromium; NaN for pqtls's client): the server's first flight
+	 * received, its certificate verification's length, the request's bytes sent and the
+	 * first response bytes received (load/netlog.h) */
+	double br_flight_us, br_verify_us, br_req_net_us, br_ttfb_net_us;
 } pq_rdb_conn;
+
+/* Chromium's first byte split as the conn_cell view splits it (exp/schema.sql; the two are
+ * pinned equal by test_exp_rdb): the network's part (its first flight in, then one
+ * request's round trip) and its request's dispatch (verification's end to the request's
+ * bytes sent); NaN where a part is not stored. */
+double pq_rdb_conn_br_network_us(const pq_rdb_conn *n);
+double pq_rdb_conn_br_dispatch_us(const pq_rdb_conn *n);
 
 /* What the link and the host did while a cell ran (its fidelity columns, docs/results.md):
  * NaN or -1 where not measured (netem, a remote server). */

@@ -376,9 +376,21 @@ static int load_cells(sqlite3 *db, const char *path, pq_rdb *out, pq_diag *d)
  * column's range), then the rest. */
 static const char *const conn_read[] = {
 	"connect_us", "handshake_us", "ttfb_us", "ttlb_us", "min_rtt_us", "resumed", "early_sent", "retrans_segs",
+	"ch1_bytes", "browser_flight_us", "browser_verify_us", "browser_request_net_us", "browser_ttfb_net_us",
 	"cell_id", "conn_index", "hrr", "error_kind", NULL,
 };
-enum { C_NUMS = 8, C_CELL = 8, C_INDEX, C_HRR, C_ERR };
+enum { C_NUMS = 13, C_CELL = 13, C_INDEX, C_HRR, C_ERR };
+
+/* The conn_cell view's browser_ttfb_network_us and browser_dispatch_us (exp/schema.sql). */
+double pq_rdb_conn_br_network_us(const pq_rdb_conn *n)
+{
+	return n->br_flight_us + n->br_ttfb_net_us - n->br_req_net_us;
+}
+
+double pq_rdb_conn_br_dispatch_us(const pq_rdb_conn *n)
+{
+	return n->br_req_net_us - n->br_flight_us - n->br_verify_us;
+}
 
 /* The cell of connection rows of cell `id`: usually the previous connection's (cells are in
  * (host, index) order, connections in id order). ncells when none. */
@@ -426,6 +438,11 @@ static int load_conns(sqlite3 *db, const char *path, pq_rdb *out, pq_diag *d)
 		n->resumed = sqlite3_column_int(st, 5);
 		n->early_sent = sqlite3_column_int(st, 6);
 		n->retrans = sqlite3_column_int(st, 7);
+		n->ch1_bytes = v[8] > 0 ? v[8] : NAN; /* 0: not known */
+		n->br_flight_us = v[9];
+		n->br_verify_us = v[10];
+		n->br_req_net_us = v[11];
+		n->br_ttfb_net_us = v[12];
 		const unsigned char *err = sqlite3_column_text(st, C_ERR);
 		n->ok = err && strcmp((const char *)err, "ok") == 0;
 		n->hrr = sqlite3_column_int(st, C_HRR);

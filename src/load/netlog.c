@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/wire.h"
 #include "tls/acct.h"
 
 /* The event types read, by their NetLog names. */
@@ -206,8 +207,16 @@ static void on_socket(nlog *L, const nlev *v, pq_load_record *r, int *verify_beg
 	} else if (v->ev == E_HS_SENT || v->ev == E_HS_RECV) {
 		int type = (int)num(v->params, "type", -1), rx = v->ev == E_HS_RECV;
 		r->hs_bytes[rx ? PQ_RX : PQ_TX][pq_tls_hs_index(type)] += hs_len(v->params);
-		if (!rx && type == 1 && !r->ch_bytes[0])
+		if (!rx && type == 1 && !r->ch_bytes[0]) {
 			r->ch_bytes[0] = hs_len(v->params);
+		} else if (!rx && type == 1 && !r->ch_bytes[1]) {
+			/* a second ClientHello: the server answered with a HelloRetryRequest (a
+			 * ServerHello by type, RFC 8446 4.1.3) */
+			r->hrr = 1;
+			r->ch_bytes[1] = hs_len(v->params);
+			unsigned tcp = r->ch_bytes[1] + PQ_WIRE_TLS_RECORD_HDR;
+			r->ch_segs[1] = L->t->mss ? (tcp + L->t->mss - 1) / L->t->mss : 0;
+		}
 		if (rx && type == 2 && r->t[PQ_PH_SERVER_HELLO] < 0)
 			r->t[PQ_PH_SERVER_HELLO] = rel(L, v->time);
 	} else if (v->ev == E_RECV) {

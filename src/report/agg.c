@@ -13,6 +13,7 @@
 #include "model/cliff.h"
 #include "model/quic.h"
 #include "report/cand.h"
+#include "report/clients.h"
 #include "pki/acct.h"
 #include "report/curve.h"
 #include "report/pivot.h"
@@ -186,6 +187,9 @@ static void predict(pq_agg_group *g, model_cache *mc, size_t *nmc)
 			  pq_model_response_bytes(HTTP_HEAD, resp), &net);
 	net.early_data = c->early_data && c->resume_pct > 0;
 	net.server_pace = cell_pace(c);
+	if (g->browser && isfinite(g->br_ch_bytes)) /* its own ClientHello, as it sent it */
+		net.client_hello = (size_t)g->br_ch_bytes;
+	g->model_ch = net.client_hello;
 	pq_acct a;
 	if (c->quic) {
 		predict_quic(g, b);
@@ -323,17 +327,40 @@ static void judge(pq_agg_group *g)
 			 "a fraction of a round trip more: a delayed ACK, or signing time");
 }
 
+static int is_browser(const pq_rdb_cell *c)
+{
+	const pq_dimval *v = &c->dim[PQ_D_CLIENT];
+	return v->kind == PQ_DV_TEXT && strcmp(v->s, "chromium") == 0;
+}
+
+/* A successful Chromium connection's parts of its first byte (ms) and its ClientHello. */
+static void browser_parts(pq_agg_group *g, const pq_rdb_conn *n, double *ch, size_t *nch)
+{
+	const double part[PQ_AGG_BR_PARTS] = {pq_rdb_conn_br_network_us(n), n->br_verify_us,
+					      pq_rdb_conn_br_dispatch_us(n)};
+	for (int p = 0; p < PQ_AGG_BR_PARTS; p++)
+		if (isfinite(part[p]))
+			g->br[p][g->nbr[p]++] = part[p] / 1e3;
+	if (isfinite(n->ch1_bytes))
+		ch[(*nch)++] = n->ch1_bytes;
+}
+
 static int fill_group(pq_agg_group *g, const pq_rdb *db, size_t first, size_t last, pq_diag *d)
 {
 	size_t total = 0;
 	for (size_t i = first; i < last; i++)
 		total += db->cells[i].nc;
-	double *mr = malloc((total ? total : 1) * sizeof *mr);
-	size_t nmr = 0;
+	double *mr = malloc((total ? total : 1) * sizeof *mr), *ch = malloc((total ? total : 1) * sizeof *ch);
+	size_t nmr = 0, nch = 0;
+	int nomem = !mr || !ch;
 	for (int p = 0; p < PQ_AGG_PHASES; p++)
-		g->v[p] = malloc((total ? total : 1) * sizeof *g->v[p]);
-	if (!mr || !g->v[0] || !g->v[1] || !g->v[2]) {
+		nomem |= !(g->v[p] = malloc((total ? total : 1) * sizeof *g->v[p]));
+	g->browser = is_browser(g->cell);
+	for (int p = 0; g->browser && p < PQ_AGG_BR_PARTS; p++)
+		nomem |= !(g->br[p] = malloc((total ? total : 1) * sizeof *g->br[p]));
+	if (nomem) {
 		free(mr);
+		free(ch);
 		return pq_diag_set(d, PQ_ENOMEM, "report: out of memory for %zu connections", total);
 	}
 	g->wait_ms = NAN;
@@ -358,8 +385,15 @@ static int fill_group(pq_agg_group *g, const pq_rdb *db, size_t first, size_t la
 					g->v[p][g->n[p]++] = t[p];
 			if (isfinite(n->min_rtt_us) && n->min_rtt_us > 0)
 				mr[nmr++] = n->min_rtt_us / 1e3;
+			if (g->browser)
+				browser_parts(g, n, ch, &nch);
 		}
 	}
+	for (int p = 0; g->browser && p < PQ_AGG_BR_PARTS; p++)
+		pq_stats_sort(g->br[p], g->nbr[p]);
+	/* bytes on TCP: the message in one record */
+	g->br_ch_bytes = nch ? median_of(ch, nch) + PQ_WIRE_TLS_RECORD_HDR : NAN;
+	free(ch);
 	for (int p = 0; p < PQ_AGG_PHASES; p++) {
 		if (g->n[p] && pq_ci_describe(g->v[p], g->n[p], &g->desc[p], d) < 0) {
 			free(mr);
@@ -530,7 +564,8 @@ static void line_points(const pq_agg *a, pq_agg_line *l, const pq_rdb_cell **ref
 		const pq_agg_group *g = &a->g[i];
 		int mine = l->arm >= 0 ? g->arm == l->arm : key_point(a, g) && pq_curve_same_but_chain(g->cell, l->fam->cell);
 		int hs_only = !g->n[PQ_AGG_TTFB];
-		if (!mine || g->rtt != l->rtt || g->host != l->host ||
+		if (!mine || g->browser != l->browser || g->rtt != l->rtt || g->host != l->host ||
+		    (l->browser && !g->nbr[PQ_AGG_BR_NET]) ||
 		    !g->n[hs_only ? PQ_AGG_HS : PQ_AGG_TTFB] || g->cell->response_bytes > 65536 ||
 		    g->cell->chain_der_bytes <= 0)
 			continue;
@@ -540,14 +575,20 @@ static void line_points(const pq_agg *a, pq_agg_line *l, const pq_rdb_cell **ref
 		double x = (double)g->cell->chain_der_bytes / 1e3;
 		while (k > 0 && l->x[k - 1] > x) { /* insertion by chain size */
 			l->x[k] = l->x[k - 1], l->hs[k] = l->hs[k - 1], l->fb[k] = l->fb[k - 1];
-			l->mfb[k] = l->mfb[k - 1];
+			l->mfb[k] = l->mfb[k - 1], l->fbw[k] = l->fbw[k - 1];
 			k--;
 		}
 		l->x[k] = x;
 		l->hs[k] = g->desc[PQ_AGG_HS].median;
-		l->fb[k] = g->desc[hs_only ? PQ_AGG_HS : PQ_AGG_TTFB].median;
+		l->fbw[k] = g->desc[hs_only ? PQ_AGG_HS : PQ_AGG_TTFB].median;
+		l->fb[k] = l->browser ? pq_stats_quantile(g->br[PQ_AGG_BR_NET], g->nbr[PQ_AGG_BR_NET], PQ_STATS_MEDIAN)
+				      : l->fbw[k];
 		l->mfb[k] = g->has_model ? (hs_only ? g->model.handshake_t : g->model.ttfb_t) * rt : NAN;
-		if (g->has_model && g->n[PQ_AGG_HS]) /* time the round trips do not explain */
+		/* time the round trips do not explain: Chromium's network-only first byte has
+		 * none of its own CPU time, its handshake its verification */
+		if (g->has_model && l->browser)
+			l->cpu_ms = min_known(l->cpu_ms, l->fb[k] - g->model.ttfb_t * rt);
+		else if (g->has_model && g->n[PQ_AGG_HS])
 			l->cpu_ms = min_known(l->cpu_ms, g->desc[PQ_AGG_HS].median - g->model.handshake_t * rt);
 		if (!*ref || g->cell->chain_der_bytes > (*ref)->chain_der_bytes)
 			*ref = g->cell;
@@ -577,7 +618,7 @@ static void line_cliff(pq_agg_line *l, const pq_rdb_cell *c)
 		 c->one_write ? " one-write" : "", l->cliff_kb);
 }
 
-static int add_line(pq_agg *a, size_t *cap, int host, int rtt, int arm, const pq_agg_group *fam)
+static int add_line(pq_agg *a, size_t *cap, int host, int rtt, int arm, const pq_agg_group *fam, int browser)
 {
 	if (a->nlines == *cap) {
 		size_t nc = *cap ? *cap * 2 : 8;
@@ -590,7 +631,7 @@ static int add_line(pq_agg *a, size_t *cap, int host, int rtt, int arm, const pq
 	pq_agg_line *l = &a->lines[a->nlines];
 	const pq_rdb_cell *ref;
 	memset(l, 0, sizeof *l);
-	*l = (pq_agg_line){.host = host, .rtt = rtt, .arm = arm, .fam = fam};
+	*l = (pq_agg_line){.host = host, .rtt = rtt, .arm = arm, .fam = fam, .browser = browser};
 	line_points(a, l, &ref);
 	if (l->n < 3 || distinct_sizes(l) < 3)
 		return 0;
@@ -626,8 +667,8 @@ static int lines(pq_agg *a)
 		for (size_t r = 0; !rc && r < a->nrtts; r++) {
 			size_t before = a->nlines;
 			for (size_t k = 0; !rc && k < a->narms; k++)
-				if (a->kind[k] == PQ_AGG_SIZE)
-					rc = add_line(a, &cap, (int)h, (int)r, (int)k, NULL);
+				for (int br = 0; !rc && br < 2 && a->kind[k] == PQ_AGG_SIZE; br++)
+					rc = add_line(a, &cap, (int)h, (int)r, (int)k, NULL, br);
 			int key_mode = a->nlines == before;
 			for (size_t i = 0; !rc && key_mode && i < a->n; i++) {
 				const pq_agg_group *g = &a->g[i];
@@ -636,7 +677,7 @@ static int lines(pq_agg *a)
 					first = !(a->g[k].host == (int)h && a->g[k].rtt == (int)r && key_point(a, &a->g[k]) &&
 						  pq_curve_same_but_chain(a->g[k].cell, g->cell));
 				if (first)
-					rc = add_line(a, &cap, (int)h, (int)r, -1, g);
+					rc = add_line(a, &cap, (int)h, (int)r, -1, g, g->browser);
 			}
 		}
 	return rc;
@@ -781,7 +822,7 @@ int pq_agg_build(const pq_rdb *db, uint64_t seed, pq_agg *out, pq_diag *d)
 	free(mc);
 	if (!rc)
 		rc = against_base(&a, d);
-	if (!rc && (lines(&a) < 0 || slowdowns(&a) < 0))
+	if (!rc && (lines(&a) < 0 || slowdowns(&a) < 0 || pq_clients_build(&a) < 0))
 		rc = pq_diag_set(d, PQ_ENOMEM, "report: out of memory");
 	if (!rc) {
 		pq_agg_notes(db, &a);
@@ -809,9 +850,12 @@ int pq_agg_build(const pq_rdb *db, uint64_t seed, pq_agg *out, pq_diag *d)
 
 void pq_agg_free(pq_agg *a)
 {
-	for (size_t i = 0; a->g && i < a->n; i++)
+	for (size_t i = 0; a->g && i < a->n; i++) {
 		for (int p = 0; p < PQ_AGG_PHASES; p++)
 			free(a->g[i].v[p]);
+		for (int p = 0; p < PQ_AGG_BR_PARTS; p++)
+			free(a->g[i].br[p]);
+	}
 	free(a->g);
 	free(a->lines);
 	free(a->slow);
@@ -820,6 +864,7 @@ void pq_agg_free(pq_agg *a)
 	free(a->pivots);
 	free(a->losssteps);
 	free(a->cands);
+	free(a->pairs);
 	memset(a, 0, sizeof *a);
 }
 

@@ -30,6 +30,9 @@
 #define PQ_AGG_MAX_ARMS 64
 
 enum pq_agg_phase { PQ_AGG_HS, PQ_AGG_TTFB, PQ_AGG_TTLB, PQ_AGG_PHASES };
+/* Chromium's parts of its first byte, per connection (exp/rdb.h): the network's part, its
+ * certificate verification, its request's dispatch. */
+enum pq_agg_br { PQ_AGG_BR_NET, PQ_AGG_BR_VERIFY, PQ_AGG_BR_DISPATCH, PQ_AGG_BR_PARTS };
 
 typedef struct pq_agg_group {
 	const pq_rdb_cell *cell; /* the first of its cells: the parameters */
@@ -56,7 +59,16 @@ typedef struct pq_agg_group {
 	double wait_ms;
 	size_t hrr; /* connections the server answered with a HelloRetryRequest */
 	double min_rtt_ms; /* median of the connections' tcp_info min_rtt */
+	/* Chromium's grid points (client = chromium; browser 0 and nbr 0 for pqtls's client):
+	 * its successful connections' parts of the first byte (enum pq_agg_br), ms, each
+	 * sorted, and the median of its ClientHellos' bytes on TCP (NaN: none stored), which
+	 * its model takes in place of the one pqtls's client sends. */
+	int browser;
+	double *br[PQ_AGG_BR_PARTS];
+	size_t nbr[PQ_AGG_BR_PARTS];
+	double br_ch_bytes;
 	int has_model;
+	size_t model_ch; /* the ClientHello's bytes on TCP the model took (0: no model) */
 	pq_model_out model;
 	double rounds[PQ_AGG_PHASES]; /* measured: median time over min_rtt */
 	char agree_why[256];	      /* "" when every phase agrees, else the reason */
@@ -89,6 +101,35 @@ typedef struct pq_agg_lossstep {
 	char why[512];
 } pq_agg_lossstep;
 
+/* pqtls's client and Chromium at one grid point (report/clients.c): the two groups that
+ * differ in `client` only, both medians' bootstrap difference (Chromium minus pqtls) of
+ * the first byte, and of Chromium's network-only first byte against pqtls's whole one
+ * (pqtls's client dispatches in microseconds: its first byte is the network's); the whole
+ * difference split into Chromium's certificate verification and request dispatch
+ * (medians) and the rest; the flight model beside both, each fed with its client's own
+ * ClientHello. */
+typedef struct pq_agg_pair {
+	const struct pq_agg_group *pq, *br;
+	int has_fb, has_net;
+	pq_boot_result fb, net; /* Chromium minus pqtls, ms */
+	double verify_ms, dispatch_ms, rest_ms; /* fb.diff = verify + dispatch + rest; NaN: not stored */
+	double net_ms;	/* Chromium's network-only first byte, median, ms */
+	double rtt_ms;	/* the round trip differences are said in: pqtls's median min RTT (else the link's) */
+	double rounds_pq, rounds_net; /* measured first bytes over rtt_ms: pqtls's, Chromium's network-only */
+	double net_rtts;	      /* net.diff over rtt_ms */
+	int wan;		      /* a WAN grid point: RTT of 10 ms or more (below, CPU time ~ RTT) */
+	int within;		      /* |net.diff| <= PQ_MODEL_AGREE_RTT round trips */
+} pq_agg_pair;
+
+/* Over the pairs: the WAN grid points with both first bytes, those within
+ * PQ_MODEL_AGREE_RTT, and the size-sweep steps of the two clients' lines (pq_agg_line,
+ * `browser` apart) at one host, arm and RTT: at the same chain sizes or not. */
+typedef struct pq_agg_pairs_sum {
+	size_t wan, within, lines_both, steps_same;
+	double worst_rtts; /* the largest |net_rtts| at a WAN point; NaN: none */
+	double verify_lo, verify_hi, dispatch_lo, dispatch_hi; /* Chromium's medians' range over the pairs, ms */
+} pq_agg_pairs_sum;
+
 #define PQ_AGG_LINE_PTS 512
 /* A step is a jump of at least this many round trips between neighbouring sizes. */
 #define PQ_AGG_STEP_RTT 0.5
@@ -102,6 +143,8 @@ typedef struct pq_agg_line {
 	const pq_agg_group *fam; /* arm = -1: a point of the family; NULL otherwise */
 	const pq_agg_group *first; /* its first point's group: the link's values for a label */
 	int hs_only; /* no response asked: fb[] and mfb[] are the handshake's */
+	int browser; /* Chromium's points: fb[] is its network-only first byte (its whole one beside, in fbw[]) */
+	double fbw[PQ_AGG_LINE_PTS];
 	int padded;  /* its chains were padded to sizes (pad-chain-to), as the paper's Figure 5 */
 	size_t n;
 	double x[PQ_AGG_LINE_PTS];			/* chain DER size, kB, ascending */
@@ -230,6 +273,9 @@ typedef struct pq_agg {
 	size_t nlosssteps;
 	size_t loss_cells, loss_agree_med, loss_agree_p95, loss_agree_both, loss_wide;
 	size_t loss_clean, loss_clean_both; /* of them, within their fidelity budgets (marked 0) */
+	pq_agg_pair *pairs; /* report/clients.h: one per grid point both clients measured */
+	size_t npairs;
+	pq_agg_pairs_sum pairs_sum;
 	pq_agg_cand *cands; /* report/cand.h; ncands 0 when the run is not that shape */
 	size_t ncands;
 	pq_agg_cand_col cand_cols[PQ_AGG_CAND_COLS];

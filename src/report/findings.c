@@ -7,6 +7,7 @@
 #include "core/wire.h"
 #include "model/flight.h"
 #include "report/agg.h"
+#include "report/clients.h"
 #include "report/curve.h"
 #include "report/out.h"
 
@@ -75,7 +76,7 @@ static void link_figure(pq_finding *f, const pq_agg *a, const pq_agg_group *g)
 		const pq_agg_line *l = &a->lines[i];
 		if (l->host != g->host || l->rtt != g->rtt)
 			continue;
-		if (l->arm == g->arm || (l->arm < 0 && g->cell->resume_pct <= 0 && pq_curve_same_but_chain(l->fam->cell, g->cell))) {
+		if ((l->arm == g->arm && l->browser == g->browser) || (l->arm < 0 && g->cell->resume_pct <= 0 && pq_curve_same_but_chain(l->fam->cell, g->cell))) {
 			char id[40], label[48];
 			pq_findings_size_fig_id(l->host, l->rtt, part / PQ_FINDINGS_LINES_PER_FIG, id, sizeof id);
 			snprintf(label, sizeof label, "figure, %g ms", (double)g->cell->rtt_us / 1e3);
@@ -104,7 +105,7 @@ static int whole_rtts(const pq_agg_group *g)
 	const pq_agg_group *b = g->base_g;
 	enum pq_agg_phase p = g->diff_phase;
 	if (!b || !g->has_vs[p] || !g->vs[p].measurable || !g->has_model || !b->has_model || !g->agrees ||
-	    !b->agrees)
+	    !b->agrees || g->browser || b->browser)
 		return 0;
 	double pred = model_t(g) - model_t(b);
 	long k = lround(pred);
@@ -115,12 +116,15 @@ static int whole_rtts(const pq_agg_group *g)
 }
 
 /* Whether g took the baseline's round trips, by the same evidence: the model predicts as
- * many and the measured difference is none or under PQ_MODEL_AGREE_RTT of a round trip. */
+ * many and the measured difference is none or under PQ_MODEL_AGREE_RTT of a round trip.
+ * Neither says anything of Chromium's grid points: their round trips are not measured (its
+ * tcp_info is not read) and their first byte holds the browser's own work; the clients'
+ * finding (report/clients.h) sets them against pqtls's. */
 static int same_rtts(const pq_agg_group *g)
 {
 	const pq_agg_group *b = g->base_g;
 	enum pq_agg_phase p = g->diff_phase;
-	return b && g->has_vs[p] && g->has_model && b->has_model && g->agrees && b->agrees &&
+	return b && !g->browser && !b->browser && g->has_vs[p] && g->has_model && b->has_model && g->agrees && b->agrees &&
 	       fabs(model_t(g) - model_t(b)) <= PQ_MODEL_AGREE_RTT &&
 	       (!g->vs[p].measurable || fabs(g->vs[p].diff / rtt_ms(g)) <= PQ_MODEL_AGREE_RTT);
 }
@@ -435,7 +439,8 @@ static void steps(build *b)
 		for (size_t i = 0; i < a->nlines; i++) {
 			const pq_agg_line *l = &a->lines[i];
 			const pq_step *s = l->nsteps ? &l->steps[0] : NULL;
-			if (l->arm != (int)k || l->cpu_bound || !s || !l->has_cliff || s->jump <= 0 ||
+			/* Chromium's steps beside pqtls's are the clients' finding's */
+			if (l->arm != (int)k || l->browser || l->cpu_bound || !s || !l->has_cliff || s->jump <= 0 ||
 			    !(l->cliff_kb > s->x_before && l->cliff_kb <= s->x_after))
 				continue;
 			if (!f && !(f = add(b)))
@@ -560,11 +565,22 @@ static void studies(build *b)
 	}
 }
 
+/* pqtls's client beside Chromium, over the grid points both measured. */
+static void clients(build *b)
+{
+	pq_finding *f = b->a->npairs ? add(b) : NULL;
+	if (!f)
+		return;
+	pq_clients_summary_text(b->a, f->text, sizeof f->text);
+	link_to(f, "clients", "both clients");
+}
+
 void pq_findings_build(const pq_agg *a, pq_findings *out)
 {
 	build b = {.a = a, .out = out};
 	memset(out, 0, sizeof *out);
 	arms(&b);
+	clients(&b);
 	steps(&b);
 	no_difference(&b);
 	model(&b);

@@ -10,6 +10,7 @@
 #include "exp/hostload.h"
 #include "net/link.h"
 #include "report/charts.h"
+#include "report/clients.h"
 #include "report/keyhtml.h"
 #include "report/studies.h"
 #include "report/loss.h"
@@ -177,7 +178,8 @@ static size_t size_chart(page *p, int rtt, int host, size_t from, size_t part)
 			key = l;
 			keyi = nl;
 		}
-		snprintf(arm[nl], sizeof arm[0], "%.99s", l->arm >= 0 ? a->arms[l->arm] : "key arms");
+		snprintf(arm[nl], sizeof arm[0], "%.80s%s", l->arm >= 0 ? a->arms[l->arm] : "key arms",
+			 l->browser ? ", Chromium" : "");
 		/* which family (link, group, transport...), when several share the RTT: the
 		 * values it differs from another family's in */
 		for (size_t k = 0; l->arm < 0 && k < a->nvary; k++) {
@@ -188,7 +190,7 @@ static size_t size_chart(page *p, int rtt, int host, size_t from, size_t part)
 			pq_agg_dim_show(l->first->cell, d, v, sizeof v);
 			snprintf(arm[nl] + len, sizeof arm[0] - len, ", %.20s %.40s", pq_dims[d].label, v);
 		}
-		const char *ph = l->hs_only ? "handshake" : "TTFB";
+		const char *ph = l->hs_only ? "handshake" : l->browser ? "network-only TTFB" : "TTFB";
 		snprintf(fbname[nl], sizeof fbname[0], "%.99s: %s, measured median", arm[nl], ph);
 		snprintf(mname[nl], sizeof mname[0], "%.99s: %s, model", arm[nl], ph);
 		s[ns++] = (pq_svg_series){fbname[nl], l->x, l->fb, l->n, NULL, NULL, PQ_SVG_LINE, (int)(2 * nl)};
@@ -585,6 +587,7 @@ void pq_report_html(pq_out *o, const pq_rdb *db, const pq_agg *a, const char *so
 	if (cmp)
 		compare_section(&body, cmp);
 	pq_keyhtml_section(&body, a);
+	pq_clients_html(&body, a);
 	pq_cand_html(&body, a);
 	pq_report_studies(&body, a);
 	pq_report_loss(&body, a);
@@ -613,10 +616,11 @@ void pq_report_html(pq_out *o, const pq_rdb *db, const pq_agg *a, const char *so
 		pq_out_printf(o, "</code>: <a href=\"#compare\">two runs side by side</a>. ");
 	}
 	pq_out_printf(o, "Times in milliseconds. "
-			 "Sections: <a href=\"#findings\">findings</a>, <a href=\"#key\">key table</a>, %s<a href=\"#studies\">the studies</a>, "
+			 "Sections: <a href=\"#findings\">findings</a>, <a href=\"#key\">key table</a>, %s%s<a href=\"#studies\">the studies</a>, "
 			 "<a href=\"#figures\">figures</a>, <a href=\"#agreement\">model agreement</a>, "
 			 "<a href=\"#fidelity\">link and host fidelity</a>, "
 			 "<a href=\"#manifest\">manifest</a>, <a href=\"#checks\">link checks</a>.</p>",
+		      a->npairs ? "<a href=\"#clients\">pqtls's client beside Chromium</a>, " : "",
 		      a->ncands ? "<a href=\"#candidates\">each candidate</a>, " : "");
 	if (body.err)
 		o->err = body.err;

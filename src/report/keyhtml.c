@@ -1,6 +1,7 @@
 /* The page's key section (report/keyhtml.h): arms, pivot and the long key table. */
 #include "report/keyhtml.h"
 
+#include <math.h>
 #include <stdio.h>
 
 #include "report/findings.h"
@@ -56,7 +57,9 @@ static void model_cell(pq_out *o, const pq_agg_group *g)
 		pq_out_printf(o, "<td class=\"na\">no model</td>");
 		return;
 	}
-	if (g->n[PQ_AGG_TTFB])
+	if (!isfinite(g->rounds[PQ_AGG_HS])) /* Chromium's: its tcp_info is not read */
+		pq_out_printf(o, "<td>%.2f / %.2f <small>(not measured)</small>", g->model.handshake_t, g->model.ttfb_t);
+	else if (g->n[PQ_AGG_TTFB])
 		pq_out_printf(o, "<td%s>%.2f / %.2f <small>(%.2f / %.2f)</small>", g->agrees ? "" : " class=\"bad\"",
 			      g->model.handshake_t, g->model.ttfb_t, g->rounds[PQ_AGG_HS], g->rounds[PQ_AGG_TTFB]);
 	else /* no response asked: the handshake alone */

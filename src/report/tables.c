@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/clients.h"
+
 static void med_ci(char *buf, size_t n, const pq_ci_desc *d)
 {
 	if (d->n == 0)
@@ -31,6 +33,8 @@ static void model_txt(char *buf, size_t n, const pq_agg_group *g)
 {
 	if (!g->has_model)
 		snprintf(buf, n, "no model");
+	else if (!isfinite(g->rounds[PQ_AGG_HS])) /* Chromium's: its tcp_info is not read */
+		snprintf(buf, n, "%.1f/%.1f vs not measured", g->model.handshake_t, g->model.ttfb_t);
 	else if (!g->n[PQ_AGG_TTFB]) /* no response asked: the handshake alone */
 		snprintf(buf, n, "%.1f/none vs %.1f/none%s%s", g->model.handshake_t, g->rounds[PQ_AGG_HS],
 			 g->agrees ? "" : ": ", g->agrees ? "" : g->agree_tag);
@@ -245,6 +249,54 @@ static void findings_text(pq_out *o, const pq_findings *f, int md)
 	pq_out_printf(o, "\n");
 }
 
+/* pqtls's client beside Chromium (report/clients.h): a row per grid point both measured. */
+static int clients_row(const void *ctx, size_t i, krow *r)
+{
+	const pq_agg *a = ctx;
+	r->n = 0;
+	if (i == 0) {
+		static const char *const head[] = {
+		    "grid point", "pqtls TTFB ms [95% CI]", "Chromium TTFB ms [95% CI]",
+		    "Chromium minus pqtls (bootstrap)", "network-only minus pqtls (bootstrap)", "difference split",
+		    "model TTFB RTTs pqtls/Chromium vs measured (network-only)"};
+		for (size_t k = 0; k < sizeof head / sizeof head[0]; k++)
+			snprintf(r->c[r->n++], sizeof r->c[0], "%s", head[k]);
+		return 1;
+	}
+	if (i > a->npairs)
+		return 0;
+	const pq_agg_pair *p = &a->pairs[i - 1];
+	char b[200];
+	pq_agg_point_label(a, p->pq, "client", r->c[r->n++], sizeof r->c[0]);
+	med_ci(r->c[r->n++], sizeof r->c[0], &p->pq->desc[PQ_AGG_TTFB]);
+	med_ci(r->c[r->n++], sizeof r->c[0], &p->br->desc[PQ_AGG_TTFB]);
+	if (p->has_fb)
+		pq_boot_verdict(&p->fb, 1, "ms", r->c[r->n++], sizeof r->c[0]);
+	else
+		snprintf(r->c[r->n++], sizeof r->c[0], "too few values");
+	if (p->has_net) {
+		pq_boot_verdict(&p->net, 1, "ms", b, sizeof b);
+		snprintf(r->c[r->n++], sizeof r->c[0], "%s, %+.2f RTT%s", b, p->net_rtts,
+			 p->within ? "" : p->wan ? " (over 0.25)" : " (not WAN)");
+	} else {
+		snprintf(r->c[r->n++], sizeof r->c[0], "too few values");
+	}
+	pq_clients_split_text(p, r->c[r->n++], sizeof r->c[0]);
+	pq_clients_model_text(p, r->c[r->n++], sizeof r->c[0]);
+	return 1;
+}
+
+static void clients_text(pq_out *o, const pq_agg *a, int md)
+{
+	if (!a->npairs)
+		return;
+	pq_out_printf(o, md ? "### pqtls's client beside Chromium\n\n" : "pqtls's client beside Chromium: ");
+	pq_out_printf(o, "medians in ms; differences Chromium minus pqtls, whole and network-only (its first flight in, "
+			 "then one request's round trip), in ms and round trips of the link\n%s", md ? "\n" : "");
+	table_write(o, clients_row, a, md);
+	pq_out_printf(o, "\n");
+}
+
 void pq_report_key_text(pq_out *o, const pq_agg *a, int md)
 {
 	findings_text(o, &a->findings, md);
@@ -252,6 +304,7 @@ void pq_report_key_text(pq_out *o, const pq_agg *a, int md)
 	arms_text(o, a, md);
 	for (size_t h = 0; h < a->nhosts; h++)
 		key_host(o, a, h, md);
+	clients_text(o, a, md);
 	const struct pq_agg_fid *f = &a->fid;
 	if (f->link_known || f->host_known || f->check_missed)
 		pq_out_printf(o, "fidelity: %zu cells marked: %zu of %zu over the link's budget, %zu of %zu over the host's, "
@@ -537,10 +590,67 @@ int pq_report_compare_csv(const pq_compare *c, const char *dir, pq_diag *d)
 	return rc;
 }
 
+static void csv_num(pq_out *o, double v)
+{
+	isfinite(v) ? pq_out_printf(o, ",%.3f", v) : pq_out_printf(o, ",");
+}
+
+static void csv_boot(pq_out *o, int has, const pq_boot_result *r)
+{
+	if (has)
+		pq_out_printf(o, ",%.3f,%.3f,%.3f", r->diff, r->diff_lo, r->diff_hi);
+	else
+		pq_out_printf(o, ",,,");
+}
+
+/* clients.csv: a row per grid point both clients measured (report/clients.h); empty but
+ * for its heading where none did. */
+static void clients_csv(pq_out *o, const pq_agg *a)
+{
+	pq_out_printf(o, "host,pqtls_point_key,chromium_point_key,arm,pqtls_n,pqtls_ttfb_ms,chromium_n,chromium_ttfb_ms,"
+			 "chromium_network_ttfb_ms,diff_ms,diff_lo_ms,diff_hi_ms,network_diff_ms,network_diff_lo_ms,"
+			 "network_diff_hi_ms,network_diff_rtts,rtt_ms,wan,within,verify_ms,dispatch_ms,rest_ms,"
+			 "pqtls_client_hello_bytes,chromium_client_hello_bytes,model_pqtls_ttfb_rtts,"
+			 "model_chromium_ttfb_rtts,pqtls_ttfb_rtts,chromium_network_ttfb_rtts\n");
+	for (size_t i = 0; i < a->npairs; i++) {
+		const pq_agg_pair *p = &a->pairs[i];
+		csv_str(o, a->hosts[p->pq->host]);
+		pq_out_printf(o, ",");
+		csv_str(o, p->pq->cell->point_key);
+		pq_out_printf(o, ",");
+		csv_str(o, p->br->cell->point_key);
+		pq_out_printf(o, ",");
+		csv_str(o, a->arms[p->pq->arm]);
+		pq_out_printf(o, ",%zu", p->pq->n[PQ_AGG_TTFB]);
+		csv_num(o, p->pq->n[PQ_AGG_TTFB] ? p->pq->desc[PQ_AGG_TTFB].median : NAN);
+		pq_out_printf(o, ",%zu", p->br->n[PQ_AGG_TTFB]);
+		csv_num(o, p->br->n[PQ_AGG_TTFB] ? p->br->desc[PQ_AGG_TTFB].median : NAN);
+		csv_num(o, p->net_ms);
+		csv_boot(o, p->has_fb, &p->fb);
+		csv_boot(o, p->has_net, &p->net);
+		csv_num(o, p->net_rtts);
+		csv_num(o, p->rtt_ms);
+		pq_out_printf(o, ",%d,%d", p->wan, p->within);
+		csv_num(o, p->verify_ms);
+		csv_num(o, p->dispatch_ms);
+		csv_num(o, p->rest_ms);
+		int m = p->pq->has_model && p->br->has_model;
+		if (m)
+			pq_out_printf(o, ",%zu,%zu", p->pq->model_ch, p->br->model_ch);
+		else
+			pq_out_printf(o, ",,");
+		csv_num(o, m ? p->pq->model.ttfb_t : NAN);
+		csv_num(o, m ? p->br->model.ttfb_t : NAN);
+		csv_num(o, p->rounds_pq);
+		csv_num(o, p->rounds_net);
+		pq_out_printf(o, "\n");
+	}
+}
+
 int pq_report_csv(const pq_agg *a, const char *dir, pq_diag *d)
 {
-	static void (*const writers[])(pq_out *, const pq_agg *) = {agreement_csv, cdf_csv, loss_csv};
-	static const char *const names[] = {"agreement.csv", "cdf.csv", "loss.csv"};
+	static void (*const writers[])(pq_out *, const pq_agg *) = {agreement_csv, cdf_csv, loss_csv, clients_csv};
+	static const char *const names[] = {"agreement.csv", "cdf.csv", "loss.csv", "clients.csv"};
 	pq_out o;
 	int rc = 0;
 	pq_out_init(&o, 256u << 20);

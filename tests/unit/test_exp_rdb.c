@@ -10,6 +10,7 @@
 #include <cmocka.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -302,6 +303,50 @@ static void empty_and_good(void **state)
 	sqlite3_close(h);
 }
 
+/* Chromium's first byte split by the reader is the conn_cell view's, to the last bit, NULL
+ * parts reading as NaN; a ClientHello of 0 bytes (not known) reads as NaN. */
+static void browser_split(void **state)
+{
+	(void)state;
+	const char *r = real_db("browser.db", 1);
+	ts_exec(r, "UPDATE conn SET ch1_bytes = 1931 + conn_index, browser_flight_us = 106000.5 + conn_index, "
+		   "browser_verify_us = 48000.25, browser_request_net_us = 230000 + 3 * conn_index, "
+		   "browser_ttfb_net_us = 280000.125 - conn_index;"
+		   "UPDATE conn SET browser_verify_us = NULL, ch1_bytes = 0 WHERE conn_index = 2;"
+		   "UPDATE conn SET browser_flight_us = NULL WHERE conn_index = 3");
+	pq_diag d = {0};
+	pq_rdb db;
+	assert_int_equal(pq_rdb_open(r, &db, &d), 0);
+	sqlite3 *h = NULL;
+	sqlite3_stmt *st = NULL;
+	assert_int_equal(sqlite3_open_v2(r, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(h, "SELECT browser_ttfb_network_us, browser_dispatch_us, ch1_bytes FROM "
+					       "conn_cell ORDER BY cell_id, conn_index", -1, &st, NULL),
+			 SQLITE_OK);
+	size_t k = 0, nulls = 0;
+	for (; sqlite3_step(st) == SQLITE_ROW; k++) {
+		const pq_rdb_conn *n = &db.conns[k];
+		double got[2] = {pq_rdb_conn_br_network_us(n), pq_rdb_conn_br_dispatch_us(n)};
+		for (int c = 0; c < 2; c++) {
+			if (sqlite3_column_type(st, c) == SQLITE_NULL) {
+				assert_true(isnan(got[c]));
+				nulls++;
+			} else {
+				assert_true(got[c] == sqlite3_column_double(st, c));
+			}
+		}
+		if (sqlite3_column_int(st, 2) == 0)
+			assert_true(isnan(n->ch1_bytes));
+		else
+			assert_true(n->ch1_bytes == sqlite3_column_double(st, 2));
+	}
+	assert_int_equal(k, db.nconns);
+	assert_int_equal(nulls, 3); /* conn 2's dispatch, conn 3's network part and dispatch */
+	sqlite3_finalize(st);
+	sqlite3_close(h);
+	pq_rdb_close(&db);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -313,6 +358,7 @@ int main(void)
 		cmocka_unit_test(impossible_numbers),
 		cmocka_unit_test(missing_conns_and_nul_hosts),
 		cmocka_unit_test(empty_and_good),
+		cmocka_unit_test(browser_split),
 	};
 	return cmocka_run_group_tests(tests, testdir_setup, testdir_teardown);
 }

@@ -93,6 +93,33 @@ static void navigation(void **state)
 	assert_string_equal(r.cipher, "TLS_AES_128_GCM_SHA256");
 }
 
+/* A server that takes neither of the browser's key shares: a HelloRetryRequest (type 2
+ * by the wire) and a second ClientHello of 0x01a0 + 4 = 420 bytes ("AQABoA": 01 00 01 a0). */
+static const char hrr_log[] =
+	HEAD EV(1001, 17, 1, 9, "{\"url\":\"https://localhost:8443/\",\"request_type\":\"main frame\"}")
+	EV(1000, 10, 1, 7, "{}") EV(1050, 10, 2, 7, "{\"remote_address\":\"10.0.0.2:8443\"}")
+	EV(1050, 11, 1, 7, "{}") EV(1050, 12, 0, 7, "{\"bytes\":\"AQAHlAMDWfGC\",\"type\":1}")
+	EV(1050, 14, 0, 7, "{\"byte_count\":1981}") EV(1100, 13, 0, 7, "{\"bytes\":\"AgAAWAMD\",\"type\":2}")
+	EV(1100, 12, 0, 7, "{\"bytes\":\"AQABoAMD\",\"type\":1}") EV(1100, 14, 0, 7, "{\"byte_count\":425}")
+	EV(1150, 13, 0, 7, "{\"bytes\":\"AgAAWAMD\",\"type\":2}")
+	EV(1151, 21, 0, 3, "{\"source_dependency\":{\"id\":7,\"type\":10}}")
+	EV(1152, 20, 0, 9, "{\"source_dependency\":{\"id\":3,\"type\":17}}") LAST;
+
+static void hello_retry(void **state)
+{
+	(void)state;
+	pq_load_record r;
+	assert_int_equal(pq_netlog_read(hrr_log, strlen(hrr_log), &target, &r, NULL, 0, NULL), 0);
+	assert_int_equal(r.hrr, 1);
+	assert_int_equal(r.ch_bytes[0], 1944);
+	assert_int_equal(r.ch_bytes[1], 420);
+	assert_int_equal(r.ch_segs[1], 1);
+	assert_int_equal(r.hs_bytes[PQ_TX][PQ_HS_CLIENT_HELLO], 1944 + 420);
+	assert_int_equal(pq_netlog_read(good_log, strlen(good_log), &target, &r, NULL, 0, NULL), 0);
+	assert_int_equal(r.hrr, 0); /* one ClientHello: none */
+	assert_int_equal(r.ch_bytes[1], 0);
+}
+
 static const char rejected_log[] =
 	HEAD EV(1001, 17, 1, 9, "{\"url\":\"https://localhost:8443/\",\"request_type\":\"main frame\"}")
 	SOCKET(7, 1000, 1050, 1100, 1150) EV(1198, 16, 2, 7, "{}")
@@ -150,7 +177,7 @@ static void not_netlog(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(navigation), cmocka_unit_test(rejected), cmocka_unit_test(no_navigation),
+		cmocka_unit_test(navigation), cmocka_unit_test(hello_retry), cmocka_unit_test(rejected), cmocka_unit_test(no_navigation),
 		cmocka_unit_test(cut_short),  cmocka_unit_test(not_netlog),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -3,9 +3,10 @@
 load balancer or middlebox that reads the first segment and expects the whole ClientHello
 in it (the tldr.fail class of bugs).
 
-    intolerant.py READY_FILE BACKEND_HOST:BACKEND_PORT
+    intolerant.py READY_FILE BACKEND_HOST:BACKEND_PORT [LISTEN_HOST:LISTEN_PORT]
 
-Listens on a free loopback port (written to READY_FILE as HOST:PORT once listening). For
+Listens on LISTEN (default a free loopback port; written to READY_FILE as HOST:PORT once
+listening: on a link's server address, a browser's ClientHello arrives at the link's MSS). For
 each connection it reads until the first TLS record (the ClientHello) is complete, then
 asks the kernel how many data segments carried it (TCP_INFO tcpi_data_segs_in): more than
 one, and it closes the connection without a word; one, and it relays the connection to
@@ -80,10 +81,11 @@ def main():
     host, port = backend.rsplit(":", 1)
     lst = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     lst.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    lst.bind(("127.0.0.1", 0))
+    lhost, lport = sys.argv[3].rsplit(":", 1) if len(sys.argv) > 3 else ("127.0.0.1", "0")
+    lst.bind((lhost, int(lport)))
     lst.listen(64)
     with open(ready + ".tmp", "w") as f:
-        f.write("127.0.0.1:%d\n" % lst.getsockname()[1])
+        f.write("%s:%d\n" % (lhost, lst.getsockname()[1]))
     os.rename(ready + ".tmp", ready)
     while True:
         client, _ = lst.accept()
