@@ -17,9 +17,11 @@ void pq_chart_ids_add(pq_chart_ids *ids, const char *id)
 }
 
 /* "at 50 ms RTT (profile paper-50, host lab-a)": the link of group g in words. */
-static void link_words(const pq_agg *a, const pq_agg_group *g, char *buf, size_t n)
+/* "at 35 ms RTT (profile aws-fast, host vm)": the profile only where every series drawn
+ * shares it (`one_profile`); otherwise each series' label names its own. */
+static void link_words(const pq_agg *a, const pq_agg_group *g, int one_profile, char *buf, size_t n)
 {
-	const char *prof = pq_agg_dim_text(g->cell, "profile");
+	const char *prof = one_profile ? pq_agg_dim_text(g->cell, "profile") : NULL;
 	snprintf(buf, n, "at %g ms RTT (%s%s%shost ", pq_agg_dim_num(g->cell, "rtt") / 1e3, prof && *prof ? "profile " : "",
 		 prof && *prof ? prof : "", prof && *prof ? ", " : "");
 	size_t len = strlen(buf);
@@ -32,6 +34,7 @@ void pq_charts_loss(pq_out *o, const pq_agg *a, int host, int rtt, pq_chart_ids 
 	char names[SERIES][320];
 	size_t ns = 0, left = 0;
 	const pq_agg_curve *any = NULL;
+	int one_profile = 1;
 	for (size_t i = 0; i < a->ncurves; i++) {
 		const pq_agg_curve *c = &a->curves[i];
 		if (c->kind != PQ_AGG_VS_LOSS || c->host != host || c->rtt != rtt)
@@ -39,6 +42,11 @@ void pq_charts_loss(pq_out *o, const pq_agg *a, int host, int rtt, pq_chart_ids 
 		if (ns + 2 > SERIES) { /* said in the caption, never dropped silently */
 			left++;
 			continue;
+		}
+		if (any) {
+			const char *p0 = pq_agg_dim_text(any->first->cell, "profile"),
+				   *p1 = pq_agg_dim_text(c->first->cell, "profile");
+			one_profile &= strcmp(p0 ? p0 : "", p1 ? p1 : "") == 0;
 		}
 		any = c;
 		char label[256];
@@ -53,7 +61,7 @@ void pq_charts_loss(pq_out *o, const pq_agg *a, int host, int rtt, pq_chart_ids 
 	if (!any)
 		return;
 	char id[48], cap[600], at[200];
-	link_words(a, any->first, at, sizeof at);
+	link_words(a, any->first, one_profile, at, sizeof at);
 	snprintf(id, sizeof id, "fig-loss-h%d-r%d", host, rtt);
 	snprintf(cap, sizeof cap, "Handshake time, median and 95th percentile, against the link's loss (each way) %s; "
 		 "each line holds every other dimension fixed (trials pooled).", at);
@@ -103,9 +111,14 @@ void pq_charts_cdf(pq_out *o, const pq_agg *a, int host, int rtt, pq_chart_ids *
 	double *ys[SERIES];
 	size_t ns = 0, part = 0;
 	const pq_agg_group *ref = NULL;
+	int one_profile = 1;
 	for (size_t i = 0; i <= a->n && !o->err; i++) {
 		const pq_agg_group *g = i < a->n ? &a->g[i] : NULL;
 		if (g && g->host == host && g->rtt == rtt && g->n[PQ_AGG_HS] >= 2) {
+			const char *p0 = ref ? pq_agg_dim_text(ref->cell, "profile") : NULL,
+				   *p1 = pq_agg_dim_text(g->cell, "profile");
+			if (ref && strcmp(p0 ? p0 : "", p1 ? p1 : "") != 0)
+				one_profile = 0;
 			size_t n = g->n[PQ_AGG_HS];
 			if (!(ys[ns] = malloc(n * sizeof(double)))) {
 				o->err = PQ_ENOMEM;
@@ -126,7 +139,7 @@ void pq_charts_cdf(pq_out *o, const pq_agg *a, int host, int rtt, pq_chart_ids *
 			hi = fmax(hi, s[k].x[s[k].n - 1]);
 			lo = fmin(lo, s[k].x[0]);
 		}
-		link_words(a, ref, at, sizeof at);
+		link_words(a, ref, one_profile, at, sizeof at);
 		snprintf(id, sizeof id, part ? "fig-cdf-h%d-r%d-f%zu" : "fig-cdf-h%d-r%d", host, rtt, part);
 		snprintf(cap, sizeof cap, "Distribution of handshake times per grid point %s%s: the share of connections "
 			 "done by each time (trials pooled).", at, part ? ", continued" : "");
