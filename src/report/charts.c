@@ -16,7 +16,6 @@ void pq_chart_ids_add(pq_chart_ids *ids, const char *id)
 		snprintf(ids->id[ids->n++], sizeof ids->id[0], "%s", id);
 }
 
-/* "at 50 ms RTT (profile paper-50, host lab-a)": the link of group g in words. */
 /* "at 35 ms RTT (profile aws-fast, host vm)": the profile only where every series drawn
  * shares it (`one_profile`); otherwise each series' label names its own. */
 static void link_words(const pq_agg *a, const pq_agg_group *g, int one_profile, char *buf, size_t n)
