@@ -45,10 +45,11 @@ static pq_agg_cand *cand_of(pq_agg *a, const pq_agg_group *g)
 	return c;
 }
 
-/* The shape: every arm measured over TCP and QUIC, varying only the link (no size or
- * response sweep, no retry, one response size), a model for every group. An arm that fixes
- * its transport (key-share's "QUIC right guess") is no candidate: its row would hold one
- * transport's half. */
+/* The shape: arms measured over TCP and QUIC, varying only the link (no size or response
+ * sweep, no retry, one response size), a model for every group. Where no arm has both
+ * transports, each arm fixes its own (key-share's "QUIC right guess" beside "right
+ * guess"): no candidates there, every row would be one transport's half. An arm whose
+ * cells of one transport all failed keeps its row, that half empty. */
 static int fits_shape(const pq_agg *a)
 {
 	unsigned char seen[PQ_AGG_MAX_ARMS] = {0}; /* bit 1: TCP, bit 2: QUIC */
@@ -60,9 +61,9 @@ static int fits_shape(const pq_agg *a)
 		seen[a->g[i].arm] |= c->quic ? 2 : 1;
 	}
 	for (size_t k = 0; k < a->narms; k++)
-		if (seen[k] != 3)
-			return 0;
-	return a->narms > 0;
+		if (seen[k] == 3)
+			return 1;
+	return 0;
 }
 
 int pq_cand_build(pq_agg *a)

@@ -102,6 +102,16 @@ static void build_and_render(void **state)
 	b.n = 2;
 	assert_int_equal(pq_cand_build(&b), 0);
 	assert_int_equal(b.ncands, 0);
+	/* one arm's QUIC cells all failed (no group): its TCP half stays a row, beside an arm
+	 * with both */
+	put(0, 0, 0, 10, 50, 3000, 1);
+	put(1, 0, 1, 10, 50, 3000, 1);
+	put(2, 1, 0, 10, 50, 20000, 2);
+	b.n = 3;
+	assert_int_equal(pq_cand_build(&b), 0);
+	assert_int_equal(b.ncands, 2);
+	free(b.cands);
+	b.cands = NULL;
 	/* a size sweep is not this shape */
 	put(0, 1, 0, 10, 50, 20000, 2);
 	put(1, 1, 0, 46, 50, 20000, 1);
