@@ -48,5 +48,5 @@ ip tcp_metrics show >$T/metrics-client.txt; kill \$d; wait \$d; exit \$r"
 "$P" link run --rtt "$RTT" --loss "$LOSS" --seed "$SEED" --cc cubic --qdisc pfifo_fast --wait-port $PORT \
 	--grace 5s -- sh -c "$SRV" -- sh -c "$CLI" 2>"$T/link.err" || { cat "$T/link.err"; exit 1; }
 grep "link: backend" "$T/link.err" || :
-python3 "$(dirname "$0")/loss-capture.py" --rtt "$RTT" --loss "$LOSS" --pqtls "$P" --certs "$T/certs" \
-	--group "$GROUP" "$T/c.pcapng" "$T/s.pcapng" "$T/conn.csv" | tee "$T/loss-capture.txt"
+python3 "$(dirname "$0")/loss-capture.py" --rtt "$RTT" --loss "$LOSS" "$T/c.pcapng" "$T/s.pcapng" "$T/conn.csv" |
+	tee "$T/loss-capture.txt"
