@@ -9,7 +9,9 @@
 # own record (pqtls bench --csv); at the end, the counts over all connections beside
 # what the loss model assumes.
 #   PQTLS=build/pqtls bash bench/loss-capture.sh          (SIG=ml-dsa-44 GROUP=X25519 RTT=195.6ms LOSS=15% N=40)
-#   OUT=DIR keeps the captures, the client's CSV and the report (loss-capture.txt)
+#   OUT=DIR keeps the captures, the client's CSV, the report (loss-capture.txt) and each
+#   namespace's cached TCP metrics at the end (metrics-*.txt: empty when no connection's RTT
+#   can set the next one's first RTO)
 set -euo pipefail
 P=$(readlink -f "${PQTLS:-build/pqtls}")
 SIG=${SIG:-ml-dsa-44}
