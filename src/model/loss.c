@@ -15,7 +15,7 @@
 #include "net/stage.h"
 
 #define INF 1e18
-#define GIVE_UP_MS 120000.0 /* a trial that runs past this stops there (the client's timeout) */
+#define GIVE_UP_MS PQ_MODEL_LOSS_GIVE_UP_MS
 #define MAX_EVENTS 20000
 #define RACK_MIN_MS 2.0 /* TCP_TIMEOUT_MIN_US on top of the reordering window */
 #define RACK_DUPTHRESH 3 /* tp->reordering: this many SACKed above a hole, no window */
@@ -447,10 +447,17 @@ int pq_model_loss_run(const pq_model_loss_in *in, pq_model_loss_out *out, pq_dia
 	    sum(in->fl, in->n_fl) > PQ_MODEL_LOSS_SEGS)
 		return pq_diag_set(d, PQ_EINVAL, "loss model: needs an RTT above 0 and each side's flight "
 						 "(1 to %d segments)", PQ_MODEL_LOSS_SEGS);
+	for (size_t i = 0; in->delay_ms && i < in->n_delay; i++)
+		if (!(in->delay_ms[i] >= 0 && in->delay_ms[i] <= GIVE_UP_MS))
+			return pq_diag_set(d, PQ_EINVAL, "loss model: the endpoints' delay %g ms is not one; give "
+							 "0 to %.0f ms", in->delay_ms[i], GIVE_UP_MS);
+	if (in->n_delay && !in->delay_ms)
+		return pq_diag_set(d, PQ_EINVAL, "loss model: endpoint delays: %zu announced, none given", in->n_delay);
 	unsigned n = in->trials ? in->trials : PQ_MODEL_LOSS_TRIALS;
 	double *hs = malloc(n * sizeof *hs), *fb = malloc(n * sizeof *fb), *cn = malloc(n * sizeof *cn);
+	double *dl = malloc(n * sizeof *dl);
 	flight *f = malloc(sizeof *f);
-	if (!hs || !fb || !cn || !f) {
+	if (!hs || !fb || !cn || !dl || !f) {
 		rc = pq_diag_set(d, PQ_ENOMEM, "loss model: out of memory for %u trials", n);
 		goto out;
 	}
@@ -462,8 +469,9 @@ int pq_model_loss_run(const pq_model_loss_in *in, pq_model_loss_out *out, pq_dia
 	pq_loss_chain_init(&down, &cfg, in->seed ^ 0x9e3779b97f4a7c15ull);
 	pq_loss_chain_init(&up0, &none, 1);
 	pq_loss_chain_init(&down0, &none, 1);
-	pq_rng rng;
+	pq_rng rng, drng;
 	pq_rng_seed(&rng, in->seed ^ 0x5851f42d4c957f2dull);
+	pq_rng_seed(&drng, in->seed ^ 0x2545f4914f6cdd1dull);
 	double R = (double)in->rtt_ns / 1e6, base, base_fb, base_cn;
 	memset(f, 0, sizeof *f);
 	trial t0 = {&up0, &down0, &rng, R, in->unit}, t = {&up, &down, &rng, R, in->unit};
@@ -472,7 +480,12 @@ int pq_model_loss_run(const pq_model_loss_in *in, pq_model_loss_out *out, pq_dia
 	for (unsigned i = 0; i < n; i++) {
 		one_trial(in, f, &t, &cn[i], &hs[i], &fb[i]);
 		clean += hs[i] <= base + 1e-6;
+		/* its own draw, so that the packets' draws are the same with and without delays */
+		dl[i] = in->n_delay ? in->delay_ms[pq_rng_u64(&drng) % in->n_delay] : 0;
+		hs[i] += dl[i];
+		fb[i] += dl[i];
 	}
+	percentiles(dl, n, R, out->delay_ms, NULL);
 	percentiles(hs, n, R, out->hs_ms, out->hs_rtt);
 	percentiles(fb, n, R, out->ttfb_ms, out->ttfb_rtt);
 	percentiles(cn, n, R, out->conn_ms, NULL);
@@ -484,6 +497,7 @@ out:
 	free(hs);
 	free(fb);
 	free(cn);
+	free(dl);
 	free(f);
 	return rc;
 }

@@ -38,6 +38,7 @@
 #define PQ_MODEL_LOSS_SEGS 128	 /* segments one side's flight may have in the model */
 #define PQ_MODEL_LOSS_TRIALS 20000 /* default trials: p95 to about +-0.5 % of its rank */
 #define PQ_MODEL_LOSS_MAX_CONNS 100000
+#define PQ_MODEL_LOSS_GIVE_UP_MS 120000.0 /* a trial that runs past this stops there (the client's timeout) */
 
 typedef struct pq_model_loss_in {
 	double loss;  /* mean loss per direction, 0..PQ_MODEL_LOSS_MAX */
@@ -51,6 +52,14 @@ typedef struct pq_model_loss_in {
 	size_t ch[8], n_ch, fl[64], n_fl, fin[8], n_fin, resp[8], n_resp;
 	unsigned trials; /* 0: PQ_MODEL_LOSS_TRIALS */
 	uint64_t seed;
+	/* The endpoints' own delays, ms, which no link or TCP timer makes: the client writing
+	 * its ClientHello after the SYN-ACK, the server answering the ClientHello, the client
+	 * reading the flight (a wait for a CPU, the handshake's computation). An empirical
+	 * sample (the report's: a loss-free cell's handshakes over the loss-free prediction);
+	 * each trial adds one drawn from it to its handshake and first byte, after the packets
+	 * are done: the delays only shift what follows them. NULL or n_delay 0: none. */
+	const double *delay_ms;
+	size_t n_delay;
 } pq_model_loss_in;
 
 typedef struct pq_model_loss_out {
@@ -62,6 +71,7 @@ typedef struct pq_model_loss_out {
 	unsigned p95_conns;
 	double hs_rtt[3], ttfb_rtt[3]; /* the same over the RTT */
 	double clean;		       /* share of trials in which no decision lost anything */
+	double delay_ms[3];	       /* p25, median, p95 of the delays drawn (0: none given) */
 	unsigned decisions;	       /* loss decisions in a loss-free handshake (SYN to flight) */
 } pq_model_loss_out;
 

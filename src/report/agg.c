@@ -802,7 +802,6 @@ int pq_agg_build(const pq_rdb *db, uint64_t seed, pq_agg *out, pq_diag *d)
 		if (!rc) {
 			predict(g, mc, &nmc);
 			judge(g);
-			pq_agg_loss_group(g);
 		}
 	}
 	for (size_t i = 0; !rc && i < a.n; i++)

@@ -76,10 +76,14 @@ typedef struct pq_agg_group {
 	int agrees;
 	/* Under loss (report/agg_loss.c): the loss model's handshake percentiles for this
 	 * cell's packets, link and loss beside the measured ones with their 95 % intervals;
-	 * a percentile agrees within one round trip or inside the measured interval. */
+	 * a percentile agrees within one round trip or inside the measured interval. `loss`
+	 * adds the endpoints' delays as the family's loss-free cell measured them (its
+	 * handshakes over the loss-free prediction; loss_delays of them, 0: no such cell, and
+	 * then loss is loss_net); loss_net is the packets and Linux's timers alone. */
 	int has_loss_in, has_loss;
 	pq_model_loss_in loss_in;
-	pq_model_loss_out loss;
+	pq_model_loss_out loss, loss_net;
+	size_t loss_delays;
 	double loss_meas[3], loss_lo[3], loss_hi[3]; /* p25, median, p95, ms (lo/hi NaN: none) */
 	int loss_agree[3];
 	int loss_wide;	/* the measured p95's interval is wider than a round trip */
@@ -348,9 +352,9 @@ double pq_agg_dim_num(const pq_rdb_cell *c, const char *key);
 int pq_agg_build(const pq_rdb *db, uint64_t seed, pq_agg *out, pq_diag *d) PQ_MUST_USE;
 void pq_agg_free(pq_agg *a);
 
-/* The loss model for one group (pq_agg_build calls it once the group is predicted), and
- * the per-arm first extra round trip and agreement counts over all groups. */
-void pq_agg_loss_group(pq_agg_group *g);
+/* The loss model for every group with loss (each with its family's loss-free delays), the
+ * per-arm first extra round trip and the agreement counts over all groups; pq_agg_build
+ * calls it once every group is predicted. */
 int pq_agg_loss_build(pq_agg *a) PQ_MUST_USE;
 
 /* The group of (host, arm, rtt) with response size `resp` (-2: any), or NULL. */

@@ -42,12 +42,19 @@ static int loss_inputs(const pq_agg_group *g, pq_model_loss_in *in)
 	return pq_model_loss_check(in->loss, in->burst, "loss", "burst", NULL) == 0;
 }
 
-void pq_agg_loss_group(pq_agg_group *g)
+/* The model for one group, alone and with the endpoints' delays (nd of them, ms). */
+static void loss_group(pq_agg_group *g, const double *delay, size_t nd)
 {
 	pq_model_loss_in in;
 	size_t n = g->n[PQ_AGG_HS];
-	if (!loss_inputs(g, &in) || in.loss <= 0 || n < 1 || pq_model_loss_run(&in, &g->loss, NULL) < 0)
+	if (!loss_inputs(g, &in) || in.loss <= 0 || n < 1 || pq_model_loss_run(&in, &g->loss_net, NULL) < 0)
 		return;
+	g->loss = g->loss_net;
+	in.delay_ms = delay;
+	in.n_delay = nd;
+	if (nd && pq_model_loss_run(&in, &g->loss, NULL) < 0)
+		return;
+	g->loss_delays = nd;
 	g->has_loss = 1;
 	const double *v = g->v[PQ_AGG_HS], rtt = (double)g->cell->rtt_us / 1e3;
 	for (int k = 0; k < 3; k++) {
@@ -125,10 +132,46 @@ static void family_step(const pq_agg *a, size_t i0, pq_agg_lossstep *s)
 		pq_model_loss_reason(&in, rate, s->why, sizeof s->why);
 }
 
+/* The endpoints' delays as g's family measured them without loss: each handshake of its
+ * loss-free group over the model's loss-free handshake (at least 0), into a new array;
+ * *nd 0 (and NULL) when the family has no loss-free group. */
+static double *family_delays(const pq_agg *a, const pq_agg_group *g, size_t *nd)
+{
+	const pq_agg_group *base = NULL;
+	pq_model_loss_in in;
+	pq_model_loss_out o;
+	*nd = 0;
+	for (size_t i = 0; i < a->n && !base; i++)
+		if (same_family(g, &a->g[i]) && a->g[i].n[PQ_AGG_HS] && pq_agg_dim_num(a->g[i].cell, "loss") == 0)
+			base = &a->g[i];
+	if (!base || !loss_inputs(base, &in))
+		return NULL;
+	in.trials = 1;
+	size_t n = base->n[PQ_AGG_HS];
+	double *v = malloc(n * sizeof *v);
+	if (!v || pq_model_loss_run(&in, &o, NULL) < 0) {
+		free(v);
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++)
+		v[i] = fmin(fmax(base->v[PQ_AGG_HS][i] - o.hs_ms[1], 0), PQ_MODEL_LOSS_GIVE_UP_MS);
+	*nd = n;
+	return v;
+}
+
 int pq_agg_loss_build(pq_agg *a)
 {
 	a->loss_cells = a->loss_agree_med = a->loss_agree_p95 = a->loss_agree_both = a->loss_wide = 0;
 	a->loss_clean = a->loss_clean_both = 0;
+	for (size_t i = 0; i < a->n; i++) {
+		pq_agg_group *g = &a->g[i];
+		if (!g->has_loss_in || !(pq_agg_dim_num(g->cell, "loss") > 0))
+			continue;
+		size_t nd;
+		double *dl = family_delays(a, g, &nd);
+		loss_group(g, dl, nd);
+		free(dl);
+	}
 	for (size_t i = 0; i < a->n; i++) {
 		const pq_agg_group *g = &a->g[i];
 		if (!g->has_loss)

@@ -29,6 +29,12 @@ static void cell_row(pq_out *o, const pq_agg *a, const pq_agg_group *g)
 	pq_out_printf(o, "<td class=\"l%s\">%s%s", ok ? "" : " bad",
 		      ok ? "agrees" : !g->loss_agree[1] ? "median differs" : "p95 differs",
 		      g->marked ? " (over a fidelity budget)" : "");
+	if (g->loss_delays)
+		pq_out_printf(o, "; with the endpoints' delays its loss-free cell measured (median %.0f ms); the "
+				 "packets alone: median %.0f, p95 %.0f ms", g->loss.delay_ms[1], g->loss_net.hs_ms[1],
+			      g->loss_net.hs_ms[2]);
+	else
+		pq_out_printf(o, "; no loss-free cell: the packets alone");
 	if (g->loss_wide && g->loss.p95_conns)
 		pq_out_printf(o, "; measured p95 interval wider than a round trip (by the model, %u connections "
 				 "would narrow it)", g->loss.p95_conns);
@@ -94,7 +100,10 @@ void pq_report_loss(pq_out *o, const pq_agg *a)
 	pq_out_printf(o, "<h2 id=\"loss\">Loss against the loss model</h2><p class=\"note\">Each cell with loss: the "
 			 "measured handshake p25, median and p95 (ms, with their 95 %% intervals) beside the loss "
 			 "model's (docs/model.md, the loss model: Linux's SYN timers, RACK, the tail "
-			 "loss probe and the RTO over this cell's packets, %d trials). A percentile agrees within one "
+			 "loss probe and the RTO over this cell's packets, %d trials), with the endpoints' own delays "
+			 "added as the same arm's loss-free cell measured them (its handshakes over the loss-free "
+			 "prediction: waits for a CPU and the handshake's computation, which captures show "
+			 "beside every recovery; the packets alone in loss.csv). A percentile agrees within one "
 			 "round trip or inside the measured interval. Median and p95 agree at %zu of %zu cells "
 			 "(%.0f %%; the median alone at %zu, the p95 at %zu); within their fidelity budgets, at %zu of "
 			 "%zu. The measured p95's interval is wider than a round trip at %zu cells (each says how "

@@ -518,16 +518,18 @@ static void cdf_csv(pq_out *o, const pq_agg *a)
 }
 
 /* loss.csv: the loss section's cells (report/loss.h): measured handshake percentiles with
- * their intervals beside the loss model's, the verdicts, and how many connections would
- * make the p95's interval narrower than a round trip by the model (0: more than
- * PQ_MODEL_LOSS_MAX_CONNS). */
+ * their intervals beside the loss model's (model_*: with the endpoints' delays its
+ * loss-free cell measured, what the verdicts judge; net_*: the packets and timers alone),
+ * the verdicts, how many connections would make the p95's interval narrower than a round
+ * trip by the model (0: more than PQ_MODEL_LOSS_MAX_CONNS), and the delays' sample size
+ * (0: no loss-free cell) and median. */
 static void loss_csv(pq_out *o, const pq_agg *a)
 {
 	static const char *const q[3] = {"p25", "median", "p95"};
 	pq_out_printf(o, "host,point_key,arm,rtt_us,loss_pct,loss_unit,n,marked");
 	for (int k = 0; k < 3; k++)
-		pq_out_printf(o, ",%s_ms,%s_lo_ms,%s_hi_ms,model_%s_ms", q[k], q[k], q[k], q[k]);
-	pq_out_printf(o, ",median_agrees,p95_agrees,p95_wide,p95_conns\n");
+		pq_out_printf(o, ",%s_ms,%s_lo_ms,%s_hi_ms,model_%s_ms,net_%s_ms", q[k], q[k], q[k], q[k], q[k]);
+	pq_out_printf(o, ",median_agrees,p95_agrees,p95_wide,p95_conns,delays_n,delay_median_ms\n");
 	for (size_t i = 0; i < a->n; i++) {
 		const pq_agg_group *g = &a->g[i];
 		if (!g->has_loss)
@@ -544,9 +546,10 @@ static void loss_csv(pq_out *o, const pq_agg *a)
 			pq_out_printf(o, ",%.3f", g->loss_meas[k]);
 			isfinite(g->loss_lo[k]) ? pq_out_printf(o, ",%.3f,%.3f", g->loss_lo[k], g->loss_hi[k])
 						: pq_out_printf(o, ",,");
-			pq_out_printf(o, ",%.3f", g->loss.hs_ms[k]);
+			pq_out_printf(o, ",%.3f,%.3f", g->loss.hs_ms[k], g->loss_net.hs_ms[k]);
 		}
-		pq_out_printf(o, ",%d,%d,%d,%u\n", g->loss_agree[1], g->loss_agree[2], g->loss_wide, g->loss.p95_conns);
+		pq_out_printf(o, ",%d,%d,%d,%u,%zu,%.3f\n", g->loss_agree[1], g->loss_agree[2], g->loss_wide,
+			      g->loss.p95_conns, g->loss_delays, g->loss.delay_ms[1]);
 	}
 }
 

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # The report's loss section on a real loss sweep, scaled down: ECDSA P-256 and ML-DSA-44
 # at 50 ms, 0 and 15 % loss, per segment and per burst (8 cells). Checked against the
-# database with sqlite3: one row per loss cell with its connections and its measured
-# p25 / median / p95 (loss.csv and the page); each verdict as the model's numbers and the
-# measured interval make it, judged only where the cell kept its fidelity budgets (link
-# and host); and per arm and unit of loss the sentence saying from which loss the median
-# pays its first extra round trip, measured as the medians in the database say, with the
-# model's rate and reason. Needs root and network namespaces; about a minute.
+# database with sqlite3: one row per loss cell with its connections and its measured p25 /
+# median / p95 (loss.csv and the page); the model with the loss-free cell's endpoint
+# delays (one per handshake there) never below the packets alone; each verdict as the
+# model's numbers and the measured interval make it, judged only where the cell kept its
+# fidelity budgets (link and host); and per arm and unit of loss the sentence saying from
+# which loss the median pays its first extra round trip, measured as the medians in the
+# database say, with the model's rate and reason. Needs root and network namespaces; about
+# a minute.
 set -euo pipefail
 : "${PQTLS:?PQTLS must point at the pqtls binary}"
 if [ "$(id -u)" != 0 ] || ! unshare -n true 2>/dev/null; then
@@ -81,6 +83,15 @@ for r, verdict in zip(rows, verdicts):
     for q, col in ((0.25, "p25"), (0.5, "median"), (0.95, "p95")):
         if abs(float(r[col + "_ms"]) - rank(v, q)) > 0.001:
             fail(f"{name}: {col} {r[col + '_ms']} ms, the database's {rank(v, q):.3f}")
+    # the model judged adds the endpoints' delays of the family's loss-free cell (its
+    # successful handshakes, each over the loss-free prediction): never below the packets
+    # alone, percentile by percentile
+    base_v = points[(r["arm"], 0.0, r["loss_unit"])][0]
+    if int(r["delays_n"]) != len(base_v):
+        fail(f"{name}: {r['delays_n']} delays, its loss-free cell has {len(base_v)} handshakes")
+    for col in ("p25", "median", "p95"):
+        if float(r["model_" + col + "_ms"]) < float(r["net_" + col + "_ms"]) - 0.001:
+            fail(f"{name}: model {col} {r['model_' + col + '_ms']} below the packets alone {r['net_' + col + '_ms']}")
     agree = {}
     for col in ("median", "p95"):
         model, meas = float(r["model_" + col + "_ms"]), float(r[col + "_ms"])

@@ -110,6 +110,41 @@ static void first_extra_round_trip(void **state)
 	assert_non_null(strstr(why, "10 loss decisions"));
 }
 
+/* The endpoints' delays come after the packets: a constant one shifts every handshake and
+ * first-byte percentile by itself and leaves connect and the loss-free share alone; a
+ * delay of 0 changes nothing (the packets' draws do not move); a sample of two values puts
+ * each percentile between the two shifts, the median near half of the trials over. */
+static void delays_shift_what_follows(void **state)
+{
+	(void)state;
+	pq_model_loss_in in = base(0.1);
+	pq_model_loss_out net, d0, d50, mix;
+	pq_diag d = {0};
+	double zero = 0, fifty = 50, two[2] = {0, 400};
+	assert_int_equal(pq_model_loss_run(&in, &net, &d), 0);
+	in.delay_ms = &zero;
+	in.n_delay = 1;
+	assert_int_equal(pq_model_loss_run(&in, &d0, &d), 0);
+	assert_memory_equal(d0.hs_ms, net.hs_ms, sizeof net.hs_ms);
+	assert_memory_equal(d0.ttfb_ms, net.ttfb_ms, sizeof net.ttfb_ms);
+	in.delay_ms = &fifty;
+	assert_int_equal(pq_model_loss_run(&in, &d50, &d), 0);
+	for (int k = 0; k < 3; k++) {
+		assert_true(fabs(d50.hs_ms[k] - net.hs_ms[k] - 50) < 1e-9);
+		assert_true(fabs(d50.ttfb_ms[k] - net.ttfb_ms[k] - 50) < 1e-9);
+		assert_true(fabs(d50.conn_ms[k] - net.conn_ms[k]) < 1e-9);
+		assert_true(fabs(d50.delay_ms[k] - 50) < 1e-9);
+		assert_true(fabs(net.delay_ms[k]) < 1e-12);
+	}
+	assert_true(fabs(d50.hs_rtt[1] - net.hs_rtt[1] - 0.5) < 1e-9); /* 50 ms of a 100 ms RTT */
+	assert_true(d50.clean == net.clean);
+	in.delay_ms = two;
+	in.n_delay = 2;
+	assert_int_equal(pq_model_loss_run(&in, &mix, &d), 0);
+	assert_true(mix.hs_ms[0] >= net.hs_ms[0] && mix.hs_ms[2] <= net.hs_ms[2] + 400 + 1e-9);
+	assert_true(fabs(mix.delay_ms[0]) < 1e-12 && fabs(mix.delay_ms[2] - 400) < 1e-12);
+}
+
 static void bad_inputs_name_the_range(void **state)
 {
 	(void)state;
@@ -129,6 +164,16 @@ static void bad_inputs_name_the_range(void **state)
 	assert_int_equal(pq_model_loss_run(&in, &o, &d), PQ_EINVAL);
 	in = base(0.7);
 	assert_int_equal(pq_model_loss_run(&in, &o, &d), PQ_ERANGE);
+	/* an endpoint delay below 0 (or none where some are announced) is refused with the range */
+	double neg = -1;
+	in = base(0.1);
+	in.delay_ms = &neg;
+	in.n_delay = 1;
+	assert_int_equal(pq_model_loss_run(&in, &o, &d), PQ_EINVAL);
+	assert_non_null(strstr(pq_diag_msg(&d), "delay -1 ms is not one; give 0 to 120000 ms"));
+	in.delay_ms = NULL;
+	assert_int_equal(pq_model_loss_run(&in, &o, &d), PQ_EINVAL);
+	assert_non_null(strstr(pq_diag_msg(&d), "endpoint delays: 1 announced, none given"));
 }
 
 static void from_the_flight_model(void **state)
@@ -155,6 +200,7 @@ int main(void)
 		cmocka_unit_test(seeded_and_as_independent_loss_predicts),
 		cmocka_unit_test(syn_timers_and_the_p95_rule),
 		cmocka_unit_test(first_extra_round_trip),
+		cmocka_unit_test(delays_shift_what_follows),
 		cmocka_unit_test(bad_inputs_name_the_range),
 		cmocka_unit_test(from_the_flight_model),
 	};
