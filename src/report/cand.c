@@ -45,25 +45,23 @@ static pq_agg_cand *cand_of(pq_agg *a, const pq_agg_group *g)
 	return c;
 }
 
-/* The shape: arms measured over TCP and QUIC, varying only the link (no size or response
- * sweep, no retry, one response size), a model for every group. Where no arm has both
- * transports, each arm fixes its own (key-share's "QUIC right guess" beside "right
- * guess"): no candidates there, every row would be one transport's half. An arm whose
- * cells of one transport all failed keeps its row, that half empty. */
+/* The shape: TCP and QUIC cells, every arm varying only the link (no size or response
+ * sweep, no retry, one response size), a model for every group, and arms that differ in
+ * their chain: candidates are chains. key-share's arms share one chain (they differ in
+ * the key share): no table there. */
 static int fits_shape(const pq_agg *a)
 {
-	unsigned char seen[PQ_AGG_MAX_ARMS] = {0}; /* bit 1: TCP, bit 2: QUIC */
+	int tcp = 0, quic = 0, chains = 0;
 	for (size_t i = 0; i < a->n; i++) {
 		const pq_rdb_cell *c = a->g[i].cell;
 		if (a->kind[a->g[i].arm] != PQ_AGG_KEY || c->quic_retry || c->resume_pct > 0 ||
 		    c->response_bytes != a->g[0].cell->response_bytes)
 			return 0;
-		seen[a->g[i].arm] |= c->quic ? 2 : 1;
+		tcp |= !c->quic;
+		quic |= c->quic;
+		chains |= c->chain_der_bytes != a->g[0].cell->chain_der_bytes;
 	}
-	for (size_t k = 0; k < a->narms; k++)
-		if (seen[k] == 3)
-			return 1;
-	return 0;
+	return tcp && quic && chains;
 }
 
 int pq_cand_build(pq_agg *a)

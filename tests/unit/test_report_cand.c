@@ -95,26 +95,15 @@ static void build_and_render(void **state)
 	pq_cand_html(&o, &b);
 	assert_int_equal(o.b.len, 0);
 	pq_out_dispose(&o);
-	/* arms that fix their transport (key-share's "QUIC right guess" beside "right guess"):
-	 * each would be half a row, so no table */
+	/* arms that share one chain (key-share's, which differ in the key share): no candidates */
 	put(0, 0, 0, 10, 50, 3000, 1);
 	put(1, 1, 1, 10, 50, 3000, 1);
 	b.n = 2;
 	assert_int_equal(pq_cand_build(&b), 0);
 	assert_int_equal(b.ncands, 0);
-	/* one arm's QUIC cells all failed (no group): its TCP half stays a row, beside an arm
-	 * with both */
-	put(0, 0, 0, 10, 50, 3000, 1);
-	put(1, 0, 1, 10, 50, 3000, 1);
-	put(2, 1, 0, 10, 50, 20000, 2);
-	b.n = 3;
-	assert_int_equal(pq_cand_build(&b), 0);
-	assert_int_equal(b.ncands, 2);
-	free(b.cands);
-	b.cands = NULL;
-	/* a size sweep is not this shape */
 	put(0, 1, 0, 10, 50, 20000, 2);
 	put(1, 1, 0, 46, 50, 20000, 1);
+	/* a size sweep is not this shape */
 	b.n = 7;
 	b.kind[1] = PQ_AGG_SIZE;
 	assert_int_equal(pq_cand_build(&b), 0);
