@@ -389,6 +389,12 @@ static int model_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 					(unsigned long long)o->mss, MIN_MSS, MAX_MSS);
 		goto out;
 	}
+	if (o->rwnd && (o->rwnd < o->mss || o->rwnd > (1ull << 30))) {
+		ex = pq_cli_usage_error(PATH, "--rwnd: %llu bytes is not a receive window for an MSS of %llu; give 0 (no "
+					      "limit) or %llu..1GiB bytes (Linux's client: 64512)",
+					(unsigned long long)o->rwnd, (unsigned long long)o->mss, (unsigned long long)o->mss);
+		goto out;
+	}
 	if (o->step == 0) {
 		ex = pq_cli_usage_error(PATH, "--step: 0 bytes would never reach the range's end; give at least 1 byte "
 					      "(e.g. 2KiB)");
