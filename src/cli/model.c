@@ -28,7 +28,7 @@ struct model_opts {
 	const char *certs, *sig, *group, *range, *groups, *key_share, *server_groups;
 	int cc, qdisc;
 	long long intermediates, iw;
-	uint64_t mss, response, step;
+	uint64_t mss, response, step, rwnd;
 	int64_t rtt;
 	int one_write, early, json, client_hellos;
 	double loss, burst;
@@ -74,6 +74,10 @@ static const pq_opt model_opts_table[] = {
      "round-trip time, to print times beside round trips (0: round trips only)", NULL, 0, 0},
     {"initcwnd", 0, PQ_OPT_INT, O(iw), "N", "10", "initial congestion window, segments", NULL, 1,
      1000},
+    {"rwnd", 0, PQ_OPT_SIZE, O(rwnd), "BYTES", "0",
+     "the client's initial receive window (what a sweep reads back on its link: client_rwnd_bytes; Linux "
+     "with tcp_rmem's default 131072: 64512); flat for its first rounds of data (model/tcp.h); 0: no limit",
+     NULL, 0, 0},
     {"mss", 0, PQ_OPT_SIZE, O(mss), "BYTES", "1448",
      "TCP payload per segment, 88..65495 (1448 at MTU 1500 with timestamps)", NULL, 0, 0},
     {"response", 0, PQ_OPT_SIZE, O(response), "BYTES", "0",
@@ -174,13 +178,19 @@ static void print_quic(const pq_model_quic *q)
 	else
 		snprintf(hello, sizeof hello, "the ClientHello fills %zu Initial datagram%s (%zu bytes)",
 			 q->client_datagrams, q->client_datagrams > 1 ? "s" : "", q->client_bytes);
+	char crypto[160] = "";
+	if (q->crypto_rtts)
+		snprintf(crypto, sizeof crypto,
+			 " (%u of them because OpenSSL's server keeps at most %zu bytes of the handshake's CRYPTO "
+			 "data unacknowledged)",
+			 q->crypto_rtts, q->crypto_buf);
 	printf("QUIC (the model's view; pqtls bench --quic measures it): %s, so the server may send %zu "
 	       "bytes before the client's address is validated (3x) and its window is %zu bytes; its "
-	       "flight is about %zu bytes (%zu datagrams): %s%u round trip%s; handshake %u, first byte %u "
+	       "flight is about %zu bytes (%zu datagrams): %s%u round trip%s%s; handshake %u, first byte %u "
 	       "round trips (no connect); behind a Retry: %u and %u\n",
 	       hello, q->limit, q->cwnd_bytes, q->server_bytes, q->server_datagrams,
 	       q->extra_rtts ? "it waits for the client, +" : "it fits, +", q->extra_rtts,
-	       q->extra_rtts == 1 ? "" : "s", o.handshake, o.ttfb, ro.handshake, ro.ttfb);
+	       q->extra_rtts == 1 ? "" : "s", crypto, o.handshake, o.ttfb, ro.handshake, ro.ttfb);
 }
 
 /* Handshake messages without TLS record framing (for QUIC's CRYPTO frames). */
@@ -219,6 +229,8 @@ static cJSON *quic_json(const pq_model_quic *q)
 	cJSON_AddNumberToObject(j, "amplification_limit_bytes", (double)q->limit);
 	cJSON_AddNumberToObject(j, "server_flight_bytes", (double)q->server_bytes);
 	cJSON_AddNumberToObject(j, "extra_rtts", q->extra_rtts);
+	cJSON_AddNumberToObject(j, "crypto_buffer_bytes", (double)q->crypto_buf);
+	cJSON_AddNumberToObject(j, "crypto_buffer_rtts", q->crypto_rtts);
 	cJSON_AddNumberToObject(j, "hrr_rtts", q->hrr_rtts);
 	cJSON_AddNumberToObject(j, "handshake_rtts", o.handshake);
 	cJSON_AddNumberToObject(j, "ttfb_rtts", o.ttfb);
@@ -377,6 +389,12 @@ static int model_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 					(unsigned long long)o->mss, MIN_MSS, MAX_MSS);
 		goto out;
 	}
+	if (o->rwnd && (o->rwnd < o->mss || o->rwnd > (1ull << 30))) {
+		ex = pq_cli_usage_error(PATH, "--rwnd: %llu bytes is not a receive window for an MSS of %llu; give 0 (no "
+					      "limit) or %llu..1GiB bytes (Linux's client: 64512)",
+					(unsigned long long)o->rwnd, (unsigned long long)o->mss, (unsigned long long)o->mss);
+		goto out;
+	}
 	if (o->step == 0) {
 		ex = pq_cli_usage_error(PATH, "--step: 0 bytes would never reach the range's end; give at least 1 byte "
 					      "(e.g. 2KiB)");
@@ -421,6 +439,7 @@ static int model_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 	pq_model_quic q;
 	pq_model_base_net(b, mss, (size_t)o->iw, o->response ? pq_model_response_bytes(100, o->response) : 0, &net);
 	net.early_data = o->early;
+	net.rwnd = (size_t)o->rwnd;
 	char cc[16], qdisc[32];
 	net.server_pace = pq_model_pace_of(choice_name(MODEL_CC, o->cc, cc, sizeof cc),
 					   choice_name(PQ_KTCP_QDISCS, o->qdisc, qdisc, sizeof qdisc), 200, 1);
@@ -431,6 +450,7 @@ static int model_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 		cJSON_AddNumberToObject(root, "chain_der_bytes", (double)b->chain_der);
 		cJSON_AddNumberToObject(root, "mss", (double)mss);
 		cJSON_AddNumberToObject(root, "initcwnd", (double)o->iw);
+		cJSON_AddNumberToObject(root, "rwnd", (double)o->rwnd);
 		cJSON_AddBoolToObject(root, "writes_measured", b->measured);
 		cJSON_AddNumberToObject(root, "client_hello_bytes", (double)b->client_hello);
 		cJSON_AddBoolToObject(root, "hrr", b->hrr);
@@ -444,7 +464,7 @@ static int model_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 			ex = pq_cli_fail(PATH, "%s", pq_diag_msg(&d));
 			goto done;
 		}
-		pq_model_base_quic(b, pq_model_quic_server_msgs(&b->rule), 0, &q);
+		pq_model_base_quic(b, pq_model_quic_server_msgs(&b->rule), b->rule.server_hello, 0, &q);
 		if (root) {
 			cJSON_AddItemToObject(root, "prediction", phases_json(&m, o->rtt));
 			cJSON_AddItemToObject(root, "quic", quic_json(&q));

@@ -68,6 +68,8 @@ APPLY(ap_root, p->root = v->ptr)
 APPLY(ap_intermediates, p->intermediates = (int)v->i)
 APPLY(ap_pad, p->pad_chain_to = v->ptr ? 0 : (uint64_t)v->i; p->pad_like = v->ptr)
 APPLY(ap_mtc, p->mtc = v->i == 1 ? PQ_MTC_STANDALONE : v->i == 2 ? PQ_MTC_LANDMARK : PQ_MTC_NONE)
+APPLY(ap_scts, p->scts = (int)v->i)
+APPLY(ap_sct_alg, p->sct_alg = v->ptr)
 APPLY(ap_comp, snprintf(p->cert_comp, sizeof p->cert_comp, "%s", v->s))
 CANON(cn_leaf, "leaf=%s;", p->leaf->name)
 CANON(cn_inter, "inter=%s;", p->inter->name)
@@ -75,6 +77,14 @@ CANON(cn_root, "root=%s;", p->root->name)
 CANON(cn_intermediates, "intermediates=%d;", p->intermediates)
 CANON(cn_pad, "pad=%llu;pad_like=%s;", (unsigned long long)p->pad_chain_to, p->pad_like ? p->pad_like->name : "")
 CANON(cn_mtc, "mtc=%s;", mtc_name(p->mtc))
+/* No SCTs and no SCT algorithm add nothing, so cells from before the SCTs were a
+ * dimension keep their keys. */
+static const char *sct_alg_name(const pq_exp_point *p)
+{
+	return p->sct_alg ? p->sct_alg->name : "ecdsa-p256";
+}
+CANON(cn_scts, "%s%.0d%s", p->scts ? "scts=" : "", p->scts, p->scts ? ";" : "")
+CANON(cn_sct_alg, "%s%s%s", p->sct_alg ? "sct_alg=" : "", p->sct_alg ? p->sct_alg->name : "", p->sct_alg ? ";" : "")
 CANON(cn_comp, "comp=%s;", p->cert_comp)
 /* A remote server's chain is its own: recorded as such, never as the defaults. */
 EFF(ef_leaf, if (p->remote) dv_text(o, "remote"); else dv_text(o, p->leaf->name))
@@ -84,6 +94,8 @@ EFF(ef_intermediates, if (p->remote) dv_null(o); else dv_int(o, p->intermediates
 EFF(ef_pad, if (p->remote) dv_null(o); else dv_int(o, e->pad_bytes > 0 ? e->pad_bytes : (long long)p->pad_chain_to))
 EFF(ef_mtc, dv_text(o, p->remote ? "remote" : mtc_name(p->mtc)))
 EFF(ef_comp, dv_text(o, p->cert_comp))
+EFF(ef_scts, if (p->remote) dv_null(o); else dv_int(o, p->scts))
+EFF(ef_sct_alg, if (p->remote) dv_text(o, "remote"); else dv_text(o, p->scts ? sct_alg_name(p) : "none"))
 
 /* key exchange and session */
 APPLY(ap_group, snprintf(p->group, sizeof p->group, "%s", v->s))
@@ -211,6 +223,7 @@ KT(ef_pacing_ca, pacing_ca_ratio)
 KT(ef_quickack, quickack)
 KT(ef_tso, tso[1])
 KT(ef_gso, gso[1])
+KT(ef_rwnd, client_rwnd)
 
 /* load */
 APPLY(ap_response, snprintf(p->path, sizeof p->path, "%s", v->s); p->response_bytes = v->i)
@@ -273,6 +286,13 @@ const pq_dim pq_dims[PQ_DIM_COUNT] = {
 	[PQ_D_MTC] = {"mtc", PQ_DT_CHOICE,  R | C, 0, 0, "none|standalone|landmark", "none", "MODES",
 		      "Merkle Tree Certificate size emulation", "chain_mtc", "TEXT NOT NULL", "MTC", "", ap_mtc, cn_mtc,
 		      ef_mtc},
+	[PQ_D_SCTS] = {"scts", PQ_DT_INT, R | C, 0, PQ_CHAIN_MAX_SCTS, NULL, "0", "LIST",
+		       "SCTs embedded in the leaf, each the size of one signed with sct-alg (a size emulation, "
+		       "docs/certs.md): 2 makes the typical chain's two keys and five signatures",
+		       "chain_scts", "INTEGER", "SCTs", "", ap_scts, cn_scts, ef_scts},
+	[PQ_D_SCT_ALG] = {"sct-alg", PQ_DT_ALG, R | C, 0, 0, NULL, "ecdsa-p256", "ALGS",
+			  "the logs' signature algorithm for the SCTs (with scts; its signature size is what counts)",
+			  "chain_sct_alg", "TEXT", "SCT alg", "", ap_sct_alg, cn_sct_alg, ef_sct_alg},
 	[PQ_D_COMP] = {"cert-compression", PQ_DT_CHOICE, 0, 0, 0, "off|zlib|brotli|zstd", "off", "ALGS",
 		       "RFC 8879 certificate compression (server and client)", "cert_comp", "TEXT NOT NULL",
 		       "compression", "", ap_comp, cn_comp, ef_comp},
@@ -373,6 +393,10 @@ const pq_dim pq_dims[PQ_DIM_COUNT] = {
 	[PQ_D_GSO] = {"gso", PQ_DT_CHOICE, L | K | R, 0, 0, "kernel|off|on", "kernel", "MODES",
 		      "generic segmentation offload of the link's devices (stored: the server device's, 0 or 1)", "gso",
 		      "INTEGER", "GSO", "", ap_gso, cn_gso, ef_gso},
+	[PQ_D_RWND] = {"client-rwnd", PQ_DT_INT, S | K | R, 0, 0, NULL, "the kernel's", "-",
+		       "the client's initial receive window as the server saw it (tcp_info snd_wnd of a connection "
+		       "across the link; Linux derives it from tcp_rmem in the client's namespace)",
+		       "client_rwnd_bytes", "INTEGER", "client rwnd", "B", NULL, NULL, ef_rwnd},
 	[PQ_D_RESPONSE] = {"response", PQ_DT_RESP, 0, 0, 0, NULL, "/", "LIST",
 			   "what each connection asks: '/' (a short page), 'none' (handshake only) or a size "
 			   "(GET /bytes/N)", "request_path", "TEXT NOT NULL", "request", "", ap_response, cn_response,

@@ -153,6 +153,8 @@ static const pq_name chain_names[] = {
 	{"intermediates", "intermediates"},
 	{"pad_chain_to", "pad-chain-to"},
 	{"mtc", "mtc"},
+	{"scts", "scts"},
+	{"sct_alg", "sct-alg"},
 	{NULL, NULL},
 };
 
@@ -166,6 +168,8 @@ void pq_exp_point_chain(const pq_exp_point *p, pq_chain_spec *s)
 	s->intermediates = p->intermediates;
 	s->pad_chain_to = (size_t)p->pad_chain_to;
 	s->mtc = p->mtc;
+	s->scts = p->scts;
+	s->sct_alg = p->sct_alg;
 	if (p->mtc != PQ_MTC_NONE)
 		s->mtc_tree_size = 1u << 20; /* the paper's batch of about a million entries */
 }

@@ -26,6 +26,8 @@ typedef struct pq_exp_point {
 	const pq_alg *pad_like;       /* pad to the natural size of this algorithm's chain (same
 				       * intermediates); NULL none. Resolved by exp/chains.h */
 	enum pq_mtc_mode mtc;
+	int scts;                     /* SCTs embedded in the leaf (a size emulation, pki/chain.h) */
+	const pq_alg *sct_alg;        /* the logs' signature algorithm; NULL = ecdsa-p256 */
 	char cert_comp[64];           /* "off", "zlib", "brotli", "zstd" */
 	/* key exchange and session */
 	char group[64];               /* the group the cell is about: the one to be negotiated */

@@ -278,6 +278,8 @@ static const char webpki[] =
 	"# names: a UOV root (its 96-byte signature on the intermediate, its 66 kB key never sent) over\n"
 	"# ML-DSA-44 or FN-DSA-512, a MAYO-2 intermediate, and a landmark MTC. 50 and 100 ms, TCP and\n"
 	"# QUIC, initcwnd 10 and 46 (QUIC's window is OpenSSL's own; initcwnd sets the route's, TCP's).\n"
+	"# Every leaf carries two ECDSA SCTs (scts = 2: the typical chain's two keys and five\n"
+	"# signatures), but the MTC's, whose proof is its transparency.\n"
 	"name = webpki\n"
 	"cc = cubic\n"
 	"qdisc = pfifo_fast\n"
@@ -286,6 +288,7 @@ static const char webpki[] =
 	"initcwnd = 10, 46\n"
 	"group = X25519MLKEM768\n"
 	"response = 1KiB\n"
+	"scts = 2\n"
 	"trials = 1\n"
 	"connections = 6\n"
 	ARM("ecdsa-p256", "sig = ecdsa-p256\n")
@@ -304,7 +307,7 @@ static const char webpki[] =
 	ARM("uov root + fn-dsa-512 (emu)", "root = emu-uov-is-pkc\nintermediate = emu-fn-dsa-512\nleaf = emu-fn-dsa-512\n")
 	ARM("uov root + mayo-2 int + ml-dsa-44",
 	    "root = emu-uov-is-pkc\nintermediate = emu-mayo-2\nleaf = ml-dsa-44\n")
-	ARM("mtc landmark ml-dsa-44", "sig = ml-dsa-44\nintermediates = 0\nmtc = landmark\n");
+	ARM("mtc landmark ml-dsa-44", "sig = ml-dsa-44\nintermediates = 0\nmtc = landmark\nscts = 0\n");
 static const char browser[] =
 	"# The browser users run beside pqtls's own client, cell for cell on the same links and\n"
 	"# chains, interleaved: quick's full-handshake arms at 1, 70 and 148 ms (a cold browser\n"

@@ -170,9 +170,11 @@ static size_t unframed(size_t tcp_bytes)
 	return tcp_bytes > 5 ? tcp_bytes - 5 : 0;
 }
 
-void pq_model_base_quic(const pq_model_base *b, size_t server_msgs, int retry, pq_model_quic *out)
+void pq_model_base_quic(const pq_model_base *b, size_t server_msgs, size_t server_hello, int retry,
+			pq_model_quic *out)
 {
 	pq_model_quic_flight(unframed(b->client_hello), server_msgs, out);
+	pq_model_quic_crypto(out, server_hello, PQ_MODEL_QUIC_CRYPTO_BUF);
 	if (retry)
 		pq_model_quic_retry(out);
 	if (b->hrr)

@@ -51,9 +51,11 @@ void pq_model_base_net(const pq_model_base *b, size_t mss, size_t iw, size_t res
 		       pq_model_in *out);
 
 /* The QUIC view of this base (model/quic.h) for a server flight of `server_msgs` bytes of
- * handshake messages: its ClientHello(s) without their TLS record framing (QUIC carries
- * the messages in CRYPTO frames), behind a Retry when `retry`, and the HRR when the base's
- * offer draws one. */
-void pq_model_base_quic(const pq_model_base *b, size_t server_msgs, int retry, pq_model_quic *out);
+ * handshake messages, `server_hello` of them at the Initial level: its ClientHello(s)
+ * without their TLS record framing (QUIC carries the messages in CRYPTO frames), OpenSSL's
+ * CRYPTO send buffer (PQ_MODEL_QUIC_CRYPTO_BUF) on the rest, behind a Retry when `retry`,
+ * and the HRR when the base's offer draws one. */
+void pq_model_base_quic(const pq_model_base *b, size_t server_msgs, size_t server_hello, int retry,
+			pq_model_quic *out);
 
 #endif

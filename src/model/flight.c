@@ -65,8 +65,13 @@ static void explain_flight(why *w, const pq_model_in *in, const pq_model_out *o,
 		return;
 	}
 	say(w, ": %zu segments go in the first round trip and the rest waits for the client's "
-	       "ACKs: %u more round trip%s\n",
+	       "ACKs: %u more round trip%s",
 	    o->flight_first_round, o->flight_rounds - 1, o->flight_rounds > 2 ? "s" : "");
+	if (o->flight_rwnd_rounds)
+		say(w, ", %u of them because the client's receive window (%s bytes, flat for its first %d "
+		       "rounds of data) holds the server back",
+		    o->flight_rwnd_rounds, grp(b, sizeof b, in->rwnd), PQ_MODEL_RWND_FLAT_ROUNDS);
+	say(w, "\n");
 }
 
 static void explain(why *w, const pq_model_in *in, const pq_model_out *o, size_t mss, size_t iw)
@@ -113,7 +118,8 @@ int pq_model_predict(const pq_model_in *in, pq_model_out *out, pq_diag *d)
 		return pq_diag_set(d, PQ_EINVAL, "flight model: an MSS of %zu bytes (accepted: 64 to 65535)", mss);
 	pq_model_out o = {0};
 	pq_model_burst b;
-	pq_model_tcp client = {.mss = mss, .cwnd = iw}, server = {.mss = mss, .cwnd = iw, .pace = in->server_pace};
+	pq_model_tcp client = {.mss = mss, .cwnd = iw},
+		     server = {.mss = mss, .cwnd = iw, .rwnd = in->rwnd, .pace = in->server_pace};
 	pq_model_tcp_send(&client, &in->client_hello, 1, &b);
 	o.ch_rounds = b.rounds;
 	if (in->hrr) {
@@ -129,6 +135,7 @@ int pq_model_predict(const pq_model_in *in, pq_model_out *out, pq_diag *d)
 	for (size_t i = 0; i < in->n_server_writes; i++)
 		o.flight_bytes += in->server_writes[i];
 	o.flight_rounds = b.rounds;
+	o.flight_rwnd_rounds = b.rwnd_rounds;
 	o.flight_segments = b.segments;
 	o.flight_first_round = b.first_round;
 	o.flight_last_tx = b.last_tx;

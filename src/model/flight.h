@@ -13,7 +13,8 @@
  * TCP's side (per-write segments, slow start) is model/tcp.h, and when the server's flow
  * is paced (BBR; fq), model/pace.h times each window's segments: the *_t fields are the
  * same phases in fractional round trips, later than the whole ones by the pacing. The
- * model has no loss, no delayed-ACK timer, no CPU time and no receive-window limit;
+ * model has no loss, no delayed-ACK timer and no CPU time; the client's receive window
+ * limits the server's rounds when in->rwnd is given (model/tcp.h);
  * pq_model_predict's explanation says so where a prediction leans on it.
  *
  * Contract: pq_model_predict returns 0 with *out filled (its `why` is the explanation,
@@ -45,12 +46,15 @@ typedef struct pq_model_in {
 	size_t hrr_bytes;     /* bytes on TCP of the HRR flight (0: one short segment) */
 	size_t client_hello2; /* bytes on TCP of the client's flight after the HRR */
 	pq_model_pace server_pace; /* how the server's kernel paces (kind, ratio, skb size); zero: not */
+	size_t rwnd;	 /* the client's initial receive window as the server sees it, bytes (model/tcp.h);
+			  * 0: not limited */
 } pq_model_in;
 
 typedef struct pq_model_out {
 	unsigned connect, handshake, ttfb, ttlb; /* round trips from connect(2) */
 	unsigned ch_rounds, flight_rounds, response_rounds;
 	unsigned hrr_rounds; /* the HRR's round trip and the second ClientHello's extra ones */
+	unsigned flight_rwnd_rounds; /* of flight_rounds, those the client's receive window adds */
 	size_t flight_bytes, flight_segments, flight_first_round;
 	size_t cwnd_after_flight, response_segments; /* segments */
 	double flight_last_tx;	/* round trips from the flight's first write to its last segment */

@@ -6,7 +6,16 @@
  * Initial datagrams to 1,200 bytes. The per-packet overhead is an estimate (long header
  * with 8-byte connection IDs, a 2-byte packet number, a CRYPTO frame header and the
  * 16-byte AEAD tag: PQ_MODEL_QUIC_OVERHEAD bytes), so the result is a PREDICTION, and is
- * labelled as one wherever it is printed. */
+ * labelled as one wherever it is printed.
+ *
+ * OpenSSL's own bound on a large flight: its QUIC channel keeps each encryption level's
+ * outgoing CRYPTO data in a send stream of PQ_MODEL_QUIC_CRYPTO_BUF bytes that it never
+ * grows (OpenSSL 3.5, ssl/quic/quic_channel.c: INIT_CRYPTO_SEND_BUF_LEN, 16384, given to
+ * ossl_quic_sstream_new; quic_sstream.c's append takes only what fits, and bytes leave
+ * the buffer only when acknowledged). So at most that many bytes of the Handshake
+ * level's messages are unacknowledged at once: one buffer per round trip, whatever the
+ * window. A 135 kB UOV chain then takes about nine rounds where slow start alone would
+ * take five (measured: docs/model.md, "QUIC"). */
 #ifndef PQ_MODEL_QUIC_H
 #define PQ_MODEL_QUIC_H
 
@@ -17,12 +26,17 @@
 
 #define PQ_MODEL_QUIC_DATAGRAM 1200
 #define PQ_MODEL_QUIC_OVERHEAD 50
+#define PQ_MODEL_QUIC_CRYPTO_BUF 16384
 
 typedef struct pq_model_quic {
 	size_t client_datagrams, client_bytes; /* the ClientHello's Initial datagrams */
 	size_t limit;			       /* 3 x client_bytes */
 	size_t cwnd_bytes;		       /* 10 x 1,200 */
 	size_t server_datagrams, server_bytes; /* the server's handshake flight */
+	size_t server_msgs, initial_msgs;      /* its messages; of them the Initial level's (ServerHello) */
+	size_t first, next;		       /* bytes the first round may send, and the second */
+	size_t crypto_buf;		       /* Handshake-level bytes unacknowledged at most (0: no bound) */
+	unsigned crypto_rtts;		       /* of extra_rtts, the rounds crypto_buf adds */
 	unsigned extra_rtts;		       /* round trips beyond the 1 the flight needs */
 	unsigned retry_rtts;		       /* round trips a Retry costs first (pq_model_quic_retry) */
 	unsigned hrr_rtts;		       /* the HelloRetryRequest's (pq_model_quic_hrr) */
@@ -31,8 +45,15 @@ typedef struct pq_model_quic {
 
 /* client_hello: the ClientHello message; server_msgs: ServerHello + EncryptedExtensions +
  * Certificate + CertificateVerify + Finished messages (no TLS record framing: QUIC
- * carries handshake messages in CRYPTO frames). */
+ * carries handshake messages in CRYPTO frames). No CRYPTO buffer bound (crypto_buf 0):
+ * pq_model_quic_crypto sets one. */
 void pq_model_quic_flight(size_t client_hello, size_t server_msgs, pq_model_quic *out);
+
+/* Bounds the Handshake level's unacknowledged bytes by `buf` (PQ_MODEL_QUIC_CRYPTO_BUF for
+ * OpenSSL's server) and counts the rounds again; `initial_msgs` of the flight's messages
+ * (the ServerHello) go at the Initial level, outside it. Call it after
+ * pq_model_quic_flight; pq_model_quic_retry and _hrr keep it. */
+void pq_model_quic_crypto(pq_model_quic *q, size_t initial_msgs, size_t buf);
 
 /* The same flight behind a Retry (address validation up front): one round trip for the
  * Retry, then no amplification limit, only the window (slow start from 12,000 B). A

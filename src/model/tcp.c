@@ -1,5 +1,6 @@
 #include "model/tcp.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 
 static size_t segs(size_t bytes, size_t mss)
@@ -55,43 +56,79 @@ static double time_burst(pq_model_tcp *t, const size_t *w, size_t n, unsigned ro
 	return last >= 0 ? last : rounds ? rounds - 1.0 : 0;
 }
 
-void pq_model_tcp_send(pq_model_tcp *t, const size_t *w, size_t n, pq_model_burst *out)
+/* The receive window allows `r` more bytes this round (SIZE_MAX: no limit). */
+static size_t rwnd_room(const pq_model_tcp *t)
 {
-	size_t budget = t->cwnd, queued = 0, sent = 0, cwnd0 = t->cwnd;
+	return t->rwnd ? t->rwnd : SIZE_MAX;
+}
+
+/* The receiver had a round of data: after PQ_MODEL_RWND_FLAT_ROUNDS of them its window no
+ * longer holds the sender back (see tcp.h). */
+static void rwnd_after(pq_model_tcp *t)
+{
+	if (t->rwnd && ++t->rx_rounds >= PQ_MODEL_RWND_FLAT_ROUNDS)
+		t->rwnd = 0;
+}
+
+/* The rounds and segments of a burst from state *t (updated), without timing. */
+static void send_rounds(pq_model_tcp *t, const size_t *w, size_t n, pq_model_burst *out)
+{
+	size_t budget = t->cwnd, room = rwnd_room(t), queued = 0, sent = 0;
 	*out = (pq_model_burst){0};
-	/* First round: each write segmented on its own while the window lasts. */
+	/* First round: each write segmented on its own while the window (and the receiver's)
+	 * lasts; what either holds back waits in the queue. */
 	for (size_t i = 0; i < n; i++) {
 		if (queued) {
 			queued += w[i];
 			continue;
 		}
 		size_t k = segs(w[i], t->mss);
-		if (k <= budget) {
+		if (k <= budget && w[i] <= room) {
 			budget -= k;
+			room -= room == SIZE_MAX ? 0 : w[i];
 			sent += k;
 			continue;
 		}
-		sent += budget;
-		queued = w[i] - budget * t->mss;
+		size_t b = budget * t->mss < w[i] ? budget * t->mss : w[i];
+		b = b < room ? b : room;
+		sent += segs(b, t->mss);
+		queued = w[i] - b;
 		budget = 0;
 	}
 	if (!sent)
 		return;
 	out->rounds = 1;
-	/* Timed from the window the burst starts with; the rounds below update t->cwnd. */
-	pq_model_tcp timed = *t;
-	timed.cwnd = cwnd0;
 	out->first_round = sent;
 	out->segments = sent;
 	acked(t, sent);
-	/* Later rounds: the queue, cut into full segments. */
-	for (size_t left = segs(queued, t->mss); left;) {
-		size_t k = left < t->cwnd ? left : t->cwnd;
-		left -= k;
+	rwnd_after(t);
+	/* Later rounds: the queue, cut into full segments, as much as both windows take. */
+	while (queued) {
+		size_t b = t->cwnd * t->mss;
+		size_t r = rwnd_room(t);
+		b = b < r ? b : r;
+		b = b < queued ? b : queued;
+		size_t k = segs(b, t->mss);
+		queued -= b;
 		out->segments += k;
 		out->rounds++;
 		acked(t, k);
+		rwnd_after(t);
 	}
-	out->last_tx = time_burst(&timed, w, n, out->rounds);
+}
+
+void pq_model_tcp_send(pq_model_tcp *t, const size_t *w, size_t n, pq_model_burst *out)
+{
+	/* Timed from the window the burst starts with, as if the receiver did not limit it;
+	 * each round its window holds back adds a whole round trip after that. */
+	pq_model_tcp timed = *t, free_rx = *t;
+	free_rx.rwnd = 0;
+	pq_model_burst unlimited;
+	send_rounds(&free_rx, w, n, &unlimited);
+	send_rounds(t, w, n, out);
+	if (!out->rounds)
+		return;
+	out->rwnd_rounds = out->rounds > unlimited.rounds ? out->rounds - unlimited.rounds : 0;
+	out->last_tx = time_burst(&timed, w, n, unlimited.rounds) + out->rwnd_rounds;
 	t->pace = timed.pace;
 }

@@ -1,6 +1,7 @@
 #include "net/ktcp.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <linux/ethtool.h>
 #include <linux/sockios.h>
@@ -147,9 +148,10 @@ void pq_ktcp_state_format(const pq_ktcp_state *s, char *buf, size_t n)
 	static const char *const onoff[] = {"off", "on"};
 	snprintf(buf, n,
 		 "cc %s, initcwnd %u, mss %u, pacing rate %.1f kB/s, qdisc %s, pacing %d%%/%d%% (slow start/after), "
-		 "quickack %d, tso %s/%s, gso %s/%s (client/server)",
+		 "quickack %d, tso %s/%s, gso %s/%s (client/server), client rwnd %u (tcp_rmem %d %d %d)",
 		 s->cc, s->initcwnd, s->mss, (double)s->pacing_bps / 1e3, s->qdisc, s->pacing_ss_ratio, s->pacing_ca_ratio, s->quickack,
-		 onoff[s->tso[0] != 0], onoff[s->tso[1] != 0], onoff[s->gso[0] != 0], onoff[s->gso[1] != 0]);
+		 onoff[s->tso[0] != 0], onoff[s->tso[1] != 0], onoff[s->gso[0] != 0], onoff[s->gso[1] != 0],
+		 s->client_rwnd, s->client_rmem[0], s->client_rmem[1], s->client_rmem[2]);
 }
 
 static int ethtool(int fd, const char *dev, struct ethtool_value *ev)
@@ -227,4 +229,19 @@ int pq_ktcp_read_int_fd(int fd, int *v)
 		return PQ_EPARSE;
 	*v = (int)x;
 	return 0;
+}
+
+int pq_ktcp_parse_ints(const char *text, int *v, size_t n)
+{
+	const char *p = text;
+	for (size_t i = 0; i < n; i++) {
+		char *end;
+		long x = strtol(p, &end, 10);
+		if (end == p || x < INT_MIN || x > INT_MAX)
+			return PQ_EPARSE;
+		v[i] = (int)x;
+		p = end;
+	}
+	p += strspn(p, " \t\n");
+	return *p ? PQ_EPARSE : 0;
 }

@@ -13,6 +13,9 @@
  *   quick-ACK           the client route's quickack metric: 1 ACKs every segment at once,
  *                       0 lets Linux delay ACKs once its first quick ACKs are spent
  *   TSO, GSO            segmentation offloads of both link devices (ethtool ioctl)
+ *   receive window      read only: the client's initial window as the server's socket of
+ *                       that connection sees it, and tcp_rmem in the client's namespace,
+ *                       from which Linux derives it (model/tcp.h)
  *
  * Validation is pure (pq_ktcp_validate against caps), so it runs before anything is
  * measured and is tested without root; pq_ktcp_caps_read and the set/read-back helpers
@@ -79,10 +82,15 @@ typedef struct pq_ktcp_state {
 	int pacing_ss_ratio, pacing_ca_ratio; /* server namespace */
 	int quickack;           /* client route's quickack metric (0 when it has none) */
 	int tso[2], gso[2];     /* per side (client 0, server 1): 1 on, 0 off */
+	unsigned client_rwnd;   /* the client's receive window as that socket saw it after the
+				 * handshake (tcp_info snd_wnd), bytes: what the server may send
+				 * before the client's first ACK of data */
+	int client_rmem[3];     /* net.ipv4.tcp_rmem in the client's namespace: min, default, max */
 } pq_ktcp_state;
 
 /* "cc cubic, initcwnd 10, mss 1448, pacing rate 579.2 kB/s, qdisc pfifo_fast, pacing
- *  200%/120%, quickack 0, tso off/off, gso on/on" */
+ *  200%/120%, quickack 0, tso off/off, gso on/on, client rwnd 64512 (tcp_rmem 4096 131072
+ *  33554432)" */
 void pq_ktcp_state_format(const pq_ktcp_state *s, char *buf, size_t n);
 
 /* The parsers of what tc and ip print (pure): the root qdisc's kind in `tc qdisc show
@@ -99,5 +107,9 @@ int pq_ktcp_offload_get(const char *dev, int *tso, int *gso, pq_diag *d) PQ_MUST
 
 /* Reads a /proc/sys integer through an open descriptor (from the start). */
 int pq_ktcp_read_int_fd(int fd, int *v) PQ_MUST_USE;
+
+/* Parses exactly n integers separated by white space ("4096\t131072\t33554432\n", as
+ * /proc/sys/net/ipv4/tcp_rmem reads); PQ_EPARSE when the text holds fewer or other words. */
+int pq_ktcp_parse_ints(const char *text, int *v, size_t n) PQ_MUST_USE;
 
 #endif

@@ -35,7 +35,24 @@ static int read_int(int nsfd, const char *path, int *v, pq_diag *d)
 	return rc;
 }
 
+/* The whole of a /proc/sys file of n integers (tcp_rmem's three). */
+static int read_ints(int nsfd, const char *path, int *v, size_t n, pq_diag *d)
+{
+	int fd, rc = pq_ns_open_file(nsfd, path, O_RDONLY, &fd, d);
+	if (rc)
+		return rc;
+	char buf[128];
+	ssize_t got = pread(fd, buf, sizeof buf - 1, 0);
+	close(fd);
+	if (got > 0)
+		buf[got] = '\0';
+	if (got <= 0 || pq_ktcp_parse_ints(buf, v, n))
+		rc = pq_diag_set(d, PQ_EPARSE, "cannot read %zu integers from %s inside the link", n, path);
+	return rc;
+}
+
 #define SS_RATIO "/proc/sys/net/ipv4/tcp_pacing_ss_ratio"
+#define RMEM "/proc/sys/net/ipv4/tcp_rmem"
 #define CA_RATIO "/proc/sys/net/ipv4/tcp_pacing_ca_ratio"
 
 typedef struct offload_arg {
@@ -154,6 +171,9 @@ static int probe_run(pq_link *l, pq_ktcp_state *s, pq_diag *d)
 	s->initcwnd = ti.tcpi_snd_cwnd;
 	s->mss = ti.tcpi_snd_mss;
 	s->pacing_bps = ti.tcpi_pacing_rate;
+	/* The window the client's ACK of the SYN-ACK advertised: what the server may send
+	 * before the client ACKs any data (model/tcp.h). */
+	s->client_rwnd = ti.tcpi_snd_wnd;
 out:
 	if (p.sfd >= 0)
 		close(p.sfd);
@@ -187,6 +207,8 @@ int pq_link_ktcp_read(pq_link *l, pq_ktcp_state *s, pq_diag *d)
 		rc = read_int(l->nsfd[PQ_SIDE_SERVER], SS_RATIO, &s->pacing_ss_ratio, d);
 	if (!rc)
 		rc = read_int(l->nsfd[PQ_SIDE_SERVER], CA_RATIO, &s->pacing_ca_ratio, d);
+	if (!rc)
+		rc = read_ints(l->nsfd[PQ_SIDE_CLIENT], RMEM, s->client_rmem, 3, d);
 	for (int side = 0; side < 2 && !rc; side++) {
 		offload_arg a = {dev, 0, 0, d, 0};
 		if ((rc = pq_link_run_in(l, (enum pq_side)side, offload_get_in, &a, d)) >= 0)

@@ -157,7 +157,7 @@ static void predict_quic(pq_agg_group *g, const pq_model_base *b)
 	if (c->resume_pct >= 100)
 		msgs = a.server_hello + 6 + a.ee + a.finished; /* the pre_shared_key extension */
 	pq_model_quic q;
-	pq_model_base_quic(b, msgs, c->quic_retry, &q);
+	pq_model_base_quic(b, msgs, a.server_hello, c->quic_retry, &q);
 	pq_model_quic_rounds(&q, &g->model);
 	g->has_model = 1;
 }
@@ -190,6 +190,9 @@ static void predict(pq_agg_group *g, model_cache *mc, size_t *nmc)
 	if (g->browser && isfinite(g->br_ch_bytes)) /* its own ClientHello, as it sent it */
 		net.client_hello = (size_t)g->br_ch_bytes;
 	g->model_ch = net.client_hello;
+	/* The client's receive window as read back on the link; a database without it: none. */
+	const pq_dimval *rw = &c->dim[PQ_D_RWND];
+	net.rwnd = rw->kind == PQ_DV_INT && rw->i > 0 ? (size_t)rw->i : 0;
 	pq_acct a;
 	if (c->quic) {
 		predict_quic(g, b);

@@ -16,6 +16,13 @@ readback "$TMP/cubic" --cc cubic --quickack on --pacing-ss-ratio 150 --pacing-ca
 has "$TMP/cubic" "cc cubic, initcwnd 10, mss 1448, pacing rate "
 has "$TMP/cubic" "pacing 150%/100% (slow start/after), quickack 1,"
 has "$TMP/cubic" "gso off/off (client/server)"
+# The client's receive window as the server's socket saw it, and tcp_rmem as the client's
+# namespace has it (a new namespace copies the host's): the window is a share of the
+# default buffer, never 0 and never more than it.
+read -r rmin rdef rmax < /proc/sys/net/ipv4/tcp_rmem
+has "$TMP/cubic" "(tcp_rmem $rmin $rdef $rmax)"
+rwnd=$(sed -n 's/.*client rwnd \([0-9]*\) (tcp_rmem.*/\1/p' "$TMP/cubic")
+[ -n "$rwnd" ] && [ "$rwnd" -gt 0 ] && [ "$rwnd" -le "$rdef" ] || fail "client rwnd '$rwnd' not in 1..$rdef"
 
 readback "$TMP/bbr" --cc bbr --initcwnd 20 --qdisc pfifo_fast
 has "$TMP/bbr" "cc bbr, initcwnd 20, mss 1448, pacing rate "

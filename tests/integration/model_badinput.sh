@@ -20,6 +20,15 @@ expect 2 "--mss: 0 is not a TCP payload per segment; give 88..65495 bytes" --mss
 expect 2 "--mss: 65496 is not a TCP payload" --mss 65496
 expect 2 "--step: 0 bytes would never reach the range's end" --chain-bytes 4KiB..8KiB --step 0
 expect 2 "--chain-bytes 0..16MiB with --step 1 is 16777217 rows; at most 1000" --chain-bytes 0..16MiB --step 1
+expect 2 "--rwnd: 1000 bytes is not a receive window for an MSS of 1448; give 0 (no limit) or 1448..1GiB" --rwnd 1000
+expect 2 "--rwnd: 'lots' is not a size" --rwnd lots
+expect 0 "" --rwnd 1448
+# the window holds a large flight back at initcwnd 46: one round trip more than without it
+with=$("$P" model --sig emu-uov-is-pkc --initcwnd 46 --rwnd 64512 --chain-bytes 130000..131000 --step 1000 --json |
+	python3 -c "import json,sys; print(json.load(sys.stdin)['sizes'][0]['handshake_rtts'])")
+without=$("$P" model --sig emu-uov-is-pkc --initcwnd 46 --chain-bytes 130000..131000 --step 1000 --json |
+	python3 -c "import json,sys; print(json.load(sys.stdin)['sizes'][0]['handshake_rtts'])")
+[ "$with" = 4 ] && [ "$without" = 3 ] || fail "UOV at initcwnd 46: $with round trips with the window, $without without"
 expect 0 "" --mss 88
 expect 0 "" --mss 65495
 expect 0 "" --chain-bytes 4KiB..80KiB --step 1KiB

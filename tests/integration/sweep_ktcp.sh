@@ -20,6 +20,9 @@ sweep "$TMP/cubic.db" --cc cubic --pacing-ss-ratio 150 --quickack on
 [ "$(q "$TMP/cubic.db" "SELECT qdisc || ' ' || pacing_ss_ratio || ' ' || pacing_ca_ratio || ' ' || quickack FROM cell")" = \
 	"pfifo_fast 150 120 1" ] || fail "read-back columns: $(q "$TMP/cubic.db" 'SELECT qdisc, pacing_ss_ratio, pacing_ca_ratio, quickack FROM cell')"
 [ "$(q "$TMP/cubic.db" "SELECT tso || gso FROM cell")" = "01" ] || fail "offloads: $(q "$TMP/cubic.db" 'SELECT tso, gso FROM cell')"
+# the client's receive window as read back, what the flight model takes (model/tcp.h)
+[ "$(q "$TMP/cubic.db" "SELECT client_rwnd_bytes > 0 FROM cell")" = 1 ] ||
+	fail "client_rwnd_bytes not stored: $(q "$TMP/cubic.db" 'SELECT client_rwnd_bytes FROM cell')"
 
 sweep "$TMP/bbr.db" --cc bbr --gso off
 [ "$(q "$TMP/bbr.db" "SELECT cc || ' ' || qdisc || ' ' || pacing_ss_ratio || ' ' || quickack || ' ' || gso FROM cell")" = \

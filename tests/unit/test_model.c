@@ -316,6 +316,89 @@ static void quic_hrr(void **state)
 	assert_int_equal(o.handshake, 3); /* Retry, HRR, flight */
 }
 
+/* The client's receive window (model/tcp.h): 64,512 bytes, as Linux advertised it across
+ * the link. At IW46 a 4,096-byte write (3 segments) and 42 segments of the next fill the
+ * window to the byte, the second round takes another 64,512, the third the rest: one
+ * round more than the congestion window alone (46, then 92 segments). At IW200 the window
+ * stays flat for three rounds and then no longer limits. */
+static void tcp_receive_window(void **state)
+{
+	(void)state;
+	const size_t w[] = {4096, 130000};
+	pq_model_tcp t = {.mss = 1448, .cwnd = 46, .rwnd = 64512}, free_rx = {.mss = 1448, .cwnd = 46};
+	pq_model_burst b, f;
+	pq_model_tcp_send(&t, w, 2, &b);
+	pq_model_tcp_send(&free_rx, w, 2, &f);
+	assert_int_equal(f.rounds, 2);
+	assert_int_equal(f.rwnd_rounds, 0);
+	assert_int_equal(b.first_round, 3 + 42);
+	assert_int_equal(b.rounds, 3);
+	assert_int_equal(b.rwnd_rounds, 1);
+	assert_true(b.last_tx >= 2.0); /* unpaced: the last segment leaves in the third round */
+	const size_t big = 250000;
+	pq_model_tcp wide = {.mss = 1448, .cwnd = 200, .rwnd = 64512};
+	pq_model_tcp_send(&wide, &big, 1, &b);
+	assert_int_equal(b.rounds, 4); /* 3 x 64,512, then the 56,464 left */
+	assert_int_equal(b.rwnd_rounds, 3);
+	assert_int_equal(wide.rwnd, 0); /* no longer limiting */
+	/* a flight inside the window is not touched */
+	pq_model_tcp small = {.mss = 1448, .cwnd = 10, .rwnd = 64512};
+	pq_model_tcp_send(&small, mldsa65, 3, &b);
+	assert_int_equal(b.rounds, 2);
+	assert_int_equal(b.rwnd_rounds, 0);
+	/* the whole prediction says why */
+	pq_model_in in = {.iw = 46, .client_hello = 1393, .server_writes = w, .n_server_writes = 2, .rwnd = 64512};
+	pq_model_out o;
+	pq_diag d = {0};
+	assert_int_equal(pq_model_predict(&in, &o, &d), 0);
+	assert_int_equal(o.handshake, 4);
+	assert_int_equal(o.flight_rwnd_rounds, 1);
+	assert_non_null(strstr(o.why, "receive window (64,512 bytes"));
+	in.rwnd = 0;
+	assert_int_equal(pq_model_predict(&in, &o, &d), 0);
+	assert_int_equal(o.handshake, 3);
+	assert_null(strstr(o.why, "receive window"));
+}
+
+/* OpenSSL's CRYPTO send buffer (model/quic.h): 16,384 bytes of the Handshake level's
+ * messages a round. A 135,000-byte flight (ServerHello 1,214 at the Initial level):
+ * 5,686 in the first round (6 datagrams less the ServerHello), 11,500 in the second (10
+ * datagrams), then 16,384 a round: 8 more, 9 in all beyond the first where the window alone
+ * needs 4. A 24,000-byte flight is not touched; a 40,000-byte one takes one round more. */
+static void quic_crypto_buffer(void **state)
+{
+	(void)state;
+	pq_model_quic q;
+	pq_model_quic_flight(1388, 135000, &q);
+	assert_int_equal(q.extra_rtts, 4);
+	assert_int_equal(q.crypto_rtts, 0);
+	pq_model_quic_crypto(&q, 1214, PQ_MODEL_QUIC_CRYPTO_BUF);
+	assert_int_equal(q.extra_rtts, 9);
+	assert_int_equal(q.crypto_rtts, 5);
+	pq_model_out o;
+	pq_model_quic_rounds(&q, &o);
+	assert_int_equal(o.handshake, 10);
+	pq_model_quic_flight(1388, 24000, &q);
+	pq_model_quic_crypto(&q, 1214, PQ_MODEL_QUIC_CRYPTO_BUF);
+	assert_int_equal(q.extra_rtts, 2);
+	assert_int_equal(q.crypto_rtts, 0);
+	pq_model_quic_flight(1388, 40000, &q);
+	pq_model_quic_crypto(&q, 1214, PQ_MODEL_QUIC_CRYPTO_BUF);
+	assert_int_equal(q.extra_rtts, 3);
+	assert_int_equal(q.crypto_rtts, 1);
+	/* Behind a Retry the bound stays: 10,286 + 16,384 a round for 133,786 bytes: 8 more
+	 * rounds, where the window alone (10, 20, 40, 80 datagrams) needs 3. */
+	pq_model_quic_flight(1388, 135000, &q);
+	pq_model_quic_crypto(&q, 1214, PQ_MODEL_QUIC_CRYPTO_BUF);
+	pq_model_quic_retry(&q);
+	assert_int_equal(q.extra_rtts, 8);
+	assert_int_equal(q.crypto_rtts, 5);
+	/* no bound: as before */
+	pq_model_quic_crypto(&q, 1214, 0);
+	assert_int_equal(q.extra_rtts, 3);
+	assert_int_equal(q.crypto_rtts, 0);
+}
+
 /* The write rule against OpenSSL itself: chains made here (ECDSA padded across the
  * buffer's boundaries, ML-DSA-44), one in-memory handshake each. */
 static void rule_matches_openssl(void **state)
@@ -377,6 +460,7 @@ int main(void)
 	    cmocka_unit_test(predict_phases),	cmocka_unit_test(predict_bad_input),
 	    cmocka_unit_test(predict_hrr),	cmocka_unit_test(client_hellos),
 	    cmocka_unit_test(cliffs_by_hand),	cmocka_unit_test(quic_amplification), cmocka_unit_test(quic_hrr),
+	    cmocka_unit_test(tcp_receive_window), cmocka_unit_test(quic_crypto_buffer),
 	    cmocka_unit_test(rule_matches_openssl),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -139,6 +139,28 @@ static void describe_and_format(void **state)
 	assert_non_null(strstr(buf, "cc cubic, initcwnd 10, mss 1448, pacing rate 579.2 kB/s, qdisc pfifo_fast, "
 				    "pacing 200%/120%"));
 	assert_non_null(strstr(buf, "tso off/off, gso on/on"));
+	s.client_rwnd = 64512;
+	s.client_rmem[0] = 4096;
+	s.client_rmem[1] = 131072;
+	s.client_rmem[2] = 33554432;
+	pq_ktcp_state_format(&s, buf, sizeof buf);
+	assert_non_null(strstr(buf, "client rwnd 64512 (tcp_rmem 4096 131072 33554432)"));
+}
+
+/* tcp_rmem as /proc reads it; anything but exactly the integers asked for is refused. */
+static void parse_ints(void **state)
+{
+	(void)state;
+	int v[3] = {0};
+	assert_int_equal(pq_ktcp_parse_ints("4096\t131072\t33554432\n", v, 3), 0);
+	assert_int_equal(v[0], 4096);
+	assert_int_equal(v[1], 131072);
+	assert_int_equal(v[2], 33554432);
+	assert_int_equal(pq_ktcp_parse_ints("4096 131072\n", v, 3), PQ_EPARSE);
+	assert_int_equal(pq_ktcp_parse_ints("4096 131072 6291456 7", v, 3), PQ_EPARSE);
+	assert_int_equal(pq_ktcp_parse_ints("4096 x 6291456", v, 3), PQ_EPARSE);
+	assert_int_equal(pq_ktcp_parse_ints("", v, 1), PQ_EPARSE);
+	assert_int_equal(pq_ktcp_parse_ints("99999999999", v, 1), PQ_EPARSE);
 }
 
 int main(void)
@@ -151,6 +173,7 @@ int main(void)
 		cmocka_unit_test(ratios_checked_everywhere),
 		cmocka_unit_test(parse_tc_and_ip),
 		cmocka_unit_test(describe_and_format),
+		cmocka_unit_test(parse_ints),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
