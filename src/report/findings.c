@@ -502,6 +502,43 @@ static void model(build *b)
 	link_to(f, "fig-agreement", "figure");
 }
 
+/* Under loss (report/agg_loss.c): how many loss cells the loss model agrees with, and
+ * from which loss the medians pay their first extra round trip, measured and by the
+ * model, over every arm, RTT and unit of loss. */
+static void loss(build *b)
+{
+	const pq_agg *a = b->a;
+	pq_finding *f = a->loss_cells ? add(b) : NULL;
+	if (!f)
+		return;
+	pq_out_cat(f->text, sizeof f->text, "The loss model's median and p95 agree with %zu of %zu cells with loss "
+		   "(%zu of %zu within their fidelity budgets)", a->loss_agree_both, a->loss_cells, a->loss_clean_both,
+		   a->loss_clean);
+	link_to(f, "loss", "loss table");
+	double lo = INFINITY, hi = -1, mlo = INFINITY, mhi = -1;
+	size_t never = 0;
+	for (size_t i = 0; i < a->nlosssteps; i++) {
+		const pq_agg_lossstep *s = &a->losssteps[i];
+		if (s->measured_pct >= 0)
+			lo = fmin(lo, s->measured_pct), hi = fmax(hi, s->measured_pct);
+		else
+			never++;
+		if (s->model_pct >= 0)
+			mlo = fmin(mlo, s->model_pct), mhi = fmax(mhi, s->model_pct);
+	}
+	if (hi < 0 || !(f = add(b)))
+		return;
+	pq_out_cat(f->text, sizeof f->text, "Under loss the median handshake pays its first extra round trip from ");
+	pq_out_cat(f->text, sizeof f->text, lo == hi ? "%g %% loss" : "%g to %g %% loss", lo, hi);
+	pq_out_cat(f->text, sizeof f->text, " here, over %zu arm, RTT and unit combinations", a->nlosssteps - never);
+	if (never)
+		pq_out_cat(f->text, sizeof f->text, " (%zu more at none of the rates measured)", never);
+	if (mhi >= 0)
+		pq_out_cat(f->text, sizeof f->text, mlo == mhi ? "; the loss model puts it at %g %%" :
+				   "; the loss model puts it at %g to %g %%", mlo, mhi);
+	link_to(f, "loss", "each arm");
+}
+
 /* A study's source: its name without the table or figure ("paper (seeds/003)"). */
 static void source_of(const char *study, char *buf, size_t n)
 {
@@ -584,5 +621,6 @@ void pq_findings_build(const pq_agg *a, pq_findings *out)
 	steps(&b);
 	no_difference(&b);
 	model(&b);
+	loss(&b);
 	studies(&b);
 }

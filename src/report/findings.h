@@ -13,6 +13,8 @@
  *  - a size sweep's measured step where the model puts its cliff;
  *  - the arms with no measurable difference anywhere, in one sentence;
  *  - how many grid points the model agrees with, and the others' reasons;
+ *  - under loss, how many cells the loss model agrees with, and from which loss the
+ *    medians pay their first extra round trip, measured and by the loss model;
  *  - each study's verdicts, counted.
  *
  * Each finding links to its evidence by the page's anchors (below). Texts hold names from

@@ -136,4 +136,7 @@ print("ok: a first-extra-round-trip sentence per arm and unit, as the medians sa
 PY
 grep -q "Median and p95 agree at [0-9]* of 4 cells" "$T/l.html" || fail "no agreement figure on the page"
 grep -q "within their fidelity budgets, at [0-9]* of [0-9]*" "$T/l.html" || fail "no agreement within the budgets"
+# the findings say it first: the loss model's agreement over the 4 cells with loss
+grep -q "<li>The loss model&#39;s median and p95 agree with [0-9]* of 4 cells with loss" "$T/l.html" ||
+	fail "no loss finding on the page"
 echo ok
