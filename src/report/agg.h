@@ -352,6 +352,21 @@ double pq_agg_dim_num(const pq_rdb_cell *c, const char *key);
 int pq_agg_build(const pq_rdb *db, uint64_t seed, pq_agg *out, pq_diag *d) PQ_MUST_USE;
 void pq_agg_free(pq_agg *a);
 
+/* The flight model beside each group (report/agg_model.c): a cache of its inputs across
+ * groups (NULL when out of memory), a group's prediction, and its verdict of agreement
+ * with the reason when it differs; pq_agg_build calls them per group. */
+typedef struct pq_agg_models pq_agg_models;
+pq_agg_models *pq_agg_models_new(void);
+void pq_agg_models_free(pq_agg_models *m);
+void pq_agg_predict(pq_agg_group *g, pq_agg_models *m);
+void pq_agg_judge(pq_agg_group *g);
+
+/* The size lines with their steps and cliffs, and the TTLB slowdown series
+ * (report/agg_lines.c); pq_agg_build calls them once every group is judged and has its
+ * difference to the baseline. 0, or PQ_ENOMEM. */
+int pq_agg_lines_build(pq_agg *a) PQ_MUST_USE;
+int pq_agg_slow_build(pq_agg *a) PQ_MUST_USE;
+
 /* The loss model for every group with loss (each with its family's loss-free delays), the
  * per-arm first extra round trip and the agreement counts over all groups; pq_agg_build
  * calls it once every group is predicted. */

@@ -1,0 +1,280 @@
+/* The flight model beside each group of the report (report/agg.h): its inputs read once
+ * per chain and offer (a small cache across groups), the prediction in round trips for
+ * TCP and QUIC, and whether the measurement agrees, with the reason when it does not. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/wire.h"
+#include "exp/hostload.h"
+#include "model/base.h"
+#include "model/cliff.h"
+#include "model/quic.h"
+#include "pki/acct.h"
+#include "report/agg.h"
+#include "tls/hello.h"
+
+#define MODEL_CACHE 32
+/* The HTTP head pqtls serve writes before a body (status line, Content-Length,
+ * Content-Type, Connection): about 100 bytes; only TTLB uses it, at the byte. */
+#define HTTP_HEAD 100
+
+typedef struct model_cache {
+	char leaf[48], group[48], offer[160], server[64];
+	int inter, one_write, ok;
+	pq_model_base base;
+} model_cache;
+
+struct pq_agg_models {
+	model_cache c[MODEL_CACHE];
+	size_t n;
+};
+
+pq_agg_models *pq_agg_models_new(void)
+{
+	return calloc(1, sizeof(pq_agg_models));
+}
+
+void pq_agg_models_free(pq_agg_models *m)
+{
+	free(m);
+}
+
+/* The cell's offer as one OpenSSL list and the server's groups, when the cell names them
+ * (a database from before the key-share dimensions has neither: the group alone, as
+ * then). 0 when there is nothing to measure. */
+static int cell_offer(const pq_rdb_cell *c, char *offer, size_t n, char *server, size_t m)
+{
+	const pq_dimval *g = &c->dim[PQ_D_GROUPS], *k = &c->dim[PQ_D_KEY_SHARE], *s = &c->dim[PQ_D_SERVER_GROUPS];
+	offer[0] = server[0] = '\0';
+	if (g->kind != PQ_DV_TEXT || !g->s[0] || s->kind != PQ_DV_TEXT || strcmp(s->s, "remote") == 0)
+		return 0;
+	if (pq_tls_groups_offer(g->s, k->kind == PQ_DV_TEXT && k->s[0] ? k->s : NULL, "key_share", offer, n,
+				NULL) < 0)
+		return 0;
+	snprintf(server, m, "%s", s->s);
+	return 1;
+}
+
+
+static const pq_model_base *cached_base(model_cache *mc, size_t *nmc, const pq_rdb_cell *c)
+{
+	char offer[160], server[64];
+	int has_offer = cell_offer(c, offer, sizeof offer, server, sizeof server);
+	for (size_t i = 0; i < *nmc; i++)
+		if (strcmp(mc[i].leaf, c->leaf) == 0 && strcmp(mc[i].group, c->group) == 0 &&
+		    mc[i].inter == c->intermediates && mc[i].one_write == c->one_write &&
+		    strcmp(mc[i].offer, offer) == 0 && strcmp(mc[i].server, server) == 0)
+			return mc[i].ok ? &mc[i].base : NULL;
+	if (*nmc == MODEL_CACHE)
+		return NULL;
+	model_cache *m = &mc[(*nmc)++];
+	snprintf(m->leaf, sizeof m->leaf, "%s", c->leaf);
+	snprintf(m->group, sizeof m->group, "%s", c->group);
+	snprintf(m->offer, sizeof m->offer, "%s", offer);
+	snprintf(m->server, sizeof m->server, "%s", server);
+	m->inter = c->intermediates;
+	m->one_write = c->one_write;
+	m->ok = pq_model_base_alg(c->leaf, "chain_leaf", c->intermediates, c->group,
+				  c->one_write ? SIZE_MAX : 0, &m->base, NULL) == 0;
+	/* The client's side of the cell's offer: its ClientHello(s) and the HRR, measured. */
+	pq_tls_hello h;
+	if (m->ok && has_offer) {
+		m->ok = pq_tls_hello_measure(offer, server, &h, NULL) == 0;
+		if (m->ok)
+			pq_model_base_hello(&m->base, &h);
+	}
+	return m->ok ? &m->base : NULL;
+}
+
+/* QUIC: the model's QUIC view (model/quic.h), the client's Initials against the
+ * server's 3x budget; a resumed flight carries no certificate. */
+static void predict_quic(pq_agg_group *g, const pq_model_base *b)
+{
+	const pq_rdb_cell *c = g->cell;
+	pq_model_in net;
+	pq_model_base_net(b, PQ_ACCT_MSS, 10, 0, &net);
+	pq_acct a;
+	pq_model_out tcp;
+	if (pq_model_at_size(&b->acct_in, (size_t)c->chain_der_bytes, &net, &a, &tcp, NULL) < 0)
+		return;
+	size_t msgs = pq_model_quic_server_msgs(&a);
+	if (c->resume_pct >= 100)
+		msgs = a.server_hello + 6 + a.ee + a.finished; /* the pre_shared_key extension */
+	pq_model_quic q;
+	pq_model_base_quic(b, msgs, a.server_hello, c->quic_retry, &q);
+	pq_model_quic_rounds(&q, &g->model);
+	g->has_model = 1;
+}
+
+/* How the cell's server was paced, from the kernel's settings as stored (read back); a
+ * database without them (NULL) is taken as the kernel's defaults: 200 %, GSO on. */
+static pq_model_pace cell_pace(const pq_rdb_cell *c)
+{
+	const pq_dimval *cc = &c->dim[PQ_D_CC], *q = &c->dim[PQ_D_QDISC], *ss = &c->dim[PQ_D_PACING_SS],
+			*gso = &c->dim[PQ_D_GSO];
+	return pq_model_pace_of(cc->kind == PQ_DV_TEXT ? cc->s : NULL, q->kind == PQ_DV_TEXT ? q->s : NULL,
+				ss->kind == PQ_DV_INT ? (unsigned)ss->i : 200, gso->kind == PQ_DV_INT ? (int)gso->i : 1);
+}
+
+/* The prediction for a group's cell: full handshakes at the chain's size; resumed ones
+ * (every connection offered a ticket) with no certificate in the flight. */
+void pq_agg_predict(pq_agg_group *g, pq_agg_models *m)
+{
+	const pq_rdb_cell *c = g->cell;
+	const pq_model_base *b = cached_base(m->c, &m->n, c);
+	if (!b || c->chain_der_bytes <= 0)
+		return;
+	pq_model_in net;
+	size_t resp = c->response_bytes >= 0 ? (size_t)c->response_bytes : 0;
+	pq_model_base_net(b, pq_wire_mss(c->mtu),
+			  c->initcwnd > 0 ? (size_t)c->initcwnd : 0,
+			  pq_model_response_bytes(HTTP_HEAD, resp), &net);
+	net.early_data = c->early_data && c->resume_pct > 0;
+	net.server_pace = cell_pace(c);
+	if (g->browser && isfinite(g->br_ch_bytes)) /* its own ClientHello, as it sent it */
+		net.client_hello = (size_t)g->br_ch_bytes;
+	g->model_ch = net.client_hello;
+	/* The client's receive window as read back on the link; a database without it: none. */
+	const pq_dimval *rw = &c->dim[PQ_D_RWND];
+	net.rwnd = rw->kind == PQ_DV_INT && rw->i > 0 ? (size_t)rw->i : 0;
+	pq_acct a;
+	if (c->quic) {
+		predict_quic(g, b);
+		return;
+	}
+	if (c->resume_pct >= 100) {
+		const pq_acct_group *grp = pq_acct_group_find(c->group);
+		size_t w = pq_acct_resumed_flight(grp ? grp->server_share : 32);
+		net.server_writes = &w;
+		net.n_server_writes = 1;
+		g->has_model = pq_model_predict(&net, &g->model, NULL) == 0;
+		return;
+	}
+	g->has_model =
+	    pq_model_at_size(&b->acct_in, (size_t)c->chain_der_bytes, &net, &a, &g->model, NULL) == 0;
+	if (g->has_model) { /* the loss model's packets: these writes at this size */
+		net.server_writes = a.writes;
+		net.n_server_writes = a.n_writes;
+		pq_model_loss_from(&net, &g->loss_in);
+		g->has_loss_in = 1;
+	}
+}
+
+/* No reason found: a whole round trip or more over the model is said as the count it is
+ * (no fraction of an RTT explains 21 of them), less as what the inputs do not explain. */
+static void unexplained(pq_agg_group *g, const double pred[PQ_AGG_PHASES], double excess, int worst,
+			const char *view)
+{
+	snprintf(g->agree_tag, sizeof g->agree_tag, "unexplained");
+	if (excess >= 1)
+		snprintf(g->agree_why, sizeof g->agree_why,
+			 "unexplained: %.1f round trips over the model (%s: %.2f measured, %.2f predicted)", excess,
+			 pq_agg_phase_name[worst], g->rounds[worst], pred[worst]);
+	else
+		snprintf(g->agree_why, sizeof g->agree_why, "not explained by %s inputs", view);
+}
+
+/* A QUIC cell that differs: the TCP reasons (paced segments, tcp_info's retransmits) do
+ * not apply; what the QUIC view leaves out is the stack's own timing. An ACK delay can only
+ * be a 1-RTT packet's: Initial and Handshake packets are acknowledged at once (RFC 9000,
+ * 13.2.1), so the handshake's own flights wait for none. */
+static void judge_quic(pq_agg_group *g, const double pred[PQ_AGG_PHASES], double excess, int worst)
+{
+	if (!(excess > 0 && excess < 0.9)) {
+		unexplained(g, pred, excess, worst, "the QUIC view's");
+		return;
+	}
+	snprintf(g->agree_tag, sizeof g->agree_tag, "QUIC timing");
+	snprintf(g->agree_why, sizeof g->agree_why,
+		 "a fraction of a round trip more: the QUIC stack's pacing, signing time or delayed ACK of 1-RTT "
+		 "packets (max_ack_delay, 25 ms; Handshake packets are acknowledged at once), which the QUIC view "
+		 "does not have");
+}
+
+/* The fastest connection's time over min RTT in phase p: host noise only adds time. */
+static double fastest(const pq_agg_group *g, int p)
+{
+	double m = INFINITY;
+	for (size_t i = 0; i < g->n[p]; i++)
+		m = fmin(m, g->v[p][i]);
+	return g->n[p] && g->min_rtt_ms > 0 ? m / g->min_rtt_ms : NAN;
+}
+
+/* Measured round trips against the prediction (paced, fractional), and the reason when
+ * they differ. */
+void pq_agg_judge(pq_agg_group *g)
+{
+	const double pred[PQ_AGG_PHASES] = {g->model.handshake_t, g->model.ttfb_t, g->model.ttlb_t};
+	int noise = 1; /* every phase's fastest connection agrees */
+	g->agrees = 1;
+	for (int p = 0; p < PQ_AGG_PHASES; p++) {
+		g->rounds[p] = g->n[p] && g->min_rtt_ms > 0 ? g->desc[p].median / g->min_rtt_ms : NAN;
+		if (!g->has_model || !isfinite(g->rounds[p]) || (p == PQ_AGG_TTLB && !pred[p]))
+			continue;
+		if (!pq_model_agrees(pred[p], g->rounds[p]))
+			g->agrees = 0;
+		noise &= pq_model_agrees(pred[p], fastest(g, p));
+	}
+	if (g->agrees || !g->has_model)
+		return;
+	const pq_rdb_cell *c = g->cell;
+	double excess = -INFINITY; /* the largest measured-minus-predicted over the phases */
+	int worst = PQ_AGG_HS;	   /* its phase */
+	for (int p = 0; p < PQ_AGG_PHASES; p++)
+		if (isfinite(g->rounds[p]) && pred[p] && g->rounds[p] - pred[p] > excess) {
+			excess = g->rounds[p] - pred[p];
+			worst = p;
+		}
+	/* a fraction of a round trip explains a measurement within one round trip of the model
+	 * only: the handshake's fractional part alone read 23.4 against 2.0 as one */
+	int part = excess > 0 && excess < 1 && g->rounds[PQ_AGG_HS] - floor(g->rounds[PQ_AGG_HS]) > 0.3;
+	int unknown_cc = c->dim[PQ_D_CC].kind != PQ_DV_TEXT || strcmp(c->dim[PQ_D_CC].s, "remote") == 0;
+	/* measured, not inferred: the endpoints waited for a CPU beyond the host's budget */
+	double wait = pq_agg_endpoint_wait_us(&c->fid);
+	int waited = pq_hostload_wait_over(wait, (double)c->rtt_us) && excess > 0;
+	if (c->quic && !(c->loss_pct > 0) && c->rtt_us >= 10000 && !(noise && excess > 0)) {
+		judge_quic(g, pred, excess, worst);
+		return;
+	}
+	const char *tag = c->loss_pct > 0 || g->retrans ? "loss"
+			  : c->rtt_us > 0 && c->rtt_us < 10000 ? "CPU time ~ RTT"
+			  : c->jitter_us > 0 || c->rate_bps > 0 ? "jitter/rate"
+			  : waited ? "host CPU"
+			  : noise && excess > 0	    ? "host noise"
+			  : unknown_cc && g->model.flight_rounds > 1 && excess > 0 && excess < 1.2 ? "paced windows?"
+			  : part ? "part of an RTT"
+				 : NULL;
+	if (!tag) {
+		unexplained(g, pred, excess, worst, "the model's");
+		return;
+	}
+	snprintf(g->agree_tag, sizeof g->agree_tag, "%s", tag);
+	if (c->loss_pct > 0 || g->retrans)
+		snprintf(g->agree_why, sizeof g->agree_why, "loss: %zu retransmitted segments", g->retrans);
+	else if (c->rtt_us > 0 && c->rtt_us < 10000)
+		snprintf(g->agree_why, sizeof g->agree_why,
+			 "at %.1f ms RTT the handshake's CPU time is a large share of a round trip",
+			 (double)c->rtt_us / 1e3);
+	else if (c->jitter_us > 0 || c->rate_bps > 0)
+		snprintf(g->agree_why, sizeof g->agree_why, "jitter or a rate limit adds time the model does not have");
+	else if (waited)
+		snprintf(g->agree_why, sizeof g->agree_why,
+			 "host CPU: the client and the server waited %.1f ms (%.2f RTT) for a CPU in the median connection, "
+			 "other work on this machine; the median is %.2f RTT later than the model",
+			 wait / 1e3, c->rtt_us > 0 ? wait / (double)c->rtt_us : 0, excess);
+	else if (noise && excess > 0)
+		snprintf(g->agree_why, sizeof g->agree_why,
+			 "host noise: the fastest of %zu connections agrees (%.2f RTT against %.2f), the median is "
+			 "%.2f RTT later than the model",
+			 g->n[PQ_AGG_HS], fastest(g, PQ_AGG_HS), pred[PQ_AGG_HS], excess);
+	else if (unknown_cc && g->model.flight_rounds > 1 && excess > 0 && excess < 1.2)
+		snprintf(g->agree_why, sizeof g->agree_why,
+			 "the flight needs %u windows and the database does not say which congestion control "
+			 "ran: if it was BBR, it paced the segments after the first window",
+			 g->model.flight_rounds);
+	else
+		snprintf(g->agree_why, sizeof g->agree_why,
+			 "a fraction of a round trip more: a delayed ACK, or signing time");
+}
