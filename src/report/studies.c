@@ -115,7 +115,7 @@ static void med(char *b, size_t n, const pq_agg_group *g, enum pq_agg_phase p)
 static int diff(const pq_agg *a, const pq_agg_group *x, const pq_agg_group *y, enum pq_agg_phase p,
 		pq_boot_result *r)
 {
-	return pq_boot_diff(x->v[p], x->n[p], y->v[p], y->n[p], 1000, a->seed, r, NULL) == 0;
+	return pq_boot_diff(x->v[p], x->n[p], y->v[p], y->n[p], PQ_AGG_BOOT_REPS, a->seed, r, NULL) == 0;
 }
 
 static double rtt_ms(const pq_agg_group *g)
@@ -163,7 +163,7 @@ static void blog_verdict(pq_agg_study *s, const pq_agg_group *e, const pq_agg_gr
 			 "(as OpenSSL writes it, each write's tail its own segment), past what the initial window of %d "
 			 "segments delivers at once, so it waits for an ACK; the blog's 7.7 kB chain fit in one window",
 			 r->diff, r->diff / rtt, m->cell->flight_bytes, m->cell->flight_segs,
-			 m->cell->initcwnd > 0 ? m->cell->initcwnd : 10);
+			 m->cell->initcwnd > 0 ? m->cell->initcwnd : PQ_WIRE_IW_DEFAULT);
 	} else {
 		s->agrees = 0;
 		snprintf(s->verdict, sizeof s->verdict,

@@ -117,7 +117,7 @@ static void first_flight(void **state)
 	ssize_t n;
 	while (poll(&(struct pollfd){.fd = u, .events = POLLIN}, 1, 200) == 1 &&
 	       (n = recv(u, buf, sizeof buf, 0)) > 0) {
-		assert_true((size_t)n >= PQ_TLS_QUIC_MIN_INITIAL); /* padded Initials */
+		assert_true((size_t)n >= PQ_WIRE_QUIC_MIN_INITIAL); /* padded Initials */
 		first = first ? first : (size_t)n;
 		bytes += (size_t)n;
 		got++;
