@@ -110,40 +110,53 @@ int pq_linkcli_config(const pq_cmd *cmd, const char *path, const struct link_opt
 	return 0;
 }
 
-void pq_linkcli_opts(pq_link_opts *lo, const char *pcap)
+/* The forwarder's tuning from the environment (LINK_ENV_HELP), one row each: the accepted
+ * range in the variable's own unit and how it lands in pq_link_opts. */
+enum env_field { ENV_COMP, ENV_EARLY, ENV_NICE, ENV_RT_PRIO, ENV_BATCH };
+static const struct link_env {
+	const char *name;
+	enum env_field field;
+	long long min, max;
+	const char *unit; /* "us": microseconds, stored as ns; "": as is */
+} link_env[] = {
+    {"PQTLS_LINK_COMP_US", ENV_COMP, 0, 10000, "us"},
+    {"PQTLS_LINK_EARLY_US", ENV_EARLY, 0, 10000, "us"},
+    {"PQTLS_LINK_NICE", ENV_NICE, -20, 19, ""},
+    {"PQTLS_LINK_RT_PRIO", ENV_RT_PRIO, 0, PQ_FWD_RT_PRIO_MAX, ""},
+    {"PQTLS_LINK_BATCH_US", ENV_BATCH, 0, PQ_FWD_BATCH_MAX_NS / PQ_NS_PER_US, "us"},
+};
+
+static void env_set(pq_link_opts *lo, enum env_field f, long long v)
+{
+	switch (f) {
+	case ENV_COMP: lo->comp_ns = v * PQ_NS_PER_US; break;
+	case ENV_EARLY: lo->early_ns = v * PQ_NS_PER_US; break;
+	case ENV_NICE: lo->nice = (int)v; break;
+	case ENV_RT_PRIO: lo->rt_prio = (int)v; break;
+	case ENV_BATCH: lo->batch_ns = v * PQ_NS_PER_US; break;
+	}
+}
+
+int pq_linkcli_opts(pq_link_opts *lo, const char *path, const char *pcap)
 {
 	pq_link_opts_init(lo);
 	lo->pcap_path = pcap;
 	lo->log = stderr;
-	const char *comp = getenv("PQTLS_LINK_COMP_US"), *early = getenv("PQTLS_LINK_EARLY_US");
-	const char *nice = getenv("PQTLS_LINK_NICE");
-	if (comp && *comp)
-		lo->comp_ns = strtoll(comp, NULL, 10) * PQ_NS_PER_US;
-	if (early && *early)
-		lo->early_ns = strtoll(early, NULL, 10) * PQ_NS_PER_US;
-	if (nice && *nice)
-		lo->nice = atoi(nice);
-	const char *rt = getenv("PQTLS_LINK_RT_PRIO");
-	if (rt && *rt) {
+	for (size_t i = 0; i < sizeof link_env / sizeof link_env[0]; i++) {
+		const struct link_env *e = &link_env[i];
+		const char *s = getenv(e->name);
+		if (!s || !*s)
+			continue;
 		char *end;
-		long v = strtol(rt, &end, 10);
-		if (*end || v < 0 || v > PQ_FWD_RT_PRIO_MAX)
-			fprintf(stderr, "pqtls link: PQTLS_LINK_RT_PRIO '%s' is not a priority (accepted: 0 to %d, "
-				"0 for the normal class); using %d\n", rt, PQ_FWD_RT_PRIO_MAX, lo->rt_prio);
-		else
-			lo->rt_prio = (int)v;
+		errno = 0;
+		long long v = strtoll(s, &end, 10);
+		if (errno || *end || v < e->min || v > e->max)
+			return pq_cli_usage_error(path, "%s: '%s' is not accepted (accepted: a whole number from %lld to %lld%s%s; "
+						  "unset it for the default)", e->name, s, e->min, e->max, *e->unit ? " " : "",
+						  e->unit);
+		env_set(lo, e->field, v);
 	}
-	const char *batch = getenv("PQTLS_LINK_BATCH_US");
-	if (batch && *batch) {
-		char *end;
-		long long v = strtoll(batch, &end, 10);
-		if (*end || v < 0 || v * PQ_NS_PER_US > PQ_FWD_BATCH_MAX_NS)
-			fprintf(stderr, "pqtls link: PQTLS_LINK_BATCH_US '%s' is not a window (accepted: 0 to %lld us); "
-				"using %lld\n", batch, (long long)(PQ_FWD_BATCH_MAX_NS / PQ_NS_PER_US),
-				(long long)(lo->batch_ns / PQ_NS_PER_US));
-		else
-			lo->batch_ns = v * PQ_NS_PER_US;
-	}
+	return 0;
 }
 
 void pq_linkcli_announce(const pq_link *l)

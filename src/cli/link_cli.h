@@ -92,10 +92,10 @@ struct link_opts {
 #define LINK_ENV_HELP                                                                              \
 	"Environment (userspace backend; for experiments on the emulation itself):\n"                \
 	"  PQTLS_LINK_COMP_US   fixed cost of the forwarder's path taken off each direction's\n"     \
-	"                       delay, in us (default: 40)\n"                                        \
+	"                       delay, in us, 0 to 10000 (default: 40)\n"                                        \
 	"  PQTLS_LINK_EARLY_US  the forwarder wakes this long before a release and busy-waits,\n"   \
 	"                       in us, 0 to 10000 (default: 150)\n"                                  \
-	"  PQTLS_LINK_NICE      the forwarder thread's nice value (default: -19)\n"                 \
+	"  PQTLS_LINK_NICE      the forwarder thread's nice value, -20 to 19 (default: -19)\n"                 \
 	"  PQTLS_LINK_RT_PRIO   the forwarder thread's SCHED_FIFO priority, 0 to 99, 0 for the\n"  \
 	"                       normal class (default: 10; when refused: the normal class at\n"   \
 	"                       PQTLS_LINK_NICE, with a note); real-time, it busy-waits at\n"   \
@@ -109,8 +109,9 @@ struct link_opts {
 int pq_linkcli_config(const pq_cmd *cmd, const char *path, const struct link_opts *o, const pq_cli_args *a,
 		      pq_link_config *c);
 /* The link's run-time options: pcap, log to stderr, and the forwarder's tuning from the
- * environment (LINK_ENV_HELP). */
-void pq_linkcli_opts(pq_link_opts *lo, const char *pcap);
+ * environment (LINK_ENV_HELP). A variable outside its range prints the usage message
+ * naming it and what it accepts, and returns PQ_EXIT_USAGE; else 0. */
+int pq_linkcli_opts(pq_link_opts *lo, const char *path, const char *pcap) PQ_MUST_USE;
 void pq_linkcli_announce(const pq_link *l);
 void pq_linkcli_report_stats(pq_link *l);
 /* Measures the link as `link check` does and prints one line to stderr. */

@@ -38,12 +38,13 @@ static int link_run_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 					  "(e.g. -- pqtls serve --certs DIR --listen {server}:4433 -- pqtls bench {server}:4433 --insecure)");
 	if (o->wait_port < 0 || o->wait_port > 65535)
 		return pq_cli_usage_error(path, "--wait-port: %lld is not a TCP port (accepted: 1 to 65535)", o->wait_port);
+	pq_link_opts lo;
+	if ((rc = pq_linkcli_opts(&lo, path, o->pcap)))
+		return rc;
 	char **srv = pq_child_substitute(rest, split, addr_vars),
 	     **cli = pq_child_substitute(rest + split + 1, nrest - split - 1, addr_vars);
 	pq_link *l = NULL;
 	pq_diag d;
-	pq_link_opts lo;
-	pq_linkcli_opts(&lo, o->pcap);
 	pq_cli_catch_signals();
 	if (!srv || !cli) {
 		rc = pq_cli_fail(path, "out of memory");
@@ -133,7 +134,8 @@ static int link_up_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 	pq_diag d;
 	pq_link_opts lo;
 	pq_life_link h;
-	pq_linkcli_opts(&lo, o->pcap);
+	if ((rc = pq_linkcli_opts(&lo, path, o->pcap)))
+		return rc;
 	if (pq_link_check_privileges(cfg.backend, &d) || pq_life_up(&cfg, &lo, &h, &d))
 		return pq_cli_fail(path, "%s", pq_diag_msg(&d));
 	printf("%s\n", h.name);

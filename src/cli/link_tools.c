@@ -95,7 +95,8 @@ static int link_check_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 	pq_link *l = NULL;
 	pq_cli_catch_signals();
 	pq_link_opts lo;
-	pq_linkcli_opts(&lo, NULL);
+	if ((rc = pq_linkcli_opts(&lo, path, NULL)))
+		return rc;
 	if (pq_link_up(&cfg, &lo, &l, &d))
 		return pq_cli_fail(path, "%s", pq_diag_msg(&d));
 	if (!o->json)

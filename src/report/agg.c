@@ -231,7 +231,9 @@ static void unexplained(pq_agg_group *g, const double pred[PQ_AGG_PHASES], doubl
 }
 
 /* A QUIC cell that differs: the TCP reasons (paced segments, tcp_info's retransmits) do
- * not apply; what the QUIC view leaves out is the stack's own timing. */
+ * not apply; what the QUIC view leaves out is the stack's own timing. An ACK delay can only
+ * be a 1-RTT packet's: Initial and Handshake packets are acknowledged at once (RFC 9000,
+ * 13.2.1), so the handshake's own flights wait for none. */
 static void judge_quic(pq_agg_group *g, const double pred[PQ_AGG_PHASES], double excess, int worst)
 {
 	if (!(excess > 0 && excess < 0.9)) {
@@ -240,8 +242,9 @@ static void judge_quic(pq_agg_group *g, const double pred[PQ_AGG_PHASES], double
 	}
 	snprintf(g->agree_tag, sizeof g->agree_tag, "QUIC timing");
 	snprintf(g->agree_why, sizeof g->agree_why,
-		 "a fraction of a round trip more: the QUIC stack's acknowledgement delay (up to 25 ms), its pacing or "
-		 "signing time, which the QUIC view does not have");
+		 "a fraction of a round trip more: the QUIC stack's pacing, signing time or delayed ACK of 1-RTT "
+		 "packets (max_ack_delay, 25 ms; Handshake packets are acknowledged at once), which the QUIC view "
+		 "does not have");
 }
 
 /* The fastest connection's time over min RTT in phase p: host noise only adds time. */

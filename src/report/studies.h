@@ -6,6 +6,9 @@
  * measured cliffs); the AWS study's TTLB slowdown per link profile; Paquin et al.'s
  * handshake percentiles against loss.
  *
+ * Each study is a row of data in pq_studies[] (report/study.h: its presets, the cells it
+ * wants, its rule in report/study_*.c); pq_studies_build walks that table.
+ *
  * Cells are found by the dimensions they hold (pq_agg_dim_text/num: leaf, intermediate,
  * mtc, group, resume, RTT, profile, response, loss), never by an arm's label. A row
  * appears when the database holds what the question needs. The studies' numbers are

@@ -47,6 +47,15 @@ expect 2 "--cc" -- link run --cc vegas -- true -- true
 expect 2 "not a link name" -- link down nonsense
 expect 2 "client or server" -- link exec pqtls-1-0 middle -- true
 
+# The forwarder's tuning from the environment: each variable outside its range is refused,
+# named, with what it accepts, before any link is made (link up would print a name).
+PQTLS_LINK_NICE=abc expect 2 "PQTLS_LINK_NICE: 'abc' is not accepted (accepted: a whole number from -20 to 19" -- link run --rtt 10ms -- true -- true
+PQTLS_LINK_RT_PRIO=100 expect 2 "PQTLS_LINK_RT_PRIO: '100' is not accepted (accepted: a whole number from 0 to 99" -- link up --rtt 10ms
+[ ! -s "$TMP/out" ] || fail "link up printed a link name with a refused environment: $(cat "$TMP/out")"
+PQTLS_LINK_BATCH_US=501 expect 2 "from 0 to 500 us" -- link check --rtt 10ms
+PQTLS_LINK_EARLY_US=-1 expect 2 "PQTLS_LINK_EARLY_US: '-1'" -- link run --rtt 10ms -- true -- true
+PQTLS_LINK_COMP_US=40us expect 2 "PQTLS_LINK_COMP_US: '40us'" -- link run --rtt 10ms -- true -- true
+
 # Without privileges: the message names what is missing.
 if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
 	set +e

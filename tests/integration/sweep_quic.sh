@@ -50,7 +50,7 @@ for arm, (hs, fb) in want.items():
     r = rows[arm]
     assert (round(float(r["pred_handshake_rtts"])), round(float(r["pred_ttfb_rtts"]))) == (hs, fb), (arm, r)
     # Measured within a tenth below and 0.6 above the model: the handshake's CPU time and
-    # QUIC's acknowledgement delay (25 ms) on a busy 2-vCPU machine stay inside 60 ms,
+    # the delayed ACK of 1-RTT packets (25 ms) on a busy 2-vCPU machine stay inside 60 ms,
     # and a round trip more or less (100 ms) cannot. (The table's own verdict rounds, so
     # half a round trip of load would flip it.)
     for p, want in (("handshake", hs), ("ttfb", fb)):

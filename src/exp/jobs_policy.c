@@ -1,0 +1,125 @@
+/* How many cells at once (exp/jobs.h): the --jobs value, the time-scale rule, the
+ * choice for a grid and a machine, and the dispatcher's back-off; pure functions of
+ * their inputs, so test_exp_jobs can check them by hand. The dispatcher that acts on
+ * them is exp/jobs.c. */
+#include "exp/jobs.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/wire.h"
+#include "net/linkcfg.h"
+
+int pq_exp_jobs_parse(const char *s, const char *what, unsigned *jobs, pq_diag *d)
+{
+	char *end = NULL;
+	if (s && strcmp(s, "auto") == 0) {
+		*jobs = PQ_EXP_JOBS_AUTO;
+		return 0;
+	}
+	errno = 0;
+	long v = s && *s >= '0' && *s <= '9' ? strtol(s, &end, 10) : 0;
+	if (!v || errno || *end || v < 1 || v > PQ_EXP_JOBS_MAX)
+		return pq_diag_set(d, PQ_EINVAL, "%s: '%s' is not a number of cells at once; use auto or 1 to %d", what,
+				   s ? s : "", PQ_EXP_JOBS_MAX);
+	*jobs = (unsigned)v;
+	return 0;
+}
+
+size_t pq_exp_jobs_limit(int64_t scale_ns, size_t cap)
+{
+	if (cap < 1)
+		cap = 1;
+	if (scale_ns < PQ_EXP_JOBS_SOLO_RTT_NS)
+		return 1;
+	int64_t k = scale_ns / PQ_EXP_JOBS_RTT_PER_JOB_NS;
+	return k < 1 ? 1 : (uint64_t)k > cap ? cap : (size_t)k;
+}
+
+int64_t pq_exp_jobs_scale_ns(const pq_link_config *lc)
+{
+	uint64_t slowest = 0;
+	for (int i = 0; i < 2; i++)
+		if (lc->dir[i].rate_bps && (!slowest || lc->dir[i].rate_bps < slowest))
+			slowest = lc->dir[i].rate_bps;
+	int64_t wire = 0;
+	if (slowest) {
+		double bits = 8.0 * PQ_WIRE_IW_DEFAULT * (lc->mtu ? lc->mtu : PQ_WIRE_MTU_DEFAULT);
+		wire = (int64_t)(bits / (double)slowest * 1e9);
+	}
+	return pq_link_config_rtt_ns(lc) + wire;
+}
+
+unsigned pq_exp_jobs_choose(const pq_exp_grid *g, unsigned asked, const char *what, unsigned ncpu, size_t ncells,
+			    char *why, size_t n)
+{
+	unsigned j = asked;
+	if (ncpu < 1)
+		ncpu = 1;
+	if (asked == PQ_EXP_JOBS_AUTO && g->server[0]) {
+		snprintf(why, n, "one cell at a time: the server is remote, its path and host are shared by every cell "
+				 "(%s N measures N at once anyway)", what);
+		return 1;
+	}
+	if (asked == PQ_EXP_JOBS_AUTO) {
+		j = PQ_EXP_JOBS_PER_CPU * ncpu;
+		if (j > PQ_EXP_JOBS_MAX)
+			j = PQ_EXP_JOBS_MAX;
+		snprintf(why, n, "auto: %u per CPU on %u CPUs; fewer at small RTTs", PQ_EXP_JOBS_PER_CPU, ncpu);
+	} else {
+		snprintf(why, n, "%s %u", what, asked);
+	}
+	if (ncells < j) {
+		j = ncells ? (unsigned)ncells : 1;
+		size_t len = strlen(why);
+		if (len < n)
+			snprintf(why + len, n - len, "; %zu cell%s to measure", ncells, ncells == 1 ? "" : "s");
+	}
+	return j;
+}
+
+void pq_exp_jobs_ctl_init(pq_exp_jobs_ctl *c, size_t max)
+{
+	*c = (pq_exp_jobs_ctl){.cap = max ? max : 1, .max = max ? max : 1};
+}
+
+int pq_exp_jobs_ours(uint64_t ours_ticks, uint64_t busy_ticks)
+{
+	return busy_ticks < PQ_EXP_JOBS_OURS_MIN_TICKS || (double)ours_ticks >= PQ_EXP_JOBS_OURS_SHARE * (double)busy_ticks;
+}
+
+int pq_exp_jobs_ctl_done(pq_exp_jobs_ctl *c, int marked, int ours)
+{
+	c->since_change++;
+	if (marked) {
+		c->clean_run = 0;
+		if (ours && c->cap > 1 && c->since_change >= c->cap) {
+			c->cap--;
+			c->since_change = 0;
+			return -1;
+		}
+		return 0;
+	}
+	if (++c->clean_run >= 2 * c->cap && c->cap < c->max) {
+		c->cap++;
+		c->clean_run = c->since_change = 0;
+		return 1;
+	}
+	return 0;
+}
+
+int pq_exp_jobs_cpu_fits(double used, size_t inflight, double next, double budget)
+{
+	return inflight == 0 || used + next <= budget;
+}
+
+int pq_exp_jobs_may_start(const size_t *limits, size_t inflight, size_t next_limit, size_t cap)
+{
+	size_t m = cap < next_limit ? cap : next_limit;
+	for (size_t i = 0; i < inflight; i++)
+		if (limits[i] < m)
+			m = limits[i];
+	return inflight + 1 <= m;
+}
