@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "cli/cli.h"
+#include "core/wire.h"
 #include "net/link.h"
 #include "net/linkcfg.h"
 
@@ -62,7 +63,7 @@ struct link_opts {
 	{"rate-down", 0, PQ_OPT_RATE, O(rate_down), NULL, NULL, "rate server -> client", NULL, 0, 0},      \
 	{"queue", 0, PQ_OPT_STR, O(queue), "SIZE|Np", NULL,                                               \
 	 "drop-tail queue at the rate limit: bytes (64KiB) or packets (100p)", NULL, 0, 0},               \
-	{"mtu", 0, PQ_OPT_INT, O(mtu), "BYTES", "1500", "MTU of the link devices", NULL, 0, 0},             \
+	{"mtu", 0, PQ_OPT_INT, O(mtu), "BYTES", PQ_WIRE_MTU_DEFAULT_STR, "MTU of the link devices", NULL, 0, 0}, \
 	{"initcwnd", 0, PQ_OPT_INT, O(initcwnd), "SEGMENTS", NULL, "server route's initial congestion window", \
 	 NULL, 0, 0},                                                                                     \
 	{"initrwnd", 0, PQ_OPT_INT, O(initrwnd), "SEGMENTS", NULL, "server route's initial receive window", NULL, \

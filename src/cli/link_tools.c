@@ -164,7 +164,7 @@ static int link_probe_server_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 static const pq_opt probe_server_opts[] = {
 	{"port", 0, PQ_OPT_INT, O(port), "PORT", "5201", "TCP port to listen on", NULL, 1, 65535},
 	{"bytes", 0, PQ_OPT_INT, O(bytes), "N", "0", "bytes to write on each accepted connection (0: read the "
-	 "count as 8 ASCII digits from the client first)", NULL, 0, 1e12},
+	 "count as 20 ASCII digits from the client first)", NULL, 0, 1e12},
 	END_OPTS,
 };
 
@@ -183,7 +183,8 @@ static int link_probe_client_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 	(void)cmd;
 	struct link_opts *o = optsp;
 	pq_diag d;
-	if (pq_probe_fetch_report(a->argv[0], (unsigned)o->port, (uint64_t)o->bytes, (int)o->samples, stdout, &d))
+	if (pq_probe_fetch_report(a->argv[0], (unsigned)o->port, (uint64_t)o->bytes, (int)o->samples,
+				  &pq_clock_mono, stdout, &d))
 		return pq_cli_fail("pqtls link probe-client", "%s", pq_diag_msg(&d));
 	return PQ_EXIT_OK;
 }

@@ -72,7 +72,7 @@ static const pq_opt model_opts_table[] = {
      NULL, 0, 0},
     {"rtt", 0, PQ_OPT_DURATION, O(rtt), "DURATION", "0",
      "round-trip time, to print times beside round trips (0: round trips only)", NULL, 0, 0},
-    {"initcwnd", 0, PQ_OPT_INT, O(iw), "N", "10", "initial congestion window, segments", NULL, 1,
+    {"initcwnd", 0, PQ_OPT_INT, O(iw), "N", PQ_WIRE_IW_DEFAULT_STR, "initial congestion window, segments", NULL, 1,
      1000},
     {"rwnd", 0, PQ_OPT_SIZE, O(rwnd), "BYTES", "0",
      "the client's initial receive window (what a sweep reads back on its link: client_rwnd_bytes; Linux "

@@ -42,6 +42,25 @@ static const struct unit *find_unit(const struct unit *tab, const char *suffix)
 	return NULL;
 }
 
+/* s as a number times its unit from `tab`: *out and 0, or 1 for a bare 0 (which needs no
+ * unit; *out = 0), or -1 when s is no number with a unit of the table. */
+static int scaled(const char *s, const struct unit *tab, double *out)
+{
+	double v;
+	const char *suf;
+	const struct unit *u;
+	if (split_number(s, &v, &suf) < 0)
+		return -1;
+	if (*suf == '\0' && v == 0) {
+		*out = 0;
+		return 1;
+	}
+	if (!(u = find_unit(tab, suf)))
+		return -1;
+	*out = v * u->mult;
+	return 0;
+}
+
 static const struct unit size_units[] = {
 	{"", 1},	  {"B", 1},	     {"KiB", 1024.0},	       {"MiB", 1048576.0},
 	{"GiB", 1073741824.0}, {"KB", 1e3}, {"kB", 1e3},	       {"MB", 1e6},
@@ -50,15 +69,12 @@ static const struct unit size_units[] = {
 
 int pq_parse_size(const char *s, const char *what, uint64_t *out, pq_diag *d)
 {
-	double v;
-	const char *suf;
-	const struct unit *u;
-	if (split_number(s, &v, &suf) < 0 || !(u = find_unit(size_units, suf)))
+	double b;
+	if (scaled(s, size_units, &b) < 0)
 		return pq_diag_set(d, PQ_EINVAL,
 				   "%s: '%s' is not a size; use bytes with an optional unit, e.g. "
 				   "1500, 16KiB, 1.5MiB, 20KB (KB = 1000 B, KiB = 1024 B)",
 				   what, s ? s : "");
-	double b = v * u->mult;
 	if (b > 9.0e18)
 		return pq_diag_set(d, PQ_EINVAL, "%s: '%s' is too large", what, s);
 	if (b != floor(b))
@@ -74,22 +90,15 @@ static const struct unit dur_units[] = {
 
 int pq_parse_duration(const char *s, const char *what, int64_t *out_ns, pq_diag *d)
 {
-	double v;
-	const char *suf;
-	const struct unit *u = NULL;
+	double ns;
 	if (s && s[0] == '-')
 		return pq_diag_set(d, PQ_EINVAL, "%s: '%s' is negative; a duration must be >= 0",
 				   what, s);
-	if (split_number(s, &v, &suf) == 0 && *suf == '\0' && v == 0) {
-		*out_ns = 0;
-		return 0;
-	}
-	if (split_number(s, &v, &suf) < 0 || !(u = find_unit(dur_units, suf)))
+	if (scaled(s, dur_units, &ns) < 0)
 		return pq_diag_set(d, PQ_EINVAL,
 				   "%s: '%s' is not a duration; give a number with a unit: ns, us, ms, "
 				   "s or m (e.g. 70ms, 1.5s, 250us)",
 				   what, s ? s : "");
-	double ns = v * u->mult;
 	if (ns > 9.0e18)
 		return pq_diag_set(d, PQ_EINVAL, "%s: '%s' is too long", what, s);
 	*out_ns = (int64_t)llround(ns);
@@ -108,19 +117,17 @@ static const struct unit rate_units[] = {
 
 int pq_parse_rate(const char *s, const char *what, uint64_t *out_bps, pq_diag *d)
 {
-	double v;
-	const char *suf;
-	const struct unit *u = NULL;
-	if (split_number(s, &v, &suf) == 0 && *suf == '\0' && v == 0) {
-		*out_bps = 0;
-		return 0;
-	}
-	if (split_number(s, &v, &suf) < 0 || !(u = find_unit(rate_units, suf)))
+	double bps;
+	int rc = scaled(s, rate_units, &bps);
+	if (rc < 0)
 		return pq_diag_set(d, PQ_EINVAL,
 				   "%s: '%s' is not a rate; use e.g. 20Mbit, 1Gbit, 500kbit, 2.5MB/s "
 				   "(0 = unlimited)",
 				   what, s ? s : "");
-	double bps = v * u->mult;
+	if (rc == 1) {
+		*out_bps = 0; /* unlimited */
+		return 0;
+	}
 	if (bps > 1e13)
 		return pq_diag_set(d, PQ_EINVAL, "%s: '%s' is above 10 Tbit/s", what, s);
 	/* Rounded to 0 it would silently mean unlimited. */

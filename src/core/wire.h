@@ -21,6 +21,18 @@
 #define PQ_WIRE_MTU_DEFAULT 1500
 #define PQ_WIRE_MSS_DEFAULT (PQ_WIRE_MTU_DEFAULT - PQ_WIRE_TCPIP_OVERHEAD) /* 1448 */
 #define PQ_WIRE_IW_DEFAULT 10 /* Linux's initial congestion window, segments (RFC 6928) */
+/* The two defaults as option tables and the dimension table write them: "1500", "10". */
+#define PQ_WIRE_STR_(x) #x
+#define PQ_WIRE_STR(x) PQ_WIRE_STR_(x)
+#define PQ_WIRE_MTU_DEFAULT_STR PQ_WIRE_STR(PQ_WIRE_MTU_DEFAULT)
+#define PQ_WIRE_IW_DEFAULT_STR PQ_WIRE_STR(PQ_WIRE_IW_DEFAULT)
+
+/* QUIC (RFC 9000, 9002): a client pads its Initial datagrams to at least 1,200 bytes
+ * (9000 14.1); before it has validated the client's address a server sends at most three
+ * times the bytes it received (9000 8.1); the initial window is ten datagrams (9002 7.2). */
+#define PQ_WIRE_QUIC_MIN_INITIAL 1200
+#define PQ_WIRE_QUIC_AMP_FACTOR 3
+#define PQ_WIRE_QUIC_IW 10
 
 #define PQ_WIRE_TLS_RECORD_HDR 5 /* type, legacy version, length */
 #define PQ_WIRE_TLS_HS_HDR 4	 /* handshake message type and 24-bit length */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/err.h"
+#include "core/wire.h"
 #include "pki/chain.h"
 
 /* Small bodies, one per entry: how a value lands in the point, its key fragment, and its
@@ -365,9 +366,9 @@ const pq_dim pq_dims[PQ_DIM_COUNT] = {
 	[PQ_D_QUEUE] = {"queue", PQ_DT_INT, L | R, 0, 1000000, NULL, "0 (none)", "PACKETS",
 			"drop-tail queue in packets (with a rate)", "queue_pkts", "INTEGER", "queue", "pkts", ap_queue,
 			cn_queue, ef_queue},
-	[PQ_D_MTU] = {"mtu", PQ_DT_INT, L | R, 576, 9000, NULL, "1500", "BYTES", "link MTU", "mtu_bytes", "INTEGER",
+	[PQ_D_MTU] = {"mtu", PQ_DT_INT, L | R, 576, 9000, NULL, PQ_WIRE_MTU_DEFAULT_STR, "BYTES", "link MTU", "mtu_bytes", "INTEGER",
 		      "MTU", "B", ap_mtu, cn_mtu, ef_mtu},
-	[PQ_D_INITCWND] = {"initcwnd", PQ_DT_INT, L | K | R, 0, 1000, NULL, "0 (kernel: 10)", "SEGMENTS",
+	[PQ_D_INITCWND] = {"initcwnd", PQ_DT_INT, L | K | R, 0, 1000, NULL, "0 (kernel: " PQ_WIRE_IW_DEFAULT_STR ")", "SEGMENTS",
 			   "server route initial congestion window, segments (stored: the window in force)",
 			   "initcwnd_segs", "INTEGER", "initcwnd", "segs", ap_initcwnd, cn_initcwnd, ef_initcwnd},
 	[PQ_D_CC] = {"cc", PQ_DT_CHOICE, L | K | R, 0, 0, PQ_CC_CHOICES, "default", "ALGS",
@@ -566,7 +567,7 @@ void pq_exp_eff_from_link(pq_exp_eff *e, const pq_link_config *c)
 	e->queue_pkts = dc->queue_pkts;
 	e->mtu = c->mtu;
 	/* Linux's initial window when the route sets none (TCP_INIT_CWND, include/net/tcp.h). */
-	e->initcwnd = c->initcwnd ? (int)c->initcwnd : 10;
+	e->initcwnd = c->initcwnd ? (int)c->initcwnd : PQ_WIRE_IW_DEFAULT;
 	e->mss = -1;
 }
 

@@ -6,6 +6,7 @@
 
 #include "core/rng.h"
 #include "core/units.h"
+#include "net/stage.h"
 
 static const pq_exp_list *eff(const pq_exp_spec *s, const pq_exp_section *arm, int k)
 {
@@ -114,7 +115,7 @@ static int check_browser(const pq_exp_point *p, const char *where, pq_diag *d)
 static int check_burst_loss(const pq_exp_point *p, const pq_exp_list *loss, const pq_exp_list *model,
 			    pq_diag *d)
 {
-	double b = p->burst >= 1 ? p->burst : 1, most = b / (b + 1);
+	double b = p->burst >= 1 ? p->burst : 1, most = pq_loss_gilbert_most(p->burst);
 	if (!p->gilbert || p->loss <= most)
 		return 0;
 	const char *where = loss ? loss->where : model ? model->where : "loss";

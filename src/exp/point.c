@@ -7,6 +7,7 @@
 
 #include "core/clock.h"
 #include "core/units.h"
+#include "core/wire.h"
 #include "exp/dim.h"
 #include "net/profile.h"
 #include "tls/groups.h"
@@ -21,7 +22,7 @@ void pq_exp_point_init(pq_exp_point *p)
 	snprintf(p->cert_comp, sizeof p->cert_comp, "off");
 	snprintf(p->group, sizeof p->group, "X25519MLKEM768");
 	p->tickets = 2;
-	p->mtu = 1500;
+	p->mtu = PQ_WIRE_MTU_DEFAULT;
 	snprintf(p->path, sizeof p->path, "/");
 	p->response_bytes = -1;
 	p->connections = 20;

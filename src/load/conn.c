@@ -246,15 +246,12 @@ static uint32_t ssl_fail(pq_load_conn *c, int r)
 static void handshake_done(pq_load_conn *c)
 {
 	pq_load_record *r = &c->rec;
-	const char *sig = NULL, *group = SSL_get0_group_name(c->ssl);
 	mark(c, PQ_PH_HANDSHAKE);
 	pq_tls_quic_wire_done(&c->wire);
 	snprintf(r->version, sizeof r->version, "%s", SSL_get_version(c->ssl));
-	snprintf(r->group, sizeof r->group, "%s", group ? group : "");
+	pq_tls_acct_names(c->ssl, r->group, sizeof r->group, r->sigalg, sizeof r->sigalg);
 	const SSL_CIPHER *cipher = SSL_get_current_cipher(c->ssl);
 	snprintf(r->cipher, sizeof r->cipher, "%s", cipher ? SSL_CIPHER_standard_name(cipher) : "");
-	if (SSL_get0_peer_signature_name(c->ssl, &sig) == 1 && sig)
-		snprintf(r->sigalg, sizeof r->sigalg, "%s", sig);
 	r->resumed = (uint8_t)SSL_session_reused(c->ssl);
 	r->early_accepted = SSL_get_early_data_status(c->ssl) == SSL_EARLY_DATA_ACCEPTED;
 }

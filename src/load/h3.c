@@ -260,7 +260,7 @@ static int drain(pq_load_conn *c, SSL *s, int64_t id, int *fin, const char **why
 	return 0;
 }
 
-int pq_load_h3_pump(pq_load_conn *c, const char **why)
+static int pump_once(pq_load_conn *c, const char **why)
 {
 	struct pq_load_h3 *h = c->h3;
 	SSL *s;
@@ -284,6 +284,21 @@ int pq_load_h3_pump(pq_load_conn *c, const char **why)
 		return PQ_EPROTO;
 	}
 	return h->ended;
+}
+
+/* Again while a round read datagrams: what SSL_handle_events (or a read) took from the
+ * socket after its stream was drained sits in OpenSSL's buffers, where no poll sees it,
+ * and when OpenSSL has acknowledged it already no timer of its own comes before the idle
+ * timeout to step the connection again. */
+int pq_load_h3_pump(pq_load_conn *c, const char **why)
+{
+	int rc;
+	uint64_t rx;
+	do {
+		rx = c->wire.total_dgrams[PQ_RX];
+		rc = pump_once(c, why);
+	} while (rc == 0 && c->wire.total_dgrams[PQ_RX] != rx);
+	return rc;
 }
 
 void pq_load_h3_free(pq_load_conn *c)

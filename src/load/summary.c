@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "core/wire.h"
+
 void pq_load_norm_name(const char *name, char *out, size_t n)
 {
 	static const struct {
@@ -442,14 +444,15 @@ void pq_load_summary_print(const pq_load_summary *s, FILE *f)
 		fprintf(f,
 			"  QUIC per connection (%zu): handshake messages rx %.0f (certificate %.0f) tx %.0f; "
 			"before the handshake was done: datagrams rx %.1f tx %.1f, bytes rx %.0f tx %.0f; "
-			"client first flight %.1f datagrams, %.0f bytes (3x = %.0f)\n"
-			"  QUIC amplification limit: the server's handshake bytes passed 3x the client's first "
+			"client first flight %.1f datagrams, %.0f bytes (%dx = %.0f)\n"
+			"  QUIC amplification limit: the server's handshake bytes passed %dx the client's first "
 			"flight on %zu of %zu connections (the server waited for address validation); "
 			"Retry on %zu; PTOs and retransmissions: not exposed by OpenSSL 3.5\n",
 			s->quic, s->rx_handshake_bytes, s->rx_cert_bytes, s->tx_handshake_bytes,
 			s->quic_dgrams_rx, s->quic_dgrams_tx, s->quic_bytes_rx, s->quic_bytes_tx,
-			s->quic_first_dgrams, s->quic_first_bytes, 3 * s->quic_first_bytes,
-			s->quic_amp_held, s->quic, s->quic_retry);
+			s->quic_first_dgrams, s->quic_first_bytes, PQ_WIRE_QUIC_AMP_FACTOR,
+			PQ_WIRE_QUIC_AMP_FACTOR * s->quic_first_bytes, PQ_WIRE_QUIC_AMP_FACTOR, s->quic_amp_held,
+			s->quic, s->quic_retry);
 	if (s->resume_offered || s->resumed) {
 		fprintf(f, "  resumption: %zu offered a ticket, %zu resumed", s->resume_offered, s->resumed);
 		if (!isnan(s->rx_handshake_full))

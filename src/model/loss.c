@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/rng.h"
+#include "core/wire.h"
 #include "model/flight.h"
 #include "model/rtt.h"
 #include "model/syn.h"
@@ -542,8 +543,8 @@ size_t pq_model_loss_segs(size_t bytes, size_t mss)
 
 void pq_model_loss_from(const pq_model_in *net, pq_model_loss_in *out)
 {
-	size_t mss = net->mss ? net->mss : 1448;
-	out->iw = net->iw ? net->iw : 10;
+	size_t mss = net->mss ? net->mss : PQ_WIRE_MSS_DEFAULT;
+	out->iw = net->iw ? net->iw : PQ_WIRE_IW_DEFAULT;
 	out->n_ch = 1;
 	out->ch[0] = pq_model_loss_segs(net->client_hello, mss);
 	out->n_fl = 0;

@@ -46,8 +46,8 @@ void pq_model_quic_flight(size_t client_hello, size_t server_msgs, pq_model_quic
 	pq_model_quic q = {0};
 	q.client_datagrams = datagrams(client_hello);
 	q.client_bytes = q.client_datagrams * PQ_MODEL_QUIC_DATAGRAM;
-	q.limit = 3 * q.client_bytes;
-	q.cwnd_bytes = 10 * PQ_MODEL_QUIC_DATAGRAM;
+	q.limit = PQ_WIRE_QUIC_AMP_FACTOR * q.client_bytes;
+	q.cwnd_bytes = PQ_WIRE_QUIC_IW * PQ_MODEL_QUIC_DATAGRAM;
 	q.server_msgs = server_msgs;
 	q.server_datagrams = datagrams(server_msgs);
 	q.server_bytes = q.server_datagrams * PQ_MODEL_QUIC_DATAGRAM;
@@ -86,7 +86,7 @@ void pq_model_quic_hrr(pq_model_quic *q, size_t client_hello2)
 	if (q->retry_rtts)
 		return; /* validated: the window alone, as pq_model_quic_retry set it */
 	size_t received = q->client_bytes + q->client2_datagrams * PQ_MODEL_QUIC_DATAGRAM;
-	q->limit = 3 * received - PQ_MODEL_QUIC_DATAGRAM;
+	q->limit = PQ_WIRE_QUIC_AMP_FACTOR * received - PQ_MODEL_QUIC_DATAGRAM;
 	q->first = q->limit < q->cwnd_bytes ? q->limit : q->cwnd_bytes;
 	q->next = q->cwnd_bytes;
 	recount(q);

@@ -21,10 +21,12 @@
 
 #include <stddef.h>
 
+#include "core/wire.h"
 #include "model/flight.h"
 #include "pki/acct.h"
 
-#define PQ_MODEL_QUIC_DATAGRAM 1200
+/* OpenSSL 3.5 sends every datagram at the Initials' minimum size */
+#define PQ_MODEL_QUIC_DATAGRAM PQ_WIRE_QUIC_MIN_INITIAL
 #define PQ_MODEL_QUIC_OVERHEAD 50
 #define PQ_MODEL_QUIC_CRYPTO_BUF 16384
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/units.h"
+#include "core/wire.h"
 
 static const char *const cc_names[] = {NULL, "cubic", "bbr", "reno"};
 static const char *const backend_names[] = {"auto", "userspace", "netem"};
@@ -30,7 +31,7 @@ const char *pq_backend_name(enum pq_backend b)
 void pq_link_config_init(pq_link_config *c)
 {
 	memset(c, 0, sizeof *c);
-	c->mtu = 1500;
+	c->mtu = PQ_WIRE_MTU_DEFAULT;
 	c->seed = 1;
 	pq_ktcp_cfg_init(&c->tcp);
 	for (int i = 0; i < 2; i++) {

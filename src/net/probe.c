@@ -61,6 +61,13 @@ int pq_probe_serve(unsigned port, uint64_t fixed_bytes, pq_diag *d)
 		close(ls);
 		return pq_diag_set(d, -e, "cannot listen on TCP port %u: %s", port, strerror(e));
 	}
+	int rc = pq_probe_serve_fd(ls, fixed_bytes, d);
+	close(ls);
+	return rc;
+}
+
+int pq_probe_serve_fd(int ls, uint64_t fixed_bytes, pq_diag *d)
+{
 	for (;;) {
 		int c = accept4(ls, NULL, NULL, SOCK_CLOEXEC);
 		if (c < 0) {
@@ -78,11 +85,11 @@ int pq_probe_serve(unsigned port, uint64_t fixed_bytes, pq_diag *d)
 		close(c);
 	}
 	int e = errno;
-	close(ls);
 	return pq_diag_set(d, -e, "accept: %s", strerror(e));
 }
 
-int pq_probe_fetch(const char *addr, unsigned port, uint64_t bytes, int64_t *ns, pq_diag *d)
+int pq_probe_fetch(const char *addr, unsigned port, uint64_t bytes, pq_clock *clock, int64_t *ns,
+		   pq_diag *d)
 {
 	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
 	if (inet_pton(AF_INET, addr, &sa.sin_addr) != 1)
@@ -93,7 +100,7 @@ int pq_probe_fetch(const char *addr, unsigned port, uint64_t bytes, int64_t *ns,
 	nodelay(fd);
 	int rcvbuf = 32 << 20;
 	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof rcvbuf);
-	int64_t t0 = pq_mono_ns();
+	int64_t t0 = pq_clock_now(clock);
 	if (connect(fd, (struct sockaddr *)&sa, sizeof sa)) {
 		rc = pq_diag_set(d, -errno, "connect to %s:%u: %s", addr, port, strerror(errno));
 		goto out;
@@ -117,17 +124,18 @@ int pq_probe_fetch(const char *addr, unsigned port, uint64_t bytes, int64_t *ns,
 		}
 		got += (uint64_t)r;
 	}
-	*ns = pq_mono_ns() - t0;
+	*ns = pq_clock_now(clock) - t0;
 out:
 	close(fd);
 	return rc;
 }
 
-int pq_probe_fetch_report(const char *addr, unsigned port, uint64_t bytes, int samples, FILE *out, pq_diag *d)
+int pq_probe_fetch_report(const char *addr, unsigned port, uint64_t bytes, int samples,
+			  pq_clock *clock, FILE *out, pq_diag *d)
 {
 	for (int i = 0; i < samples; i++) {
 		int64_t ns;
-		int rc = pq_probe_fetch(addr, port, bytes, &ns, d);
+		int rc = pq_probe_fetch(addr, port, bytes, clock, &ns, d);
 		if (rc)
 			return rc;
 		fprintf(out, "%llu %.3f %.1f\n", (unsigned long long)bytes, (double)ns / 1e6,

@@ -10,16 +10,24 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "core/clock.h"
 #include "core/err.h"
 
-/* Serves until killed. fixed_bytes 0: each client says how many. */
+/* Serves on every address's `port` until killed. fixed_bytes 0: each client says how
+ * many. Returns only on an error (a port it cannot listen on, a failed accept). */
 int pq_probe_serve(unsigned port, uint64_t fixed_bytes, pq_diag *d) PQ_MUST_USE;
 
-/* One fetch of `bytes` from addr:port; *ns = connect start to last byte. */
-int pq_probe_fetch(const char *addr, unsigned port, uint64_t bytes, int64_t *ns, pq_diag *d) PQ_MUST_USE;
+/* The same on a socket the caller listens on (and closes), until accept(2) fails, as it
+ * does once the caller shuts the socket down: the error, with d set. */
+int pq_probe_serve_fd(int listen_fd, uint64_t fixed_bytes, pq_diag *d) PQ_MUST_USE;
 
-/* `samples` fetches, one line per fetch to out: "BYTES MILLISECONDS MBIT/S". */
-int pq_probe_fetch_report(const char *addr, unsigned port, uint64_t bytes, int samples, FILE *out,
-			  pq_diag *d) PQ_MUST_USE;
+/* One fetch of `bytes` from addr:port; *ns = connect start to last byte by `clock`. */
+int pq_probe_fetch(const char *addr, unsigned port, uint64_t bytes, pq_clock *clock, int64_t *ns,
+		   pq_diag *d) PQ_MUST_USE;
+
+/* `samples` fetches, one line per fetch to out: "BYTES MILLISECONDS MBIT/S"; stops at
+ * the first that fails (the lines before it written). */
+int pq_probe_fetch_report(const char *addr, unsigned port, uint64_t bytes, int samples,
+			  pq_clock *clock, FILE *out, pq_diag *d) PQ_MUST_USE;
 
 #endif

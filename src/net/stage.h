@@ -108,6 +108,10 @@ double pq_loss_mean(const pq_loss_cfg *l);
  * up to burst / (burst + 1)). Leaves l->unit alone. */
 void pq_loss_gilbert(pq_loss_cfg *l, double mean, double burst);
 
+/* The highest mean loss pq_loss_gilbert reaches with bursts of `burst` (below 1 counts
+ * as 1): burst / (burst + 1), where the good state's exit probability becomes 1. */
+double pq_loss_gilbert_most(double burst);
+
 /* One direction's loss decisions as the loss stage makes them (its unit aside): each call
  * is one decision, Gilbert-Elliott moving first and losing with the new state's
  * probability (netem's order). The model (model/loss.h) draws from the same chain. */

@@ -104,9 +104,20 @@ double pq_loss_mean(const pq_loss_cfg *l)
 	return bad * l->loss_bad + (1 - bad) * l->loss_good;
 }
 
+static double burst_len(double burst)
+{
+	return burst >= 1 ? burst : 1;
+}
+
+double pq_loss_gilbert_most(double burst)
+{
+	double b = burst_len(burst);
+	return b / (b + 1);
+}
+
 void pq_loss_gilbert(pq_loss_cfg *l, double mean, double burst)
 {
-	double r = 1.0 / (burst >= 1 ? burst : 1);
+	double r = 1.0 / burst_len(burst);
 	l->p = 0;
 	l->ge_r = r;
 	l->ge_p = fmin(1, mean * r / (1 - mean)); /* at the limit (exp/grid.c) exactly 1 */

@@ -1,5 +1,5 @@
-#include <errno.h>
 /* pq_chain_inspect, pq_chain_account, pq_chain_annotate: sizes of an existing chain. */
+#include <errno.h>
 #include <openssl/err.h>
 #include <openssl/pem.h>
 #include <openssl/x509v3.h>

@@ -282,7 +282,7 @@ static int against_base(pq_agg *a, pq_diag *d)
 		ttfb += g->diff_phase == PQ_AGG_TTFB;
 		for (int p = 0; b && p < PQ_AGG_PHASES; p++) {
 			pq_diag e = {0};
-			int rc = pq_boot_diff(b->v[p], b->n[p], g->v[p], g->n[p], 1000, a->seed, &g->vs[p], &e);
+			int rc = pq_boot_diff(b->v[p], b->n[p], g->v[p], g->n[p], PQ_AGG_BOOT_REPS, a->seed, &g->vs[p], &e);
 			if (rc == PQ_ENOMEM)
 				return pq_diag_set(d, rc, "report: %s", pq_diag_msg(&e));
 			g->has_vs[p] = rc == 0;

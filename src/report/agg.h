@@ -28,6 +28,11 @@
 #define PQ_AGG_MAX_HOSTS 8
 #define PQ_AGG_MAX_RTTS 32
 #define PQ_AGG_MAX_ARMS 64
+/* Resamples of every bootstrap difference the report shows (the key tables, the studies,
+ * the clients side by side, two runs side by side), and the same number as the pages
+ * say it in words (test_report checks that the two agree). */
+#define PQ_AGG_BOOT_REPS 1000
+#define PQ_AGG_BOOT_REPS_WORDS "1,000"
 
 enum pq_agg_phase { PQ_AGG_HS, PQ_AGG_TTFB, PQ_AGG_TTLB, PQ_AGG_PHASES };
 /* Chromium's parts of its first byte, per connection (exp/rdb.h): the network's part, its

@@ -178,7 +178,7 @@ static int slow_series(const pq_agg *a, pq_agg_slow *s)
 				b = &a->g[k];
 		pq_boot_result r;
 		int rc = b ? pq_boot_diff(b->v[PQ_AGG_TTLB], b->n[PQ_AGG_TTLB], g->v[PQ_AGG_TTLB],
-					  g->n[PQ_AGG_TTLB], 1000, a->seed, &r, NULL)
+					  g->n[PQ_AGG_TTLB], PQ_AGG_BOOT_REPS, a->seed, &r, NULL)
 			   : PQ_EINVAL;
 		if (rc == PQ_ENOMEM)
 			return rc;

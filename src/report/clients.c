@@ -32,12 +32,12 @@ static int fill_pair(const pq_agg *a, pq_agg_pair *p)
 {
 	const pq_agg_group *q = p->pq, *b = p->br;
 	pq_diag e = {0};
-	int rc = pq_boot_diff(q->v[PQ_AGG_TTFB], q->n[PQ_AGG_TTFB], b->v[PQ_AGG_TTFB], b->n[PQ_AGG_TTFB], 1000,
+	int rc = pq_boot_diff(q->v[PQ_AGG_TTFB], q->n[PQ_AGG_TTFB], b->v[PQ_AGG_TTFB], b->n[PQ_AGG_TTFB], PQ_AGG_BOOT_REPS,
 			      a->seed, &p->fb, &e);
 	if (rc == PQ_ENOMEM)
 		return rc;
 	p->has_fb = rc == 0;
-	rc = pq_boot_diff(q->v[PQ_AGG_TTFB], q->n[PQ_AGG_TTFB], b->br[PQ_AGG_BR_NET], b->nbr[PQ_AGG_BR_NET], 1000,
+	rc = pq_boot_diff(q->v[PQ_AGG_TTFB], q->n[PQ_AGG_TTFB], b->br[PQ_AGG_BR_NET], b->nbr[PQ_AGG_BR_NET], PQ_AGG_BOOT_REPS,
 			  a->seed, &p->net, &e);
 	if (rc == PQ_ENOMEM)
 		return rc;

@@ -65,7 +65,7 @@ void pq_clients_html(pq_out *o, const pq_agg *a)
 	pq_out_text(o, sum);
 	pq_out_printf(o, ".</p><p class=\"note\">One row per grid point both clients measured (the two differ in "
 			 "<code>client</code> only). Medians of the first byte with 95 %% intervals; differences are "
-			 "Chromium minus pqtls by bootstrap (1,000 resamples, seed %llu): of Chromium's whole first byte, "
+			 "Chromium minus pqtls by bootstrap (" PQ_AGG_BOOT_REPS_WORDS " resamples, seed %llu): of Chromium's whole first byte, "
 			 "and of its network-only one (the server's first flight received, then one request's round trip: "
 			 "what the link and TCP take, without Chromium's own work) against pqtls's, whose client's own "
 			 "work is microseconds. The whole difference is split into Chromium's certificate verification "

@@ -7,8 +7,6 @@
 
 #include "report/out.h"
 
-#define REPS 1000 /* bootstrap resamples, as the key table's */
-
 const pq_agg *pq_compare_agg_of(const pq_compare *c, const pq_compare_point *p)
 {
 	return p->ga ? c->a : c->b;
@@ -166,7 +164,7 @@ static int shared_point(pq_compare_point *p, uint64_t seed, pq_diag *d)
 	const pq_agg_group *x = p->ga, *y = p->gb;
 	p->phase = x->n[PQ_AGG_TTFB] && y->n[PQ_AGG_TTFB] ? PQ_AGG_TTFB : PQ_AGG_HS;
 	pq_diag e = {0};
-	int rc = pq_boot_diff(x->v[p->phase], x->n[p->phase], y->v[p->phase], y->n[p->phase], REPS, seed, &p->diff, &e);
+	int rc = pq_boot_diff(x->v[p->phase], x->n[p->phase], y->v[p->phase], y->n[p->phase], PQ_AGG_BOOT_REPS, seed, &p->diff, &e);
 	if (rc == PQ_ENOMEM)
 		return pq_diag_set(d, rc, "report: %s", pq_diag_msg(&e));
 	p->has_diff = rc == 0;

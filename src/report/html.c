@@ -382,7 +382,7 @@ static void compare_section(pq_out *o, const pq_compare *c)
 	pq_out_printf(o, ".</p><p class=\"note\">Grid points are matched by host and point_key (on every other dimension where one is set "
 			 "aside); each run's median with its "
 			 "95 %% interval (order statistics) in %s, or the handshake where either asked no response, and "
-			 "the difference of the medians, B minus A, by bootstrap (1,000 resamples of each run, seed %llu). "
+			 "the difference of the medians, B minus A, by bootstrap (" PQ_AGG_BOOT_REPS_WORDS " resamples of each run, seed %llu). "
 			 "A difference is measurable, and marked, when its interval excludes 0 and its near end is "
 			 "beyond what the endpoints of either run waited for a CPU in a median connection: two runs are "
 			 "measured at different moments, and each host can move its own medians by its waits.</p>"

@@ -259,7 +259,7 @@ void pq_keyhtml_section(pq_out *o, const pq_agg *a)
 	pq_out_printf(o, "<h2 id=\"key\">Key tables</h2><p class=\"note\">Medians over every successful "
 			 "connection of every trial, with a distribution-free 95 %% interval (order "
 			 "statistics). Differences against the first arm are bootstrap intervals "
-			 "(1,000 resamples, seed %llu); an interval that spans 0 reads \"no measurable "
+			 "(" PQ_AGG_BOOT_REPS_WORDS " resamples, seed %llu); an interval that spans 0 reads \"no measurable "
 			 "difference\". Model: round trips the flight model predicts, and the measured "
 			 "median over tcp_info's min RTT. Click a header of the long table to sort it.</p>",
 		      (unsigned long long)a->seed);

@@ -92,7 +92,7 @@ void pq_study_med(char *b, size_t n, const pq_agg_group *g, enum pq_agg_phase p)
 int pq_study_diff(const pq_agg *a, const pq_agg_group *x, const pq_agg_group *y, enum pq_agg_phase p,
 		pq_boot_result *r)
 {
-	return pq_boot_diff(x->v[p], x->n[p], y->v[p], y->n[p], 1000, a->seed, r, NULL) == 0;
+	return pq_boot_diff(x->v[p], x->n[p], y->v[p], y->n[p], PQ_AGG_BOOT_REPS, a->seed, r, NULL) == 0;
 }
 
 double pq_study_rtt_ms(const pq_agg_group *g)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/wire.h"
 #include "stats/boot.h"
 #include "stats/ci.h"
 #include "stats/sample.h"
@@ -59,7 +60,7 @@ static void blog_verdict(pq_agg_study *s, const pq_agg_group *e, const pq_agg_gr
 			 "(as OpenSSL writes it, each write's tail its own segment), past what the initial window of %d "
 			 "segments delivers at once, so it waits for an ACK; the blog's 7.7 kB chain fit in one window",
 			 r->diff, r->diff / rtt, m->cell->flight_bytes, m->cell->flight_segs,
-			 m->cell->initcwnd > 0 ? m->cell->initcwnd : 10);
+			 m->cell->initcwnd > 0 ? m->cell->initcwnd : PQ_WIRE_IW_DEFAULT);
 	} else {
 		s->agrees = 0;
 		snprintf(s->verdict, sizeof s->verdict,

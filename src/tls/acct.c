@@ -2,6 +2,7 @@
 
 #include "core/tcpsegs.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* RFC 8446 4.1.3: a ServerHello with this random is a HelloRetryRequest. */
@@ -53,6 +54,15 @@ void pq_tls_acct_init(pq_tls_acct *a, pq_clock *clock)
 void pq_tls_acct_watch_fd(pq_tls_acct *a, int fd)
 {
 	a->fd = fd;
+}
+
+void pq_tls_acct_names(SSL *ssl, char *group, size_t group_n, char *sigalg, size_t sigalg_n)
+{
+	const char *g = SSL_get0_group_name(ssl), *sig = NULL;
+	snprintf(group, group_n, "%s", g ? g : "");
+	if (SSL_get0_peer_signature_name(ssl, &sig) != 1 || !sig)
+		sig = "";
+	snprintf(sigalg, sigalg_n, "%s", sig);
 }
 
 uint32_t pq_tls_acct_ch_segs(const pq_tls_acct *a, int which)

@@ -63,6 +63,9 @@ void pq_tls_acct_watch_fd(pq_tls_acct *a, int fd);
 /* The TCP data segments the first ClientHello (which = 0) and the second (which = 1,
  * after an HRR: its flight, the ChangeCipherSpec with it) took; 0 when unknown. */
 uint32_t pq_tls_acct_ch_segs(const pq_tls_acct *a, int which);
+/* What a connection negotiated, as text: its key-exchange group and the peer's signature
+ * scheme, each "" when there is none (before the handshake, or a resumption). */
+void pq_tls_acct_names(SSL *ssl, char *group, size_t group_n, char *sigalg, size_t sigalg_n);
 void pq_tls_acct_msg(pq_tls_acct *a, int write_p, int content_type, const unsigned char *buf,
 		     size_t len, int is_server);
 

@@ -1,5 +1,6 @@
 #include "tls/flight.h"
 
+#include "tls/acct.h"
 #include "tls/mem.h"
 
 #include <openssl/bio.h>
@@ -79,11 +80,7 @@ int pq_tls_flight_measure(SSL_CTX *server, SSL_CTX *client, pq_tls_flight *out, 
 	SSL_set_connect_state(c);
 	if ((rc = run(s, c, &cur_s, &cur_c, out, d)) < 0)
 		goto out;
-	const char *group = SSL_get0_group_name(c), *sig = NULL;
-	snprintf(out->group, sizeof out->group, "%s", group ? group : "");
-	if (SSL_get0_peer_signature_name(c, &sig) != 1 || !sig)
-		sig = "";
-	snprintf(out->sigalg, sizeof out->sigalg, "%s", sig);
+	pq_tls_acct_names(c, out->group, sizeof out->group, out->sigalg, sizeof out->sigalg);
 	rc = 0;
 out:
 	BIO_free(bs);

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "tls/acct.h"
 #include "tls/io.h"
 
 /* A full handshake takes four flights; allow many more steps for partial writes into
@@ -70,11 +71,7 @@ static int one(SSL_CTX *server, SSL_CTX *client, pq_tls_cpu_fn cpu, pq_tls_mem_r
 		rc = pq_diag_set(d, PQ_ESTATE, "in-memory handshake: no progress after %d steps", MAX_STEPS);
 		goto out;
 	}
-	const char *group = SSL_get0_group_name(c), *sig = NULL;
-	snprintf(out->group, sizeof out->group, "%s", group ? group : "");
-	if (SSL_get0_peer_signature_name(c, &sig) != 1 || !sig)
-		sig = "";
-	snprintf(out->sigalg, sizeof out->sigalg, "%s", sig);
+	pq_tls_acct_names(c, out->group, sizeof out->group, out->sigalg, sizeof out->sigalg);
 	out->handshakes++;
 	rc = 0;
 out:

@@ -104,7 +104,7 @@ void pq_tls_quic_wire_dgram(pq_tls_quic_wire *w, int tx, const uint8_t *d, size_
 		w->prevalid_tx += n;
 		/* No room left for one more full datagram: the limit, not the flight, ended
 		 * this burst. Judged at each send, as the budget grows with what arrives. */
-		if (w->prevalid_tx + PQ_TLS_QUIC_MIN_INITIAL > PQ_TLS_QUIC_AMP_FACTOR * w->prevalid_rx)
+		if (w->prevalid_tx + PQ_WIRE_QUIC_MIN_INITIAL > PQ_WIRE_QUIC_AMP_FACTOR * w->prevalid_rx)
 			w->amp_held = 1;
 	} else if (!w->validated) {
 		w->prevalid_rx += n;
@@ -124,7 +124,7 @@ int pq_tls_quic_server_held(const pq_tls_quic_wire *w)
 int pq_tls_quic_client_saw_held(const pq_tls_quic_wire *w)
 {
 	return !w->retry && w->first_bytes > 0 &&
-	       w->bytes[PQ_RX] > PQ_TLS_QUIC_AMP_FACTOR * w->first_bytes;
+	       w->bytes[PQ_RX] > PQ_WIRE_QUIC_AMP_FACTOR * w->first_bytes;
 }
 
 int pq_tls_quic_check(const pq_tls_config *cfg, pq_diag *d)

@@ -26,13 +26,10 @@
 #include <stdint.h>
 
 #include "core/err.h"
+#include "core/wire.h"
 #include "tls/ctx.h"
 
 #define PQ_TLS_QUIC_ALPN "hq-interop"
-/* RFC 9000 8.1 */
-#define PQ_TLS_QUIC_AMP_FACTOR 3
-/* RFC 9000 14.1: a client pads its Initial datagrams to at least this. */
-#define PQ_TLS_QUIC_MIN_INITIAL 1200
 
 /* What a datagram holds: one bit per long-header packet type coalesced in it, and one
  * for a short-header (1-RTT) packet. */
@@ -71,7 +68,7 @@ void pq_tls_quic_wire_done(pq_tls_quic_wire *w);
 
 /* Server side: did the amplification limit hold the server's flight? True when, at
  * some send before the client's address was validated, the server had sent so much
- * that one more datagram of PQ_TLS_QUIC_MIN_INITIAL bytes would have passed three times
+ * that one more datagram of PQ_WIRE_QUIC_MIN_INITIAL bytes would have passed three times
  * what it had received by then. */
 int pq_tls_quic_server_held(const pq_tls_quic_wire *w);
 

@@ -109,7 +109,7 @@ static void measured(void **state)
 		assert_int_equal(r->status, 200);
 		/* OpenSSL's default groups offer X25519MLKEM768: two Initial datagrams. */
 		assert_int_equal(r->quic_first_dgrams, 2);
-		assert_true(r->quic_first_bytes >= 2 * PQ_TLS_QUIC_MIN_INITIAL);
+		assert_true(r->quic_first_bytes >= 2 * PQ_WIRE_QUIC_MIN_INITIAL);
 		assert_true(r->quic_dgrams[PQ_RX] >= 2 && r->quic_bytes[PQ_RX] > 1000);
 		assert_int_equal(r->quic_retry, 0);
 	}

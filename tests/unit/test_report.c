@@ -93,6 +93,19 @@ static const char *esc(int mode, const char *s)
 	return buf;
 }
 
+/* The resamples as the pages say them in words are the number the bootstraps use. */
+static void boot_reps_words(void **state)
+{
+	(void)state;
+	char digits[16];
+	size_t n = 0;
+	for (const char *c = PQ_AGG_BOOT_REPS_WORDS; *c && n + 1 < sizeof digits; c++)
+		if (*c != ',')
+			digits[n++] = *c;
+	digits[n] = '\0';
+	assert_int_equal(strtol(digits, NULL, 10), PQ_AGG_BOOT_REPS);
+}
+
 static void names_escaped(void **state)
 {
 	(void)state;
@@ -575,7 +588,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(ticks), cmocka_unit_test(out_escapes_and_saves), cmocka_unit_test(chart), cmocka_unit_test(mark_labels),
-	    cmocka_unit_test(names_escaped), cmocka_unit_test(studies_rows), cmocka_unit_test(figure5_zero_rtt), cmocka_unit_test(size_lines_by_family),
+	    cmocka_unit_test(names_escaped), cmocka_unit_test(boot_reps_words), cmocka_unit_test(studies_rows), cmocka_unit_test(figure5_zero_rtt), cmocka_unit_test(size_lines_by_family),
 	    cmocka_unit_test(baseline_by_distance), cmocka_unit_test(no_step_at_cpu_bound_rtt),
 	    cmocka_unit_test(fidelity_per_cell), cmocka_unit_test(none_as_words),
 	    cmocka_unit_test(verdict_counts_round_trips),

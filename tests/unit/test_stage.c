@@ -260,6 +260,11 @@ static void loss_mean_and_gilbert(void **state)
 	assert_true(fabs(pq_loss_mean(&g) - 0.06) < 1e-12);
 	pq_loss_gilbert(&g, 0.5, 0.5); /* a burst below 1 counts as 1 */
 	assert_true(fabs(g.ge_r - 1) < 1e-12 && fabs(pq_loss_mean(&g) - 0.5) < 1e-12);
+	/* the most a burst reaches: there the good state's exit is certain */
+	assert_true(fabs(pq_loss_gilbert_most(3) - 0.75) < 1e-12);
+	assert_true(fabs(pq_loss_gilbert_most(0.5) - 0.5) < 1e-12);
+	pq_loss_gilbert(&g, pq_loss_gilbert_most(3), 3);
+	assert_true(fabs(g.ge_p - 1) < 1e-12 && fabs(pq_loss_mean(&g) - 0.75) < 1e-12);
 	pq_loss_cfg half = {.ge_p = 0.1, .ge_r = 0.1, .loss_bad = 0.5, .loss_good = 0.1};
 	assert_true(fabs(pq_loss_mean(&half) - 0.3) < 1e-12);
 }
