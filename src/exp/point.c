@@ -155,6 +155,7 @@ static const pq_name chain_names[] = {
 	{"mtc", "mtc"},
 	{"scts", "scts"},
 	{"sct_alg", "sct-alg"},
+	{"tai", "tai yes"},
 	{NULL, NULL},
 };
 
@@ -170,6 +171,7 @@ void pq_exp_point_chain(const pq_exp_point *p, pq_chain_spec *s)
 	s->mtc = p->mtc;
 	s->scts = p->scts;
 	s->sct_alg = p->sct_alg;
+	s->tai = p->tai;
 	if (p->mtc != PQ_MTC_NONE)
 		s->mtc_tree_size = 1u << 20; /* the paper's batch of about a million entries */
 }

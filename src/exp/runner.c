@@ -15,6 +15,7 @@
 #include "net/check.h"
 #include "net/link.h"
 #include "pki/acct.h"
+#include "pki/files.h"
 #include "core/proc.h"
 #include "core/sched.h"
 #include "stats/sample.h"
@@ -120,7 +121,9 @@ static int load_config(cellrun *r, const char *target, pq_diag *d)
 		return rc;
 	const char *ca = r->g->ca[0] ? r->g->ca : NULL;
 	if (!ca && r->chain) {
-		snprintf(r->ca, sizeof r->ca, "%s/root.pem", r->chain->info.dir);
+		/* trust anchor identifiers: the client's store holds the intermediates too */
+		snprintf(r->ca, sizeof r->ca, "%s/%s", r->chain->info.dir,
+			 r->chain->info.n_held ? PQ_CHAIN_FILE_TRUST : PQ_CHAIN_FILE_ROOT);
 		ca = r->ca;
 	}
 	int insecure = ca && strcmp(ca, "insecure") == 0;

@@ -90,6 +90,31 @@ static int self_signed(X509 *x)
 	return X509_check_issued(x, x) == X509_V_OK;
 }
 
+/* What the intermediates the client holds would have added: to the Certificate message
+ * (each entry 3 + DER + 2 bytes) and to the first flight of the first group. */
+static int account_held(pq_chain_info *info, size_t *der, pq_diag *d)
+{
+	info->held_der = info->held_cert_msg = info->held_flight_saved = 0;
+	for (size_t i = 0; i < info->n_held && info->n + i < PQ_CHAIN_MAX_CERTS; i++) {
+		der[info->n + i] = info->held[i].der_bytes;
+		info->held_der += info->held[i].der_bytes;
+		info->held_cert_msg += 3 + info->held[i].der_bytes + 2;
+	}
+	if (!info->n_held || !info->n_flight || info->n + info->n_held > PQ_CHAIN_MAX_CERTS)
+		return 0;
+	pq_chain_flight *f = &info->flight[0];
+	pq_acct_in in = {.der = der,
+			 .n = info->n + info->n_held,
+			 .sig_bytes = info->cv_sig_bytes,
+			 .server_share = f->group->server_share,
+			 .cv_carry = info->cv_carry};
+	pq_acct whole;
+	int rc = pq_acct_flight(&in, &whole, d);
+	if (!rc)
+		info->held_flight_saved = whole.flight - f->acct.flight;
+	return rc;
+}
+
 int pq_chain_account(pq_chain_info *info, pq_diag *d)
 {
 	size_t der[PQ_CHAIN_MAX_CERTS];
@@ -117,7 +142,7 @@ int pq_chain_account(pq_chain_info *info, pq_diag *d)
 		if (rc)
 			return rc;
 	}
-	return 0;
+	return account_held(info, der, d);
 }
 
 static int inspect_file(const char *path, pq_chain_info *info, int from_dir, pq_diag *d)
@@ -143,6 +168,34 @@ static int inspect_file(const char *path, pq_chain_info *info, int from_dir, pq_
 		if (k)
 			pq_alg_describe_key(k, name, sizeof name, &pub, &sig, &info->leaf_tls_ok);
 		info->cv_sig_bytes = info->cv_sig_wire = sig;
+	}
+	for (size_t i = 0; i < n; i++)
+		X509_free(x[i]);
+	return rc;
+}
+
+/* trust.pem (trust anchor identifiers): the certificates other than self-signed ones are
+ * the intermediates the client holds, left out of chain.pem. No file: none. */
+static int inspect_held(const char *dir, pq_chain_info *info, pq_diag *d)
+{
+	char path[4200];
+	struct stat st;
+	snprintf(path, sizeof path, "%s/" PQ_CHAIN_FILE_TRUST, dir);
+	if (stat(path, &st) != 0)
+		return 0;
+	X509 *x[PQ_CHAIN_MAX_INT + 1] = {0};
+	size_t n = 0;
+	int rc = read_pem(path, x, PQ_CHAIN_MAX_INT + 1, &n, d);
+	for (size_t i = 0; !rc && i < n; i++) {
+		if (self_signed(x[i]))
+			continue;
+		if (info->n_held == PQ_CHAIN_MAX_INT) {
+			rc = pq_diag_set(d, PQ_ETOOBIG, "%s: more than %d intermediates", path, PQ_CHAIN_MAX_INT);
+			break;
+		}
+		char role[32];
+		snprintf(role, sizeof role, "intermediate %zu", info->n + info->n_held);
+		describe(x[i], role, &info->held[info->n_held++]);
 	}
 	for (size_t i = 0; i < n; i++)
 		X509_free(x[i]);
@@ -200,6 +253,8 @@ int pq_chain_inspect(const char *path, pq_chain_info *info, pq_diag *d)
 		rc = inspect_file(info->source, info, 1, d);
 		if (!rc && stat(root, &st) == 0)
 			rc = inspect_root(root, info, d);
+		if (!rc)
+			rc = inspect_held(path, info, d);
 		char alg[64];
 		if (!rc && !(rc = pq_chain_sigpad_read(path, path, &info->cv_carry, alg, sizeof alg, d)))
 		{
@@ -256,7 +311,7 @@ int pq_chain_annotate(pq_chain_info *info, const pq_chain_spec *s, pq_diag *d)
 {
 	info->has_spec = 1;
 	info->spec = *s;
-	size_t k = info->n - 1; /* intermediates in chain.pem */
+	size_t k = info->n + info->n_held - 1; /* intermediates, sent or held */
 	info->emulation[0] = '\0';
 	if (s->mtc) {
 		const pq_alg *cos = s->mtc_cosigner ? s->mtc_cosigner : s->leaf;
@@ -282,6 +337,8 @@ int pq_chain_annotate(pq_chain_info *info, const pq_chain_spec *s, pq_diag *d)
 		for (size_t j = 0; j < info->n; j++)
 			emulate_cert(&info->cert[j], j ? s->inter : s->leaf,
 				     j == k ? s->root : s->inter);
+		for (size_t j = info->n; j <= k; j++)
+			emulate_cert(&info->held[j - info->n], s->inter, j == k ? s->root : s->inter);
 		if (info->has_root)
 			emulate_cert(&info->root, s->root, s->root);
 		const pq_alg *comp = s->leaf->base    ? s->leaf

@@ -112,13 +112,22 @@ static void desc_to_ms(pq_ci_desc *c)
 		*f[i] = *f[i] / 1e3;
 }
 
+/* The intermediates the server sent: none with trust anchor identifiers (the client
+ * holds them), else the chain's. */
+static int sent_intermediates(const pq_rdb_cell *c)
+{
+	const pq_dimval *t = &c->dim[PQ_D_TAI];
+	return t->kind == PQ_DV_TEXT && strcmp(t->s, "yes") == 0 ? 0 : c->intermediates;
+}
+
 static const pq_model_base *cached_base(model_cache *mc, size_t *nmc, const pq_rdb_cell *c)
 {
 	char offer[160], server[64];
 	int has_offer = cell_offer(c, offer, sizeof offer, server, sizeof server);
+	int inter = sent_intermediates(c);
 	for (size_t i = 0; i < *nmc; i++)
 		if (strcmp(mc[i].leaf, c->leaf) == 0 && strcmp(mc[i].group, c->group) == 0 &&
-		    mc[i].inter == c->intermediates && mc[i].one_write == c->one_write &&
+		    mc[i].inter == inter && mc[i].one_write == c->one_write &&
 		    strcmp(mc[i].offer, offer) == 0 && strcmp(mc[i].server, server) == 0)
 			return mc[i].ok ? &mc[i].base : NULL;
 	if (*nmc == MODEL_CACHE)
@@ -128,9 +137,9 @@ static const pq_model_base *cached_base(model_cache *mc, size_t *nmc, const pq_r
 	snprintf(m->group, sizeof m->group, "%s", c->group);
 	snprintf(m->offer, sizeof m->offer, "%s", offer);
 	snprintf(m->server, sizeof m->server, "%s", server);
-	m->inter = c->intermediates;
+	m->inter = inter;
 	m->one_write = c->one_write;
-	m->ok = pq_model_base_alg(c->leaf, "chain_leaf", c->intermediates, c->group,
+	m->ok = pq_model_base_alg(c->leaf, "chain_leaf", inter, c->group,
 				  c->one_write ? SIZE_MAX : 0, &m->base, NULL) == 0;
 	/* The client's side of the cell's offer: its ClientHello(s) and the HRR, measured. */
 	pq_tls_hello h;
