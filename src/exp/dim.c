@@ -517,6 +517,19 @@ void pq_dim_apply(enum pq_dim_id k, const pq_exp_val *v, pq_exp_point *p)
 		pq_dims[k].apply(v, p);
 }
 
+int pq_dim_irrelevant(enum pq_dim_id k, const pq_exp_point *p)
+{
+	return k == PQ_D_SCT_ALG && p->scts == 0;
+}
+
+int pq_dim_drop_irrelevant(pq_exp_point *p)
+{
+	if (!pq_dim_irrelevant(PQ_D_SCT_ALG, p) || !p->sct_alg)
+		return -1;
+	p->sct_alg = NULL;
+	return PQ_D_SCT_ALG;
+}
+
 int pq_dim_canon(const pq_exp_point *p, unsigned flags, char *buf, size_t n)
 {
 	size_t len = 0;

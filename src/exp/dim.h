@@ -128,6 +128,12 @@ const char *pq_dim_allowed(const pq_dim *k, char *buf, size_t n);
 void pq_dim_print_keys(FILE *f);
 /* Applies value v of dimension k to a point (global keys: nothing). */
 void pq_dim_apply(enum pq_dim_id k, const pq_exp_val *v, pq_exp_point *p);
+/* The one value a point's other values make irrelevant: the SCTs' algorithm without SCTs
+ * (scts = 0) changes no chain. pq_dim_irrelevant says whether dimension k is so for p;
+ * pq_dim_drop_irrelevant clears it (as if not given), so that such points share one key,
+ * and returns the dimension cleared or -1. */
+int pq_dim_irrelevant(enum pq_dim_id k, const pq_exp_point *p);
+int pq_dim_drop_irrelevant(pq_exp_point *p);
 
 /* The canonical text of the dimensions with all of `flags` set (0: every non-global
  * one), in table order. Length, or PQ_ETOOBIG. */
