@@ -21,7 +21,7 @@ struct certs_opts {
 	const char *sig, *root, *inter, *leaf, *out, *inspect, *cosigner, *sct_alg;
 	long long intermediates, tree_size, scts;
 	uint64_t pad_leaf_to, pad_chain_to;
-	int mtc, force, json, list, tai;
+	int mtc, force, json, list, tai, ocsp;
 };
 
 #define O(f) offsetof(struct certs_opts, f)
@@ -53,6 +53,10 @@ static const pq_opt certs_opts_table[] = {
     {"tai", 0, PQ_OPT_FLAG, O(tai), NULL, NULL,
      "trust anchor identifiers: chain.pem is the leaf alone, the intermediates go to trust.pem "
      "(the client holds them: load it as the CA file); needs --intermediates 1..4",
+     NULL, 0, 0},
+    {"ocsp", 0, PQ_OPT_FLAG, O(ocsp), NULL, NULL,
+     "an OCSP staple: the leaf's OCSP response signed by its issuer (ocsp.der; an emulated issuer's "
+     "signature padded to its size), stapled by serve to clients that ask (bench --ocsp)",
      NULL, 0, 0},
     {"out", 'o', PQ_OPT_STR, O(out), "DIR", NULL,
      "write the chain to DIR (default: the chain cache, ${PQTLS_CACHE:-~/.cache/pqtls}/chains)",
@@ -170,6 +174,7 @@ static int make_spec(const struct certs_opts *o, pq_chain_spec *s, pq_diag *d)
 		return rc;
 	s->scts = (int)o->scts;
 	s->tai = o->tai;
+	s->ocsp = o->ocsp;
 	s->intermediates = (int)o->intermediates;
 	s->pad_leaf_to = (size_t)o->pad_leaf_to;
 	s->pad_chain_to = (size_t)o->pad_chain_to;

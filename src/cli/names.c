@@ -56,6 +56,7 @@ const pq_name pq_cli_chain_names[] = {
 	{"scts", "--scts"},
 	{"sct_alg", "--sct-alg"},
 	{"tai", "--tai"},
+	{"ocsp", "--ocsp"},
 	{"outdir", "--out"},
 	{"force", "--force"},
 	{"inspect", "--inspect"},

@@ -13,6 +13,7 @@
 #include "pki/dir.h"
 #include "pki/files.h"
 #include "pki/manifest.h"
+#include "pki/ocsp.h"
 #include "pki/pad.h"
 
 #define MAX_LEVELS (PQ_CHAIN_MAX_INT + 2)
@@ -234,6 +235,30 @@ static int write_dir(struct built *b, const pq_chain_spec *s, const char *dir, p
 	return 0;
 }
 
+/* The leaf's OCSP response, signed by its issuer (an emulated issuer's signature padded to
+ * its size), as PQ_CHAIN_FILE_OCSP. */
+static int write_ocsp(struct built *b, const pq_chain_spec *s, const char *dir, pq_diag *d)
+{
+	if (!s->ocsp)
+		return 0;
+	int leaf = b->n - 1, issuer = leaf - 1;
+	unsigned char *der = NULL;
+	size_t len = 0;
+	int64_t now = s->not_before ? s->not_before : (int64_t)time(NULL) - 3600;
+	int rc = pq_ocsp_make(b->cert[leaf], b->cert[issuer], b->key[issuer], b->alg[issuer],
+			      b->alg[issuer]->emu_sig_extra, now, &der, &len, d);
+	if (rc)
+		return rc;
+	char path[4200];
+	snprintf(path, sizeof path, "%s/" PQ_CHAIN_FILE_OCSP, dir);
+	FILE *f = fopen(path, "wb");
+	int bad = !f || fwrite(der, 1, len, f) != len;
+	if (f && fclose(f) != 0)
+		bad = 1;
+	OPENSSL_free(der);
+	return bad ? pq_diag_set(d, PQ_EIO, "cannot write %s", path) : 0;
+}
+
 /* A size-emulated leaf: what the server carries beyond the real CertificateVerify. */
 static int write_sigpad(const pq_chain_info *info, const pq_chain_spec *s, const char *dir, pq_diag *d)
 {
@@ -283,7 +308,8 @@ int pq_chain_make(const pq_chain_spec *s, const char *outdir, int force, pq_chai
 		rc = pq_pki_dir_tmp(outdir, s->names, tmp, sizeof tmp, d);
 	if (rc)
 		goto out;
-	if ((rc = write_dir(&b, s, tmp, d)) || (rc = pq_chain_inspect(tmp, info, d)))
+	if ((rc = write_dir(&b, s, tmp, d)) || (rc = write_ocsp(&b, s, tmp, d)) ||
+	    (rc = pq_chain_inspect(tmp, info, d)))
 		goto out;
 	snprintf(info->dir, sizeof info->dir, "%s", outdir);
 	snprintf(info->source, sizeof info->source, "%s/" PQ_CHAIN_FILE_CHAIN, outdir);

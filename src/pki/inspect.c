@@ -9,6 +9,7 @@
 
 #include "pki/chain.h"
 #include "pki/files.h"
+#include "pki/ocsp.h"
 #include "pki/pad.h"
 
 static void describe(X509 *x, const char *role, pq_cert_info *c)
@@ -107,7 +108,8 @@ static int account_held(pq_chain_info *info, size_t *der, pq_diag *d)
 			 .n = info->n + info->n_held,
 			 .sig_bytes = info->cv_sig_bytes,
 			 .server_share = f->group->server_share,
-			 .cv_carry = info->cv_carry};
+			 .cv_carry = info->cv_carry,
+			 .staple = pq_ocsp_entry_bytes(info->ocsp_bytes)};
 	pq_acct whole;
 	int rc = pq_acct_flight(&in, &whole, d);
 	if (!rc)
@@ -121,7 +123,7 @@ int pq_chain_account(pq_chain_info *info, pq_diag *d)
 	info->chain_der = 0;
 	for (size_t i = 0; i < info->n; i++)
 		info->chain_der += der[i] = info->cert[i].der_bytes;
-	info->cert_msg = pq_acct_cert_msg(der, info->n) + info->cv_carry;
+	info->cert_msg = pq_acct_cert_msg(der, info->n) + info->cv_carry + pq_ocsp_entry_bytes(info->ocsp_bytes);
 	info->tls12_list = pq_acct_tls12_list(der, info->n);
 	info->tls12_body = info->tls12_list + 3;
 	info->n_flight = 0;
@@ -135,7 +137,8 @@ int pq_chain_account(pq_chain_info *info, pq_diag *d)
 				 .n = info->n,
 				 .sig_bytes = info->cv_sig_bytes,
 				 .server_share = grp->server_share,
-				 .cv_carry = info->cv_carry};
+				 .cv_carry = info->cv_carry,
+				 .staple = pq_ocsp_entry_bytes(info->ocsp_bytes)};
 		pq_chain_flight *f = &info->flight[info->n_flight++];
 		f->group = grp;
 		int rc = pq_acct_flight(&in, &f->acct, d);
@@ -255,6 +258,10 @@ int pq_chain_inspect(const char *path, pq_chain_info *info, pq_diag *d)
 			rc = inspect_root(root, info, d);
 		if (!rc)
 			rc = inspect_held(path, info, d);
+		char ocsp[sizeof info->source];
+		snprintf(ocsp, sizeof ocsp, "%s/" PQ_CHAIN_FILE_OCSP, path);
+		if (!rc && stat(ocsp, &st) == 0)
+			info->ocsp_bytes = (size_t)st.st_size;
 		char alg[64];
 		if (!rc && !(rc = pq_chain_sigpad_read(path, path, &info->cv_carry, alg, sizeof alg, d)))
 		{
@@ -365,6 +372,15 @@ int pq_chain_annotate(pq_chain_info *info, const pq_chain_spec *s, pq_diag *d)
 			 "%s%d embedded SCTs (%s signatures) are a SIZE EMULATION: a pad extension of "
 			 "their list's %zu bytes in the leaf",
 			 len ? "; " : "", s->scts, s->sct_alg ? s->sct_alg->name : "ecdsa-p256", info->sct_bytes);
+	}
+	const pq_alg *issuer = s->intermediates > 0 ? s->inter : s->root;
+	info->ocsp_pad = info->ocsp_bytes ? issuer->emu_sig_extra : 0;
+	if (info->ocsp_pad) {
+		size_t len = strlen(info->emulation);
+		snprintf(info->emulation + len, sizeof info->emulation - len,
+			 "%sthe OCSP response is signed with the issuer's real key and padded by %zu bytes to the "
+			 "size of a %s signature (a SIZE EMULATION of its signature)",
+			 len ? "; " : "", info->ocsp_pad, issuer->name);
 	}
 	if (s->leaf->base) {
 		info->cv_sig_bytes = s->leaf->sig_bytes;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "pki/files.h"
+#include "pki/ocsp.h"
 
 static const char *mtc_name(enum pq_mtc_mode m)
 {
@@ -38,6 +39,7 @@ static cJSON *spec_json(const pq_chain_spec *s, size_t proof, size_t sct_bytes)
 	cJSON_AddStringToObject(o, "sct_alg", s->scts ? (s->sct_alg ? s->sct_alg->name : "ecdsa-p256") : "none");
 	cJSON_AddNumberToObject(o, "sct_extension_bytes", (double)sct_bytes);
 	cJSON_AddBoolToObject(o, "tai", s->tai);
+	cJSON_AddBoolToObject(o, "ocsp", s->ocsp);
 	return o;
 }
 
@@ -105,6 +107,19 @@ static cJSON *tai_json(const pq_chain_info *info)
 	return o;
 }
 
+/* The OCSP staple: the response and what it adds to the leaf's CertificateEntry. */
+static cJSON *ocsp_json(const pq_chain_info *info)
+{
+	if (!info->ocsp_bytes)
+		return cJSON_CreateNull();
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "file", PQ_CHAIN_FILE_OCSP);
+	cJSON_AddNumberToObject(o, "response_bytes", (double)info->ocsp_bytes);
+	cJSON_AddNumberToObject(o, "certificate_entry_bytes", (double)pq_ocsp_entry_bytes(info->ocsp_bytes));
+	cJSON_AddNumberToObject(o, "emulated_pad_bytes", (double)info->ocsp_pad);
+	return o;
+}
+
 char *pq_manifest_json(const pq_chain_info *info)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -129,6 +144,7 @@ char *pq_manifest_json(const pq_chain_info *info)
 		cJSON_AddItemToArray(certs, cert_json(&info->root, 0));
 	cJSON_AddNumberToObject(o, "chain_der_bytes", (double)info->chain_der);
 	cJSON_AddItemToObject(o, "trust_anchor_identifiers", tai_json(info));
+	cJSON_AddItemToObject(o, "ocsp_staple", ocsp_json(info));
 	cJSON *t12 = cJSON_AddObjectToObject(o, "tls12");
 	cJSON_AddNumberToObject(t12, "certificate_list_len", (double)info->tls12_list);
 	cJSON_AddNumberToObject(t12, "certificate_msg_body_len", (double)info->tls12_body);
@@ -195,6 +211,10 @@ void pq_manifest_print(FILE *f, const pq_chain_info *info)
 	fprintf(f, "TLS 1.3 Certificate msg:   %zu bytes", info->cert_msg);
 	if (info->cv_carry)
 		fprintf(f, " (with the %zu-byte signature pad in the leaf's entry)", info->cv_carry);
+	if (info->ocsp_bytes)
+		fprintf(f, "%s(with the %zu-byte OCSP staple: a %zu-byte response%s)", info->cv_carry ? "\n                           " : " ",
+			pq_ocsp_entry_bytes(info->ocsp_bytes), info->ocsp_bytes,
+			info->ocsp_pad ? ", its signature padded to the emulated issuer's" : "");
 	fputc('\n', f);
 	fprintf(f, "TLS 1.2 certificate_list:  %zu bytes (Certificate body %zu)\n",
 		info->tls12_list, info->tls12_body);

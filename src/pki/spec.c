@@ -99,6 +99,11 @@ int pq_chain_spec_check(const pq_chain_spec *s, pq_diag *d)
 					   "SignedCertificateTimestampList's 65,535 bytes; at most %d fit",
 					   N("scts"), s->scts, s->scts, sig, a->name, fit);
 	}
+	if (s->ocsp && s->mtc != PQ_MTC_NONE)
+		return pq_diag_set(d, PQ_EINVAL,
+				   "%s: a Merkle Tree Certificate is not revoked by OCSP (its log and landmarks "
+				   "are), so it gets no staple; accepted: %s with an X.509 chain (%s none)",
+				   N("ocsp"), N("ocsp"), N("mtc"));
 	if (s->tai && (s->mtc != PQ_MTC_NONE || s->intermediates == 0))
 		return pq_diag_set(d, PQ_EINVAL,
 				   "%s: trust anchor identifiers leave out the intermediates the client "
@@ -130,6 +135,9 @@ void pq_chain_spec_key(const pq_chain_spec *s, char *buf, size_t n)
 		len = (int)strlen(buf); /* tai only when asked for, like scts */
 		if (s->tai && (size_t)len < n)
 			snprintf(buf + len, n - (size_t)len, " tai=yes");
+		len = (int)strlen(buf); /* ocsp the same way */
+		if (s->ocsp && (size_t)len < n)
+			snprintf(buf + len, n - (size_t)len, " ocsp=yes");
 	}
 }
 

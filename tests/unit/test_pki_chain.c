@@ -448,6 +448,43 @@ static void tai(void **state)
 	assert_int_equal(info.n_held, 1);
 }
 
+/* An OCSP staple: ocsp.der counted in the Certificate message (8 bytes of framing + the
+ * response), an emulated issuer's response padded by its signature's extra bytes, the
+ * staple in the cache key, an MTC refused. */
+static void ocsp(void **state)
+{
+	(void)state;
+	pq_chain_spec s;
+	pq_chain_info plain, with, emu;
+	pq_diag d = {0};
+	char out[300], key[512];
+	spec(&s, "ed25519", 1);
+	path(out, sizeof out, "plain");
+	assert_int_equal(pq_chain_make(&s, out, 0, &plain, &d), 0);
+	assert_int_equal(plain.ocsp_bytes, 0);
+	s.ocsp = 1;
+	pq_chain_spec_key(&s, key, sizeof key);
+	assert_non_null(strstr(key, " ocsp=yes"));
+	path(out, sizeof out, "ocsp");
+	assert_int_equal(pq_chain_make(&s, out, 0, &with, &d), 0);
+	assert_true(with.ocsp_bytes > 200);
+	assert_int_equal(with.ocsp_pad, 0);
+	assert_int_equal(with.cert_msg, plain.cert_msg + 8 + with.ocsp_bytes);
+	spec(&s, "emu-mayo-2", 1);
+	s.ocsp = 1;
+	path(out, sizeof out, "ocsp-emu");
+	assert_int_equal(pq_chain_make(&s, out, 0, &emu, &d), 0);
+	assert_int_equal(emu.ocsp_pad, 186 - 64);
+	assert_int_equal(emu.ocsp_bytes, with.ocsp_bytes + 186 - 64); /* both Ed25519 underneath */
+	assert_non_null(strstr(emu.emulation, "OCSP response is signed with the issuer's real key"));
+	spec(&s, "ml-dsa-44", 0);
+	s.ocsp = 1;
+	s.mtc = PQ_MTC_LANDMARK;
+	s.mtc_tree_size = 4400000;
+	assert_int_equal(pq_chain_spec_check(&s, &d), PQ_EINVAL);
+	assert_non_null(strstr(d.msg, "ocsp: a Merkle Tree Certificate is not revoked by OCSP"));
+}
+
 /* manifest.json carries every certificate (root last, not in the chain) and the flights;
  * the table shows the same numbers. */
 /* The cache key names every parameter apart: a padded size is never read into another
@@ -543,6 +580,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(size_emulation, setup, teardown),
 	    cmocka_unit_test_setup_teardown(scts, setup, teardown),
 	    cmocka_unit_test_setup_teardown(tai, setup, teardown),
+	    cmocka_unit_test_setup_teardown(ocsp, setup, teardown),
 	    cmocka_unit_test_setup_teardown(manifest_fields, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
