@@ -71,6 +71,7 @@ APPLY(ap_mtc, p->mtc = v->i == 1 ? PQ_MTC_STANDALONE : v->i == 2 ? PQ_MTC_LANDMA
 APPLY(ap_scts, p->scts = (int)v->i)
 APPLY(ap_sct_alg, p->sct_alg = v->ptr)
 APPLY(ap_tai, p->tai = (int)v->i)
+APPLY(ap_ocsp, p->ocsp = (int)v->i)
 APPLY(ap_comp, snprintf(p->cert_comp, sizeof p->cert_comp, "%s", v->s))
 CANON(cn_leaf, "leaf=%s;", p->leaf->name)
 CANON(cn_inter, "inter=%s;", p->inter->name)
@@ -88,6 +89,7 @@ CANON(cn_scts, "%s%.0d%s", p->scts ? "scts=" : "", p->scts, p->scts ? ";" : "")
 CANON(cn_sct_alg, "%s%s%s", p->sct_alg ? "sct_alg=" : "", p->sct_alg ? p->sct_alg->name : "", p->sct_alg ? ";" : "")
 /* No trust anchor identifiers add nothing: older cells keep their keys. */
 CANON(cn_tai, "%s", p->tai ? "tai=yes;" : "")
+CANON(cn_ocsp, "%s", p->ocsp ? "ocsp=yes;" : "")
 CANON(cn_comp, "comp=%s;", p->cert_comp)
 /* A remote server's chain is its own: recorded as such, never as the defaults. */
 EFF(ef_leaf, if (p->remote) dv_text(o, "remote"); else dv_text(o, p->leaf->name))
@@ -100,6 +102,7 @@ EFF(ef_comp, dv_text(o, p->cert_comp))
 EFF(ef_scts, if (p->remote) dv_null(o); else dv_int(o, p->scts))
 EFF(ef_sct_alg, if (p->remote) dv_text(o, "remote"); else dv_text(o, p->scts ? sct_alg_name(p) : "none"))
 EFF(ef_tai, dv_text(o, p->remote ? "remote" : p->tai ? "yes" : "no"))
+EFF(ef_ocsp, if (p->remote) dv_null(o); else dv_int(o, p->ocsp ? e->ocsp_bytes : 0))
 
 /* key exchange and session */
 APPLY(ap_group, snprintf(p->group, sizeof p->group, "%s", v->s))
@@ -301,6 +304,10 @@ const pq_dim pq_dims[PQ_DIM_COUNT] = {
 		      "trust anchor identifiers: the server sends the leaf alone, the client's verify store "
 		      "holds the intermediates (and the root); needs intermediates 1..4",
 		      "chain_tai", "TEXT", "TAI", "", ap_tai, cn_tai, ef_tai},
+	[PQ_D_OCSP] = {"ocsp", PQ_DT_CHOICE, R | C, 0, 0, "no|yes", "no", "no|yes",
+		       "an OCSP staple: the leaf's OCSP response signed by its issuer, stapled in its certificate "
+		       "entry; the client asks and fails without it (stored: the response's bytes)",
+		       "chain_ocsp_bytes", "INTEGER", "OCSP", "B", ap_ocsp, cn_ocsp, ef_ocsp},
 	[PQ_D_COMP] = {"cert-compression", PQ_DT_CHOICE, 0, 0, 0, "off|zlib|brotli|zstd", "off", "ALGS",
 		       "RFC 8879 certificate compression (server and client)", "cert_comp", "TEXT NOT NULL",
 		       "compression", "", ap_comp, cn_comp, ef_comp},

@@ -156,6 +156,7 @@ static const pq_name chain_names[] = {
 	{"scts", "scts"},
 	{"sct_alg", "sct-alg"},
 	{"tai", "tai yes"},
+	{"ocsp", "ocsp yes"},
 	{NULL, NULL},
 };
 
@@ -172,6 +173,7 @@ void pq_exp_point_chain(const pq_exp_point *p, pq_chain_spec *s)
 	s->scts = p->scts;
 	s->sct_alg = p->sct_alg;
 	s->tai = p->tai;
+	s->ocsp = p->ocsp;
 	if (p->mtc != PQ_MTC_NONE)
 		s->mtc_tree_size = 1u << 20; /* the paper's batch of about a million entries */
 }
