@@ -24,7 +24,7 @@ struct bench_opts {
 	long long concurrency, connections, requests, warmup, max_inflight, seed, threads, nice;
 	const char *rate, *groups, *sigalgs, *ciphersuites, *cert_comp, *ca, *path, *csv, *jsonl, *keylog;
 	const char *servername;
-	int arrivals, insecure, sig_pad, early_data, tls, json, allow_fallback, quic, http3, client;
+	int arrivals, insecure, sig_pad, ocsp, early_data, tls, json, allow_fallback, quic, http3, client;
 	int64_t duration, timeout, conn_timeout;
 	uint64_t response_size, max_cert_list;
 	double resume;
@@ -86,6 +86,9 @@ static const pq_opt bench_table[] = {
 	 "accept compressed certificates: off, or zlib,brotli,zstd", NULL, 0, 0},
 	{"ca", 0, PQ_OPT_STR, O(ca), "FILE", NULL, "verify the server against these roots (PEM)", NULL, 0, 0},
 	{"insecure", 0, PQ_OPT_FLAG, O(insecure), NULL, NULL, "do not verify the server", NULL, 0, 0},
+	{"ocsp", 0, PQ_OPT_FLAG, O(ocsp), NULL, NULL,
+	 "ask for an OCSP staple (status_request) and fail a handshake without one (a chain made with "
+	 "pqtls certs --ocsp)", NULL, 0, 0},
 	{"sig-pad", 0, PQ_OPT_FLAG, O(sig_pad), NULL, NULL,
 	 "offer the signature pad extension a server with a size-emulated chain (serve --emulated-sig) needs; "
 	 "the chain then verifies as the Ed25519 it really is",
@@ -243,6 +246,7 @@ static int bench_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 		.ca_file = o->ca,
 		.insecure = o->insecure,
 		.sig_pad = o->sig_pad,
+		.ocsp = o->ocsp,
 		.max_cert_list = o->max_cert_list,
 		.names = pq_cli_tls_names,
 	};

@@ -21,7 +21,7 @@ struct certs_opts {
 	const char *sig, *root, *inter, *leaf, *out, *inspect, *cosigner, *sct_alg;
 	long long intermediates, tree_size, scts;
 	uint64_t pad_leaf_to, pad_chain_to;
-	int mtc, force, json, list;
+	int mtc, force, json, list, tai, ocsp;
 };
 
 #define O(f) offsetof(struct certs_opts, f)
@@ -37,7 +37,7 @@ static const pq_opt certs_opts_table[] = {
     {"pad-leaf-to", 0, PQ_OPT_SIZE, O(pad_leaf_to), "BYTES", NULL,
      "pad the leaf to exactly this DER size", NULL, 0, 0},
     {"pad-chain-to", 0, PQ_OPT_SIZE, O(pad_chain_to), "BYTES", NULL,
-     "pad so chain.pem (leaf + intermediates) has exactly this many DER bytes", NULL, 0, 0},
+     "pad so chain.pem (leaf + intermediates; with --tai the leaf) has exactly this many DER bytes", NULL, 0, 0},
     {"mtc", 0, PQ_OPT_CHOICE, O(mtc), NULL, "none",
      "Merkle Tree Certificate SIZE EMULATION (not an MTC implementation): leaf-only chain "
      "of the size the MTC draft implies",
@@ -50,6 +50,14 @@ static const pq_opt certs_opts_table[] = {
      "SCTs embedded in the leaf (SIZE EMULATION: a pad extension of the SCT list's exact size)", NULL, 0, 8},
     {"sct-alg", 0, PQ_OPT_STR, O(sct_alg), "ALG", "ecdsa-p256",
      "the logs' signature algorithm, which sets each SCT's size (e.g. emu-mayo-2, ml-dsa-44)", NULL, 0, 0},
+    {"tai", 0, PQ_OPT_FLAG, O(tai), NULL, NULL,
+     "trust anchor identifiers: chain.pem is the leaf alone, the intermediates go to trust.pem "
+     "(the client holds them: load it as the CA file); needs --intermediates 1..4",
+     NULL, 0, 0},
+    {"ocsp", 0, PQ_OPT_FLAG, O(ocsp), NULL, NULL,
+     "an OCSP staple: the leaf's OCSP response signed by its issuer (ocsp.der; an emulated issuer's "
+     "signature padded to its size), stapled by serve to clients that ask (bench --ocsp)",
+     NULL, 0, 0},
     {"out", 'o', PQ_OPT_STR, O(out), "DIR", NULL,
      "write the chain to DIR (default: the chain cache, ${PQTLS_CACHE:-~/.cache/pqtls}/chains)",
      NULL, 0, 0},
@@ -165,6 +173,8 @@ static int make_spec(const struct certs_opts *o, pq_chain_spec *s, pq_diag *d)
 	    (o->sct_alg && (rc = pq_alg_lookup(o->sct_alg, "--sct-alg", &s->sct_alg, d))))
 		return rc;
 	s->scts = (int)o->scts;
+	s->tai = o->tai;
+	s->ocsp = o->ocsp;
 	s->intermediates = (int)o->intermediates;
 	s->pad_leaf_to = (size_t)o->pad_leaf_to;
 	s->pad_chain_to = (size_t)o->pad_chain_to;

@@ -55,6 +55,8 @@ const pq_name pq_cli_chain_names[] = {
 	{"mtc_tree_size", "--mtc-tree-size"},
 	{"scts", "--scts"},
 	{"sct_alg", "--sct-alg"},
+	{"tai", "--tai"},
+	{"ocsp", "--ocsp"},
 	{"outdir", "--out"},
 	{"force", "--force"},
 	{"inspect", "--inspect"},

@@ -1,5 +1,6 @@
 #include "exp/chains.h"
 #include "core/wire.h"
+#include "pki/ocsp.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -144,7 +145,7 @@ void pq_exp_chain_flight(const pq_exp_chain *c, const char *group, unsigned mtu,
 		der[k] = c->info.cert[k].der_bytes;
 	pq_acct_in in = {.der = der, .n = c->info.n, .sig_bytes = c->info.cv_sig_bytes,
 			 .server_share = gr->server_share, .mss = pq_wire_mss((long long)mtu),
-			 .cv_carry = c->info.cv_carry};
+			 .cv_carry = c->info.cv_carry, .staple = pq_ocsp_entry_bytes(c->info.ocsp_bytes)};
 	if (pq_acct_flight(&in, &a, NULL) == 0) {
 		*bytes = (long long)a.flight;
 		*segs = (long long)a.segments;

@@ -71,6 +71,8 @@ APPLY(ap_pad, p->pad_chain_to = v->ptr ? 0 : (uint64_t)v->i; p->pad_like = v->pt
 APPLY(ap_mtc, p->mtc = v->i == 1 ? PQ_MTC_STANDALONE : v->i == 2 ? PQ_MTC_LANDMARK : PQ_MTC_NONE)
 APPLY(ap_scts, p->scts = (int)v->i)
 APPLY(ap_sct_alg, p->sct_alg = v->ptr)
+APPLY(ap_tai, p->tai = (int)v->i)
+APPLY(ap_ocsp, p->ocsp = (int)v->i)
 APPLY(ap_comp, snprintf(p->cert_comp, sizeof p->cert_comp, "%s", v->s))
 CANON(cn_leaf, "leaf=%s;", p->leaf->name)
 CANON(cn_inter, "inter=%s;", p->inter->name)
@@ -86,6 +88,9 @@ static const char *sct_alg_name(const pq_exp_point *p)
 }
 CANON(cn_scts, "%s%.0d%s", p->scts ? "scts=" : "", p->scts, p->scts ? ";" : "")
 CANON(cn_sct_alg, "%s%s%s", p->sct_alg ? "sct_alg=" : "", p->sct_alg ? p->sct_alg->name : "", p->sct_alg ? ";" : "")
+/* No trust anchor identifiers add nothing: older cells keep their keys. */
+CANON(cn_tai, "%s", p->tai ? "tai=yes;" : "")
+CANON(cn_ocsp, "%s", p->ocsp ? "ocsp=yes;" : "")
 CANON(cn_comp, "comp=%s;", p->cert_comp)
 /* A remote server's chain is its own: recorded as such, never as the defaults. */
 EFF(ef_leaf, if (p->remote) dv_text(o, "remote"); else dv_text(o, p->leaf->name))
@@ -97,6 +102,8 @@ EFF(ef_mtc, dv_text(o, p->remote ? "remote" : mtc_name(p->mtc)))
 EFF(ef_comp, dv_text(o, p->cert_comp))
 EFF(ef_scts, if (p->remote) dv_null(o); else dv_int(o, p->scts))
 EFF(ef_sct_alg, if (p->remote) dv_text(o, "remote"); else dv_text(o, p->scts ? sct_alg_name(p) : "none"))
+EFF(ef_tai, dv_text(o, p->remote ? "remote" : p->tai ? "yes" : "no"))
+EFF(ef_ocsp, if (p->remote) dv_null(o); else dv_int(o, p->ocsp ? e->ocsp_bytes : 0))
 
 /* key exchange and session */
 APPLY(ap_group, snprintf(p->group, sizeof p->group, "%s", v->s))
@@ -294,6 +301,14 @@ const pq_dim pq_dims[PQ_DIM_COUNT] = {
 	[PQ_D_SCT_ALG] = {"sct-alg", PQ_DT_ALG, R | C, 0, 0, NULL, "ecdsa-p256", "ALGS",
 			  "the logs' signature algorithm for the SCTs (with scts; its signature size is what counts)",
 			  "chain_sct_alg", "TEXT", "SCT alg", "", ap_sct_alg, cn_sct_alg, ef_sct_alg},
+	[PQ_D_TAI] = {"tai", PQ_DT_CHOICE, R | C, 0, 0, "no|yes", "no", "no|yes",
+		      "trust anchor identifiers: the server sends the leaf alone, the client's verify store "
+		      "holds the intermediates (and the root); needs intermediates 1..4",
+		      "chain_tai", "TEXT", "TAI", "", ap_tai, cn_tai, ef_tai},
+	[PQ_D_OCSP] = {"ocsp", PQ_DT_CHOICE, R | C, 0, 0, "no|yes", "no", "no|yes",
+		       "an OCSP staple: the leaf's OCSP response signed by its issuer, stapled in its certificate "
+		       "entry; the client asks and fails without it (stored: the response's bytes)",
+		       "chain_ocsp_bytes", "INTEGER", "OCSP", "B", ap_ocsp, cn_ocsp, ef_ocsp},
 	[PQ_D_COMP] = {"cert-compression", PQ_DT_CHOICE, 0, 0, 0, "off|zlib|brotli|zstd", "off", "ALGS",
 		       "RFC 8879 certificate compression (server and client)", "cert_comp", "TEXT NOT NULL",
 		       "compression", "", ap_comp, cn_comp, ef_comp},
@@ -508,6 +523,19 @@ void pq_dim_apply(enum pq_dim_id k, const pq_exp_val *v, pq_exp_point *p)
 {
 	if (pq_dims[k].apply)
 		pq_dims[k].apply(v, p);
+}
+
+int pq_dim_irrelevant(enum pq_dim_id k, const pq_exp_point *p)
+{
+	return k == PQ_D_SCT_ALG && p->scts == 0;
+}
+
+int pq_dim_drop_irrelevant(pq_exp_point *p)
+{
+	if (!pq_dim_irrelevant(PQ_D_SCT_ALG, p) || !p->sct_alg)
+		return -1;
+	p->sct_alg = NULL;
+	return PQ_D_SCT_ALG;
 }
 
 int pq_dim_canon(const pq_exp_point *p, unsigned flags, char *buf, size_t n)

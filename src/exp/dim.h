@@ -23,7 +23,7 @@
 
 enum pq_dim_id {
 	PQ_D_NAME, PQ_D_TRIALS, PQ_D_SEED, PQ_D_SERVER, PQ_D_SERVERNAME, PQ_D_CA,
-	PQ_D_SIG, PQ_D_LEAF, PQ_D_INTER, PQ_D_ROOT, PQ_D_INTERMEDIATES, PQ_D_PAD, PQ_D_MTC, PQ_D_SCTS, PQ_D_SCT_ALG,
+	PQ_D_SIG, PQ_D_LEAF, PQ_D_INTER, PQ_D_ROOT, PQ_D_INTERMEDIATES, PQ_D_PAD, PQ_D_MTC, PQ_D_SCTS, PQ_D_SCT_ALG, PQ_D_TAI, PQ_D_OCSP,
 	PQ_D_COMP, PQ_D_GROUP, PQ_D_GROUPS, PQ_D_KEY_SHARE, PQ_D_SERVER_GROUPS, PQ_D_TICKETS, PQ_D_RESUME, PQ_D_EARLY, PQ_D_WARMUP,
 	PQ_D_PROFILE, PQ_D_RTT, PQ_D_JITTER, PQ_D_LOSS, PQ_D_LOSS_C2S, PQ_D_LOSS_MODEL, PQ_D_BURST, PQ_D_LOSS_UNIT,
 	PQ_D_RATE, PQ_D_RATE_C2S, PQ_D_QUEUE, PQ_D_MTU, PQ_D_INITCWND, PQ_D_CC, PQ_D_QDISC, PQ_D_PACING_SS,
@@ -90,6 +90,7 @@ typedef struct pq_exp_eff {
 	pq_ktcp_state ktcp;          /* qdisc, pacing ratios, quick-ACK, offloads as the kernel reported them */
 	int mss;                     /* bytes in force (the connections' tcp_info); -1 unknown */
 	long long pad_bytes;         /* > 0: the size 'pad-chain-to = like ALG' came to */
+	long long ocsp_bytes;        /* the stapled OCSP response's DER bytes; 0 none */
 	int64_t client_timeout_ns;   /* the per-phase timeout used */
 } pq_exp_eff;
 
@@ -128,6 +129,12 @@ const char *pq_dim_allowed(const pq_dim *k, char *buf, size_t n);
 void pq_dim_print_keys(FILE *f);
 /* Applies value v of dimension k to a point (global keys: nothing). */
 void pq_dim_apply(enum pq_dim_id k, const pq_exp_val *v, pq_exp_point *p);
+/* The one value a point's other values make irrelevant: the SCTs' algorithm without SCTs
+ * (scts = 0) changes no chain. pq_dim_irrelevant says whether dimension k is so for p;
+ * pq_dim_drop_irrelevant clears it (as if not given), so that such points share one key,
+ * and returns the dimension cleared or -1. */
+int pq_dim_irrelevant(enum pq_dim_id k, const pq_exp_point *p);
+int pq_dim_drop_irrelevant(pq_exp_point *p);
 
 /* The canonical text of the dimensions with all of `flags` set (0: every non-global
  * one), in table order. Length, or PQ_ETOOBIG. */

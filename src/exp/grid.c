@@ -140,6 +140,11 @@ static int expand_arm(const pq_exp_spec *s, size_t a, pq_exp_grid *g, pq_diag *d
 			if (l[k])
 				pq_dim_apply((enum pq_dim_id)k, &l[k]->v[idx[k]], &base);
 		base.remote = g->server[0] != 0;
+		/* A value the others make irrelevant (sct-alg with scts = 0): its first value
+		 * stands for all, so the grid does not measure one chain twice. */
+		int drop = pq_dim_drop_irrelevant(&base);
+		if (drop >= 0 && idx[drop] > 0)
+			goto next;
 		/* Without [arm] sections the arm is named by its chain and group. */
 		if (arm)
 			snprintf(base.arm, sizeof base.arm, "%s", arm->label);
@@ -172,6 +177,7 @@ static int expand_arm(const pq_exp_spec *s, size_t a, pq_exp_grid *g, pq_diag *d
 			    pq_exp_point_key(&c->p, c->point_key) < 0)
 				return pq_diag_set(d, PQ_ETOOBIG, "%s: parameters too long", c->arm_where);
 		}
+	next:;
 		int k;
 		for (k = PQ_DIM_COUNT - 1; k >= 0; k--) {
 			if (!l[k])

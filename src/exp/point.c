@@ -156,6 +156,8 @@ static const pq_name chain_names[] = {
 	{"mtc", "mtc"},
 	{"scts", "scts"},
 	{"sct_alg", "sct-alg"},
+	{"tai", "tai yes"},
+	{"ocsp", "ocsp yes"},
 	{NULL, NULL},
 };
 
@@ -171,6 +173,8 @@ void pq_exp_point_chain(const pq_exp_point *p, pq_chain_spec *s)
 	s->mtc = p->mtc;
 	s->scts = p->scts;
 	s->sct_alg = p->sct_alg;
+	s->tai = p->tai;
+	s->ocsp = p->ocsp;
 	if (p->mtc != PQ_MTC_NONE)
 		s->mtc_tree_size = 1u << 20; /* the paper's batch of about a million entries */
 }

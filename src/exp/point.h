@@ -28,6 +28,9 @@ typedef struct pq_exp_point {
 	enum pq_mtc_mode mtc;
 	int scts;                     /* SCTs embedded in the leaf (a size emulation, pki/chain.h) */
 	const pq_alg *sct_alg;        /* the logs' signature algorithm; NULL = ecdsa-p256 */
+	int tai;                      /* trust anchor identifiers: the leaf alone is sent, the
+				       * client holds the intermediates (pki/chain.h) */
+	int ocsp;                     /* the leaf's OCSP response stapled; the client asks (pki/ocsp.h) */
 	char cert_comp[64];           /* "off", "zlib", "brotli", "zstd" */
 	/* key exchange and session */
 	char group[64];               /* the group the cell is about: the one to be negotiated */

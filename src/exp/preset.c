@@ -279,7 +279,8 @@ static const char webpki[] =
 	"# ML-DSA-44 or FN-DSA-512, a MAYO-2 intermediate, and a landmark MTC. 50 and 100 ms, TCP and\n"
 	"# QUIC, initcwnd 10 and 46 (QUIC's window is OpenSSL's own; initcwnd sets the route's, TCP's).\n"
 	"# Every leaf carries two ECDSA SCTs (scts = 2: the typical chain's two keys and five\n"
-	"# signatures), but the MTC's, whose proof is its transparency.\n"
+	"# signatures), but the MTC's, whose proof is its transparency. Trust anchor identifiers\n"
+	"# (tai = yes: the intermediate left out because the client holds it) on ML-DSA-44 and -65.\n"
 	"name = webpki\n"
 	"cc = cubic\n"
 	"qdisc = pfifo_fast\n"
@@ -295,6 +296,8 @@ static const char webpki[] =
 	ARM("ml-dsa-44", "sig = ml-dsa-44\n")
 	ARM("ml-dsa-65", "sig = ml-dsa-65\n")
 	ARM("ml-dsa-87", "sig = ml-dsa-87\n")
+	ARM("ml-dsa-44 + tai", "sig = ml-dsa-44\ntai = yes\n")
+	ARM("ml-dsa-65 + tai", "sig = ml-dsa-65\ntai = yes\n")
 	ARM("slh-128s CA + ml-dsa-44", "root = slh-dsa-sha2-128s\nintermediate = slh-dsa-sha2-128s\nleaf = ml-dsa-44\n")
 	ARM("fn-dsa-512 (emu)", "sig = emu-fn-dsa-512\n")
 	ARM("fn-dsa-1024 (emu)", "sig = emu-fn-dsa-1024\n")

@@ -15,6 +15,7 @@
 #include "net/check.h"
 #include "net/link.h"
 #include "pki/acct.h"
+#include "pki/files.h"
 #include "core/proc.h"
 #include "core/sched.h"
 #include "stats/sample.h"
@@ -120,7 +121,9 @@ static int load_config(cellrun *r, const char *target, pq_diag *d)
 		return rc;
 	const char *ca = r->g->ca[0] ? r->g->ca : NULL;
 	if (!ca && r->chain) {
-		snprintf(r->ca, sizeof r->ca, "%s/root.pem", r->chain->info.dir);
+		/* trust anchor identifiers: the client's store holds the intermediates too */
+		snprintf(r->ca, sizeof r->ca, "%s/%s", r->chain->info.dir,
+			 r->chain->info.n_held ? PQ_CHAIN_FILE_TRUST : PQ_CHAIN_FILE_ROOT);
 		ca = r->ca;
 	}
 	int insecure = ca && strcmp(ca, "insecure") == 0;
@@ -133,6 +136,7 @@ static int load_config(cellrun *r, const char *target, pq_diag *d)
 				 .ca_file = insecure ? NULL : ca,
 				 .insecure = insecure,
 				 .sig_pad = r->chain && r->chain->info.cv_carry > 0,
+				 .ocsp = r->chain && r->chain->info.ocsp_bytes > 0,
 				 .max_cert_list = PQ_TLS_MAX_CERT_LIST};
 	l->servername = r->g->servername;
 	l->connections = p->connections;
@@ -207,6 +211,7 @@ static void chain_row(cellrun *r)
 	r->row.chain_cached = r->chain->cached;
 	if (r->c->p.pad_like)
 		r->eff.pad_bytes = (long long)r->chain->info.chain_der;
+	r->eff.ocsp_bytes = (long long)r->chain->info.ocsp_bytes;
 }
 
 /* The median and the largest of n waits (us, sorted here); both -1 without any. */
@@ -350,10 +355,11 @@ static void cell_eff(cellrun *r, const linkrun *lr)
 		r->eff.client_timeout_ns = t;
 		return;
 	}
-	long long pad = r->eff.pad_bytes;
+	long long pad = r->eff.pad_bytes, ocsp = r->eff.ocsp_bytes;
 	int64_t t = r->eff.client_timeout_ns;
 	pq_exp_eff_from_link(&r->eff, &r->lc);
 	r->eff.pad_bytes = pad;
+	r->eff.ocsp_bytes = ocsp;
 	r->eff.client_timeout_ns = t;
 	/* Read back from a connection across the link (net/ktcp.h): never "default". */
 	snprintf(r->eff.cc, sizeof r->eff.cc, "%s", lr->ktcp.cc);

@@ -466,11 +466,35 @@ out:
 	return rc;
 }
 
-/* Two arms that measure the same thing: every key's values equal, labels aside. */
-static int same_arm(const pq_exp_section *a, const pq_exp_section *b)
+/* The values of key k in force for an arm: its own, else the global ones; NULL: the default. */
+static const pq_exp_list *in_force(const pq_exp_spec *s, const pq_exp_section *arm, int k)
+{
+	return arm->key[k].given ? &arm->key[k] : s->global.key[k].given ? &s->global.key[k] : NULL;
+}
+
+/* Key k changes nothing for the arm whichever of its values: sct-alg where every scts
+ * value is 0 (pq_dim_irrelevant). */
+static int irrelevant_for(const pq_exp_spec *s, const pq_exp_section *arm, int k)
+{
+	const pq_exp_list *scts = in_force(s, arm, PQ_D_SCTS);
+	pq_exp_point p;
+	pq_exp_point_init(&p);
+	for (size_t i = 0; scts && i < scts->n; i++) {
+		pq_dim_apply(PQ_D_SCTS, &scts->v[i], &p);
+		if (!pq_dim_irrelevant((enum pq_dim_id)k, &p))
+			return 0;
+	}
+	return pq_dim_irrelevant((enum pq_dim_id)k, &p);
+}
+
+/* Two arms that measure the same thing: every key's values equal, labels aside, but for
+ * a key irrelevant to both. */
+static int same_arm(const pq_exp_spec *s, const pq_exp_section *a, const pq_exp_section *b)
 {
 	for (int k = 0; k < PQ_DIM_COUNT; k++) {
 		const pq_exp_list *x = &a->key[k], *y = &b->key[k];
+		if (irrelevant_for(s, a, k) && irrelevant_for(s, b, k))
+			continue;
 		if (x->n != y->n || (x->n && memcmp(x->v, y->v, x->n * sizeof *x->v) != 0))
 			return 0;
 	}
@@ -486,7 +510,7 @@ static int merge_alike(pq_exp_spec *s, const char *what, pq_diag *d)
 	int rc = 0;
 	for (size_t b = 1; b < s->narms && rc == 0; b++)
 		for (size_t a = 0; a < b; a++) {
-			if (!same_arm(s->arm[a], s->arm[b]))
+			if (!same_arm(s, s->arm[a], s->arm[b]))
 				continue;
 			char line[256];
 			snprintf(line, sizeof line, "# %s made arm '%s' the same as arm '%s': measured once, as '%s'\n", what,

@@ -145,7 +145,7 @@ int pq_acct_flight(const pq_acct_in *in, pq_acct *out, pq_diag *d)
 				   "certificate extension; 0 or 4..%zu (an extension's header is 4)",
 				   in->cv_carry, in->sig_bytes);
 	pq_acct a = {0};
-	a.cert_msg = pq_acct_cert_msg(in->der, in->n) + in->cv_carry;
+	a.cert_msg = pq_acct_cert_msg(in->der, in->n) + in->cv_carry + in->staple;
 	if (a.cert_msg - 4 > U24_MAX)
 		return pq_diag_set(d, PQ_ERANGE,
 				   "size accounting: a %zu-byte Certificate message exceeds the "

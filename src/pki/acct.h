@@ -84,6 +84,9 @@ typedef struct pq_acct_in {
 	 * header + carry - 4 of pad, tls/sigpad.h), so the Certificate message is that much
 	 * longer and the CertificateVerify that much shorter. 0, or 4..sig_bytes. */
 	size_t cv_carry;
+	/* An OCSP staple: the bytes of the leaf entry's status_request extension
+	 * (pq_ocsp_entry_bytes, pki/ocsp.h), in the Certificate message; 0 none. */
+	size_t staple;
 } pq_acct_in;
 
 typedef struct pq_acct {

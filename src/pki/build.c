@@ -13,6 +13,7 @@
 #include "pki/dir.h"
 #include "pki/files.h"
 #include "pki/manifest.h"
+#include "pki/ocsp.h"
 #include "pki/pad.h"
 
 #define MAX_LEVELS (PQ_CHAIN_MAX_INT + 2)
@@ -131,7 +132,7 @@ static int make_leaf(struct built *b, const pq_chain_spec *s, pq_diag *d)
 	if (rc)
 		return rc;
 	size_t natural = der(b, leaf) + emu_extra(b, leaf), ints = 0;
-	for (int i = 1; i < leaf; i++)
+	for (int i = 1; i < leaf && !s->tai; i++) /* with tai the chain sent is the leaf */
 		ints += der(b, i);
 	char what[96];
 	if (s->pad_leaf_to) {
@@ -156,7 +157,7 @@ static int make_leaf(struct built *b, const pq_chain_spec *s, pq_diag *d)
 	char iwhat[96];
 	snprintf(iwhat, sizeof iwhat, "%s (intermediate)", N("pad_chain_to"));
 	rc = fit(b, leaf, s->pad_chain_to - ints, what, d);
-	for (size_t shift = 24; rc == PQ_ERANGE && issuer > 0 && shift <= 48; shift += 24) {
+	for (size_t shift = 24; rc == PQ_ERANGE && issuer > 0 && !s->tai && shift <= 48; shift += 24) {
 		size_t int_size = der(b, issuer) + shift;
 		if (s->pad_chain_to - ints < natural + shift)
 			break;
@@ -220,14 +221,42 @@ static int write_pem(const char *dir, const char *name, struct built *b, int fro
 	return 0;
 }
 
-static int write_dir(struct built *b, const char *dir, pq_diag *d)
+/* With trust anchor identifiers chain.pem is the leaf alone and trust.pem holds what the
+ * client already has: the intermediates (the leaf's issuer first), then the root. */
+static int write_dir(struct built *b, const pq_chain_spec *s, const char *dir, pq_diag *d)
 {
 	int leaf = b->n - 1, rc;
+	int last = s->tai || leaf <= 1 ? leaf : 1;
 	if ((rc = write_pem(dir, PQ_CHAIN_FILE_ROOT, b, 0, 0, 0, d)) ||
-	    (rc = write_pem(dir, PQ_CHAIN_FILE_CHAIN, b, leaf, 1 < leaf ? 1 : leaf, 0, d)) ||
-	    (rc = write_pem(dir, PQ_CHAIN_FILE_KEY, b, leaf, leaf, 1, d)))
+	    (rc = write_pem(dir, PQ_CHAIN_FILE_CHAIN, b, leaf, last, 0, d)) ||
+	    (rc = write_pem(dir, PQ_CHAIN_FILE_KEY, b, leaf, leaf, 1, d)) ||
+	    (s->tai && (rc = write_pem(dir, PQ_CHAIN_FILE_TRUST, b, leaf - 1, 0, 0, d))))
 		return rc;
 	return 0;
+}
+
+/* The leaf's OCSP response, signed by its issuer (an emulated issuer's signature padded to
+ * its size), as PQ_CHAIN_FILE_OCSP. */
+static int write_ocsp(struct built *b, const pq_chain_spec *s, const char *dir, pq_diag *d)
+{
+	if (!s->ocsp)
+		return 0;
+	int leaf = b->n - 1, issuer = leaf - 1;
+	unsigned char *der = NULL;
+	size_t len = 0;
+	int64_t now = s->not_before ? s->not_before : (int64_t)time(NULL) - 3600;
+	int rc = pq_ocsp_make(b->cert[leaf], b->cert[issuer], b->key[issuer], b->alg[issuer],
+			      b->alg[issuer]->emu_sig_extra, now, &der, &len, d);
+	if (rc)
+		return rc;
+	char path[4200];
+	snprintf(path, sizeof path, "%s/" PQ_CHAIN_FILE_OCSP, dir);
+	FILE *f = fopen(path, "wb");
+	int bad = !f || fwrite(der, 1, len, f) != len;
+	if (f && fclose(f) != 0)
+		bad = 1;
+	OPENSSL_free(der);
+	return bad ? pq_diag_set(d, PQ_EIO, "cannot write %s", path) : 0;
 }
 
 /* A size-emulated leaf: what the server carries beyond the real CertificateVerify. */
@@ -254,7 +283,7 @@ static int build(struct built *b, const pq_chain_spec *s, pq_diag *d)
 		b->alg[0] = pq_alg_find("ed25519");
 	b->sct = pq_chain_sct_ext_bytes(s->scts, (s->sct_alg ? s->sct_alg : pq_alg_find("ecdsa-p256"))->sig_bytes);
 	int rc = make_cas(b, s, d);
-	if (!rc && s->pad_leaf_to && s->pad_chain_to && s->intermediates > 0)
+	if (!rc && s->pad_leaf_to && s->pad_chain_to && s->intermediates > 0 && !s->tai)
 		rc = fit_issuer_for_both(b, s, d);
 	if (!rc)
 		rc = s->mtc ? make_mtc_leaf(b, s, d) : make_leaf(b, s, d);
@@ -279,7 +308,8 @@ int pq_chain_make(const pq_chain_spec *s, const char *outdir, int force, pq_chai
 		rc = pq_pki_dir_tmp(outdir, s->names, tmp, sizeof tmp, d);
 	if (rc)
 		goto out;
-	if ((rc = write_dir(&b, tmp, d)) || (rc = pq_chain_inspect(tmp, info, d)))
+	if ((rc = write_dir(&b, s, tmp, d)) || (rc = write_ocsp(&b, s, tmp, d)) ||
+	    (rc = pq_chain_inspect(tmp, info, d)))
 		goto out;
 	snprintf(info->dir, sizeof info->dir, "%s", outdir);
 	snprintf(info->source, sizeof info->source, "%s/" PQ_CHAIN_FILE_CHAIN, outdir);

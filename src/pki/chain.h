@@ -3,6 +3,11 @@
  *   root.pem       the trust anchor (clients load it as their CA file)
  *   chain.pem      leaf, then intermediates from the leaf's issuer up: what a server sends
  *   leaf.key       the leaf's private key (PKCS#8 PEM, mode 0600)
+ *   ocsp.der       with spec.ocsp only: the leaf's OCSP response, signed by its issuer,
+ *                  which the server staples (pki/ocsp.h)
+ *   trust.pem      with trust anchor identifiers (spec.tai) only: the intermediates the
+ *                  client already holds, left out of chain.pem, then the root; a client
+ *                  loads it as its CA file and still verifies up to the root
  *   manifest.json  the spec and the size accounting (pq_manifest_json)
  *
  * Library use (serve, bench, sweep call this in-process):
@@ -39,6 +44,10 @@ typedef struct pq_chain_spec {
 	const pq_alg *mtc_cosigner;	   /* standalone cosignature algorithm; NULL = leaf's */
 	int scts;			   /* SCTs embedded in the leaf (size emulation), 0..PQ_CHAIN_MAX_SCTS */
 	const pq_alg *sct_alg;		   /* the logs' signature algorithm; NULL = ecdsa-p256 */
+	int tai; /* trust anchor identifiers: the server sends the leaf alone, the client holds
+		  * the intermediates (trust.pem); needs intermediates >= 1. pad_chain_to is then
+		  * the leaf's size (chain.pem is the leaf) */
+	int ocsp; /* an OCSP staple for the leaf (pki/ocsp.h); not with an MTC */
 	int64_t not_before;		   /* Unix seconds; 0 = now minus one hour */
 	/* What the caller calls the inputs in messages: the fields above ("root", "inter",
 	 * "leaf", "pad_leaf_to", ...) and pq_chain_make's "outdir" and "force". NULL: those
@@ -81,11 +90,20 @@ typedef struct pq_chain_info {
 	int leaf_tls_ok;	       /* leaf key usable by an OpenSSL 3.5 TLS 1.3 server */
 	pq_chain_flight flight[PQ_CHAIN_MAX_FLIGHTS]; /* the common groups; valid when n_flight */
 	size_t n_flight;
-	char emulation[384]; /* "" or what is emulated (composite, MTC) and how */
+	char emulation[768]; /* "" or what is emulated (composite, MTC) and how */
 	int has_spec;
 	pq_chain_spec spec;	/* when has_spec */
 	size_t mtc_proof_bytes; /* MTC emulation only */
 	size_t sct_bytes;	/* the embedded SCT list extension's DER bytes (emulated); 0: none */
+	/* Trust anchor identifiers: the intermediates left out of chain.pem because the client
+	 * holds them (trust.pem), in chain order (the leaf's issuer first). */
+	pq_cert_info held[PQ_CHAIN_MAX_INT];
+	size_t n_held;
+	size_t held_der;	  /* their DER bytes */
+	size_t held_cert_msg;	  /* the bytes they would add to the Certificate message (DER + 5 each) */
+	size_t held_flight_saved; /* the first flight (first group) with them minus without them */
+	size_t ocsp_bytes;	  /* the stapled OCSP response's DER (ocsp.der); 0: none */
+	size_t ocsp_pad;	  /* of those, the pad standing for an emulated issuer's signature */
 } pq_chain_info;
 
 /* Defaults: ml-dsa-65 everywhere, one intermediate, natural sizes, no MTC. */

@@ -9,6 +9,7 @@
 
 #include "pki/chain.h"
 #include "pki/files.h"
+#include "pki/ocsp.h"
 #include "pki/pad.h"
 
 static void describe(X509 *x, const char *role, pq_cert_info *c)
@@ -90,13 +91,39 @@ static int self_signed(X509 *x)
 	return X509_check_issued(x, x) == X509_V_OK;
 }
 
+/* What the intermediates the client holds would have added: to the Certificate message
+ * (each entry 3 + DER + 2 bytes) and to the first flight of the first group. */
+static int account_held(pq_chain_info *info, size_t *der, pq_diag *d)
+{
+	info->held_der = info->held_cert_msg = info->held_flight_saved = 0;
+	for (size_t i = 0; i < info->n_held && info->n + i < PQ_CHAIN_MAX_CERTS; i++) {
+		der[info->n + i] = info->held[i].der_bytes;
+		info->held_der += info->held[i].der_bytes;
+		info->held_cert_msg += 3 + info->held[i].der_bytes + 2;
+	}
+	if (!info->n_held || !info->n_flight || info->n + info->n_held > PQ_CHAIN_MAX_CERTS)
+		return 0;
+	pq_chain_flight *f = &info->flight[0];
+	pq_acct_in in = {.der = der,
+			 .n = info->n + info->n_held,
+			 .sig_bytes = info->cv_sig_bytes,
+			 .server_share = f->group->server_share,
+			 .cv_carry = info->cv_carry,
+			 .staple = pq_ocsp_entry_bytes(info->ocsp_bytes)};
+	pq_acct whole;
+	int rc = pq_acct_flight(&in, &whole, d);
+	if (!rc)
+		info->held_flight_saved = whole.flight - f->acct.flight;
+	return rc;
+}
+
 int pq_chain_account(pq_chain_info *info, pq_diag *d)
 {
 	size_t der[PQ_CHAIN_MAX_CERTS];
 	info->chain_der = 0;
 	for (size_t i = 0; i < info->n; i++)
 		info->chain_der += der[i] = info->cert[i].der_bytes;
-	info->cert_msg = pq_acct_cert_msg(der, info->n) + info->cv_carry;
+	info->cert_msg = pq_acct_cert_msg(der, info->n) + info->cv_carry + pq_ocsp_entry_bytes(info->ocsp_bytes);
 	info->tls12_list = pq_acct_tls12_list(der, info->n);
 	info->tls12_body = info->tls12_list + 3;
 	info->n_flight = 0;
@@ -110,14 +137,15 @@ int pq_chain_account(pq_chain_info *info, pq_diag *d)
 				 .n = info->n,
 				 .sig_bytes = info->cv_sig_bytes,
 				 .server_share = grp->server_share,
-				 .cv_carry = info->cv_carry};
+				 .cv_carry = info->cv_carry,
+				 .staple = pq_ocsp_entry_bytes(info->ocsp_bytes)};
 		pq_chain_flight *f = &info->flight[info->n_flight++];
 		f->group = grp;
 		int rc = pq_acct_flight(&in, &f->acct, d);
 		if (rc)
 			return rc;
 	}
-	return 0;
+	return account_held(info, der, d);
 }
 
 static int inspect_file(const char *path, pq_chain_info *info, int from_dir, pq_diag *d)
@@ -143,6 +171,34 @@ static int inspect_file(const char *path, pq_chain_info *info, int from_dir, pq_
 		if (k)
 			pq_alg_describe_key(k, name, sizeof name, &pub, &sig, &info->leaf_tls_ok);
 		info->cv_sig_bytes = info->cv_sig_wire = sig;
+	}
+	for (size_t i = 0; i < n; i++)
+		X509_free(x[i]);
+	return rc;
+}
+
+/* trust.pem (trust anchor identifiers): the certificates other than self-signed ones are
+ * the intermediates the client holds, left out of chain.pem. No file: none. */
+static int inspect_held(const char *dir, pq_chain_info *info, pq_diag *d)
+{
+	char path[4200];
+	struct stat st;
+	snprintf(path, sizeof path, "%s/" PQ_CHAIN_FILE_TRUST, dir);
+	if (stat(path, &st) != 0)
+		return 0;
+	X509 *x[PQ_CHAIN_MAX_INT + 1] = {0};
+	size_t n = 0;
+	int rc = read_pem(path, x, PQ_CHAIN_MAX_INT + 1, &n, d);
+	for (size_t i = 0; !rc && i < n; i++) {
+		if (self_signed(x[i]))
+			continue;
+		if (info->n_held == PQ_CHAIN_MAX_INT) {
+			rc = pq_diag_set(d, PQ_ETOOBIG, "%s: more than %d intermediates", path, PQ_CHAIN_MAX_INT);
+			break;
+		}
+		char role[32];
+		snprintf(role, sizeof role, "intermediate %zu", info->n + info->n_held);
+		describe(x[i], role, &info->held[info->n_held++]);
 	}
 	for (size_t i = 0; i < n; i++)
 		X509_free(x[i]);
@@ -200,6 +256,12 @@ int pq_chain_inspect(const char *path, pq_chain_info *info, pq_diag *d)
 		rc = inspect_file(info->source, info, 1, d);
 		if (!rc && stat(root, &st) == 0)
 			rc = inspect_root(root, info, d);
+		if (!rc)
+			rc = inspect_held(path, info, d);
+		char ocsp[sizeof info->source];
+		snprintf(ocsp, sizeof ocsp, "%s/" PQ_CHAIN_FILE_OCSP, path);
+		if (!rc && stat(ocsp, &st) == 0)
+			info->ocsp_bytes = (size_t)st.st_size;
 		char alg[64];
 		if (!rc && !(rc = pq_chain_sigpad_read(path, path, &info->cv_carry, alg, sizeof alg, d)))
 		{
@@ -256,7 +318,7 @@ int pq_chain_annotate(pq_chain_info *info, const pq_chain_spec *s, pq_diag *d)
 {
 	info->has_spec = 1;
 	info->spec = *s;
-	size_t k = info->n - 1; /* intermediates in chain.pem */
+	size_t k = info->n + info->n_held - 1; /* intermediates, sent or held */
 	info->emulation[0] = '\0';
 	if (s->mtc) {
 		const pq_alg *cos = s->mtc_cosigner ? s->mtc_cosigner : s->leaf;
@@ -282,6 +344,8 @@ int pq_chain_annotate(pq_chain_info *info, const pq_chain_spec *s, pq_diag *d)
 		for (size_t j = 0; j < info->n; j++)
 			emulate_cert(&info->cert[j], j ? s->inter : s->leaf,
 				     j == k ? s->root : s->inter);
+		for (size_t j = info->n; j <= k; j++)
+			emulate_cert(&info->held[j - info->n], s->inter, j == k ? s->root : s->inter);
 		if (info->has_root)
 			emulate_cert(&info->root, s->root, s->root);
 		const pq_alg *comp = s->leaf->base    ? s->leaf
@@ -308,6 +372,15 @@ int pq_chain_annotate(pq_chain_info *info, const pq_chain_spec *s, pq_diag *d)
 			 "%s%d embedded SCTs (%s signatures) are a SIZE EMULATION: a pad extension of "
 			 "their list's %zu bytes in the leaf",
 			 len ? "; " : "", s->scts, s->sct_alg ? s->sct_alg->name : "ecdsa-p256", info->sct_bytes);
+	}
+	const pq_alg *issuer = s->intermediates > 0 ? s->inter : s->root;
+	info->ocsp_pad = info->ocsp_bytes ? issuer->emu_sig_extra : 0;
+	if (info->ocsp_pad) {
+		size_t len = strlen(info->emulation);
+		snprintf(info->emulation + len, sizeof info->emulation - len,
+			 "%sthe OCSP response is signed with the issuer's real key and padded by %zu bytes to the "
+			 "size of a %s signature (a SIZE EMULATION of its signature)",
+			 len ? "; " : "", info->ocsp_pad, issuer->name);
 	}
 	if (s->leaf->base) {
 		info->cv_sig_bytes = s->leaf->sig_bytes;

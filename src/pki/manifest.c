@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "pki/files.h"
+#include "pki/ocsp.h"
 
 static const char *mtc_name(enum pq_mtc_mode m)
 {
@@ -37,6 +38,8 @@ static cJSON *spec_json(const pq_chain_spec *s, size_t proof, size_t sct_bytes)
 	cJSON_AddNumberToObject(o, "scts", s->scts);
 	cJSON_AddStringToObject(o, "sct_alg", s->scts ? (s->sct_alg ? s->sct_alg->name : "ecdsa-p256") : "none");
 	cJSON_AddNumberToObject(o, "sct_extension_bytes", (double)sct_bytes);
+	cJSON_AddBoolToObject(o, "tai", s->tai);
+	cJSON_AddBoolToObject(o, "ocsp", s->ocsp);
 	return o;
 }
 
@@ -87,6 +90,36 @@ static cJSON *tls13_json(const pq_chain_info *info)
 	return o;
 }
 
+/* Trust anchor identifiers: what was left out of the flight because the client holds it. */
+static cJSON *tai_json(const pq_chain_info *info)
+{
+	if (!info->n_held)
+		return cJSON_CreateNull();
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "file", PQ_CHAIN_FILE_TRUST);
+	cJSON_AddNumberToObject(o, "held_certificates", (double)info->n_held);
+	cJSON_AddNumberToObject(o, "held_der_bytes", (double)info->held_der);
+	cJSON_AddNumberToObject(o, "certificate_msg_bytes_saved", (double)info->held_cert_msg);
+	if (info->n_flight) {
+		cJSON_AddStringToObject(o, "flight_group", info->flight[0].group->name);
+		cJSON_AddNumberToObject(o, "flight_bytes_saved", (double)info->held_flight_saved);
+	}
+	return o;
+}
+
+/* The OCSP staple: the response and what it adds to the leaf's CertificateEntry. */
+static cJSON *ocsp_json(const pq_chain_info *info)
+{
+	if (!info->ocsp_bytes)
+		return cJSON_CreateNull();
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "file", PQ_CHAIN_FILE_OCSP);
+	cJSON_AddNumberToObject(o, "response_bytes", (double)info->ocsp_bytes);
+	cJSON_AddNumberToObject(o, "certificate_entry_bytes", (double)pq_ocsp_entry_bytes(info->ocsp_bytes));
+	cJSON_AddNumberToObject(o, "emulated_pad_bytes", (double)info->ocsp_pad);
+	return o;
+}
+
 char *pq_manifest_json(const pq_chain_info *info)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -105,9 +138,13 @@ char *pq_manifest_json(const pq_chain_info *info)
 	cJSON *certs = cJSON_AddArrayToObject(o, "certificates");
 	for (size_t i = 0; i < info->n; i++)
 		cJSON_AddItemToArray(certs, cert_json(&info->cert[i], 1));
+	for (size_t i = 0; i < info->n_held; i++)
+		cJSON_AddItemToArray(certs, cert_json(&info->held[i], 0));
 	if (info->has_root)
 		cJSON_AddItemToArray(certs, cert_json(&info->root, 0));
 	cJSON_AddNumberToObject(o, "chain_der_bytes", (double)info->chain_der);
+	cJSON_AddItemToObject(o, "trust_anchor_identifiers", tai_json(info));
+	cJSON_AddItemToObject(o, "ocsp_staple", ocsp_json(info));
 	cJSON *t12 = cJSON_AddObjectToObject(o, "tls12");
 	cJSON_AddNumberToObject(t12, "certificate_list_len", (double)info->tls12_list);
 	cJSON_AddNumberToObject(t12, "certificate_msg_body_len", (double)info->tls12_body);
@@ -152,15 +189,32 @@ void pq_manifest_print(FILE *f, const pq_chain_info *info)
 		"signed with", "sig", "pad", "DER");
 	for (size_t i = 0; i < info->n; i++)
 		cert_line(f, &info->cert[i]);
-	if (info->has_root) {
-		fprintf(f, "(not sent)\n");
-		cert_line(f, &info->root);
+	if (info->has_root || info->n_held) {
+		fprintf(f, "(not sent%s)\n", info->n_held ? ": the client holds them, " PQ_CHAIN_FILE_TRUST : "");
+		for (size_t i = 0; i < info->n_held; i++)
+			cert_line(f, &info->held[i]);
 	}
+	if (info->has_root)
+		cert_line(f, &info->root);
 	fprintf(f, "\nchain.pem DER bytes:       %zu (%zu certificates)\n", info->chain_der,
 		info->n);
+	if (info->n_held) {
+		fprintf(f, "trust anchor identifiers:  %zu intermediate%s left out (%zu DER bytes; the client holds "
+			   "%s: " PQ_CHAIN_FILE_TRUST ")\n",
+			info->n_held, info->n_held == 1 ? "" : "s", info->held_der, info->n_held == 1 ? "it" : "them");
+		fprintf(f, "                           Certificate message -%zu bytes", info->held_cert_msg);
+		if (info->n_flight)
+			fprintf(f, ", first flight -%zu bytes (%s)", info->held_flight_saved,
+				info->flight[0].group->name);
+		fputc('\n', f);
+	}
 	fprintf(f, "TLS 1.3 Certificate msg:   %zu bytes", info->cert_msg);
 	if (info->cv_carry)
 		fprintf(f, " (with the %zu-byte signature pad in the leaf's entry)", info->cv_carry);
+	if (info->ocsp_bytes)
+		fprintf(f, "%s(with the %zu-byte OCSP staple: a %zu-byte response%s)", info->cv_carry ? "\n                           " : " ",
+			pq_ocsp_entry_bytes(info->ocsp_bytes), info->ocsp_bytes,
+			info->ocsp_pad ? ", its signature padded to the emulated issuer's" : "");
 	fputc('\n', f);
 	fprintf(f, "TLS 1.2 certificate_list:  %zu bytes (Certificate body %zu)\n",
 		info->tls12_list, info->tls12_body);

@@ -1,6 +1,7 @@
 /* pq_chain_spec: defaults, checks and the canonical cache key. */
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "pki/chain.h"
 #include "pki/der.h"
@@ -61,13 +62,20 @@ int pq_chain_spec_check(const pq_chain_spec *s, pq_diag *d)
 				   "%s/%s: at most %u bytes (a TLS certificate entry's limit)",
 				   N("pad_leaf_to"), N("pad_chain_to"), PQ_CHAIN_PAD_MAX);
 	if (s->pad_leaf_to && s->pad_chain_to) {
+		/* with trust anchor identifiers the chain sent is the leaf alone too */
 		if (s->intermediates == 0 && s->pad_leaf_to != s->pad_chain_to)
 			return pq_diag_set(d, PQ_EINVAL,
 					   "%s %zu and %s %zu differ, but with %s 0 the chain "
 					   "is the leaf alone",
 					   N("pad_leaf_to"), s->pad_leaf_to, N("pad_chain_to"),
 					   s->pad_chain_to, N("intermediates"));
-		if (s->intermediates > 0 && s->pad_leaf_to >= s->pad_chain_to)
+		if (s->tai && s->pad_leaf_to != s->pad_chain_to)
+			return pq_diag_set(d, PQ_EINVAL,
+					   "%s %zu and %s %zu with %s: the chain sent is the leaf alone, so the "
+					   "two sizes must be equal (or give one)",
+					   N("pad_leaf_to"), s->pad_leaf_to, N("pad_chain_to"), s->pad_chain_to,
+					   N("tai"));
+		if (s->intermediates > 0 && !s->tai && s->pad_leaf_to >= s->pad_chain_to)
 			return pq_diag_set(d, PQ_EINVAL,
 					   "%s %zu leaves no room for %d intermediate(s) within "
 					   "%s %zu",
@@ -91,6 +99,18 @@ int pq_chain_spec_check(const pq_chain_spec *s, pq_diag *d)
 					   "SignedCertificateTimestampList's 65,535 bytes; at most %d fit",
 					   N("scts"), s->scts, s->scts, sig, a->name, fit);
 	}
+	if (s->ocsp && s->mtc != PQ_MTC_NONE)
+		return pq_diag_set(d, PQ_EINVAL,
+				   "%s: a Merkle Tree Certificate is not revoked by OCSP (its log and landmarks "
+				   "are), so it gets no staple; accepted: %s with an X.509 chain (%s none)",
+				   N("ocsp"), N("ocsp"), N("mtc"));
+	if (s->tai && (s->mtc != PQ_MTC_NONE || s->intermediates == 0))
+		return pq_diag_set(d, PQ_EINVAL,
+				   "%s: trust anchor identifiers leave out the intermediates the client "
+				   "holds, and %s; accepted: %s with %s 1..%d and no %s",
+				   N("tai"), s->mtc != PQ_MTC_NONE ? "a Merkle Tree Certificate is the leaf alone"
+								 : "this chain has none (intermediates 0)",
+				   N("tai"), N("intermediates"), PQ_CHAIN_MAX_INT, N("mtc"));
 	return s->mtc != PQ_MTC_NONE ? check_mtc(s, d) : 0;
 }
 
@@ -112,6 +132,12 @@ void pq_chain_spec_key(const pq_chain_spec *s, char *buf, size_t n)
 		if (s->scts && len > 0 && (size_t)len < n)
 			snprintf(buf + len, n - (size_t)len, " scts=%d sct_alg=%s", s->scts,
 				 s->sct_alg ? s->sct_alg->name : "ecdsa-p256");
+		len = (int)strlen(buf); /* tai only when asked for, like scts */
+		if (s->tai && (size_t)len < n)
+			snprintf(buf + len, n - (size_t)len, " tai=yes");
+		len = (int)strlen(buf); /* ocsp the same way */
+		if (s->ocsp && (size_t)len < n)
+			snprintf(buf + len, n - (size_t)len, " ocsp=yes");
 	}
 }
 

@@ -12,6 +12,7 @@
 #include "model/cliff.h"
 #include "model/quic.h"
 #include "pki/acct.h"
+#include "pki/ocsp.h"
 #include "report/agg.h"
 #include "tls/hello.h"
 
@@ -23,6 +24,7 @@
 typedef struct model_cache {
 	char leaf[48], group[48], offer[160], server[64];
 	int inter, one_write, ok;
+	size_t staple;
 	pq_model_base base;
 } model_cache;
 
@@ -56,15 +58,31 @@ static int cell_offer(const pq_rdb_cell *c, char *offer, size_t n, char *server,
 	snprintf(server, m, "%s", s->s);
 	return 1;
 }
+/* The intermediates the server sent: none with trust anchor identifiers (the client
+ * holds them), else the chain's. */
+static int sent_intermediates(const pq_rdb_cell *c)
+{
+	const pq_dimval *t = &c->dim[PQ_D_TAI];
+	return t->kind == PQ_DV_TEXT && strcmp(t->s, "yes") == 0 ? 0 : c->intermediates;
+}
 
+/* The OCSP staple's bytes in the leaf's certificate entry; 0 without one (or a database
+ * from before the column). */
+static size_t staple_bytes(const pq_rdb_cell *c)
+{
+	const pq_dimval *o = &c->dim[PQ_D_OCSP];
+	return o->kind == PQ_DV_INT && o->i > 0 ? pq_ocsp_entry_bytes((size_t)o->i) : 0;
+}
 
 static const pq_model_base *cached_base(model_cache *mc, size_t *nmc, const pq_rdb_cell *c)
 {
 	char offer[160], server[64];
 	int has_offer = cell_offer(c, offer, sizeof offer, server, sizeof server);
+	int inter = sent_intermediates(c);
+	size_t staple = staple_bytes(c);
 	for (size_t i = 0; i < *nmc; i++)
 		if (strcmp(mc[i].leaf, c->leaf) == 0 && strcmp(mc[i].group, c->group) == 0 &&
-		    mc[i].inter == c->intermediates && mc[i].one_write == c->one_write &&
+		    mc[i].inter == inter && mc[i].one_write == c->one_write && mc[i].staple == staple &&
 		    strcmp(mc[i].offer, offer) == 0 && strcmp(mc[i].server, server) == 0)
 			return mc[i].ok ? &mc[i].base : NULL;
 	if (*nmc == MODEL_CACHE)
@@ -74,10 +92,12 @@ static const pq_model_base *cached_base(model_cache *mc, size_t *nmc, const pq_r
 	snprintf(m->group, sizeof m->group, "%s", c->group);
 	snprintf(m->offer, sizeof m->offer, "%s", offer);
 	snprintf(m->server, sizeof m->server, "%s", server);
-	m->inter = c->intermediates;
+	m->inter = inter;
 	m->one_write = c->one_write;
-	m->ok = pq_model_base_alg(c->leaf, "chain_leaf", c->intermediates, c->group,
+	m->staple = staple;
+	m->ok = pq_model_base_alg(c->leaf, "chain_leaf", inter, c->group,
 				  c->one_write ? SIZE_MAX : 0, &m->base, NULL) == 0;
+	m->base.acct_in.staple = staple;
 	/* The client's side of the cell's offer: its ClientHello(s) and the HRR, measured. */
 	pq_tls_hello h;
 	if (m->ok && has_offer) {

@@ -5,6 +5,7 @@
 #include "tls/certcomp.h"
 #include "tls/groups.h"
 #include "tls/quic.h"
+#include "tls/ocsp.h"
 #include "tls/sigpad.h"
 
 #include <errno.h>
@@ -256,6 +257,10 @@ static int setup_server(SSL_CTX *ctx, const pq_tls_config *cfg, pq_diag *d)
 	int installed = 0, rc = pq_tls_comp_parse(cfg->cert_comp, name(cfg, "cert_comp"), &c, d);
 	if (rc == 0)
 		rc = setup_sigpad(ctx, cfg, c.n > 0, d);
+	char ocsp[4096];
+	snprintf(ocsp, sizeof ocsp, "%s/" PQ_CHAIN_FILE_OCSP, cfg->certs_dir);
+	if (rc == 0 && access(ocsp, F_OK) == 0) /* the chain has a staple: served to who asks */
+		rc = pq_tls_ocsp_server(ctx, ocsp, certs, d);
 	if (rc == 0 && c.n)
 		rc = pq_tls_certcomp_install(ctx, &c, name(cfg, "cert_comp"), &installed, d);
 	return rc;
@@ -279,6 +284,8 @@ static int setup_client(SSL_CTX *ctx, const pq_tls_config *cfg, pq_diag *d)
 	if (cfg->max_cert_list)
 		SSL_CTX_set_max_cert_list(ctx, (long)cfg->max_cert_list);
 	int rc = cfg->sig_pad ? pq_tls_sigpad_client(ctx, d) : 0;
+	if (rc == 0 && cfg->ocsp)
+		rc = pq_tls_ocsp_client(ctx, d);
 	if (rc < 0)
 		return rc;
 	/* Tickets reach the client through the new-session callback (set by the caller). */

@@ -44,6 +44,7 @@ typedef struct pq_tls_config {
 	/* client */
 	const char *ca_file;      /* verify the server against these roots */
 	int insecure;             /* do not verify (needs no ca_file) */
+	int ocsp;                 /* ask for an OCSP staple and fail without one (tls/ocsp.h) */
 	int sig_pad;              /* offer the signature pad extension a server with a
 				   * size-emulated chain needs (tls/sigpad.h) */
 	uint64_t max_cert_list;   /* biggest Certificate message accepted; 0 = OpenSSL's 100 KiB */

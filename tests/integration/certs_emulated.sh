@@ -59,22 +59,12 @@ out=$("$PQTLS" serve --certs "$D" --emulated-sig --cert-compression zlib --liste
 grep -q "cannot be compressed" <<<"$out" || fail "serve --cert-compression: $out"
 
 # serve_on [--quic]: a server of $D, address in $T/addr.
-serve_on() {
-	rm -f "$T/addr"
-	"$PQTLS" serve --certs "$D" --emulated-sig --tickets 0 --groups X25519MLKEM768 --listen 127.0.0.1:0 \
-		--duration 20s --ready-file "$T/addr" "$@" > "$T/srv.log" 2>&1 &
-	SP=$!
-	for _ in $(seq 100); do [ -s "$T/addr" ] && break; sleep 0.1; done
-	[ -s "$T/addr" ] || fail "serve did not start: $(cat "$T/srv.log")"
-}
-stop() { kill "$SP" 2>/dev/null || true; wait "$SP" 2>/dev/null || true; SP=; }
+serve_on() { serve_dir "$D" --emulated-sig "$@"; }
+stop() { stop_server; }
 
 serve_on
 addr=$(cat "$T/addr")
-"$PQTLS" bench "$addr" --ca "$D/root.pem" --sig-pad --groups X25519MLKEM768 -n 3 > "$T/bench.txt" 2>&1 ||
-	fail "bench --sig-pad: $(tail -3 "$T/bench.txt")"
-rx=$(sed -n 's/.*handshake rx \([0-9]*\) (certificate \([0-9]*\)).*/\1 \2/p' "$T/bench.txt")
-[ -n "$rx" ] || fail "bench printed no handshake bytes: $(cat "$T/bench.txt")"
+rx=$(bench_rx "$D/root.pem" --sig-pad)
 python3 - "$T/emu-fn-dsa-512.json" $rx <<'PY'
 import json, sys
 m = json.load(open(sys.argv[1]))

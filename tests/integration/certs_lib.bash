@@ -34,3 +34,29 @@ der_sum() {
 
 # leaf_der DIR: DER bytes of the leaf.
 leaf_der() { "$OPENSSL" x509 -in "$1/chain.pem" -outform DER | wc -c; }
+
+# serve_dir DIR [serve options]: a pqtls server of DIR on 127.0.0.1 (no tickets, the
+# hybrid group) for 20 s; its address in $T/addr, its log in $T/srv.log, its pid in $SP.
+serve_dir() {
+	local dir=$1
+	shift
+	rm -f "$T/addr"
+	"$PQTLS" serve --certs "$dir" --tickets 0 --groups X25519MLKEM768 --listen 127.0.0.1:0 \
+		--duration 20s --ready-file "$T/addr" "$@" > "$T/srv.log" 2>&1 &
+	SP=$!
+	for _ in $(seq 100); do [ -s "$T/addr" ] && break; sleep 0.1; done
+	[ -s "$T/addr" ] || fail "serve did not start: $(cat "$T/srv.log")"
+}
+# stop_server: ends the server serve_dir started.
+stop_server() { kill "$SP" 2>/dev/null || true; wait "$SP" 2>/dev/null || true; SP=; }
+# bench_rx CA [bench options]: three handshakes with the server at $T/addr; prints
+# "RX CERT", the handshake bytes a connection received and its Certificate message's.
+bench_rx() {
+	local ca=$1 rx
+	shift
+	"$PQTLS" bench "$(cat "$T/addr")" --ca "$ca" --groups X25519MLKEM768 -n 3 "$@" > "$T/bench.txt" 2>&1 ||
+		fail "bench --ca $ca $*: $(tail -3 "$T/bench.txt")"
+	rx=$(sed -n 's/.*handshake rx \([0-9]*\) (certificate \([0-9]*\)).*/\1 \2/p' "$T/bench.txt")
+	[ -n "$rx" ] || fail "bench printed no handshake bytes: $(cat "$T/bench.txt")"
+	echo "$rx"
+}

@@ -325,6 +325,37 @@ static void transport(void **state)
 	pq_exp_spec_dispose(&s);
 }
 
+/* sct-alg is irrelevant without SCTs: scts = 0, 2 with two algorithms makes three cells,
+ * not four, the scts = 0 one keyed as if no algorithm were given (its first value stands
+ * for all); tai = yes adds to the key, tai = no nothing. */
+static void irrelevant_sct_alg_and_tai(void **state)
+{
+	(void)state;
+	pq_exp_grid g, plain;
+	expand("sig = ecdsa-p256\nscts = 0, 2\nsct-alg = ecdsa-p256, ml-dsa-44\n", &g);
+	assert_int_equal(g.n, 3);
+	expand("sig = ecdsa-p256\n", &plain);
+	int zero = 0;
+	for (size_t i = 0; i < g.n; i++)
+		if (g.cells[i].p.scts == 0) {
+			zero++;
+			assert_null(g.cells[i].p.sct_alg);
+			assert_string_equal(g.cells[i].key, plain.cells[0].key);
+		}
+	assert_int_equal(zero, 1);
+	assert_string_not_equal(g.cells[1].key, g.cells[2].key);
+	pq_exp_grid_dispose(&g);
+	expand("sig = ecdsa-p256\ntai = no, yes\n", &g);
+	assert_int_equal(g.n, 2);
+	const pq_exp_cell *no = g.cells[0].p.tai ? &g.cells[1] : &g.cells[0];
+	assert_string_equal(no->key, plain.cells[0].key);
+	char text[2048];
+	assert_true(pq_exp_point_text(&(no == &g.cells[0] ? &g.cells[1] : &g.cells[0])->p, 1, text, sizeof text) > 0);
+	assert_non_null(strstr(text, "tai=yes;"));
+	pq_exp_grid_dispose(&g);
+	pq_exp_grid_dispose(&plain);
+}
+
 /* client = pqtls, chromium: two cells per point on one link, pqtls's keyed as before the
  * dimension existed; what the browser cannot measure refused by name, with where. */
 static void client(void **state)
@@ -364,7 +395,7 @@ static void client(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(transport),
+		cmocka_unit_test(transport), cmocka_unit_test(irrelevant_sct_alg_and_tai),
 		cmocka_unit_test(counts_and_keys),
 		cmocka_unit_test(shards_partition),
 		cmocka_unit_test(run_order),

@@ -180,6 +180,24 @@ static void command_line_merges_alike_arms(void **state)
 	pq_exp_spec_dispose(&s);
 }
 
+/* Arms that differ only in sct-alg are alike once every scts value is 0 (the algorithm
+ * of no SCT changes no chain): --scts 0 merges them like --cc above; while one arm has
+ * SCTs they stay apart. */
+static void irrelevant_sct_alg_merges_arms(void **state)
+{
+	(void)state;
+	pq_exp_spec s;
+	pq_diag d;
+	assert_int_equal(parse(&s, "scts = 2\n[arm e]\nsct-alg = ecdsa-p256\n[arm m]\nsct-alg = ml-dsa-44\n", &d), 0);
+	assert_int_equal(pq_exp_spec_set(&s, "scts", "0, 2", "--scts", &d), 0);
+	assert_int_equal(s.narms, 2);
+	assert_int_equal(pq_exp_spec_set(&s, "scts", "0", "--scts", &d), 0);
+	assert_int_equal(s.narms, 1);
+	assert_string_equal(s.merged, "'m' (as 'e')");
+	assert_non_null(strstr(s.text, "# --scts made arm 'm' the same as arm 'e': measured once, as 'e'\n"));
+	pq_exp_spec_dispose(&s);
+}
+
 static void load_missing_file(void **state)
 {
 	(void)state;
@@ -206,7 +224,7 @@ int main(void)
 		cmocka_unit_test(range_steps),
 		cmocka_unit_test(repeats_and_bom),
 		cmocka_unit_test(command_line_replaces_everywhere),
-		cmocka_unit_test(command_line_merges_alike_arms),
+		cmocka_unit_test(command_line_merges_alike_arms), cmocka_unit_test(irrelevant_sct_alg_merges_arms),
 		cmocka_unit_test(load_missing_file),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

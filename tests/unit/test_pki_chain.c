@@ -389,6 +389,102 @@ static void scts(void **state)
 	assert_non_null(strstr(d.msg, "carries no SCTs"));
 }
 
+/* Trust anchor identifiers: chain.pem is the leaf alone, the intermediates are counted
+ * as held (trust.pem), the flight is smaller by exactly their entries, an emulated
+ * intermediate is still the leaf's emulated issuer, and the refusals name the input. */
+static void tai(void **state)
+{
+	(void)state;
+	pq_chain_spec s;
+	pq_chain_info info, again;
+	pq_diag d = {0};
+	char out[300], trust[320];
+	spec(&s, "ml-dsa-44", 2);
+	s.tai = 1;
+	path(out, sizeof out, "tai");
+	assert_int_equal(pq_chain_make(&s, out, 0, &info, &d), 0);
+	assert_int_equal(info.n, 1);
+	assert_int_equal(info.n_held, 2);
+	assert_string_equal(info.held[0].role, "intermediate 1");
+	assert_int_equal(info.held_der, info.held[0].der_bytes + info.held[1].der_bytes);
+	assert_int_equal(info.held_cert_msg, info.held_der + 2 * 5);
+	assert_int_equal(info.held_flight_saved, info.held_cert_msg);
+	assert_int_equal(info.chain_der, info.cert[0].der_bytes);
+	snprintf(trust, sizeof trust, "%s/trust.pem", out);
+	assert_int_equal(access(trust, R_OK), 0);
+	assert_int_equal(pq_chain_inspect(out, &again, &d), 0);
+	assert_int_equal(again.n_held, 2);
+	assert_int_equal(again.held_der, info.held_der);
+	assert_int_equal(again.flight[0].acct.flight, info.flight[0].acct.flight);
+
+	spec(&s, "emu-fn-dsa-512", 1);
+	s.tai = 1;
+	path(out, sizeof out, "tai-emu");
+	assert_int_equal(pq_chain_make(&s, out, 0, &info, &d), 0);
+	assert_int_equal(info.cert[0].emu_bytes, (897 - 32) + (666 - 64));
+	assert_int_equal(info.held[0].emu_bytes, (897 - 32) + (666 - 64));
+
+	spec(&s, "ml-dsa-44", 0);
+	s.tai = 1;
+	assert_int_equal(pq_chain_spec_check(&s, &d), PQ_EINVAL);
+	assert_non_null(strstr(d.msg, "tai: trust anchor identifiers leave out the intermediates the client holds, "
+				      "and this chain has none (intermediates 0); accepted: tai with intermediates 1..4"));
+	s.mtc = PQ_MTC_LANDMARK;
+	s.mtc_tree_size = 4400000;
+	assert_int_equal(pq_chain_spec_check(&s, &d), PQ_EINVAL);
+	assert_non_null(strstr(d.msg, "a Merkle Tree Certificate is the leaf alone"));
+	spec(&s, "ml-dsa-44", 1);
+	s.tai = 1;
+	s.pad_leaf_to = 8000;
+	s.pad_chain_to = 9000;
+	assert_int_equal(pq_chain_spec_check(&s, &d), PQ_EINVAL);
+	assert_non_null(strstr(d.msg, "the chain sent is the leaf alone"));
+	s.pad_chain_to = 8000;
+	assert_int_equal(pq_chain_spec_check(&s, &d), 0);
+	path(out, sizeof out, "tai-pad");
+	s.pad_leaf_to = 0;
+	assert_int_equal(pq_chain_make(&s, out, 0, &info, &d), 0);
+	assert_int_equal(info.cert[0].der_bytes, 8000); /* pad_chain_to is the chain sent: the leaf */
+	assert_int_equal(info.n_held, 1);
+}
+
+/* An OCSP staple: ocsp.der counted in the Certificate message (8 bytes of framing + the
+ * response), an emulated issuer's response padded by its signature's extra bytes, the
+ * staple in the cache key, an MTC refused. */
+static void ocsp(void **state)
+{
+	(void)state;
+	pq_chain_spec s;
+	pq_chain_info plain, with, emu;
+	pq_diag d = {0};
+	char out[300], key[512];
+	spec(&s, "ed25519", 1);
+	path(out, sizeof out, "plain");
+	assert_int_equal(pq_chain_make(&s, out, 0, &plain, &d), 0);
+	assert_int_equal(plain.ocsp_bytes, 0);
+	s.ocsp = 1;
+	pq_chain_spec_key(&s, key, sizeof key);
+	assert_non_null(strstr(key, " ocsp=yes"));
+	path(out, sizeof out, "ocsp");
+	assert_int_equal(pq_chain_make(&s, out, 0, &with, &d), 0);
+	assert_true(with.ocsp_bytes > 200);
+	assert_int_equal(with.ocsp_pad, 0);
+	assert_int_equal(with.cert_msg, plain.cert_msg + 8 + with.ocsp_bytes);
+	spec(&s, "emu-mayo-2", 1);
+	s.ocsp = 1;
+	path(out, sizeof out, "ocsp-emu");
+	assert_int_equal(pq_chain_make(&s, out, 0, &emu, &d), 0);
+	assert_int_equal(emu.ocsp_pad, 186 - 64);
+	assert_int_equal(emu.ocsp_bytes, with.ocsp_bytes + 186 - 64); /* both Ed25519 underneath */
+	assert_non_null(strstr(emu.emulation, "OCSP response is signed with the issuer's real key"));
+	spec(&s, "ml-dsa-44", 0);
+	s.ocsp = 1;
+	s.mtc = PQ_MTC_LANDMARK;
+	s.mtc_tree_size = 4400000;
+	assert_int_equal(pq_chain_spec_check(&s, &d), PQ_EINVAL);
+	assert_non_null(strstr(d.msg, "ocsp: a Merkle Tree Certificate is not revoked by OCSP"));
+}
+
 /* manifest.json carries every certificate (root last, not in the chain) and the flights;
  * the table shows the same numbers. */
 /* The cache key names every parameter apart: a padded size is never read into another
@@ -412,6 +508,13 @@ static void spec_keys(void **state)
 	b.scts = 2;
 	pq_chain_spec_key(&b, kb, sizeof kb);
 	assert_non_null(strstr(kb, "pad_chain_to=8192 scts=2 sct_alg=ecdsa-p256"));
+	assert_null(strstr(kb, "tai"));
+	b.tai = 1;
+	pq_chain_spec_key(&b, kb, sizeof kb);
+	assert_non_null(strstr(kb, "sct_alg=ecdsa-p256 tai=yes"));
+	b.scts = 0;
+	pq_chain_spec_key(&b, kb, sizeof kb);
+	assert_non_null(strstr(kb, "pad_chain_to=8192 tai=yes"));
 }
 
 static void manifest_fields(void **state)
@@ -476,6 +579,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(composite, setup, teardown),
 	    cmocka_unit_test_setup_teardown(size_emulation, setup, teardown),
 	    cmocka_unit_test_setup_teardown(scts, setup, teardown),
+	    cmocka_unit_test_setup_teardown(tai, setup, teardown),
+	    cmocka_unit_test_setup_teardown(ocsp, setup, teardown),
 	    cmocka_unit_test_setup_teardown(manifest_fields, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
