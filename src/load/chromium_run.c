@@ -1,4 +1,4 @@
-/* A load as cold Chromium navigations (load/chromium.h: pq_chromium_run). */
+/* A load as Chromium navigations, one browser per connection (load/chromium.h: pq_chromium_run). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,12 +21,13 @@ int pq_chromium_check(const pq_load_config *c, pq_diag *d)
 	if (!why)
 		return 0;
 	return pq_diag_set(d, PQ_EUNSUPPORTED,
-			   "client = chromium: %s is not measured with the browser (one cold navigation per connection, "
+			   "client = chromium: %s is not measured with the browser (one browser per connection, "
 			   "over TCP; use client = pqtls)",
 			   why);
 }
 
-int pq_chromium_run(const pq_load_config *cfg, const char *exe, unsigned mss, pq_load_result *res, pq_diag *d)
+int pq_chromium_run(const pq_load_config *cfg, const char *exe, unsigned mss, int state, pq_load_result *res,
+		    pq_diag *d)
 {
 	char addr[300], url[400];
 	memset(res, 0, sizeof *res);
@@ -37,10 +38,12 @@ int pq_chromium_run(const pq_load_config *cfg, const char *exe, unsigned mss, pq
 	pq_addr_format((const struct sockaddr *)&cfg->target.sa, addr, sizeof addr);
 	snprintf(url, sizeof url, "https://%s:%u%s", host ? host : cfg->target.host, cfg->target.port,
 		 cfg->path && cfg->path[0] ? cfg->path : "/");
-	/* the phase timeout over the navigation's phases: connect, handshake, request, body,
-	 * and the browser's start (seconds on a loaded host) */
-	pq_chromium_nav nav = {.exe = exe, .url = url, .addr = addr, .host = host, .mss = mss,
-			       .timeout_ns = 4 * cfg->timeout_ns + 10 * (int64_t)1000000000};
+	/* the phase timeout over each navigation's phases: connect, handshake, request, body,
+	 * and the browser's start (seconds on a loaded host); a warm or resumed browser
+	 * navigates twice */
+	int navs = state == PQ_BROWSER_COLD ? 1 : 2;
+	pq_chromium_nav nav = {.exe = exe, .url = url, .addr = addr, .host = host, .mss = mss, .state = state,
+			       .timeout_ns = navs * 4 * cfg->timeout_ns + 10 * (int64_t)1000000000};
 	res->recs = calloc((size_t)cfg->connections, sizeof *res->recs);
 	if (!res->recs)
 		return pq_diag_set(d, PQ_ENOMEM, "out of memory");
