@@ -63,7 +63,11 @@ int pq_chromium_navigate(const pq_chromium_nav *nav, pq_load_record *r, pq_diag 
  * says so before anything runs. */
 struct pq_load_config;
 struct pq_load_result;
+struct sockaddr;
 int pq_chromium_check(const struct pq_load_config *cfg, pq_diag *d) PQ_MUST_USE;
+/* The MSS of the route to sa (a connected UDP socket's path MTU: the route's or its
+ * device's; no packet sent); 0 unknown. pq_chromium_run takes it when mss is 0. */
+unsigned pq_chromium_route_mss(const struct sockaddr *sa, unsigned len);
 int pq_chromium_run(const struct pq_load_config *cfg, const char *exe, unsigned mss, int state,
 		    struct pq_load_result *res, pq_diag *d) PQ_MUST_USE;
 
