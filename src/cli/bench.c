@@ -24,7 +24,7 @@ struct bench_opts {
 	long long concurrency, connections, requests, warmup, max_inflight, seed, threads, nice;
 	const char *rate, *groups, *sigalgs, *ciphersuites, *cert_comp, *ca, *path, *csv, *jsonl, *keylog;
 	const char *servername;
-	int arrivals, insecure, sig_pad, ocsp, early_data, tls, json, allow_fallback, quic, http3, client;
+	int arrivals, insecure, sig_pad, ocsp, early_data, tls, json, allow_fallback, quic, http3, client, browser_state;
 	int64_t duration, timeout, conn_timeout;
 	uint64_t response_size, max_cert_list;
 	double resume;
@@ -66,6 +66,11 @@ static const pq_opt bench_table[] = {
 	{"client", 0, PQ_OPT_CHOICE, O(client), NULL, "pqtls",
 	 "the measuring client: pqtls's own, or headless Chromium (one cold navigation per connection, "
 	 "from its NetLog; PQTLS_CHROMIUM names the browser)", "pqtls|chromium", 0, 0},
+	{"browser-state", 0, PQ_OPT_CHOICE, O(browser_state), NULL, "cold",
+	 "with --client chromium: the browser when the measured navigation starts: cold (its first), warm (after "
+	 "a navigation to another origin, " PQ_CHROMIUM_WARM_HOST " on the same address) or resumed (after one to "
+	 "the same URL; the server must close each connection after its response, as pqtls serve --close-each "
+	 "does)", PQ_BROWSER_STATES, 0, 0},
 	{"quic", 0, PQ_OPT_FLAG, O(quic), NULL, NULL,
 	 "over QUIC (UDP, OpenSSL's QUIC client): one hq-interop request per connection, TLS 1.3, "
 	 "no 0-RTT, no connect phase; datagrams and the amplification limit per connection",
@@ -277,6 +282,9 @@ static int bench_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 		cfg.progress = progress;
 
 	char browser[512], bver[64];
+	if (!o->client && o->browser_state)
+		return pq_cli_usage_error(path_name, "--browser-state %s needs --client chromium (it is the browser's)",
+					  o->browser_state == PQ_BROWSER_WARM ? "warm" : "resumed");
 	if (o->client && pq_chromium_check(&cfg, &d) < 0)
 		return pq_cli_usage_error(path_name, "%s", pq_diag_msg(&d));
 	if (o->client && (pq_chromium_find(browser, sizeof browser, &d) < 0 ||
@@ -285,7 +293,10 @@ static int bench_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 	if (!o->json) {
 		char cap[32];
 		if (o->client)
-			printf("pqtls bench: client Chromium %s (%s), one cold navigation per connection\n", bver, browser);
+			printf("pqtls bench: client Chromium %s (%s), one %s browser per connection\n", bver, browser,
+			       o->browser_state == PQ_BROWSER_WARM	  ? "warm"
+			       : o->browser_state == PQ_BROWSER_RESUMED ? "resuming"
+									: "cold");
 		printf("pqtls bench %s%s: %s, %s%s", args->argv[0], o->quic ? " over QUIC" : "",
 		       cfg.rate > 0 ? "open loop" : "closed loop",
 		       cfg.requests_per_conn ? "GET " : "handshake only",
@@ -322,7 +333,7 @@ static int bench_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 				"run may need; connections beyond it fail\n",
 			(unsigned long long)have, (unsigned long long)need);
 	catch_stop_signals();
-	int lrc = o->client ? pq_chromium_run(&cfg, browser, 0, &res, &d) : pq_load_run(&cfg, &res, &d);
+	int lrc = o->client ? pq_chromium_run(&cfg, browser, 0, o->browser_state, &res, &d) : pq_load_run(&cfg, &res, &d);
 	if (cfg.progress)
 		fprintf(stderr, "\r%70s\r", "");
 	if (lrc < 0) {

@@ -22,7 +22,7 @@
 struct serve_opts {
 	const char *certs, *listen, *groups, *sigalgs, *ciphersuites, *cert_comp, *keylog, *ready_file;
 	long long threads, tickets, max_conns;
-	int tls, one_write, quic, quic_retry, emulated_sig;
+	int tls, one_write, quic, quic_retry, emulated_sig, close_each;
 	uint64_t max_early_data;
 	int64_t hs_timeout, idle_timeout, header_timeout, duration;
 };
@@ -59,6 +59,10 @@ static const pq_opt serve_table[] = {
 	 NULL, 0, 0},
 	{"flight-one-write", 0, PQ_OPT_FLAG, O(one_write), NULL, NULL,
 	 "hand the first flight to TCP in one write, not in OpenSSL's 4 KiB pieces (each ends in a short segment)",
+	 NULL, 0, 0},
+	{"close-each", 0, PQ_OPT_FLAG, O(close_each), NULL, NULL,
+	 "close every connection after its response (Connection: close), so a browser's next navigation "
+	 "connects anew and may resume (bench --client chromium --browser-state resumed)",
 	 NULL, 0, 0},
 	{"emulated-sig", 0, PQ_OPT_FLAG, O(emulated_sig), NULL, NULL,
 	 "serve a chain whose leaf is a size emulation (pqtls certs --leaf emu-...): an Ed25519 key padded "
@@ -140,6 +144,7 @@ static int serve_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 		.handshake_timeout_ns = o->hs_timeout ? o->hs_timeout : 10 * PQ_NS_PER_S,
 		.idle_timeout_ns = o->idle_timeout ? o->idle_timeout : 60 * PQ_NS_PER_S,
 		.flight_one_write = o->one_write,
+		.close_each = o->close_each,
 		.quic_retry = o->quic_retry,
 		.header_timeout_ns = o->header_timeout,
 		.tls = {.role = PQ_TLS_SERVER,

@@ -7,6 +7,7 @@
 
 #include "core/err.h"
 #include "core/wire.h"
+#include "load/chromium.h"
 #include "pki/chain.h"
 
 /* Small bodies, one per entry: how a value lands in the point, its key fragment, and its
@@ -149,6 +150,16 @@ EFF(ef_transport, dv_text(o, transport_name(p)))
 APPLY(ap_client, p->browser = (int)v->i)
 CANON(cn_client, "%s", p->browser ? "client=chromium;" : "")
 EFF(ef_client, dv_text(o, p->browser ? "chromium" : "pqtls"))
+/* The browser's state (load/chromium.h); a cold one adds nothing to the key (cells from
+ * before it was a dimension keep theirs), and pqtls's client has none (NULL). */
+static const char *browser_state_name(int s)
+{
+	return s == PQ_BROWSER_WARM ? "warm" : s == PQ_BROWSER_RESUMED ? "resumed" : "cold";
+}
+APPLY(ap_browser_state, p->browser_state = (int)v->i)
+CANON(cn_browser_state, "%s%s%s", p->browser_state ? "browser_state=" : "",
+      p->browser_state ? browser_state_name(p->browser_state) : "", p->browser_state ? ";" : "")
+EFF(ef_browser_state, if (p->browser) dv_text(o, browser_state_name(p->browser_state)); else dv_null(o))
 
 /* link: the point's fields (profile, the ones given over it) make the key; the stored
  * value is the resolved link's (pq_exp_eff), so a profile's RTT is stored as its RTT. */
@@ -440,9 +451,18 @@ const pq_dim pq_dims[PQ_DIM_COUNT] = {
 			    "first; all share one link", "transport", "TEXT NOT NULL DEFAULT 'tcp'", "transport", "",
 			    ap_transport, cn_transport, ef_transport},
 	[PQ_D_CLIENT] = {"client", PQ_DT_CHOICE, 0, 0, 0, "pqtls|chromium", "pqtls", "pqtls|chromium",
-			 "the measuring client: pqtls's own, or headless Chromium, one cold navigation per connection "
-			 "read from its NetLog (TCP only; no resumption, early data, concurrency or warm-up)",
+			 "the measuring client: pqtls's own, or headless Chromium, one browser per connection (see "
+			 "browser-state) read from its NetLog (TCP only; no resumption, early data, concurrency or "
+			 "warm-up)",
 			 "client", "TEXT NOT NULL DEFAULT 'pqtls'", "client", "", ap_client, cn_client, ef_client},
+	[PQ_D_BROWSER_STATE] = {"browser-state", PQ_DT_CHOICE, 0, 0, 0, PQ_BROWSER_STATES, "cold", PQ_BROWSER_STATES,
+				"client chromium's browser when the measured navigation starts: cold (a fresh "
+				"profile, its first navigation), warm (a navigation to another origin first: a new "
+				"connection, a browser that has run a handshake) or resumed (the same origin twice "
+				"in one profile, the server closing each connection: the second may resume); "
+				"stored NULL for client pqtls",
+				"browser_state", "TEXT", "browser state", "", ap_browser_state, cn_browser_state,
+				ef_browser_state},
 };
 #undef G
 #undef L

@@ -92,6 +92,16 @@ static int check_quic(const pq_exp_point *p, const char *where, pq_diag *d)
 /* What a Chromium cell cannot be (load/chromium.h), named with where the spec asked. */
 static int check_browser(const pq_exp_point *p, const char *where, pq_diag *d)
 {
+	if (!p->browser && p->browser_state)
+		return pq_diag_set(d, PQ_EINVAL,
+				   "%s: browser-state %s with client pqtls; it is the browser's (give it to client "
+				   "chromium arms, or browser-state cold)",
+				   where, p->browser_state == 1 ? "warm" : "resumed");
+	if (p->browser && p->browser_state == 2 && p->tickets < 1)
+		return pq_diag_set(d, PQ_EINVAL,
+				   "%s: browser-state resumed with tickets 0: the server issues no ticket to resume "
+				   "with (give tickets 1 or more)",
+				   where);
 	const char *bad = !p->browser	      ? NULL
 			  : p->remote	      ? "a remote server (the browser runs in the link's client namespace)"
 			  : p->quic	      ? "transport quic (the browser speaks HTTP/3, not the hq-interop QUIC pqtls serves)"

@@ -44,6 +44,7 @@ typedef struct pq_exp_point {
 	int quic;                     /* transport: 0 TCP, 1 QUIC (tls/quic.h: hq-interop) */
 	int quic_retry;               /* QUIC: the server sends a Retry first */
 	int browser;                  /* client: 0 pqtls's own, 1 Chromium (load/chromium.h) */
+	int browser_state;            /* Chromium's: enum pq_browser_state (cold, warm, resumed) */
 	long long warmup;
 	/* link */
 	char profile[64];             /* "" none */

@@ -316,7 +316,9 @@ static const char browser[] =
 	"# chains, interleaved: quick's full-handshake arms at 1, 70 and 148 ms (a cold browser\n"
 	"# resumes nothing: no resumed or 0-RTT arms), and chains padded across the initial\n"
 	"# window's cliff at 50 ms. Chromium: one cold headless navigation per connection\n"
-	"# (docs/tls.md, \"Chromium as the client\").\n"
+	"# (docs/tls.md, \"Chromium as the client\"); at 70 ms also a warm browser (another\n"
+	"# origin first: what a post-quantum chain costs its CPU against a classical one) and a\n"
+	"# resuming one (the same origin twice in one profile).\n"
 	"name = browser\n"
 	"client = pqtls, chromium\n"
 	"rtt = 1ms, 70ms, 148ms\n"
@@ -326,7 +328,12 @@ static const char browser[] =
 	"connections = 4\n"
 	"group = X25519MLKEM768\n"
 	QUICK_FULL_ARMS
-	ARM("ecdsa-p256 padded", "rtt = 50ms\nsig = ecdsa-p256\npad-chain-to = 8KiB..20KiB step 4KiB\n");
+	ARM("ecdsa-p256 padded", "rtt = 50ms\nsig = ecdsa-p256\npad-chain-to = 8KiB..20KiB step 4KiB\n")
+	ARM("ecdsa-p256 warm", "client = chromium\nbrowser-state = warm\nrtt = 70ms\nsig = ecdsa-p256\n")
+	ARM("ml-dsa-44 warm", "client = chromium\nbrowser-state = warm\nrtt = 70ms\nsig = ml-dsa-44\n")
+	ARM("ml-dsa-65 warm", "client = chromium\nbrowser-state = warm\nrtt = 70ms\nsig = ml-dsa-65\n")
+	ARM("ecdsa-p256 resumed", "client = chromium\nbrowser-state = resumed\nrtt = 70ms\nsig = ecdsa-p256\n")
+	ARM("ml-dsa-65 resumed", "client = chromium\nbrowser-state = resumed\nrtt = 70ms\nsig = ml-dsa-65\n");
 
 const pq_exp_preset pq_exp_presets[] = {
 	{"quick", "make run: nine arms at 1, 70 and 148 ms (the blog's question and the window cliff)", quick},
@@ -343,7 +350,7 @@ const pq_exp_preset pq_exp_presets[] = {
 	{"loss", "Paquin et al.: handshake percentiles against 0-20 % loss at 78.6 and 195.6 ms, per segment and per burst", loss},
 	{"key-share", "the client's key-share guess: right, wrong (one HelloRetryRequest) and both shares", key_share},
 	{"webpki", "every WebPKI signature candidate (real and size-emulated) and the debate's mixes: TCP and QUIC, initcwnd 10 and 46, 50 and 100 ms", webpki},
-	{"browser", "Chromium beside pqtls's client: quick's full handshakes and a padded-chain cliff at 50 ms", browser},
+	{"browser", "Chromium beside pqtls's client: quick's full handshakes, a padded-chain cliff at 50 ms, warm and resuming browsers at 70 ms", browser},
 	{NULL, NULL, NULL},
 };
 

@@ -81,7 +81,7 @@ static int load_in_ns(void *arg)
 	if (!r->c->p.browser)
 		r->load_rc = pq_load_run(&r->lcfg, &r->res, &r->diag);
 	else if ((r->load_rc = pq_chromium_find(exe, sizeof exe, &r->diag)) == 0)
-		r->load_rc = pq_chromium_run(&r->lcfg, exe, mss, &r->res, &r->diag);
+		r->load_rc = pq_chromium_run(&r->lcfg, exe, mss, r->c->p.browser_state, &r->res, &r->diag);
 	return 0;
 }
 
@@ -96,6 +96,7 @@ static void server_config(cellrun *r)
 		.handshake_timeout_ns = t,
 		.idle_timeout_ns = t,
 		.flight_one_write = p->flight_one_write,
+		.close_each = p->browser && p->browser_state == PQ_BROWSER_RESUMED,
 		.quic_retry = p->quic_retry,
 		.tls = {.role = PQ_TLS_SERVER,
 			.quic = p->quic,

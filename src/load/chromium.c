@@ -1,4 +1,4 @@
-/* Headless Chromium, one cold navigation per measured connection (load/chromium.h). */
+/* Headless Chromium, one browser per measured connection (load/chromium.h). */
 #include "load/chromium.h"
 
 #include <ctype.h>
@@ -15,6 +15,8 @@
 #include <unistd.h>
 
 #include "core/child.h"
+#include "core/clock.h"
+#include "load/cdp.h"
 #include "load/netlog.h"
 #include "pki/dir.h"
 
@@ -132,8 +134,9 @@ static int read_file(const char *path, char **out, size_t *len)
 static void args(const pq_chromium_nav *nav, const char *prof, const char *log, char *argv[], size_t n)
 {
 	static char pflag[600], lflag[600], rule[400];
-	snprintf(rule, sizeof rule, "--host-resolver-rules=MAP %s %.*s", nav->host ? nav->host : "pqtls.invalid",
-		 (int)strcspn(nav->addr, ":"), nav->addr);
+	int ip = (int)strcspn(nav->addr, ":");
+	snprintf(rule, sizeof rule, "--host-resolver-rules=MAP %s %.*s, MAP " PQ_CHROMIUM_WARM_HOST " %.*s",
+		 nav->host ? nav->host : "pqtls.invalid", ip, nav->addr, ip, nav->addr);
 	snprintf(pflag, sizeof pflag, "--user-data-dir=%s", prof);
 	snprintf(lflag, sizeof lflag, "--log-net-log=%s", log);
 	const char *a[] = {nav->exe, "--headless", "--no-sandbox", pflag, lflag, "--net-log-capture-mode=Everything",
@@ -143,6 +146,10 @@ static void args(const pq_chromium_nav *nav, const char *prof, const char *log, 
 			   "--disable-features=NetworkPrediction,NetworkServiceInProcess2,OptimizationHints,"
 			   "MediaRouter,Translate",
 			   rule, "--dump-dom", nav->url, NULL};
+	if (nav->state != PQ_BROWSER_COLD) { /* driven through its pipe, from about:blank */
+		a[sizeof a / sizeof a[0] - 3] = "--remote-debugging-pipe";
+		a[sizeof a / sizeof a[0] - 2] = NULL;
+	}
 	size_t k = 0;
 	for (; a[k] && k + 1 < n; k++)
 		argv[k] = (char *)a[k];
@@ -198,18 +205,71 @@ static void reap(const char *dir)
 		closedir(p);
 }
 
-/* The browser run once: 0 ended, 1 killed at the deadline; status its wait status. */
-static int run_browser(char *const argv[], const char *dir, const char *errlog, int64_t timeout_ns, int *status,
-		       pq_diag *d)
+/* How a driven browser's navigations went. */
+typedef struct pq_chromium_pipe {
+	int rc;        /* pq_cdp_navigate's */
+	size_t n, loaded;
+	char why[160]; /* its message when rc < 0 */
+} pq_chromium_pipe;
+
+/* The DevTools pipe's two ends in the child: requests on fd 3, replies on fd 4. */
+static void child_pipe(const int req[2], const int rep[2])
 {
+	int r = fcntl(req[0], F_DUPFD, 10), w = fcntl(rep[1], F_DUPFD, 10);
+	if (r < 0 || w < 0 || dup2(r, 3) < 0 || dup2(w, 4) < 0)
+		_exit(125);
+	close(r), close(w);
+}
+
+/* The URLs a driven browser navigates: the warm-up or first one, then the measured. */
+static size_t nav_urls(const pq_chromium_nav *nav, char *warm, size_t n, const char *urls[2])
+{
+	const char *port = strrchr(nav->addr, ':');
+	snprintf(warm, n, "https://" PQ_CHROMIUM_WARM_HOST ":%s/", port ? port + 1 : "443");
+	urls[0] = nav->state == PQ_BROWSER_WARM ? warm : nav->url;
+	urls[1] = nav->url;
+	return 2;
+}
+
+/* The browser driven through its pipe until every URL loaded (then asked to close, and
+ * waited for until the deadline) or the pipe failed (then killed at once). */
+static int drive(const pq_chromium_nav *nav, pid_t pid, int wfd, int rfd, int64_t t0, int *status,
+		 pq_chromium_pipe *p)
+{
+	char warm[300];
+	const char *urls[2];
+	pq_cdp_cfg c = {.wfd = wfd, .rfd = rfd, .clock = &pq_clock_mono, .deadline_ns = t0 + nav->timeout_ns};
+	c.urls = urls;
+	c.n = p->n = nav_urls(nav, warm, sizeof warm, urls);
+	pq_diag cd = {0};
+	p->rc = pq_cdp_navigate(&c, &p->loaded, &cd);
+	if (p->rc < 0) {
+		snprintf(p->why, sizeof p->why, "%s", pq_diag_msg(&cd));
+		return p->rc == PQ_ETIMEOUT;
+	}
+	int64_t left = c.deadline_ns - pq_clock_now(&pq_clock_mono);
+	return pq_child_wait(pid, status, left > 0 ? left : 0, NULL) ? 0 : 1;
+}
+
+/* The browser run once: 0 ended, 1 killed at the deadline; status its wait status. p:
+ * NULL for a cold browser given its URL, else the pipe's outcome. */
+static int run_browser(const pq_chromium_nav *nav, char *const argv[], const char *dir, const char *errlog,
+		       int *status, pq_chromium_pipe *p, pq_diag *d)
+{
+	int req[2] = {-1, -1}, rep[2] = {-1, -1}, ended = 0;
 	char **env = browser_env(dir);
 	if (!env)
 		return pq_diag_set(d, PQ_ENOMEM, "out of memory");
+	if (p && (pipe2(req, O_CLOEXEC) < 0 || pipe2(rep, O_CLOEXEC) < 0)) {
+		ended = pq_diag_set(d, -errno, "client = chromium: a pipe: %s", strerror(errno));
+		goto out;
+	}
 	pid_t parent = getpid();
+	int64_t t0 = pq_clock_now(&pq_clock_mono);
 	pid_t pid = fork();
 	if (pid < 0) {
-		free(env);
-		return pq_diag_set(d, -errno, "client = chromium: fork: %s", strerror(errno));
+		ended = pq_diag_set(d, -errno, "client = chromium: fork: %s", strerror(errno));
+		goto out;
 	}
 	if (pid == 0) {
 		setpgid(0, 0);
@@ -220,15 +280,31 @@ static int run_browser(char *const argv[], const char *dir, const char *errlog, 
 			dup2(null, 0), dup2(null, 1);
 		if (err >= 0)
 			dup2(err, 2);
+		if (p)
+			child_pipe(req, rep);
 		execve(argv[0], argv, env);
 		_exit(127);
 	}
-	free(env);
 	setpgid(pid, pid);
-	int ended = pq_child_wait(pid, status, timeout_ns, NULL);
+	if (p) {
+		close(req[0]), close(rep[1]);
+		req[0] = rep[1] = -1;
+		ended = !drive(nav, pid, req[1], rep[0], t0, status, p);
+	} else {
+		ended = pq_child_wait(pid, status, nav->timeout_ns, NULL);
+	}
 	pq_child_stop_group(pid, 0); /* the renderer and the rest, killed with it or after it */
 	reap(dir);
-	return ended ? 0 : 1;
+	ended = ended ? 0 : 1;
+out:
+	for (int i = 0; i < 2; i++) {
+		if (req[i] >= 0)
+			close(req[i]);
+		if (rep[i] >= 0)
+			close(rep[i]);
+	}
+	free(env);
+	return ended;
 }
 
 /* A browser that did not end well: the record's failure, unless the log says more. A
@@ -250,19 +326,57 @@ static void died(pq_load_record *r, int killed, int status, const pq_chromium_na
 	}
 }
 
+/* The fresh profile's preferences: no network prediction (Chromium's own switch for its
+ * preconnects and prefetches; without it a navigation opens spare sockets to the origin
+ * before and beside its own, and a resuming browser's second navigation may take a spare
+ * the first one left idle). 0, or a negative errno. */
+static int profile_prefs(const char *prof)
+{
+	char path[128];
+	snprintf(path, sizeof path, "%s/Default", prof);
+	if ((mkdir(prof, 0700) < 0 && errno != EEXIST) || (mkdir(path, 0700) < 0 && errno != EEXIST))
+		return -errno;
+	snprintf(path, sizeof path, "%s/Default/Preferences", prof);
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	int bad = fputs("{\"net\":{\"network_prediction_options\":2}}\n", f) < 0;
+	return fclose(f) != 0 || bad ? -EIO : 0;
+}
+
+/* A driven browser whose pipe failed: the record's failure, unless the measured
+ * navigation was the one under way and its log has the whole response. */
+static void pipe_failed(pq_load_record *r, const pq_chromium_pipe *p)
+{
+	int before = p->loaded + 1 < p->n; /* a warm-up or first navigation did not load */
+	if (p->rc >= 0 || (!before && r->err == PQ_LERR_NONE && r->t[PQ_PH_TTLB] >= 0))
+		return;
+	if (!before && r->err != PQ_LERR_NONE && p->rc != PQ_ETIMEOUT)
+		return; /* the log's reason is the measured connection's own */
+	r->err = p->rc != PQ_ETIMEOUT		? PQ_LERR_PROTOCOL
+		 : r->t[PQ_PH_HANDSHAKE] < 0 ? PQ_LERR_TIMEOUT_HANDSHAKE
+					      : PQ_LERR_TIMEOUT_TOTAL;
+	snprintf(r->err_detail, sizeof r->err_detail, "%.95s", p->why); /* it names the URL */
+}
+
 int pq_chromium_navigate(const pq_chromium_nav *nav, pq_load_record *r, pq_diag *d)
 {
 	char dir[] = "/tmp/pqtls-chromium-XXXXXX", prof[64], log[64], errlog[64], ver[64];
 	char *argv[32], *buf = NULL;
 	size_t len = 0;
 	int status = 0, rc;
+	pq_chromium_pipe pipe = {0};
 	if (!mkdtemp(dir))
 		return pq_diag_set(d, -errno, "client = chromium: a profile directory in /tmp: %s", strerror(errno));
 	snprintf(prof, sizeof prof, "%s/profile", dir);
 	snprintf(log, sizeof log, "%s/netlog.json", dir);
 	snprintf(errlog, sizeof errlog, "%s/stderr", dir);
 	args(nav, prof, log, argv, sizeof argv / sizeof argv[0]);
-	int killed = run_browser(argv, dir, errlog, nav->timeout_ns, &status, d);
+	if ((rc = profile_prefs(prof)) < 0) {
+		rc = pq_diag_set(d, rc, "client = chromium: the profile's preferences in %s: %s", prof, pq_strerror(rc));
+		goto out;
+	}
+	int killed = run_browser(nav, argv, dir, errlog, &status, nav->state != PQ_BROWSER_COLD ? &pipe : NULL, d);
 	if ((rc = killed) < 0)
 		goto out;
 	if ((rc = read_file(log, &buf, &len)) < 0) {
@@ -275,6 +389,7 @@ int pq_chromium_navigate(const pq_chromium_nav *nav, pq_load_record *r, pq_diag 
 		snprintf(r->err_detail, sizeof r->err_detail, "the browser left no NetLog (%s)", pq_strerror(rc));
 		rc = 0;
 		died(r, killed, status, nav);
+		pipe_failed(r, &pipe);
 		goto out;
 	}
 	pq_netlog_target t = {.url = nav->url, .addr = nav->addr, .mss = nav->mss};
@@ -285,6 +400,7 @@ int pq_chromium_navigate(const pq_chromium_nav *nav, pq_load_record *r, pq_diag 
 	}
 	if (killed || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
 		died(r, killed, status, nav);
+	pipe_failed(r, &pipe); /* the pipe says where it stopped */
 out:
 	free(buf);
 	pq_pki_dir_remove(dir);

@@ -1,9 +1,13 @@
-/* A load as cold Chromium navigations (load/chromium.h: pq_chromium_run). */
+/* A load as Chromium navigations, one browser per connection (load/chromium.h: pq_chromium_run). */
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include "core/clock.h"
+#include "core/wire.h"
 #include "core/sched.h"
 #include "load/chromium.h"
 #include "load/run.h"
@@ -21,12 +25,27 @@ int pq_chromium_check(const pq_load_config *c, pq_diag *d)
 	if (!why)
 		return 0;
 	return pq_diag_set(d, PQ_EUNSUPPORTED,
-			   "client = chromium: %s is not measured with the browser (one cold navigation per connection, "
+			   "client = chromium: %s is not measured with the browser (one browser per connection, "
 			   "over TCP; use client = pqtls)",
 			   why);
 }
 
-int pq_chromium_run(const pq_load_config *cfg, const char *exe, unsigned mss, pq_load_result *res, pq_diag *d)
+unsigned pq_chromium_route_mss(const struct sockaddr *sa, unsigned len)
+{
+	int v6 = sa->sa_family == AF_INET6, mtu = 0;
+	socklen_t n = sizeof mtu;
+	int fd = sa->sa_family == AF_INET || v6 ? socket(sa->sa_family, SOCK_DGRAM | SOCK_CLOEXEC, 0) : -1;
+	if (fd < 0)
+		return 0;
+	if (connect(fd, sa, len) < 0 || getsockopt(fd, v6 ? IPPROTO_IPV6 : IPPROTO_IP, v6 ? IPV6_MTU : IP_MTU, &mtu, &n) < 0)
+		mtu = 0;
+	close(fd);
+	/* IPv6's header is 20 bytes longer than the IPv4 one pq_wire_mss takes off */
+	return (unsigned)pq_wire_mss(v6 ? mtu - 20 : mtu);
+}
+
+int pq_chromium_run(const pq_load_config *cfg, const char *exe, unsigned mss, int state, pq_load_result *res,
+		    pq_diag *d)
 {
 	char addr[300], url[400];
 	memset(res, 0, sizeof *res);
@@ -37,10 +56,14 @@ int pq_chromium_run(const pq_load_config *cfg, const char *exe, unsigned mss, pq
 	pq_addr_format((const struct sockaddr *)&cfg->target.sa, addr, sizeof addr);
 	snprintf(url, sizeof url, "https://%s:%u%s", host ? host : cfg->target.host, cfg->target.port,
 		 cfg->path && cfg->path[0] ? cfg->path : "/");
-	/* the phase timeout over the navigation's phases: connect, handshake, request, body,
-	 * and the browser's start (seconds on a loaded host) */
-	pq_chromium_nav nav = {.exe = exe, .url = url, .addr = addr, .host = host, .mss = mss,
-			       .timeout_ns = 4 * cfg->timeout_ns + 10 * (int64_t)1000000000};
+	/* the phase timeout over each navigation's phases: connect, handshake, request, body,
+	 * and the browser's start (seconds on a loaded host); a warm or resumed browser
+	 * navigates twice */
+	int navs = state == PQ_BROWSER_COLD ? 1 : 2;
+	if (!mss)
+		mss = pq_chromium_route_mss((const struct sockaddr *)&cfg->target.sa, cfg->target.len);
+	pq_chromium_nav nav = {.exe = exe, .url = url, .addr = addr, .host = host, .mss = mss, .state = state,
+			       .timeout_ns = navs * 4 * cfg->timeout_ns + 10 * (int64_t)1000000000};
 	res->recs = calloc((size_t)cfg->connections, sizeof *res->recs);
 	if (!res->recs)
 		return pq_diag_set(d, PQ_ENOMEM, "out of memory");

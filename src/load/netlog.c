@@ -42,12 +42,21 @@ static const char *const ev_names[E_COUNT] = {
 
 enum { PH_NONE = 0, PH_BEGIN = 1, PH_END = 2 };
 
+#define NL_OTHERS 256
+
 typedef struct nlog {
 	const cJSON *events, *net_errors;
 	int ids[E_COUNT]; /* the log's number for each event type; -1 absent */
 	const pq_netlog_target *t;
 	double nav, job, sock;   /* source ids; -1 none */
 	double last_to_target;   /* the last socket connected to the target */
+	double mf, mf_end;       /* the last main-frame request seen and its end (ms; -1 not yet) */
+	double since;            /* the end of the main-frame request before the navigation, ms */
+	double nav_end;          /* the navigation's end, ms; -1 not logged */
+	/* the jobs of other requests (a favicon's) and the sockets bound to them: not the
+	 * navigation's connections (at most NL_OTHERS of each are told apart) */
+	double other_jobs[NL_OTHERS], other_socks[NL_OTHERS];
+	size_t njobs, nsocks;
 	double t0;               /* the socket's TCP_CONNECT begin, ms */
 	unsigned conns;
 } nlog;
@@ -92,7 +101,23 @@ static double dep(const cJSON *params)
 	return num(cJSON_GetObjectItemCaseSensitive(params, "source_dependency"), "id", -1);
 }
 
-/* Pass one: the navigation, its job and socket, and the sockets connected to the target. */
+static int main_frame(const nlev *v)
+{
+	const char *s = str(v->params, "request_type");
+	return v->ev == E_START_JOB && v->phase == PH_BEGIN && s && strcmp(s, "main frame") == 0;
+}
+
+static int in(const double *ids, size_t n, double id)
+{
+	for (size_t i = 0; i < n; i++)
+		if (ids[i] == id)
+			return 1;
+	return 0;
+}
+
+/* Pass one: the navigation (the last main-frame request for the URL: a warm or resumed
+ * browser navigated before it), its job and socket, the sockets connected to the target
+ * and when the main-frame request before the navigation ended. */
 static void find(nlog *L)
 {
 	const cJSON *e;
@@ -101,15 +126,24 @@ static void find(nlog *L)
 		nlev v;
 		event(L, e, &v);
 		const char *s;
-		if (v.ev == E_START_JOB && v.phase == PH_BEGIN && (s = str(v.params, "url")) && strcmp(s, L->t->url) == 0 &&
-		    (s = str(v.params, "request_type")) && strcmp(s, "main frame") == 0) {
+		if (main_frame(&v) && (s = str(v.params, "url")) && strcmp(s, L->t->url) == 0) {
 			L->nav = v.src;
 			L->job = L->sock = -1;
+			L->since = L->mf_end;
+			L->nav_end = -1;
+		}
+		if (main_frame(&v)) {
+			L->mf = v.src;
+			L->mf_end = -1;
+		} else if (v.ev == E_ALIVE && v.phase == PH_END && v.src == L->mf) {
+			L->mf_end = v.time;
+			L->nav_end = v.src == L->nav ? v.time : L->nav_end;
 		} else if (v.ev == E_TO_JOB && v.src == L->nav && L->nav >= 0) {
 			L->job = dep(v.params);
+		} else if (v.ev == E_TO_JOB && L->njobs < NL_OTHERS) {
+			L->other_jobs[L->njobs++] = dep(v.params);
 		} else if (v.ev == E_TCP_CONNECT && v.phase == PH_END && (s = str(v.params, "remote_address")) &&
 			   strcmp(s, L->t->addr) == 0) {
-			L->conns++;
 			L->last_to_target = v.src;
 		}
 	}
@@ -121,6 +155,20 @@ static void find(nlog *L)
 		event(L, e, &v);
 		if (v.ev == E_TO_SOCKET && v.src == L->job && L->job >= 0)
 			L->sock = dep(v.params);
+		else if (v.ev == E_TO_SOCKET && L->nsocks < NL_OTHERS && in(L->other_jobs, L->njobs, v.src))
+			L->other_socks[L->nsocks++] = dep(v.params);
+	}
+	/* the navigation's connections: those connected after the request before it, before
+	 * its own end and not for another request (a favicon's) */
+	cJSON_ArrayForEach(e, L->events)
+	{
+		nlev v;
+		event(L, e, &v);
+		const char *s;
+		if (v.ev == E_TCP_CONNECT && v.phase == PH_END && v.time >= L->since &&
+		    (L->nav_end < 0 || v.time <= L->nav_end) && (v.src == L->sock || !in(L->other_socks, L->nsocks, v.src)) &&
+		    (s = str(v.params, "remote_address")) && strcmp(s, L->t->addr) == 0)
+			L->conns++;
 	}
 }
 
@@ -359,7 +407,8 @@ int pq_netlog_read(const char *buf, size_t len, const pq_netlog_target *t, pq_lo
 	const cJSON *c = cJSON_GetObjectItemCaseSensitive(root, "constants");
 	nlog L = {.events = cJSON_GetObjectItemCaseSensitive(root, "events"),
 		  .net_errors = cJSON_GetObjectItemCaseSensitive(c, "netError"),
-		  .t = t, .nav = -1, .job = -1, .sock = -1, .last_to_target = -1, .t0 = -1};
+		  .t = t, .nav = -1, .job = -1, .sock = -1, .last_to_target = -1, .t0 = -1,
+		  .mf = -1, .mf_end = -1, .since = -1, .nav_end = -1};
 	record_init(r);
 	if (version && vn)
 		snprintf(version, vn, "%s", "");
@@ -385,6 +434,11 @@ int pq_netlog_read(const char *buf, size_t len, const pq_netlog_target *t, pq_lo
 		goto out;
 	}
 	fill(&L, r);
+	if (L.sock >= 0 && L.since >= 0 && L.t0 >= 0 && L.t0 < L.since && r->err == PQ_LERR_NONE) {
+		r->err = PQ_LERR_PROTOCOL; /* no new connection: nothing of a handshake to measure */
+		snprintf(r->err_detail, sizeof r->err_detail,
+			 "the navigation reused a connection of the one before (the server kept it alive)");
+	}
 	if (L.sock < 0 && r->err == PQ_LERR_NONE) {
 		r->err = PQ_LERR_CONNECT;
 		snprintf(r->err_detail, sizeof r->err_detail, "the browser connected no socket to %.50s", t->addr);

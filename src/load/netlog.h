@@ -9,7 +9,10 @@
  * (HTTP_STREAM_REQUEST_BOUND_TO_JOB) names the socket (SOCKET_POOL_BOUND_TO_SOCKET) that
  * carried it, which may be a speculative connection opened before the navigation. When
  * the navigation failed before a socket was bound, the last socket connected to `addr`
- * stands for it and the navigation's net_error says why.
+ * stands for it and the navigation's net_error says why. A browser that navigated before
+ * (warm: another origin; resumed: the same URL) has its earlier sockets left out of the
+ * count of connections: those counted connected after the main-frame request before the
+ * navigation ended.
  *
  * Times are from the socket's TCP_CONNECT begin (pqtls's connect(2)), at the NetLog's
  * millisecond resolution: connect (TCP_CONNECT end), client_hello (its first bytes sent

@@ -360,7 +360,8 @@ int pq_agg_build(const pq_rdb *db, uint64_t seed, pq_agg *out, pq_diag *d)
 	pq_agg_models_free(mc);
 	if (!rc)
 		rc = against_base(&a, d);
-	if (!rc && (pq_agg_lines_build(&a) < 0 || pq_agg_slow_build(&a) < 0 || pq_clients_build(&a) < 0))
+	if (!rc && (pq_agg_lines_build(&a) < 0 || pq_agg_slow_build(&a) < 0 || pq_clients_build(&a) < 0 ||
+		     pq_clients_warm_build(&a) < 0))
 		rc = pq_diag_set(d, PQ_ENOMEM, "report: out of memory");
 	if (!rc) {
 		pq_agg_notes(db, &a);
@@ -403,6 +404,7 @@ void pq_agg_free(pq_agg *a)
 	free(a->losssteps);
 	free(a->cands);
 	free(a->pairs);
+	free(a->warm);
 	memset(a, 0, sizeof *a);
 }
 

@@ -130,6 +130,19 @@ typedef struct pq_agg_pair {
 	int within;		      /* |net.diff| <= PQ_MODEL_AGREE_RTT round trips */
 } pq_agg_pair;
 
+/* What a post-quantum chain costs a warm Chromium's CPU (report/clients_warm.c): a warm
+ * browser's grid point (client chromium, browser-state warm) whose chain is not classical
+ * beside the warm one with a classical chain (ECDSA, RSA or EdDSA at every level, no
+ * padding, no MTC) at the same host and RTT that differs from it in the chain only; the
+ * medians of their certificate verification and the bootstrap difference, PQ minus
+ * classical, ms. has 0: too few verification times on either side. */
+typedef struct pq_agg_warm {
+	const struct pq_agg_group *pq, *cl;
+	double pq_ms, cl_ms; /* medians; NaN: none stored */
+	int has;
+	pq_boot_result verify;
+} pq_agg_warm;
+
 /* Over the pairs: the WAN grid points with both first bytes, those within
  * PQ_MODEL_AGREE_RTT, and the size-sweep steps of the two clients' lines (pq_agg_line,
  * `browser` apart) at one host, arm and RTT: at the same chain sizes or not. */
@@ -285,6 +298,8 @@ typedef struct pq_agg {
 	pq_agg_pair *pairs; /* report/clients.h: one per grid point both clients measured */
 	size_t npairs;
 	pq_agg_pairs_sum pairs_sum;
+	pq_agg_warm *warm; /* report/clients.h: one per warm browser's post-quantum grid point */
+	size_t nwarm;
 	pq_agg_cand *cands; /* report/cand.h; ncands 0 when the run is not that shape */
 	size_t ncands;
 	pq_agg_cand_col cand_cols[PQ_AGG_CAND_COLS];

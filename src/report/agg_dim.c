@@ -182,8 +182,12 @@ void pq_agg_point_label(const pq_agg *a, const pq_agg_group *g, const char *exce
 	size_t len = (size_t)snprintf(buf, n, "%s", a->arms[g->arm]);
 	for (size_t k = 0; k < a->nvary && len < n; k++) {
 		size_t i = a->vary[k];
-		/* the timeout is derived; a stored-only entry follows the key that sets it */
-		if ((except && strcmp(pq_dims[i].key, except) == 0) || i == PQ_D_TIMEOUT || (pq_dims[i].flags & PQ_DIM_STORED))
+		/* the timeout is derived; a stored-only entry follows the key that sets it; the
+		 * browser's state follows the client (pqtls's client has none) */
+		int client = except && strcmp(except, pq_dims[PQ_D_CLIENT].key) == 0;
+		if ((except && strcmp(pq_dims[i].key, except) == 0) || i == PQ_D_TIMEOUT ||
+		    (pq_dims[i].flags & PQ_DIM_STORED) ||
+		    (i == PQ_D_BROWSER_STATE && (client || g->cell->dim[i].kind == PQ_DV_NULL)))
 			continue;
 		/* shown only when this arm's grid points differ in it */
 		int arm_varies = 0;

@@ -17,9 +17,18 @@ static double median_or_nan(const double *sorted, size_t n)
 	return n ? pq_stats_quantile(sorted, n, PQ_STATS_MEDIAN) : NAN;
 }
 
-/* pqtls's group at Chromium's grid point: the one that differs in `client` only. */
+/* A cold browser's group (NULL: a database from before the browser's state was stored). */
+static int cold(const pq_agg_group *g)
+{
+	const pq_dimval *v = &g->cell->dim[PQ_D_BROWSER_STATE];
+	return v->kind == PQ_DV_NULL || (v->kind == PQ_DV_TEXT && strcmp(v->s, "cold") == 0);
+}
+
+/* pqtls's group at a cold Chromium's grid point: the one that differs in `client` only. */
 static const pq_agg_group *pqtls_of(const pq_agg *a, const pq_agg_group *br)
 {
+	if (!cold(br))
+		return NULL; /* a warm or resuming browser is not what pqtls's client measures */
 	for (size_t i = 0; i < a->n; i++) {
 		const pq_agg_group *g = &a->g[i];
 		if (!g->browser && g->host == br->host && pq_curve_same_but(g->cell, br->cell, "client"))

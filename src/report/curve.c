@@ -8,11 +8,13 @@
 
 /* Whether dimension i counts when two cells are compared: not `key` (-1: none), nor one
  * with a flag of `skip`; a profile is a link: a curve against RTT crosses profiles
- * (paper-0 .. paper-200); the client timeout is derived from the RTT and the loss; a
- * stored-only entry follows the spec key that sets it (c2s loss with loss). */
+ * (paper-0 .. paper-200); the browser's state follows the client (pqtls's has none); the
+ * client timeout is derived from the RTT and the loss; a stored-only entry follows the
+ * spec key that sets it (c2s loss with loss). */
 static int compared(size_t i, int key, unsigned skip)
 {
-	return (int)i != key && !(key == PQ_D_RTT && i == PQ_D_PROFILE) && i != PQ_D_TIMEOUT &&
+	return (int)i != key && !(key == PQ_D_RTT && i == PQ_D_PROFILE) &&
+	       !(key == PQ_D_CLIENT && i == PQ_D_BROWSER_STATE) && i != PQ_D_TIMEOUT &&
 	       !(pq_dims[i].flags & (PQ_DIM_STORED | skip));
 }
 

@@ -612,12 +612,23 @@ static void clients(build *b)
 	link_to(f, "clients", "both clients");
 }
 
+/* What a post-quantum chain costs a warm browser's certificate verification. */
+static void warm(build *b)
+{
+	pq_finding *f = b->a->nwarm ? add(b) : NULL;
+	if (!f)
+		return;
+	pq_clients_warm_text(b->a, f->text, sizeof f->text);
+	link_to(f, "clients-warm", "the warm browser");
+}
+
 void pq_findings_build(const pq_agg *a, pq_findings *out)
 {
 	build b = {.a = a, .out = out};
 	memset(out, 0, sizeof *out);
 	arms(&b);
 	clients(&b);
+	warm(&b);
 	steps(&b);
 	no_difference(&b);
 	model(&b);

@@ -34,6 +34,8 @@ typedef struct pq_server_config {
 				      * (slowloris); 0 = PQ_SERVER_HEADER_TIMEOUT_NS */
 	pq_tls_config tls;           /* role is forced to PQ_TLS_SERVER */
 	int flight_one_write;        /* hand the first flight to TCP in one write (tls/onewrite.h) */
+	int close_each;              /* every response says Connection: close and the connection
+				      * closes after it (a browser's next navigation connects anew) */
 	/* QUIC (tls.quic set): one UDP socket and one thread (threads must be 1), hq-interop
 	 * requests, one per connection; flight_one_write refused (a TCP write rule). */
 	int quic_retry;              /* validate addresses with a Retry first (RFC 9000 8.1.2):

@@ -192,6 +192,7 @@ static void prepare(loop *l, sconn *c, int hl, const pq_http_req *req)
 {
 	if (hl > 0) {
 		pq_http_route(req, &c->resp);
+		c->resp.keep_alive &= !l->srv->cfg.close_each;
 		c->head_only = req->head == 1;
 		memmove(c->in, c->in + hl, c->in_len - (size_t)hl);
 		c->in_len -= (size_t)hl;

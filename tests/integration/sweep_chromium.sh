@@ -7,8 +7,9 @@
 # its network-only first byte is pqtls's client's within half a round trip (the goal is a
 # quarter; half here because the NetLog's clock has 1 ms steps and this VM is shared);
 # a chain the browser refuses (an Ed25519 leaf: Chromium offers no Ed25519) is a failed
-# cell naming Chromium's error; a hung browser is killed at the cell's deadline, nothing
-# of it left; a sweep killed with SIGKILL mid-navigation leaves no browser process.
+# cell naming Chromium's error; a warm browser and a resuming one (driven through its
+# DevTools pipe) measure a new connection each; a hung browser or pipe is killed at the
+# cell's deadline, nothing of it left; a sweep killed with SIGKILL mid-navigation leaves no browser process.
 source "$(dirname "$0")/link_lib.bash"
 command -v sqlite3 >/dev/null || fail "needs sqlite3 (scripts/deps.sh installs it)"
 
@@ -27,6 +28,12 @@ refused "a remote server" "client chromium with a remote server" \
 	"$P" sweep --client chromium --server 127.0.0.1:9 --out "$TMP/bad.db" -q
 refused "resumption" "client chromium with resumption" \
 	"$P" sweep --client chromium --resume 0.5 --rtt 50ms --out "$TMP/bad.db" -q
+refused "a pqtls client's browser state" "browser-state warm with client pqtls" \
+	"$P" sweep --browser-state warm --rtt 50ms --out "$TMP/bad.db" -q
+refused "resuming without tickets" "browser-state resumed with tickets 0" \
+	"$P" sweep --client chromium --browser-state resumed --tickets 0 --rtt 50ms --out "$TMP/bad.db" -q
+refused "bench's browser state without the browser" "--browser-state resumed needs --client chromium" \
+	"$P" bench 127.0.0.1:9 --browser-state resumed --insecure -n 1
 refused "bench over QUIC" "QUIC (the browser speaks HTTP/3" \
 	env PQTLS_CHROMIUM=/bin/true "$P" bench 127.0.0.1:9 --client chromium --quic --insecure -n 1
 
@@ -67,6 +74,20 @@ print(f"pqtls TTFB {pq / 1e3:.1f} ms, browser network-only {br / 1e3:.1f} ms ({(
 sys.exit(0 if abs(br - pq) <= 0.5 * rtt else 1)
 PY
 
+# A warm browser (another origin first) and a resuming one (the same URL twice, the
+# server closing each connection), driven through the DevTools pipe: each measured
+# connection is a new one, the warm one a full handshake with its verification, the
+# resumed one without (the resumed count of sockets may hold one more: docs/tls.md).
+"$P" sweep --client chromium --browser-state warm,resumed --sig ml-dsa-65 --rtt 50ms --connections 2 --no-check -q \
+	--out "$TMP/w.db" >"$TMP/out" 2>"$TMP/err" || { cat "$TMP/err"; fail "the warm and resumed sweep failed"; }
+w() { sqlite3 "$TMP/w.db" "$1"; }
+[ "$(w "SELECT COUNT(*) FROM conn_cell WHERE browser_state = 'warm' AND error_kind = 'ok' AND resumed = 0
+	AND browser_verify_us > 0 AND browser_conns = 1 AND sigalg = 'mldsa65'")" = 2 ] ||
+	{ w "SELECT * FROM conn_cell"; fail "the warm browser's connections"; }
+[ "$(w "SELECT COUNT(*) FROM conn_cell WHERE browser_state = 'resumed' AND error_kind = 'ok' AND resumed = 1
+	AND browser_verify_us IS NULL AND browser_conns >= 1")" = 2 ] ||
+	{ w "SELECT * FROM conn_cell"; fail "the resuming browser's connections"; }
+
 # A chain the browser refuses: failed, with Chromium's reason.
 "$P" sweep --client chromium --sig ed25519 --rtt 50ms --connections 1 --no-check -q --out "$TMP/ed.db" \
 	>"$TMP/out" 2>"$TMP/err" || true
@@ -93,6 +114,16 @@ grep -q 'killed at the 10.8 s deadline' <<<"$(sqlite3 "$TMP/hung.db" "SELECT fai
 	{ sqlite3 "$TMP/hung.db" "SELECT status, failure_reason FROM cell"; fail "the hung browser's cell"; }
 sleep 1
 ! pgrep -f "$FAKE" >/dev/null || { pgrep -af "$FAKE"; fail "the hung browser outlived its cell"; }
+
+# A browser whose DevTools pipe hangs: killed at the deadline (2 navigations x 4 x the
+# per-phase timeout + 10 s), failed with the pipe's reason, nothing of it left.
+PQTLS_CHROMIUM=$FAKE "$P" sweep --client chromium --browser-state warm --rtt 50ms --timeout 200ms --connections 1 \
+	--remeasure 0 --no-check -q --out "$TMP/hungpipe.db" >"$TMP/out" 2>"$TMP/err" || true
+grep -q 'DevTools pipe: no answer by the deadline opening its tab' \
+	<<<"$(sqlite3 "$TMP/hungpipe.db" "SELECT failure_reason FROM cell")" ||
+	{ sqlite3 "$TMP/hungpipe.db" "SELECT status, failure_reason FROM cell"; fail "the hung pipe's cell"; }
+sleep 1
+! pgrep -f "$FAKE" >/dev/null || { pgrep -af "$FAKE"; fail "the hung pipe's browser outlived its cell"; }
 
 # A sweep killed mid-navigation leaves no browser: the browser dies with its parent and
 # its children with it.

@@ -161,6 +161,72 @@ static void cut_short(void **state)
 	assert_int_equal(r.err, PQ_LERR_TIMEOUT_RESPONSE);
 }
 
+/* A resuming browser: the URL navigated twice in one profile, the server closing the
+ * first connection after its response. The first navigation over socket 7 (a full
+ * handshake), the second over socket 31 (resumed); socket 40 carries the first page's
+ * favicon during the second, socket 43 connects after it. */
+#define FIRST_NAV                                                                                          \
+	EV(1001, 17, 1, 9, "{\"url\":\"https://localhost:8443/\",\"request_type\":\"main frame\"}")          \
+	SOCKET(7, 1000, 1050, 1100, 1150) EV(1198, 16, 2, 7, "{}")                                         \
+	EV(1200, 11, 2, 7, "{\"key_exchange_group\":4588,\"is_resumed\":false}")                            \
+	EV(1211, 21, 0, 3, "{\"source_dependency\":{\"id\":7,\"type\":10}}")                                \
+	EV(1212, 20, 0, 9, "{\"source_dependency\":{\"id\":3,\"type\":17}}")                                \
+	EV(1220, 18, 1, 9, "{}") EV(1221, 14, 0, 7, "{\"byte_count\":667}")                                  \
+	EV(1271, 15, 0, 7, "{\"byte_count\":191}")                                                          \
+	EV(1275, 19, 0, 9, "{\"headers\":[\"HTTP/1.1 200 OK\"]}") EV(1280, 22, 2, 9, "{}")                   \
+	EV(1989, 17, 1, 30, "{\"url\":\"https://localhost:8443/\",\"request_type\":\"main frame\"}")
+static const char resumed_log[] =
+	HEAD FIRST_NAV EV(1990, 10, 1, 31, "{}") EV(2040, 10, 2, 31, "{\"remote_address\":\"10.0.0.2:8443\"}")
+	EV(2040, 11, 1, 31, "{}") EV(2040, 12, 0, 31, "{\"bytes\":\"AQAHlAMDWfGC\",\"type\":1}")
+	EV(2040, 14, 0, 31, "{\"byte_count\":1981}") EV(2090, 13, 0, 31, "{\"bytes\":\"AgAAWAMD\",\"type\":2}")
+	EV(2090, 15, 0, 31, "{\"byte_count\":1475}")
+	EV(2091, 11, 2, 31, "{\"key_exchange_group\":4588,\"is_resumed\":true,\"version\":\"TLS 1.3\"}")
+	EV(2092, 21, 0, 32, "{\"source_dependency\":{\"id\":31,\"type\":10}}")
+	EV(2093, 20, 0, 30, "{\"source_dependency\":{\"id\":32,\"type\":17}}")
+	EV(2095, 18, 1, 30, "{}") EV(2096, 14, 0, 31, "{\"byte_count\":600}")
+	EV(2146, 15, 0, 31, "{\"byte_count\":191}")
+	EV(2097, 10, 1, 40, "{}") EV(2100, 10, 2, 40, "{\"remote_address\":\"10.0.0.2:8443\"}")
+	EV(2101, 21, 0, 42, "{\"source_dependency\":{\"id\":40,\"type\":10}}")
+	EV(2102, 20, 0, 41, "{\"source_dependency\":{\"id\":42,\"type\":17}}")
+	EV(2150, 19, 0, 30, "{\"headers\":[\"HTTP/1.1 200 OK\"]}") EV(2160, 22, 2, 30, "{}")
+	EV(2200, 10, 1, 43, "{}") EV(2250, 10, 2, 43, "{\"remote_address\":\"10.0.0.2:8443\"}") LAST;
+
+static void second_navigation(void **state)
+{
+	(void)state;
+	pq_load_record r;
+	assert_int_equal(pq_netlog_read(resumed_log, strlen(resumed_log), &target, &r, NULL, 0, NULL), 0);
+	assert_int_equal(r.err, PQ_LERR_NONE);
+	assert_int_equal(r.resumed, 1);
+	assert_int_equal(r.br_conns, 1); /* not the first navigation's socket, the favicon's nor the later one */
+	assert_int_equal(r.t[PQ_PH_CONNECT], 50000000);
+	assert_int_equal(r.t[PQ_PH_HANDSHAKE], 101000000);
+	assert_int_equal(r.br_flight_ns, 100000000);
+	assert_int_equal(r.br_verify_ns, -1); /* a resumed handshake verifies no chain */
+	assert_int_equal(r.t[PQ_PH_REQUEST], 105000000);
+	assert_int_equal(r.t[PQ_PH_TTFB], 160000000);
+	assert_int_equal(r.ch_bytes[0], 1944);
+}
+
+/* A server that kept the first connection alive: the second navigation reuses it, so
+ * there is no new connection to measure. */
+static const char reused_log[] =
+	HEAD FIRST_NAV EV(1990, 21, 0, 32, "{\"source_dependency\":{\"id\":7,\"type\":10}}")
+	EV(1991, 20, 0, 30, "{\"source_dependency\":{\"id\":32,\"type\":17}}")
+	EV(1995, 18, 1, 30, "{}") EV(1996, 14, 0, 7, "{\"byte_count\":600}")
+	EV(2046, 15, 0, 7, "{\"byte_count\":191}")
+	EV(2050, 19, 0, 30, "{\"headers\":[\"HTTP/1.1 200 OK\"]}") EV(2060, 22, 2, 30, "{}") LAST;
+
+static void reused_connection(void **state)
+{
+	(void)state;
+	pq_load_record r;
+	assert_int_equal(pq_netlog_read(reused_log, strlen(reused_log), &target, &r, NULL, 0, NULL), 0);
+	assert_int_equal(r.err, PQ_LERR_PROTOCOL);
+	assert_non_null(strstr(r.err_detail, "reused a connection of the one before (the server kept it alive)"));
+	assert_int_equal(r.br_conns, 0);
+}
+
 static void not_netlog(void **state)
 {
 	(void)state;
@@ -178,7 +244,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(navigation), cmocka_unit_test(hello_retry), cmocka_unit_test(rejected), cmocka_unit_test(no_navigation),
-		cmocka_unit_test(cut_short),  cmocka_unit_test(not_netlog),
+		cmocka_unit_test(cut_short),  cmocka_unit_test(not_netlog), cmocka_unit_test(second_navigation),
+		cmocka_unit_test(reused_connection),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
