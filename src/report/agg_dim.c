@@ -60,7 +60,10 @@ void pq_agg_dim_show(const pq_rdb_cell *c, size_t i, char *buf, size_t n)
 	const pq_dim *k = &pq_dims[i];
 	const pq_dimval *v = &c->dim[i];
 	if (v->kind == PQ_DV_NULL) { /* a database from before the dimension, or a remote server's path */
-		snprintf(buf, n, "not known");
+		const pq_dimval *cl = &c->dim[PQ_D_CLIENT];
+		/* ... but the browser's state follows the client: pqtls's client has none */
+		int none = i == PQ_D_BROWSER_STATE && cl->kind == PQ_DV_TEXT && strcmp(cl->s, "pqtls") == 0;
+		snprintf(buf, n, "%s", none ? "none" : "not known");
 		return;
 	}
 	if (i == PQ_D_RESPONSE) {
@@ -227,7 +230,8 @@ void pq_agg_notes(const pq_rdb *db, pq_agg *a)
 		int v = 0;
 		for (size_t k = 0; k < a->nvary; k++)
 			v |= a->vary[k] == i;
-		if (v || !shown(i))
+		/* the browser's state follows the client: pqtls's client has none */
+		if (v || !shown(i) || (i == PQ_D_BROWSER_STATE && db->cells[0].dim[i].kind == PQ_DV_NULL))
 			continue;
 		char val[96];
 		pq_agg_dim_show(&db->cells[0], i, val, sizeof val);

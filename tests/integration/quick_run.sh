@@ -25,6 +25,8 @@ cat "$T/log"
 [ -s "$T/out/report.html" ] || fail "no report.html beside the database"
 grep -q "^ecdsa-p256 " "$T/log" || fail "the key table lacks the ecdsa-p256 row"
 grep -q "^The same in every cell:.* RTT 50 ms," "$T/log" || fail "the key table does not say every cell is at 50 ms"
+# pqtls's client has no browser state: nothing "not known" about it on the page
+! grep -q "^The same in every cell:.*browser state" "$T/log" || fail "the key table lists a browser state for pqtls's client"
 
 # key.csv has one row per grid point; its columns are found by name.
 kcol() { awk -F, -v n="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == n) print i; exit }' "$T/csv/key.csv"; }
