@@ -73,6 +73,13 @@ void pq_agg_dim_show(const pq_rdb_cell *c, size_t i, char *buf, size_t n)
 			snprintf(buf, n, "%s", v->kind == PQ_DV_TEXT && v->s[0] && strcmp(v->s, "none") != 0 ? v->s : "none");
 		return;
 	}
+	if (i == PQ_D_OCSP && v->kind == PQ_DV_INT) { /* stored: the staple's bytes */
+		if (v->i > 0)
+			bytes(buf, n, (double)v->i);
+		else
+			snprintf(buf, n, "none");
+		return;
+	}
 	if (i == PQ_D_PAD && v->kind == PQ_DV_INT) {
 		if (v->i > 0)
 			bytes(buf, n, (double)v->i);

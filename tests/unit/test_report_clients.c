@@ -295,29 +295,6 @@ static void warm_alone(void **state)
 	pq_rdb_close(&db);
 }
 
-/* pqtls's client has no browser state: "none" in its rows and nothing in the page's list
- * of what every cell shares; a browser's cell without one (a database from before the
- * column) is "not known". */
-static void no_browser_state(void **state)
-{
-	(void)state;
-	pq_rdb db;
-	pq_agg a;
-	char v[32];
-	agg_of(warm_cells + 1, 1, "", &db, &a);
-	pq_agg_dim_show(&db.cells[0], PQ_D_BROWSER_STATE, v, sizeof v);
-	assert_string_equal(v, "none");
-	for (size_t i = 0; i < a.nnotes; i++)
-		assert_null(strstr(a.notes[i], "browser state"));
-	pq_agg_free(&a);
-	pq_rdb_close(&db);
-	agg_of(warm_cells + 1, 1, "UPDATE cell SET client = 'chromium', browser_state = NULL;", &db, &a);
-	pq_agg_dim_show(&db.cells[0], PQ_D_BROWSER_STATE, v, sizeof v);
-	assert_string_equal(v, "not known");
-	pq_agg_free(&a);
-	pq_rdb_close(&db);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -327,7 +304,6 @@ int main(void)
 	    cmocka_unit_test(rendered),
 	    cmocka_unit_test(warm_verification),
 	    cmocka_unit_test(warm_alone),
-	    cmocka_unit_test(no_browser_state),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
