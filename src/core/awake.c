@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -30,6 +31,11 @@ static void spinners(pid_t parent, unsigned n)
 	(void)prctl(PR_SET_NAME, "pqtls-awake", 0, 0, 0); /* not a `pqtls` to pgrep -x */
 	(void)setsid();
 	(void)pq_sched_set_group_nice(PQ_SCHED_NICE_MAX);
+	/* nice 19 for each thread too (the threads below inherit it): SCHED_IDLE ignores it,
+	 * but the kernel counts a niced thread's time as "nice" in /proc/stat, which the
+	 * machine's busy time (pq_proc_parse_busy) leaves out; at nice 0 the spinners'
+	 * cycles read as other work, and a sweep's dispatcher would never back off */
+	(void)setpriority(PRIO_PROCESS, 0, PQ_SCHED_NICE_MAX);
 	if (sched_setscheduler(0, SCHED_IDLE, &sp) < 0)
 		_exit(1); /* never spin in the normal class */
 	for (unsigned i = 1; i < n; i++) {

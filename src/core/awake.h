@@ -8,7 +8,9 @@
  * bench/awake.sh measures it). A busy thread that only takes cycles nobody else wants
  * keeps every vCPU running: SCHED_IDLE yields to any normal thread at once within its
  * group, and its group, at nice 19, weighs 15 against 1024 for a default session, so
- * other work on the machine loses about 1.5 % of a CPU to it.
+ * other work on the machine loses about 1.5 % of a CPU to it. Each thread is at nice 19 as
+ * well, so that /proc/stat counts the spinners' time as "nice", not as the busy time a
+ * sweep weighs its own share against (exp/jobs).
  *
  * The process dies with its parent (PR_SET_PDEATHSIG) however the parent ends. */
 #ifndef PQ_CORE_AWAKE_H

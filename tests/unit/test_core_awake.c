@@ -1,6 +1,7 @@
 /* core/awake: the keep-awake process runs apart from its caller (a session of its own,
  * SCHED_IDLE, named pqtls-awake so that tests looking for pqtls processes do not take it
- * for a server), and stop ends it. */
+ * for a server), every thread of it at nice 19 (its time is "nice" in /proc/stat, not
+ * busy), and stop ends it. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -29,6 +30,33 @@ static void read_comm(pid_t pid, char *buf, size_t n)
 	buf[strcspn(buf, "\n")] = '\0';
 }
 
+/* The nice value of every thread of pid (field 19 of each task's stat), or -100 when one
+ * differs from the others or none is read. */
+static int threads_nice(pid_t pid, int *threads)
+{
+	char path[96], buf[512];
+	int nice = -100;
+	*threads = 0;
+	for (int tid = pid; tid < pid + 64; tid++) { /* its threads' ids follow it closely */
+		snprintf(path, sizeof path, "/proc/%d/task/%d/stat", (int)pid, tid);
+		FILE *f = fopen(path, "r");
+		if (!f)
+			continue;
+		size_t n = fread(buf, 1, sizeof buf - 1, f);
+		fclose(f);
+		buf[n] = '\0';
+		const char *p = strrchr(buf, ')');
+		int v;
+		if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %d", &v) != 1)
+			return -100;
+		if (*threads && v != nice)
+			return -100;
+		nice = v;
+		(*threads)++;
+	}
+	return nice;
+}
+
 static void start_stop(void **state)
 {
 	(void)state;
@@ -48,6 +76,14 @@ static void start_stop(void **state)
 	assert_string_equal(comm, "pqtls-awake");
 	assert_int_equal(policy, SCHED_IDLE);
 	assert_int_equal(getsid(a.pid), a.pid); /* a session, so a scheduling group, of its own */
+	int threads = 0, nice = -100;
+	for (int i = 0; i < 500 && (threads < 2 || nice != 19); i++) { /* its second thread starts */
+		struct timespec ts = {0, 2000000};
+		nanosleep(&ts, NULL);
+		nice = threads_nice(a.pid, &threads);
+	}
+	assert_int_equal(threads, 2);
+	assert_int_equal(nice, 19);
 	assert_int_not_equal(getsid(0), a.pid);
 	pid_t pid = a.pid;
 	pq_awake_stop(&a);
