@@ -18,7 +18,9 @@ int pq_zeek_slurp(const char *path, size_t cap, char **out, size_t *len, pq_diag
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
 		return pq_diag_set(d, -EISDIR, "%s: is a directory; give a file", path);
 	pq_zeek_gz *g = NULL;
-	size_t alloc = 1 << 16, n = 0;
+	/* room for cap bytes, one more to see that a file goes past it, and the NUL */
+	size_t limit = cap > SIZE_MAX - 2 ? SIZE_MAX : cap + 2;
+	size_t alloc = limit < (1 << 16) ? limit : 1 << 16, n = 0;
 	char *buf = NULL;
 	int rc = pq_zeek_gz_open(path, &g, d);
 	if (rc < 0)
@@ -29,17 +31,21 @@ int pq_zeek_slurp(const char *path, size_t cap, char **out, size_t *len, pq_diag
 	}
 	for (;;) {
 		if (n + 1 >= alloc) {
-			if (alloc >= cap) {
-				rc = pq_diag_set(d, PQ_ETOOBIG, "%s: larger than %zu MiB", path, cap >> 20);
+			if (alloc >= limit) { /* n is cap + 1: past the cap */
+				if (cap >= (1 << 20) && cap % (1 << 20) == 0)
+					rc = pq_diag_set(d, PQ_ETOOBIG, "%s: larger than %zu MiB", path, cap >> 20);
+				else
+					rc = pq_diag_set(d, PQ_ETOOBIG, "%s: larger than %zu bytes", path, cap);
 				goto out;
 			}
-			char *nb = realloc(buf, alloc * 2);
+			size_t grown = alloc > limit / 2 ? limit : alloc * 2;
+			char *nb = realloc(buf, grown);
 			if (!nb) {
 				rc = PQ_ENOMEM;
 				goto out;
 			}
 			buf = nb;
-			alloc *= 2;
+			alloc = grown;
 		}
 		long r = pq_zeek_gz_read(g, buf + n, alloc - n - 1, d);
 		if (r < 0) {

@@ -12,7 +12,8 @@
 
 #include "core/err.h"
 
-/* Reads a whole file, plain or gzip, NUL-terminated; *len excludes the NUL. */
+/* Reads a whole file, plain or gzip, NUL-terminated; *len excludes the NUL. A file of more
+ * than cap bytes (after gunzip) is refused (PQ_ETOOBIG), one of exactly cap is read. */
 int pq_zeek_slurp(const char *path, size_t cap, char **out, size_t *len, pq_diag *d) PQ_MUST_USE;
 
 typedef struct pq_zeek_files {

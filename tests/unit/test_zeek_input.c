@@ -86,6 +86,21 @@ static void slurp_refused(void **state)
 	assert_int_equal(pq_zeek_slurp(gz, 1 << 20, &buf, &len, &d), PQ_ETOOBIG);
 	assert_non_null(strstr(pq_diag_msg(&d), "larger than 1 MiB"));
 
+	/* the cap is exact: 100 bytes are read under a cap of 100, 101 are refused, in bytes */
+	const char *edge = testdir_path("edge.log.gz");
+	char hundred[101];
+	memset(hundred, 'y', sizeof hundred);
+	write_gzip(edge, hundred, 100);
+	assert_int_equal(pq_zeek_slurp(edge, 100, &buf, &len, &d), 0);
+	assert_int_equal(len, 100);
+	free(buf);
+	buf = (char *)"untouched";
+	len = 77;
+	write_gzip(edge, hundred, 101);
+	assert_int_equal(pq_zeek_slurp(edge, 100, &buf, &len, &d), PQ_ETOOBIG);
+	assert_non_null(strstr(pq_diag_msg(&d), "larger than 100 bytes"));
+	assert_string_equal(buf, "untouched");
+
 	/* a gzip stream cut in half: refused with where it broke, not read short */
 	const char *cut = testdir_path("cut.log.gz");
 	static char rows[4000];
