@@ -368,6 +368,9 @@ void pq_agg_point_label(const pq_agg *a, const pq_agg_group *g, const char *exce
  * or not held). The one place the report reads a cell's dimension by name. */
 const char *pq_agg_dim_text(const pq_rdb_cell *c, const char *key);
 double pq_agg_dim_num(const pq_rdb_cell *c, const char *key);
+/* The intermediates the cell's server sent: none with trust anchor identifiers (the
+ * client holds them), else the chain's. What the flight model sends, wherever it is run. */
+int pq_agg_sent_intermediates(const pq_rdb_cell *c);
 
 int pq_agg_build(const pq_rdb *db, uint64_t seed, pq_agg *out, pq_diag *d) PQ_MUST_USE;
 void pq_agg_free(pq_agg *a);

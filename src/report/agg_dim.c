@@ -20,6 +20,12 @@ const char *pq_agg_dim_text(const pq_rdb_cell *c, const char *key)
 	return i >= 0 && c->dim[i].kind == PQ_DV_TEXT ? c->dim[i].s : NULL;
 }
 
+int pq_agg_sent_intermediates(const pq_rdb_cell *c)
+{
+	const pq_dimval *t = &c->dim[PQ_D_TAI];
+	return t->kind == PQ_DV_TEXT && strcmp(t->s, "yes") == 0 ? 0 : c->intermediates;
+}
+
 double pq_agg_dim_num(const pq_rdb_cell *c, const char *key)
 {
 	int i = pq_dim_find(key);

@@ -81,7 +81,7 @@ static void line_cliff(pq_agg_line *l, const pq_rdb_cell *c)
 	pq_model_in net;
 	pq_model_cliff cl[2];
 	size_t nc = 0;
-	if (!c || pq_model_base_alg(c->leaf, "chain_leaf", c->intermediates, c->group,
+	if (!c || pq_model_base_alg(c->leaf, "chain_leaf", pq_agg_sent_intermediates(c), c->group,
 				    c->one_write ? SIZE_MAX : 0, &b, NULL) < 0)
 		return;
 	pq_model_base_net(&b, pq_wire_mss(c->mtu), c->initcwnd > 0 ? (size_t)c->initcwnd : 0, 0, &net);

@@ -58,14 +58,6 @@ static int cell_offer(const pq_rdb_cell *c, char *offer, size_t n, char *server,
 	snprintf(server, m, "%s", s->s);
 	return 1;
 }
-/* The intermediates the server sent: none with trust anchor identifiers (the client
- * holds them), else the chain's. */
-static int sent_intermediates(const pq_rdb_cell *c)
-{
-	const pq_dimval *t = &c->dim[PQ_D_TAI];
-	return t->kind == PQ_DV_TEXT && strcmp(t->s, "yes") == 0 ? 0 : c->intermediates;
-}
-
 /* The OCSP staple's bytes in the leaf's certificate entry; 0 without one (or a database
  * from before the column). */
 static size_t staple_bytes(const pq_rdb_cell *c)
@@ -78,7 +70,7 @@ static const pq_model_base *cached_base(model_cache *mc, size_t *nmc, const pq_r
 {
 	char offer[160], server[64];
 	int has_offer = cell_offer(c, offer, sizeof offer, server, sizeof server);
-	int inter = sent_intermediates(c);
+	int inter = pq_agg_sent_intermediates(c);
 	size_t staple = staple_bytes(c);
 	for (size_t i = 0; i < *nmc; i++)
 		if (strcmp(mc[i].leaf, c->leaf) == 0 && strcmp(mc[i].group, c->group) == 0 &&

@@ -2,7 +2,8 @@
  * list of what every cell shares. Each case is a one-cell database (testreport.h) with
  * the column set by SQL: a browser's state that pqtls's client does not have, one that a
  * database from before the column lacks, an OCSP staple's bytes or none, a padded chain's
- * size or its natural one, a rate of 0 (unlimited). */
+ * size or its natural one, a rate of 0 (unlimited); and the intermediates a server sent
+ * with trust anchor identifiers. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -100,12 +101,32 @@ static void zero_words(void **state)
 	done(&db, &a);
 }
 
+/* With trust anchor identifiers the server sends no intermediate: the flight model's
+ * count; without them (or in a database from before the column) the chain's. */
+static void sent_intermediates(void **state)
+{
+	(void)state;
+	pq_rdb db;
+	pq_agg a;
+	agg_of(&one, 1, "UPDATE cell SET chain_tai = 'yes';", &db, &a);
+	assert_int_equal(db.cells[0].intermediates, 1);
+	assert_int_equal(pq_agg_sent_intermediates(&db.cells[0]), 0);
+	done(&db, &a);
+	agg_of(&one, 1, "UPDATE cell SET chain_tai = 'no';", &db, &a);
+	assert_int_equal(pq_agg_sent_intermediates(&db.cells[0]), 1);
+	done(&db, &a);
+	agg_of(&one, 1, "UPDATE cell SET chain_tai = NULL;", &db, &a);
+	assert_int_equal(pq_agg_sent_intermediates(&db.cells[0]), 1);
+	done(&db, &a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(browser_state),
 	    cmocka_unit_test(ocsp),
 	    cmocka_unit_test(zero_words),
+	    cmocka_unit_test(sent_intermediates),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
