@@ -98,6 +98,54 @@ static void canon_text(const pq_exp_point *p, char *buf, size_t n)
 	assert_true(pq_exp_point_text(p, 1, buf, n) > 0);
 }
 
+/* "given=N;" says which link keys a spec named at all (not a value): blanked. */
+static void unmask_given(char *t)
+{
+	char *g = strstr(t, ";given=");
+	if (g) {
+		g += 7;
+		memmove(g, g + strcspn(g, ";"), strlen(g + strcspn(g, ";")) + 1);
+	}
+}
+
+/* A default stated once: every dimension whose default text is a value (not prose such as
+ * "the group alone") gives, when a spec sets it, the very cell an empty spec gives, so
+ * the point's initial values (pq_exp_point_init) and the table's defaults cannot
+ * drift apart. At least 25 keys' defaults are values: the check cannot pass empty. */
+static void defaults_agree(void **state)
+{
+	(void)state;
+	pq_exp_grid g0, g;
+	char base[2048], text[2048], spec[256];
+	ts_grid("", &g0);
+	assert_int_equal(g0.n, 1);
+	canon_text(&g0.cells[0].p, base, sizeof base);
+	unmask_given(base);
+	int checked = 0;
+	for (int i = 0; i < PQ_DIM_COUNT; i++) {
+		const pq_dim *k = &pq_dims[i];
+		if (k->flags & (PQ_DIM_STORED | PQ_DIM_GLOBAL))
+			continue;
+		pq_exp_spec s;
+		pq_diag d;
+		pq_exp_spec_init(&s);
+		snprintf(spec, sizeof spec, "%s = %s\n", k->key, k->def);
+		int ok = pq_exp_spec_parse(&s, "t", spec, &d) == 0 && pq_exp_grid_expand(&s, &g, &d) == 0;
+		pq_exp_spec_dispose(&s);
+		if (!ok)
+			continue; /* prose, or a value that needs another key (a browser's state) */
+		assert_int_equal(g.n, 1);
+		canon_text(&g.cells[0].p, text, sizeof text);
+		unmask_given(text);
+		if (strcmp(text, base) != 0)
+			fail_msg("%s: its default text \"%s\" makes the cell %s, an empty spec %s", k->key, k->def, text, base);
+		pq_exp_grid_dispose(&g);
+		checked++;
+	}
+	pq_exp_grid_dispose(&g0);
+	assert_true(checked >= 25);
+}
+
 static void round_trip(void **state)
 {
 	(void)state;
@@ -321,6 +369,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(entries_whole),
 		cmocka_unit_test(round_trip),
+		cmocka_unit_test(defaults_agree),
 		cmocka_unit_test(schema_columns),
 		cmocka_unit_test(effective_values),
 		cmocka_unit_test(view_columns),
