@@ -1,7 +1,7 @@
-/* How many cells at once (exp/jobs.h): the --jobs value, the time-scale rule, the
- * choice for a grid and a machine, and the dispatcher's back-off; pure functions of
- * their inputs, so test_exp_jobs can check them by hand. The dispatcher that acts on
- * them is exp/jobs.c. */
+/* How many cells at once (exp/jobs.h): the value asked for (a count or auto, named by
+ * the caller), the time-scale rule, the choice for a grid and a machine, and the
+ * dispatcher's back-off; pure functions of their inputs, so test_exp_jobs can check
+ * them by hand. The dispatcher that acts on them is exp/jobs.c. */
 #include "exp/jobs.h"
 
 #include <errno.h>

@@ -12,11 +12,6 @@
 
 #define WAN_US 10000 /* below, the handshake's CPU time is a large share of a round trip */
 
-static double median_or_nan(const double *sorted, size_t n)
-{
-	return n ? pq_stats_quantile(sorted, n, PQ_STATS_MEDIAN) : NAN;
-}
-
 /* A cold browser's group (NULL: a database from before the browser's state was stored). */
 static int cold(const pq_agg_group *g)
 {
@@ -51,10 +46,10 @@ static int fill_pair(const pq_agg *a, pq_agg_pair *p)
 	if (rc == PQ_ENOMEM)
 		return rc;
 	p->has_net = rc == 0;
-	p->verify_ms = median_or_nan(b->br[PQ_AGG_BR_VERIFY], b->nbr[PQ_AGG_BR_VERIFY]);
-	p->dispatch_ms = median_or_nan(b->br[PQ_AGG_BR_DISPATCH], b->nbr[PQ_AGG_BR_DISPATCH]);
+	p->verify_ms = pq_stats_quantile(b->br[PQ_AGG_BR_VERIFY], b->nbr[PQ_AGG_BR_VERIFY], PQ_STATS_MEDIAN);
+	p->dispatch_ms = pq_stats_quantile(b->br[PQ_AGG_BR_DISPATCH], b->nbr[PQ_AGG_BR_DISPATCH], PQ_STATS_MEDIAN);
 	p->rest_ms = p->has_fb ? p->fb.diff - p->verify_ms - p->dispatch_ms : NAN;
-	p->net_ms = median_or_nan(b->br[PQ_AGG_BR_NET], b->nbr[PQ_AGG_BR_NET]);
+	p->net_ms = pq_stats_quantile(b->br[PQ_AGG_BR_NET], b->nbr[PQ_AGG_BR_NET], PQ_STATS_MEDIAN);
 	/* Chromium's tcp_info is not read: both are said over pqtls's round trip on the link */
 	p->rtt_ms = isfinite(q->min_rtt_ms) && q->min_rtt_ms > 0 ? q->min_rtt_ms : (double)q->cell->rtt_us / 1e3;
 	p->rounds_pq = q->n[PQ_AGG_TTFB] && p->rtt_ms > 0 ? q->desc[PQ_AGG_TTFB].median / p->rtt_ms : NAN;

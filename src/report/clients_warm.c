@@ -45,11 +45,6 @@ static const pq_agg_group *classical_of(const pq_agg *a, const pq_agg_group *g)
 	return NULL;
 }
 
-static double median_or_nan(const double *sorted, size_t n)
-{
-	return n ? pq_stats_quantile(sorted, n, PQ_STATS_MEDIAN) : NAN;
-}
-
 int pq_clients_warm_build(pq_agg *a)
 {
 	for (size_t i = 0; i < a->n; i++) {
@@ -60,8 +55,8 @@ int pq_clients_warm_build(pq_agg *a)
 			return PQ_ENOMEM;
 		pq_agg_warm *w = &a->warm[a->nwarm++];
 		*w = (pq_agg_warm){.pq = g, .cl = c};
-		w->pq_ms = median_or_nan(g->br[PQ_AGG_BR_VERIFY], g->nbr[PQ_AGG_BR_VERIFY]);
-		w->cl_ms = median_or_nan(c->br[PQ_AGG_BR_VERIFY], c->nbr[PQ_AGG_BR_VERIFY]);
+		w->pq_ms = pq_stats_quantile(g->br[PQ_AGG_BR_VERIFY], g->nbr[PQ_AGG_BR_VERIFY], PQ_STATS_MEDIAN);
+		w->cl_ms = pq_stats_quantile(c->br[PQ_AGG_BR_VERIFY], c->nbr[PQ_AGG_BR_VERIFY], PQ_STATS_MEDIAN);
 		pq_diag e = {0};
 		int rc = pq_boot_diff(c->br[PQ_AGG_BR_VERIFY], c->nbr[PQ_AGG_BR_VERIFY], g->br[PQ_AGG_BR_VERIFY],
 				      g->nbr[PQ_AGG_BR_VERIFY], PQ_AGG_BOOT_REPS, a->seed, &w->verify, &e);

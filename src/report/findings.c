@@ -208,15 +208,14 @@ static void why_words(char *buf, size_t n, const pq_agg_group *g, const pq_agg_g
 {
 	const pq_model_out *m = &g->model, *mb = &b->model;
 	int iw = g->cell->initcwnd > 0 ? g->cell->initcwnd : PQ_WIRE_IW_DEFAULT;
-	const char *tr = pq_agg_dim_text(g->cell, "transport");
-	int quic = tr && strcmp(tr, "quic") == 0;
+	int past = k > 0 && m->flight_rounds > mb->flight_rounds && mb->flight_rounds == 1;
 	if (m->hrr_rounds != mb->hrr_rounds)
 		pq_out_cat(buf, n, ": %s", m->hrr_rounds > mb->hrr_rounds ? "the server answers its key share with a HelloRetryRequest"
 									: "the baseline's key share draws a HelloRetryRequest");
-	else if (k > 0 && m->flight_rounds > mb->flight_rounds && mb->flight_rounds == 1 && quic)
-		pq_out_cat(buf, n, ": over QUIC its first flight takes %u round trips, past the server's budget of 3x "
-				   "the client's Initial bytes", m->flight_rounds);
-	else if (k > 0 && m->flight_rounds > mb->flight_rounds && mb->flight_rounds == 1)
+	else if (past && g->cell->quic)
+		pq_out_cat(buf, n, ": over QUIC its first flight takes %u round trips, past the server's budget of %dx "
+				   "the client's Initial bytes", m->flight_rounds, PQ_WIRE_QUIC_AMP_FACTOR);
+	else if (past)
 		pq_out_cat(buf, n, ": its first flight (%zu segments) is past the initial window of %d segments",
 			   m->flight_segments, iw);
 	else if (m->flight_rounds != mb->flight_rounds)
