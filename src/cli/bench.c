@@ -14,6 +14,7 @@
 #include "core/proc.h"
 #include "core/sched.h"
 #include "core/units.h"
+#include "exp/cellcfg.h"
 #include "load/chromium.h"
 #include "load/run.h"
 #include "load/summary.h"
@@ -38,16 +39,17 @@ static const pq_opt bench_table[] = {
 	 "event loops (one core each), sharing the connections, concurrency and rate", NULL, 1, 256},
 	{"rate", 'r', PQ_OPT_STR, O(rate), "R/s", NULL,
 	 "open loop: start R connections per second on schedule (latency from the intended start)", NULL, 0, 0},
-	{"arrivals", 0, PQ_OPT_CHOICE, O(arrivals), NULL, "constant",
-	 "open-loop arrival process", "constant|poisson", 0, 0},
-	{"max-inflight", 0, PQ_OPT_INT, O(max_inflight), "N", "1024",
+	{"arrivals", 0, PQ_OPT_CHOICE, O(arrivals), NULL, "poisson",
+	 "open-loop arrival process (Poisson, as a sweep's open-loop cells)", "constant|poisson", 0, 0},
+	{"max-inflight", 0, PQ_OPT_INT, O(max_inflight), "N", PQ_STR(PQ_LOAD_MAX_INFLIGHT),
 	 "open loop: connections in flight at most (later ones wait, and the wait counts)", NULL, 1, 100000},
 	{"connections", 'n', PQ_OPT_INT, O(connections), "N", NULL,
 	 "measured connections (default 100 unless --duration)", NULL, 1, 100000000},
 	{"duration", 'd', PQ_OPT_DURATION, O(duration), NULL, NULL,
 	 "measure for this long; connections still in flight get one --timeout more, then are cut", NULL, 0, 0},
 	{"warmup", 'w', PQ_OPT_INT, O(warmup), "N", NULL,
-	 "connections before measuring, not recorded (default: C when --resume, else 0)", NULL, 0, 100000000},
+	 "connections before measuring, not recorded (none given, with --resume: C, so that each connection "
+	 "offered a ticket has one; as a sweep's warmup)", NULL, 0, 100000000},
 	{"requests-per-conn", 0, PQ_OPT_INT, O(requests), "K", "1",
 	 "HTTP requests per connection (keep-alive); 0 = handshake only", NULL, 0, 1000000},
 	{"response-size", 0, PQ_OPT_SIZE, O(response_size), "BYTES", NULL,
@@ -103,8 +105,9 @@ static const pq_opt bench_table[] = {
 	 NULL, 0, 0},
 	{"max-cert-list", 0, PQ_OPT_SIZE, O(max_cert_list), "BYTES", "16MiB",
 	 "largest Certificate message accepted (OpenSSL's own default is 100KiB)", NULL, 0, 0},
-	{"timeout", 0, PQ_OPT_DURATION, O(timeout), NULL, "10s",
-	 "give up on a connection with no progress for this long (per phase)", NULL, 0, 0},
+	{"timeout", 0, PQ_OPT_DURATION, O(timeout), NULL, PQ_STR(PQ_EXP_CLIENT_TIMEOUT_S) "s",
+	 "give up on a connection with no progress for this long (per phase; a sweep cell's without a link)",
+	 NULL, 0, 0},
 	{"conn-timeout", 0, PQ_OPT_DURATION, O(conn_timeout), NULL, "60s",
 	 "give up on a connection not finished this long after it started (every phase, the body included; 0 = never)",
 	 NULL, 0, 0},
@@ -209,17 +212,17 @@ static int bench_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 {
 	struct bench_opts *o = optsp;
 	pq_diag d;
-	pq_load_config cfg = {0};
+	pq_exp_point pt;
+	pq_exp_cfg ec;
 	pq_load_result res = {0};
 	pq_load_summary sum;
 	pq_load_out csv = {0}, jsonl = {0};
 	struct bench_sink sink = {.csv = &csv, .jsonl = &jsonl};
 	char path[64];
 	int rc = PQ_EXIT_FAIL;
+	double rate = 0;
 
-	if (pq_addr_parse(args->argv[0], "HOST:PORT", 0, &cfg.target, &d) < 0)
-		return pq_cli_usage_error(path_name, "%s", pq_diag_msg(&d));
-	if (o->rate && parse_rate(o->rate, &cfg.rate, &d) < 0)
+	if (o->rate && parse_rate(o->rate, &rate, &d) < 0)
 		return pq_cli_usage_error(path_name, "%s", pq_diag_msg(&d));
 	if (o->servername && !o->servername[0])
 		return pq_cli_usage_error(path_name, "--servername: the name is empty; give the name the "
@@ -232,60 +235,68 @@ static int bench_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 						     "DIR/root.pem) or --insecure");
 	if (o->path && pq_cli_given(cmd, args, "response-size"))
 		return pq_cli_usage_error(path_name, "--path and --response-size exclude each other");
-	if (pq_cli_given(cmd, args, "response-size")) {
-		snprintf(path, sizeof path, "/bytes/%llu", (unsigned long long)o->response_size);
-		cfg.path = path;
-	} else {
-		cfg.path = o->path ? o->path : "/";
-	}
-	cfg.tls = (pq_tls_config){
-		.role = PQ_TLS_CLIENT,
-		.quic = o->quic,
-		.quic_h3 = o->http3,
-		.version = o->tls == 1 ? 12 : 13,
-		.groups = o->groups,
-		.sigalgs = o->sigalgs,
-		.ciphersuites = o->ciphersuites,
-		.cert_comp = o->cert_comp,
-		.keylog_path = o->keylog,
-		.ca_file = o->ca,
-		.insecure = o->insecure,
-		.sig_pad = o->sig_pad,
-		.ocsp = o->ocsp,
-		.max_cert_list = o->max_cert_list,
-		.names = pq_cli_tls_names,
-	};
 	if (o->http3 && !o->quic)
 		return pq_cli_usage_error(path_name, "--http3 is HTTP/3 over QUIC: give --quic too");
-	if (o->quic && pq_tls_quic_check(&cfg.tls, &d) < 0)
+	/* The options that are dimensions, on a grid point: built as a sweep's cell is
+	 * (exp/cellcfg.h), then what only bench has. */
+	int prc = pq_cli_point(path_name, o->cert_comp, o->quic, &pt);
+	if (prc != 0)
+		return prc;
+	pt.ocsp = o->ocsp;
+	pt.browser = o->client;
+	pt.browser_state = o->browser_state;
+	pt.connections = pq_cli_given(cmd, args, "connections") ? o->connections : o->duration ? 0 : 100;
+	pt.concurrency = (int)o->concurrency;
+	pt.open_rate = rate;
+	pt.resume = o->resume;
+	pt.warmup = o->warmup;
+	pt.early_data = o->early_data;
+	pt.timeout_ns = o->timeout;
+	if (pq_exp_cfg_build(&pt, NULL, &ec, &d) < 0)
 		return pq_cli_usage_error(path_name, "%s", pq_diag_msg(&d));
-	cfg.names = pq_cli_load_names;
-	cfg.servername = o->servername;
-	cfg.connections = pq_cli_given(cmd, args, "connections") ? o->connections
-			  : o->duration ? 0 : 100;
-	cfg.duration_ns = o->duration;
-	cfg.concurrency = (int)o->concurrency;
-	cfg.threads = (int)o->threads;
-	cfg.poisson = o->arrivals == 1;
-	cfg.max_inflight = (int)o->max_inflight;
-	cfg.requests_per_conn = (int)o->requests;
-	cfg.resume = o->resume;
-	cfg.warmup = pq_cli_given(cmd, args, "warmup") ? o->warmup : o->resume > 0 ? o->concurrency : 0;
-	cfg.timeout_ns = o->timeout;
-	cfg.total_timeout_ns = o->conn_timeout;
-	cfg.stop = &stop_flag;
-	cfg.early_data = o->early_data;
-	cfg.set_nice = pq_cli_given(cmd, args, "nice");
-	cfg.nice = (int)o->nice;
-	cfg.seed = (uint64_t)o->seed;
+	pq_load_config *cfg = &ec.load;
+	if (pq_addr_parse(args->argv[0], "HOST:PORT", 0, &cfg->target, &d) < 0)
+		return pq_cli_usage_error(path_name, "%s", pq_diag_msg(&d));
+	if (pq_cli_given(cmd, args, "response-size")) {
+		snprintf(path, sizeof path, "/bytes/%llu", (unsigned long long)o->response_size);
+		cfg->path = path;
+	} else {
+		cfg->path = o->path ? o->path : "/";
+	}
+	cfg->requests_per_conn = (int)o->requests;
+	/* OpenSSL's own syntax and defaults, not a dimension's vocabulary */
+	cfg->tls.quic_h3 = o->http3;
+	cfg->tls.version = o->tls == 1 ? 12 : 13;
+	cfg->tls.groups = o->groups;
+	cfg->tls.sigalgs = o->sigalgs;
+	cfg->tls.ciphersuites = o->ciphersuites;
+	cfg->tls.keylog_path = o->keylog;
+	cfg->tls.ca_file = o->ca;
+	cfg->tls.insecure = o->insecure;
+	cfg->tls.sig_pad = o->sig_pad;
+	cfg->tls.max_cert_list = o->max_cert_list;
+	cfg->tls.names = pq_cli_tls_names;
+	if (o->quic && pq_tls_quic_check(&cfg->tls, &d) < 0)
+		return pq_cli_usage_error(path_name, "%s", pq_diag_msg(&d));
+	cfg->names = pq_cli_load_names;
+	cfg->servername = o->servername;
+	cfg->duration_ns = o->duration;
+	cfg->threads = (int)o->threads;
+	cfg->poisson = o->arrivals == 1;
+	cfg->max_inflight = (int)o->max_inflight;
+	cfg->total_timeout_ns = o->conn_timeout;
+	cfg->stop = &stop_flag;
+	cfg->set_nice = pq_cli_given(cmd, args, "nice");
+	cfg->nice = (int)o->nice;
+	cfg->seed = (uint64_t)o->seed;
 	if (pq_cli_progress_enabled())
-		cfg.progress = progress;
+		cfg->progress = progress;
 
 	char browser[512], bver[64];
 	if (!o->client && o->browser_state)
 		return pq_cli_usage_error(path_name, "--browser-state %s needs --client chromium (it is the browser's)",
 					  o->browser_state == PQ_BROWSER_WARM ? "warm" : "resumed");
-	if (o->client && pq_chromium_check(&cfg, &d) < 0)
+	if (o->client && pq_chromium_check(cfg, &d) < 0)
 		return pq_cli_usage_error(path_name, "%s", pq_diag_msg(&d));
 	if (o->client && (pq_chromium_find(browser, sizeof browser, &d) < 0 ||
 			  pq_chromium_version(browser, bver, sizeof bver, &d) < 0))
@@ -298,11 +309,11 @@ static int bench_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 			       : o->browser_state == PQ_BROWSER_RESUMED ? "resuming"
 									: "cold");
 		printf("pqtls bench %s%s: %s, %s%s", args->argv[0], o->quic ? " over QUIC" : "",
-		       cfg.rate > 0 ? "open loop" : "closed loop",
-		       cfg.requests_per_conn ? "GET " : "handshake only",
-		       cfg.requests_per_conn ? cfg.path : "");
-		if (cfg.warmup)
-			printf(", %lld warm-up connections", cfg.warmup);
+		       cfg->rate > 0 ? "open loop" : "closed loop",
+		       cfg->requests_per_conn ? "GET " : "handshake only",
+		       cfg->requests_per_conn ? cfg->path : "");
+		if (cfg->warmup)
+			printf(", %lld warm-up connections", cfg->warmup);
 		printf("\n");
 		if (o->max_cert_list > 102400)
 			printf("  accepting Certificate messages up to %s (OpenSSL's default is 100 KiB; "
@@ -318,23 +329,23 @@ static int bench_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 	}
 	if (csv.f)
 		pq_load_csv_header(csv.f);
-	if (pq_load_acc_new(&sink.acc, &cfg) < 0) {
+	if (pq_load_acc_new(&sink.acc, cfg) < 0) {
 		pq_load_out_abort(&csv);
 		pq_load_out_abort(&jsonl);
 		return pq_cli_fail(path_name, "out of memory for the summary");
 	}
-	cfg.sink = sink_record;
-	cfg.sink_arg = &sink;
-	cfg.no_keep = 1;
-	uint64_t need = (uint64_t)(cfg.rate > 0 ? cfg.max_inflight : cfg.concurrency) + 64;
+	cfg->sink = sink_record;
+	cfg->sink_arg = &sink;
+	cfg->no_keep = 1;
+	uint64_t need = (uint64_t)(cfg->rate > 0 ? cfg->max_inflight : cfg->concurrency) + 64;
 	uint64_t have = pq_proc_raise_fdlimit(need);
 	if (have < need)
 		fprintf(stderr, "pqtls bench: note: the open-file limit is %llu, below the %llu this "
 				"run may need; connections beyond it fail\n",
 			(unsigned long long)have, (unsigned long long)need);
 	catch_stop_signals();
-	int lrc = o->client ? pq_chromium_run(&cfg, browser, 0, o->browser_state, &res, &d) : pq_load_run(&cfg, &res, &d);
-	if (cfg.progress)
+	int lrc = o->client ? pq_chromium_run(cfg, browser, 0, o->browser_state, &res, &d) : pq_load_run(cfg, &res, &d);
+	if (cfg->progress)
 		fprintf(stderr, "\r%70s\r", "");
 	if (lrc < 0) {
 		int usage = lrc == PQ_EINVAL || lrc == PQ_ERANGE;

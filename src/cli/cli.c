@@ -8,6 +8,7 @@
 
 #include "core/err.h"
 #include "core/units.h"
+#include "exp/point.h"
 
 static const char *type_metavar(const pq_opt *o)
 {
@@ -386,4 +387,14 @@ int pq_cli_progress_enabled(void)
 	if (e && *e)
 		return e[0] == '1';
 	return isatty(STDERR_FILENO);
+}
+
+int pq_cli_point(const char *path, const char *cert_comp, int quic, pq_exp_point *p)
+{
+	pq_exp_point_init(p);
+	p->quic = quic;
+	if (snprintf(p->cert_comp, sizeof p->cert_comp, "%s", cert_comp) < (int)sizeof p->cert_comp)
+		return 0;
+	return pq_cli_usage_error(path, "--cert-compression: '%s' is longer than %zu characters; give off or a "
+					"list of zlib, brotli, zstd", cert_comp, sizeof p->cert_comp - 1);
 }

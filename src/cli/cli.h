@@ -112,4 +112,12 @@ int pq_cli_cache_root(char *buf, size_t n);
 /* Is stderr a terminal (for progress lines)? Honours PQTLS_PROGRESS=0/1. */
 int pq_cli_progress_enabled(void);
 
+/* The grid point bench and serve put their options that are dimensions on, before the
+ * one builder makes their configurations from it (exp/cellcfg.h): the dimensions'
+ * defaults, then the certificate compression list and the transport, which both have.
+ * 0, or the usage error's exit code after saying so (a list longer than a point holds);
+ * the caller sets the rest of its options that are dimensions. */
+struct pq_exp_point;
+int pq_cli_point(const char *path, const char *cert_comp, int quic, struct pq_exp_point *p);
+
 #endif

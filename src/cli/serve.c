@@ -17,6 +17,7 @@
 #include "core/clock.h"
 #include "core/proc.h"
 #include "core/wfile.h"
+#include "exp/cellcfg.h"
 #include "server/server.h"
 
 struct serve_opts {
@@ -70,7 +71,7 @@ static const pq_opt serve_table[] = {
 	 NULL, 0, 0},
 	{"keylog", 0, PQ_OPT_STR, O(keylog), "FILE", NULL,
 	 "append TLS secrets to FILE (NSS key log format, for Wireshark)", NULL, 0, 0},
-	{"max-conns", 0, PQ_OPT_INT, O(max_conns), "N", "4096",
+	{"max-conns", 0, PQ_OPT_INT, O(max_conns), "N", PQ_STR(PQ_SERVER_MAX_CONNS),
 	 "open connections at most; more are closed at once", NULL, 1, 1000000},
 	{"handshake-timeout", 0, PQ_OPT_DURATION, O(hs_timeout), NULL, "10s",
 	 "close a connection whose handshake takes longer", NULL, 0, 0},
@@ -137,32 +138,38 @@ static int serve_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 		return pq_cli_usage_error(path, "--flight-one-write holds writes until the end of the "
 						"flight, which would delay 0-RTT answers; use it without "
 						"--max-early-data");
-	pq_server_config cfg = {
-		.listen = o->listen,
-		.threads = (int)o->threads,
-		.max_conns = (int)o->max_conns,
-		.handshake_timeout_ns = o->hs_timeout ? o->hs_timeout : 10 * PQ_NS_PER_S,
-		.idle_timeout_ns = o->idle_timeout ? o->idle_timeout : 60 * PQ_NS_PER_S,
-		.flight_one_write = o->one_write,
-		.close_each = o->close_each,
-		.quic_retry = o->quic_retry,
-		.header_timeout_ns = o->header_timeout,
-		.tls = {.role = PQ_TLS_SERVER,
-			.quic = o->quic,
-			.version = o->tls == 1 ? 12 : 13,
-			.groups = o->groups,
-			.sigalgs = o->sigalgs,
-			.ciphersuites = o->ciphersuites,
-			.cert_comp = o->cert_comp,
-			.keylog_path = o->keylog,
-			.certs_dir = o->certs,
-			.emulated_sig = o->emulated_sig,
-			.tickets = (int)o->tickets,
-			.max_early_data = o->max_early_data > UINT32_MAX ? UINT32_MAX
-									 : (uint32_t)o->max_early_data,
-			.names = pq_cli_tls_names},
-		.names = pq_cli_server_names,
-	};
+	/* The options that are dimensions, on a grid point: built as a sweep cell's server is
+	 * (exp/cellcfg.h), then what only serve has. */
+	pq_exp_point pt;
+	pq_exp_cfg ec;
+	int prc = pq_cli_point(path, o->cert_comp, o->quic, &pt);
+	if (prc != 0)
+		return prc;
+	pt.quic_retry = o->quic_retry;
+	pt.flight_one_write = o->one_write;
+	pt.tickets = (int)o->tickets;
+	pt.early_data = o->max_early_data > 0;
+	if (pq_exp_cfg_build(&pt, NULL, &ec, &d) < 0)
+		return pq_cli_usage_error(path, "%s", pq_diag_msg(&d));
+	pq_server_config cfg = ec.server;
+	cfg.listen = o->listen;
+	cfg.threads = (int)o->threads;
+	cfg.max_conns = (int)o->max_conns;
+	/* serve knows no link to derive them from: its own, stated in its options */
+	cfg.handshake_timeout_ns = o->hs_timeout ? o->hs_timeout : 10 * PQ_NS_PER_S;
+	cfg.idle_timeout_ns = o->idle_timeout ? o->idle_timeout : 60 * PQ_NS_PER_S;
+	cfg.header_timeout_ns = o->header_timeout;
+	cfg.close_each = o->close_each;
+	cfg.tls.version = o->tls == 1 ? 12 : 13;
+	cfg.tls.groups = o->groups; /* OpenSSL's syntax and default, not the dimension's */
+	cfg.tls.sigalgs = o->sigalgs;
+	cfg.tls.ciphersuites = o->ciphersuites;
+	cfg.tls.keylog_path = o->keylog;
+	cfg.tls.certs_dir = o->certs;
+	cfg.tls.emulated_sig = o->emulated_sig;
+	cfg.tls.max_early_data = o->max_early_data > UINT32_MAX ? UINT32_MAX : (uint32_t)o->max_early_data;
+	cfg.tls.names = pq_cli_tls_names;
+	cfg.names = pq_cli_server_names;
 	if (pq_server_config_check(&cfg, &d) < 0)
 		return pq_cli_usage_error(path, "%s", pq_diag_msg(&d));
 	/* Block the stop signals before any thread exists, so every thread inherits the

@@ -17,6 +17,9 @@
 #include <stddef.h>
 
 #define PQ_MUST_USE __attribute__((warn_unused_result))
+/* A numeric constant as the text option tables and help write it: PQ_STR(PQ_X) "1500". */
+#define PQ_STR_(x) #x
+#define PQ_STR(x) PQ_STR_(x)
 #define PQ_PRINTF(a, b) __attribute__((format(printf, a, b)))
 
 /* X-macro table: name, value, message. Values start well above any errno. */

@@ -12,6 +12,8 @@
 
 #include <stddef.h>
 
+#include "core/err.h"
+
 #define PQ_WIRE_IPV4_HDR 20
 #define PQ_WIRE_UDP_HDR 8
 #define PQ_WIRE_TCP_HDR 20
@@ -22,10 +24,8 @@
 #define PQ_WIRE_MSS_DEFAULT (PQ_WIRE_MTU_DEFAULT - PQ_WIRE_TCPIP_OVERHEAD) /* 1448 */
 #define PQ_WIRE_IW_DEFAULT 10 /* Linux's initial congestion window, segments (RFC 6928) */
 /* The two defaults as option tables and the dimension table write them: "1500", "10". */
-#define PQ_WIRE_STR_(x) #x
-#define PQ_WIRE_STR(x) PQ_WIRE_STR_(x)
-#define PQ_WIRE_MTU_DEFAULT_STR PQ_WIRE_STR(PQ_WIRE_MTU_DEFAULT)
-#define PQ_WIRE_IW_DEFAULT_STR PQ_WIRE_STR(PQ_WIRE_IW_DEFAULT)
+#define PQ_WIRE_MTU_DEFAULT_STR PQ_STR(PQ_WIRE_MTU_DEFAULT)
+#define PQ_WIRE_IW_DEFAULT_STR PQ_STR(PQ_WIRE_IW_DEFAULT)
 
 /* QUIC (RFC 9000, 9002): a client pads its Initial datagrams to at least 1,200 bytes
  * (9000 14.1); before it has validated the client's address a server sends at most three

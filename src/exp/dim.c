@@ -7,6 +7,7 @@
 
 #include "core/err.h"
 #include "core/wire.h"
+#include "exp/cellcfg.h"
 #include "load/chromium.h"
 #include "pki/chain.h"
 
@@ -135,7 +136,7 @@ EFF(ef_server_groups, if (p->remote) dv_text(o, "remote"); else dv_text(o, pq_ex
 EFF(ef_tickets, if (p->remote) dv_null(o); else dv_int(o, p->tickets))
 EFF(ef_resume, dv_real(o, p->resume * 100))
 EFF(ef_early, dv_int(o, p->early_data))
-EFF(ef_warmup, dv_int(o, p->warmup))
+EFF(ef_warmup, dv_int(o, pq_exp_cfg_warmup(p)))
 EFF(ef_one_write, if (p->remote) dv_null(o); else dv_int(o, p->flight_one_write))
 /* TCP cells keep the key text they had before the transport was a dimension, and a cell
  * row written without the column (a database made by hand) is a TCP one. */
@@ -267,6 +268,8 @@ EFF(ef_timeout, dv_int(o, e->client_timeout_ns / 1000))
 #define R PQ_DIM_LOCAL
 #define S PQ_DIM_STORED
 #define C PQ_DIM_CHAIN
+#define SV PQ_DIM_SERVER
+#define CL PQ_DIM_CLIENT
 #define NONE NULL, NULL, NULL
 /*    key               type          flags   min max  choices  default  metavar  help
  *    column  sql  label  unit  apply canon effective */
@@ -316,40 +319,41 @@ const pq_dim pq_dims[PQ_DIM_COUNT] = {
 		      "trust anchor identifiers: the server sends the leaf alone, the client's verify store "
 		      "holds the intermediates (and the root); needs intermediates 1..4",
 		      "chain_tai", "TEXT", "TAI", "", ap_tai, cn_tai, ef_tai},
-	[PQ_D_OCSP] = {"ocsp", PQ_DT_CHOICE, R | C, 0, 0, "no|yes", "no", "no|yes",
+	[PQ_D_OCSP] = {"ocsp", PQ_DT_CHOICE, R | C | CL, 0, 0, "no|yes", "no", "no|yes",
 		       "an OCSP staple: the leaf's OCSP response signed by its issuer, stapled in its certificate "
 		       "entry; the client asks and fails without it (stored: the response's bytes)",
 		       "chain_ocsp_bytes", "INTEGER", "OCSP", "B", ap_ocsp, cn_ocsp, ef_ocsp},
-	[PQ_D_COMP] = {"cert-compression", PQ_DT_CHOICE, 0, 0, 0, "off|zlib|brotli|zstd", "off", "ALGS",
+	[PQ_D_COMP] = {"cert-compression", PQ_DT_CHOICE, SV | CL, 0, 0, "off|zlib|brotli|zstd", "off", "ALGS",
 		       "RFC 8879 certificate compression (server and client)", "cert_comp", "TEXT NOT NULL",
 		       "compression", "", ap_comp, cn_comp, ef_comp},
-	[PQ_D_GROUP] = {"group", PQ_DT_GROUPS, 0, 0, 0, "", "X25519MLKEM768", "GROUPS",
+	[PQ_D_GROUP] = {"group", PQ_DT_GROUPS, SV | CL, 0, 0, "", "X25519MLKEM768", "GROUPS",
 			"key-exchange group (OpenSSL name): the one the cell expects negotiated", "tls_group", "TEXT NOT NULL", "group", "", ap_group,
 			cn_group, ef_group},
-	[PQ_D_GROUPS] = {"groups", PQ_DT_GROUPS, 0, 0, 0, ":", "the group alone", "LISTS",
+	[PQ_D_GROUPS] = {"groups", PQ_DT_GROUPS, SV | CL, 0, 0, ":", "the group alone", "LISTS",
 			 "groups the client offers, in order, colon-separated (X25519MLKEM768:X25519); "
 			 "the group must be one of them", "client_groups", "TEXT NOT NULL", "groups offered", "",
 			 ap_groups, cn_groups, ef_groups},
-	[PQ_D_KEY_SHARE] = {"key-share", PQ_DT_GROUPS, 0, 0, 0, ":", "the first offered", "LISTS",
+	[PQ_D_KEY_SHARE] = {"key-share", PQ_DT_GROUPS, CL, 0, 0, ":", "the first offered", "LISTS",
 			    "the offered group(s) whose key share the first ClientHello carries "
 			    "(X25519MLKEM768:X25519 for both); a share the server does not take costs a "
 			    "HelloRetryRequest", "key_share", "TEXT NOT NULL", "key share", "", ap_key_share,
 			    cn_key_share, ef_key_share},
-	[PQ_D_SERVER_GROUPS] = {"server-groups", PQ_DT_GROUPS, R, 0, 0, ":/", "as offered", "LISTS",
+	[PQ_D_SERVER_GROUPS] = {"server-groups", PQ_DT_GROUPS, R | SV, 0, 0, ":/", "as offered", "LISTS",
 				"the in-process server's groups in its preference order, OpenSSL's syntax "
 				"(X25519MLKEM768/X25519 insists on the hybrid even at the cost of an HRR; "
 				"A:B takes either share)", "server_groups", "TEXT NOT NULL", "server groups", "",
 				ap_server_groups, cn_server_groups, ef_server_groups},
-	[PQ_D_TICKETS] = {"tickets", PQ_DT_INT, R, 0, 16, NULL, "2", "LIST", "session tickets per full handshake",
+	[PQ_D_TICKETS] = {"tickets", PQ_DT_INT, R | SV, 0, 16, NULL, "2", "LIST", "session tickets per full handshake",
 			  "tickets", "INTEGER", "tickets", "", ap_tickets, cn_tickets, ef_tickets},
-	[PQ_D_RESUME] = {"resume", PQ_DT_FRAC, 0, 0, 0, NULL, "0%", "FRACTIONS",
+	[PQ_D_RESUME] = {"resume", PQ_DT_FRAC, CL, 0, 0, NULL, "0%", "FRACTIONS",
 			 "share of measured connections offered a ticket", "resume_pct", "REAL NOT NULL", "resumed",
 			 "%", ap_resume, cn_resume, ef_resume},
-	[PQ_D_EARLY] = {"early-data", PQ_DT_CHOICE, 0, 0, 0, "no|yes", "no", "no|yes",
+	[PQ_D_EARLY] = {"early-data", PQ_DT_CHOICE, SV | CL, 0, 0, "no|yes", "no", "no|yes",
 			"resumed connections send the request as 0-RTT", "early_data", "INTEGER NOT NULL", "0-RTT",
 			"", ap_early, cn_early, ef_early},
-	[PQ_D_WARMUP] = {"warmup", PQ_DT_INT, 0, 0, 100000, NULL, "0", "LIST",
-			 "connections before measuring (they provide tickets)", "warmup_conns", "INTEGER NOT NULL",
+	[PQ_D_WARMUP] = {"warmup", PQ_DT_INT, CL, 0, 100000, NULL, "0", "LIST",
+			 "connections before measuring (they provide tickets; none given with resume: the concurrency, "
+			 "stored as in force)", "warmup_conns", "INTEGER NOT NULL",
 			 "warm-up", "", ap_warmup, cn_warmup, ef_warmup},
 	[PQ_D_PROFILE] = {"profile", PQ_DT_PROFILE, L | R, 0, 0, NULL, "none", "NAMES",
 			  "named link profile (pqtls link profiles); rtt, jitter, loss, rate, queue given too "
@@ -424,38 +428,38 @@ const pq_dim pq_dims[PQ_DIM_COUNT] = {
 		       "the client's initial receive window as the server saw it (tcp_info snd_wnd of a connection "
 		       "across the link; Linux derives it from tcp_rmem in the client's namespace)",
 		       "client_rwnd_bytes", "INTEGER", "client rwnd", "B", NULL, NULL, ef_rwnd},
-	[PQ_D_RESPONSE] = {"response", PQ_DT_RESP, 0, 0, 0, NULL, "/", "LIST",
+	[PQ_D_RESPONSE] = {"response", PQ_DT_RESP, CL, 0, 0, NULL, "/", "LIST",
 			   "what each connection asks: '/' (a short page), 'none' (handshake only) or a size "
 			   "(GET /bytes/N)", "request_path", "TEXT NOT NULL", "request", "", ap_response, cn_response,
 			   ef_response},
-	[PQ_D_CONNECTIONS] = {"connections", PQ_DT_INT, 0, 1, 1000000, NULL, "20", "N",
+	[PQ_D_CONNECTIONS] = {"connections", PQ_DT_INT, CL, 1, 1000000, NULL, "20", "N",
 			      "measured connections per cell (an option replaces every arm's)", "connections",
 			      "INTEGER NOT NULL", "connections", "", ap_connections, cn_connections, ef_connections},
-	[PQ_D_CONCURRENCY] = {"concurrency", PQ_DT_INT, 0, 1, 10000, NULL, "1", "N",
+	[PQ_D_CONCURRENCY] = {"concurrency", PQ_DT_INT, CL, 1, 10000, NULL, "1", "N",
 			      "closed loop: connections in flight", "concurrency", "INTEGER NOT NULL", "concurrency", "",
 			      ap_concurrency, cn_concurrency, ef_concurrency},
-	[PQ_D_OPEN_RATE] = {"open-loop-rate", PQ_DT_DOUBLE, 0, 0, 1000000, NULL, "0 (closed loop)", "R/s",
+	[PQ_D_OPEN_RATE] = {"open-loop-rate", PQ_DT_DOUBLE, CL, 0, 1000000, NULL, "0 (closed loop)", "R/s",
 			    "open loop: Poisson arrivals per second", "open_loop_rate_per_s", "REAL NOT NULL",
 			    "open-loop rate", "/s", ap_open_rate, cn_open_rate, ef_open_rate},
-	[PQ_D_TIMEOUT] = {"timeout", PQ_DT_DUR, 0, 0, 0, NULL, "derived", "DURATION",
+	[PQ_D_TIMEOUT] = {"timeout", PQ_DT_DUR, SV | CL, 0, 0, NULL, "derived", "DURATION",
 			  "client per-phase timeout (default: from RTT and loss, see docs/sweep.md; stored: the one "
 			  "used)", "client_timeout_us", "INTEGER NOT NULL", "timeout", "ms", ap_timeout, cn_timeout,
 			  ef_timeout},
-	[PQ_D_ONE_WRITE] = {"flight-one-write", PQ_DT_CHOICE, R, 0, 0, "no|yes", "no", "no|yes",
+	[PQ_D_ONE_WRITE] = {"flight-one-write", PQ_DT_CHOICE, R | SV, 0, 0, "no|yes", "no", "no|yes",
 			    "the server hands its first flight to TCP in one write (pqtls serve --flight-one-write)",
 			    "flight_one_write", "INTEGER", "one write", "", ap_one_write, cn_one_write,
 			    ef_one_write},
-	[PQ_D_TRANSPORT] = {"transport", PQ_DT_CHOICE, 0, 0, 0, "tcp|quic|quic-retry", "tcp", "tcp|quic|quic-retry",
+	[PQ_D_TRANSPORT] = {"transport", PQ_DT_CHOICE, SV | CL, 0, 0, "tcp|quic|quic-retry", "tcp", "tcp|quic|quic-retry",
 			    "TCP, or QUIC over OpenSSL 3.5's QUIC stack (UDP, hq-interop request; no 0-RTT or "
 			    "flight-one-write); quic-retry: QUIC whose server validates every client with a Retry "
 			    "first; all share one link", "transport", "TEXT NOT NULL DEFAULT 'tcp'", "transport", "",
 			    ap_transport, cn_transport, ef_transport},
-	[PQ_D_CLIENT] = {"client", PQ_DT_CHOICE, 0, 0, 0, "pqtls|chromium", "pqtls", "pqtls|chromium",
+	[PQ_D_CLIENT] = {"client", PQ_DT_CHOICE, CL, 0, 0, "pqtls|chromium", "pqtls", "pqtls|chromium",
 			 "the measuring client: pqtls's own, or headless Chromium, one browser per connection (see "
 			 "browser-state) read from its NetLog (TCP only; no resumption, early data, concurrency or "
 			 "warm-up)",
 			 "client", "TEXT NOT NULL DEFAULT 'pqtls'", "client", "", ap_client, cn_client, ef_client},
-	[PQ_D_BROWSER_STATE] = {"browser-state", PQ_DT_CHOICE, 0, 0, 0, PQ_BROWSER_STATES, "cold", PQ_BROWSER_STATES,
+	[PQ_D_BROWSER_STATE] = {"browser-state", PQ_DT_CHOICE, SV | CL, 0, 0, PQ_BROWSER_STATES, "cold", PQ_BROWSER_STATES,
 				"client chromium's browser when the measured navigation starts: cold (a fresh "
 				"profile, its first navigation), warm (a navigation to another origin first: a new "
 				"connection, a browser that has run a handshake) or resumed (the same origin twice "
@@ -470,6 +474,8 @@ const pq_dim pq_dims[PQ_DIM_COUNT] = {
 #undef R
 #undef S
 #undef C
+#undef SV
+#undef CL
 #undef NONE
 
 int pq_dim_find(const char *key)

@@ -53,6 +53,11 @@ enum {
 	 * padding, MTC): a figure against the chain's size joins points that differ in these
 	 * only (report/curve.h). */
 	PQ_DIM_CHAIN = 1u << 5,
+	/* How a dimension reaches the endpoints' configurations (exp/cellcfg.h builds them):
+	 * the server's, the client's (the link's are PQ_DIM_LINK and PQ_DIM_KERNEL, the
+	 * chain's files PQ_DIM_CHAIN). */
+	PQ_DIM_SERVER = 1u << 6,
+	PQ_DIM_CLIENT = 1u << 7,
 };
 
 /* One parsed spec value. */

@@ -245,7 +245,7 @@ int64_t pq_exp_point_client_timeout(const pq_exp_point *p, const pq_link_config 
 	double loss = pq_loss_mean(&c->dir[0].loss);
 	/* Linux backs a lost SYN off 1, 2, 4, 8 s; with loss, a handshake may need several
 	 * such retries, so the budget grows with loss. */
-	int64_t t = 10 * PQ_NS_PER_S + 40 * rtt;
+	int64_t t = PQ_EXP_CLIENT_TIMEOUT_S * PQ_NS_PER_S + 40 * rtt;
 	if (loss > 0)
 		t += (int64_t)(loss * 200.0 * PQ_NS_PER_S);
 	return t;

@@ -114,6 +114,9 @@ void pq_exp_point_chain(const pq_exp_point *p, pq_chain_spec *s);
 int pq_exp_point_link(const pq_exp_point *p, uint64_t seed, const char *what, pq_link_config *c,
 		      pq_diag *d) PQ_MUST_USE;
 
+/* The client's per-phase timeout on a link of RTT 0 without loss, seconds (bench's default). */
+#define PQ_EXP_CLIENT_TIMEOUT_S 10
+
 /* Client per-phase timeout: the one given, else long enough for TCP to retransmit a
  * lost SYN several times at this RTT and loss (10 s, growing with RTT and loss). The
  * server's handshake and idle timeouts are twice the client's plus four RTTs, so the

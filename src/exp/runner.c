@@ -19,6 +19,7 @@
 #include "core/proc.h"
 #include "core/sched.h"
 #include "stats/sample.h"
+#include "exp/cellcfg.h"
 #include "exp/srvproc.h"
 #include "server/server.h"
 
@@ -30,8 +31,7 @@ typedef struct cellrun {
 	pq_link *link;                /* NULL: remote server */
 	pq_link_config lc;
 	pq_exp_srv srv;               /* the cell's server process (pid 0: none) */
-	pq_server_config sc;
-	pq_load_config lcfg;
+	pq_exp_cfg cfg;               /* its server's and client's configurations */
 	pq_load_result res;
 	pq_store_cell_row row;
 	pq_exp_eff eff;               /* what was in force: the stored dimension values */
@@ -41,7 +41,6 @@ typedef struct cellrun {
 	const pq_exp_progress *pr; /* the sweep's counts before this cell */
 	int64_t t0;
 	char ca[600];
-	char offer[160]; /* the client's groups list, shares marked (pq_exp_point_offer) */
 	char link_why[160]; /* what was over the link's budget in this cell */
 } cellrun;
 
@@ -50,7 +49,7 @@ typedef struct cellrun {
 static int server_start_in_ns(void *arg)
 {
 	cellrun *r = arg;
-	return pq_exp_srv_start(&r->srv, &r->sc, r->o->server_exe, &r->diag);
+	return pq_exp_srv_start(&r->srv, &r->cfg.server, r->o->server_exe, &r->diag);
 }
 
 static void load_progress(void *arg, const pq_load_progress *p)
@@ -78,48 +77,31 @@ static int load_in_ns(void *arg)
 	cellrun *r = arg;
 	char exe[512];
 	unsigned mss = pq_wire_mss(r->c->p.mtu) ? (unsigned)pq_wire_mss(r->c->p.mtu) : PQ_WIRE_MSS_DEFAULT;
-	if (!r->c->p.browser)
-		r->load_rc = pq_load_run(&r->lcfg, &r->res, &r->diag);
+	if (!r->cfg.browser)
+		r->load_rc = pq_load_run(&r->cfg.load, &r->res, &r->diag);
 	else if ((r->load_rc = pq_chromium_find(exe, sizeof exe, &r->diag)) == 0)
-		r->load_rc = pq_chromium_run(&r->lcfg, exe, mss, r->c->p.browser_state, &r->res, &r->diag);
+		r->load_rc = pq_chromium_run(&r->cfg.load, exe, mss, r->cfg.browser_state, &r->res, &r->diag);
 	return 0;
 }
 
-static void server_config(cellrun *r)
+/* The cell's endpoints, built as bench and serve build theirs (exp/cellcfg.h), then
+ * what only a cell has: the server's address, its chain's files, the client's trust in
+ * it, the seed, progress and nice. The client's target is set once the server listens. */
+static int build_endpoints(cellrun *r, pq_diag *d)
 {
-	const pq_exp_point *p = &r->c->p;
-	int64_t t = pq_exp_point_server_timeout(p, &r->lc);
-	r->sc = (pq_server_config){
-		.listen = PQ_LINK_SERVER_ADDR ":0",
-		.threads = 1,
-		.max_conns = 4096,
-		.handshake_timeout_ns = t,
-		.idle_timeout_ns = t,
-		.flight_one_write = p->flight_one_write,
-		.close_each = p->browser && p->browser_state == PQ_BROWSER_RESUMED,
-		.quic_retry = p->quic_retry,
-		.tls = {.role = PQ_TLS_SERVER,
-			.quic = p->quic,
-			.groups = pq_exp_point_server_groups(p),
-			.cert_comp = p->cert_comp,
-			.certs_dir = r->chain->info.dir,
-			.emulated_sig = 1, /* a size-emulated chain is measured by its bytes */
-			.tickets = p->tickets,
-			.max_early_data = p->early_data ? 16384 : 0},
-	};
-	r->sc.set_nice = r->o->endpoint_nice != PQ_SCHED_NICE_KEEP;
-	r->sc.nice = r->o->endpoint_nice;
-	r->row.server_hs_timeout_ns = r->row.server_idle_timeout_ns = t;
-}
-
-static int load_config(cellrun *r, const char *target, pq_diag *d)
-{
-	const pq_exp_point *p = &r->c->p;
-	pq_load_config *l = &r->lcfg;
-	memset(l, 0, sizeof *l);
-	int rc = pq_addr_parse(target, "server", 0, &l->target, d);
+	int rc = pq_exp_cfg_build(&r->c->p, &r->lc, &r->cfg, d);
 	if (rc < 0)
 		return rc;
+	int set_nice = r->o->endpoint_nice != PQ_SCHED_NICE_KEEP;
+	pq_server_config *s = &r->cfg.server;
+	s->listen = PQ_LINK_SERVER_ADDR ":0";
+	s->tls.certs_dir = r->chain ? r->chain->info.dir : NULL;
+	s->tls.emulated_sig = 1; /* a size-emulated chain is measured by its bytes */
+	s->set_nice = set_nice;
+	s->nice = r->o->endpoint_nice;
+	if (r->link)
+		r->row.server_hs_timeout_ns = r->row.server_idle_timeout_ns = s->handshake_timeout_ns;
+	pq_load_config *l = &r->cfg.load;
 	const char *ca = r->g->ca[0] ? r->g->ca : NULL;
 	if (!ca && r->chain) {
 		/* trust anchor identifiers: the client's store holds the intermediates too */
@@ -128,34 +110,14 @@ static int load_config(cellrun *r, const char *target, pq_diag *d)
 		ca = r->ca;
 	}
 	int insecure = ca && strcmp(ca, "insecure") == 0;
-	if ((rc = pq_exp_point_offer(p, r->offer, sizeof r->offer, d)) < 0)
-		return rc;
-	l->tls = (pq_tls_config){.role = PQ_TLS_CLIENT,
-				 .quic = p->quic,
-				 .groups = r->offer,
-				 .cert_comp = p->cert_comp,
-				 .ca_file = insecure ? NULL : ca,
-				 .insecure = insecure,
-				 .sig_pad = r->chain && r->chain->info.cv_carry > 0,
-				 .ocsp = r->chain && r->chain->info.ocsp_bytes > 0,
-				 .max_cert_list = PQ_TLS_MAX_CERT_LIST};
+	l->tls.ca_file = insecure ? NULL : ca;
+	l->tls.insecure = insecure;
+	l->tls.sig_pad = r->chain && r->chain->info.cv_carry > 0;
 	l->servername = r->g->servername;
-	l->connections = p->connections;
-	l->threads = 1;
-	l->concurrency = p->concurrency;
-	l->rate = p->open_rate;
-	l->poisson = p->open_rate > 0;
-	l->max_inflight = 1024;
-	l->requests_per_conn = p->path[0] ? 1 : 0;
-	l->path = p->path[0] ? p->path : "/";
-	l->resume = p->resume;
-	l->warmup = p->warmup;
-	l->timeout_ns = pq_exp_point_client_timeout(p, &r->lc);
-	l->early_data = p->early_data;
 	l->seed = r->g->seed + 1000003u * (uint64_t)r->c->index;
 	l->progress = load_progress;
 	l->progress_arg = r;
-	l->set_nice = r->o->endpoint_nice != PQ_SCHED_NICE_KEEP;
+	l->set_nice = set_nice;
 	l->nice = r->o->endpoint_nice;
 	r->eff.client_timeout_ns = l->timeout_ns;
 	return 0;
@@ -280,8 +242,13 @@ static void measure(cellrun *r)
 	 * stopped (a failure to read the counts leaves the cell's fidelity unknown). */
 	int window = r->link && pq_link_window_begin(r->link) == 0;
 	int rc = 0;
+	if ((rc = build_endpoints(r, &r->diag)) < 0) {
+		r->row.status = "failed";
+		snprintf(r->row.failure_reason, sizeof r->row.failure_reason, "load did not run: %s",
+			 pq_diag_msg(&r->diag));
+		goto done;
+	}
 	if (r->link) {
-		server_config(r);
 		rc = pq_link_run_in(r->link, PQ_SIDE_SERVER, server_start_in_ns, r, &r->diag);
 		if (rc < 0) {
 			r->row.status = "failed";
@@ -293,7 +260,7 @@ static void measure(cellrun *r)
 	} else {
 		snprintf(target, sizeof target, "%s", r->g->server);
 	}
-	if ((rc = load_config(r, target, &r->diag)) == 0)
+	if ((rc = pq_addr_parse(target, "server", 0, &r->cfg.load.target, &r->diag)) == 0)
 		rc = r->link ? pq_link_run_in(r->link, PQ_SIDE_CLIENT, load_in_ns, r, &r->diag) : load_in_ns(r);
 	if (rc == 0)
 		rc = r->load_rc;

@@ -41,6 +41,10 @@ typedef struct pq_load_progress {
 	int warmup;
 } pq_load_progress;
 
+/* An open loop's connections in flight at most, by default (bench --max-inflight; a sweep
+ * cell's open loop). */
+#define PQ_LOAD_MAX_INFLIGHT 1024
+
 typedef struct pq_load_config {
 	pq_addr target;
 	const char *servername;     /* SNI, verified name and Host header; NULL = target host */

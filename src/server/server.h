@@ -23,6 +23,8 @@
 #include "tls/ctx.h"
 
 #define PQ_SERVER_HEADER_TIMEOUT_NS (10 * PQ_NS_PER_S)
+/* Open connections at most, by default (serve --max-conns; a sweep cell's server). */
+#define PQ_SERVER_MAX_CONNS 4096
 
 typedef struct pq_server_config {
 	const char *listen;          /* "127.0.0.1:8443"; port 0 picks a free one */

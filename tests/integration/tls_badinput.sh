@@ -21,6 +21,10 @@ expect_fail 2 "unknown option" "$PQTLS" bench 127.0.0.1:1 --insecure --bogus
 expect_fail 2 "--rate" "$PQTLS" bench 127.0.0.1:1 --insecure --rate fast
 expect_fail 2 "--max-cert-list: 0 bytes would accept no certificate" "$PQTLS" bench 127.0.0.1:1 --insecure --max-cert-list 0
 expect_fail 2 "--servername: the name is empty" "$PQTLS" bench 127.0.0.1:1 --insecure --servername ''
+# a compression list longer than a grid point holds: refused by name, before anything runs
+long=$(printf 'zlib,%.0s' $(seq 20))
+expect_fail 2 "--cert-compression: 'zlib,zlib" "$PQTLS" bench 127.0.0.1:1 --insecure --cert-compression "$long"
+expect_fail 2 "--cert-compression: 'zlib,zlib" "$PQTLS" serve --certs "$mldsa" --cert-compression "$long"
 
 start_serve s --certs "$mldsa" --groups X25519MLKEM768:X25519
 expect_fail 1 "verification failed: unable to get local issuer certificate" \

@@ -33,7 +33,7 @@ pass "--resume 0.8: $r of 200 resumed"
 start_serve t --certs "$dir" --threads 2
 "$PQTLS" bench "$ADDR_t" --ca "$dir/root.pem" --threads 2 -c 4 -n 40 --resume 1 --json >"$T/t.json"
 [ "$(num "$T/t.json" resumed)" = 40 ] || fail "--threads 2 --resume 1: $(num "$T/t.json" resumed) of 40"
-"$PQTLS" bench "$ADDR_t" --ca "$dir/root.pem" --threads 2 --rate 200/s -d 500ms --json >"$T/to.json"
+"$PQTLS" bench "$ADDR_t" --ca "$dir/root.pem" --threads 2 --rate 200/s --arrivals constant -d 500ms --json >"$T/to.json"
 [ "$(num "$T/to.json" ok)" = 100 ] || fail "--threads 2 --rate 200/s -d 500ms: $(num "$T/to.json" ok) of 100"
 stop_serve t
 pass "--threads 2: closed loop resumes 40/40, open loop makes 100/100"

@@ -58,41 +58,6 @@ static void entries_whole(void **state)
 	assert_int_equal(pq_dim_find("nope"), -1);
 }
 
-/* A value of the dimension's type that is not its default. */
-static const char *sample(const pq_dim *k, char *buf, size_t n)
-{
-	switch (k->type) {
-	case PQ_DT_INT:
-	case PQ_DT_DOUBLE:
-		snprintf(buf, n, "%lld", k->min + 1 == atoll(k->def) ? k->min : k->min + 1);
-		return buf;
-	case PQ_DT_SIZE:
-		return "4KiB";
-	case PQ_DT_DUR:
-		return "7ms";
-	case PQ_DT_FRAC:
-		return "3%";
-	case PQ_DT_RATE:
-		return "5Mbit";
-	case PQ_DT_CHOICE: {
-		const char *bar = strrchr(k->choices, '|');
-		snprintf(buf, n, "%s", bar ? bar + 1 : k->choices);
-		return buf;
-	}
-	case PQ_DT_ALG:
-		return "ecdsa-p256";
-	case PQ_DT_RESP:
-		return "4KiB";
-	case PQ_DT_PROFILE:
-		return "paper-50";
-	case PQ_DT_STR:
-		return "X25519";
-	case PQ_DT_GROUPS: /* a server's list must take the group (X25519MLKEM768 by default) */
-		return strchr(k->choices, '/') ? "X25519MLKEM768/X25519" : "X25519";
-	}
-	return "?";
-}
-
 static void canon_text(const pq_exp_point *p, char *buf, size_t n)
 {
 	assert_true(pq_exp_point_text(p, 1, buf, n) > 0);
@@ -160,7 +125,7 @@ static void round_trip(void **state)
 			continue; /* stored-only columns are checked below, with every cell's */
 		pq_exp_grid g;
 		/* the offer must hold the group (X25519MLKEM768 by default), the share the offer */
-		const char *v = i == PQ_D_GROUPS || i == PQ_D_KEY_SHARE ? "X25519MLKEM768" : sample(k, buf, sizeof buf);
+		const char *v = i == PQ_D_GROUPS || i == PQ_D_KEY_SHARE ? "X25519MLKEM768" : ts_sample(k, buf, sizeof buf);
 		/* sct-alg changes a chain only with SCTs (pq_dim_irrelevant): both with two;
 		 * the browser's state is the browser's: a cell of client pqtls refuses it */
 		const char *with = i == PQ_D_SCT_ALG ? "scts = 2\nrate = 10Mbit\n" : i == PQ_D_RATE ? "" : "rate = 10Mbit\n";

@@ -7,12 +7,49 @@
 #ifndef PQ_TEST_TESTSTORE_H
 #define PQ_TEST_TESTSTORE_H
 
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "exp/dim.h"
 #include "exp/grid.h"
 #include "exp/spec.h"
 #include "exp/store.h"
+
+/* A value of the dimension's type that is not its default. */
+__attribute__((unused)) static const char *ts_sample(const pq_dim *k, char *buf, size_t n)
+{
+	switch (k->type) {
+	case PQ_DT_INT:
+	case PQ_DT_DOUBLE:
+		snprintf(buf, n, "%lld", k->min + 1 == atoll(k->def) ? k->min : k->min + 1);
+		return buf;
+	case PQ_DT_SIZE:
+		return "4KiB";
+	case PQ_DT_DUR:
+		return "7ms";
+	case PQ_DT_FRAC:
+		return "3%";
+	case PQ_DT_RATE:
+		return "5Mbit";
+	case PQ_DT_CHOICE: {
+		const char *bar = strrchr(k->choices, '|');
+		snprintf(buf, n, "%s", bar ? bar + 1 : k->choices);
+		return buf;
+	}
+	case PQ_DT_ALG:
+		return "ecdsa-p256";
+	case PQ_DT_RESP:
+		return "4KiB";
+	case PQ_DT_PROFILE:
+		return "paper-50";
+	case PQ_DT_STR:
+		return "X25519";
+	case PQ_DT_GROUPS: /* a server's list must take the group (X25519MLKEM768 by default) */
+		return strchr(k->choices, '/') ? "X25519MLKEM768/X25519" : "X25519";
+	}
+	return "?";
+}
 
 __attribute__((unused)) static void ts_grid(const char *text, pq_exp_grid *g)
 {
