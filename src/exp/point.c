@@ -17,16 +17,16 @@ void pq_exp_point_init(pq_exp_point *p)
 {
 	memset(p, 0, sizeof *p);
 	snprintf(p->arm, sizeof p->arm, "default");
-	p->leaf = p->inter = p->root = pq_alg_find("ml-dsa-65");
-	p->intermediates = 1;
-	snprintf(p->cert_comp, sizeof p->cert_comp, "off");
-	snprintf(p->group, sizeof p->group, "X25519MLKEM768");
-	p->tickets = 2;
+	p->leaf = p->inter = p->root = pq_alg_find(PQ_EXP_DEF_SIG);
+	p->intermediates = PQ_EXP_DEF_INTERMEDIATES;
+	snprintf(p->cert_comp, sizeof p->cert_comp, "%s", PQ_EXP_DEF_CERT_COMP);
+	snprintf(p->group, sizeof p->group, "%s", PQ_EXP_DEF_GROUP);
+	p->tickets = PQ_EXP_DEF_TICKETS;
 	p->mtu = PQ_WIRE_MTU_DEFAULT;
-	snprintf(p->path, sizeof p->path, "/");
+	snprintf(p->path, sizeof p->path, "%s", PQ_EXP_DEF_PATH);
 	p->response_bytes = -1;
-	p->connections = 20;
-	p->concurrency = 1;
+	p->connections = PQ_EXP_DEF_CONNECTIONS;
+	p->concurrency = PQ_EXP_DEF_CONCURRENCY;
 	p->trial = 1;
 	p->pacing_ss = p->pacing_ca = -1;
 	p->quickack = p->tso = p->gso = PQ_KTCP_KEEP;

@@ -80,8 +80,18 @@ enum {
 	PQ_EXP_LG_QUEUE = 1u << 4,
 };
 
-/* Defaults: ml-dsa-65 chain with one intermediate, X25519MLKEM768, tickets 2, no link
- * impairment beyond RTT 0, MTU 1500, GET /, 20 connections, concurrency 1. */
+/* A point's defaults, each stated once: pq_exp_point_init sets them and the dimension
+ * table (exp/dim.c) shows them (PQ_STR for the numbers). Besides these: no link
+ * impairment beyond RTT 0, MTU PQ_WIRE_MTU_DEFAULT, the kernel's TCP settings. */
+#define PQ_EXP_DEF_SIG "ml-dsa-65"
+#define PQ_EXP_DEF_INTERMEDIATES 1
+#define PQ_EXP_DEF_CERT_COMP "off"
+#define PQ_EXP_DEF_GROUP "X25519MLKEM768"
+#define PQ_EXP_DEF_TICKETS 2
+#define PQ_EXP_DEF_PATH "/"
+#define PQ_EXP_DEF_CONNECTIONS 20
+#define PQ_EXP_DEF_CONCURRENCY 1
+
 void pq_exp_point_init(pq_exp_point *p);
 
 /* The canonical "key=value;..." text of every parameter (trial included when
