@@ -79,25 +79,90 @@ static void key_csv(pq_out *o, const pq_agg *a)
 	}
 }
 
+/* One walk over a CSV's columns writes both its heading (head: each column's name) and
+ * each of its rows (each column's value), so a column's name and its value stand in one
+ * place, as load/writers.c writes a connection's record; the heading walks a zeroed row. */
+typedef struct csv_cols {
+	pq_out *o;
+	int head;
+	size_t n; /* columns written on this line */
+} csv_cols;
+
+/* The separator, and the column's name in the heading; 1 where its value is to follow. */
+static int col_at(csv_cols *w, const char *name)
+{
+	if (w->n++)
+		pq_out_printf(w->o, ",");
+	if (w->head)
+		pq_out_printf(w->o, "%s", name);
+	return !w->head;
+}
+
+static void col_str(csv_cols *w, const char *name, const char *s)
+{
+	if (col_at(w, name))
+		csv_str(w->o, s);
+}
+
+/* A whole number; empty where the row has none (has 0). */
+static void col_int(csv_cols *w, const char *name, int has, long long v)
+{
+	if (col_at(w, name) && has)
+		pq_out_printf(w->o, "%lld", v);
+}
+
+/* A real to 0.001, as printf writes it; empty where the row has none (has 0). */
+static void col_real(csv_cols *w, const char *name, int has, double v)
+{
+	if (col_at(w, name) && has)
+		pq_out_printf(w->o, "%.3f", v);
+}
+
+/* A real to 0.001, empty where it was not measured. */
+static void col_num(csv_cols *w, const char *name, double v)
+{
+	col_real(w, name, isfinite(v), v);
+}
+
+static void col_end(csv_cols *w)
+{
+	pq_out_printf(w->o, "\n");
+	w->n = 0;
+}
+
+static const pq_rdb_cell zero_cell;
+static const pq_agg_group zero_group = {.cell = &zero_cell};
+
+/* agreement.csv: a row per group with the flight model's prediction. */
+static void agreement_cols(csv_cols *w, const pq_agg *a, const pq_agg_group *g)
+{
+	col_str(w, "host", a->hosts[g->host]);
+	col_str(w, "arm", a->arms[g->arm]);
+	col_int(w, "rtt_us", 1, g->cell->rtt_us);
+	col_int(w, "chain_der_bytes", 1, g->cell->chain_der_bytes);
+	col_int(w, "response_bytes", 1, g->cell->response_bytes);
+	col_real(w, "pred_handshake_rtts", 1, g->model.handshake_t);
+	col_real(w, "meas_handshake_rtts", 1, g->rounds[PQ_AGG_HS]);
+	col_real(w, "pred_ttfb_rtts", 1, g->model.ttfb_t);
+	col_real(w, "meas_ttfb_rtts", 1, g->rounds[PQ_AGG_TTFB]);
+	col_real(w, "pred_ttlb_rtts", 1, g->model.ttlb_t);
+	col_real(w, "meas_ttlb_rtts", 1, g->rounds[PQ_AGG_TTLB]);
+	col_int(w, "agrees", 1, g->agrees);
+	col_str(w, "reason", g->agree_why);
+	col_int(w, "pred_hrr_rtts", 1, g->model.hrr_rounds);
+	col_int(w, "hrr_conns", 1, (long long)g->hrr);
+	col_int(w, "conns", 1, (long long)g->total);
+	col_end(w);
+}
+
 static void agreement_csv(pq_out *o, const pq_agg *a)
 {
-	pq_out_printf(o, "host,arm,rtt_us,chain_der_bytes,response_bytes,pred_handshake_rtts,meas_handshake_rtts,"
-			 "pred_ttfb_rtts,meas_ttfb_rtts,pred_ttlb_rtts,meas_ttlb_rtts,agrees,reason,pred_hrr_rtts,"
-			 "hrr_conns,conns\n");
-	for (size_t i = 0; i < a->n; i++) {
-		const pq_agg_group *g = &a->g[i];
-		if (!g->has_model)
-			continue;
-		csv_str(o, a->hosts[g->host]);
-		pq_out_printf(o, ",");
-		csv_str(o, a->arms[g->arm]);
-		pq_out_printf(o, ",%lld,%lld,%lld,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%d,", g->cell->rtt_us,
-			      g->cell->chain_der_bytes, g->cell->response_bytes, g->model.handshake_t,
-			      g->rounds[PQ_AGG_HS], g->model.ttfb_t, g->rounds[PQ_AGG_TTFB], g->model.ttlb_t,
-			      g->rounds[PQ_AGG_TTLB], g->agrees);
-		csv_str(o, g->agree_why);
-		pq_out_printf(o, ",%u,%zu,%zu\n", g->model.hrr_rounds, g->hrr, g->total);
-	}
+	csv_cols w = {.o = o, .head = 1};
+	agreement_cols(&w, a, &zero_group);
+	w.head = 0;
+	for (size_t i = 0; i < a->n; i++)
+		if (a->g[i].has_model)
+			agreement_cols(&w, a, &a->g[i]);
 }
 
 static void cdf_csv(pq_out *o, const pq_agg *a)
@@ -193,61 +258,50 @@ int pq_report_compare_csv(const pq_compare *c, const char *dir, pq_diag *d)
 	return rc;
 }
 
-static void csv_num(pq_out *o, double v)
-{
-	isfinite(v) ? pq_out_printf(o, ",%.3f", v) : pq_out_printf(o, ",");
-}
-
-static void csv_boot(pq_out *o, int has, const pq_boot_result *r)
-{
-	if (has)
-		pq_out_printf(o, ",%.3f,%.3f,%.3f", r->diff, r->diff_lo, r->diff_hi);
-	else
-		pq_out_printf(o, ",,,");
-}
-
 /* clients.csv: a row per grid point both clients measured (report/clients.h); empty but
  * for its heading where none did. */
+static void clients_cols(csv_cols *w, const pq_agg *a, const pq_agg_pair *p)
+{
+	int m = p->pq->has_model && p->br->has_model;
+	col_str(w, "host", a->hosts[p->pq->host]);
+	col_str(w, "pqtls_point_key", p->pq->cell->point_key);
+	col_str(w, "chromium_point_key", p->br->cell->point_key);
+	col_str(w, "arm", a->arms[p->pq->arm]);
+	col_int(w, "pqtls_n", 1, (long long)p->pq->n[PQ_AGG_TTFB]);
+	col_num(w, "pqtls_ttfb_ms", p->pq->n[PQ_AGG_TTFB] ? p->pq->desc[PQ_AGG_TTFB].median : NAN);
+	col_int(w, "chromium_n", 1, (long long)p->br->n[PQ_AGG_TTFB]);
+	col_num(w, "chromium_ttfb_ms", p->br->n[PQ_AGG_TTFB] ? p->br->desc[PQ_AGG_TTFB].median : NAN);
+	col_num(w, "chromium_network_ttfb_ms", p->net_ms);
+	col_real(w, "diff_ms", p->has_fb, p->fb.diff);
+	col_real(w, "diff_lo_ms", p->has_fb, p->fb.diff_lo);
+	col_real(w, "diff_hi_ms", p->has_fb, p->fb.diff_hi);
+	col_real(w, "network_diff_ms", p->has_net, p->net.diff);
+	col_real(w, "network_diff_lo_ms", p->has_net, p->net.diff_lo);
+	col_real(w, "network_diff_hi_ms", p->has_net, p->net.diff_hi);
+	col_num(w, "network_diff_rtts", p->net_rtts);
+	col_num(w, "rtt_ms", p->rtt_ms);
+	col_int(w, "wan", 1, p->wan);
+	col_int(w, "within", 1, p->within);
+	col_num(w, "verify_ms", p->verify_ms);
+	col_num(w, "dispatch_ms", p->dispatch_ms);
+	col_num(w, "rest_ms", p->rest_ms);
+	col_int(w, "pqtls_client_hello_bytes", m, (long long)p->pq->model_ch);
+	col_int(w, "chromium_client_hello_bytes", m, (long long)p->br->model_ch);
+	col_num(w, "model_pqtls_ttfb_rtts", m ? p->pq->model.ttfb_t : NAN);
+	col_num(w, "model_chromium_ttfb_rtts", m ? p->br->model.ttfb_t : NAN);
+	col_num(w, "pqtls_ttfb_rtts", p->rounds_pq);
+	col_num(w, "chromium_network_ttfb_rtts", p->rounds_net);
+	col_end(w);
+}
+
 static void clients_csv(pq_out *o, const pq_agg *a)
 {
-	pq_out_printf(o, "host,pqtls_point_key,chromium_point_key,arm,pqtls_n,pqtls_ttfb_ms,chromium_n,chromium_ttfb_ms,"
-			 "chromium_network_ttfb_ms,diff_ms,diff_lo_ms,diff_hi_ms,network_diff_ms,network_diff_lo_ms,"
-			 "network_diff_hi_ms,network_diff_rtts,rtt_ms,wan,within,verify_ms,dispatch_ms,rest_ms,"
-			 "pqtls_client_hello_bytes,chromium_client_hello_bytes,model_pqtls_ttfb_rtts,"
-			 "model_chromium_ttfb_rtts,pqtls_ttfb_rtts,chromium_network_ttfb_rtts\n");
-	for (size_t i = 0; i < a->npairs; i++) {
-		const pq_agg_pair *p = &a->pairs[i];
-		csv_str(o, a->hosts[p->pq->host]);
-		pq_out_printf(o, ",");
-		csv_str(o, p->pq->cell->point_key);
-		pq_out_printf(o, ",");
-		csv_str(o, p->br->cell->point_key);
-		pq_out_printf(o, ",");
-		csv_str(o, a->arms[p->pq->arm]);
-		pq_out_printf(o, ",%zu", p->pq->n[PQ_AGG_TTFB]);
-		csv_num(o, p->pq->n[PQ_AGG_TTFB] ? p->pq->desc[PQ_AGG_TTFB].median : NAN);
-		pq_out_printf(o, ",%zu", p->br->n[PQ_AGG_TTFB]);
-		csv_num(o, p->br->n[PQ_AGG_TTFB] ? p->br->desc[PQ_AGG_TTFB].median : NAN);
-		csv_num(o, p->net_ms);
-		csv_boot(o, p->has_fb, &p->fb);
-		csv_boot(o, p->has_net, &p->net);
-		csv_num(o, p->net_rtts);
-		csv_num(o, p->rtt_ms);
-		pq_out_printf(o, ",%d,%d", p->wan, p->within);
-		csv_num(o, p->verify_ms);
-		csv_num(o, p->dispatch_ms);
-		csv_num(o, p->rest_ms);
-		int m = p->pq->has_model && p->br->has_model;
-		if (m)
-			pq_out_printf(o, ",%zu,%zu", p->pq->model_ch, p->br->model_ch);
-		else
-			pq_out_printf(o, ",,");
-		csv_num(o, m ? p->pq->model.ttfb_t : NAN);
-		csv_num(o, m ? p->br->model.ttfb_t : NAN);
-		csv_num(o, p->rounds_pq);
-		csv_num(o, p->rounds_net);
-		pq_out_printf(o, "\n");
-	}
+	static const pq_agg_pair zero_pair = {.pq = &zero_group, .br = &zero_group};
+	csv_cols w = {.o = o, .head = 1};
+	clients_cols(&w, a, &zero_pair);
+	w.head = 0;
+	for (size_t i = 0; i < a->npairs; i++)
+		clients_cols(&w, a, &a->pairs[i]);
 }
 
 int pq_report_csv(const pq_agg *a, const char *dir, pq_diag *d)
