@@ -159,6 +159,13 @@ int pq_linkcli_opts(pq_link_opts *lo, const char *path, const char *pcap)
 	return 0;
 }
 
+int pq_linkcli_setup(const pq_cmd *cmd, const char *path, const struct link_opts *o, const pq_cli_args *a,
+		     const char *pcap, pq_link_config *c, pq_link_opts *lo)
+{
+	int rc = pq_linkcli_config(cmd, path, o, a, c);
+	return rc ? rc : pq_linkcli_opts(lo, path, pcap);
+}
+
 void pq_linkcli_announce(const pq_link *l)
 {
 	char desc[512];

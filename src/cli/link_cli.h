@@ -112,6 +112,10 @@ int pq_linkcli_config(const pq_cmd *cmd, const char *path, const struct link_opt
  * environment (LINK_ENV_HELP). A variable outside its range prints the usage message
  * naming it and what it accepts, and returns PQ_EXIT_USAGE; else 0. */
 int pq_linkcli_opts(pq_link_opts *lo, const char *path, const char *pcap) PQ_MUST_USE;
+/* Both of the above, as a command that brings a link up starts: the configuration, then the
+ * run-time options. Returns 0, or PQ_EXIT_USAGE after the usage message. */
+int pq_linkcli_setup(const pq_cmd *cmd, const char *path, const struct link_opts *o, const pq_cli_args *a,
+		     const char *pcap, pq_link_config *c, pq_link_opts *lo) PQ_MUST_USE;
 void pq_linkcli_announce(const pq_link *l);
 void pq_linkcli_report_stats(pq_link *l);
 /* Measures the link as `link check` does and prints one line to stderr. */

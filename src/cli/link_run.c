@@ -22,6 +22,8 @@ static int link_run_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 	const char *path = "pqtls link run";
 	struct link_opts *o = optsp;
 	pq_link_config cfg;
+	/* Not pq_linkcli_setup: the commands are checked between the configuration and the
+	 * environment, so a missing command is named before a variable out of range. */
 	int rc = pq_linkcli_config(cmd, path, o, a, &cfg);
 	if (rc)
 		return rc;
@@ -128,14 +130,12 @@ static int link_up_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 	const char *path = "pqtls link up";
 	struct link_opts *o = optsp;
 	pq_link_config cfg;
-	int rc = pq_linkcli_config(cmd, path, o, a, &cfg);
+	pq_link_opts lo;
+	int rc = pq_linkcli_setup(cmd, path, o, a, o->pcap, &cfg, &lo);
 	if (rc)
 		return rc;
 	pq_diag d;
-	pq_link_opts lo;
 	pq_life_link h;
-	if ((rc = pq_linkcli_opts(&lo, path, o->pcap)))
-		return rc;
 	if (pq_link_check_privileges(cfg.backend, &d) || pq_life_up(&cfg, &lo, &h, &d))
 		return pq_cli_fail(path, "%s", pq_diag_msg(&d));
 	printf("%s\n", h.name);

@@ -88,15 +88,13 @@ static int link_check_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 	const char *path = "pqtls link check";
 	struct link_opts *o = optsp;
 	pq_link_config cfg;
-	int rc = pq_linkcli_config(cmd, path, o, a, &cfg);
+	pq_link_opts lo;
+	int rc = pq_linkcli_setup(cmd, path, o, a, NULL, &cfg, &lo);
 	if (rc)
 		return rc;
 	pq_diag d;
 	pq_link *l = NULL;
 	pq_cli_catch_signals();
-	pq_link_opts lo;
-	if ((rc = pq_linkcli_opts(&lo, path, NULL)))
-		return rc;
 	if (pq_link_up(&cfg, &lo, &l, &d))
 		return pq_cli_fail(path, "%s", pq_diag_msg(&d));
 	if (!o->json)

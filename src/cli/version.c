@@ -24,28 +24,27 @@ static const pq_opt version_opts_table[] = {
 	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
 
-/* Prints the names in a STACK_OF(OPENSSL_CSTRING) joined by sep. */
-static void print_groups(SSL_CTX *ctx, const char *sep, int quote)
-{
-	STACK_OF(OPENSSL_CSTRING) *names = sk_OPENSSL_CSTRING_new_null();
-	if (names && SSL_CTX_get0_implemented_groups(ctx, 0, names) == 1) {
-		for (int i = 0; i < sk_OPENSSL_CSTRING_num(names); i++)
-			printf("%s%s%s%s", i ? sep : "", quote ? "\"" : "",
-			       sk_OPENSSL_CSTRING_value(names, i), quote ? "\"" : "");
-	}
-	sk_OPENSSL_CSTRING_free(names);
-}
-
-struct sigalg_print {
+/* A list being printed: its names joined by sep, each in quotes when quote (JSON). */
+struct name_list {
 	const char *sep;
 	int quote, first;
 };
 
-static void print_one(struct sigalg_print *p, const char *name)
+static void print_one(struct name_list *p, const char *name)
 {
 	printf("%s%s%s%s", p->first ? "" : p->sep, p->quote ? "\"" : "", name,
 	       p->quote ? "\"" : "");
 	p->first = 0;
+}
+
+static void print_groups(SSL_CTX *ctx, struct name_list *p)
+{
+	STACK_OF(OPENSSL_CSTRING) *names = sk_OPENSSL_CSTRING_new_null();
+	if (names && SSL_CTX_get0_implemented_groups(ctx, 0, names) == 1) {
+		for (int i = 0; i < sk_OPENSSL_CSTRING_num(names); i++)
+			print_one(p, sk_OPENSSL_CSTRING_value(names, i));
+	}
+	sk_OPENSSL_CSTRING_free(names);
 }
 
 /* Provider-defined TLS signature algorithms (ML-DSA in 3.5) are not in the built-in list. */
@@ -58,23 +57,23 @@ static int provider_sigalg(const OSSL_PARAM params[], void *arg)
 	return 1;
 }
 
-static void print_sigalgs(const char *sep, int quote)
+static void print_sigalgs(SSL_CTX *ctx, struct name_list *p)
 {
-	struct sigalg_print p = {sep, quote, 1};
+	(void)ctx;
 	char *s = SSL_get1_builtin_sigalgs(NULL);
 	char *save = NULL;
 	for (char *tok = s ? strtok_r(s, ":", &save) : NULL; tok; tok = strtok_r(NULL, ":", &save))
-		print_one(&p, tok);
+		print_one(p, tok);
 	OPENSSL_free(s);
 	OSSL_PROVIDER *prov = OSSL_PROVIDER_load(NULL, "default");
 	if (prov) {
-		OSSL_PROVIDER_get_capabilities(prov, "TLS-SIGALG", provider_sigalg, &p);
+		OSSL_PROVIDER_get_capabilities(prov, "TLS-SIGALG", provider_sigalg, p);
 		OSSL_PROVIDER_unload(prov);
 	}
 }
 
 /* Certificate compression algorithms this build can use (RFC 8879). */
-static void print_compression(SSL_CTX *ctx, const char *sep, int quote)
+static void print_compression(SSL_CTX *ctx, struct name_list *p)
 {
 	static const struct {
 		int id;
@@ -82,16 +81,22 @@ static void print_compression(SSL_CTX *ctx, const char *sep, int quote)
 	} algs[] = {{TLSEXT_comp_cert_zlib, "zlib"},
 		    {TLSEXT_comp_cert_brotli, "brotli"},
 		    {TLSEXT_comp_cert_zstd, "zstd"}};
-	int first = 1;
 	for (size_t i = 0; i < sizeof algs / sizeof algs[0]; i++) {
 		int one = algs[i].id;
-		if (SSL_CTX_set1_cert_comp_preference(ctx, &one, 1) == 1) {
-			printf("%s%s%s%s", first ? "" : sep, quote ? "\"" : "", algs[i].name,
-			       quote ? "\"" : "");
-			first = 0;
-		}
+		if (SSL_CTX_set1_cert_comp_preference(ctx, &one, 1) == 1)
+			print_one(p, algs[i].name);
 	}
 }
+
+/* The lists the command prints, in order: the JSON key, the text label, the printer. */
+static const struct version_list {
+	const char *key, *label;
+	void (*print)(SSL_CTX *ctx, struct name_list *p);
+} version_lists[] = {
+	{"groups", "TLS groups:", print_groups},
+	{"signature_algorithms", "signature algorithms:", print_sigalgs},
+	{"cert_compression", "certificate compression:", print_compression},
+};
 
 static int version_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 {
@@ -103,27 +108,23 @@ static int version_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 		return pq_cli_fail("pqtls version", "cannot create a TLS context");
 	/* List what TLS 1.3 can use, not every legacy curve. */
 	SSL_CTX_set_min_proto_version(ctx, TLS1_3_VERSION);
-	if (o->json) {
-		printf("{\"pqtls\":\"%s\",\"openssl\":\"%s\",\"groups\":[", PQTLS_VERSION,
-		       OpenSSL_version(OPENSSL_VERSION_STRING));
-		print_groups(ctx, ",", 1);
-		printf("],\"signature_algorithms\":[");
-		print_sigalgs(",", 1);
-		printf("],\"cert_compression\":[");
-		print_compression(ctx, ",", 1);
-		printf("]}\n");
-	} else {
-		printf("pqtls %s\n", PQTLS_VERSION);
-		printf("OpenSSL %s (%s)\n", OpenSSL_version(OPENSSL_VERSION_STRING),
+	if (o->json)
+		printf("{\"pqtls\":\"%s\",\"openssl\":\"%s\"", PQTLS_VERSION, OpenSSL_version(OPENSSL_VERSION_STRING));
+	else
+		printf("pqtls %s\nOpenSSL %s (%s)\n", PQTLS_VERSION, OpenSSL_version(OPENSSL_VERSION_STRING),
 		       OpenSSL_version(OPENSSL_DIR));
-		printf("TLS groups:              ");
-		print_groups(ctx, " ", 0);
-		printf("\nsignature algorithms:    ");
-		print_sigalgs(" ", 0);
-		printf("\ncertificate compression: ");
-		print_compression(ctx, " ", 0);
-		printf("\n");
+	for (size_t i = 0; i < sizeof version_lists / sizeof version_lists[0]; i++) {
+		const struct version_list *l = &version_lists[i];
+		struct name_list p = {o->json ? "," : " ", o->json, 1};
+		if (o->json)
+			printf(",\"%s\":[", l->key);
+		else
+			printf("%-25s", l->label);
+		l->print(ctx, &p);
+		printf(o->json ? "]" : "\n");
 	}
+	if (o->json)
+		printf("}\n");
 	SSL_CTX_free(ctx);
 	return PQ_EXIT_OK;
 }

@@ -203,44 +203,44 @@ bad:
 			   s ? s : "", min, max);
 }
 
+/* One step of a unit ladder: a value whose magnitude is below `below` (0: the last step,
+ * no bound) prints divided by `div`, with `prec` decimals, then the unit. The first step's
+ * divisor is 1 and its precision 0, so small values print as the whole numbers they are. */
+struct step {
+	double below, div;
+	int prec;
+	const char *unit;
+};
+
+static const struct step size_steps[] = {
+	{1024, 1, 0, "B"}, {1048576, 1024, 1, "KiB"}, {1073741824.0, 1048576, 1, "MiB"}, {0, 1073741824.0, 2, "GiB"}};
+static const struct step duration_steps[] = {{1e3, 1, 0, "ns"}, {1e6, 1e3, 0, "us"}, {1e9, 1e6, 1, "ms"}, {0, 1e9, 2, "s"}};
+static const struct step rate_steps[] = {
+	{1000, 1, 0, "bit/s"}, {1e6, 1e3, 1, "kbit/s"}, {1e9, 1e6, 1, "Mbit/s"}, {0, 1e9, 2, "Gbit/s"}};
+
+static const char *fmt_steps(char *buf, size_t n, double v, const struct step *st)
+{
+	while (st->below && fabs(v) >= st->below)
+		st++;
+	snprintf(buf, n, "%.*f %s", st->prec, v / st->div, st->unit);
+	return buf;
+}
+
 const char *pq_fmt_size(char *buf, size_t n, uint64_t bytes)
 {
-	if (bytes < 1024)
-		snprintf(buf, n, "%llu B", (unsigned long long)bytes);
-	else if (bytes < 1048576)
-		snprintf(buf, n, "%.1f KiB", (double)bytes / 1024.0);
-	else if (bytes < 1073741824ULL)
-		snprintf(buf, n, "%.1f MiB", (double)bytes / 1048576.0);
-	else
-		snprintf(buf, n, "%.2f GiB", (double)bytes / 1073741824.0);
-	return buf;
+	return fmt_steps(buf, n, (double)bytes, size_steps);
 }
 
 const char *pq_fmt_duration(char *buf, size_t n, int64_t ns)
 {
-	double a = fabs((double)ns);
-	if (a < 1e3)
-		snprintf(buf, n, "%lld ns", (long long)ns);
-	else if (a < 1e6)
-		snprintf(buf, n, "%.0f us", (double)ns / 1e3);
-	else if (a < 1e9)
-		snprintf(buf, n, "%.1f ms", (double)ns / 1e6);
-	else
-		snprintf(buf, n, "%.2f s", (double)ns / 1e9);
-	return buf;
+	return fmt_steps(buf, n, (double)ns, duration_steps);
 }
 
 const char *pq_fmt_rate(char *buf, size_t n, uint64_t bps)
 {
-	if (bps == 0)
+	if (bps == 0) {
 		snprintf(buf, n, "unlimited");
-	else if (bps < 1000)
-		snprintf(buf, n, "%llu bit/s", (unsigned long long)bps);
-	else if (bps < 1000000)
-		snprintf(buf, n, "%.1f kbit/s", (double)bps / 1e3);
-	else if (bps < 1000000000ULL)
-		snprintf(buf, n, "%.1f Mbit/s", (double)bps / 1e6);
-	else
-		snprintf(buf, n, "%.2f Gbit/s", (double)bps / 1e9);
-	return buf;
+		return buf;
+	}
+	return fmt_steps(buf, n, (double)bps, rate_steps);
 }

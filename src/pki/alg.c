@@ -15,6 +15,12 @@
 		n, PQ_ALG_SIZE_EMU, "ED25519", NULL, 0, NULL, 1, pub, sig, &algs[2], (pub) - 32,   \
 		    (sig) - 64, src                                                                \
 	}
+/* FIPS 205's parameter sets over one hash family: the sizes depend on the security level
+ * and s/f only, the same for SHA2 and SHAKE. */
+#define SLH_SETS(hash)                                                                             \
+	SLH("slh-dsa-" hash "-128s", 32, 7856), SLH("slh-dsa-" hash "-128f", 32, 17088),          \
+	    SLH("slh-dsa-" hash "-192s", 48, 16224), SLH("slh-dsa-" hash "-192f", 48, 35664),     \
+	    SLH("slh-dsa-" hash "-256s", 64, 29792), SLH("slh-dsa-" hash "-256f", 64, 49856)
 #define FIPS204 "FIPS 204 (2024) Table 2"
 #define FIPS205 "FIPS 205 (2024) Table 2"
 #define IETF_COMPOSITE                                                                             \
@@ -42,18 +48,8 @@ static const pq_alg algs[] = {
     {"ml-dsa-44", PQ_ALG_MLDSA, "ML-DSA-44", NULL, 0, NULL, 1, 1312, 2420, NULL, 0, 0, FIPS204},
     {"ml-dsa-65", PQ_ALG_MLDSA, "ML-DSA-65", NULL, 0, NULL, 1, 1952, 3309, NULL, 0, 0, FIPS204},
     {"ml-dsa-87", PQ_ALG_MLDSA, "ML-DSA-87", NULL, 0, NULL, 1, 2592, 4627, NULL, 0, 0, FIPS204},
-    SLH("slh-dsa-sha2-128s", 32, 7856),
-    SLH("slh-dsa-sha2-128f", 32, 17088),
-    SLH("slh-dsa-sha2-192s", 48, 16224),
-    SLH("slh-dsa-sha2-192f", 48, 35664),
-    SLH("slh-dsa-sha2-256s", 64, 29792),
-    SLH("slh-dsa-sha2-256f", 64, 49856),
-    SLH("slh-dsa-shake-128s", 32, 7856),
-    SLH("slh-dsa-shake-128f", 32, 17088),
-    SLH("slh-dsa-shake-192s", 48, 16224),
-    SLH("slh-dsa-shake-192f", 48, 35664),
-    SLH("slh-dsa-shake-256s", 64, 29792),
-    SLH("slh-dsa-shake-256f", 64, 49856),
+    SLH_SETS("sha2"),
+    SLH_SETS("shake"),
     /* Composite emulations (OQS hybrid pairs). Classical parts as the IETF composite
      * draft encodes them: EC point, RSAPublicKey DER, DER ECDSA signature (max). */
     {"p256-ml-dsa-44", PQ_ALG_COMPOSITE, "ML-DSA-44", NULL, 0, NULL, 1, 1312 + 65, 2420 + 72,

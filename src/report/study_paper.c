@@ -393,10 +393,13 @@ static void table8_measured(rows *rs, const pq_study *st)
 	}
 }
 
+/* Where every figure of these studies is quoted from. */
+#define PAPER_SOURCE "seeds/003 (arXiv 2604.24869), "
+
 const pq_study pq_study_paper_table5 = {
     .id = "paper-table5",
     .name = "paper Table V (seeds/003)",
-    .source = "seeds/003 (arXiv 2604.24869), Table V",
+    .source = PAPER_SOURCE "Table V",
     .presets = "ttfb-intermediates",
     .wants = t5_wants,
     .nwants = sizeof t5_wants / sizeof t5_wants[0],
@@ -406,7 +409,7 @@ const pq_study pq_study_paper_table5 = {
 const pq_study pq_study_paper_table6 = {
     .id = "paper-table6",
     .name = "paper Table VI (seeds/003)",
-    .source = "seeds/003 (arXiv 2604.24869), Table VI",
+    .source = PAPER_SOURCE "Table VI",
     .presets = "ttfb-rtt",
     .wants = t6_wants,
     .nwants = sizeof t6_wants / sizeof t6_wants[0],
@@ -418,7 +421,7 @@ const pq_study pq_study_paper_table6 = {
 const pq_study pq_study_paper_figure5 = {
     .id = "paper-figure5",
     .name = "paper Figure 5 (seeds/003)",
-    .source = "seeds/003 (arXiv 2604.24869), Figure 5 and its text",
+    .source = PAPER_SOURCE "Figure 5 and its text",
     .presets = "ttfb-size",
     .wants = fig5_wants,
     .nwants = sizeof fig5_wants / sizeof fig5_wants[0],
@@ -430,7 +433,7 @@ const pq_study pq_study_paper_figure5 = {
 const pq_study pq_study_paper_table8 = {
     .id = "paper-table8",
     .name = "paper Table VIII (seeds/003)",
-    .source = "seeds/003 (arXiv 2604.24869), Table VIII",
+    .source = PAPER_SOURCE "Table VIII",
     .presets = "ttfb-size",
     .wants = fig5_wants,
     .nwants = sizeof fig5_wants / sizeof fig5_wants[0],
@@ -442,7 +445,7 @@ const pq_study pq_study_paper_table8 = {
 const pq_study pq_study_paper_table8_measured = {
     .id = "paper-table8-measured",
     .name = "paper Table VIII (seeds/003)",
-    .source = "seeds/003 (arXiv 2604.24869), Table VIII's inputs",
+    .source = PAPER_SOURCE "Table VIII's inputs",
     .presets = "mtc-cdn",
     .wants = t8_wants,
     .nwants = sizeof t8_wants / sizeof t8_wants[0],

@@ -143,12 +143,37 @@ static void formatting(void **state)
 	assert_string_equal(pq_fmt_rate(b, sizeof b, 8000), "8.0 kbit/s");
 }
 
+/* Each unit ladder at the edges of its steps: a value equal to a step's bound is the next
+ * step's; the first step prints whole numbers; a negative duration steps by its size. */
+static void formatting_edges(void **state)
+{
+	(void)state;
+	static const struct {
+		char kind; /* s size, d duration, r rate */
+		long long v;
+		const char *want;
+	} edges[] = {
+	    {'s', 0, "0 B"},		      {'s', 1023, "1023 B"},	       {'s', 1024, "1.0 KiB"},
+	    {'s', 1048576, "1.0 MiB"},	      {'s', 1073741824LL, "1.00 GiB"}, {'d', 999, "999 ns"},
+	    {'d', -999, "-999 ns"},	      {'d', 1000, "1 us"},	       {'d', -1500000, "-1.5 ms"},
+	    {'d', 1000000000, "1.00 s"},      {'r', 1000, "1.0 kbit/s"},       {'r', 1000000000LL, "1.00 Gbit/s"},
+	};
+	char b[32];
+	for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++) {
+		long long v = edges[i].v;
+		const char *got = edges[i].kind == 's'	 ? pq_fmt_size(b, sizeof b, (uint64_t)v)
+				  : edges[i].kind == 'd' ? pq_fmt_duration(b, sizeof b, (int64_t)v)
+							 : pq_fmt_rate(b, sizeof b, (uint64_t)v);
+		assert_string_equal(got, edges[i].want);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(sizes),     cmocka_unit_test(sizes_bad), cmocka_unit_test(durations),
 		cmocka_unit_test(durations_bad), cmocka_unit_test(rates), cmocka_unit_test(fractions),
-		cmocka_unit_test(ints),	     cmocka_unit_test(formatting),
+		cmocka_unit_test(ints),	     cmocka_unit_test(formatting), cmocka_unit_test(formatting_edges),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
