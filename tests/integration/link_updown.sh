@@ -44,8 +44,15 @@ name=$($P link up --rtt 5ms 2>/dev/null)
 NAP=300.$$ # a duration no other process has, so pgrep finds only ours
 $P link exec "$name" server -- sleep "$NAP" &
 for _ in $(seq 100); do pgrep -f "^sleep $NAP" >/dev/null && break; sleep 0.05; done
-kill -9 "$(cut -d- -f2 <<<"$name")"
-sleep 0.1
+owner=$(cut -d- -f2 <<<"$name")
+kill -9 "$owner"
+# SIGKILL is delivered when the owner next runs, which on a busy VM can take a while: wait
+# (up to 10 s) until it is gone or a zombie, which is what the sweep looks for.
+for _ in $(seq 200); do
+	st=$(awk '{print $3}' "/proc/$owner/stat" 2>/dev/null || true)
+	[ -z "$st" ] || [ "$st" = Z ] && break
+	sleep 0.05
+done
 $P link run -- true -- true 2>"$TMP/err"
 has "$TMP/err" "removed namespace $name-c left by pid"
 if ip netns list | grep -q "^$name-"; then fail "namespaces of a killed owner remain"; fi
