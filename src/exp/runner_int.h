@@ -1,0 +1,50 @@
+/* What the runner's files share (exp/runner.c measures a cell, exp/runner_row.c fills
+ * its stored row): one cell's run. */
+#ifndef PQ_EXP_RUNNER_INT_H
+#define PQ_EXP_RUNNER_INT_H
+
+#include "exp/cellcfg.h"
+#include "exp/runner.h"
+#include "exp/srvproc.h"
+#include "exp/store.h"
+#include "net/link.h"
+#include "server/server.h"
+
+typedef struct cellrun {
+	const pq_exp_grid *g;
+	const pq_exp_cell *c;
+	const pq_exp_chain *chain;
+	const pq_exp_run_opts *o;
+	pq_link *link;                /* NULL: remote server */
+	pq_link_config lc;
+	pq_exp_srv srv;               /* the cell's server process (pid 0: none) */
+	pq_exp_cfg cfg;               /* its server's and client's configurations */
+	pq_load_result res;
+	pq_store_cell_row row;
+	pq_exp_eff eff;               /* what was in force: the stored dimension values */
+	pq_diag diag;
+	int load_rc;
+	int fault_sent;               /* tests: the server was made to crash */
+	const pq_exp_progress *pr; /* the sweep's counts before this cell */
+	int64_t t0;
+	char ca[600];
+	char link_why[160]; /* what was over the link's budget in this cell */
+} cellrun;
+
+/* "12 x timeout_handshake (timed out ...); 3 x reset": a cell's failed connections. */
+void pq_exp_row_failures(const pq_load_result *res, char *buf, size_t n);
+/* The server's handshakes and failures by kind. */
+void pq_exp_row_server(cellrun *r, const pq_server_stats *st);
+/* The chain's description, bytes and first flight (and what was in force: the padding
+ * and the OCSP staple's bytes). */
+void pq_exp_row_chain(cellrun *r);
+/* The endpoints' nice and waits for a CPU (st: the server's statistics, NULL when it has
+ * none), then the host's verdict on them and the steal. */
+void pq_exp_row_endpoints(cellrun *r, const pq_server_stats *st);
+/* Adds a stored cell's fidelity to the sweep's; when strict, a cell whose link went over
+ * its budget stops the sweep (PQ_EVERIFY; the cell is stored already). */
+int pq_exp_row_fidelity(const pq_exp_run_opts *o, const cellrun *r, pq_exp_run_summary *sum, pq_diag *d) PQ_MUST_USE;
+/* Why a cell is over a budget, in words ("link: ...; host: ..."). */
+void pq_exp_row_over_why(const cellrun *r, char *buf, size_t n);
+
+#endif
