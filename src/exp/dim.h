@@ -1,10 +1,11 @@
 /* The one description of a grid point: a table with one row per spec key, and one per
  * stored value no spec key sets on its own (PQ_DIM_STORED) (pq_dims[], in the order of
- * enum pq_dim_id). The spec reader (exp/spec.c), the sweep's options and --keys
+ * enum pq_dim_id, exp/point.h). The spec reader (exp/spec.c), the sweep's options and --keys
  * (cli/sweep.c), the canonical cell and link key text (exp/point.c), the cell table's
  * dimension columns (the column table takes them in, exp/cols.c) and the views' (exp/colsql.c), their
  * binding (exp/store_cell.c) and the results reader (exp/rdb.c) all walk it, so a
- * dimension is one entry here plus its pq_exp_point field and the code that uses it.
+ * dimension is its id and pq_exp_point field (exp/point.h), one entry here, and where it
+ * applies (exp/cellcfg.c for the endpoints, exp/chains.c, the link).
  *
  * Every stored value is the EFFECTIVE one: what was in force for the cell, whatever set
  * it (a profile's RTT, the congestion control the kernel reports, the initial window of
@@ -20,18 +21,6 @@
 
 #include "exp/point.h"
 #include "net/linkcfg.h"
-
-enum pq_dim_id {
-	PQ_D_NAME, PQ_D_TRIALS, PQ_D_SEED, PQ_D_SERVER, PQ_D_SERVERNAME, PQ_D_CA,
-	PQ_D_SIG, PQ_D_LEAF, PQ_D_INTER, PQ_D_ROOT, PQ_D_INTERMEDIATES, PQ_D_PAD, PQ_D_MTC, PQ_D_SCTS, PQ_D_SCT_ALG, PQ_D_TAI, PQ_D_OCSP,
-	PQ_D_COMP, PQ_D_GROUP, PQ_D_GROUPS, PQ_D_KEY_SHARE, PQ_D_SERVER_GROUPS, PQ_D_TICKETS, PQ_D_RESUME, PQ_D_EARLY, PQ_D_WARMUP,
-	PQ_D_PROFILE, PQ_D_RTT, PQ_D_JITTER, PQ_D_LOSS, PQ_D_LOSS_C2S, PQ_D_LOSS_MODEL, PQ_D_BURST, PQ_D_LOSS_UNIT,
-	PQ_D_RATE, PQ_D_RATE_C2S, PQ_D_QUEUE, PQ_D_MTU, PQ_D_INITCWND, PQ_D_CC, PQ_D_QDISC, PQ_D_PACING_SS,
-	PQ_D_PACING_CA, PQ_D_QUICKACK, PQ_D_TSO, PQ_D_GSO, PQ_D_RWND,
-	PQ_D_RESPONSE, PQ_D_CONNECTIONS, PQ_D_CONCURRENCY, PQ_D_OPEN_RATE, PQ_D_TIMEOUT,
-	PQ_D_ONE_WRITE, PQ_D_TRANSPORT, PQ_D_CLIENT, PQ_D_BROWSER_STATE,
-	PQ_DIM_COUNT
-};
 
 /* How a spec value is read. */
 enum pq_dim_type {

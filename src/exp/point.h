@@ -17,6 +17,22 @@
 
 #define PQ_EXP_KEY_HEX 33 /* 16 bytes of SHA-256 as hex, NUL */
 
+/* The id of each dimension of a point, in the order of the dimension table (exp/dim.c:
+ * pq_dims[], one row per id: how it is read, keyed, stored and applied). A new dimension is
+ * an id here, a field below, its row there, and where it applies (exp/cellcfg.c for the
+ * endpoints, exp/chains.c for the chain, pq_exp_point_link for the link). */
+enum pq_dim_id {
+	PQ_D_NAME, PQ_D_TRIALS, PQ_D_SEED, PQ_D_SERVER, PQ_D_SERVERNAME, PQ_D_CA,
+	PQ_D_SIG, PQ_D_LEAF, PQ_D_INTER, PQ_D_ROOT, PQ_D_INTERMEDIATES, PQ_D_PAD, PQ_D_MTC, PQ_D_SCTS, PQ_D_SCT_ALG, PQ_D_TAI, PQ_D_OCSP,
+	PQ_D_COMP, PQ_D_GROUP, PQ_D_GROUPS, PQ_D_KEY_SHARE, PQ_D_SERVER_GROUPS, PQ_D_TICKETS, PQ_D_RESUME, PQ_D_EARLY, PQ_D_WARMUP,
+	PQ_D_PROFILE, PQ_D_RTT, PQ_D_JITTER, PQ_D_LOSS, PQ_D_LOSS_C2S, PQ_D_LOSS_MODEL, PQ_D_BURST, PQ_D_LOSS_UNIT,
+	PQ_D_RATE, PQ_D_RATE_C2S, PQ_D_QUEUE, PQ_D_MTU, PQ_D_INITCWND, PQ_D_CC, PQ_D_QDISC, PQ_D_PACING_SS,
+	PQ_D_PACING_CA, PQ_D_QUICKACK, PQ_D_TSO, PQ_D_GSO, PQ_D_RWND,
+	PQ_D_RESPONSE, PQ_D_CONNECTIONS, PQ_D_CONCURRENCY, PQ_D_OPEN_RATE, PQ_D_TIMEOUT,
+	PQ_D_ONE_WRITE, PQ_D_TRANSPORT, PQ_D_CLIENT, PQ_D_BROWSER_STATE,
+	PQ_DIM_COUNT
+};
+
 typedef struct pq_exp_point {
 	char arm[64];
 	/* chain */
