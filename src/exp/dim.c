@@ -150,6 +150,12 @@ EFF(ef_transport, dv_text(o, transport_name(p)))
 /* The measuring client; pqtls's cells keep the key text they had before it was one. */
 APPLY(ap_client, p->browser = (int)v->i)
 CANON(cn_client, "%s", p->browser ? "client=chromium;" : "")
+/* The browser's own dimensions apply to Chromium's cells only. */
+static int in_browser(const pq_dimval *dim)
+{
+	const pq_dimval *c = &dim[PQ_D_CLIENT];
+	return !(c->kind == PQ_DV_TEXT && strcmp(c->s, "pqtls") == 0);
+}
 EFF(ef_client, dv_text(o, p->browser ? "chromium" : "pqtls"))
 /* The browser's state (load/chromium.h); a cold one adds nothing to the key (cells from
  * before it was a dimension keep theirs), and pqtls's client has none (NULL). */
@@ -466,7 +472,7 @@ const pq_dim pq_dims[PQ_DIM_COUNT] = {
 				"in one profile, the server closing each connection: the second may resume); "
 				"stored NULL for client pqtls",
 				"browser_state", "TEXT", "browser state", "", ap_browser_state, cn_browser_state,
-				ef_browser_state},
+				ef_browser_state, in_browser},
 };
 #undef G
 #undef L
@@ -487,6 +493,11 @@ void pq_dim_apply(enum pq_dim_id k, const pq_exp_val *v, pq_exp_point *p)
 int pq_dim_irrelevant(enum pq_dim_id k, const pq_exp_point *p)
 {
 	return k == PQ_D_SCT_ALG && p->scts == 0;
+}
+
+int pq_dim_applies(size_t k, const pq_dimval *dim)
+{
+	return !pq_dims[k].applies || pq_dims[k].applies(dim);
 }
 
 int pq_dim_drop_irrelevant(pq_exp_point *p)

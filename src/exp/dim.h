@@ -109,6 +109,11 @@ typedef struct pq_dim {
 	int (*canon)(const pq_exp_point *p, char *buf, size_t n);
 	/* The value in force for a cell (column != NULL). */
 	void (*effective)(const pq_exp_point *p, const pq_exp_eff *e, pq_dimval *out);
+	/* NULL: it applies to every cell. Else whether it applies to a cell with these stored
+	 * values (indexed by enum pq_dim_id): where it does not (pqtls's own client has no
+	 * browser state) it is stored NULL, and the report shows "none" and leaves it out of
+	 * what every cell shares; NULL where it applies is "not known" (an older database). */
+	int (*applies)(const pq_dimval *dim);
 } pq_dim;
 
 extern const pq_dim pq_dims[PQ_DIM_COUNT];
@@ -128,6 +133,9 @@ void pq_dim_apply(enum pq_dim_id k, const pq_exp_val *v, pq_exp_point *p);
  * pq_dim_drop_irrelevant clears it (as if not given), so that such points share one key,
  * and returns the dimension cleared or -1. */
 int pq_dim_irrelevant(enum pq_dim_id k, const pq_exp_point *p);
+/* Whether dimension k applies to a cell with these stored values (its row's applies();
+ * 1 without one). */
+int pq_dim_applies(size_t k, const pq_dimval *dim);
 int pq_dim_drop_irrelevant(pq_exp_point *p);
 
 /* The canonical text of the dimensions with all of `flags` set (0: every non-global

@@ -66,10 +66,7 @@ void pq_agg_dim_show(const pq_rdb_cell *c, size_t i, char *buf, size_t n)
 	const pq_dim *k = &pq_dims[i];
 	const pq_dimval *v = &c->dim[i];
 	if (v->kind == PQ_DV_NULL) { /* a database from before the dimension, or a remote server's path */
-		const pq_dimval *cl = &c->dim[PQ_D_CLIENT];
-		/* ... but the browser's state follows the client: pqtls's client has none */
-		int none = i == PQ_D_BROWSER_STATE && cl->kind == PQ_DV_TEXT && strcmp(cl->s, "pqtls") == 0;
-		snprintf(buf, n, "%s", none ? "none" : "not known");
+		snprintf(buf, n, "%s", pq_dim_applies(i, c->dim) ? "not known" : "none"); /* ... or not applying */
 		return;
 	}
 	if (i == PQ_D_RESPONSE) {
@@ -198,12 +195,14 @@ void pq_agg_point_label(const pq_agg *a, const pq_agg_group *g, const char *exce
 	size_t len = (size_t)snprintf(buf, n, "%s", a->arms[g->arm]);
 	for (size_t k = 0; k < a->nvary && len < n; k++) {
 		size_t i = a->vary[k];
-		/* the timeout is derived; a stored-only entry follows the key that sets it; the
-		 * browser's state follows the client (pqtls's client has none) */
+		/* the timeout is derived; a stored-only entry follows the key that sets it; one that
+		 * does not apply here is left out (the browser's state, too, when the line is about
+		 * the client) */
 		int client = except && strcmp(except, pq_dims[PQ_D_CLIENT].key) == 0;
 		if ((except && strcmp(pq_dims[i].key, except) == 0) || i == PQ_D_TIMEOUT ||
 		    (pq_dims[i].flags & PQ_DIM_STORED) ||
-		    (i == PQ_D_BROWSER_STATE && (client || g->cell->dim[i].kind == PQ_DV_NULL)))
+		    (g->cell->dim[i].kind == PQ_DV_NULL && !pq_dim_applies(i, g->cell->dim)) ||
+		    (i == PQ_D_BROWSER_STATE && client))
 			continue;
 		/* shown only when this arm's grid points differ in it */
 		int arm_varies = 0;
@@ -243,8 +242,8 @@ void pq_agg_notes(const pq_rdb *db, pq_agg *a)
 		int v = 0;
 		for (size_t k = 0; k < a->nvary; k++)
 			v |= a->vary[k] == i;
-		/* the browser's state follows the client: pqtls's client has none */
-		if (v || !shown(i) || (i == PQ_D_BROWSER_STATE && db->cells[0].dim[i].kind == PQ_DV_NULL))
+		/* one that does not apply (pq_dim_applies) is not "the same" */
+		if (v || !shown(i) || (db->cells[0].dim[i].kind == PQ_DV_NULL && !pq_dim_applies(i, db->cells[0].dim)))
 			continue;
 		char val[96];
 		pq_agg_dim_show(&db->cells[0], i, val, sizeof val);
