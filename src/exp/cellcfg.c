@@ -46,7 +46,7 @@ static void client_part(const pq_exp_point *p, int64_t timeout_ns, const char *o
 		.threads = 1,
 		.concurrency = p->concurrency,
 		.rate = p->open_rate,
-		.poisson = 1, /* an open loop's arrivals (they matter only with a rate) */
+		.poisson = !p->constant_arrivals, /* an open loop's arrivals (they matter only with a rate) */
 		.max_inflight = PQ_LOAD_MAX_INFLIGHT,
 		.requests_per_conn = p->path[0] ? 1 : 0,
 		.path = p->path[0] ? p->path : "/",

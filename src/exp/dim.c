@@ -266,6 +266,15 @@ EFF(ef_response, dv_text(o, p->path))
 EFF(ef_connections, dv_int(o, p->connections))
 EFF(ef_concurrency, dv_int(o, p->concurrency))
 EFF(ef_open_rate, dv_real(o, p->open_rate))
+/* An open loop's arrival process; Poisson adds nothing to the key (cells from before it
+ * was a dimension keep theirs), and a closed loop has none (NULL). */
+APPLY(ap_arrivals, p->constant_arrivals = (int)v->i)
+CANON(cn_arrivals, "%s", p->constant_arrivals ? "arrivals=constant;" : "")
+EFF(ef_arrivals, if (p->open_rate > 0) dv_text(o, p->constant_arrivals ? "constant" : "poisson"); else dv_null(o))
+static int open_loop(const pq_dimval *dim)
+{
+	return dim[PQ_D_OPEN_RATE].kind == PQ_DV_REAL && dim[PQ_D_OPEN_RATE].f > 0;
+}
 EFF(ef_timeout, dv_int(o, e->client_timeout_ns / 1000))
 
 #define G PQ_DIM_GLOBAL
@@ -447,6 +456,10 @@ const pq_dim pq_dims[PQ_DIM_COUNT] = {
 	[PQ_D_OPEN_RATE] = {"open-loop-rate", PQ_DT_DOUBLE, CL, 0, 1000000, NULL, "0 (closed loop)", "R/s",
 			    "open loop: Poisson arrivals per second", "open_loop_rate_per_s", "REAL NOT NULL",
 			    "open-loop rate", "/s", ap_open_rate, cn_open_rate, ef_open_rate},
+	[PQ_D_ARRIVALS] = {"arrivals", PQ_DT_CHOICE, CL, 0, 0, "poisson|constant", "poisson", "poisson|constant",
+			   "open loop: Poisson arrivals, or a constant schedule (pqtls bench --arrivals); stored NULL "
+			   "for a closed loop", "arrivals", "TEXT", "arrivals", "", ap_arrivals, cn_arrivals, ef_arrivals,
+			   open_loop},
 	[PQ_D_TIMEOUT] = {"timeout", PQ_DT_DUR, SV | CL, 0, 0, NULL, "derived", "DURATION",
 			  "client per-phase timeout (default: from RTT and loss, see docs/sweep.md; stored: the one "
 			  "used)", "client_timeout_us", "INTEGER NOT NULL", "timeout", "ms", ap_timeout, cn_timeout,

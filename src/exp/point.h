@@ -28,7 +28,7 @@ enum pq_dim_id {
 	PQ_D_PROFILE, PQ_D_RTT, PQ_D_JITTER, PQ_D_LOSS, PQ_D_LOSS_C2S, PQ_D_LOSS_MODEL, PQ_D_BURST, PQ_D_LOSS_UNIT,
 	PQ_D_RATE, PQ_D_RATE_C2S, PQ_D_QUEUE, PQ_D_MTU, PQ_D_INITCWND, PQ_D_CC, PQ_D_QDISC, PQ_D_PACING_SS,
 	PQ_D_PACING_CA, PQ_D_QUICKACK, PQ_D_TSO, PQ_D_GSO, PQ_D_RWND,
-	PQ_D_RESPONSE, PQ_D_CONNECTIONS, PQ_D_CONCURRENCY, PQ_D_OPEN_RATE, PQ_D_TIMEOUT,
+	PQ_D_RESPONSE, PQ_D_CONNECTIONS, PQ_D_CONCURRENCY, PQ_D_OPEN_RATE, PQ_D_ARRIVALS, PQ_D_TIMEOUT,
 	PQ_D_ONE_WRITE, PQ_D_TRANSPORT, PQ_D_CLIENT, PQ_D_BROWSER_STATE,
 	PQ_DIM_COUNT
 };
@@ -83,6 +83,7 @@ typedef struct pq_exp_point {
 	long long connections;
 	int concurrency;
 	double open_rate;             /* > 0: open loop, connections per second */
+	int constant_arrivals;        /* open loop: on a fixed schedule, not Poisson */
 	int64_t timeout_ns;           /* client per phase; 0 = derived from the link */
 	int trial;                    /* 1-based */
 	int remote;                   /* a remote server: chain, tickets and link are its own */
