@@ -142,6 +142,38 @@ static void warmup_rule(void **state)
 	assert_int_equal(pq_exp_cfg_warmup(&p), 1);
 }
 
+/* An open loop's arrivals: Poisson unless constant is asked; stored where they apply. */
+static void arrivals(void **state)
+{
+	(void)state;
+	pq_exp_grid g;
+	pq_exp_cfg c;
+	pq_exp_eff e = {0};
+	pq_dimval v;
+	pq_diag d;
+	ts_grid("open-loop-rate = 50\narrivals = poisson,constant\n", &g);
+	assert_int_equal(g.n, 2);
+	for (size_t i = 0; i < 2; i++) {
+		const pq_exp_point *p = &g.cells[i].p;
+		assert_int_equal(pq_exp_cfg_build(p, NULL, &c, &d), 0);
+		assert_int_equal(c.load.poisson, !p->constant_arrivals);
+		pq_dims[PQ_D_ARRIVALS].effective(p, &e, &v);
+		assert_int_equal(v.kind, PQ_DV_TEXT);
+		assert_string_equal(v.s, p->constant_arrivals ? "constant" : "poisson");
+	}
+	assert_int_not_equal(g.cells[0].p.constant_arrivals, g.cells[1].p.constant_arrivals);
+	pq_exp_grid_dispose(&g);
+	ts_grid("", &g); /* a closed loop has none */
+	pq_dims[PQ_D_ARRIVALS].effective(&g.cells[0].p, &e, &v);
+	assert_int_equal(v.kind, PQ_DV_NULL);
+	pq_dimval dims[PQ_DIM_COUNT];
+	memset(dims, 0, sizeof dims);
+	assert_false(pq_dim_applies(PQ_D_ARRIVALS, dims));
+	dims[PQ_D_OPEN_RATE] = (pq_dimval){.kind = PQ_DV_REAL, .f = 50};
+	assert_true(pq_dim_applies(PQ_D_ARRIVALS, dims));
+	pq_exp_grid_dispose(&g);
+}
+
 static void offer_refused(void **state)
 {
 	(void)state;
@@ -164,6 +196,7 @@ int main(void)
 		cmocka_unit_test(flags_hold),
 		cmocka_unit_test(defaults),
 		cmocka_unit_test(warmup_rule),
+		cmocka_unit_test(arrivals),
 		cmocka_unit_test(offer_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
