@@ -12,6 +12,7 @@
 #include "report/clients.h"
 #include "report/findings_int.h"
 #include "report/out.h"
+#include "report/verdict.h"
 
 #define STUDY_LINKS 3	/* differing rows linked per study */
 
@@ -61,8 +62,7 @@ static void model(pq_findings_builder *b)
 	size_t count[8], ntag = 0, total = 0, agree = 0;
 	for (size_t i = 0; i < a->n; i++) {
 		const pq_agg_group *g = &a->g[i];
-		int ph = isfinite(g->rounds[PQ_AGG_TTFB]) ? PQ_AGG_TTFB : PQ_AGG_HS;
-		if (!g->has_model || !isfinite(g->rounds[ph]))
+		if (!pq_verdict_model_of(g).judged)
 			continue;
 		total++;
 		agree += (size_t)g->agrees;
