@@ -6,6 +6,7 @@
 
 #include "net/stage.h"
 #include "report/agg.h"
+#include "report/verdict.h"
 #include "stats/ci.h"
 
 #define LOSS_SEED 1
@@ -63,7 +64,7 @@ static void loss_group(pq_agg_group *g, const double *delay, size_t nd)
 			g->loss_lo[k] = g->loss_hi[k] = NAN;
 		double m = g->loss.hs_ms[k];
 		g->loss_agree[k] = fabs(m - g->loss_meas[k]) <= rtt ||
-				   (isfinite(g->loss_lo[k]) && m >= g->loss_lo[k] && m <= g->loss_hi[k]);
+				   pq_verdict_inside(m, g->loss_lo[k], g->loss_hi[k]);
 	}
 	g->loss_wide = !isfinite(g->loss_lo[2]) || g->loss_hi[2] - g->loss_lo[2] > rtt;
 }

@@ -56,7 +56,7 @@ static int fill_pair(const pq_agg *a, pq_agg_pair *p)
 	p->rounds_net = p->rtt_ms > 0 ? p->net_ms / p->rtt_ms : NAN;
 	p->net_rtts = p->has_net && p->rtt_ms > 0 ? p->net.diff / p->rtt_ms : NAN;
 	p->wan = q->cell->rtt_us >= WAN_US;
-	p->within = isfinite(p->net_rtts) && fabs(p->net_rtts) <= PQ_MODEL_AGREE_RTT;
+	p->within = pq_model_agrees(0, p->net_rtts); /* the model's tolerance: 0 means no difference */
 	return 0;
 }
 
