@@ -8,6 +8,7 @@
 
 #include "report/curve.h"
 #include "report/out.h"
+#include "report/verdict.h"
 #include "stats/sample.h"
 
 #define WAN_US 10000 /* below, the handshake's CPU time is a large share of a round trip */
@@ -101,7 +102,7 @@ static void summarize(pq_agg *a)
 		const pq_agg_pair *p = &a->pairs[i];
 		widen(&s->verify_lo, &s->verify_hi, p->verify_ms);
 		widen(&s->dispatch_lo, &s->dispatch_hi, p->dispatch_ms);
-		if (!p->wan || !p->has_net)
+		if (!pq_verdict_pair_judged(p))
 			continue;
 		s->wan++;
 		s->within += (size_t)p->within;

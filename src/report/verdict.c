@@ -31,3 +31,18 @@ pq_verdict_model pq_verdict_model_of(const pq_agg_group *g)
 	v.judged = g->has_model && isfinite(v.measured);
 	return v;
 }
+
+int pq_verdict_loss_pct(double model_ms, double measured_ms, double lo, double hi, double rtt_ms)
+{
+	return fabs(model_ms - measured_ms) <= rtt_ms || pq_verdict_inside(model_ms, lo, hi);
+}
+
+pq_verdict_loss pq_verdict_loss_of(const pq_agg_group *g)
+{
+	return !g->loss_agree[1] ? PQ_VERDICT_LOSS_MEDIAN : !g->loss_agree[2] ? PQ_VERDICT_LOSS_P95 : PQ_VERDICT_LOSS_AGREES;
+}
+
+int pq_verdict_pair_judged(const pq_agg_pair *p)
+{
+	return p->wan && p->has_net;
+}

@@ -1,7 +1,8 @@
 /* Verdicts, decided here once: a study's published figure against this database's
  * (agrees / differs / cannot be judged), how two 95 % intervals lie (apart or
- * overlapping), whether a figure lies inside an interval, and the phase a grid point is
- * judged in against the flight model. The renderers (HTML, text, CSV, findings) and the
+ * overlapping), whether a figure lies inside an interval, the phase a grid point is
+ * judged in against the flight model, a loss cell against the loss model, and which of
+ * Chromium's grid points are judged against pqtls's client. The renderers (HTML, text, CSV, findings) and the
  * studies (report's and zeek's) ask these functions and only format what they return.
  *
  * Whether one phase agrees with the model (within PQ_MODEL_AGREE_RTT round trips) is the
@@ -49,5 +50,25 @@ typedef struct pq_verdict_model {
 } pq_verdict_model;
 
 pq_verdict_model pq_verdict_model_of(const pq_agg_group *g);
+
+/* One handshake percentile of a loss cell against the loss model: it agrees when the
+ * model's is within one round trip of the measured one (edge included) or inside the
+ * measured 95 % interval [lo, hi] (NaN: none); a NaN figure never agrees. */
+int pq_verdict_loss_pct(double model_ms, double measured_ms, double lo, double hi, double rtt_ms);
+
+/* A loss cell over its percentiles (g->loss_agree, median and p95; the p25 is shown, not
+ * judged): it agrees when both agree, else the median's difference is named first. */
+typedef enum pq_verdict_loss {
+	PQ_VERDICT_LOSS_AGREES = 0,
+	PQ_VERDICT_LOSS_MEDIAN, /* the median differs */
+	PQ_VERDICT_LOSS_P95,	/* the median agrees, the p95 differs */
+} pq_verdict_loss;
+
+pq_verdict_loss pq_verdict_loss_of(const pq_agg_group *g);
+
+/* Whether Chromium's network-only first byte is judged against pqtls's client's at a
+ * pair's grid point: a WAN grid point (below, CPU time ~ RTT) with the difference
+ * measured. Its verdict is p->within (pq_model_agrees: within the model's tolerance). */
+int pq_verdict_pair_judged(const pq_agg_pair *p);
 
 #endif

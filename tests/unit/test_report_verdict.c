@@ -1,6 +1,7 @@
 /* Verdicts decided once (report/verdict.h): a study row's word, how two intervals lie,
- * a figure inside an interval with its edges, and the phase a grid point is judged in
- * against the flight model. Each rule is pinned at its boundary, so changing it (an
+ * a figure inside an interval with its edges, the phase a grid point is judged in
+ * against the flight model, a loss cell against the loss model, and which of Chromium's
+ * grid points are judged. Each rule is pinned at its boundary, so changing it (an
  * open edge, a NaN that agrees, the handshake judged where the first byte was measured)
  * fails here before it changes a page. */
 #include <math.h>
@@ -122,9 +123,57 @@ static void model_phase(void **state)
 	assert_true(v.judged);
 }
 
+static void loss_pct(void **state)
+{
+	(void)state;
+	/* within one round trip of the measured percentile, the edge included */
+	assert_true(pq_verdict_loss_pct(150, 100, NAN, NAN, 50));
+	assert_true(pq_verdict_loss_pct(50, 100, NAN, NAN, 50));
+	assert_false(pq_verdict_loss_pct(nextafter(150, 200), 100, NAN, NAN, 50));
+	/* or inside the measured interval, its edges included */
+	assert_true(pq_verdict_loss_pct(300, 100, 90, 300, 50));
+	assert_false(pq_verdict_loss_pct(nextafter(300, 400), 100, 90, 300, 50));
+	/* no interval (too few connections): the round trip alone */
+	assert_false(pq_verdict_loss_pct(300, 100, NAN, NAN, 50));
+	/* no figure: never agrees */
+	assert_false(pq_verdict_loss_pct(NAN, 100, 0, 1000, 50));
+	assert_false(pq_verdict_loss_pct(100, NAN, NAN, NAN, 50));
+}
+
+static void loss_cell(void **state)
+{
+	(void)state;
+	pq_agg_group g;
+	memset(&g, 0, sizeof g);
+	g.loss_agree[0] = 0; /* the p25 is shown, not judged */
+	g.loss_agree[1] = g.loss_agree[2] = 1;
+	assert_int_equal(pq_verdict_loss_of(&g), PQ_VERDICT_LOSS_AGREES);
+	g.loss_agree[2] = 0;
+	assert_int_equal(pq_verdict_loss_of(&g), PQ_VERDICT_LOSS_P95);
+	g.loss_agree[1] = 0; /* both differ: the median is named */
+	assert_int_equal(pq_verdict_loss_of(&g), PQ_VERDICT_LOSS_MEDIAN);
+	g.loss_agree[2] = 1;
+	assert_int_equal(pq_verdict_loss_of(&g), PQ_VERDICT_LOSS_MEDIAN);
+}
+
+static void pair(void **state)
+{
+	(void)state;
+	pq_agg_pair p;
+	memset(&p, 0, sizeof p);
+	p.wan = p.has_net = 1;
+	assert_true(pq_verdict_pair_judged(&p));
+	p.wan = 0; /* CPU time ~ RTT: not judged */
+	assert_false(pq_verdict_pair_judged(&p));
+	p.wan = 1;
+	p.has_net = 0; /* too few values */
+	assert_false(pq_verdict_pair_judged(&p));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {cmocka_unit_test(words), cmocka_unit_test(order), cmocka_unit_test(inside),
-					   cmocka_unit_test(model_phase)};
+					   cmocka_unit_test(model_phase), cmocka_unit_test(loss_pct), cmocka_unit_test(loss_cell),
+					   cmocka_unit_test(pair)};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
