@@ -3,6 +3,8 @@
 
 #include <math.h>
 
+#include "report/agg.h"
+
 const char *pq_verdict_word(int v)
 {
 	return v == PQ_VERDICT_AGREES ? "agrees" : v == PQ_VERDICT_DIFFERS ? "differs" : "cannot be judged";

@@ -14,7 +14,9 @@
 #ifndef PQ_REPORT_VERDICT_H
 #define PQ_REPORT_VERDICT_H
 
-#include "report/agg.h"
+/* Only declared: zeek's studies ask the interval rules without the report's aggregate. */
+struct pq_agg_group;
+struct pq_agg_pair;
 
 /* A study row's verdict; the values are those of the rows' `agrees` fields. */
 typedef enum pq_verdict {
@@ -43,13 +45,13 @@ int pq_verdict_inside(double x, double lo, double hi);
  * measurement in that phase; `agrees` is pq_agg_judge's verdict over all phases. */
 typedef struct pq_verdict_model {
 	int judged;
-	int phase;	  /* PQ_AGG_TTFB or PQ_AGG_HS */
+	int phase;	  /* PQ_AGG_TTFB or PQ_AGG_HS (report/agg.h) */
 	double predicted; /* the model's round trips in that phase */
 	double measured;  /* the measured ones (median over min RTT) */
 	int agrees;
 } pq_verdict_model;
 
-pq_verdict_model pq_verdict_model_of(const pq_agg_group *g);
+pq_verdict_model pq_verdict_model_of(const struct pq_agg_group *g);
 
 /* One handshake percentile of a loss cell against the loss model: it agrees when the
  * model's is within one round trip of the measured one (edge included) or inside the
@@ -64,11 +66,11 @@ typedef enum pq_verdict_loss {
 	PQ_VERDICT_LOSS_P95,	/* the median agrees, the p95 differs */
 } pq_verdict_loss;
 
-pq_verdict_loss pq_verdict_loss_of(const pq_agg_group *g);
+pq_verdict_loss pq_verdict_loss_of(const struct pq_agg_group *g);
 
 /* Whether Chromium's network-only first byte is judged against pqtls's client's at a
  * pair's grid point: a WAN grid point (below, CPU time ~ RTT) with the difference
  * measured. Its verdict is p->within (pq_model_agrees: within the model's tolerance). */
-int pq_verdict_pair_judged(const pq_agg_pair *p);
+int pq_verdict_pair_judged(const struct pq_agg_pair *p);
 
 #endif

@@ -13,6 +13,7 @@
 /* cmocka needs the headers above. */
 #include <cmocka.h>
 
+#include "report/agg.h"
 #include "report/verdict.h"
 
 static void words(void **state)
