@@ -218,7 +218,7 @@ typedef struct pq_agg_study {
 	char theirs[400];   /* the published figure, quoted */
 	char ours[1200];    /* this database's, with its interval */
 	char verdict[800];  /* agrees, or by how much it differs and why as far as the lab can tell */
-	int agrees;	    /* 1 agrees, 0 differs, -1 cannot be judged */
+	int agrees;	    /* a pq_verdict (report/verdict.h): 1 agrees, 0 differs, -1 cannot be judged */
 } pq_agg_study;
 
 #define PQ_AGG_PIVOT_VALS 64

@@ -6,6 +6,7 @@
 
 #include "net/stage.h"
 #include "report/agg.h"
+#include "report/verdict.h"
 #include "stats/ci.h"
 
 #define LOSS_SEED 1
@@ -62,8 +63,7 @@ static void loss_group(pq_agg_group *g, const double *delay, size_t nd)
 		if (pq_ci_quantile(v, n, permille[k], 0.95, &g->loss_lo[k], &g->loss_hi[k]) < 0)
 			g->loss_lo[k] = g->loss_hi[k] = NAN;
 		double m = g->loss.hs_ms[k];
-		g->loss_agree[k] = fabs(m - g->loss_meas[k]) <= rtt ||
-				   (isfinite(g->loss_lo[k]) && m >= g->loss_lo[k] && m <= g->loss_hi[k]);
+		g->loss_agree[k] = pq_verdict_loss_pct(m, g->loss_meas[k], g->loss_lo[k], g->loss_hi[k], rtt);
 	}
 	g->loss_wide = !isfinite(g->loss_lo[2]) || g->loss_hi[2] - g->loss_lo[2] > rtt;
 }
@@ -179,10 +179,11 @@ int pq_agg_loss_build(pq_agg *a)
 		a->loss_cells++;
 		a->loss_agree_med += g->loss_agree[1];
 		a->loss_agree_p95 += g->loss_agree[2];
-		a->loss_agree_both += g->loss_agree[1] && g->loss_agree[2];
+		int both = pq_verdict_loss_of(g) == PQ_VERDICT_LOSS_AGREES;
+		a->loss_agree_both += (size_t)both;
 		a->loss_wide += g->loss_wide;
 		a->loss_clean += !g->marked;
-		a->loss_clean_both += !g->marked && g->loss_agree[1] && g->loss_agree[2];
+		a->loss_clean_both += (size_t)(!g->marked && both);
 	}
 	if (!a->loss_cells)
 		return 0;

@@ -4,6 +4,7 @@
 
 #include "report/cand.h"
 #include "report/out.h"
+#include "report/verdict.h"
 
 static void cell(pq_out *o, const pq_agg_group *g)
 {
@@ -13,13 +14,12 @@ static void cell(pq_out *o, const pq_agg_group *g)
 		return;
 	}
 	pq_cand_verdict(g, v, sizeof v);
-	int ph = isfinite(g->rounds[PQ_AGG_TTFB]) ? PQ_AGG_TTFB : PQ_AGG_HS;
-	double model = ph == PQ_AGG_TTFB ? g->model.ttfb_t : g->model.handshake_t;
-	pq_out_printf(o, "<td class=\"l%s\">", g->agrees ? "" : " bad");
-	if (g->has_model && isfinite(g->rounds[ph]))
-		pq_out_printf(o, "%.0f / %.2f, ", model, g->rounds[ph]);
+	const pq_verdict_model m = pq_verdict_model_of(g);
+	pq_out_printf(o, "<td class=\"l%s\">", m.agrees ? "" : " bad");
+	if (m.judged)
+		pq_out_printf(o, "%.0f / %.2f, ", m.predicted, m.measured);
 	pq_out_text(o, v);
-	if (!g->agrees)
+	if (!m.agrees)
 		pq_out_printf(o, " (measured: %s)", g->agree_tag);
 	pq_out_printf(o, "</td>");
 }

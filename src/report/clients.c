@@ -8,6 +8,7 @@
 
 #include "report/curve.h"
 #include "report/out.h"
+#include "report/verdict.h"
 #include "stats/sample.h"
 
 #define WAN_US 10000 /* below, the handshake's CPU time is a large share of a round trip */
@@ -56,7 +57,7 @@ static int fill_pair(const pq_agg *a, pq_agg_pair *p)
 	p->rounds_net = p->rtt_ms > 0 ? p->net_ms / p->rtt_ms : NAN;
 	p->net_rtts = p->has_net && p->rtt_ms > 0 ? p->net.diff / p->rtt_ms : NAN;
 	p->wan = q->cell->rtt_us >= WAN_US;
-	p->within = isfinite(p->net_rtts) && fabs(p->net_rtts) <= PQ_MODEL_AGREE_RTT;
+	p->within = pq_model_agrees(0, p->net_rtts); /* the model's tolerance: 0 means no difference */
 	return 0;
 }
 
@@ -101,7 +102,7 @@ static void summarize(pq_agg *a)
 		const pq_agg_pair *p = &a->pairs[i];
 		widen(&s->verify_lo, &s->verify_hi, p->verify_ms);
 		widen(&s->dispatch_lo, &s->dispatch_hi, p->dispatch_ms);
-		if (!p->wan || !p->has_net)
+		if (!pq_verdict_pair_judged(p))
 			continue;
 		s->wan++;
 		s->within += (size_t)p->within;

@@ -6,6 +6,7 @@
 #include "report/findings.h"
 #include "report/keyhtml.h"
 #include "report/out.h"
+#include "report/verdict.h"
 
 /* A bootstrap difference, with `extra` after it; marked when `bad`. */
 static void boot_cell(pq_out *o, int has, const pq_boot_result *r, const char *extra, int bad)
@@ -45,7 +46,7 @@ static void row(pq_out *o, const pq_agg *a, size_t i)
 	extra[0] = '\0';
 	if (isfinite(p->net_rtts))
 		snprintf(extra, sizeof extra, "; %+.2f RTT", p->net_rtts);
-	boot_cell(o, p->has_net, &p->net, extra, p->wan && p->has_net && !p->within);
+	boot_cell(o, p->has_net, &p->net, extra, pq_verdict_pair_judged(p) && !p->within);
 	ms_cell(o, p->verify_ms);
 	ms_cell(o, p->dispatch_ms);
 	ms_cell(o, p->rest_ms);

@@ -12,6 +12,7 @@
 #include "report/clients.h"
 #include "report/findings_int.h"
 #include "report/out.h"
+#include "report/verdict.h"
 
 #define STUDY_LINKS 3	/* differing rows linked per study */
 
@@ -61,8 +62,7 @@ static void model(pq_findings_builder *b)
 	size_t count[8], ntag = 0, total = 0, agree = 0;
 	for (size_t i = 0; i < a->n; i++) {
 		const pq_agg_group *g = &a->g[i];
-		int ph = isfinite(g->rounds[PQ_AGG_TTFB]) ? PQ_AGG_TTFB : PQ_AGG_HS;
-		if (!g->has_model || !isfinite(g->rounds[ph]))
+		if (!pq_verdict_model_of(g).judged)
 			continue;
 		total++;
 		agree += (size_t)g->agrees;
@@ -156,7 +156,7 @@ static void studies(pq_findings_builder *b)
 		}
 		if (!first)
 			continue;
-		size_t n[3] = {0, 0, 0}; /* cannot be judged, differs, agrees */
+		size_t n[3] = {0, 0, 0}; /* by verdict (pq_verdict_word): cannot be judged, differs, agrees */
 		pq_finding *f = pq_findings_add(b);
 		if (!f)
 			return;
@@ -164,27 +164,26 @@ static void studies(pq_findings_builder *b)
 			source_of(a->studies[k].study, other, sizeof other);
 			if (strcmp(src, other) != 0)
 				continue;
-			n[a->studies[k].agrees + 1]++;
+			n[a->studies[k].agrees - PQ_VERDICT_UNJUDGED]++;
 			char id[40], label[48];
 			pq_findings_study_id(k, id, sizeof id);
 			snprintf(label, sizeof label, "differs: row %zu", k + 1);
-			if (a->studies[k].agrees == 0 && f->nlinks < STUDY_LINKS)
+			if (a->studies[k].agrees == PQ_VERDICT_DIFFERS && f->nlinks < STUDY_LINKS)
 				pq_findings_link_to(f, id, label);
 		}
 		size_t all = n[0] + n[1] + n[2];
 		if (src[0] >= 'a' && src[0] <= 'z') /* "the blog", not "the AWS" */
 			pq_out_cat(f->text, sizeof f->text, "The ");
 		pq_out_cat(f->text, sizeof f->text, "%s ", src);
-		static const char *const verb[3] = {"cannot be judged", "differs", "agrees"};
 		if (n[0] == all || n[1] == all || n[2] == all) {
-			pq_out_cat(f->text, sizeof f->text, "%s in %s row%s here", verb[a->studies[i].agrees + 1],
+			pq_out_cat(f->text, sizeof f->text, "%s in %s row%s here", pq_verdict_word(a->studies[i].agrees),
 				   all == 1 ? "its one" : "all its", all == 1 ? "" : "s");
 		} else {
 			size_t said = 0, parts = (n[0] > 0) + (n[1] > 0) + (n[2] > 0);
 			for (int v = 2; v >= 0; v--)
 				if (n[v])
 					pq_out_cat(f->text, sizeof f->text, "%s%s in %zu", said++ ? (said == parts ? " and " : ", ") : "",
-						   verb[v], n[v]);
+						   pq_verdict_word(v + PQ_VERDICT_UNJUDGED), n[v]);
 			pq_out_cat(f->text, sizeof f->text, " of its %zu rows here", all);
 		}
 		pq_findings_link_to(f, "studies", "the studies");

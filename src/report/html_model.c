@@ -5,6 +5,7 @@
 
 #include "report/html_int.h"
 #include "report/svg.h"
+#include "report/verdict.h"
 
 #define MAX_PTS PQ_AGG_LINE_PTS
 
@@ -22,17 +23,16 @@ void pq_html_agreement(pq_html_page *p)
 			 "<th class=\"l\">agrees</th></tr></thead><tbody>");
 	for (size_t i = 0; i < a->n; i++) {
 		const pq_agg_group *g = &a->g[i];
-		int ph = isfinite(g->rounds[PQ_AGG_TTFB]) ? PQ_AGG_TTFB : PQ_AGG_HS;
-		double pred = ph == PQ_AGG_TTFB ? g->model.ttfb_t : g->model.handshake_t;
-		if (!g->has_model || !isfinite(g->rounds[ph]))
+		const pq_verdict_model v = pq_verdict_model_of(g);
+		if (!v.judged)
 			continue;
 		total++;
-		agree += (size_t)g->agrees;
-		double *X = g->agrees ? px : bx, *Y = g->agrees ? py : by;
-		size_t *k = g->agrees ? &n : &nb;
+		agree += (size_t)v.agrees;
+		double *X = v.agrees ? px : bx, *Y = v.agrees ? py : by;
+		size_t *k = v.agrees ? &n : &nb;
 		if (*k < MAX_PTS) {
-			X[*k] = pred + 0.04 * (double)(g->arm % 5) - 0.08; /* spread equal points */
-			Y[(*k)++] = g->rounds[ph];
+			X[*k] = v.predicted + 0.04 * (double)(g->arm % 5) - 0.08; /* spread equal points */
+			Y[(*k)++] = v.measured;
 		}
 		pq_out_printf(o, "<tr><td class=\"l\">");
 		pq_out_text(o, a->hosts[g->host]);
@@ -42,12 +42,12 @@ void pq_html_agreement(pq_html_page *p)
 		pq_out_printf(o, "</td><td>%g</td><td>%lld</td><td%s>%s</td><td>%.2f / %.2f</td>",
 			      (double)g->cell->rtt_us / 1e3, g->cell->chain_der_bytes, g->cell->response_bytes < 0 ? " class=\"na\"" : "",
 			      resp, g->model.handshake_t, g->rounds[PQ_AGG_HS]);
-		if (ph == PQ_AGG_TTFB)
-			pq_out_printf(o, "<td>%.2f / %.2f</td>", g->model.ttfb_t, g->rounds[PQ_AGG_TTFB]);
+		if (v.phase == PQ_AGG_TTFB)
+			pq_out_printf(o, "<td>%.2f / %.2f</td>", v.predicted, v.measured);
 		else
 			pq_out_printf(o, "<td class=\"na\">no response asked</td>");
-		pq_out_printf(o, "<td class=\"l%s\">", g->agrees ? "" : " bad");
-		pq_out_text(o, g->agrees ? "yes" : g->agree_why);
+		pq_out_printf(o, "<td class=\"l%s\">", v.agrees ? "" : " bad");
+		pq_out_text(o, v.agrees ? "yes" : g->agree_why);
 		pq_out_printf(o, "</td></tr>");
 	}
 	pq_out_printf(o, "</tbody></table></div><p>%zu of %zu cells agree (measured median over min RTT within "

@@ -3,6 +3,8 @@
 
 #include <math.h>
 
+#include "report/verdict.h"
+
 static void pct(pq_out *o, double v)
 {
 	if (v < 0)
@@ -25,9 +27,11 @@ static void cell_row(pq_out *o, const pq_agg *a, const pq_agg_group *g)
 		pq_out_printf(o, "</td><td%s>%.0f (%.2f RTT)</td>", g->loss_agree[k] || k == 0 ? "" : " class=\"bad\"",
 			      g->loss.hs_ms[k], g->loss.hs_rtt[k]);
 	}
-	int ok = g->loss_agree[1] && g->loss_agree[2];
-	pq_out_printf(o, "<td class=\"l%s\">%s%s", ok ? "" : " bad",
-		      ok ? "agrees" : !g->loss_agree[1] ? "median differs" : "p95 differs",
+	static const char *const word[] = {[PQ_VERDICT_LOSS_AGREES] = "agrees",
+					   [PQ_VERDICT_LOSS_MEDIAN] = "median differs",
+					   [PQ_VERDICT_LOSS_P95] = "p95 differs"};
+	pq_verdict_loss v = pq_verdict_loss_of(g);
+	pq_out_printf(o, "<td class=\"l%s\">%s%s", v == PQ_VERDICT_LOSS_AGREES ? "" : " bad", word[v],
 		      g->marked ? " (over a fidelity budget)" : "");
 	if (g->loss_delays)
 		pq_out_printf(o, "; with the endpoints' delays its loss-free cell measured (median %.0f ms); the "

@@ -28,7 +28,7 @@ pq_agg_study *pq_study_add(rows *r, const char *study)
 	pq_agg_study *s = &a->studies[a->nstudies++];
 	memset(s, 0, sizeof *s);
 	snprintf(s->study, sizeof s->study, "%s", study);
-	s->agrees = -1;
+	s->agrees = PQ_VERDICT_UNJUDGED;
 	return s;
 }
 

@@ -84,7 +84,7 @@ static void aws_row(rows *rs, const pq_study *st, size_t p)
 		if (isfinite(at200))
 			cat(s->verdict, sizeof s->verdict, "; %+.1f %% at 200 KiB (the study: under 10 %%)", at200);
 		if (!isfinite(worst50))
-			s->agrees = -1;
+			s->agrees = PQ_VERDICT_UNJUDGED;
 	} else {
 		s->agrees = n >= 2 && large < small;
 		snprintf(s->verdict, sizeof s->verdict, s->agrees ? "agrees: the slowdown falls from %+.1f %% at %g KiB to %+.1f %% at %g KiB" :

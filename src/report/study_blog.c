@@ -31,7 +31,7 @@ static void blog_verdict(pq_agg_study *s, const pq_agg_group *e, const pq_agg_gr
 			 double theirs, double rtt)
 {
 	double base = e->desc[PQ_AGG_HS].median;
-	if (rtt < 10 && !r->measurable && theirs >= r->diff_lo && theirs <= r->diff_hi) {
+	if (rtt < 10 && !r->measurable && pq_verdict_inside(theirs, r->diff_lo, r->diff_hi)) {
 		snprintf(s->verdict, sizeof s->verdict,
 			 "not resolved: the blog's %+.2f ms lies inside this interval (%+.2f to %+.2f ms); more connections "
 			 "would tell", theirs, r->diff_lo, r->diff_hi);
@@ -49,12 +49,12 @@ static void blog_verdict(pq_agg_study *s, const pq_agg_group *e, const pq_agg_gr
 		return;
 	}
 	if (!r->measurable || fabs(r->diff) < 0.01 * base) {
-		s->agrees = 1;
+		s->agrees = PQ_VERDICT_AGREES;
 		snprintf(s->verdict, sizeof s->verdict,
 			 "agrees: invisible at %g ms RTT (%+.2f ms, %.2f %% of the handshake; the blog: %+.1f ms)", rtt,
 			 r->diff, 100 * r->diff / base, theirs);
 	} else if (r->diff > 0.5 * rtt) {
-		s->agrees = 0;
+		s->agrees = PQ_VERDICT_DIFFERS;
 		snprintf(s->verdict, sizeof s->verdict,
 			 "differs by %+.1f ms = %.1f round trips: this chain's first flight is %lld bytes in %lld segments "
 			 "(as OpenSSL writes it, each write's tail its own segment), past what the initial window of %d "
@@ -62,7 +62,7 @@ static void blog_verdict(pq_agg_study *s, const pq_agg_group *e, const pq_agg_gr
 			 r->diff, r->diff / rtt, m->cell->flight_bytes, m->cell->flight_segs,
 			 m->cell->initcwnd > 0 ? m->cell->initcwnd : PQ_WIRE_IW_DEFAULT);
 	} else {
-		s->agrees = 0;
+		s->agrees = PQ_VERDICT_DIFFERS;
 		snprintf(s->verdict, sizeof s->verdict,
 			 "differs by %+.2f ms [%+.2f, %+.2f] (%.1f %% of the handshake, less than a round trip; the blog: "
 			 "%+.1f ms): CPU time or a segment paced behind the window, not a whole round trip; %zu and %zu "
@@ -179,7 +179,7 @@ static void blog_payload(rows *rs, const pq_study *st)
 	cat(s->ours, sizeof s->ours, " (n = %zu and %zu)", c->n[PQ_AGG_TTLB], q->n[PQ_AGG_TTLB]);
 	for (int j = 0; j < 2; j++) {
 		known &= isfinite(lo[0][j]) && isfinite(lo[1][j]);
-		overlap &= !(lo[1][j] > hi[0][j] || lo[0][j] > hi[1][j]);
+		overlap &= pq_verdict_order_of(lo[0][j], hi[0][j], lo[1][j], hi[1][j]) == PQ_VERDICT_OVERLAP;
 	}
 	if (!known) {
 		snprintf(s->verdict, sizeof s->verdict,

@@ -56,12 +56,12 @@ static void table5(rows *rs, const pq_study *st)
 				    dk[k].diff_hi);
 		const pq_boot_result *d = &dk[top];
 		if (d->diff < 0.5 * rtt || rtt <= 0) {
-			s->agrees = 1;
+			s->agrees = PQ_VERDICT_AGREES;
 			snprintf(s->verdict, sizeof s->verdict,
 				 "agrees: %s adds %+.2f ms, less than a round trip, as in the paper (+0.65 ms for one, +1.39 ms "
 				 "for two)", st->wants[top].what, d->diff);
 		} else {
-			s->agrees = 0;
+			s->agrees = PQ_VERDICT_DIFFERS;
 			snprintf(s->verdict, sizeof s->verdict,
 				 "differs: %s costs %.1f round trips here (%+.2f ms): its first flight (%lld B, %lld segments) "
 				 "exceeds the initial window; the paper measured without delay, where a round trip costs nothing, "
@@ -254,14 +254,14 @@ static void figure5(rows *rs, const pq_study *st)
 		/* a measured step the model does not put there is noise until more connections say otherwise */
 		int model_off = s1 && l->has_cliff && !(l->cliff_kb > s1->x_before && l->cliff_kb <= s1->x_after);
 		if (model_off)
-			s->agrees = -1;
+			s->agrees = PQ_VERDICT_UNJUDGED;
 		if (a->rtts[l->rtt] <= 0) {
 			/* a step is a round trip more (stats/step.h): with none to add, a flat line says nothing */
-			s->agrees = -1;
+			s->agrees = PQ_VERDICT_UNJUDGED;
 			snprintf(s->verdict, sizeof s->verdict, "cannot be judged: at 0 ms RTT a round trip costs nothing, so no "
 				 "step can show (the paper's steps are at 50 and 100 ms)");
 		} else if (l->cpu_bound) {
-			s->agrees = -1;
+			s->agrees = PQ_VERDICT_UNJUDGED;
 			snprintf(s->verdict, sizeof s->verdict, "cannot be judged: at %g ms RTT the handshake took at least %.1f ms "
 				 "more than its round trips at every size (CPU time), so a jump of half a round trip need not be "
 				 "one (the paper's steps are at 50 and 100 ms)", rtt, l->cpu_ms);
@@ -386,7 +386,7 @@ static void table8_measured(rows *rs, const pq_study *st)
 			if (i)
 				saved = fmax(saved, g[0]->rounds[PQ_AGG_TTFB] - g[i]->rounds[PQ_AGG_TTFB]);
 		}
-		s->agrees = 1;
+		s->agrees = PQ_VERDICT_AGREES;
 		snprintf(s->verdict, sizeof s->verdict, saved >= 0.5 ? "agrees: a smaller chain saves %.1f round trips because "
 			 "today's is over a cliff" : "agrees: no round trip saved (at most %.2f): today's ML-DSA-44 chain already "
 			 "fits the initial window, below the first cliff, where the paper's regions begin", saved);

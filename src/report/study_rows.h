@@ -13,6 +13,7 @@
 #include "report/agg.h"
 #include "report/out.h"
 #include "report/study.h"
+#include "report/verdict.h"
 #include "stats/boot.h"
 
 typedef pq_study_want want;

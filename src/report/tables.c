@@ -276,8 +276,10 @@ static int clients_row(const void *ctx, size_t i, krow *r)
 		snprintf(r->c[r->n++], sizeof r->c[0], "too few values");
 	if (p->has_net) {
 		pq_boot_verdict(&p->net, 1, "ms", b, sizeof b);
+		char over[32]; /* the model's tolerance, as pq_model_agrees applies it */
+		snprintf(over, sizeof over, " (over %g)", PQ_MODEL_AGREE_RTT);
 		snprintf(r->c[r->n++], sizeof r->c[0], "%s, %+.2f RTT%s", b, p->net_rtts,
-			 p->within ? "" : p->wan ? " (over 0.25)" : " (not WAN)");
+			 p->within ? "" : p->wan ? over : " (not WAN)");
 	} else {
 		snprintf(r->c[r->n++], sizeof r->c[0], "too few values");
 	}

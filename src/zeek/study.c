@@ -3,6 +3,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "report/verdict.h"
+
 /* Table III of the paper, % (CDN, non-CDN). */
 static const struct {
 	enum pq_zeek_metric m;
@@ -41,22 +43,23 @@ static int direction(const pq_zeek_rate *cdn, const pq_zeek_rate *other, enum pq
 {
 	if (!cdn->n || !other->n) {
 		snprintf(buf, n, "cannot be judged: no %s %s here", !cdn->n ? "CDN" : "Other", counted(m));
-		return -1;
+		return PQ_VERDICT_UNJUDGED;
 	}
-	if (cdn->lo > other->hi) {
+	pq_verdict_order ord = pq_verdict_order_of(cdn->lo, cdn->hi, other->lo, other->hi);
+	if (ord == PQ_VERDICT_ABOVE) {
 		snprintf(buf, n, "agrees: CDNs above non-CDN servers, the 95 %% intervals apart (x%.2f here)",
 			 other->r > 0 ? cdn->r / other->r : INFINITY);
-		return 1;
+		return PQ_VERDICT_AGREES;
 	}
-	if (cdn->hi < other->lo) {
+	if (ord == PQ_VERDICT_BELOW) {
 		snprintf(buf, n, "differs: CDNs below non-CDN servers here, the 95 %% intervals apart");
-		return 0;
+		return PQ_VERDICT_DIFFERS;
 	}
 	snprintf(buf, n,
 		 "cannot be judged: the 95 %% intervals overlap (%llu CDN and %llu Other %s): more rows would "
 		 "tell",
 		 (unsigned long long)cdn->n, (unsigned long long)other->n, counted(m));
-	return -1;
+	return PQ_VERDICT_UNJUDGED;
 }
 
 size_t pq_zeek_study_table3(const pq_zeek_agg *a, pq_zeek_study *out, size_t max)
@@ -102,7 +105,7 @@ static void fig7_rtt(const pq_zeek_savings *sv, size_t f, pq_zeek_study *s)
 		paying++;
 		double c = rc * gain, o = ro * gain;
 		lo = fmin(lo, c), hi = fmax(hi, c), olo = fmin(olo, o), ohi = fmax(ohi, o);
-		inside &= c >= fig7[f].lo * (1 - FIG7_SLACK) && c <= fig7[f].hi * (1 + FIG7_SLACK);
+		inside &= pq_verdict_inside(c, fig7[f].lo * (1 - FIG7_SLACK), fig7[f].hi * (1 + FIG7_SLACK));
 	}
 	snprintf(s->what, sizeof s->what, "Figure 7: the saving resumption brings at %g ms RTT, with the paper's rates",
 		 rtt);
@@ -114,7 +117,7 @@ static void fig7_rtt(const pq_zeek_savings *sv, size_t f, pq_zeek_study *s)
 			 "cannot be judged: the sweep has no chain fresh and resumed at %g ms RTT (the ttfb-rtt "
 			 "preset measures them)",
 			 rtt);
-		s->agrees = -1;
+		s->agrees = PQ_VERDICT_UNJUDGED;
 		return;
 	}
 	if (!paying) {
@@ -122,7 +125,7 @@ static void fig7_rtt(const pq_zeek_savings *sv, size_t f, pq_zeek_study *s)
 			 best, best_chain);
 		snprintf(s->verdict, sizeof s->verdict,
 			 "cannot be judged: the paper's range is of chains past a threshold, and none measured here is");
-		s->agrees = -1;
+		s->agrees = PQ_VERDICT_UNJUDGED;
 		return;
 	}
 	snprintf(s->ours, sizeof s->ours,
@@ -157,16 +160,16 @@ static void fig7_ratio(const pq_zeek_agg *a, pq_zeek_study *s)
 	else
 		snprintf(s->ours, sizeof s->ours, "no ratio (resumption, all versions: %s, %s)", c, o);
 	s->agrees = direction(&cdn, &other, PQ_ZMT_RES_ALL, s->verdict, sizeof s->verdict);
-	if (s->agrees == 1 && !other.k) {
+	if (s->agrees == PQ_VERDICT_AGREES && !other.k) {
 		snprintf(s->verdict, sizeof s->verdict,
 			 "cannot be judged: CDNs resume more, but no Other row resumed, so the ratio has no bound");
-		s->agrees = -1;
-	} else if (s->agrees == 1 && !(theirs >= lo && theirs <= hi)) {
+		s->agrees = PQ_VERDICT_UNJUDGED;
+	} else if (s->agrees == PQ_VERDICT_AGREES && !pq_verdict_inside(theirs, lo, hi)) {
 		snprintf(s->verdict, sizeof s->verdict,
 			 "differs in size: CDNs save more, x%.2f [%.2f, %.2f], an interval without the paper's x%.2f",
 			 cdn.r / other.r, lo, hi, theirs);
-		s->agrees = 0;
-	} else if (s->agrees == 1) {
+		s->agrees = PQ_VERDICT_DIFFERS;
+	} else if (s->agrees == PQ_VERDICT_AGREES) {
 		snprintf(s->verdict, sizeof s->verdict, "agrees: CDNs save x%.2f [%.2f, %.2f] what non-CDN servers save, the paper's x%.2f inside",
 			 cdn.r / other.r, lo, hi, theirs);
 	}

@@ -34,7 +34,7 @@ typedef struct pq_zeek_study {
 	char theirs[160];
 	char ours[320];
 	char verdict[320];
-	int agrees; /* 1 agrees, 0 differs, -1 cannot be judged */
+	int agrees; /* a pq_verdict (report/verdict.h): 1 agrees, 0 differs, -1 cannot be judged */
 } pq_zeek_study;
 
 #define PQ_ZEEK_STUDY_MAX 8
