@@ -1,18 +1,15 @@
 /* pqtls sweep: an experiment grid (a spec file, a preset, or dimensions given as options)
  * measured in this one process into a SQLite database (src/exp/). This file parses and
- * prints; the engine is src/exp/runner.c. */
-#include <errno.h>
+ * runs (what it shows: sweep_show.c; its own session: sweep_session.c); the engine is
+ * src/exp/runner.c. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/sweep_int.h"
 #include "core/awake.h"
-#include "core/child.h"
 #include "core/clock.h"
 #include "core/proc.h"
 #include "core/sched.h"
@@ -28,7 +25,6 @@
 #include "exp/store.h"
 #include "net/fwd.h"
 #include "net/link.h"
-#include "net/ns.h"
 
 struct sweep_opts {
 	const char *dim[PQ_DIM_COUNT]; /* --KEY for every spec key (exp/dim.h) */
@@ -157,60 +153,6 @@ static void catch_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
-typedef struct bar {
-	double est_s;
-	int64_t t0;
-} bar;
-
-static void fmt_eta(char *buf, size_t n, double s)
-{
-	if (s >= 3600)
-		snprintf(buf, n, "%dh%02dm", (int)(s / 3600), (int)(s / 60) % 60);
-	else
-		snprintf(buf, n, "%dm%02ds", (int)(s / 60), (int)s % 60);
-}
-
-static void progress(void *arg, const pq_exp_progress *p)
-{
-	bar *b = arg;
-	char eta[32];
-	double el = (double)p->elapsed_ns / 1e9;
-	size_t measured = p->done - p->skipped, left = p->total - p->done;
-	double rem = measured ? el / (double)measured * (double)left : b->est_s - el;
-	fmt_eta(eta, sizeof eta, rem > 0 ? rem : 0);
-	int width = 24, fill = p->total ? (int)((double)width * (double)p->done / (double)p->total) : width;
-	fprintf(stderr, "\r[%.*s%*s] %zu/%zu cells  %zu/%zu at once  %.1f conn/s  %llu failed  %zu marked  ETA %s  %-20.20s",
-		fill, "########################", width - fill, "", p->done, p->total, p->inflight, p->inflight_max,
-		el > 0 ? (double)p->conns / el : 0.0, (unsigned long long)p->failures, p->marked, eta,
-		p->arm ? p->arm : "");
-	fflush(stderr);
-}
-
-static int list_presets(unsigned jobs)
-{
-	printf("%-20s %6s %8s %8s  %s\n", "preset", "cells", "serial", "--jobs", "what");
-	for (const pq_exp_preset *p = pq_exp_presets; p->name; p++) {
-		pq_exp_spec s;
-		pq_exp_grid g;
-		pq_diag d;
-		char t[32] = "?", tj[32] = "?", why[160];
-		size_t n = 0;
-		pq_exp_spec_init(&s);
-		if (pq_exp_spec_parse(&s, p->name, p->text, &d) == 0 && pq_exp_grid_expand(&s, &g, &d) == 0) {
-			n = g.n;
-			pq_exp_grid_order(&g);
-			fmt_eta(t, sizeof t, pq_exp_estimate_s(&g, 1));
-			fmt_eta(tj, sizeof tj, pq_exp_estimate_s(&g, pq_exp_jobs_choose(&g, jobs, "--jobs", pq_proc_ncpu(), g.n, why, sizeof why)));
-			pq_exp_grid_dispose(&g);
-		}
-		pq_exp_spec_dispose(&s);
-		printf("%-20s %6zu %8s %8s  %s\n", p->name, n, t, tj, p->summary);
-	}
-	printf("(time: estimated here from the RTTs, sizes and rates, one cell at a time and at the --jobs given, "
-	       "default auto; --trials and --connections scale a preset down)\n");
-	return PQ_EXIT_OK;
-}
-
 /* The command as it was given (options in table order), for the run manifest. */
 static void command_line(const pq_cmd *cmd, const struct sweep_opts *o, const pq_cli_args *a, char *buf,
 			 size_t n)
@@ -274,78 +216,6 @@ static int usage_or_fail(int rc, const pq_diag *d)
 	return pq_cli_fail(path_name, "%s", pq_diag_msg(d));
 }
 
-static void print_grid(const pq_exp_grid *g, unsigned si, unsigned sn, unsigned jobs, const char *why)
-{
-	char t[32];
-	fmt_eta(t, sizeof t, pq_exp_estimate_s(g, jobs));
-	printf("%zu cells (shard %u/%u), about %s here with up to %u at once (%s)\n", g->n, si, sn, t, jobs, why);
-	for (size_t i = 0; i < g->n; i++) {
-		char text[2048];
-		if (pq_exp_point_text(&g->cells[i].p, 1, text, sizeof text) < 0)
-			text[0] = '\0';
-		printf("%5zu %s %s\n", g->cells[i].index, g->cells[i].key, text);
-	}
-}
-
-static volatile pid_t session_child;
-
-static void pass_on(int sig)
-{
-	if (session_child > 0)
-		kill(session_child, sig);
-}
-
-/* The measurement in a session of its own, when the endpoints ask for more than the
- * caller's session's scheduling group gives (core/sched.h: under autogroups a session
- * weighs as one against the others, whatever its threads' nice). The sweep forks; the
- * child starts a session (so an autogroup) of its own, raises that group to `nice` and
- * returns 0 to go on measuring; the caller's session is never touched, and the raised
- * group ends with the child however it ends. The parent passes SIGINT, SIGTERM and
- * SIGHUP on (the child no longer hears the terminal), waits, and returns 1 with *code
- * the child's exit code (a child killed by a signal: the parent dies of the same). A
- * child whose parent dies gets SIGTERM: it ends after the cell in progress, as on ^C.
- * Returns -1 when it cannot fork: the sweep then runs here, in the caller's group. */
-static int own_session(int nice, const char *out, int *code)
-{
-	int group = pq_sched_group_nice();
-	if (nice == PQ_SCHED_NICE_KEEP || group == PQ_SCHED_NICE_KEEP || nice >= group)
-		return -1;
-	fflush(stdout);
-	fflush(stderr);
-	pid_t parent = getpid(), pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		if (prctl(PR_SET_PDEATHSIG, SIGTERM) < 0 || getppid() != parent)
-			_exit(PQ_EXIT_FAIL); /* the parent is gone already */
-		(void)setsid();              /* never a group leader: a fork's child */
-		(void)pq_sched_set_group_nice(nice); /* refused (not root): as it was, stored */
-		return 0;
-	}
-	session_child = pid;
-	struct sigaction sa = {.sa_handler = pass_on};
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	int status = 0;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (WIFSIGNALED(status)) {
-		/* Said, and its links' namespaces removed now (its workers, if any, end after
-		 * their cells and take their own down), then dies of the same signal. */
-		char how[160];
-		pq_child_describe_status(status, how, sizeof how);
-		fprintf(stderr, "pqtls sweep: the measuring process was %s; the cells it finished are kept in %s (the "
-				"same command measures the rest)\n", how, out);
-		pq_ns_sweep(NULL);
-		signal(WTERMSIG(status), SIG_DFL);
-		raise(WTERMSIG(status));
-	}
-	*code = WIFEXITED(status) ? WEXITSTATUS(status) : PQ_EXIT_FAIL;
-	return 1;
-}
-
 static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 {
 	struct sweep_opts *o = optsp;
@@ -363,7 +233,7 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 	if (o->jobs && pq_exp_jobs_parse(o->jobs, "--jobs", &jobs_asked, &d) < 0)
 		return pq_cli_usage_error(path_name, "%s", pq_diag_msg(&d));
 	if (o->presets)
-		return list_presets(jobs_asked);
+		return pq_sweep_list_presets(jobs_asked);
 	if (o->keys) {
 		pq_dim_print_keys(stdout);
 		return PQ_EXIT_OK;
@@ -396,7 +266,7 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 	pq_exp_grid_order(&g);
 	jobs = pq_exp_jobs_choose(&g, jobs_asked, "--jobs", pq_proc_ncpu(), g.n, jobs_why, sizeof jobs_why);
 	if (o->dry_run) {
-		print_grid(&g, si, sn, jobs, jobs_why);
+		pq_sweep_print_grid(&g, si, sn, jobs, jobs_why);
 		rc = PQ_EXIT_OK;
 		goto out;
 	}
@@ -424,7 +294,7 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 	/* From here on the sweep measures: in a session of its own when that lets the
 	 * endpoints' priority count (the parent only waits for it and returns its code). */
 	int child_code;
-	if (own_session((int)o->endpoint_nice, out, &child_code) == 1) {
+	if (pq_sweep_own_session((int)o->endpoint_nice, out, &child_code) == 1) {
 		rc = child_code;
 		goto out;
 	}
@@ -453,9 +323,9 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 		rc = pq_cli_fail(path_name, "%s", pq_diag_msg(&d));
 		goto out;
 	}
-	bar b = {.est_s = pq_exp_estimate_s(&g, jobs), .t0 = pq_clock_now(&pq_clock_mono)};
+	pq_sweep_bar b = {.est_s = pq_exp_estimate_s(&g, jobs), .t0 = pq_clock_now(&pq_clock_mono)};
 	char t[32];
-	fmt_eta(t, sizeof t, b.est_s);
+	pq_sweep_fmt_eta(t, sizeof t, b.est_s);
 	if (!o->quiet)
 		fprintf(stderr, "pqtls sweep: %s: %zu cells of %zu (shard %u/%u), about %s at up to %u at once (%s); "
 				"results in %s\n",
@@ -466,7 +336,7 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 			      .fault_link_late_ns = fault_late, .caps = &caps, .endpoint_nice = (int)o->endpoint_nice,
 			      .remeasure = (int)o->remeasure, .test_no_link_worker = (int)o->fault_no_link};
 	if (!o->quiet && pq_cli_progress_enabled()) {
-		ro.progress = progress;
+		ro.progress = pq_sweep_progress;
 		ro.progress_arg = &b;
 	}
 	pq_exp_run_summary sum;

@@ -8,12 +8,10 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
-#include <unistd.h>
 
-#include "core/text.h"
+#include "load/conn_int.h"
 #include "load/h3.h"
 #include "load/qconn.h"
-#include "load/tcpinfo.h"
 #include "tls/io.h"
 
 static int64_t now(pq_load_conn *c)
@@ -21,7 +19,7 @@ static int64_t now(pq_load_conn *c)
 	return pq_clock_now(c->p->clock);
 }
 
-static void mark(pq_load_conn *c, enum pq_phase ph)
+void pq_load_conn_mark(pq_load_conn *c, enum pq_phase ph)
 {
 	if (c->rec.t[ph] < 0)
 		c->rec.t[ph] = now(c) - c->start_abs_ns;
@@ -38,7 +36,7 @@ static void phase_deadline(pq_load_conn *c)
 void pq_load_conn_response_bytes(pq_load_conn *c)
 {
 	if (c->done_requests == 0)
-		mark(c, PQ_PH_TTFB);
+		pq_load_conn_mark(c, PQ_PH_TTFB);
 	phase_deadline(c);
 }
 
@@ -55,56 +53,6 @@ static const char *connect_error(int e)
 static int only_ticket_left(const pq_load_conn *c)
 {
 	return c->st == PQ_CS_TICKET && c->rec.t[PQ_PH_END] >= 0;
-}
-
-static void finish(pq_load_conn *c, enum pq_load_err err, const char *detail)
-{
-	pq_load_record *r = &c->rec;
-	if (c->st == PQ_CS_DONE)
-		return;
-	if (r->err == PQ_LERR_NONE && err != PQ_LERR_NONE) {
-		r->err = err;
-		/* a long reason is cut at a word, with "...", never mid-word */
-		pq_text_clip(detail ? detail : "", r->err_detail, sizeof r->err_detail);
-	}
-	if (err == PQ_LERR_NONE)
-		mark(c, PQ_PH_END);
-	const pq_tls_acct *a = &c->acct;
-	memcpy(r->hs_bytes, a->hs_bytes, sizeof r->hs_bytes);
-	r->tls_bytes[PQ_TX] = a->record_bytes[PQ_TX];
-	r->tls_bytes[PQ_RX] = a->record_bytes[PQ_RX];
-	r->hrr = (uint8_t)a->hrr;
-	for (int k = 0; k < 2; k++) {
-		r->ch_bytes[k] = a->ch_bytes[k];
-		r->ch_segs[k] = pq_tls_acct_ch_segs(a, k);
-	}
-	r->cert_compressed = a->hs_count[PQ_RX][PQ_HS_COMPRESSED_CERTIFICATE] > 0;
-	if (a->t_client_hello_ns)
-		r->t[PQ_PH_CLIENT_HELLO] = a->t_client_hello_ns - c->start_abs_ns;
-	if (a->t_server_hello_ns)
-		r->t[PQ_PH_SERVER_HELLO] = a->t_server_hello_ns - c->start_abs_ns;
-	if (c->p->quic) {
-		pq_load_qconn_record(c);
-		/* One CONNECTION_CLOSE, best effort; the server closes at its idle timeout
-		 * if it is lost. */
-		if (c->ssl && err == PQ_LERR_NONE)
-			(void)SSL_shutdown_ex(c->ssl, SSL_SHUTDOWN_FLAG_RAPID, NULL, 0);
-	} else if (c->fd >= 0) {
-		(void)pq_tcpinfo_read(c->fd, r);
-		if (c->ssl && err == PQ_LERR_NONE)
-			SSL_shutdown(c->ssl); /* one try: close_notify, no waiting for the reply */
-	}
-	pq_load_h3_free(c); /* its stream objects before their connection */
-	ERR_clear_error();
-	SSL_free(c->ssl); /* before the socket under its BIO closes */
-	c->ssl = NULL;
-	if (c->fd >= 0) {
-		close(c->fd);
-		c->fd = -1;
-	}
-	c->st = PQ_CS_DONE;
-	c->events = 0;
-	c->tick_ns = INT64_MAX;
 }
 
 void pq_load_conn_start(pq_load_conn *c, const pq_conn_params *p, uint64_t id,
@@ -128,7 +76,7 @@ void pq_load_conn_start(pq_load_conn *c, const pq_conn_params *p, uint64_t id,
 
 	c->ssl = SSL_new(p->ctx);
 	if (!c->ssl) {
-		finish(c, PQ_LERR_CONNECT, "cannot create a TLS connection object");
+		pq_load_conn_finish(c, PQ_LERR_CONNECT, "cannot create a TLS connection object");
 		return;
 	}
 	SSL_set_app_data(c->ssl, c);
@@ -151,7 +99,8 @@ void pq_load_conn_start(pq_load_conn *c, const pq_conn_params *p, uint64_t id,
 		if (rc == 0)
 			rc = pq_load_qconn_open(c, &why);
 		if (rc < 0) {
-			finish(c, rc == -ECONNREFUSED ? PQ_LERR_REFUSED : PQ_LERR_CONNECT, why);
+			pq_load_conn_finish(
+			    c, rc == -ECONNREFUSED ? PQ_LERR_REFUSED : PQ_LERR_CONNECT, why);
 			return;
 		}
 		/* No connect phase: the handshake's first flight is the first packet. */
@@ -163,90 +112,24 @@ void pq_load_conn_start(pq_load_conn *c, const pq_conn_params *p, uint64_t id,
 
 	c->fd = socket(p->target->sa.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (c->fd < 0 || pq_addr_nodelay(c->fd) < 0 || !SSL_set_fd(c->ssl, c->fd)) {
-		finish(c, PQ_LERR_CONNECT, strerror(errno));
+		pq_load_conn_finish(c, PQ_LERR_CONNECT, strerror(errno));
 		return;
 	}
 	pq_tls_acct_watch_fd(&c->acct, c->fd);
 	if (connect(c->fd, (const struct sockaddr *)&p->target->sa, p->target->len) < 0 &&
 	    errno != EINPROGRESS) {
 		int e = errno;
-		finish(c, e == ECONNREFUSED ? PQ_LERR_REFUSED : PQ_LERR_CONNECT, connect_error(e));
+		pq_load_conn_finish(c, e == ECONNREFUSED ? PQ_LERR_REFUSED : PQ_LERR_CONNECT,
+				    connect_error(e));
 		return;
 	}
 	c->events = EPOLLOUT;
 }
 
-/* Act on a failed SSL call's status. Returns the events to wait for, or 0 when
- * finished. */
-static uint32_t fail_status(pq_load_conn *c, const pq_tls_status *st)
-{
-	if (st->io == PQ_TLS_IO_WANT_READ)
-		return EPOLLIN;
-	if (st->io == PQ_TLS_IO_WANT_WRITE) /* QUIC: flow control, lifted by what arrives */
-		return c->p->quic ? EPOLLIN : EPOLLOUT;
-	int in_hs = c->st == PQ_CS_HANDSHAKE || c->st == PQ_CS_EARLY;
-	/* Where a close or reset came: before the ServerHello it is a server that would
-	 * not talk at all (over its connection limit, or exiting), not a TLS failure. */
-	const char *when = !c->acct.t_server_hello_ns ? "before its ServerHello (over its connection limit, or exiting?)"
-			   : in_hs		      ? "during the handshake"
-						      : "after the handshake";
-	char detail[256] = ""; /* whole here; the record's copy is clipped at a word (finish) */
-	long vr = SSL_get_verify_result(c->ssl);
-	enum pq_load_err closed = PQ_LERR_NONE;
-	if (c->p->quic && !(in_hs && vr != X509_V_OK))
-		closed = pq_load_qconn_peer_close(c, in_hs, when, detail, sizeof detail);
-	if (closed != PQ_LERR_NONE) {
-		finish(c, closed, detail);
-	} else if (in_hs && vr != X509_V_OK) {
-		finish(c, PQ_LERR_VERIFY, X509_verify_cert_error_string(vr));
-	} else if (c->acct.alert_rx >= 0) {
-		snprintf(detail, sizeof detail, "%s", SSL_alert_desc_string_long(c->acct.alert_rx));
-		finish(c, PQ_LERR_ALERT, detail);
-	} else if (st->io == PQ_TLS_IO_TLS) {
-		int why = st->why;
-		const char *reason = *st->reason ? st->reason : "unknown";
-		/* The two failures people meet most, with what usually causes them. */
-		if (why == SSL_R_WRONG_VERSION_NUMBER || why == SSL_R_PACKET_LENGTH_TOO_LONG)
-			snprintf(detail, sizeof detail, "%s (is it a TLS server?)", reason);
-		else if (why == SSL_R_EXCESSIVE_MESSAGE_SIZE)
-			snprintf(detail, sizeof detail, "%s (a certificate over %s?)", reason,
-				 c->p->cap_name ? c->p->cap_name : "the size cap");
-		else
-			snprintf(detail, sizeof detail, "%s", reason);
-		finish(c, PQ_LERR_PROTOCOL, detail);
-	} else if (st->io == PQ_TLS_IO_CLOSED || st->io == PQ_TLS_IO_EOF || st->io == PQ_TLS_IO_RESET) {
-		/* After the handshake: how far the response got (its head whole and the body cut
-		 * is not "before the response"). */
-		if (!in_hs && c->acct.t_server_hello_ns && c->head_done)
-			snprintf(detail, sizeof detail, "after the response head, mid-body (%llu bytes in, %lld to go)",
-				 (unsigned long long)c->rec.body_bytes, (long long)c->body_left);
-		else if (!in_hs && c->acct.t_server_hello_ns && c->head_len)
-			snprintf(detail, sizeof detail, "in the middle of the response head (%zu bytes in)", c->head_len);
-		else
-			snprintf(detail, sizeof detail, "%s",
-				 in_hs || !c->acct.t_server_hello_ns || st->io == PQ_TLS_IO_RESET ? when
-												   : "before the response");
-		finish(c, st->io == PQ_TLS_IO_RESET ? PQ_LERR_RESET : PQ_LERR_CLOSED, detail);
-	} else if (st->sys_errno == ECONNREFUSED) {
-		/* QUIC: an ICMP port unreachable on the connected UDP socket */
-		finish(c, PQ_LERR_REFUSED, strerror(st->sys_errno));
-	} else {
-		finish(c, PQ_LERR_CONNECT, strerror(st->sys_errno));
-	}
-	return 0;
-}
-
-static uint32_t ssl_fail(pq_load_conn *c, int r)
-{
-	pq_tls_status st;
-	pq_tls_io_status(c->ssl, r, &st);
-	return fail_status(c, &st);
-}
-
 static void handshake_done(pq_load_conn *c)
 {
 	pq_load_record *r = &c->rec;
-	mark(c, PQ_PH_HANDSHAKE);
+	pq_load_conn_mark(c, PQ_PH_HANDSHAKE);
 	pq_tls_quic_wire_done(&c->wire);
 	snprintf(r->version, sizeof r->version, "%s", SSL_get_version(c->ssl));
 	pq_tls_acct_names(c->ssl, r->group, sizeof r->group, r->sigalg, sizeof r->sigalg);
@@ -269,7 +152,7 @@ static void after_handshake(pq_load_conn *c)
 		   SSL_version(c->ssl) == TLS1_3_VERSION) {
 		c->st = PQ_CS_TICKET;
 	} else {
-		finish(c, PQ_LERR_NONE, NULL);
+		pq_load_conn_finish(c, PQ_LERR_NONE, NULL);
 	}
 }
 
@@ -286,8 +169,9 @@ static int response_bytes(pq_load_conn *c, const char *buf, size_t n)
 		if (hl == 0)
 			return 0;
 		if (hl < 0) {
-			finish(c, PQ_LERR_HTTP, hl == PQ_ETOOBIG ? "response head over 8 KiB"
-								 : "malformed response head");
+			pq_load_conn_finish(c, PQ_LERR_HTTP,
+					    hl == PQ_ETOOBIG ? "response head over 8 KiB"
+							     : "malformed response head");
 			return 0;
 		}
 		c->head_done = 1;
@@ -310,7 +194,7 @@ static int response_bytes(pq_load_conn *c, const char *buf, size_t n)
 static void response_done(pq_load_conn *c)
 {
 	if (c->done_requests == 0)
-		mark(c, PQ_PH_TTLB);
+		pq_load_conn_mark(c, PQ_PH_TTLB);
 	if (c->p->quic) {
 		/* hq-interop has no status line: a stream that ended cleanly with the body
 		 * asked for counts as 200. HTTP/3 has its :status. */
@@ -320,7 +204,7 @@ static void response_done(pq_load_conn *c)
 			snprintf(detail, sizeof detail, "stream ended after %llu of %llu body bytes",
 				 (unsigned long long)c->rec.body_bytes,
 				 (unsigned long long)c->p->expect_body);
-			finish(c, PQ_LERR_HTTP, detail);
+			pq_load_conn_finish(c, PQ_LERR_HTTP, detail);
 			return;
 		}
 		if (!c->p->h3)
@@ -332,22 +216,23 @@ static void response_done(pq_load_conn *c)
 	if (c->rec.status >= 400) {
 		char detail[32];
 		snprintf(detail, sizeof detail, "HTTP status %d", c->rec.status);
-		finish(c, PQ_LERR_HTTP, detail);
+		pq_load_conn_finish(c, PQ_LERR_HTTP, detail);
 		return;
 	}
 	if (c->done_requests >= c->p->requests || !c->keep_alive) {
 		if (c->done_requests < c->p->requests) {
-			finish(c, PQ_LERR_HTTP, "server closed keep-alive before all requests");
+			pq_load_conn_finish(c, PQ_LERR_HTTP,
+					    "server closed keep-alive before all requests");
 		} else if (c->p->want_ticket && !c->ticket_seen && c->rec.early_accepted) {
 			/* A 0-RTT request answered as 0.5-RTT data arrives before the server
 			 * has the client's Finished, so before its NewSessionTickets: the run
 			 * needs a fresh ticket (0-RTT tickets are single-use), so wait for it.
 			 * The connection's measurement ends here. */
-			mark(c, PQ_PH_END);
+			pq_load_conn_mark(c, PQ_PH_END);
 			c->st = PQ_CS_TICKET;
 			phase_deadline(c);
 		} else {
-			finish(c, PQ_LERR_NONE, NULL);
+			pq_load_conn_finish(c, PQ_LERR_NONE, NULL);
 		}
 		return;
 	}
@@ -374,7 +259,7 @@ static uint32_t step_read(pq_load_conn *c)
 				response_done(c);
 				return c->events;
 			}
-			return fail_status(c, &st);
+			return pq_load_conn_fail_status(c, &st);
 		}
 		pq_load_conn_response_bytes(c);
 		if (response_bytes(c, buf, (size_t)r)) {
@@ -396,11 +281,12 @@ static uint32_t step(pq_load_conn *c)
 			socklen_t len = sizeof soerr;
 			getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &soerr, &len);
 			if (soerr) {
-				finish(c, soerr == ECONNREFUSED ? PQ_LERR_REFUSED : PQ_LERR_CONNECT,
-				       connect_error(soerr));
+				pq_load_conn_finish(
+				    c, soerr == ECONNREFUSED ? PQ_LERR_REFUSED : PQ_LERR_CONNECT,
+				    connect_error(soerr));
 				return 0;
 			}
-			mark(c, PQ_PH_CONNECT);
+			pq_load_conn_mark(c, PQ_PH_CONNECT);
 			phase_deadline(c);
 			SSL_set_connect_state(c->ssl);
 			SSL_SESSION *s = SSL_get_session(c->ssl);
@@ -415,11 +301,11 @@ static uint32_t step(pq_load_conn *c)
 			r = SSL_write_early_data(c->ssl, c->p->request + c->req_sent,
 						 c->p->request_len - c->req_sent, &w);
 			if (r != 1)
-				return ssl_fail(c, r);
+				return pq_load_conn_ssl_fail(c, r);
 			c->req_sent += w;
 			if (c->req_sent == c->p->request_len) {
 				c->rec.early_sent = 1;
-				mark(c, PQ_PH_REQUEST);
+				pq_load_conn_mark(c, PQ_PH_REQUEST);
 				c->st = PQ_CS_HANDSHAKE;
 			}
 			break;
@@ -427,7 +313,7 @@ static uint32_t step(pq_load_conn *c)
 		case PQ_CS_HANDSHAKE:
 			r = SSL_connect(c->ssl);
 			if (r != 1)
-				return ssl_fail(c, r);
+				return pq_load_conn_ssl_fail(c, r);
 			handshake_done(c);
 			if (c->rec.early_sent && !c->rec.early_accepted) {
 				c->req_sent = 0; /* rejected 0-RTT: send the request again */
@@ -442,42 +328,43 @@ static uint32_t step(pq_load_conn *c)
 			r = SSL_read(c->ssl, b, sizeof b);
 			/* The ticket callback runs inside SSL_read. */
 			if (c->ticket_seen) {
-				finish(c, PQ_LERR_NONE, NULL);
+				pq_load_conn_finish(c, PQ_LERR_NONE, NULL);
 				return 0;
 			}
 			pq_tls_status st;
 			if (pq_tls_io_status(c->ssl, r, &st) == PQ_TLS_IO_OK)
 				break;
 			if (only_ticket_left(c) && st.io != PQ_TLS_IO_WANT_READ) {
-				finish(c, PQ_LERR_NONE, NULL); /* closed: done, just no ticket */
+				/* closed: done, just no ticket */
+				pq_load_conn_finish(c, PQ_LERR_NONE, NULL);
 				return 0;
 			}
-			return fail_status(c, &st);
+			return pq_load_conn_fail_status(c, &st);
 			break;
 		}
 		case PQ_CS_WRITE:
 			if (c->p->h3) {
 				const char *why = "";
 				if (pq_load_h3_start(c, &why) < 0) {
-					finish(c, PQ_LERR_HTTP, why);
+					pq_load_conn_finish(c, PQ_LERR_HTTP, why);
 					return 0;
 				}
-				mark(c, PQ_PH_REQUEST);
+				pq_load_conn_mark(c, PQ_PH_REQUEST);
 				c->st = PQ_CS_READ;
 				break;
 			}
 			r = SSL_write(c->ssl, c->p->request + c->req_sent,
 				      (int)(c->p->request_len - c->req_sent));
 			if (r <= 0)
-				return ssl_fail(c, r);
+				return pq_load_conn_ssl_fail(c, r);
 			c->req_sent += (size_t)r;
 			if (c->req_sent == c->p->request_len) {
-				mark(c, PQ_PH_REQUEST);
+				pq_load_conn_mark(c, PQ_PH_REQUEST);
 				c->st = PQ_CS_READ;
 				/* hq-interop: the request ends with its stream; the answer is the
 				 * body alone, up to the server's end of the stream. */
 				if (c->p->quic && !SSL_stream_conclude(c->ssl, 0))
-					return ssl_fail(c, 0);
+					return pq_load_conn_ssl_fail(c, 0);
 				if (c->p->quic) {
 					c->head_done = 1;
 					c->body_left = -1;
@@ -489,7 +376,7 @@ static uint32_t step(pq_load_conn *c)
 				const char *why = "";
 				int rc = pq_load_h3_pump(c, &why);
 				if (rc < 0)
-					finish(c, PQ_LERR_HTTP, why);
+					pq_load_conn_finish(c, PQ_LERR_HTTP, why);
 				else if (rc == 1)
 					response_done(c);
 				return c->st == PQ_CS_DONE ? 0 : EPOLLIN;
@@ -530,7 +417,7 @@ void pq_load_conn_timeout(pq_load_conn *c)
 		[PQ_CS_DONE] = PQ_LERR_NONE};
 	char detail[64];
 	if (only_ticket_left(c)) {
-		finish(c, PQ_LERR_NONE, NULL); /* no ticket came */
+		pq_load_conn_finish(c, PQ_LERR_NONE, NULL); /* no ticket came */
 		return;
 	}
 	static const char *const where[] = {
@@ -541,20 +428,21 @@ void pq_load_conn_timeout(pq_load_conn *c)
 	if (c->st != PQ_CS_DONE && now(c) >= c->end_by_ns) {
 		snprintf(detail, sizeof detail, "not finished %lld ms after it started (in %s)",
 			 (long long)(c->p->total_timeout_ns / PQ_NS_PER_MS), where[c->st]);
-		finish(c, PQ_LERR_TIMEOUT_TOTAL, detail);
+		pq_load_conn_finish(c, PQ_LERR_TIMEOUT_TOTAL, detail);
 		return;
 	}
 	snprintf(detail, sizeof detail, "no progress for %lld ms",
 		 (long long)(c->p->timeout_ns / PQ_NS_PER_MS));
-	finish(c, kind[c->st], detail);
+	pq_load_conn_finish(c, kind[c->st], detail);
 }
 
 void pq_load_conn_cut(pq_load_conn *c, const char *why)
 {
 	if (only_ticket_left(c))
-		finish(c, PQ_LERR_NONE, NULL); /* measured; only the ticket did not come */
+		/* measured; only the ticket did not come */
+		pq_load_conn_finish(c, PQ_LERR_NONE, NULL);
 	else
-		finish(c, PQ_LERR_CUT_OFF, why);
+		pq_load_conn_finish(c, PQ_LERR_CUT_OFF, why);
 }
 
 void pq_load_conn_ticket(pq_load_conn *c)
