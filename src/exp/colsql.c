@@ -68,18 +68,16 @@ static const struct {
 } key_times[] = {{"handshake_us", "hs"}, {"ttfb_us", "fb"}, {"ttlb_us", "lb"}};
 static const unsigned key_permille[] = {500, 950};
 
-/* Adds k bytes just written at buf + *len (or k's error) to *len. */
-static int put(size_t *len, int k)
+/* Adds k, the bytes just written at buf + *len into room bytes, to *len: 0, k's error, or
+ * PQ_ETOOBIG when they did not fit. */
+static int put(size_t *len, int k, size_t room)
 {
 	if (k < 0)
 		return k;
+	if ((size_t)k >= room)
+		return PQ_ETOOBIG;
 	*len += (size_t)k;
 	return 0;
-}
-
-static int written(int l, size_t n)
-{
-	return l < 0 || (size_t)l >= n ? PQ_ETOOBIG : l;
 }
 
 /* One key time's percentile: its parts for the aggregate, or (alias) its value from the
@@ -95,10 +93,8 @@ static int key_pct(const char *alias, size_t t, unsigned p, char *buf, size_t n)
 		return pq_pctsql_parts(a, buf, n);
 	}
 	snprintf(a, sizeof a, "%s.%s %u", alias, col, p);
-	rc = put(&len, pq_pctsql_value(a, buf, n));
-	rc = rc ? rc
-		: put(&len, written(snprintf(buf + len, n - len, " AS %.*s_p%u_us", (int)(strlen(col) - 3), col, p / 10),
-				    n - len));
+	rc = put(&len, pq_pctsql_value(a, buf, n), n);
+	rc = rc ? rc : put(&len, snprintf(buf + len, n - len, " AS %.*s_p%u_us", (int)(strlen(col) - 3), col, p / 10), n - len);
 	return rc ? rc : (int)len;
 }
 
@@ -113,8 +109,8 @@ static int fill_each(const char *args, const char *indent, char *buf, size_t n)
 	for (size_t t = 0; rc == 0 && t < sizeof key_times / sizeof key_times[0]; t++)
 		for (size_t p = 0; rc == 0 && p < sizeof key_permille / sizeof key_permille[0]; p++) {
 			if (len)
-				rc = put(&len, written(snprintf(buf + len, n - len, ",\n%s", indent), n - len));
-			rc = rc ? rc : put(&len, key_pct(alias, t, key_permille[p], buf + len, n - len));
+				rc = put(&len, snprintf(buf + len, n - len, ",\n%s", indent), n - len);
+			rc = rc ? rc : put(&len, key_pct(alias, t, key_permille[p], buf + len, n - len), n - len);
 		}
 	return rc ? rc : (int)len;
 }
