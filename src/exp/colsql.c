@@ -94,7 +94,9 @@ static int key_pct(const char *alias, size_t t, unsigned p, char *buf, size_t n)
 	}
 	snprintf(a, sizeof a, "%s.%s %u", alias, col, p);
 	rc = put(&len, pq_pctsql_value(a, buf, n), n);
-	rc = rc ? rc : put(&len, snprintf(buf + len, n - len, " AS %.*s_p%u_us", (int)(strlen(col) - 3), col, p / 10), n - len);
+	rc = rc ? rc
+		: put(&len, snprintf(buf + len, n - len, " AS %.*s_p%u_us", (int)(strlen(col) - 3), col, p / 10),
+		      n - len);
 	return rc ? rc : (int)len;
 }
 
@@ -110,7 +112,8 @@ static int fill_each(const char *args, const char *indent, char *buf, size_t n)
 		for (size_t p = 0; rc == 0 && p < sizeof key_permille / sizeof key_permille[0]; p++) {
 			if (len)
 				rc = put(&len, snprintf(buf + len, n - len, ",\n%s", indent), n - len);
-			rc = rc ? rc : put(&len, key_pct(alias, t, key_permille[p], buf + len, n - len), n - len);
+			rc = rc ? rc
+				: put(&len, key_pct(alias, t, key_permille[p], buf + len, n - len), n - len);
 		}
 	return rc ? rc : (int)len;
 }
