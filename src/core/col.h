@@ -81,4 +81,19 @@ static inline pq_colval pq_cv_optr(double f)
 	return f < 0 ? pq_cv_null() : pq_cv_real(f);
 }
 
+/* A column table written as an X-macro over rows X(name, sql, unit, range, since, fill,
+ * value), value an expression over the record: PQ_COL_GETTER makes a row's getter,
+ * get_PREFIXname, which sees the record (a T) as var, then runs also (declarations made
+ * from var, or nothing) and gives value; PQ_COL_ROW makes the row itself, with that getter. */
+#define PQ_COL_GETTER(prefix, T, var, also, name, sql, unit, range, since, fill, value)                   \
+	static void get_##prefix##name(const void *rec, pq_colval *v)                                     \
+	{                                                                                                 \
+		const T *var = rec;                                                                       \
+		also;                                                                                     \
+		(void)var;                                                                                \
+		*v = value;                                                                               \
+	}
+#define PQ_COL_ROW(prefix, name, sql, unit, range, since, fill, value)                                    \
+	{#name, sql, unit, PQ_CR_##range, since, 0, fill, get_##prefix##name},
+
 #endif

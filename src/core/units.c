@@ -8,6 +8,10 @@
 #include <string.h>
 #include <strings.h>
 
+/* The largest size or duration a value may scale to: below INT64_MAX (9.22e18), so the
+ * conversion to uint64_t or int64_t cannot overflow. */
+#define SCALED_MAX 9.0e18
+
 struct unit {
 	const char *name;
 	double mult;
@@ -75,7 +79,7 @@ int pq_parse_size(const char *s, const char *what, uint64_t *out, pq_diag *d)
 				   "%s: '%s' is not a size; use bytes with an optional unit, e.g. "
 				   "1500, 16KiB, 1.5MiB, 20KB (KB = 1000 B, KiB = 1024 B)",
 				   what, s ? s : "");
-	if (b > 9.0e18)
+	if (b > SCALED_MAX)
 		return pq_diag_set(d, PQ_EINVAL, "%s: '%s' is too large", what, s);
 	if (b != floor(b))
 		return pq_diag_set(d, PQ_EINVAL, "%s: '%s' is not a whole number of bytes", what, s);
@@ -99,7 +103,7 @@ int pq_parse_duration(const char *s, const char *what, int64_t *out_ns, pq_diag 
 				   "%s: '%s' is not a duration; give a number with a unit: ns, us, ms, "
 				   "s or m (e.g. 70ms, 1.5s, 250us)",
 				   what, s ? s : "");
-	if (ns > 9.0e18)
+	if (ns > SCALED_MAX)
 		return pq_diag_set(d, PQ_EINVAL, "%s: '%s' is too long", what, s);
 	*out_ns = (int64_t)llround(ns);
 	return 0;

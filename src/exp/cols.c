@@ -22,17 +22,6 @@ static const pq_col meta_cols[] = {
 	C("value", "TEXT NOT NULL", "", ANY, "its value"),
 };
 
-/* A getter over a table's record type T, its record as k and k->r as r: X(name, sql, unit,
- * range, since, fill, value). */
-#define GETTER(prefix, T, name, sql, unit, range, since, fill, value)                                        \
-	static void get_##prefix##name(const void *rec, pq_colval *v)                                          \
-	{                                                                                                      \
-		const T *k = rec;                                                                              \
-		(void)k;                                                                                       \
-		*v = value;                                                                                    \
-	}
-#define ROW(prefix, name, sql, unit, range, since, fill, value)                                              \
-	{#name, sql, unit, PQ_CR_##range, since, 0, fill, get_##prefix##name},
 #define NO_GET(...)
 #define AS_ROWS(...) __VA_ARGS__,
 
@@ -68,8 +57,8 @@ static const pq_col meta_cols[] = {
 	W(C("ended_at", "TEXT", "", ANY, "UTC; NULL while running"),                                           \
 	  DB("end_status", "TEXT NOT NULL DEFAULT 'running'", "running, complete, interrupted or failed: why"))
 
-#define RUN_GET(...) GETTER(run_, pq_store_run_rec, __VA_ARGS__)
-#define RUN_ROW(...) ROW(run_, __VA_ARGS__)
+#define RUN_GET(...) PQ_COL_GETTER(run_, pq_store_run_rec, k, , __VA_ARGS__)
+#define RUN_ROW(...) PQ_COL_ROW(run_, __VA_ARGS__)
 RUN_COLS(RUN_GET, NO_GET)
 static const pq_col run_cols[] = {RUN_COLS(RUN_ROW, AS_ROWS)};
 
@@ -131,8 +120,8 @@ static const pq_col run_cols[] = {RUN_COLS(RUN_ROW, AS_ROWS)};
 	X(summary, "TEXT NOT NULL", "", ANY, 3, "the check in one line", pq_cv_str(k->summary))                \
 	X(checked_at, "TEXT NOT NULL", "", ANY, 3, "UTC", pq_cv_str(k->now))
 
-#define CHECK_GET(...) GETTER(check_, pq_store_check_rec, __VA_ARGS__)
-#define CHECK_ROW(...) ROW(check_, __VA_ARGS__)
+#define CHECK_GET(...) PQ_COL_GETTER(check_, pq_store_check_rec, k, , __VA_ARGS__)
+#define CHECK_ROW(...) PQ_COL_ROW(check_, __VA_ARGS__)
 CHECK_COLS(CHECK_GET, NO_GET)
 static const pq_col link_check_cols[] = {CHECK_COLS(CHECK_ROW, AS_ROWS)};
 #undef CK
@@ -207,18 +196,11 @@ static pq_colval v_nice(int n)
 	X(started_at, "TEXT NOT NULL", "", ANY, 3, "UTC", pq_cv_str(r->started_at))                                \
 	X(wall_us, "INTEGER NOT NULL", "us", ANY, 3, "how long the cell took", pq_cv_int(r->wall_ns / 1000))
 
-#define CELL_GET(name, sql, unit, range, since, fill, value)                                                  \
-	static void get_cell_##name(const void *rec, pq_colval *v)                                             \
-	{                                                                                                      \
-		const pq_store_cell_rec *x = rec;                                                              \
-		const pq_store_cell_row *r = x->row;                                                           \
-		(void)r;                                                                                       \
-		*v = value;                                                                                    \
-	}
+#define CELL_GET(...) \
+	PQ_COL_GETTER(cell_, pq_store_cell_rec, x, const pq_store_cell_row *r = x->row; (void)r, __VA_ARGS__)
 CELL_COLS(CELL_GET, NO_GET)
 
-#define CELL_ROW(name, sql, unit, range, since, fill, value)                                                  \
-	{#name, sql, unit, PQ_CR_##range, since, 0, fill, get_cell_##name},
+#define CELL_ROW(...) PQ_COL_ROW(cell_, __VA_ARGS__)
 static const pq_col cell_cols[] = {CELL_COLS(CELL_ROW, AS_ROWS)};
 enum { CELL_DIMS_AT = 10 }; /* after arm: the dimensions */
 

@@ -38,8 +38,9 @@ static size_t conn_taken(const char **taken)
 	return nt;
 }
 
-static int fill_dims(const char *args, char *buf, size_t n)
+static int fill_dims(const char *args, const char *indent, char *buf, size_t n)
 {
+	(void)indent;
 	static const char conn_tag[] = "conn: ";
 	int beside = strncmp(args, conn_tag, strlen(conn_tag)) == 0;
 	const char *taken[PQ_DIM_COUNT + 1];
@@ -47,17 +48,90 @@ static int fill_dims(const char *args, char *buf, size_t n)
 	return pq_dim_columns_each(args + (beside ? strlen(conn_tag) : 0), beside ? taken : NULL, buf, n);
 }
 
-/* schema.sql's marks, each "OPEN ARGS CLOSE" replaced by what fill makes of ARGS: every
+static int fill_parts(const char *args, const char *indent, char *buf, size_t n)
+{
+	(void)indent;
+	return pq_pctsql_parts(args, buf, n);
+}
+
+static int fill_value(const char *args, const char *indent, char *buf, size_t n)
+{
+	(void)indent;
+	return pq_pctsql_value(args, buf, n);
+}
+
+/* The connection times whose median and p95 both stats views report, in their columns'
+ * order: the time's column and the tag of its row number and count in the views' ok rows
+ * (r_hs, n_hs). */
+static const struct {
+	const char *col, *tag;
+} key_times[] = {{"handshake_us", "hs"}, {"ttfb_us", "fb"}, {"ttlb_us", "lb"}};
+static const unsigned key_permille[] = {500, 950};
+
+/* Adds k, the bytes just written at buf + *len into room bytes, to *len: 0, k's error, or
+ * PQ_ETOOBIG when they did not fit. */
+static int put(size_t *len, int k, size_t room)
+{
+	if (k < 0)
+		return k;
+	if ((size_t)k >= room)
+		return PQ_ETOOBIG;
+	*len += (size_t)k;
+	return 0;
+}
+
+/* One key time's percentile: its parts for the aggregate, or (alias) its value from the
+ * aggregate as NAME_pXX_us (ttfb_us at 950: ttfb_p95_us). */
+static int key_pct(const char *alias, size_t t, unsigned p, char *buf, size_t n)
+{
+	const char *col = key_times[t].col, *tag = key_times[t].tag;
+	char a[96];
+	size_t len = 0;
+	int rc;
+	if (!alias) {
+		snprintf(a, sizeof a, "%s r_%s n_%s %u", col, tag, tag, p);
+		return pq_pctsql_parts(a, buf, n);
+	}
+	snprintf(a, sizeof a, "%s.%s %u", alias, col, p);
+	rc = put(&len, pq_pctsql_value(a, buf, n), n);
+	rc = rc ? rc
+		: put(&len, snprintf(buf + len, n - len, " AS %.*s_p%u_us", (int)(strlen(col) - 3), col, p / 10),
+		      n - len);
+	return rc ? rc : (int)len;
+}
+
+/* "@PCT_EACH parts@" (in a view's aggregate over its ok rows) or "@PCT_EACH ALIAS@" (in
+ * its SELECT, the aggregate as ALIAS): every key time's median and p95, comma-separated,
+ * one a line at the mark's indentation. */
+static int fill_each(const char *args, const char *indent, char *buf, size_t n)
+{
+	const char *alias = strcmp(args, "parts") == 0 ? NULL : args;
+	size_t len = 0;
+	int rc = 0;
+	for (size_t t = 0; rc == 0 && t < sizeof key_times / sizeof key_times[0]; t++)
+		for (size_t p = 0; rc == 0 && p < sizeof key_permille / sizeof key_permille[0]; p++) {
+			if (len)
+				rc = put(&len, snprintf(buf + len, n - len, ",\n%s", indent), n - len);
+			rc = rc ? rc
+				: put(&len, key_pct(alias, t, key_permille[p], buf + len, n - len), n - len);
+		}
+	return rc ? rc : (int)len;
+}
+
+/* schema.sql's marks, each "OPEN ARGS CLOSE" replaced by what fill makes of ARGS (indent:
+ * the blanks that start the mark's line, for a fill of several lines): every
  * "@DIMS TEMPLATE@" through pq_dim_columns_each ("@DIMS conn: TEMPLATE@": beside the conn
- * table, whose columns of the same name a cell's are renamed from), and the one
- * percentile's "@PCT_PARTS ...@" and "@PCT ...@" (exp/pctsql.h). */
+ * table, whose columns of the same name a cell's are renamed from), the one percentile's
+ * "@PCT_PARTS ...@" and "@PCT ...@" (exp/pctsql.h), and "@PCT_EACH ...@", those two over
+ * every key time. */
 static const struct {
 	const char *open, *close;
-	int (*fill)(const char *args, char *buf, size_t n);
+	int (*fill)(const char *args, const char *indent, char *buf, size_t n);
 } marks[] = {
     {"@DIMS ", "@", fill_dims},
-    {"@PCT_PARTS ", "@", pq_pctsql_parts},
-    {"@PCT ", "@", pq_pctsql_value},
+    {"@PCT_PARTS ", "@", fill_parts},
+    {"@PCT ", "@", fill_value},
+    {"@PCT_EACH ", "@", fill_each},
 };
 
 /* The first mark at or after s: its index, *at where it starts; -1 when there is none. */
@@ -75,9 +149,18 @@ static int next_mark(const char *s, const char **at)
 	return k;
 }
 
+/* The blanks that start the line of text holding at. */
+static void indent_of(const char *text, const char *at, char *buf, size_t n)
+{
+	const char *line = at;
+	while (line > text && line[-1] != '\n')
+		line--;
+	snprintf(buf, n, "%.*s", (int)strspn(line, " \t"), line);
+}
+
 static int views(pq_buf *b)
 {
-	char part[8192], args[128];
+	char part[8192], args[128], indent[32];
 	const char *s = pq_exp_schema_sql, *at;
 	int rc = 0, k;
 	while (rc == 0 && (k = next_mark(s, &at)) >= 0) {
@@ -85,7 +168,8 @@ static int views(pq_buf *b)
 		int n = PQ_EPARSE; /* a mark without its end: schema.sql is wrong */
 		if (close && (size_t)(close - a) < sizeof args) {
 			snprintf(args, sizeof args, "%.*s", (int)(close - a), a);
-			n = marks[k].fill(args, part, sizeof part);
+			indent_of(pq_exp_schema_sql, at, indent, sizeof indent);
+			n = marks[k].fill(args, indent, part, sizeof part);
 		}
 		rc = n < 0 ? n : pq_buf_append(b, s, (size_t)(at - s));
 		rc = rc ? rc : pq_buf_append(b, part, (size_t)n);

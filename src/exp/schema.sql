@@ -31,7 +31,10 @@ FROM conn n JOIN cell c USING (cell_id);
 -- no percentile function, hence window row numbers (NULLs sorted last). That SQL is
 -- written once, in src/exp/pctsql.c, and fills the marks of both views: a PCT_PARTS mark
 -- (column, its row number, its count, p per mille) the ranks either side of h and its
--- remainder, a PCT mark (column, p) the interpolation between them.
+-- remainder, a PCT mark (column, p) the interpolation between them. A PCT_EACH mark is
+-- those two over every key time, median and p95 (handshake_us, ttfb_us, ttlb_us: the list
+-- is src/exp/colsql.c's): "parts" in the aggregate, the aggregate's alias in the SELECT,
+-- which names them handshake_p50_us, handshake_p95_us and so on.
 CREATE VIEW cell_stats AS
 WITH ok AS (
 	SELECT cell_id, connect_us, handshake_us, ttfb_us, ttlb_us,
@@ -47,24 +50,14 @@ WITH ok AS (
 ), agg AS (
 	SELECT cell_id,
 	       @PCT_PARTS connect_us r_cn n_cn 500@,
-	       @PCT_PARTS handshake_us r_hs n_hs 500@,
-	       @PCT_PARTS handshake_us r_hs n_hs 950@,
-	       @PCT_PARTS ttfb_us r_fb n_fb 500@,
-	       @PCT_PARTS ttfb_us r_fb n_fb 950@,
-	       @PCT_PARTS ttlb_us r_lb n_lb 500@,
-	       @PCT_PARTS ttlb_us r_lb n_lb 950@
+	       @PCT_EACH parts@
 	FROM ok GROUP BY cell_id
 )
 SELECT c.cell_id, c.cell_key, c.point_key, c.host_name, c.arm, c.trial, c.link_key, @DIMS c.$, @
        c.response_bytes, c.status, c.conns_ok, c.conns_failed, c.link_ok, c.host_ok, c.link_late_p99_us,
        c.host_steal_pct,
        @PCT a.connect_us 500@ AS connect_p50_us,
-       @PCT a.handshake_us 500@ AS handshake_p50_us,
-       @PCT a.handshake_us 950@ AS handshake_p95_us,
-       @PCT a.ttfb_us 500@ AS ttfb_p50_us,
-       @PCT a.ttfb_us 950@ AS ttfb_p95_us,
-       @PCT a.ttlb_us 500@ AS ttlb_p50_us,
-       @PCT a.ttlb_us 950@ AS ttlb_p95_us
+       @PCT_EACH a@
 FROM cell c LEFT JOIN agg a USING (cell_id);
 
 -- Per grid point (all trials pooled; one host): every dimension column (the trials of a
@@ -81,12 +74,7 @@ WITH ok AS (
 	WINDOW w AS (PARTITION BY c.host_name, c.point_key)
 ), agg AS (
 	SELECT host_name, point_key, MAX(n) AS conns_ok,
-	       @PCT_PARTS handshake_us r_hs n_hs 500@,
-	       @PCT_PARTS handshake_us r_hs n_hs 950@,
-	       @PCT_PARTS ttfb_us r_fb n_fb 500@,
-	       @PCT_PARTS ttfb_us r_fb n_fb 950@,
-	       @PCT_PARTS ttlb_us r_lb n_lb 500@,
-	       @PCT_PARTS ttlb_us r_lb n_lb 950@
+	       @PCT_EACH parts@
 	FROM ok GROUP BY host_name, point_key
 ), pts AS (
 	SELECT host_name, point_key, MIN(arm) AS arm, MIN(link_key) AS link_key, @DIMS MIN($) AS $, @
@@ -97,12 +85,7 @@ WITH ok AS (
 SELECT p.host_name, p.point_key, p.arm, p.link_key, @DIMS p.$, @
        p.chain_der_bytes, p.response_bytes, p.cells, COALESCE(a.conns_ok, 0) AS conns_ok,
        p.conns_failed,
-       @PCT a.handshake_us 500@ AS handshake_p50_us,
-       @PCT a.handshake_us 950@ AS handshake_p95_us,
-       @PCT a.ttfb_us 500@ AS ttfb_p50_us,
-       @PCT a.ttfb_us 950@ AS ttfb_p95_us,
-       @PCT a.ttlb_us 500@ AS ttlb_p50_us,
-       @PCT a.ttlb_us 950@ AS ttlb_p95_us
+       @PCT_EACH a@
 FROM pts p LEFT JOIN agg a USING (host_name, point_key);
 
 

@@ -94,16 +94,10 @@
 	X(error_detail, "TEXT", "", ANY, 3, "the failure in words",                                            \
 	  r->err == PQ_LERR_NONE ? pq_cv_null() : pq_cv_str(r->err_detail))
 
-#define FIELD_GET(name, sql, unit, range, since, fill, value)                                                  \
-	static void get_##name(const void *rec, pq_colval *v)                                                  \
-	{                                                                                                      \
-		const pq_load_record *r = rec;                                                                 \
-		(void)r;                                                                                       \
-		*v = value;                                                                                    \
-	}
+#define FIELD_GET(...) PQ_COL_GETTER(conn_, pq_load_record, r, , __VA_ARGS__)
 FIELDS(FIELD_GET)
 
-#define FIELD_ROW(name, sql, unit, range, since, fill, value) {#name, sql, unit, PQ_CR_##range, since, 0, fill, get_##name},
+#define FIELD_ROW(...) PQ_COL_ROW(conn_, __VA_ARGS__)
 const pq_col pq_load_fields[] = {FIELDS(FIELD_ROW)};
 const size_t pq_load_nfields = sizeof pq_load_fields / sizeof pq_load_fields[0];
 

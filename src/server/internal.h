@@ -37,6 +37,13 @@ struct pq_server {
 void *pq_worker_main(void *arg);
 /* The QUIC loop (quic.c), the same contract over the listener. */
 void *pq_qworker_main(void *arg);
+/* A worker loop's start (wloop.c): the thread's nice as the server's config asks (read
+ * back into w->stats.nice), then w->epfd, an epoll set with listen_fd readable as
+ * listen_tag and the server's stop_fd as stop_tag. 0, or -errno (w->epfd may be open:
+ * call pq_worker_close all the same). */
+int pq_worker_open(pq_worker *w, void *listen_tag, void *stop_tag) PQ_MUST_USE;
+/* Its end: w->epfd closed and -1. */
+void pq_worker_close(pq_worker *w);
 /* Make the QUIC listener over a bound UDP socket (quic.c); the socket stays ours. */
 int pq_server_quic_listen(pq_server *s, int fd, pq_diag *d);
 

@@ -426,17 +426,12 @@ void *pq_qworker_main(void *arg)
 		return NULL;
 	l->w = w;
 	l->srv = srv;
-	w->stats.nice = pq_sched_set_nice(srv->cfg.set_nice ? srv->cfg.nice : PQ_SCHED_NICE_KEEP);
 	pq_sched_meter_open(&l->meter);
 	pq_http_body_fill(l->pattern, 0, sizeof l->pattern);
 	pq_tls_qbio_set_cb(srv->qtap, on_dgram, l);
 	pq_tls_qhello_init(&l->hello, srv->ctx, srv->cfg.tls.groups);
 	SSL_CTX_set_client_hello_cb(srv->ctx, hello_cb, l);
-	w->epfd = epoll_create1(EPOLL_CLOEXEC);
-	struct epoll_event ue = {.events = EPOLLIN, .data.ptr = &udp_tag};
-	struct epoll_event se = {.events = EPOLLIN, .data.ptr = &stop_tag};
-	if (w->epfd < 0 || epoll_ctl(w->epfd, EPOLL_CTL_ADD, w->listen_fd, &ue) < 0 ||
-	    epoll_ctl(w->epfd, EPOLL_CTL_ADD, srv->stop_fd, &se) < 0)
+	if (pq_worker_open(w, &udp_tag, &stop_tag) < 0)
 		goto out;
 	int64_t next_scan = pq_mono_ns() + SCAN_NS;
 	for (int stop = 0; !stop;) {
@@ -469,9 +464,7 @@ out:
 		l->peers = p->next;
 		free(p);
 	}
-	if (w->epfd >= 0)
-		close(w->epfd);
-	w->epfd = -1;
+	pq_worker_close(w);
 	pq_sched_meter_close(&l->meter);
 	free(l);
 	return NULL;

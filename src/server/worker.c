@@ -448,14 +448,9 @@ void *pq_worker_main(void *arg)
 		return NULL;
 	l->w = w;
 	l->srv = w->srv;
-	w->stats.nice = pq_sched_set_nice(w->srv->cfg.set_nice ? w->srv->cfg.nice : PQ_SCHED_NICE_KEEP);
 	pq_sched_meter_open(&l->meter);
 	pq_http_body_fill(l->pattern, 0, sizeof l->pattern);
-	w->epfd = epoll_create1(EPOLL_CLOEXEC);
-	struct epoll_event le = {.events = EPOLLIN, .data.ptr = &listen_tag};
-	struct epoll_event se = {.events = EPOLLIN, .data.ptr = &stop_tag};
-	if (w->epfd < 0 || epoll_ctl(w->epfd, EPOLL_CTL_ADD, w->listen_fd, &le) < 0 ||
-	    epoll_ctl(w->epfd, EPOLL_CTL_ADD, w->srv->stop_fd, &se) < 0)
+	if (pq_worker_open(w, &listen_tag, &stop_tag) < 0)
 		goto out;
 	int64_t next_scan = pq_mono_ns() + SCAN_NS;
 	for (int stop = 0; !stop;) {
@@ -483,9 +478,7 @@ void *pq_worker_main(void *arg)
 out:
 	while (l->conns)
 		close_conn(l, l->conns, 0);
-	if (w->epfd >= 0)
-		close(w->epfd);
-	w->epfd = -1;
+	pq_worker_close(w);
 	pq_sched_meter_close(&l->meter);
 	free(l);
 	return NULL;
