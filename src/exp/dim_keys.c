@@ -1,5 +1,6 @@
-/* The dimension table by name (exp/dim.h): a spec key or a column found, the values a key
- * allows in words, the --keys listing, and the columns' text for SQL. */
+/* What asks the dimension table (exp/dim.h): a spec key or a column found by name, the
+ * values a key allows in words, the --keys listing, the columns' text for SQL, a value
+ * applied to a point, a point's canonical text, and where a dimension applies. */
 #include "exp/dim.h"
 
 #include <stdio.h>
@@ -92,6 +93,47 @@ int pq_dim_columns_each(const char *tmpl, const char *const *taken, char *buf, s
 				return PQ_ETOOBIG;
 			len += (size_t)l;
 		}
+	}
+	return (int)len;
+}
+
+void pq_dim_apply(enum pq_dim_id k, const pq_exp_val *v, pq_exp_point *p)
+{
+	if (pq_dims[k].apply)
+		pq_dims[k].apply(v, p);
+}
+
+int pq_dim_irrelevant(enum pq_dim_id k, const pq_exp_point *p)
+{
+	return k == PQ_D_SCT_ALG && p->scts == 0;
+}
+
+int pq_dim_applies(size_t k, const pq_dimval *dim)
+{
+	return !pq_dims[k].applies || pq_dims[k].applies(dim);
+}
+
+int pq_dim_drop_irrelevant(pq_exp_point *p)
+{
+	if (!pq_dim_irrelevant(PQ_D_SCT_ALG, p) || !p->sct_alg)
+		return -1;
+	p->sct_alg = NULL;
+	return PQ_D_SCT_ALG;
+}
+
+int pq_dim_canon(const pq_exp_point *p, unsigned flags, char *buf, size_t n)
+{
+	size_t len = 0;
+	if (n)
+		buf[0] = '\0';
+	for (int i = 0; i < PQ_DIM_COUNT; i++) {
+		const pq_dim *k = &pq_dims[i];
+		if (!k->canon || (k->flags & flags) != flags)
+			continue;
+		int l = k->canon(p, buf + len, n - len);
+		if (l < 0 || (size_t)l >= n - len)
+			return PQ_ETOOBIG;
+		len += (size_t)l;
 	}
 	return (int)len;
 }
