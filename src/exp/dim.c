@@ -457,7 +457,7 @@ const pq_dim pq_dims[PQ_DIM_COUNT] = {
 			    "open loop: Poisson arrivals per second", "open_loop_rate_per_s", "REAL NOT NULL",
 			    "open-loop rate", "/s", ap_open_rate, cn_open_rate, ef_open_rate},
 	[PQ_D_ARRIVALS] = {"arrivals", PQ_DT_CHOICE, CL, 0, 0, "poisson|constant", "poisson", "poisson|constant",
-			   "open loop: Poisson arrivals, or a constant schedule (pqtls bench --arrivals); stored NULL "
+			   "open loop: Poisson arrivals, or a constant schedule (as bench can); stored NULL "
 			   "for a closed loop", "arrivals", "TEXT", "arrivals", "", ap_arrivals, cn_arrivals, ef_arrivals,
 			   open_loop},
 	[PQ_D_TIMEOUT] = {"timeout", PQ_DT_DUR, SV | CL, 0, 0, NULL, "derived", "DURATION",
