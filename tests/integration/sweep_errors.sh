@@ -77,6 +77,7 @@ rc=0
 	{ cat "$T/e"; fail "--group X25519MLKEM769 --dry-run: exit $rc"; }
 [ ! -s "$T/o" ] || fail "--group X25519MLKEM769 --dry-run printed a grid"
 refuse 'mtc = yes\n' "s.spec:1: mtc: 'yes' is not allowed; allowed: one or more of none|standalone|landmark"
+refuse 'arrivals = sometimes\n' "s.spec:1: arrivals: 'sometimes' is not allowed; allowed: one or more of poisson|constant"
 refuse '[arm a]\nsig = ecdsa-p256\n[arm a]\n' "s.spec:3: arm 'a' is already defined at"
 refuse '[arm a]\ntrials = 2\n' "s.spec:2: trials: is global"
 refuse 'rtt 10ms\n' "s.spec:1: 'rtt 10ms': expected 'key = value'"
