@@ -71,26 +71,47 @@ static const struct unit size_units[] = {
 	{"GB", 1e9},	  {NULL, 0},
 };
 
+static const struct unit dur_units[] = {
+	{"ns", 1}, {"us", 1e3}, {"µs", 1e3}, {"ms", 1e6}, {"s", 1e9}, {"m", 60e9}, {"min", 60e9},
+	{NULL, 0},
+};
+
+/* A quantity written as a number and a unit of `units`: what it is called in a refusal,
+ * how to write one, and what a value over SCALED_MAX is. */
+struct quantity {
+	const struct unit *units;
+	const char *noun, *hint, *too_big;
+};
+
+static const struct quantity size_q = {size_units, "a size",
+				       "use bytes with an optional unit, e.g. 1500, 16KiB, 1.5MiB, 20KB "
+				       "(KB = 1000 B, KiB = 1024 B)",
+				       "too large"};
+static const struct quantity dur_q = {dur_units, "a duration",
+				      "give a number with a unit: ns, us, ms, s or m (e.g. 70ms, 1.5s, 250us)",
+				      "too long"};
+
+/* s in the quantity's base unit, at most SCALED_MAX; a refusal names `what` and s. */
+static int parse_quantity(const char *s, const char *what, const struct quantity *q, double *out, pq_diag *d)
+{
+	if (scaled(s, q->units, out) < 0)
+		return pq_diag_set(d, PQ_EINVAL, "%s: '%s' is not %s; %s", what, s ? s : "", q->noun, q->hint);
+	if (*out > SCALED_MAX)
+		return pq_diag_set(d, PQ_EINVAL, "%s: '%s' is %s", what, s, q->too_big);
+	return 0;
+}
+
 int pq_parse_size(const char *s, const char *what, uint64_t *out, pq_diag *d)
 {
 	double b;
-	if (scaled(s, size_units, &b) < 0)
-		return pq_diag_set(d, PQ_EINVAL,
-				   "%s: '%s' is not a size; use bytes with an optional unit, e.g. "
-				   "1500, 16KiB, 1.5MiB, 20KB (KB = 1000 B, KiB = 1024 B)",
-				   what, s ? s : "");
-	if (b > SCALED_MAX)
-		return pq_diag_set(d, PQ_EINVAL, "%s: '%s' is too large", what, s);
+	int rc = parse_quantity(s, what, &size_q, &b, d);
+	if (rc < 0)
+		return rc;
 	if (b != floor(b))
 		return pq_diag_set(d, PQ_EINVAL, "%s: '%s' is not a whole number of bytes", what, s);
 	*out = (uint64_t)b;
 	return 0;
 }
-
-static const struct unit dur_units[] = {
-	{"ns", 1}, {"us", 1e3}, {"µs", 1e3}, {"ms", 1e6}, {"s", 1e9}, {"m", 60e9}, {"min", 60e9},
-	{NULL, 0},
-};
 
 int pq_parse_duration(const char *s, const char *what, int64_t *out_ns, pq_diag *d)
 {
@@ -98,13 +119,9 @@ int pq_parse_duration(const char *s, const char *what, int64_t *out_ns, pq_diag 
 	if (s && s[0] == '-')
 		return pq_diag_set(d, PQ_EINVAL, "%s: '%s' is negative; a duration must be >= 0",
 				   what, s);
-	if (scaled(s, dur_units, &ns) < 0)
-		return pq_diag_set(d, PQ_EINVAL,
-				   "%s: '%s' is not a duration; give a number with a unit: ns, us, ms, "
-				   "s or m (e.g. 70ms, 1.5s, 250us)",
-				   what, s ? s : "");
-	if (ns > SCALED_MAX)
-		return pq_diag_set(d, PQ_EINVAL, "%s: '%s' is too long", what, s);
+	int rc = parse_quantity(s, what, &dur_q, &ns, d);
+	if (rc < 0)
+		return rc;
 	*out_ns = (int64_t)llround(ns);
 	return 0;
 }
