@@ -24,7 +24,9 @@ typedef struct wslot {
 	int fd;
 	long long busy;
 	int ended, stop_sent;
-	size_t limit;          /* of the cell in flight */
+	size_t limit;          /* of the cell in flight: its class's cap when it started */
+	size_t cls;            /* its class (pq_exp_jobs_caps) */
+	int64_t scale_ns;      /* its link's time scale */
 	double share;          /* its CPU share as estimated when it started */
 	const char *link_key;  /* of the last cell: its link is up there */
 	uint64_t ticks;        /* its own and its reaped children's CPU ticks, last read */
@@ -39,7 +41,8 @@ typedef struct disp {
 	size_t nw, inflight, peak;
 	size_t *todo, ntodo, next;
 	size_t *again, nagain; /* cells handed back unmeasured by a worker that could not bring a link up */
-	pq_exp_jobs_ctl ctl;
+	pq_exp_jobs_caps caps;
+	size_t cap_shown;      /* the cap of the class last dispatched, for the progress line */
 	double cpu_budget;     /* CPUs the cells in flight may use together */
 	struct { const char *link_key; double share; } *cpu; /* learnt per link */
 	size_t ncpu_known;
@@ -89,7 +92,7 @@ static void progress(disp *D, const char *arm)
 {
 	D->pr.elapsed_ns = pq_clock_now(&pq_clock_mono) - D->t0;
 	D->pr.inflight = D->inflight;
-	D->pr.inflight_max = D->ctl.cap;
+	D->pr.inflight_max = D->cap_shown;
 	if (arm)
 		D->pr.arm = arm;
 	if (D->o->progress)
@@ -164,14 +167,15 @@ static void dispatch(disp *D)
 	while (!D->stopping && pending(D)) {
 		size_t ci = D->nagain ? D->again[D->nagain - 1] : D->todo[D->next];
 		const pq_exp_cell *c = &D->g->cells[ci];
-		size_t n = 0, lim = pq_exp_jobs_limit(cell_scale_ns(D->g, c), D->ctl.max);
+		int64_t scale = cell_scale_ns(D->g, c);
+		size_t n = 0, lim = pq_exp_jobs_limit(scale, D->caps.max), cap = pq_exp_jobs_caps_of(&D->caps, lim);
 		double used = 0, share = share_of(D, c->link_key);
 		for (size_t i = 0; i < D->nw; i++)
 			if (D->w[i].busy >= 0) {
 				limits[n++] = D->w[i].limit;
 				used += D->w[i].share;
 			}
-		int k = pq_exp_jobs_may_start(limits, n, lim, D->ctl.cap) &&
+		int k = pq_exp_jobs_may_start(limits, n, lim, cap) &&
 				pq_exp_jobs_cpu_fits(used, n, share, D->cpu_budget)
 			? pick(D, c)
 			: -1;
@@ -182,7 +186,10 @@ static void dispatch(disp *D)
 		if (send(w->fd, &cell, sizeof cell, MSG_NOSIGNAL) != (ssize_t)sizeof cell)
 			return; /* gone: its end is read from the socket */
 		w->busy = cell;
-		w->limit = lim;
+		w->limit = cap < lim ? cap : lim;
+		w->cls = lim;
+		w->scale_ns = scale;
+		D->cap_shown = w->limit;
 		w->share = share;
 		w->link_key = c->link_key;
 		if (D->nagain)
@@ -278,18 +285,19 @@ static void on_message(disp *D, wslot *w, const wmsg *m)
 		D->pr.failures += m->oc.failures;
 		D->pr.marked += (size_t)m->oc.marked;
 		learn_share(D, c->link_key, m->oc.cpu_share);
-		size_t before = D->ctl.cap;
+		size_t before = pq_exp_jobs_caps_of(&D->caps, w->cls);
 		host_window(D);
-		int ch = pq_exp_jobs_ctl_done(&D->ctl, m->oc.marked, D->host.ours);
+		int ch = pq_exp_jobs_caps_done(&D->caps, w->cls, m->oc.marked, D->host.ours);
+		size_t after = pq_exp_jobs_caps_of(&D->caps, w->cls);
 		if (m->oc.marked && !D->host.ours && !D->host.said && D->o->log)
 			fprintf(D->o->log,
 				"%sjobs: cells go over their budgets while other work uses most of this machine's busy CPU "
 				"time (the sweep under %.0f %%): fewer cells at once would not help, so %zu stay\n",
-				bar_nl(D), 100 * PQ_EXP_JOBS_OURS_SHARE, D->ctl.cap);
+				bar_nl(D), 100 * PQ_EXP_JOBS_OURS_SHARE, before);
 		D->host.said = m->oc.marked ? !D->host.ours : D->host.said;
 		if (ch && D->o->log)
-			fprintf(D->o->log, "%sjobs: at most %zu cell%s at once, was %zu (%s)\n", bar_nl(D), D->ctl.cap,
-				D->ctl.cap == 1 ? "" : "s", before,
+			fprintf(D->o->log, "%sjobs: at most %zu cell%s at once beside cells like this one (%.0f ms links), was %zu (%s)\n",
+				bar_nl(D), after, after == 1 ? "" : "s", (double)w->scale_ns / PQ_NS_PER_MS, before,
 				ch < 0 ? "a cell went over the link's or the host's budget" : "the last cells were clean");
 		progress(D, c->p.arm);
 		break;
@@ -302,14 +310,11 @@ static void on_message(disp *D, wslot *w, const wmsg *m)
 			w->busy = W_IDLE;
 			w->stop_sent = 1; /* it ends by itself */
 			D->inflight--;
-			if (D->ctl.max > 1)
-				D->ctl.max--;
-			if (D->ctl.cap > D->ctl.max)
-				D->ctl.cap = D->ctl.max;
+			pq_exp_jobs_caps_lower_max(&D->caps);
 			if (D->o->log)
 				fprintf(D->o->log, "%sjobs: a worker could not bring up a link (%s); measuring with %zu\n",
 					bar_nl(D), m->err,
-					D->ctl.max);
+					D->caps.max);
 			break;
 		}
 		fail(D, m->err);
@@ -418,7 +423,8 @@ int pq_exp_run_jobs(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store 
 	 * the workers write, its lock kept. */
 	pq_store_suspend(st);
 	rc = start_workers(&D, jobs, chains, st);
-	pq_exp_jobs_ctl_init(&D.ctl, D.nw);
+	pq_exp_jobs_caps_init(&D.caps, D.nw);
+	D.cap_shown = D.nw;
 	D.host.ours = 1;
 	if (rc == 0) {
 		progress(&D, NULL);

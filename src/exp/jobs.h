@@ -46,7 +46,7 @@ int64_t pq_exp_jobs_scale_ns(const struct pq_link_config *lc);
 unsigned pq_exp_jobs_choose(const pq_exp_grid *g, unsigned asked, const char *what, unsigned ncpu, size_t ncells,
 			    char *why, size_t n);
 
-/* The dispatcher's cap on cells at once: lowered by one when a cell comes back marked
+/* A cap on cells at once: lowered by one when a cell comes back marked
  * (at most once per `cap` cells finished, so one noisy moment counts once) while the
  * sweep's own work is a large part of the machine's (`ours`: pq_exp_jobs_ours), raised by
  * one after 2 x cap clean cells in a row, between 1 and max. A cell marked while other
@@ -59,6 +59,25 @@ typedef struct pq_exp_jobs_ctl {
 void pq_exp_jobs_ctl_init(pq_exp_jobs_ctl *c, size_t max);
 /* A finished cell: returns -1 when the cap went down, +1 up, 0 unchanged. */
 int pq_exp_jobs_ctl_done(pq_exp_jobs_ctl *c, int marked, int ours);
+
+/* The dispatcher's caps, one controller per class of cells: a class is the limit its time
+ * scale gives (pq_exp_jobs_limit: 1 alone, 2 at 10 ms, 10 at 50 ms ...), and its cap starts
+ * there. A marked cell lowers only its own class's cap: a cell that ran alone (class 1)
+ * lowers nothing, and marks of 10 ms cells, where two at once was already too many, do not
+ * hold 200 ms cells, which wait for the wire, to fewer. `max` is the sweep's concurrency
+ * (the workers it has), every class's ceiling. */
+typedef struct pq_exp_jobs_caps {
+	pq_exp_jobs_ctl cls[PQ_EXP_JOBS_MAX + 1];
+	size_t max;
+} pq_exp_jobs_caps;
+void pq_exp_jobs_caps_init(pq_exp_jobs_caps *k, size_t max);
+/* The cap in force for cells of class `lim` (1..max; outside, clamped). */
+size_t pq_exp_jobs_caps_of(const pq_exp_jobs_caps *k, size_t lim);
+/* A finished cell of class `lim`: pq_exp_jobs_ctl_done on that class's controller. */
+int pq_exp_jobs_caps_done(pq_exp_jobs_caps *k, size_t lim, int marked, int ours);
+/* One worker fewer (it could not bring a link up): the ceiling and every cap above it
+ * come down by one, never under 1. */
+void pq_exp_jobs_caps_lower_max(pq_exp_jobs_caps *k);
 
 /* Whether the sweep's work is a large part of the machine's: its workers and the children
  * they reaped (the cells' servers) used at least PQ_EXP_JOBS_OURS_SHARE of the machine's

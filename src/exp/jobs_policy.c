@@ -110,6 +110,41 @@ int pq_exp_jobs_ctl_done(pq_exp_jobs_ctl *c, int marked, int ours)
 	return 0;
 }
 
+static size_t class_of(const pq_exp_jobs_caps *k, size_t lim)
+{
+	return lim < 1 ? 1 : lim > k->max ? k->max : lim;
+}
+
+void pq_exp_jobs_caps_init(pq_exp_jobs_caps *k, size_t max)
+{
+	k->max = max < 1 ? 1 : max > PQ_EXP_JOBS_MAX ? PQ_EXP_JOBS_MAX : max;
+	for (size_t i = 0; i <= PQ_EXP_JOBS_MAX; i++)
+		pq_exp_jobs_ctl_init(&k->cls[i], i < 1 ? 1 : i > k->max ? k->max : i);
+}
+
+size_t pq_exp_jobs_caps_of(const pq_exp_jobs_caps *k, size_t lim)
+{
+	return k->cls[class_of(k, lim)].cap;
+}
+
+int pq_exp_jobs_caps_done(pq_exp_jobs_caps *k, size_t lim, int marked, int ours)
+{
+	return pq_exp_jobs_ctl_done(&k->cls[class_of(k, lim)], marked, ours);
+}
+
+void pq_exp_jobs_caps_lower_max(pq_exp_jobs_caps *k)
+{
+	if (k->max > 1)
+		k->max--;
+	for (size_t i = 0; i <= PQ_EXP_JOBS_MAX; i++) {
+		pq_exp_jobs_ctl *c = &k->cls[i];
+		if (c->max > k->max)
+			c->max = k->max;
+		if (c->cap > c->max)
+			c->cap = c->max;
+	}
+}
+
 int pq_exp_jobs_cpu_fits(double used, size_t inflight, double next, double budget)
 {
 	return inflight == 0 || used + next <= budget;

@@ -177,6 +177,51 @@ static void ctl_others(void **state)
 	assert_true(pq_exp_jobs_ours(0, PQ_EXP_JOBS_OURS_MIN_TICKS - 1)); /* too little to tell */
 }
 
+/* One controller per class: a mark lowers only its own class's cap. */
+static void caps(void **state)
+{
+	(void)state;
+	pq_exp_jobs_caps k;
+	pq_exp_jobs_caps_init(&k, 24);
+	assert_int_equal(pq_exp_jobs_caps_of(&k, 1), 1);
+	assert_int_equal(pq_exp_jobs_caps_of(&k, 2), 2);
+	assert_int_equal(pq_exp_jobs_caps_of(&k, 10), 10);
+	assert_int_equal(pq_exp_jobs_caps_of(&k, 24), 24);
+	assert_int_equal(pq_exp_jobs_caps_of(&k, 40), 24); /* above the sweep's concurrency: clamped */
+	assert_int_equal(pq_exp_jobs_caps_of(&k, 0), 1);
+	/* cells alone that go over their budget: fewer at once cannot help, and no other
+	 * class pays for them (before, 228 such cells took every cap from 24 to 14) */
+	for (int i = 0; i < 500; i++)
+		assert_int_equal(pq_exp_jobs_caps_done(&k, 1, 1, 1), 0);
+	assert_int_equal(pq_exp_jobs_caps_of(&k, 24), 24);
+	assert_int_equal(pq_exp_jobs_caps_of(&k, 2), 2);
+	/* a 10 ms class's marks: that class goes to one at once, the 200 ms one stays */
+	for (int i = 0; i < 10; i++)
+		(void)pq_exp_jobs_caps_done(&k, 2, 1, 1);
+	assert_int_equal(pq_exp_jobs_caps_of(&k, 2), 1);
+	assert_int_equal(pq_exp_jobs_caps_of(&k, 10), 10);
+	assert_int_equal(pq_exp_jobs_caps_of(&k, 24), 24);
+	/* a class's own marks lower it as a single controller does: once per cap cells */
+	for (int i = 0; i < 9; i++)
+		assert_int_equal(pq_exp_jobs_caps_done(&k, 10, 1, 1), 0);
+	assert_int_equal(pq_exp_jobs_caps_done(&k, 10, 1, 1), -1);
+	assert_int_equal(pq_exp_jobs_caps_of(&k, 10), 9);
+	/* clean cells of that class bring it back, never above its limit */
+	for (int i = 0; i < 100; i++)
+		(void)pq_exp_jobs_caps_done(&k, 10, 0, 1);
+	assert_int_equal(pq_exp_jobs_caps_of(&k, 10), 10);
+	/* a worker lost: the ceiling and the caps above it come down */
+	pq_exp_jobs_caps_lower_max(&k);
+	assert_int_equal(k.max, 23);
+	assert_int_equal(pq_exp_jobs_caps_of(&k, 24), 23);
+	assert_int_equal(pq_exp_jobs_caps_of(&k, 23), 23);
+	assert_int_equal(pq_exp_jobs_caps_of(&k, 10), 10);
+	pq_exp_jobs_caps_init(&k, 1);
+	pq_exp_jobs_caps_lower_max(&k);
+	assert_int_equal(k.max, 1);
+	assert_int_equal(pq_exp_jobs_caps_of(&k, 5), 1);
+}
+
 static void summary_add(void **state)
 {
 	(void)state;
@@ -202,7 +247,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(parse),    cmocka_unit_test(limit), cmocka_unit_test(scale), cmocka_unit_test(choose),
-		cmocka_unit_test(may_start), cmocka_unit_test(cpu_fits), cmocka_unit_test(ctl), cmocka_unit_test(ctl_others),
+		cmocka_unit_test(may_start), cmocka_unit_test(cpu_fits), cmocka_unit_test(ctl), cmocka_unit_test(ctl_others), cmocka_unit_test(caps),
 		cmocka_unit_test(summary_add),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
