@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/link_cli.h"
 #include "cli/sweep_int.h"
 #include "core/awake.h"
 #include "core/clock.h"
@@ -33,6 +34,7 @@ struct sweep_opts {
 	long long endpoint_nice, remeasure, fault_no_link; /* PQ_OPT_INT fills a long long */
 };
 
+#undef O /* cli/link_cli.h's, for the link commands' tables */
 #define O(f) offsetof(struct sweep_opts, f)
 static const pq_opt sweep_fixed[] = {
 	{"preset", 'p', PQ_OPT_STR, O(preset), "NAME", NULL, "run a built-in study (--presets lists them)", NULL, 0, 0},
@@ -256,6 +258,11 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 		return pq_cli_usage_error(path_name, "%s", pq_diag_msg(&d));
 	if (fault_late < 0 || fault_late > PQ_FWD_FAULT_LATE_MAX_NS)
 		return pq_cli_usage_error(path_name, "--fault-link-late: '%s' is out of range (0 to 100ms)", o->fault_late);
+	/* The forwarder's tuning from the same environment `pqtls link` reads; refused here,
+	 * before anything is written. */
+	pq_link_opts tune;
+	if (pq_linkcli_opts(&tune, path_name, NULL))
+		return PQ_EXIT_USAGE;
 	if ((lrc = load_spec(o, a, &spec, &d)) < 0 || (lrc = apply_dims(o, &spec, &d)) < 0 ||
 	    (lrc = pq_exp_grid_expand(&spec, &g, &d)) < 0) {
 		rc = usage_or_fail(lrc, &d);
@@ -334,7 +341,8 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 	pq_exp_run_opts ro = {.no_check = o->no_check, .strict = o->strict, .backend = (enum pq_backend)o->backend,
 			      .log = log, .stop = &stop_flag, .test_server_fault_cell = -1,
 			      .fault_link_late_ns = fault_late, .caps = &caps, .endpoint_nice = (int)o->endpoint_nice,
-			      .remeasure = (int)o->remeasure, .test_no_link_worker = (int)o->fault_no_link};
+			      .remeasure = (int)o->remeasure, .test_no_link_worker = (int)o->fault_no_link,
+			      .link_tune = &tune};
 	if (!o->quiet && pq_cli_progress_enabled()) {
 		ro.progress = pq_sweep_progress;
 		ro.progress_arg = &b;
@@ -404,7 +412,7 @@ static const char sweep_desc[] =
 	"  pqtls sweep --sig ecdsa-p256,ml-dsa-65 --rtt 10ms,50ms --connections 20 --out a.db\n"
 	"  pqtls sweep export results.db --csv DIR | --jsonl FILE\n"
 	"Results: SQLite, one row per connection (docs/results.md). Ctrl-C ends after the cell in\n"
-	"progress; the same command again resumes.";
+	"progress; the same command again resumes.\n" LINK_ENV_HELP;
 
 const pq_cmd pq_cmd_sweep = {
 	.name = "sweep",

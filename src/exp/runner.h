@@ -61,6 +61,9 @@ typedef struct pq_exp_run_opts {
 	long long test_server_fault_cell;
 	enum pq_exp_srv_fault test_server_fault;
 	const pq_ktcp_caps *caps;          /* what the kernel offers (pq_exp_check_kernel); NULL: each link probes */
+	/* The forwarder's tuning (comp_ns, early_ns, nice, rt_prio, batch_ns: the same
+	 * environment `pqtls link` reads, docs/link.md); NULL: pq_link_opts_init's. */
+	const struct pq_link_opts *link_tune;
 	/* The nice value each cell's client threads and server process run at (core/sched.h),
 	 * so that other work inside the machine delays the measured connections less;
 	 * PQ_SCHED_NICE_KEEP: as they are. The sweep's default: PQ_EXP_ENDPOINT_NICE. The

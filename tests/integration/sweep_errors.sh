@@ -99,6 +99,14 @@ rc=0
 "$P" sweep --preset quick --shard 4/3 2>"$T/e" || rc=$?
 [ "$rc" = 2 ] && grep -qF -- "--shard: '4/3' is not a shard" "$T/e" || { cat "$T/e"; fail "bad shard"; }
 
+# The forwarder's tuning comes from the environment `pqtls link` reads; a bad value is
+# refused by the variable's name before anything is written.
+rc=0
+PQTLS_LINK_EARLY_US=abc "$P" sweep --preset quick --out "$T/env.db" >"$T/o" 2>"$T/e" || rc=$?
+[ "$rc" = 2 ] && grep -qF "PQTLS_LINK_EARLY_US: 'abc' is not accepted (accepted: a whole number from 0 to 10000 us" "$T/e" ||
+	{ cat "$T/e"; fail "a bad PQTLS_LINK_EARLY_US: exit $rc"; }
+[ ! -e "$T/env.db" ] || fail "a refused PQTLS_LINK_EARLY_US left a database"
+
 # An unwritable --out fails at once (before chains or links), naming the path.
 rc=0
 "$P" sweep --sig ecdsa-p256 --rtt 1ms --out /proc/pqtls-no/r.db >"$T/o" 2>"$T/e" || rc=$?
