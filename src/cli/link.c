@@ -159,6 +159,19 @@ int pq_linkcli_opts(pq_link_opts *lo, const char *path, const char *pcap)
 	return 0;
 }
 
+size_t pq_linkcli_env_text(char *buf, size_t n)
+{
+	size_t len = 0;
+	if (n)
+		buf[0] = '\0';
+	for (size_t i = 0; i < sizeof link_env / sizeof link_env[0] && len < n; i++) {
+		const char *s = getenv(link_env[i].name);
+		if (s && *s)
+			len += (size_t)snprintf(buf + len, n - len, "%s=%s ", link_env[i].name, s);
+	}
+	return len < n ? len : n;
+}
+
 int pq_linkcli_setup(const pq_cmd *cmd, const char *path, const struct link_opts *o, const pq_cli_args *a,
 		     const char *pcap, pq_link_config *c, pq_link_opts *lo)
 {

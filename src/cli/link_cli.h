@@ -112,6 +112,9 @@ int pq_linkcli_config(const pq_cmd *cmd, const char *path, const struct link_opt
  * environment (LINK_ENV_HELP). A variable outside its range prints the usage message
  * naming it and what it accepts, and returns PQ_EXIT_USAGE; else 0. */
 int pq_linkcli_opts(pq_link_opts *lo, const char *path, const char *pcap) PQ_MUST_USE;
+/* The variables of LINK_ENV_HELP that are set, as "NAME=value " each, into buf (cut to n);
+ * returns the length written. For a stored command line that says what tuned its links. */
+size_t pq_linkcli_env_text(char *buf, size_t n);
 /* Both of the above, as a command that brings a link up starts: the configuration, then the
  * run-time options. Returns 0, or PQ_EXIT_USAGE after the usage message. */
 int pq_linkcli_setup(const pq_cmd *cmd, const char *path, const struct link_opts *o, const pq_cli_args *a,

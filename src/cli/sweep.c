@@ -155,11 +155,14 @@ static void catch_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
-/* The command as it was given (options in table order), for the run manifest. */
+/* The command as it was given (options in table order), for the run manifest, after the
+ * forwarder's tuning from the environment when any is set. */
 static void command_line(const pq_cmd *cmd, const struct sweep_opts *o, const pq_cli_args *a, char *buf,
 			 size_t n)
 {
-	size_t len = (size_t)snprintf(buf, n, "pqtls sweep");
+	size_t len = pq_linkcli_env_text(buf, n);
+	if (len < n)
+		len += (size_t)snprintf(buf + len, n - len, "pqtls sweep");
 	for (int i = 0; i < a->argc && len < n; i++)
 		len += (size_t)snprintf(buf + len, n - len, " '%s'", a->argv[i]);
 	for (const pq_opt *op = cmd->opts_fn(); op->name && len < n; op++) {

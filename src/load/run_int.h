@@ -76,6 +76,11 @@ int64_t pq_load_run_start_together(pq_load_sync *sy);
 int pq_load_run_thread(const pq_load_config *cfg, pq_load_sync *sy, int index, pq_load_result *res,
 		       pq_diag *d);
 int pq_load_run_phase(pq_load_runner *r, pq_load_phase *ph);
+/* The loop's longest sleep with nothing due. */
+#define PQ_LOAD_IDLE_MAX_NS (100 * PQ_NS_PER_MS)
+/* The earlier of `due` and `at` (absolute ns); an `at` of 0 or less (none set) or
+ * INT64_MAX (no timer) leaves `due`. */
+int64_t pq_load_due_min(int64_t due, int64_t at);
 int pq_load_run_new_session(SSL *ssl, SSL_SESSION *sess);
 
 #endif

@@ -190,6 +190,11 @@ static int budget_left(pq_load_runner *r, const pq_load_phase *ph, int64_t now)
 	return 1;
 }
 
+int64_t pq_load_due_min(int64_t due, int64_t at)
+{
+	return at > 0 && at < due ? at : due;
+}
+
 int pq_load_run_phase(pq_load_runner *r, pq_load_phase *ph)
 {
 	pq_clock *clk = r->params.clock;
@@ -244,19 +249,26 @@ int pq_load_run_phase(pq_load_runner *r, pq_load_phase *ph)
 		}
 		if (!more && r->nactive == 0)
 			break;
-		int64_t wait = 10 * PQ_NS_PER_MS;
-		if (held && r->hold_until_ns - now < wait)
-			wait = r->hold_until_ns - now;
-		else if (ph->open && more && r->nfree > 0) {
-			int64_t until = ph->origin_ns + pq_arrival_peek(&ph->arr) - pq_clock_now(clk);
-			wait = until < 0 ? 0 : until < wait ? until : wait;
-		}
-		for (int i = 0; i < r->nactive; i++) /* QUIC timers */
-			if (r->active[i]->tick_ns != INT64_MAX) {
-				int64_t until = r->active[i]->tick_ns - pq_clock_now(clk);
-				wait = until < 0 ? 0 : until < wait ? until : wait;
-			}
-		struct timespec ts = {.tv_sec = 0, .tv_nsec = wait};
+		/* Asleep until something is due: an event, the next arrival, the back-off's end, a
+		 * QUIC timer, a connection's deadline, the phase's end or the next progress line,
+		 * at most PQ_LOAD_IDLE_MAX_NS (a stop flag or another thread's failure is seen
+		 * then). A fixed 10 ms tick here woke the client some 90 times per connection at
+		 * 200 ms RTT for nothing, and every wake-up is a wait for a CPU that the cell's
+		 * host budget counts and a neighbour pays for. */
+		int64_t due = now + PQ_LOAD_IDLE_MAX_NS;
+		if (held)
+			due = pq_load_due_min(due, r->hold_until_ns);
+		else if (ph->open && more && r->nfree > 0)
+			due = pq_load_due_min(due, ph->origin_ns + pq_arrival_peek(&ph->arr));
+		for (int i = 0; i < r->nactive; i++)
+			due = pq_load_due_min(pq_load_due_min(due, r->active[i]->tick_ns), r->active[i]->deadline_ns);
+		if (ph->end_ns)
+			due = pq_load_due_min(due, now < ph->end_ns ? ph->end_ns : ph->end_ns + r->cfg->timeout_ns);
+		if (r->cfg->progress && r->index == 0)
+			due = pq_load_due_min(due, next_progress);
+		int64_t wait = due - pq_clock_now(clk);
+		wait = wait < 0 ? 0 : wait;
+		struct timespec ts = {.tv_sec = wait / PQ_NS_PER_S, .tv_nsec = wait % PQ_NS_PER_S};
 		int n = epoll_pwait2(r->epfd, evs, 256, &ts, NULL);
 		if (n < 0 && errno == ENOSYS)
 			n = epoll_wait(r->epfd, evs, 256, (int)((wait + PQ_NS_PER_MS - 1) / PQ_NS_PER_MS));

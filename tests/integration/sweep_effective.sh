@@ -3,17 +3,22 @@
 # `--profile paper-50` (the paper's TTFB sweep sets its RTT by profile) stores rtt_us =
 # 50000, not 0; the congestion control is the one the kernel runs on the server side (the
 # route's when given, else the namespace's, which a fresh namespace made here reports too),
-# never 'default'; the initial window, MTU and MSS are the ones in force.
+# never 'default'; the initial window, MTU and MSS are the ones in force; the forwarder's
+# tuning from the environment is stored with the command line.
 source "$(dirname "$0")/link_lib.bash"
 command -v sqlite3 >/dev/null || fail "needs sqlite3 (scripts/deps.sh installs it)"
 
 DB=$TMP/e.db
-"$P" sweep --profile paper-50 --cc default,reno --sig ecdsa-p256 --connections 3 --no-check -q --out "$DB" \
+PQTLS_LINK_EARLY_US=150 "$P" sweep --profile paper-50 --cc default,reno --sig ecdsa-p256 --connections 3 --no-check -q --out "$DB" \
 	>"$TMP/out" 2>"$TMP/err" || { cat "$TMP/err"; fail "the sweep failed"; }
 has "$TMP/out" "2 cells measured"
 q() { sqlite3 "$DB" "$1"; }
 [ "$(q "SELECT COUNT(*) FROM cell WHERE rtt_us = 50000 AND link_profile = 'paper-50' AND jitter_us = 0 AND loss_pct = 0")" = 2 ] ||
 	{ q "SELECT link_profile, rtt_us, jitter_us, loss_pct FROM cell"; fail "the profile's RTT is not what was stored"; }
+# the forwarder's tuning from the environment (here its default value) is stored with
+# the command line, so a run measured on a tuned link says so
+[ "$(q "SELECT COUNT(*) FROM run WHERE command_line LIKE 'PQTLS_LINK_EARLY_US=150 pqtls sweep --profile %'")" = 1 ] ||
+	{ q "SELECT command_line FROM run"; fail "the forwarder's tuning is not in the stored command line"; }
 # the namespace's congestion control as a new network namespace reports it
 ns_cc=$(unshare -n cat /proc/sys/net/ipv4/tcp_congestion_control)
 [ -n "$ns_cc" ] || fail "cannot read a namespace's tcp_congestion_control"

@@ -22,6 +22,7 @@
 #include "stats/sample.h"
 #include "load/arrival.h"
 #include "load/run.h"
+#include "load/run_int.h"
 #include "load/summary.h"
 #include "load/writers.h"
 
@@ -544,11 +545,26 @@ static void out_check_write_error(void **state)
 }
 
 
+/* The loop sleeps until the earliest thing due; unset times (0, INT64_MAX) are not due. */
+static void due_min(void **state)
+{
+	(void)state;
+	int64_t now = 5 * PQ_NS_PER_S, due = now + PQ_LOAD_IDLE_MAX_NS;
+	assert_true(pq_load_due_min(due, 0) == due);         /* no deadline set */
+	assert_true(pq_load_due_min(due, -1) == due);
+	assert_true(pq_load_due_min(due, INT64_MAX) == due); /* no QUIC timer */
+	assert_true(pq_load_due_min(due, now + 1000) == now + 1000);
+	assert_true(pq_load_due_min(due, now - 1000) == now - 1000); /* overdue: at once */
+	assert_true(pq_load_due_min(due, due + 1) == due);
+	assert_true(PQ_LOAD_IDLE_MAX_NS <= PQ_NS_PER_S); /* a stop flag is seen within a second */
+}
+
 int main(void)
 {
 	/* As main.c does: a peer closing mid-write must give EPIPE, not end the test. */
 	signal(SIGPIPE, SIG_IGN);
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(due_min),
 		cmocka_unit_test(arrival_constant_and_poisson),
 		cmocka_unit_test(writers),
 		cmocka_unit_test(names),
