@@ -17,7 +17,7 @@ q() { sqlite3 "$DB" "$1"; }
 	{ q "SELECT link_profile, rtt_us, jitter_us, loss_pct FROM cell"; fail "the profile's RTT is not what was stored"; }
 # the forwarder's tuning from the environment (here its default value) is stored with
 # the command line, so a run measured on a tuned link says so
-[ "$(q "SELECT COUNT(*) FROM run WHERE command_line LIKE 'PQTLS_LINK_EARLY_US=150 pqtls sweep --profile %'")" = 1 ] ||
+[ "$(q "SELECT COUNT(*) FROM run WHERE command_line LIKE 'PQTLS_LINK_EARLY_US=150 pqtls sweep --%'")" = 1 ] ||
 	{ q "SELECT command_line FROM run"; fail "the forwarder's tuning is not in the stored command line"; }
 # the namespace's congestion control as a new network namespace reports it
 ns_cc=$(unshare -n cat /proc/sys/net/ipv4/tcp_congestion_control)
