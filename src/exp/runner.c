@@ -228,14 +228,11 @@ static int link_up(const pq_exp_grid *g, const pq_exp_cell *c, pq_store *st, con
 	if (o->test_no_link)
 		return pq_diag_set(d, PQ_EIO, "link (%s): the test's fault: no link in this worker", desc);
 	pq_link_opts lo;
-	pq_link_opts_init(&lo);
-	if (o->link_tune) {
-		lo.comp_ns = o->link_tune->comp_ns;
-		lo.early_ns = o->link_tune->early_ns;
-		lo.nice = o->link_tune->nice;
-		lo.rt_prio = o->link_tune->rt_prio;
-		lo.batch_ns = o->link_tune->batch_ns;
-	}
+	if (o->link_tune)
+		lo = *o->link_tune;
+	else
+		pq_link_opts_init(&lo);
+	lo.pcap_path = NULL;
 	lo.log = o->log;
 	lo.fault_late_ns = o->fault_link_late_ns;
 	lo.caps = o->caps;
