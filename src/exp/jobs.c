@@ -14,6 +14,7 @@
 #include "core/clock.h"
 #include "core/proc.h"
 #include "core/wire.h"
+#include "exp/cellcfg.h"
 #include "exp/jobs_int.h"
 #include "exp/point.h"
 #include "net/linkcfg.h"
@@ -45,6 +46,7 @@ typedef struct disp {
 	size_t cap_shown;      /* the cap of the class last dispatched, for the progress line */
 	double cpu_budget;     /* CPUs the cells in flight may use together */
 	struct { const char *link_key; double share; } *cpu; /* learnt per link */
+	double cpu_per_conn_s; /* the most CPU per connection a cell used, -1 none ended yet */
 	size_t ncpu_known;
 	pq_exp_progress pr;
 	struct {
@@ -128,22 +130,22 @@ static int64_t cell_scale_ns(const pq_exp_grid *g, const pq_exp_cell *c)
 	return pq_exp_jobs_scale_ns(&lc);
 }
 
-/* The CPU share a cell of this link is expected to use: what its link's cells used (a
- * moving average), else the most any link's did, else half the budget (two cells at once
- * until the first ends). */
-static double share_of(const disp *D, const char *link_key)
+/* The CPU share cell c is expected to use: what its link's cells used (a moving average),
+ * else a guess from the most CPU per connection any cell used and c's estimated time
+ * (pq_exp_jobs_share_guess). */
+static double share_of(const disp *D, const pq_exp_cell *c)
 {
-	double most = -1;
-	for (size_t i = 0; i < D->ncpu_known; i++) {
-		if (strcmp(D->cpu[i].link_key, link_key) == 0)
+	for (size_t i = 0; i < D->ncpu_known; i++)
+		if (strcmp(D->cpu[i].link_key, c->link_key) == 0)
 			return D->cpu[i].share;
-		most = D->cpu[i].share > most ? D->cpu[i].share : most;
-	}
-	return most >= 0 ? most : D->cpu_budget / 2;
+	return pq_exp_jobs_share_guess(D->cpu_per_conn_s, c->p.connections + pq_exp_cfg_warmup(&c->p),
+				       pq_exp_cell_estimate_s(&c->p), D->cpu_budget);
 }
 
-static void learn_share(disp *D, const char *link_key, double share)
+static void learn_share(disp *D, const char *link_key, double share, double per_conn_s)
 {
+	if (per_conn_s > D->cpu_per_conn_s)
+		D->cpu_per_conn_s = per_conn_s;
 	if (share < 0)
 		return;
 	for (size_t i = 0; i < D->ncpu_known; i++)
@@ -169,7 +171,7 @@ static void dispatch(disp *D)
 		const pq_exp_cell *c = &D->g->cells[ci];
 		int64_t scale = cell_scale_ns(D->g, c);
 		size_t n = 0, lim = pq_exp_jobs_limit(scale, D->caps.max), cap = pq_exp_jobs_caps_of(&D->caps, lim);
-		double used = 0, share = share_of(D, c->link_key);
+		double used = 0, share = share_of(D, c);
 		for (size_t i = 0; i < D->nw; i++)
 			if (D->w[i].busy >= 0) {
 				limits[n++] = D->w[i].limit;
@@ -284,7 +286,7 @@ static void on_message(disp *D, wslot *w, const wmsg *m)
 		D->pr.conns += m->oc.conns;
 		D->pr.failures += m->oc.failures;
 		D->pr.marked += (size_t)m->oc.marked;
-		learn_share(D, c->link_key, m->oc.cpu_share);
+		learn_share(D, c->link_key, m->oc.cpu_share, m->oc.cpu_per_conn_s);
 		size_t before = pq_exp_jobs_caps_of(&D->caps, w->cls);
 		host_window(D);
 		int ch = pq_exp_jobs_caps_done(&D->caps, w->cls, m->oc.marked, D->host.ours);
@@ -384,6 +386,29 @@ static int loop(disp *D)
 	}
 }
 
+/* The cells to hand out, longest links first (pq_exp_jobs_order). */
+static int order_todo(disp *D)
+{
+	const pq_exp_grid *g = D->g;
+	int rc = 0;
+	const char **key = calloc(g->n ? g->n : 1, sizeof *key);
+	double *est = calloc(g->n ? g->n : 1, sizeof *est);
+	if (!key || !est) {
+		rc = pq_diag_set(D->d, PQ_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < g->n; i++) {
+		key[i] = g->cells[i].link_key;
+		est[i] = pq_exp_cell_estimate_s(&g->cells[i].p);
+	}
+	if ((rc = pq_exp_jobs_order(D->todo, D->ntodo, key, est)) < 0)
+		rc = pq_diag_set(D->d, rc, "out of memory");
+out:
+	free(key);
+	free(est);
+	return rc;
+}
+
 int pq_exp_run_jobs(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store *st, const pq_exp_run_opts *o,
 		    unsigned jobs, pq_exp_run_summary *sum, pq_diag *d)
 {
@@ -392,7 +417,7 @@ int pq_exp_run_jobs(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store 
 	if (jobs > PQ_EXP_JOBS_MAX)
 		jobs = PQ_EXP_JOBS_MAX;
 	disp D = {.g = g, .o = o, .d = d, .t0 = pq_clock_now(&pq_clock_mono), .pr = {.total = g->n},
-		  .cpu_budget = PQ_EXP_JOBS_CPU_BUDGET * (double)pq_proc_ncpu()};
+		  .cpu_budget = PQ_EXP_JOBS_CPU_BUDGET * (double)pq_proc_ncpu(), .cpu_per_conn_s = -1};
 	pq_exp_run_summary_init(sum);
 	int rc = 0;
 	D.todo = calloc(g->n ? g->n : 1, sizeof *D.todo);
@@ -417,6 +442,8 @@ int pq_exp_run_jobs(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store 
 			D.todo[D.ntodo++] = i;
 		}
 	}
+	if ((rc = order_todo(&D)) < 0)
+		goto out;
 	if (D.ntodo < jobs)
 		jobs = D.ntodo ? (unsigned)D.ntodo : 1;
 	/* No SQLite connection crosses the fork (exp/store.h): the owner's is closed while

@@ -96,9 +96,31 @@ int pq_exp_jobs_may_start(const size_t *limits, size_t inflight, size_t next_lim
  * sanitizer); it starts another only while the sum stays within this, so the endpoints
  * do not wait for each other. */
 #define PQ_EXP_JOBS_CPU_BUDGET 0.5
+/* The CPU share to expect of a cell of a link none of whose cells has ended: the most CPU
+ * per connection any cell used (seconds; negative: none has ended yet) times its conns,
+ * over its estimated time alone (pq_exp_cell_estimate_s, at least 50 ms). CPU per
+ * connection varies less across links than the share does (a 0 ms cell's share is its
+ * whole time, a 200 ms one's a hundredth of it, for the same handshake), and the estimate
+ * counts the round trips, so a quick cell measured first tells how many slow ones fit.
+ * Before any cell has ended: half the budget (two cells at once), which keeps a sanitizer
+ * build's first cells, many times the CPU, from starting a dozen at once. */
+double pq_exp_jobs_share_guess(double cpu_per_conn_s, size_t conns, double est_s, double budget);
 /* May a cell whose CPU share is `next` start beside cells whose shares add up to `used`
  * (inflight of them), within `budget` CPUs? One cell alone always may. */
 int pq_exp_jobs_cpu_fits(double used, size_t inflight, double next, double budget);
+
+/* The order the dispatcher hands cells out in: todo holds n grid cell indices in run
+ * order (exp/grid.h), each link's cells consecutive; link_key and est_s (a cell alone,
+ * pq_exp_cell_estimate_s) are indexed by cell. The links go longest cell first (ties in
+ * run order), but one cell of the quickest link goes before them all: the CPU shares are
+ * guessed from the first cell to end (pq_exp_jobs_share_guess), and a long cell first
+ * would hold the sweep at two at once for its minutes. A link's cells keep their order
+ * (its trials, arms shuffled per trial). The
+ * sweep then does not wait at its end on a long cell started last (a 20 % loss cell of the
+ * loss preset takes minutes), and the small-RTT links, whose cells run alone or in pairs,
+ * come after the long cells instead of draining them in between. What is stored does not
+ * change: a cell is the same whenever it runs. PQ_ENOMEM leaves todo as it was. */
+int pq_exp_jobs_order(size_t *todo, size_t n, const char *const *link_key, const double *est_s) PQ_MUST_USE;
 
 /* Measures the grid with up to `jobs` cells at once (1: pq_exp_run). st is the owner's
  * store; each worker attaches its own connection. Stops dispatching on o->stop (the cells

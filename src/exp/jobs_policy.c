@@ -150,6 +150,13 @@ int pq_exp_jobs_cpu_fits(double used, size_t inflight, double next, double budge
 	return inflight == 0 || used + next <= budget;
 }
 
+double pq_exp_jobs_share_guess(double cpu_per_conn_s, size_t conns, double est_s, double budget)
+{
+	if (cpu_per_conn_s < 0)
+		return budget / 2;
+	return cpu_per_conn_s * (double)conns / (est_s > 0.05 ? est_s : 0.05);
+}
+
 int pq_exp_jobs_may_start(const size_t *limits, size_t inflight, size_t next_limit, size_t cap)
 {
 	size_t m = cap < next_limit ? cap : next_limit;
@@ -157,4 +164,49 @@ int pq_exp_jobs_may_start(const size_t *limits, size_t inflight, size_t next_lim
 		if (limits[i] < m)
 			m = limits[i];
 	return inflight + 1 <= m;
+}
+
+typedef struct link_run {
+	size_t at, n; /* where in todo, how many */
+	double longest;
+} link_run;
+
+static int cmp_run(const void *a, const void *b)
+{
+	const link_run *x = a, *y = b;
+	if (x->longest != y->longest)
+		return x->longest > y->longest ? -1 : 1;
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+int pq_exp_jobs_order(size_t *todo, size_t n, const char *const *link_key, const double *est_s)
+{
+	int rc = 0;
+	link_run *runs = calloc(n ? n : 1, sizeof *runs);
+	size_t *out = calloc(n ? n : 1, sizeof *out), nruns = 0;
+	if (!runs || !out) {
+		rc = PQ_ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		link_run *r = nruns ? &runs[nruns - 1] : NULL;
+		if (!r || strcmp(link_key[todo[r->at]], link_key[todo[i]]) != 0)
+			r = &runs[nruns++], r->at = i, r->longest = est_s[todo[i]];
+		r->n++;
+		r->longest = est_s[todo[i]] > r->longest ? est_s[todo[i]] : r->longest;
+	}
+	qsort(runs, nruns, sizeof *runs, cmp_run);
+	size_t j = 0;
+	if (nruns > 1) { /* the scout: the quickest link's first cell */
+		out[j++] = todo[runs[nruns - 1].at++];
+		runs[nruns - 1].n--;
+	}
+	for (size_t k = 0; k < nruns; k++)
+		for (size_t i = 0; i < runs[k].n; i++)
+			out[j++] = todo[runs[k].at + i];
+	memcpy(todo, out, n * sizeof *todo);
+out:
+	free(runs);
+	free(out);
+	return rc;
 }

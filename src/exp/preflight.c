@@ -48,9 +48,43 @@ int pq_exp_check_kernel(const pq_exp_grid *g, pq_ktcp_caps *caps, pq_diag *d)
 	return rc;
 }
 
+/* One cell's link as it will be brought up, or the defaults when it cannot be made. */
+static void cell_link(const pq_exp_point *p, pq_link_config *lc)
+{
+	if (pq_exp_point_link(p, 1, "estimate", lc, NULL) < 0)
+		pq_link_config_init(lc);
+}
+
+static double cell_s(const pq_exp_point *p, const pq_link_config *lc)
+{
+	double rtt = (double)pq_link_config_rtt_ns(lc) / 1e9, loss = lc->dir[0].loss.p;
+	double per = 3 * rtt + 0.004; /* connect, handshake, request; crypto */
+	if (lc->dir[0].rate_bps && p->response_bytes > 0)
+		per += (double)p->response_bytes * 8 / (double)lc->dir[0].rate_bps;
+	/* the server's first flight through a slow link: ~20 kB for a post-quantum chain
+	 * (the chains are not built yet; at 8 kbit/s that alone is 20 s) */
+	if (lc->dir[0].rate_bps)
+		per += 20000.0 * 8 / (double)lc->dir[0].rate_bps;
+	if (p->response_bytes > 0)
+		per += rtt * 4; /* slow start over a large response */
+	if (p->gilbert)
+		loss = p->loss;
+	per *= 1 + 20 * loss; /* retransmission timeouts */
+	if (p->open_rate > 0) /* open loop: the schedule, then the last connection's own time */
+		return 0.05 + (double)p->connections / p->open_rate + per + (double)pq_exp_cfg_warmup(p) * per;
+	return 0.05 + (double)(p->connections + pq_exp_cfg_warmup(p)) * per / p->concurrency;
+}
+
+double pq_exp_cell_estimate_s(const pq_exp_point *p)
+{
+	pq_link_config lc;
+	cell_link(p, &lc);
+	return cell_s(p, &lc);
+}
+
 double pq_exp_estimate_s(const pq_exp_grid *g, unsigned jobs)
 {
-	double s = 0, links = 0;
+	double s = 0, links = 0, longest = 0;
 	const char *last = NULL;
 	for (size_t i = 0; i < g->n; i++) {
 		const pq_exp_point *p = &g->cells[i].p;
@@ -59,29 +93,13 @@ double pq_exp_estimate_s(const pq_exp_grid *g, unsigned jobs)
 			last = g->cells[i].link_key;
 		}
 		pq_link_config lc;
-		if (pq_exp_point_link(p, 1, "estimate", &lc, NULL) < 0)
-			pq_link_config_init(&lc);
-		double rtt = (double)pq_link_config_rtt_ns(&lc) / 1e9, loss = lc.dir[0].loss.p;
-		double per = 3 * rtt + 0.004; /* connect, handshake, request; crypto */
-		if (lc.dir[0].rate_bps && p->response_bytes > 0)
-			per += (double)p->response_bytes * 8 / (double)lc.dir[0].rate_bps;
-		/* the server's first flight through a slow link: ~20 kB for a post-quantum chain
-		 * (the chains are not built yet; at 8 kbit/s that alone is 20 s) */
-		if (lc.dir[0].rate_bps)
-			per += 20000.0 * 8 / (double)lc.dir[0].rate_bps;
-		if (p->response_bytes > 0)
-			per += rtt * 4; /* slow start over a large response */
-		if (p->gilbert)
-			loss = p->loss;
-		per *= 1 + 20 * loss; /* retransmission timeouts */
-		double cell;
-		if (p->open_rate > 0) /* open loop: the schedule, then the last connection's own time */
-			cell = 0.05 + (double)p->connections / p->open_rate + per + (double)pq_exp_cfg_warmup(p) * per;
-		else
-			cell = 0.05 + (double)(p->connections + pq_exp_cfg_warmup(p)) * per / p->concurrency;
+		cell_link(p, &lc);
+		double cell = cell_s(p, &lc);
+		longest = cell > longest ? cell : longest;
 		/* at once with as many neighbours as its link's time scale allows (exp/jobs.h) */
 		s += cell / (double)pq_exp_jobs_limit(g->server[0] || p->browser ? 0 : pq_exp_jobs_scale_ns(&lc), jobs ? jobs : 1);
 	}
-	/* each worker brings its links up (about once each), side by side */
-	return s + links;
+	/* each worker brings its links up (about once each), side by side; however many at
+	 * once, the sweep takes at least its longest cell */
+	return (s > longest ? s : longest) + links;
 }

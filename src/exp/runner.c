@@ -346,6 +346,7 @@ int pq_exp_runner_cell(pq_exp_runner *R, const pq_exp_cell *c, pq_exp_cell_outco
 	const pq_exp_run_opts *o = R->o;
 	int rc = 0;
 	memset(oc, 0, sizeof *oc);
+	oc->cpu_share = oc->cpu_per_conn_s = -1;
 	if (!g->server[0] && (!R->cur_link || strcmp(R->cur_link, c->link_key) != 0)) {
 		if (R->lr.link && (rc = pq_link_down(R->lr.link, d)) < 0)
 			return rc;
@@ -395,6 +396,10 @@ int pq_exp_runner_cell(pq_exp_runner *R, const pq_exp_cell *c, pq_exp_cell_outco
 		oc->cpu_share = r->row.client_cpu_ns >= 0 && r->row.server_link_cpu_ns >= 0 && r->row.wall_ns > 0
 					? (double)(r->row.client_cpu_ns + r->row.server_link_cpu_ns) / (double)r->row.wall_ns
 					: -1;
+		size_t all = r->res.n + pq_exp_cfg_warmup(&c->p);
+		oc->cpu_per_conn_s = oc->cpu_share >= 0 && all
+					     ? (double)(r->row.client_cpu_ns + r->row.server_link_cpu_ns) / 1e9 / (double)all
+					     : -1;
 		sum->cells_run++;
 		sum->cells_failed += (size_t)oc->failed;
 		sum->cells_partial += strcmp(r->row.status, "failures") == 0;

@@ -142,6 +142,7 @@ typedef struct pq_exp_cell_outcome {
 	int marked;             /* over the link's or the host's budget */
 	int no_link;            /* (with an error) its link could not be brought up: nothing measured */
 	double cpu_share;       /* the CPU it used (client, server, forwarder) over its wall time; -1 unknown */
+	double cpu_per_conn_s;  /* that CPU, seconds, per connection (warm-up ones too); -1 unknown */
 } pq_exp_cell_outcome;
 int pq_exp_runner_new(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store *st, const pq_exp_run_opts *o,
 		      const pq_exp_progress *pr, pq_exp_run_summary *sum, pq_exp_runner **out, pq_diag *d) PQ_MUST_USE;
@@ -155,5 +156,9 @@ int pq_exp_runner_free(pq_exp_runner *R, pq_diag *d);
  * to `jobs` cells at once (exp/jobs.h: each cell with as many as its RTT allows); for
  * --presets, --dry-run and the progress line before the first cell ends. */
 double pq_exp_estimate_s(const pq_exp_grid *g, unsigned jobs);
+/* Estimated seconds one cell of point p takes alone (its connections, their round trips,
+ * transfers and losses); what pq_exp_estimate_s adds up, and what the cells-at-once
+ * dispatcher orders its link groups by (exp/jobs.h, pq_exp_jobs_order). */
+double pq_exp_cell_estimate_s(const pq_exp_point *p);
 
 #endif

@@ -243,11 +243,67 @@ static void summary_add(void **state)
 	assert_true(a.probe_tail_max_ns == -1); /* none known stays unknown */
 }
 
+/* The dispatcher's order: one cell of the quickest link first (the scout whose CPU per
+ * connection sizes the rest), then link by link, the link with the longest cell first,
+ * ties in run order, each link's cells in their own order; a resumed sweep's gaps change
+ * nothing. */
+static void order(void **state)
+{
+	(void)state;
+	/* cells 0-2 on a 0 ms link, 3-5 at 200 ms, 6-7 at 50 ms, 8-9 at 200 ms under BBR */
+	const char *key[] = {"l0", "l0", "l0", "l200", "l200", "l200", "l50", "l50", "l200b", "l200b"};
+	const double est[] = {0.1, 0.2, 0.1, 12, 18, 12, 5, 5, 18, 12};
+	size_t todo[] = {2, 0, 1, 5, 3, 4, 6, 7, 9, 8};
+	assert_int_equal(pq_exp_jobs_order(todo, 10, key, est), 0);
+	const size_t want[] = {2, 5, 3, 4, 9, 8, 6, 7, 0, 1};
+	assert_memory_equal(todo, want, sizeof want);
+	/* one link: nothing moves */
+	size_t one[] = {3, 5, 4};
+	assert_int_equal(pq_exp_jobs_order(one, 3, key, est), 0);
+	assert_int_equal(one[0], 3);
+	assert_int_equal(one[1], 5);
+	assert_int_equal(one[2], 4);
+	/* the longest cell counts, not the link's sum: a link of one 10 s cell goes before one
+	 * of three 5 s cells (after the latter's scout) */
+	const char *k2[] = {"a", "a", "a", "b"};
+	const double e2[] = {5, 5, 5, 10};
+	size_t t2[] = {0, 1, 2, 3};
+	assert_int_equal(pq_exp_jobs_order(t2, 4, k2, e2), 0);
+	const size_t w2[] = {0, 3, 1, 2};
+	assert_memory_equal(t2, w2, sizeof w2);
+	/* a quickest link of one cell: its scout is all of it */
+	size_t t3[] = {3, 0, 1, 2};
+	const double e3[] = {5, 5, 5, 1};
+	assert_int_equal(pq_exp_jobs_order(t3, 4, k2, e3), 0);
+	const size_t w3[] = {3, 0, 1, 2};
+	assert_memory_equal(t3, w3, sizeof w3);
+	assert_int_equal(pq_exp_jobs_order(t2, 0, k2, e2), 0);
+}
+
+/* The CPU share expected of a link none of whose cells has ended. */
+static void share_guess(void **state)
+{
+	(void)state;
+	/* nothing ended yet: half the budget, two cells at once */
+	assert_true(pq_exp_jobs_share_guess(-1, 20, 12, 1.0) == 0.5);
+	/* 6 ms per connection (a 0 ms cell's, measured here), 20 connections of a 12 s cell
+	 * (200 ms): a hundredth of a CPU, so the time-scale rule decides */
+	double s = pq_exp_jobs_share_guess(0.006, 20, 12, 1.0);
+	assert_true(s > 0.0099 && s < 0.0101);
+	assert_true(pq_exp_jobs_cpu_fits(23 * s, 23, s, 1.0));
+	/* a sanitizer's 60 ms per connection at 50 ms (a 3 s cell): two at once, not a dozen */
+	double a = pq_exp_jobs_share_guess(0.06, 20, 3.1, 1.0);
+	assert_true(pq_exp_jobs_cpu_fits(a, 1, a, 1.0));
+	assert_false(pq_exp_jobs_cpu_fits(2 * a, 2, a, 1.0));
+	/* an estimate under 50 ms counts as 50 ms: no division by nothing */
+	assert_true(pq_exp_jobs_share_guess(0.001, 10, 0, 1.0) == 0.001 * 10 / 0.05);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(parse),    cmocka_unit_test(limit), cmocka_unit_test(scale), cmocka_unit_test(choose),
-		cmocka_unit_test(may_start), cmocka_unit_test(cpu_fits), cmocka_unit_test(ctl), cmocka_unit_test(ctl_others), cmocka_unit_test(caps),
+		cmocka_unit_test(may_start), cmocka_unit_test(cpu_fits), cmocka_unit_test(ctl), cmocka_unit_test(ctl_others), cmocka_unit_test(caps), cmocka_unit_test(order), cmocka_unit_test(share_guess),
 		cmocka_unit_test(summary_add),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -75,10 +75,20 @@ static void estimate(void **state)
 	pq_exp_grid c4;
 	ts_grid("rtt = 50ms\nconcurrency = 4\n", &c4);
 	assert_true(pq_exp_estimate_s(&r, 1) > pq_exp_estimate_s(&c4, 1));
+	/* however many at once, a sweep takes at least its longest cell (and its link) */
+	pq_exp_grid l;
+	ts_grid("rtt = 200ms\nloss = 0%, 20%\nconnections = 200\n", &l);
+	double longest = pq_exp_cell_estimate_s(&l.cells[0].p);
+	for (size_t i = 1; i < l.n; i++)
+		longest = pq_exp_cell_estimate_s(&l.cells[i].p) > longest ? pq_exp_cell_estimate_s(&l.cells[i].p) : longest;
+	assert_true(longest > 200 * 0.6); /* 200 handshakes of three round trips, and then some */
+	assert_true(pq_exp_estimate_s(&l, 24) >= longest);
+	assert_true(pq_exp_estimate_s(&l, 24) < pq_exp_estimate_s(&l, 1));
 	pq_exp_grid_dispose(&g1);
 	pq_exp_grid_dispose(&g4);
 	pq_exp_grid_dispose(&r);
 	pq_exp_grid_dispose(&c4);
+	pq_exp_grid_dispose(&l);
 }
 
 static void checks_without_asks(void **state)
