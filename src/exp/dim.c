@@ -385,7 +385,7 @@ const pq_dim pq_dims[PQ_DIM_COUNT] = {
 		       "server-to-client direction's, c2s_loss_pct the other's)", "loss_pct", "REAL", "loss", "%",
 		       ap_loss, cn_loss, ef_loss},
 	/* The other direction of the two above: the sweep's keys set both directions alike, a
-	 * link configuration may not (pqtls link --loss-up, --rate-up). */
+	 * link configuration may not (net/linkcfg.h: each direction its own). */
 	[PQ_D_LOSS_C2S] = {"loss-c2s", PQ_DT_FRAC, S | R, 0, 0, NULL, "as loss", "-",
 			   "client-to-server loss in force (set by loss, with the other direction)", "c2s_loss_pct",
 			   "REAL", "loss c2s", "%", NULL, NULL, ef_loss_c2s},

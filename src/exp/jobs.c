@@ -47,6 +47,7 @@ typedef struct disp {
 	double cpu_budget;     /* CPUs the cells in flight may use together */
 	struct { const char *link_key; double share; } *cpu; /* learnt per link */
 	double cpu_per_conn_s; /* the most CPU per connection a cell used, -1 none ended yet */
+	double *est_s;         /* per grid cell: its estimated time alone (pq_exp_cell_estimate_s) */
 	size_t ncpu_known;
 	pq_exp_progress pr;
 	struct {
@@ -139,7 +140,7 @@ static double share_of(const disp *D, const pq_exp_cell *c)
 		if (strcmp(D->cpu[i].link_key, c->link_key) == 0)
 			return D->cpu[i].share;
 	return pq_exp_jobs_share_guess(D->cpu_per_conn_s, c->p.connections + pq_exp_cfg_warmup(&c->p),
-				       pq_exp_cell_estimate_s(&c->p), D->cpu_budget);
+				       D->est_s[c - D->g->cells], D->cpu_budget);
 }
 
 static void learn_share(disp *D, const char *link_key, double share, double per_conn_s)
@@ -386,26 +387,22 @@ static int loop(disp *D)
 	}
 }
 
-/* The cells to hand out, longest links first (pq_exp_jobs_order). */
+/* Each cell's estimated time, then the cells to hand out in their order: longest links
+ * first (pq_exp_jobs_order). */
 static int order_todo(disp *D)
 {
 	const pq_exp_grid *g = D->g;
 	int rc = 0;
 	const char **key = calloc(g->n ? g->n : 1, sizeof *key);
-	double *est = calloc(g->n ? g->n : 1, sizeof *est);
-	if (!key || !est) {
-		rc = pq_diag_set(D->d, PQ_ENOMEM, "out of memory");
-		goto out;
-	}
+	if (!key)
+		return pq_diag_set(D->d, PQ_ENOMEM, "out of memory");
 	for (size_t i = 0; i < g->n; i++) {
 		key[i] = g->cells[i].link_key;
-		est[i] = pq_exp_cell_estimate_s(&g->cells[i].p);
+		D->est_s[i] = pq_exp_cell_estimate_s(&g->cells[i].p);
 	}
-	if ((rc = pq_exp_jobs_order(D->todo, D->ntodo, key, est)) < 0)
+	if ((rc = pq_exp_jobs_order(D->todo, D->ntodo, key, D->est_s)) < 0)
 		rc = pq_diag_set(D->d, rc, "out of memory");
-out:
 	free(key);
-	free(est);
 	return rc;
 }
 
@@ -424,7 +421,8 @@ int pq_exp_run_jobs(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store 
 	D.again = calloc(jobs, sizeof *D.again);
 	D.w = calloc(jobs, sizeof *D.w);
 	D.cpu = calloc(g->n ? g->n : 1, sizeof *D.cpu);
-	if (!D.todo || !D.again || !D.w || !D.cpu) {
+	D.est_s = calloc(g->n ? g->n : 1, sizeof *D.est_s);
+	if (!D.todo || !D.again || !D.w || !D.cpu || !D.est_s) {
 		rc = pq_diag_set(d, PQ_ENOMEM, "out of memory");
 		goto out;
 	}
@@ -478,5 +476,6 @@ out:
 	free(D.again);
 	free(D.w);
 	free(D.cpu);
+	free(D.est_s);
 	return rc;
 }

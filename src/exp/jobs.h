@@ -1,11 +1,12 @@
-/* Cells measured at once (`pqtls sweep --jobs N`): a dispatcher in the measuring process
- * and N worker processes forked from it, each with a link of its own (its own namespaces,
- * forwarder, queues and loss sequence: no two cells share one) and its own connection to
- * the results database. The dispatcher hands out the grid's cells in run order (by link,
- * then trial, arms shuffled per trial: exp/grid.h), preferring a worker whose link is
- * already the cell's, so links are brought up once per worker. What is stored per cell does
- * not depend on N: a --jobs 8 run merges with a --jobs 1 shard, and resuming skips stored
- * cells whatever N was.
+/* Cells measured at once (up to N, as the sweep's caller asks): a dispatcher in the
+ * measuring process and N worker processes forked from it, each with a link of its own
+ * (its own namespaces, forwarder, queues and loss sequence: no two cells share one) and
+ * its own connection to the results database. The dispatcher hands out the grid's cells link by link, the
+ * longest links first (pq_exp_jobs_order; within a link the run order of exp/grid.h: by
+ * trial, arms shuffled per trial), preferring a worker whose link is already the cell's,
+ * so links are brought up once per worker. What is stored per cell does not depend on N:
+ * a run of 8 at once merges with a shard measured one at a time, and resuming skips
+ * stored cells whatever N was.
  *
  * Concurrency guards the measurement: a cell whose RTT is small against its CPU work runs
  * with few neighbours (pq_exp_jobs_limit), and the dispatcher lets fewer cells run at once
@@ -20,7 +21,7 @@
 #include "core/err.h"
 #include "exp/runner.h"
 
-#define PQ_EXP_JOBS_MAX 64      /* --jobs accepts 1..64 */
+#define PQ_EXP_JOBS_MAX 64      /* a count of cells at once is 1..64 */
 #define PQ_EXP_JOBS_PER_CPU 12  /* auto: cells at once per CPU, at RTTs where the CPUs mostly wait */
 #define PQ_EXP_JOBS_SOLO_RTT_NS 10000000LL /* below 10 ms RTT a cell runs alone */
 #define PQ_EXP_JOBS_RTT_PER_JOB_NS 5000000LL /* above it, one neighbour per 5 ms of RTT */
@@ -42,7 +43,7 @@ int64_t pq_exp_jobs_scale_ns(const struct pq_link_config *lc);
 /* The concurrency for `asked` (PQ_EXP_JOBS_AUTO or a count) on this grid and machine, with
  * the reason in why: a remote server is measured one cell at a time unless asked
  * otherwise; auto is PQ_EXP_JOBS_PER_CPU per CPU; never more than the cells to measure.
- * `what` is the caller's name for the count's input (e.g. "--jobs"), used in why. */
+ * `what` is the caller's name for the count's input, used in why. */
 unsigned pq_exp_jobs_choose(const pq_exp_grid *g, unsigned asked, const char *what, unsigned ncpu, size_t ncells,
 			    char *why, size_t n);
 
@@ -115,11 +116,11 @@ int pq_exp_jobs_cpu_fits(double used, size_t inflight, double next, double budge
  * run order), but one cell of the quickest link goes before them all: the CPU shares are
  * guessed from the first cell to end (pq_exp_jobs_share_guess), and a long cell first
  * would hold the sweep at two at once for its minutes. A link's cells keep their order
- * (its trials, arms shuffled per trial). The
- * sweep then does not wait at its end on a long cell started last (a 20 % loss cell of the
- * loss preset takes minutes), and the small-RTT links, whose cells run alone or in pairs,
- * come after the long cells instead of draining them in between. What is stored does not
- * change: a cell is the same whenever it runs. PQ_ENOMEM leaves todo as it was. */
+ * (its trials, arms shuffled per trial). The sweep then does not wait at its end on a long
+ * cell started last (a 20 % loss cell of the loss preset takes minutes), and the small-RTT
+ * links, whose cells run alone or in pairs, come after the long cells instead of draining
+ * them in between. What is stored does not change: a cell is the same whenever it runs.
+ * PQ_ENOMEM leaves todo as it was. */
 int pq_exp_jobs_order(size_t *todo, size_t n, const char *const *link_key, const double *est_s) PQ_MUST_USE;
 
 /* Measures the grid with up to `jobs` cells at once (1: pq_exp_run). st is the owner's

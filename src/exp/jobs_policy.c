@@ -189,11 +189,12 @@ int pq_exp_jobs_order(size_t *todo, size_t n, const char *const *link_key, const
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++) {
-		link_run *r = nruns ? &runs[nruns - 1] : NULL;
-		if (!r || strcmp(link_key[todo[r->at]], link_key[todo[i]]) != 0)
-			r = &runs[nruns++], r->at = i, r->longest = est_s[todo[i]];
+		if (!nruns || strcmp(link_key[todo[runs[nruns - 1].at]], link_key[todo[i]]) != 0)
+			runs[nruns++] = (link_run){.at = i, .longest = est_s[todo[i]]};
+		link_run *r = &runs[nruns - 1];
 		r->n++;
-		r->longest = est_s[todo[i]] > r->longest ? est_s[todo[i]] : r->longest;
+		if (est_s[todo[i]] > r->longest)
+			r->longest = est_s[todo[i]];
 	}
 	qsort(runs, nruns, sizeof *runs, cmp_run);
 	size_t j = 0;

@@ -153,8 +153,8 @@ int pq_exp_runner_cell(pq_exp_runner *R, const pq_exp_cell *c, pq_exp_cell_outco
 int pq_exp_runner_free(pq_exp_runner *R, pq_diag *d);
 
 /* Estimated seconds the grid takes here (links, checks, handshakes and transfers) with up
- * to `jobs` cells at once (exp/jobs.h: each cell with as many as its RTT allows); for
- * --presets, --dry-run and the progress line before the first cell ends. */
+ * to `jobs` cells at once (exp/jobs.h: each cell with as many as its RTT allows); for the
+ * sweep's lists of presets and of cells and its progress line before the first cell ends. */
 double pq_exp_estimate_s(const pq_exp_grid *g, unsigned jobs);
 /* Estimated seconds one cell of point p takes alone (its connections, their round trips,
  * transfers and losses); what pq_exp_estimate_s adds up, and what the cells-at-once
