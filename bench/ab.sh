@@ -41,7 +41,11 @@ for r in $(seq 1 "$ROUNDS"); do
 		db=$T/$v$r.db
 		rm -f "$db" "$db-wal" "$db-shm"
 		t0=$(date +%s.%N)
-		env $env "$bin" sweep "$@" -q --out "$db" >"$T/$v$r.log" 2>&1 || { tail -n 20 "$T/$v$r.log"; exit 1; }
+		env $env "$bin" sweep "$@" -q --out "$db" >"$T/$v$r.log" 2>&1 || {
+			echo "ab: the sweep of $v (round $r) failed; its log's end:" >&2
+			tail -n 20 "$T/$v$r.log" >&2
+			exit 1
+		}
 		t1=$(date +%s.%N)
 		s=$(echo "$t1 - $t0" | bc)
 		sum[$v]=$(echo "${sum[$v]:-0} + $s" | bc)
