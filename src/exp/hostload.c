@@ -33,20 +33,24 @@ double pq_hostload_endpoint_wait_us(double client_p50_us, double server_p50_us)
 	return c || s ? (c ? client_p50_us : 0) + (s ? server_p50_us : 0) : -1;
 }
 
-double pq_hostload_wait_budget_us(double rtt_us)
+double pq_hostload_wait_budget_us(pq_hostload_span s)
 {
-	double b = rtt_us > 0 ? PQ_HOSTLOAD_WAIT_BUDGET_RTT * rtt_us : 0;
-	return b > PQ_HOSTLOAD_WAIT_FLOOR_US ? b : PQ_HOSTLOAD_WAIT_FLOOR_US;
+	double b = PQ_HOSTLOAD_WAIT_FLOOR_US;
+	if (s.rtt_us > 0 && PQ_HOSTLOAD_WAIT_BUDGET_RTT * s.rtt_us > b)
+		b = PQ_HOSTLOAD_WAIT_BUDGET_RTT * s.rtt_us;
+	if (s.conn_us > 0 && PQ_HOSTLOAD_WAIT_BUDGET_CONN * s.conn_us > b) /* NaN compares false */
+		b = PQ_HOSTLOAD_WAIT_BUDGET_CONN * s.conn_us;
+	return b;
 }
 
-int pq_hostload_wait_over(double wait_us, double rtt_us)
+int pq_hostload_wait_over(double wait_us, pq_hostload_span s)
 {
-	return wait_us >= 0 && wait_us > pq_hostload_wait_budget_us(rtt_us); /* NaN: not over */
+	return wait_us >= 0 && wait_us > pq_hostload_wait_budget_us(s); /* NaN: not over */
 }
 
-int pq_hostload_verdict(double steal_pct, double wait_us, double rtt_us)
+int pq_hostload_verdict(double steal_pct, double wait_us, pq_hostload_span s)
 {
-	if (pq_hostload_wait_over(wait_us, rtt_us))
+	if (pq_hostload_wait_over(wait_us, s))
 		return 0;
 	if (steal_pct < 0)
 		return -1;

@@ -18,22 +18,35 @@
  * PQ_HOSTLOAD_WAIT_BUDGET_RTT of the cell's RTT, and never less than
  * PQ_HOSTLOAD_WAIT_FLOOR_US (a woken process's usual wake-up here is tens of
  * microseconds). A tenth of a round trip is well inside the flight model's tolerance
- * (PQ_MODEL_AGREE_RTT, a quarter): a cell within it was not made late by its host. */
+ * (PQ_MODEL_AGREE_RTT, a quarter): a cell within it was not made late by its host.
+ * A connection that moves a response for many round trips is judged against its own
+ * length as well: the budget is never less than PQ_HOSTLOAD_WAIT_BUDGET_CONN of the
+ * cell's median connection time to its first response's last byte. A handshake lasts
+ * 3-5 round trips, so a tenth of one is 2-3 % of it; a 1 MiB transfer at 1 Mbit/s
+ * lasts about 250 round trips of 35 ms, and its endpoints wake for every few segments
+ * (docs/sweep.md: 53 ms of waits in an 8.9 s connection, 0.6 %, marked against 3.5 ms). */
 #define PQ_HOSTLOAD_WAIT_BUDGET_RTT 0.1
 #define PQ_HOSTLOAD_WAIT_FLOOR_US 1000.0
+#define PQ_HOSTLOAD_WAIT_BUDGET_CONN 0.01
 
 /* The endpoints' wait of a cell, judged against the budget: its client's median
  * connection's plus its server's, us; either unknown (negative or NaN) counts as none,
  * both unknown give -1. */
 double pq_hostload_endpoint_wait_us(double client_p50_us, double server_p50_us);
-/* The budget for a cell of RTT rtt_us (0 or less: a local or unknown path), us. */
-double pq_hostload_wait_budget_us(double rtt_us);
-/* 1 when a known wait (us) is over the budget of rtt_us; 0 within or unknown (negative, NaN). */
-int pq_hostload_wait_over(double wait_us, double rtt_us);
+/* What a wait budget is a share of: the cell's RTT (0 or less: a local or unknown path)
+ * and its median connection's time to its first response's last byte (0 or less, NaN:
+ * unknown, as for handshakes alone), us. */
+typedef struct pq_hostload_span {
+	double rtt_us, conn_us;
+} pq_hostload_span;
+/* The budget for a cell of that span, us. */
+double pq_hostload_wait_budget_us(pq_hostload_span s);
+/* 1 when a known wait (us) is over the budget of s; 0 within or unknown (negative, NaN). */
+int pq_hostload_wait_over(double wait_us, pq_hostload_span s);
 /* A cell's host verdict: 1 within both budgets, 0 over either, -1 unknown (steal_pct < 0:
  * no reading; then the waits alone cannot clear it). wait_us: the client's median
  * connection's wait plus the server's, -1 unknown (then steal alone decides). */
-int pq_hostload_verdict(double steal_pct, double wait_us, double rtt_us);
+int pq_hostload_verdict(double steal_pct, double wait_us, pq_hostload_span s);
 
 typedef struct pq_hostload {
 	pq_steal_sample steal;

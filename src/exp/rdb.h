@@ -86,6 +86,9 @@ typedef struct pq_rdb_fidelity {
 	 * nice values they and their session's group ran at (PQ_RDB_NICE_NONE: not known) */
 	double client_wait_p50_us, server_wait_p50_us;
 	int nice, group_nice;
+	/* the median of its connections' times to the first response's last byte (NaN: none
+	 * reached one), us: with the RTT, what the host's wait budget is a share of */
+	double conn_p50_us;
 } pq_rdb_fidelity;
 #define PQ_RDB_NICE_NONE 100
 

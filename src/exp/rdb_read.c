@@ -11,6 +11,7 @@
 #include "core/text.h"
 #include "exp/colsql.h"
 #include "exp/rdb_int.h"
+#include "stats/sample.h"
 
 /* Room for one more element of `size` bytes in *p (of *cap), doubling. 0 or -1. */
 static int grow(void **p, size_t *cap, size_t n, size_t size, size_t first)
@@ -295,6 +296,7 @@ static int read_fidelity(sqlite3_stmt *st, const bound *const *b, const char *pa
 	f->server_wait_p50_us = v[13];
 	f->nice = isnan(v[14]) ? PQ_RDB_NICE_NONE : (int)v[14];
 	f->group_nice = isnan(v[15]) ? PQ_RDB_NICE_NONE : (int)v[15];
+	f->conn_p50_us = NAN; /* from its connections, once they are read */
 	return 0;
 }
 
@@ -403,6 +405,27 @@ static size_t cell_of(const pq_rdb *out, size_t ci, long long id)
 	return ci;
 }
 
+/* c's median connection time to its first response's last byte into its fidelity. */
+static int conn_median(const pq_rdb *db, pq_rdb_cell *c, const char *path, pq_diag *d)
+{
+	c->fid.conn_p50_us = NAN;
+	if (!c->nc)
+		return 0;
+	double *v = malloc(c->nc * sizeof *v);
+	if (!v)
+		return pq_rdb_fail(d, PQ_ENOMEM, path, PQ_RDB_W_NOMEM, NULL);
+	size_t n = 0;
+	for (size_t k = c->c0; k < c->c0 + c->nc; k++)
+		if (isfinite(db->conns[k].ttlb_us))
+			v[n++] = db->conns[k].ttlb_us;
+	if (n) {
+		pq_stats_sort(v, n);
+		c->fid.conn_p50_us = pq_stats_quantile(v, n, PQ_STATS_MEDIAN);
+	}
+	free(v);
+	return 0;
+}
+
 static int load_conns(sqlite3 *db, const char *path, pq_rdb *out, pq_diag *d)
 {
 	sqlite3_stmt *st = NULL;
@@ -454,6 +477,8 @@ static int load_conns(sqlite3 *db, const char *path, pq_rdb *out, pq_diag *d)
 	if ((rc = finish(db, st, rc, src, path, "reading conn", d)) < 0)
 		return rc;
 	for (size_t i = 0; i < out->ncells; i++) {
+		if ((rc = conn_median(out, &out->cells[i], path, d)) < 0)
+			return rc;
 		long long missing = out->cells[i].conns_recorded - (long long)out->cells[i].nc;
 		if (missing > 0) {
 			out->cells_short++;

@@ -112,7 +112,7 @@ typedef struct pq_exp_run_summary {
  * average, 12.0 % at most, run queue up to 5; probe p99 up to +21.3 ms over the link's median
  * (the probe's own waits for a CPU, not judged); links: release lateness p99 at most
  * 0.31 ms, 0 of 54 cells over the link budget; 3 of 54 over the host budget (steal > 10 %: 1;
- * the endpoints' median wait > 10 % of the RTT and 1 ms: 2)" */
+ * the endpoints' median wait > 10 % of the RTT, 1 % of the median connection and 1 ms: 2)" */
 void pq_exp_run_noise(const pq_exp_run_summary *s, char *buf, size_t n);
 /* Before anything is measured: every link condition's kernel TCP settings against what
  * this kernel offers (probed once into *caps), refusing a congestion control or qdisc it

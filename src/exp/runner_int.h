@@ -29,6 +29,7 @@ typedef struct cellrun {
 	int64_t t0;
 	char ca[600];
 	char link_why[160]; /* what was over the link's budget in this cell */
+	double conn_p50_us;  /* the median connection's time to its first response's last byte; -1 none */
 } cellrun;
 
 /* "12 x timeout_handshake (timed out ...); 3 x reset": a cell's failed connections. */

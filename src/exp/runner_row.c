@@ -83,10 +83,11 @@ static double endpoint_wait_us(const pq_store_cell_row *w)
 	return pq_hostload_endpoint_wait_us(w->host_client_wait_p50_us, w->host_server_wait_p50_us);
 }
 
-/* The RTT the host's wait budget is a share of: the link's; a remote path's is not ours (0). */
-static double budget_rtt_us(const cellrun *r)
+/* What the host's wait budget is a share of: the link's RTT (a remote path's is not ours:
+ * 0) and the median connection's time. */
+static pq_hostload_span budget_span(const cellrun *r)
 {
-	return r->link ? (double)pq_link_config_rtt_ns(&r->lc) / 1e3 : 0;
+	return (pq_hostload_span){r->link ? (double)pq_link_config_rtt_ns(&r->lc) / 1e3 : 0, r->conn_p50_us};
 }
 
 /* The endpoints' nice and waits for a CPU into the row (st: the server's statistics, NULL
@@ -107,13 +108,19 @@ void pq_exp_row_endpoints(cellrun *r, const pq_server_stats *st)
 		wait_summary(v, n, &w->host_server_wait_p50_us, &w->host_server_wait_max_us);
 		if (st && st->waits_total > st->nwaits) /* beyond the kept ones: the largest of all */
 			w->host_server_wait_max_us = (double)st->wait_max_us;
+		n = 0;
+		for (size_t i = 0; i < r->res.n; i++)
+			if (r->res.recs[i].t[PQ_PH_TTLB] >= 0)
+				v[n++] = (double)r->res.recs[i].t[PQ_PH_TTLB] / 1e3;
+		double max;
+		wait_summary(v, n, &r->conn_p50_us, &max);
 	}
 	free(v);
 	w->host_group_nice = pq_sched_group_nice();
 	w->host_nice = r->res.nice;
 	if (st && st->nice != PQ_SCHED_NICE_KEEP && (w->host_nice == PQ_SCHED_NICE_KEEP || st->nice > w->host_nice))
 		w->host_nice = st->nice;
-	w->host_ok = pq_hostload_verdict(w->host_steal_pct, endpoint_wait_us(w), budget_rtt_us(r));
+	w->host_ok = pq_hostload_verdict(w->host_steal_pct, endpoint_wait_us(w), budget_span(r));
 }
 
 /* Adds a stored cell's fidelity to the sweep's; when strict, a cell whose link went over
@@ -141,7 +148,7 @@ int pq_exp_row_fidelity(const pq_exp_run_opts *o, const cellrun *r, pq_exp_run_s
 	double ew = endpoint_wait_us(w);
 	if (ew >= 0) {
 		sum->wait_max_us = ew > sum->wait_max_us ? ew : sum->wait_max_us;
-		sum->cells_wait_over += (size_t)pq_hostload_wait_over(ew, budget_rtt_us(r));
+		sum->cells_wait_over += (size_t)pq_hostload_wait_over(ew, budget_span(r));
 	}
 	if (w->host_nice != PQ_SCHED_NICE_KEEP && (sum->nice == PQ_SCHED_NICE_KEEP || w->host_nice > sum->nice))
 		sum->nice = w->host_nice;

@@ -91,7 +91,8 @@ void pq_exp_run_noise(const pq_exp_run_summary *s, char *buf, size_t n)
 	if (s->cells_host_known && len < n)
 		snprintf(buf + len, n - len,
 			 "; %zu of %zu cells over the host budget (steal > %.0f %%: %zu; the endpoints' median wait > %.0f %% of "
-			 "the RTT and %.0f ms: %zu)",
+			 "the RTT, %.0f %% of the median connection and %.0f ms: %zu)",
 			 s->cells_host_over, s->cells_host_known, PQ_HOSTLOAD_STEAL_BUDGET_PCT, s->cells_steal_over,
-			 100 * PQ_HOSTLOAD_WAIT_BUDGET_RTT, PQ_HOSTLOAD_WAIT_FLOOR_US / 1e3, s->cells_wait_over);
+			 100 * PQ_HOSTLOAD_WAIT_BUDGET_RTT, 100 * PQ_HOSTLOAD_WAIT_BUDGET_CONN, PQ_HOSTLOAD_WAIT_FLOOR_US / 1e3,
+			 s->cells_wait_over);
 }

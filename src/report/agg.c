@@ -240,10 +240,9 @@ static void fidelity(const pq_rdb *db, pq_agg *a)
 		if (isfinite(c->steal_pct))
 			f->steal_max_pct = max_known(f->steal_max_pct, c->steal_pct);
 		double w = pq_agg_endpoint_wait_us(c);
-		if (isfinite(w)) {
+		if (isfinite(w))
 			f->wait_max_us = max_known(f->wait_max_us, w);
-			f->wait_over += (size_t)pq_hostload_wait_over(w, (double)db->cells[i].rtt_us);
-		}
+		f->wait_over += (size_t)pq_agg_cell_wait_over(&db->cells[i]);
 	}
 }
 
@@ -251,6 +250,12 @@ double pq_agg_endpoint_wait_us(const pq_rdb_fidelity *f)
 {
 	double w = pq_hostload_endpoint_wait_us(f->client_wait_p50_us, f->server_wait_p50_us);
 	return w < 0 ? NAN : w;
+}
+
+int pq_agg_cell_wait_over(const pq_rdb_cell *c)
+{
+	double w = pq_agg_endpoint_wait_us(&c->fid);
+	return isfinite(w) && pq_hostload_wait_over(w, (pq_hostload_span){(double)c->rtt_us, c->fid.conn_p50_us});
 }
 
 /* The baseline arm's group for g (see pq_agg_group), or NULL. */

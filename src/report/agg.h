@@ -330,6 +330,9 @@ int pq_agg_cell_marked(const pq_rdb_cell *c);
 /* A cell's endpoints' wait for a CPU as its host verdict judged it (exp/hostload.h), us;
  * NaN when not measured. */
 double pq_agg_endpoint_wait_us(const pq_rdb_fidelity *f);
+/* 1 when a cell's endpoints waited for a CPU over the host's budget for it (its RTT and
+ * its median connection's time, exp/hostload.h); 0 within or not measured. */
+int pq_agg_cell_wait_over(const pq_rdb_cell *c);
 
 /* --clean-only: leaves out of db every marked cell (pq_agg_cell_marked), says so in
  * db->note (which the key table's notes print), and returns how many were left out;

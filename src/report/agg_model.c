@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "core/wire.h"
-#include "exp/hostload.h"
 #include "model/base.h"
 #include "model/cliff.h"
 #include "model/quic.h"
@@ -245,7 +244,7 @@ void pq_agg_judge(pq_agg_group *g)
 	int unknown_cc = c->dim[PQ_D_CC].kind != PQ_DV_TEXT || strcmp(c->dim[PQ_D_CC].s, "remote") == 0;
 	/* measured, not inferred: the endpoints waited for a CPU beyond the host's budget */
 	double wait = pq_agg_endpoint_wait_us(&c->fid);
-	int waited = pq_hostload_wait_over(wait, (double)c->rtt_us) && excess > 0;
+	int waited = pq_agg_cell_wait_over(c) && excess > 0;
 	if (c->quic && !(c->loss_pct > 0) && c->rtt_us >= 10000 && !(noise && excess > 0)) {
 		judge_quic(g, pred, excess, worst);
 		return;

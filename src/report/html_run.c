@@ -62,10 +62,10 @@ void pq_html_fidelity(pq_html_page *p)
 				 "from before it was kept); ");
 	pq_out_printf(o, "%zu of %zu were over the host's budget: the hypervisor took more than %.0f %% of the host's "
 			 "CPU time, or the client's and the server's median connections waited, together, more than %.0f %% of "
-			 "the RTT (and %.0f ms) for a CPU inside the machine (%zu cells); %zu on a link that missed its "
-			 "self-check. %zu of %zu cells are marked.",
+			 "the RTT, %.0f %% of the median connection's time and %.0f ms for a CPU inside the machine (%zu "
+			 "cells); %zu on a link that missed its self-check. %zu of %zu cells are marked.",
 		      f->host_over, f->host_known, PQ_HOSTLOAD_STEAL_BUDGET_PCT, 100 * PQ_HOSTLOAD_WAIT_BUDGET_RTT,
-		      PQ_HOSTLOAD_WAIT_FLOOR_US / 1e3, f->wait_over, f->check_missed, f->marked, p->db->ncells);
+		      100 * PQ_HOSTLOAD_WAIT_BUDGET_CONN, PQ_HOSTLOAD_WAIT_FLOOR_US / 1e3, f->wait_over, f->check_missed, f->marked, p->db->ncells);
 	if (isfinite(f->late_p99_max_us))
 		pq_out_printf(o, " The worst cell's release lateness p99 was %.2f ms", f->late_p99_max_us / 1e3);
 	if (isfinite(f->steal_max_pct))

@@ -9,15 +9,29 @@
 
 #include "exp/hostload.h"
 
+/* A span of RTT r and median connection time n, us. */
+static pq_hostload_span span(double r, double n)
+{
+	return (pq_hostload_span){r, n};
+}
+
 static void budget(void **state)
 {
 	(void)state;
 	/* a tenth of the RTT, never under the floor */
-	assert_true(pq_hostload_wait_budget_us(50000) == 5000);
-	assert_true(pq_hostload_wait_budget_us(200000) == 20000);
-	assert_true(pq_hostload_wait_budget_us(1000) == PQ_HOSTLOAD_WAIT_FLOOR_US);
-	assert_true(pq_hostload_wait_budget_us(0) == PQ_HOSTLOAD_WAIT_FLOOR_US);
-	assert_true(pq_hostload_wait_budget_us(-1) == PQ_HOSTLOAD_WAIT_FLOOR_US);
+	assert_true(pq_hostload_wait_budget_us(span(50000, 0)) == 5000);
+	assert_true(pq_hostload_wait_budget_us(span(200000, 0)) == 20000);
+	assert_true(pq_hostload_wait_budget_us(span(1000, 0)) == PQ_HOSTLOAD_WAIT_FLOOR_US);
+	assert_true(pq_hostload_wait_budget_us(span(0, 0)) == PQ_HOSTLOAD_WAIT_FLOOR_US);
+	assert_true(pq_hostload_wait_budget_us(span(-1, -1)) == PQ_HOSTLOAD_WAIT_FLOOR_US);
+	/* a handshake's connection (4 round trips): the RTT's share is the larger */
+	assert_true(pq_hostload_wait_budget_us(span(50000, 200000)) == 5000);
+	/* a transfer's: 1 % of an 8.9 s connection at 35 ms (docs/sweep.md's aws-lowbw, 1 MiB) */
+	assert_true(pq_hostload_wait_budget_us(span(35000, 8.9e6)) == 89000);
+	/* a long connection on a local path: its share still counts */
+	assert_true(pq_hostload_wait_budget_us(span(0, 5e5)) == 5000);
+	/* an unknown connection time leaves the RTT's budget */
+	assert_true(pq_hostload_wait_budget_us(span(50000, NAN)) == 5000);
 }
 
 static void endpoint_wait(void **state)
@@ -34,23 +48,28 @@ static void verdict(void **state)
 {
 	(void)state;
 	/* within both */
-	assert_int_equal(pq_hostload_verdict(2.0, 4000, 50000), 1);
+	assert_int_equal(pq_hostload_verdict(2.0, 4000, span(50000, 0)), 1);
 	/* the endpoints waited over a tenth of a 50 ms round trip: over, whatever the steal */
-	assert_int_equal(pq_hostload_verdict(2.0, 5001, 50000), 0);
-	assert_int_equal(pq_hostload_verdict(-1, 5001, 50000), 0);
+	assert_int_equal(pq_hostload_verdict(2.0, 5001, span(50000, 0)), 0);
+	assert_int_equal(pq_hostload_verdict(-1, 5001, span(50000, 0)), 0);
 	/* the same wait is within the budget of a 100 ms RTT */
-	assert_int_equal(pq_hostload_verdict(2.0, 5001, 100000), 1);
+	assert_int_equal(pq_hostload_verdict(2.0, 5001, span(100000, 0)), 1);
 	/* steal over its budget */
-	assert_int_equal(pq_hostload_verdict(PQ_HOSTLOAD_STEAL_BUDGET_PCT + 0.1, 0, 50000), 0);
-	assert_int_equal(pq_hostload_verdict(PQ_HOSTLOAD_STEAL_BUDGET_PCT, 0, 50000), 1);
+	assert_int_equal(pq_hostload_verdict(PQ_HOSTLOAD_STEAL_BUDGET_PCT + 0.1, 0, span(50000, 0)), 0);
+	assert_int_equal(pq_hostload_verdict(PQ_HOSTLOAD_STEAL_BUDGET_PCT, 0, span(50000, 0)), 1);
 	/* waits unknown: steal alone decides; nothing known: unknown */
-	assert_int_equal(pq_hostload_verdict(3.0, -1, 50000), 1);
-	assert_int_equal(pq_hostload_verdict(-1, -1, 50000), -1);
+	assert_int_equal(pq_hostload_verdict(3.0, -1, span(50000, 0)), 1);
+	assert_int_equal(pq_hostload_verdict(-1, -1, span(50000, 0)), -1);
 	/* waits within, steal unknown: not cleared */
-	assert_int_equal(pq_hostload_verdict(-1, 10, 50000), -1);
+	assert_int_equal(pq_hostload_verdict(-1, 10, span(50000, 0)), -1);
 	/* at 1 ms RTT the floor: 0.9 ms is within, 1.1 ms over */
-	assert_int_equal(pq_hostload_verdict(0, 900, 1000), 1);
-	assert_int_equal(pq_hostload_verdict(0, 1100, 1000), 0);
+	assert_int_equal(pq_hostload_verdict(0, 900, span(1000, 0)), 1);
+	assert_int_equal(pq_hostload_verdict(0, 1100, span(1000, 0)), 0);
+	/* 53 ms of waits: over a 35 ms RTT's budget in a 200 ms connection, within it in 8.9 s */
+	assert_int_equal(pq_hostload_verdict(1.0, 53000, span(35000, 2e5)), 0);
+	assert_int_equal(pq_hostload_verdict(1.0, 53000, span(35000, 8.9e6)), 1);
+	assert_int_equal(pq_hostload_wait_over(90000, span(35000, 8.9e6)), 1);
+	assert_int_equal(pq_hostload_wait_over(NAN, span(35000, 8.9e6)), 0);
 }
 
 int main(void)

@@ -548,6 +548,32 @@ static void fidelity_per_cell(void **state)
 	free(t);
 	pq_agg_free(&a);
 	pq_rdb_close(&db);
+	/* the endpoints' waits: 6 ms is over a tenth of cell 1's 50 ms round trip in its
+	 * connections of 100 ms (the median, read from them); in connections of 0.7 s, a
+	 * transfer's, it is within 1 % of their time; cell 2 reached no last byte (NaN: the
+	 * RTT alone judges) */
+	ts_exec(path, "UPDATE cell SET host_client_wait_p50_us = 4000, host_server_wait_p50_us = 2000 WHERE cell_id < 3;"
+		      "UPDATE conn SET ttlb_us = NULL WHERE cell_id = 2");
+	assert_int_equal(pq_rdb_open(path, &db, &d), 0);
+	assert_float_equal(db.cells[0].fid.conn_p50_us, 100000, 1e-9);
+	assert_true(isnan(db.cells[1].fid.conn_p50_us));
+	assert_int_equal(pq_agg_cell_wait_over(&db.cells[0]), 1);
+	assert_int_equal(pq_agg_cell_wait_over(&db.cells[1]), 0); /* within a tenth of 70 ms */
+	assert_int_equal(pq_agg_build(&db, 1, &a, &d), 0);
+	assert_int_equal(a.fid.wait_over, 1);
+	pq_agg_free(&a);
+	pq_rdb_close(&db);
+	ts_exec(path, "UPDATE conn SET ttlb_us = 700000 + conn_index WHERE cell_id = 1");
+	assert_int_equal(pq_rdb_open(path, &db, &d), 0);
+	assert_float_equal(db.cells[0].fid.conn_p50_us, 700003.5, 1e-6);
+	assert_int_equal(pq_agg_cell_wait_over(&db.cells[0]), 0);
+	assert_int_equal(pq_agg_build(&db, 1, &a, &d), 0);
+	assert_int_equal(a.fid.wait_over, 0);
+	h = page_of(&db, &a);
+	assert_non_null(strstr(h, "1 % of the median connection's time"));
+	free(h);
+	pq_agg_free(&a);
+	pq_rdb_close(&db);
 	unlink(path);
 }
 
