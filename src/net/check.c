@@ -181,43 +181,102 @@ static int measure_rtt(struct socks *s, const pq_check_opts *o, int64_t rtt_cfg,
 	return 0;
 }
 
+double pq_check_rate_from_arrivals(const int64_t *t, const uint64_t *bytes, size_t n, int64_t edge_ns)
+{
+	if (n < 2)
+		return 0;
+	if (edge_ns < 0 || t[n - 1] - t[0] <= 4 * edge_ns) /* too short to lose both ends: keep them */
+		edge_ns = 0;
+	size_t i0 = 0, i1 = n - 1;
+	while (i0 < n - 1 && t[i0] < t[0] + edge_ns)
+		i0++;
+	while (i1 > i0 && t[i1] > t[n - 1] - edge_ns)
+		i1--;
+	if (i1 <= i0 || t[i1] <= t[i0])
+		return 0;
+	uint64_t sum = 0;
+	for (size_t i = i0 + 1; i <= i1; i++)
+		sum += bytes[i];
+	return (double)sum * 8.0 / ((double)(t[i1] - t[i0]) / 1e9);
+}
+
+/* The receive socket's drop count from a message's control data (SO_RXQ_OVFL), or -1. */
+static int64_t rx_drops(struct msghdr *m)
+{
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(m); c; c = CMSG_NXTHDR(m, c))
+		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SO_RXQ_OVFL) {
+			uint32_t v;
+			memcpy(&v, CMSG_DATA(c), sizeof v);
+			return v;
+		}
+	return -1;
+}
+
+#define RATE_DRAIN_NS (3 * PQ_NS_PER_S)
+
 /* Keeps the bottleneck busy for o->rate_ns, sending from `tx` in 1 ms bursts at 1.5x the
  * configured rate (the link's queue, or its unlimited backlog, absorbs the bursts), and
- * measures the rate at which IP bytes (payload + 28) arrive at `rx`: bytes after the first
- * packet over the time from the first to the last arrival. Sleeping between bursts leaves
- * the CPU to the forwarder; a sender that stalls would under-report the rate instead. */
-static int measure_rate(struct socks *s, int dir, uint64_t rate_cfg, uint32_t mtu, const pq_check_opts *o,
-			double *rate)
+ * measures the rate at which the link delivered IP bytes (payload + 28) to `rx`: what
+ * the socket received and what it dropped for want of a reader (a probe starved of a
+ * CPU; the kernel counts them, SO_RXQ_OVFL), each counted with the packet that reported
+ * it, by pq_check_rate_from_arrivals: the first and last edge_ns of arrivals are left
+ * out, as a link with jitter spreads the push's ends by a few standard deviations, which
+ * would read as a lower rate (-4 % at 10 ms). *offered: what the sender handed to its
+ * socket over the push. Sleeping between bursts leaves the CPU to the forwarder. */
+static int measure_rate(struct socks *s, int dir, uint64_t rate_cfg, uint32_t mtu, int64_t edge_ns,
+			const pq_check_opts *o, double *rate, double *offered)
 {
 	int tx = s->fd[dir == PQ_DIR_C2S ? 0 : 1], rx = s->fd[dir == PQ_DIR_C2S ? 1 : 0];
 	static char buf[9000];
 	size_t payload = mtu - PQ_WIRE_IPV4_HDR - PQ_WIRE_UDP_HDR;
 	double ip_bits = (double)mtu * 8.0, sent_bits = 0;
-	int64_t t0 = pq_mono_ns(), first = 0, last = 0, end = t0 + o->rate_ns;
-	uint64_t rx_bytes = 0, rx_pkts = 0;
+	/* what 1.5x the rate sends in the push, and some */
+	size_t cap = (size_t)(1.5 * (double)rate_cfg * ((double)o->rate_ns / 1e9) / ip_bits) + 1024, n = 0;
+	int64_t *at = malloc(cap * sizeof *at);
+	uint64_t *bytes = malloc(cap * sizeof *bytes);
+	int rc = 0;
+	if (!at || !bytes) {
+		rc = PQ_ENOMEM;
+		goto out;
+	}
+	int one = 1;
+	(void)setsockopt(rx, SOL_SOCKET, SO_RXQ_OVFL, &one, sizeof one); /* without it: received only */
 	drain(rx);
+	int64_t t0 = pq_mono_ns(), last = 0, end = t0 + o->rate_ns, drops = -1;
 	for (;;) {
 		int64_t now = pq_mono_ns();
 		double budget = 1.5 * (double)rate_cfg * (double)(now - t0 + PQ_NS_PER_MS) / 1e9;
 		while (now < end && sent_bits < budget && send(tx, buf, payload, 0) == (ssize_t)payload)
 			sent_bits += ip_bits;
-		ssize_t r;
-		while ((r = recv(rx, buf, sizeof buf, 0)) > 0) {
-			int64_t t = pq_mono_ns();
-			if (!rx_pkts++)
-				first = t;
-			else
-				rx_bytes += (uint64_t)r + 28;
-			last = t;
+		for (;;) {
+			char ctl[CMSG_SPACE(sizeof(uint32_t))];
+			struct iovec iov = {buf, sizeof buf};
+			struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl, .msg_controllen = sizeof ctl};
+			ssize_t r = recvmsg(rx, &m, 0);
+			if (r <= 0)
+				break;
+			int64_t d = rx_drops(&m);
+			uint64_t lost = d >= 0 && drops >= 0 && d > drops ? (uint64_t)(d - drops) : 0;
+			drops = d > drops ? d : drops;
+			last = pq_mono_ns();
+			if (n < cap) {
+				at[n] = last;
+				bytes[n++] = (uint64_t)r + 28 + lost * (uint64_t)mtu;
+			}
 		}
-		if (now >= end + 3 * PQ_NS_PER_S || (now >= end && last && now - last > 300 * PQ_NS_PER_MS))
+		if (now >= end + RATE_DRAIN_NS || (now >= end && last && now - last > 300 * PQ_NS_PER_MS))
 			break;
 		struct timespec ts = {0, 1000000};
 		struct pollfd pf = {rx, POLLIN, 0};
 		ppoll(&pf, 1, &ts, NULL);
 	}
-	*rate = last > first ? (double)rx_bytes * 8.0 / ((double)(last - first) / 1e9) : 0;
-	return rx_pkts > 10 ? 0 : PQ_EIO;
+	*rate = pq_check_rate_from_arrivals(at, bytes, n, edge_ns);
+	*offered = sent_bits / ((double)o->rate_ns / 1e9);
+	rc = n > 10 ? 0 : PQ_EIO;
+out:
+	free(at);
+	free(bytes);
+	return rc;
 }
 
 static void measure_loss(struct socks *s, int dir, int n, int64_t delay_ns, int *received)
@@ -322,7 +381,11 @@ void pq_check_judge(pq_check_result *r, const pq_link_config *c, const pq_check_
 		pq_check_dir *cd = &r->dir[dir];
 		if (cd->measured_rate) {
 			cd->rate_err = dc->rate_bps ? cd->rate_bps / (double)dc->rate_bps - 1.0 : 0;
-			cd->rate_ok = cd->rate_bps > 0 && fabs(cd->rate_err) <= o.budget_rate;
+			/* never faster than the rate; at least what it was asked for, less the budget */
+			cd->offered_short = cd->offered_bps > 0 && cd->offered_bps < (1.0 - o.budget_rate) * (double)dc->rate_bps;
+			double asked = cd->offered_short ? cd->offered_bps : (double)dc->rate_bps;
+			cd->rate_ok = cd->rate_bps > 0 && cd->rate_err <= o.budget_rate &&
+				      cd->rate_bps >= (1.0 - o.budget_rate) * asked;
 			r->ok &= cd->rate_ok;
 		}
 		judge_loss(r, dir, dc);
@@ -377,7 +440,9 @@ int pq_check_run(pq_link *l, const pq_check_opts *oin, pq_check_result *r, pq_di
 		pq_check_dir *cd = &r->dir[dir];
 		if (dc->rate_bps && !dc->loss.p && !dc->loss.ge_p) {
 			cd->measured_rate = 1;
-			if (measure_rate(&s, dir, dc->rate_bps, c->mtu, &o, &cd->rate_bps) != 0)
+			/* the push's ends, spread by the jitter: four standard deviations each way */
+			int64_t edge = 4 * (c->dir[0].jitter_ns > c->dir[1].jitter_ns ? c->dir[0].jitter_ns : c->dir[1].jitter_ns);
+			if (measure_rate(&s, dir, dc->rate_bps, c->mtu, edge, &o, &cd->rate_bps, &cd->offered_bps) != 0)
 				cd->rate_bps = 0;
 		}
 		if (pq_loss_mean(&dc->loss) > 0) {

@@ -4,7 +4,8 @@
  *   judged    the forwarder's release lateness (every packet's actual write against its
  *             scheduled time: p99 within PQ_LINK_LATE_BUDGET_NS) and its drops during the
  *             check (none unplanned; configured loss inside the 99 % Wilson interval of
- *             what the loss stage dropped), the rate delivered (paced UDP, within 3 %),
+ *             what the loss stage dropped), the rate delivered (paced UDP, within 3 %
+ *             of the rate, or of what the probe offered when a starved sender offered less),
  *             and the UDP echo's median RTT (within 250 us, on links without jitter or rate),
  *             timed by the kernel's receive timestamps less the echo side's turnaround
  *   reported  the echo as the probe itself saw it (its median and p99 over the link's
@@ -37,6 +38,11 @@ void pq_check_opts_init(pq_check_opts *o);
 typedef struct pq_check_dir {
 	int measured_rate;        /* rate was configured and measured */
 	double rate_bps, rate_err; /* achieved, relative error */
+	/* What the probe's sender handed to its socket over the push (0: unknown). A sender
+	 * starved of a CPU (other cells measured at once) offers less than the rate; the link
+	 * is then judged on delivering what it was offered (offered_short 1). */
+	double offered_bps;
+	int offered_short;
 	int measured_loss;
 	int probes_sent, probes_got; /* loss probes */
 	int loss_by_link;         /* loss counted by the loss stage (else by the probes) */
@@ -73,6 +79,10 @@ void pq_check_probe_from(pq_check_result *r, pq_stats *seen);
 /* The host's noise as the check saw it: the probe's p99 over the link's median (-1 with no
  * echo). */
 double pq_check_probe_tail_ns(const pq_check_result *r);
+/* The rate (bit/s) of n arrivals at times t (ns, in order) of `bytes` each: the bytes
+ * after the first counted arrival over the time to the last, leaving out the arrivals of
+ * the first and last edge_ns (unless the span is under 4 edge_ns); 0 under two arrivals. */
+double pq_check_rate_from_arrivals(const int64_t *t, const uint64_t *bytes, size_t n, int64_t edge_ns);
 /* Every verdict of r from its measured fields and r->link, against c and o (NULL: the
  * defaults); sets the *_ok fields and r->ok. What pq_check_run does once it has measured;
  * a test gives it made-up measurements. */

@@ -49,7 +49,13 @@ void pq_check_format(const pq_check_result *r, char *buf, size_t n)
 	static const char *const names[2] = {"up", "down"};
 	for (int i = 0; i < 2 && len < n; i++) {
 		const pq_check_dir *c = &r->dir[i];
-		if (c->measured_rate)
+		if (c->measured_rate && c->offered_short)
+			len += (size_t)snprintf(buf + len, n - len,
+						"; rate %s %.3f Mbit/s (%+.2f%%; the probe, starved of a CPU, offered only %.3f "
+						"Mbit/s: judged against that)%s",
+						names[i], c->rate_bps / 1e6, c->rate_err * 100, c->offered_bps / 1e6,
+						c->rate_ok ? " OK" : " MISSED");
+		else if (c->measured_rate)
 			len += (size_t)snprintf(buf + len, n - len, "; rate %s %.3f Mbit/s (%+.2f%%)%s", names[i],
 						c->rate_bps / 1e6, c->rate_err * 100, c->rate_ok ? " OK" : " MISSED");
 		if (len < n && c->measured_loss)
@@ -128,6 +134,8 @@ char *pq_check_json(const pq_check_result *r)
 		if (c->measured_rate) {
 			cJSON_AddNumberToObject(x, "rate_bps", c->rate_bps);
 			cJSON_AddNumberToObject(x, "rate_error", c->rate_err);
+			cJSON_AddNumberToObject(x, "rate_offered_bps", c->offered_bps);
+			cJSON_AddBoolToObject(x, "rate_offered_short", c->offered_short);
 			cJSON_AddBoolToObject(x, "rate_ok", c->rate_ok);
 		}
 		if (c->measured_loss) {

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -149,6 +150,86 @@ static void unplanned_drops_fail_planned_ones_do_not(void **state)
 	assert_non_null(strstr(r.link_why, "1 unplanned drops"));
 }
 
+/* A 1 Gbit/s link's rate: 990 Mbit/s delivered of 1.5 Gbit/s offered is within 3 %; 950 is
+ * a miss, and so is an unknown offer (0); 950 delivered of the 960 a probe starved of a CPU
+ * could offer is within (judged against what was offered, which the line says), 198 of 509
+ * is not (a forwarder starved too, its queue overflowing), nor is 1.05 Gbit/s however
+ * little was offered. */
+static void a_starved_probes_offer_is_the_rate_judged(void **state)
+{
+	(void)state;
+	pq_link_config c;
+	pq_check_result r;
+	measured(&c, &r, 200, 0, 0, 200, 30e3);
+	c.dir[1].rate_bps = 1000000000ULL;
+	r.dir[1].measured_rate = 1;
+	r.dir[1].rate_bps = 990e6;
+	r.dir[1].offered_bps = 1.5e9;
+	pq_check_judge(&r, &c, NULL);
+	assert_false(r.dir[1].offered_short);
+	assert_true(r.dir[1].rate_ok);
+	assert_true(r.ok);
+	r.dir[1].rate_bps = 950e6;
+	pq_check_judge(&r, &c, NULL);
+	assert_false(r.ok);
+	r.dir[1].offered_bps = 0;
+	pq_check_judge(&r, &c, NULL);
+	assert_false(r.ok);
+	r.dir[1].offered_bps = 960e6;
+	pq_check_judge(&r, &c, NULL);
+	assert_true(r.dir[1].offered_short);
+	assert_true(r.ok);
+	char line[1024];
+	pq_check_format(&r, line, sizeof line);
+	assert_non_null(strstr(line, "rate down 950.000 Mbit/s (-5.00%; the probe, starved of a CPU, offered only 960.000 "
+				     "Mbit/s: judged against that) OK"));
+	r.dir[1].rate_bps = 198e6;
+	r.dir[1].offered_bps = 509e6;
+	pq_check_judge(&r, &c, NULL);
+	assert_false(r.ok);
+	pq_check_format(&r, line, sizeof line);
+	assert_non_null(strstr(line, "judged against that) MISSED"));
+	r.dir[1].rate_bps = 1.05e9;
+	pq_check_judge(&r, &c, NULL);
+	assert_false(r.ok);
+}
+
+/* The rate from arrivals: 1500-byte packets every 12 us are 1 Gbit/s to the bit; a push
+ * whose first and last 40 ms came at half the rate (a jittery link spreading its ends)
+ * reads low unless those ends are left out; too short a span keeps them; under two
+ * arrivals, nothing. */
+static void the_rate_leaves_out_the_pushs_ends(void **state)
+{
+	(void)state;
+	enum { N = 90000 };
+	int64_t *t = malloc(N * sizeof *t);
+	uint64_t *b = malloc(N * sizeof *b);
+	assert_non_null(t);
+	assert_non_null(b);
+	for (size_t i = 0; i < N; i++) {
+		t[i] = (int64_t)i * 12000;
+		b[i] = 1500;
+	}
+	assert_float_equal(pq_check_rate_from_arrivals(t, b, N, 0), 1e9, 1e-3);
+	/* spread the ends: the first and last 40 ms of packets at half the rate */
+	size_t k = 40000000 / 24000, n = 0;
+	int64_t now = 0;
+	for (size_t i = 0; i < N; i++) {
+		int edge = i < k || i >= N - k;
+		t[n] = now;
+		b[n++] = 1500;
+		now += edge ? 24000 : 12000;
+	}
+	double whole = pq_check_rate_from_arrivals(t, b, n, 0);
+	assert_true(whole < 0.97e9);
+	assert_float_equal(pq_check_rate_from_arrivals(t, b, n, 40000000), 1e9, 1e6); /* within 0.1 % */
+	/* a 0.5 ms push with 1 ms ends: kept */
+	assert_float_equal(pq_check_rate_from_arrivals(t, b, 42, 1000000), pq_check_rate_from_arrivals(t, b, 42, 0), 1e-9);
+	assert_true(pq_check_rate_from_arrivals(t, b, 1, 0) == 0);
+	free(t);
+	free(b);
+}
+
 /* The probe's median is still judged: a link 1 ms long is wrong whatever the forwarder says. */
 static void the_probes_median_is_judged(void **state)
 {
@@ -232,6 +313,8 @@ int main(void)
 		cmocka_unit_test(the_links_lateness_is_judged),
 		cmocka_unit_test(unplanned_drops_fail_planned_ones_do_not),
 		cmocka_unit_test(the_probes_median_is_judged),
+		cmocka_unit_test(a_starved_probes_offer_is_the_rate_judged),
+		cmocka_unit_test(the_rate_leaves_out_the_pushs_ends),
 		cmocka_unit_test(loss_counted_by_the_link),
 		cmocka_unit_test(without_accounting_the_probes_decide),
 		cmocka_unit_test(no_echo_fails),
