@@ -213,6 +213,7 @@ static int64_t rx_drops(struct msghdr *m)
 }
 
 #define RATE_DRAIN_NS (3 * PQ_NS_PER_S)
+#define RATE_MAX_ARRIVALS (1u << 20)
 
 /* Keeps the bottleneck busy for o->rate_ns, sending from `tx` in 1 ms bursts at 1.5x the
  * configured rate (the link's queue, or its unlimited backlog, absorbs the bursts), and
@@ -230,8 +231,10 @@ static int measure_rate(struct socks *s, int dir, uint64_t rate_cfg, uint32_t mt
 	static char buf[9000];
 	size_t payload = mtu - PQ_WIRE_IPV4_HDR - PQ_WIRE_UDP_HDR;
 	double ip_bits = (double)mtu * 8.0, sent_bits = 0;
-	/* what 1.5x the rate sends in the push, and some */
-	size_t cap = (size_t)(1.5 * (double)rate_cfg * ((double)o->rate_ns / 1e9) / ip_bits) + 1024, n = 0;
+	/* what 1.5x the rate sends in the push, and some; past RATE_MAX_ARRIVALS (12 Gbit/s for
+	 * a second) the rate is that of the arrivals kept, the push's first part */
+	double want = 1.5 * (double)rate_cfg * ((double)o->rate_ns / 1e9) / ip_bits + 1024;
+	size_t cap = want < RATE_MAX_ARRIVALS ? (size_t)want : RATE_MAX_ARRIVALS, n = 0;
 	int64_t *at = malloc(cap * sizeof *at);
 	uint64_t *bytes = malloc(cap * sizeof *bytes);
 	int rc = 0;
