@@ -60,7 +60,7 @@ static int load(const struct report_opts *o, const char *path, pq_rdb *db, pq_ag
 	pq_diag d = {0};
 	if (pq_rdb_open(path, db, &d) < 0)
 		return pq_cli_fail(PATH, "%s", pq_diag_msg(&d));
-	if (o->clean_only && pq_agg_keep_clean(db, path, &d) < 0) {
+	if (o->clean_only && pq_agg_keep_clean(db, path, "--clean-only", &d) < 0) {
 		pq_rdb_close(db);
 		return pq_cli_fail(PATH, "%s", pq_diag_msg(&d));
 	}

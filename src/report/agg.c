@@ -196,7 +196,7 @@ int pq_agg_cell_marked(const pq_rdb_cell *c)
 	return c->fid.link_ok == 0 || c->fid.host_ok == 0 || c->fid.check_ok == 0;
 }
 
-int pq_agg_keep_clean(pq_rdb *db, const char *path, pq_diag *d)
+int pq_agg_keep_clean(pq_rdb *db, const char *path, const char *what, pq_diag *d)
 {
 	size_t k = 0, dropped = 0;
 	for (size_t i = 0; i < db->ncells; i++) {
@@ -208,12 +208,12 @@ int pq_agg_keep_clean(pq_rdb *db, const char *path, pq_diag *d)
 	if (!k)
 		return pq_diag_set(d, PQ_ERANGE,
 				   "%s: every one of its %zu cells was measured on a link or host over its budget (or a "
-				   "link that missed its self-check): nothing is left with --clean-only", path, dropped);
+				   "link that missed its self-check): nothing is left with %s", path, dropped, what);
 	db->ncells = k;
 	size_t len = strlen(db->note);
 	snprintf(db->note + len, sizeof db->note - len,
-		 "%s--clean-only: %zu cells measured on a link or host over its budget, or on a link that missed "
-		 "its self-check, are left out of every table, figure and verdict.", len ? " " : "", dropped);
+		 "%s%s: %zu cells measured on a link or host over its budget, or on a link that missed "
+		 "its self-check, are left out of every table, figure and verdict.", len ? " " : "", what, dropped);
 	return (int)(dropped > (size_t)INT32_MAX ? INT32_MAX : dropped);
 }
 

@@ -334,10 +334,10 @@ double pq_agg_endpoint_wait_us(const pq_rdb_fidelity *f);
  * its median connection's time, exp/hostload.h); 0 within or not measured. */
 int pq_agg_cell_wait_over(const pq_rdb_cell *c);
 
-/* --clean-only: leaves out of db every marked cell (pq_agg_cell_marked), says so in
- * db->note (which the key table's notes print), and returns how many were left out;
- * PQ_ERANGE (with *d naming the file) when no cell is left. */
-int pq_agg_keep_clean(pq_rdb *db, const char *path, pq_diag *d) PQ_MUST_USE;
+/* Leaves out of db every marked cell (pq_agg_cell_marked), says so in db->note (which the
+ * key table's notes print, led by `what`, the caller's name for asking it), and returns how
+ * many were left out; PQ_ERANGE (with *d naming the file and `what`) when no cell is left. */
+int pq_agg_keep_clean(pq_rdb *db, const char *path, const char *what, pq_diag *d) PQ_MUST_USE;
 
 /* The dimensions are the descriptor table's (exp/dim.h, pq_dims[]): the report walks it
  * for every dimension stored in a cell column; a->vary lists those whose stored value

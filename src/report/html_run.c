@@ -152,7 +152,7 @@ void pq_html_manifest(pq_html_page *p)
 	table_dump(o, &p->db->run, skip);
 	pq_out_printf(o, "<h2 id=\"checks\">Link self-checks</h2>");
 	if (!p->db->link_check.nrows)
-		pq_out_printf(o, "<p>No link was checked (a remote server, or --no-check).</p>");
+		pq_out_printf(o, "<p>No link was checked (a remote server, or a sweep asked not to check its links).</p>");
 	else
 		table_dump(o, &p->db->link_check, skip);
 }
