@@ -418,10 +418,7 @@ static int conn_median(const pq_rdb *db, pq_rdb_cell *c, const char *path, pq_di
 	for (size_t k = c->c0; k < c->c0 + c->nc; k++)
 		if (isfinite(db->conns[k].ttlb_us))
 			v[n++] = db->conns[k].ttlb_us;
-	if (n) {
-		pq_stats_sort(v, n);
-		c->fid.conn_p50_us = pq_stats_quantile(v, n, PQ_STATS_MEDIAN);
-	}
+	c->fid.conn_p50_us = pq_stats_median(v, n);
 	free(v);
 	return 0;
 }

@@ -73,8 +73,7 @@ static void wait_summary(double *v, size_t n, double *p50, double *max)
 	*p50 = *max = -1;
 	if (!n)
 		return;
-	pq_stats_sort(v, n);
-	*p50 = pq_stats_quantile(v, n, PQ_STATS_MEDIAN);
+	*p50 = pq_stats_median(v, n);
 	*max = v[n - 1];
 }
 
@@ -112,8 +111,7 @@ void pq_exp_row_endpoints(cellrun *r, const pq_server_stats *st)
 		for (size_t i = 0; i < r->res.n; i++)
 			if (r->res.recs[i].t[PQ_PH_TTLB] >= 0)
 				v[n++] = (double)r->res.recs[i].t[PQ_PH_TTLB] / 1e3;
-		double max;
-		wait_summary(v, n, &r->conn_p50_us, &max);
+		r->conn_p50_us = n ? pq_stats_median(v, n) : -1;
 	}
 	free(v);
 	w->host_group_nice = pq_sched_group_nice();

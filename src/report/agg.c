@@ -69,12 +69,6 @@ static int same_group(const pq_rdb_cell *a, const pq_rdb_cell *b)
 	       strcmp(a->group, b->group) == 0;
 }
 
-static double median_of(double *v, size_t n)
-{
-	pq_stats_sort(v, n);
-	return pq_stats_quantile(v, n, PQ_STATS_MEDIAN);
-}
-
 /* A description of microseconds, shown in milliseconds: every figure divided by 1000
  * after it was computed, so it is the views' number over 1000, bit for bit. */
 static void desc_to_ms(pq_ci_desc *c)
@@ -150,7 +144,7 @@ static int fill_group(pq_agg_group *g, const pq_rdb *db, size_t first, size_t la
 	for (int p = 0; g->browser && p < PQ_AGG_BR_PARTS; p++)
 		pq_stats_sort(g->br[p], g->nbr[p]);
 	/* bytes on TCP: the message in one record */
-	g->br_ch_bytes = nch ? median_of(ch, nch) + PQ_WIRE_TLS_RECORD_HDR : NAN;
+	g->br_ch_bytes = nch ? pq_stats_median(ch, nch) + PQ_WIRE_TLS_RECORD_HDR : NAN;
 	free(ch);
 	for (int p = 0; p < PQ_AGG_PHASES; p++) {
 		if (g->n[p] && pq_ci_describe(g->v[p], g->n[p], &g->desc[p], d) < 0) {
@@ -162,7 +156,7 @@ static int fill_group(pq_agg_group *g, const pq_rdb *db, size_t first, size_t la
 		for (size_t k = 0; k < g->n[p]; k++)
 			g->v[p][k] /= 1e3;
 	}
-	g->min_rtt_ms = median_of(mr, nmr);
+	g->min_rtt_ms = pq_stats_median(mr, nmr);
 	/* QUIC has no tcp_info: the link's RTT is the path's. */
 	if (g->cell->quic && g->cell->rtt_us > 0)
 		g->min_rtt_ms = (double)g->cell->rtt_us / 1e3;

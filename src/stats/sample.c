@@ -74,6 +74,12 @@ void pq_stats_rank(size_t n, unsigned permille, size_t *lo, double *frac)
 	*frac = (double)(h % 1000) / 1000.0;
 }
 
+double pq_stats_median(double *v, size_t n)
+{
+	pq_stats_sort(v, n);
+	return pq_stats_quantile(v, n, PQ_STATS_MEDIAN);
+}
+
 double pq_stats_quantile(const double *sorted, size_t n, unsigned permille)
 {
 	size_t lo;

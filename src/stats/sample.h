@@ -41,6 +41,8 @@ void pq_stats_rank(size_t n, unsigned permille, size_t *lo, double *frac);
 double pq_stats_quantile(const double *sorted, size_t n, unsigned permille);
 /* Sorts v[0..n-1] ascending (NaN-free input). */
 void pq_stats_sort(double *v, size_t n);
+/* The median of v[0..n-1] (PQ_STATS_MEDIAN), which it sorts; NaN when n = 0. */
+double pq_stats_median(double *v, size_t n);
 
 void pq_stats_init(pq_stats *s);
 void pq_stats_dispose(pq_stats *s);

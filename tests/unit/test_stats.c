@@ -171,6 +171,11 @@ static void quantile_definition(void **state)
 	assert_true(pq_stats_quantile(x, 4, 5000) == 4); /* clamped */
 	assert_true(pq_stats_quantile(one, 1, 999) == 7);
 	assert_true(isnan(pq_stats_quantile(x, 0, 500)));
+	/* the median of values in any order: sorted, then Q at 500 */
+	double z[4] = {4, 1, 3, 2};
+	assert_true(pq_stats_median(z, 4) == 2.5);
+	assert_true(z[0] == 1 && z[3] == 4);
+	assert_true(isnan(pq_stats_median(z, 0)));
 	/* 21 values 0..20: p95 is exactly the 20th (h = 19, no interpolation), not the
 	 * nearest-rank 20th-of-21 nor an interpolation past it. */
 	double y[21];
