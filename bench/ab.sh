@@ -3,8 +3,8 @@
 # order, the back-off, the client's loop, a forwarder setting) moves a sweep's wall time
 # and its cells over a budget, with the other build as the peer measured in the same run
 # (absolute times drift on a shared VM; the ratio of alternated runs does not). Per run:
-# the wall time, the cells, those marked (over the link's or the host's budget), those
-# measured again, the endpoints' mean median wait for a CPU (client plus server, per
+# the wall time, the cells, those marked (over the link's or the host's budget), those on
+# a link whose self-check missed (the report marks them too), those measured again, the endpoints' mean median wait for a CPU (client plus server, per
 # cell); then each build's mean wall time and B's speed-up over A.
 #   A=/tmp/pqtls-before B=build/pqtls ROUNDS=2 bash bench/ab.sh --preset loss --connections 30
 # The arguments are the sweep's (a preset or spec scaled down, options); each run writes a
@@ -32,7 +32,7 @@ else
 	trap 'rm -rf "$T"' EXIT
 fi
 echo "ab: A=$A${A_ENV:+ ($A_ENV)}, B=$B${B_ENV:+ ($B_ENV)}; sweep $*; rounds: $ROUNDS; load $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-6s %-2s %9s %6s %7s %6s %10s\n' round bld wall-s cells marked again wait-us
+printf '%-6s %-2s %9s %6s %7s %6s %6s %10s\n' round bld wall-s cells marked check again wait-us
 declare -A sum
 for r in $(seq 1 "$ROUNDS"); do
 	for v in A B; do
@@ -50,10 +50,10 @@ for r in $(seq 1 "$ROUNDS"); do
 		s=$(echo "$t1 - $t0" | bc)
 		sum[$v]=$(echo "${sum[$v]:-0} + $s" | bc)
 		again=$(grep -o '[0-9]* cells\? measured again' "$T/$v$r.log" | grep -o '^[0-9]*' || echo 0)
-		read -r cells marked wait < <(sqlite3 -separator ' ' "file:$db?mode=ro" \
-			"SELECT COUNT(*), SUM(link_ok = 0 OR host_ok = 0),
+		read -r cells marked check wait < <(sqlite3 -separator ' ' "file:$db?mode=ro" \
+			"SELECT COUNT(*), SUM(link_ok = 0 OR host_ok = 0), SUM(link_check_ok = 0),
 			 CAST(AVG(COALESCE(host_client_wait_p50_us, 0) + COALESCE(host_server_wait_p50_us, 0)) AS INTEGER) FROM cell")
-		printf '%-6s %-2s %9.1f %6s %7s %6s %10s\n' "$r" $v "$s" "$cells" "$marked" "${again:-0}" "$wait"
+		printf '%-6s %-2s %9.1f %6s %7s %6s %6s %10s\n' "$r" $v "$s" "$cells" "$marked" "${check:-0}" "${again:-0}" "$wait"
 	done
 done
 a=$(echo "${sum[A]} / $ROUNDS" | bc -l)

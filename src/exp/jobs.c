@@ -12,6 +12,7 @@
 
 #include "core/child.h"
 #include "core/clock.h"
+#include "core/plock.h"
 #include "core/proc.h"
 #include "core/wire.h"
 #include "exp/cellcfg.h"
@@ -413,7 +414,14 @@ int pq_exp_run_jobs(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store 
 		return pq_exp_run(g, chains, st, o, sum, d);
 	if (jobs > PQ_EXP_JOBS_MAX)
 		jobs = PQ_EXP_JOBS_MAX;
-	disp D = {.g = g, .o = o, .d = d, .t0 = pq_clock_now(&pq_clock_mono), .pr = {.total = g->n},
+	/* The workers' self-checks that need a CPU of their own take turns (runner.h). */
+	pq_exp_run_opts jo = *o;
+	pq_plock lock = PQ_PLOCK_NONE;
+	pq_diag ld;
+	if (!o->no_check && pq_plock_new(&lock, &ld) < 0 && o->log)
+		fprintf(o->log, "jobs: %s; the links' self-checks may run at the same moment\n", pq_diag_msg(&ld));
+	jo.check_lock = &lock;
+	disp D = {.g = g, .o = &jo, .d = d, .t0 = pq_clock_now(&pq_clock_mono), .pr = {.total = g->n},
 		  .cpu_budget = PQ_EXP_JOBS_CPU_BUDGET * (double)pq_proc_ncpu(), .cpu_per_conn_s = -1};
 	pq_exp_run_summary_init(sum);
 	int rc = 0;
@@ -477,5 +485,6 @@ out:
 	free(D.w);
 	free(D.cpu);
 	free(D.est_s);
+	pq_plock_free(&lock);
 	return rc;
 }

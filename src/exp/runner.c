@@ -6,6 +6,7 @@
 #include <sys/resource.h>
 
 #include "core/clock.h"
+#include "core/plock.h"
 #include "core/units.h"
 #include "core/wire.h"
 #include "exp/hostload.h"
@@ -215,6 +216,41 @@ static void cell_eff(cellrun *r, const linkrun *lr)
 			r->eff.mss = (int)r->res.recs[i].mss;
 }
 
+/* The link's self-check, up to PQ_EXP_CHECK_TRIES times until one is within budget. */
+static int check_tries(pq_store *st, const pq_exp_cell *c, const char *desc, const char *backend,
+		       const pq_exp_run_opts *o, linkrun *lr, pq_exp_run_summary *sum, pq_diag *d)
+{
+	char line[1024] = "";
+	int rc;
+	for (int attempt = 1; attempt <= PQ_EXP_CHECK_TRIES; attempt++) {
+		pq_check_result cr;
+		if ((rc = pq_check_run(lr->link, NULL, &cr, d)) < 0)
+			return pq_diag_prefix(d, rc, "link self-check (%s)", desc);
+		if ((rc = pq_store_link_check(st, c->link_key, desc, backend, &cr, &lr->check_id, d)) < 0)
+			return rc;
+		sum->checks++;
+		sum->checks_missed += !cr.ok;
+		double tail = pq_check_probe_tail_ns(&cr);
+		if (tail > sum->probe_tail_max_ns)
+			sum->probe_tail_max_ns = tail;
+		pq_check_format(&cr, line, sizeof line);
+		if (o->log)
+			fprintf(o->log, "link check%s: %s\n", attempt > 1 ? " (again)" : "", line);
+		lr->check_ok = cr.ok;
+		if (cr.ok)
+			return 0;
+	}
+	if (o->strict)
+		return pq_diag_set(d, PQ_EVERIFY,
+				   "the link self-check failed %d times for %s: %s (stored in link_check; strict: the "
+				   "sweep stops)",
+				   PQ_EXP_CHECK_TRIES, desc, line);
+	if (o->log)
+		fprintf(o->log, "link check: missed %d times; measuring anyway, its cells marked (link_check_ok 0)\n",
+			PQ_EXP_CHECK_TRIES);
+	return 0;
+}
+
 static int link_up(const pq_exp_grid *g, const pq_exp_cell *c, pq_store *st, const pq_exp_run_opts *o,
 		   linkrun *lr, pq_exp_run_summary *sum, pq_diag *d)
 {
@@ -247,34 +283,17 @@ static int link_up(const pq_exp_grid *g, const pq_exp_cell *c, pq_store *st, con
 	lr->check_ok = -1;
 	if (o->no_check)
 		return pq_store_link_check(st, c->link_key, desc, backend, NULL, &lr->check_id, d);
-	char line[1024] = "";
-	for (int attempt = 1; attempt <= PQ_EXP_CHECK_TRIES; attempt++) {
-		pq_check_result cr;
-		if ((rc = pq_check_run(lr->link, NULL, &cr, d)) < 0)
-			return pq_diag_prefix(d, rc, "link self-check (%s)", desc);
-		if ((rc = pq_store_link_check(st, c->link_key, desc, backend, &cr, &lr->check_id, d)) < 0)
-			return rc;
-		sum->checks++;
-		sum->checks_missed += !cr.ok;
-		double tail = pq_check_probe_tail_ns(&cr);
-		if (tail > sum->probe_tail_max_ns)
-			sum->probe_tail_max_ns = tail;
-		pq_check_format(&cr, line, sizeof line);
-		if (o->log)
-			fprintf(o->log, "link check%s: %s\n", attempt > 1 ? " (again)" : "", line);
-		lr->check_ok = cr.ok;
-		if (cr.ok)
-			return 0;
-	}
-	if (o->strict)
-		return pq_diag_set(d, PQ_EVERIFY,
-				   "the link self-check failed %d times for %s: %s (stored in link_check; strict: the "
-				   "sweep stops)",
-				   PQ_EXP_CHECK_TRIES, desc, line);
-	if (o->log)
-		fprintf(o->log, "link check: missed %d times; measuring anyway, its cells marked (link_check_ok 0)\n",
-			PQ_EXP_CHECK_TRIES);
-	return 0;
+	int alone = o->check_lock && pq_check_wants_cpu(&lc);
+	int64_t waited = 0;
+	if (alone && (rc = pq_plock_hold(o->check_lock, &pq_clock_mono, &waited, d)) < 0)
+		return rc;
+	if (alone && o->log && waited >= PQ_EXP_CHECK_WAIT_SAY_NS)
+		fprintf(o->log, "link check: waited %.1f s for another cell's check of a fast link to end\n",
+			(double)waited / 1e9);
+	rc = check_tries(st, c, desc, backend, o, lr, sum, d);
+	if (alone)
+		pq_plock_release(o->check_lock);
+	return rc;
 }
 
 static void report(const pq_exp_run_opts *o, pq_exp_progress *p, int64_t t0, const char *arm)

@@ -33,6 +33,7 @@
 #include "net/linkcfg.h"
 
 #define PQ_EXP_CHECK_TRIES 3
+#define PQ_EXP_CHECK_WAIT_SAY_NS 100000000LL /* a wait this long for another cell's check is logged */
 
 typedef struct pq_exp_progress {
 	size_t done, total, skipped;
@@ -77,6 +78,10 @@ typedef struct pq_exp_run_opts {
 	/* The pqtls binary each cell's server is exec'd from (exp/srvproc.h); NULL: forked
 	 * only (unit tests, whose binary is not pqtls). */
 	const char *server_exe;
+	/* Workers measuring cells at once (exp/jobs.h) share this lock: a self-check that needs
+	 * a CPU of its own (pq_check_wants_cpu) holds it, so no two run at the same moment.
+	 * NULL: none (one cell at a time). */
+	const struct pq_plock *check_lock;
 } pq_exp_run_opts;
 
 #define PQ_EXP_REMEASURE_DEFAULT 1

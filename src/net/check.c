@@ -397,6 +397,11 @@ void pq_check_judge(pq_check_result *r, const pq_link_config *c, const pq_check_
 	}
 }
 
+int pq_check_wants_cpu(const pq_link_config *c)
+{
+	return c->dir[0].rate_bps >= PQ_CHECK_ALONE_BPS || c->dir[1].rate_bps >= PQ_CHECK_ALONE_BPS;
+}
+
 int pq_check_run(pq_link *l, const pq_check_opts *oin, pq_check_result *r, pq_diag *d)
 {
 	pq_check_opts o;

@@ -90,6 +90,14 @@ void pq_check_judge(pq_check_result *r, const pq_link_config *c, const pq_check_
 
 int pq_check_run(pq_link *l, const pq_check_opts *o, pq_check_result *r, pq_diag *d) PQ_MUST_USE;
 
+/* Whether a check of c needs a CPU of its own: its push (1.5 x the rate, for rate_ns) at
+ * PQ_CHECK_ALONE_BPS or more keeps the probe and the forwarder busy, and two such pushes at
+ * once on this 2-vCPU VM starved both forwarders (ttlb at full size: 18 of 19 checks of
+ * each 1 Gbit/s link missed, delivering 5-940 Mbit/s, while up to six ran in the same
+ * second; the first, alone, was within). A push at 1 Mbit/s costs next to nothing. */
+#define PQ_CHECK_ALONE_BPS 100000000ULL
+int pq_check_wants_cpu(const pq_link_config *c);
+
 /* One line: "rtt 70.000 ms: median 70.031 ms (+0.031) OK; link: lateness ... OK; ...;
  * host (not judged): probe p99 +3.412 ms over its median, steal 12.0 %, run queue 3 -> 4;
  * backend userspace; within budget" */

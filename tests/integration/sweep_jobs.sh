@@ -112,6 +112,31 @@ rc=0
 [ "$rc" = 0 ] || fail "a serial sweep took the workers' fault (exit $rc)"
 echo "ok: a worker without links hands its cell back; the others measure the whole grid"
 
+# Self-checks of fast links take turns: two workers bring up a 1 Gbit/s link each at the
+# same moment (two arms, one trial); the second's check waits for the first's to end
+# (its 1 s pushes keep a CPU busy; run at once, both starved) and the log says so. A
+# 1 Mbit/s link's checks need no CPU of their own and do not wait.
+cat >"$TMP/fast.spec" <<'SPEC'
+name = jobs-fast-check
+rtt = 40ms
+rate = 1Gbit
+trials = 1
+connections = 2
+[arm ecdsa]
+sig = ecdsa-p256
+[arm mldsa]
+sig = ml-dsa-44
+SPEC
+"$P" sweep "$TMP/fast.spec" --jobs 2 --out "$TMP/fast.db" >"$TMP/fast.out" 2>"$TMP/fast.err" ||
+	{ cat "$TMP/fast.err"; fail "the fast-link sweep failed"; }
+n=$(grep -c "waited .* s for another cell's check of a fast link" "$TMP/fast.err" || true)
+[ "$n" = 1 ] || { cat "$TMP/fast.err"; fail "the second fast-link check did not wait for the first ($n waits said)"; }
+sed "s/1Gbit/1Mbit/" "$TMP/fast.spec" >"$TMP/slow.spec"
+"$P" sweep "$TMP/slow.spec" --jobs 2 --out "$TMP/slow.db" >"$TMP/slow.out" 2>"$TMP/slow.err" ||
+	{ cat "$TMP/slow.err"; fail "the slow-link sweep failed"; }
+! grep -q "for another cell's check" "$TMP/slow.err" || { cat "$TMP/slow.err"; fail "a 1 Mbit/s check waited"; }
+echo "ok: the self-checks of two 1 Gbit/s links took turns; those of 1 Mbit/s links did not wait"
+
 # SIGKILL to the process that dispatches (the sweep's measuring process) while workers
 # measure: every stored cell is whole, the workers end (after their cells) and leave no
 # namespace, and the same command measures exactly the rest.
