@@ -79,7 +79,7 @@ typedef struct pq_exp_run_opts {
 	 * only (unit tests, whose binary is not pqtls). */
 	const char *server_exe;
 	/* Workers measuring cells at once (exp/jobs.h) share this lock: a self-check that needs
-	 * a CPU of its own (pq_check_wants_cpu) holds it, so no two run at the same moment.
+	 * a CPU of its own (a fast link: pq_link_config_fast) holds it, so no two run at the same moment.
 	 * NULL: none (one cell at a time). */
 	const struct pq_plock *check_lock;
 } pq_exp_run_opts;

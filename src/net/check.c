@@ -29,7 +29,14 @@ void pq_check_opts_init(pq_check_opts *o)
 	o->budget_median_ns = 250 * PQ_NS_PER_US;
 	o->budget_rate = 0.03;
 	o->loss_probes = 4000;
-	o->rate_ns = 1 * PQ_NS_PER_S;
+	o->rate_ns = 0;
+}
+
+int64_t pq_check_push_ns(int64_t rate_ns, uint64_t rate_bps)
+{
+	if (rate_ns > 0)
+		return rate_ns;
+	return rate_bps >= PQ_LINK_FAST_BPS ? PQ_CHECK_FAST_PUSH_NS : PQ_NS_PER_S;
 }
 
 void pq_check_wilson(int k, int n, double *lo, double *hi)
@@ -200,30 +207,41 @@ double pq_check_rate_from_arrivals(const int64_t *t, const uint64_t *bytes, size
 	return (double)sum * 8.0 / ((double)(t[i1] - t[i0]) / 1e9);
 }
 
-/* The receive socket's drop count from a message's control data (SO_RXQ_OVFL), or -1. */
-static int64_t rx_drops(struct msghdr *m)
+/* From a message's control data: the receive socket's drop count (SO_RXQ_OVFL; -1 none)
+ * and the time the kernel took the datagram in (SO_TIMESTAMPNS, CLOCK_REALTIME; *at
+ * unchanged when none). */
+static int64_t rx_meta(struct msghdr *m, int64_t *at)
 {
+	int64_t drops = -1;
 	for (struct cmsghdr *c = CMSG_FIRSTHDR(m); c; c = CMSG_NXTHDR(m, c))
 		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SO_RXQ_OVFL) {
 			uint32_t v;
 			memcpy(&v, CMSG_DATA(c), sizeof v);
-			return v;
+			drops = v;
+		} else if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS) {
+			struct timespec ts;
+			memcpy(&ts, CMSG_DATA(c), sizeof ts);
+			*at = (int64_t)ts.tv_sec * PQ_NS_PER_S + ts.tv_nsec;
 		}
-	return -1;
+	return drops;
 }
 
 #define RATE_DRAIN_NS (3 * PQ_NS_PER_S)
 #define RATE_MAX_ARRIVALS (1u << 20)
 
-/* Keeps the bottleneck busy for o->rate_ns, sending from `tx` in 1 ms bursts at 1.5x the
- * configured rate (the link's queue, or its unlimited backlog, absorbs the bursts), and
- * measures the rate at which the link delivered IP bytes (payload + 28) to `rx`: what
- * the socket received and what it dropped for want of a reader (a probe starved of a
- * CPU; the kernel counts them, SO_RXQ_OVFL), each counted with the packet that reported
- * it, by pq_check_rate_from_arrivals: the first and last edge_ns of arrivals are left
- * out, as a link with jitter spreads the push's ends by a few standard deviations, which
- * would read as a lower rate (-4 % at 10 ms). *offered: what the sender handed to its
- * socket over the push. Sleeping between bursts leaves the CPU to the forwarder. */
+/* Keeps the bottleneck busy for pq_check_push_ns, sending from `tx` in 1 ms bursts at
+ * PQ_CHECK_PUSH_OVER times the configured rate (the link's queue, or its unlimited
+ * backlog, absorbs the bursts), and measures the rate at which the link delivered IP
+ * bytes (payload + 28) to `rx`: what the socket received and what it dropped for want of
+ * a reader (a probe starved of a CPU; the kernel counts them, SO_RXQ_OVFL), each counted
+ * with the packet that reported it, at the time the kernel took each in (SO_TIMESTAMPNS:
+ * a receiver that reads late, beside other cells, read the times late and spread, which
+ * read 1 Gbit/s as 3-18 % low in 11 of 15 checks while the forwarder kept its times), by
+ * pq_check_rate_from_arrivals: the first and last
+ * edge_ns of arrivals are left out, as a link with jitter spreads the push's ends by a
+ * few standard deviations, which would read as a lower rate (-4 % at 10 ms). *offered:
+ * what the sender handed to its socket over the push. Sleeping between bursts leaves the
+ * CPU to the forwarder. */
 static int measure_rate(struct socks *s, int dir, uint64_t rate_cfg, uint32_t mtu, int64_t edge_ns,
 			const pq_check_opts *o, double *rate, double *offered)
 {
@@ -231,9 +249,10 @@ static int measure_rate(struct socks *s, int dir, uint64_t rate_cfg, uint32_t mt
 	static char buf[9000];
 	size_t payload = mtu - PQ_WIRE_IPV4_HDR - PQ_WIRE_UDP_HDR;
 	double ip_bits = (double)mtu * 8.0, sent_bits = 0;
-	/* what 1.5x the rate sends in the push, and some; past RATE_MAX_ARRIVALS (12 Gbit/s for
-	 * a second) the rate is that of the arrivals kept, the push's first part */
-	double want = 1.5 * (double)rate_cfg * ((double)o->rate_ns / 1e9) / ip_bits + 1024;
+	int64_t push_ns = pq_check_push_ns(o->rate_ns, rate_cfg);
+	/* what the push sends, and some; past RATE_MAX_ARRIVALS (12 Gbit/s for a second) the
+	 * rate is that of the arrivals kept, the push's first part */
+	double want = PQ_CHECK_PUSH_OVER * (double)rate_cfg * ((double)push_ns / 1e9) / ip_bits + 1024;
 	size_t cap = want < RATE_MAX_ARRIVALS ? (size_t)want : RATE_MAX_ARRIVALS, n = 0;
 	int64_t *at = malloc(cap * sizeof *at);
 	uint64_t *bytes = malloc(cap * sizeof *bytes);
@@ -245,25 +264,26 @@ static int measure_rate(struct socks *s, int dir, uint64_t rate_cfg, uint32_t mt
 	int one = 1;
 	(void)setsockopt(rx, SOL_SOCKET, SO_RXQ_OVFL, &one, sizeof one); /* without it: received only */
 	drain(rx);
-	int64_t t0 = pq_mono_ns(), last = 0, end = t0 + o->rate_ns, drops = -1;
+	int64_t t0 = pq_mono_ns(), last = 0, end = t0 + push_ns, drops = -1;
 	for (;;) {
 		int64_t now = pq_mono_ns();
-		double budget = 1.5 * (double)rate_cfg * (double)(now - t0 + PQ_NS_PER_MS) / 1e9;
+		double budget = PQ_CHECK_PUSH_OVER * (double)rate_cfg * (double)(now - t0 + PQ_NS_PER_MS) / 1e9;
 		while (now < end && sent_bits < budget && send(tx, buf, payload, 0) == (ssize_t)payload)
 			sent_bits += ip_bits;
 		for (;;) {
-			char ctl[CMSG_SPACE(sizeof(uint32_t))];
+			char ctl[CMSG_SPACE(sizeof(uint32_t)) + CMSG_SPACE(sizeof(struct timespec))];
 			struct iovec iov = {buf, sizeof buf};
 			struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl, .msg_controllen = sizeof ctl};
 			ssize_t r = recvmsg(rx, &m, 0);
 			if (r <= 0)
 				break;
-			int64_t d = rx_drops(&m);
+			int64_t kt = real_ns();
+			int64_t d = rx_meta(&m, &kt);
 			uint64_t lost = d >= 0 && drops >= 0 && d > drops ? (uint64_t)(d - drops) : 0;
 			drops = d > drops ? d : drops;
 			last = pq_mono_ns();
 			if (n < cap) {
-				at[n] = last;
+				at[n] = kt;
 				bytes[n++] = (uint64_t)r + 28 + lost * (uint64_t)mtu;
 			}
 		}
@@ -274,7 +294,7 @@ static int measure_rate(struct socks *s, int dir, uint64_t rate_cfg, uint32_t mt
 		ppoll(&pf, 1, &ts, NULL);
 	}
 	*rate = pq_check_rate_from_arrivals(at, bytes, n, edge_ns);
-	*offered = sent_bits / ((double)o->rate_ns / 1e9);
+	*offered = sent_bits / ((double)push_ns / 1e9);
 	rc = n > 10 ? 0 : PQ_EIO;
 out:
 	free(at);
@@ -395,11 +415,6 @@ void pq_check_judge(pq_check_result *r, const pq_link_config *c, const pq_check_
 		if (cd->measured_loss)
 			r->ok &= cd->loss_ok;
 	}
-}
-
-int pq_check_wants_cpu(const pq_link_config *c)
-{
-	return c->dir[0].rate_bps >= PQ_CHECK_ALONE_BPS || c->dir[1].rate_bps >= PQ_CHECK_ALONE_BPS;
 }
 
 int pq_check_run(pq_link *l, const pq_check_opts *oin, pq_check_result *r, pq_diag *d)

@@ -30,10 +30,25 @@ typedef struct pq_check_opts {
 	int64_t budget_median_ns; /* |median - configured| allowed (default 250 us) */
 	double budget_rate;       /* relative rate error allowed (default 3 %) */
 	int loss_probes;          /* probes per direction when loss is configured (default 4000) */
-	int64_t rate_ns;          /* how long to push each rate-limited direction (default 1 s) */
+	/* How long to push each rate-limited direction: 0 (the default) is 1 s, or
+	 * PQ_CHECK_FAST_PUSH_NS on a direction of PQ_LINK_FAST_BPS or more (pq_check_push_ns) */
+	int64_t rate_ns;
 } pq_check_opts;
 
 void pq_check_opts_init(pq_check_opts *o);
+
+/* The push sends PQ_CHECK_PUSH_OVER times the rate, so the bottleneck stays busy however
+ * the sender is scheduled. On a fast direction it lasts PQ_CHECK_FAST_PUSH_NS: the
+ * forwarder, busy from end to end, must not be busy for a whole second. The kernel's fair
+ * server (Linux 6.12 on) then gives waiting tasks of the normal class 50 ms of each second
+ * on its CPU, real-time class or not, and the forwarder stalls for them: a check of a
+ * 1 Gbit/s link beside another cell missed 3 times in 4 with the forwarder waiting 50 ms
+ * per 1 s push, its release lateness p99 40-42 ms. 0.6 s at 1 Gbit/s still counts 60,000
+ * arrivals. */
+#define PQ_CHECK_PUSH_OVER 1.2
+#define PQ_CHECK_FAST_PUSH_NS (600 * PQ_NS_PER_MS)
+/* How long a direction of this rate is pushed, given o->rate_ns (0: by the rate). */
+int64_t pq_check_push_ns(int64_t rate_ns, uint64_t rate_bps);
 
 typedef struct pq_check_dir {
 	int measured_rate;        /* rate was configured and measured */
@@ -89,14 +104,6 @@ double pq_check_rate_from_arrivals(const int64_t *t, const uint64_t *bytes, size
 void pq_check_judge(pq_check_result *r, const pq_link_config *c, const pq_check_opts *o);
 
 int pq_check_run(pq_link *l, const pq_check_opts *o, pq_check_result *r, pq_diag *d) PQ_MUST_USE;
-
-/* Whether a check of c needs a CPU of its own: its push (1.5 x the rate, for rate_ns) at
- * PQ_CHECK_ALONE_BPS or more keeps the probe and the forwarder busy, and two such pushes at
- * once on this 2-vCPU VM starved both forwarders (ttlb at full size: 18 of 19 checks of
- * each 1 Gbit/s link missed, delivering 5-940 Mbit/s, while up to six ran in the same
- * second; the first, alone, was within). A push at 1 Mbit/s costs next to nothing. */
-#define PQ_CHECK_ALONE_BPS 100000000ULL
-int pq_check_wants_cpu(const pq_link_config *c);
 
 /* One line: "rtt 70.000 ms: median 70.031 ms (+0.031) OK; link: lateness ... OK; ...;
  * host (not judged): probe p99 +3.412 ms over its median, steal 12.0 %, run queue 3 -> 4;

@@ -121,6 +121,11 @@ int pq_link_config_validate(const pq_link_config *c, pq_diag *d)
 	return 0;
 }
 
+int pq_link_config_fast(const pq_link_config *c)
+{
+	return c->dir[0].rate_bps >= PQ_LINK_FAST_BPS || c->dir[1].rate_bps >= PQ_LINK_FAST_BPS;
+}
+
 int64_t pq_link_config_rtt_ns(const pq_link_config *c)
 {
 	return c->dir[0].delay_ns + c->dir[1].delay_ns;

@@ -70,6 +70,13 @@ int pq_link_config_validate(const pq_link_config *c, pq_diag *d) PQ_MUST_USE;
 /* Both directions' delay summed: what a ping across the link should show. */
 int64_t pq_link_config_rtt_ns(const pq_link_config *c);
 
+/* A fast link: one whose rate (either direction, PQ_LINK_FAST_BPS or more) keeps the
+ * userspace forwarder busy while it is used at that rate; on this 2-vCPU VM a forwarder
+ * carries 1.5 Gbit/s with a CPU of its own and little to spare. The runner gives such
+ * links' self-checks turns (exp/runner.h) and the check pushes them briefly (net/check.h). */
+#define PQ_LINK_FAST_BPS 100000000ULL
+int pq_link_config_fast(const pq_link_config *c);
+
 /* Splits a round-trip time over the two directions: the server->client half rounded
  * down, client->server the rest, so the two always add up to rtt_ns. */
 void pq_link_config_set_rtt(pq_link_config *c, int64_t rtt_ns);

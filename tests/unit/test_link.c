@@ -328,6 +328,23 @@ static void queue_and_burst_parsing(void **state)
 	assert_non_null(strstr(d.msg, "'x' is not a probability"));
 }
 
+/* A fast link: 100 Mbit/s or more in either direction; no rate limit is not fast (the
+ * forwarder is then as fast as the machine, and nothing paces it). */
+static void fast_links(void **state)
+{
+	(void)state;
+	pq_link_config c;
+	pq_link_config_init(&c);
+	assert_false(pq_link_config_fast(&c));
+	c.dir[PQ_DIR_S2C].rate_bps = PQ_LINK_FAST_BPS - 1;
+	assert_false(pq_link_config_fast(&c));
+	c.dir[PQ_DIR_C2S].rate_bps = PQ_LINK_FAST_BPS;
+	assert_true(pq_link_config_fast(&c));
+	c.dir[PQ_DIR_C2S].rate_bps = 1000000;
+	c.dir[PQ_DIR_S2C].rate_bps = 1000000000ULL;
+	assert_true(pq_link_config_fast(&c));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -338,6 +355,7 @@ int main(void)
 		cmocka_unit_test(sh_failure_quotes_command), cmocka_unit_test(rtt_split),
 		cmocka_unit_test(lateness_budget),
 		cmocka_unit_test(queue_and_burst_parsing),
+		cmocka_unit_test(fast_links),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -198,6 +198,22 @@ static void a_starved_probes_offer_is_the_rate_judged(void **state)
  * whose first and last 40 ms came at half the rate (a jittery link spreading its ends)
  * reads low unless those ends are left out; too short a span keeps them; under two
  * arrivals, nothing. */
+/* A direction is pushed for a second, a fast one (the forwarder busy throughout) for
+ * PQ_CHECK_FAST_PUSH_NS, under the kernel's 950 ms; a length asked for is kept. */
+static void the_push_is_short_on_fast_links(void **state)
+{
+	(void)state;
+	assert_int_equal(pq_check_push_ns(0, 1000000), PQ_NS_PER_S);
+	assert_int_equal(pq_check_push_ns(0, PQ_LINK_FAST_BPS - 1), PQ_NS_PER_S);
+	assert_int_equal(pq_check_push_ns(0, PQ_LINK_FAST_BPS), PQ_CHECK_FAST_PUSH_NS);
+	assert_int_equal(pq_check_push_ns(0, 1000000000ULL), PQ_CHECK_FAST_PUSH_NS);
+	assert_true(PQ_CHECK_FAST_PUSH_NS < 950 * PQ_NS_PER_MS);
+	assert_int_equal(pq_check_push_ns(250 * PQ_NS_PER_MS, 1000000000ULL), 250 * PQ_NS_PER_MS);
+	pq_check_opts o;
+	pq_check_opts_init(&o);
+	assert_int_equal(o.rate_ns, 0);
+}
+
 static void the_rate_leaves_out_the_pushs_ends(void **state)
 {
 	(void)state;
@@ -315,6 +331,7 @@ int main(void)
 		cmocka_unit_test(the_probes_median_is_judged),
 		cmocka_unit_test(a_starved_probes_offer_is_the_rate_judged),
 		cmocka_unit_test(the_rate_leaves_out_the_pushs_ends),
+		cmocka_unit_test(the_push_is_short_on_fast_links),
 		cmocka_unit_test(loss_counted_by_the_link),
 		cmocka_unit_test(without_accounting_the_probes_decide),
 		cmocka_unit_test(no_echo_fails),
