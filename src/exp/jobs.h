@@ -6,7 +6,10 @@
  * trial, arms shuffled per trial), preferring a worker whose link is already the cell's,
  * so links are brought up once per worker. What is stored per cell does not depend on N:
  * a run of 8 at once merges with a shard measured one at a time, and resuming skips
- * stored cells whatever N was.
+ * stored cells whatever N was. Each fast link (net/linkcfg.h pq_link_config_fast) is
+ * self-checked once, by the dispatcher, before the workers start, so that its 1 Gbit/s
+ * push does not run beside the cells in flight; the workers store their cells against
+ * that check (exp/runner.h prechecked).
  *
  * Concurrency guards the measurement: a cell whose RTT is small against its CPU work runs
  * with few neighbours (pq_exp_jobs_limit), and the dispatcher lets fewer cells run at once

@@ -33,7 +33,6 @@
 #include "net/linkcfg.h"
 
 #define PQ_EXP_CHECK_TRIES 3
-#define PQ_EXP_CHECK_WAIT_SAY_NS 100000000LL /* a wait this long for another cell's check is logged */
 
 typedef struct pq_exp_progress {
 	size_t done, total, skipped;
@@ -78,11 +77,19 @@ typedef struct pq_exp_run_opts {
 	/* The pqtls binary each cell's server is exec'd from (exp/srvproc.h); NULL: forked
 	 * only (unit tests, whose binary is not pqtls). */
 	const char *server_exe;
-	/* Workers measuring cells at once (exp/jobs.h) share this lock: a self-check that needs
-	 * a CPU of its own (a fast link: pq_link_config_fast) holds it, so no two run at the same moment.
-	 * NULL: none (one cell at a time). */
-	const struct pq_plock *check_lock;
+	/* Links checked once for the whole sweep (exp/jobs.h: each fast link, with the machine
+	 * to itself, before the cells start): bringing up one of these, the runner stores its
+	 * cells against that check instead of checking again. NULL/0: none. */
+	const struct pq_exp_prechecked *prechecked;
+	size_t nprechecked;
 } pq_exp_run_opts;
+
+/* A link's stored self-check and its verdict, by the link's key. */
+typedef struct pq_exp_prechecked {
+	const char *link_key;
+	int64_t check_id;
+	int ok; /* 1 within budget, 0 missed every try */
+} pq_exp_prechecked;
 
 #define PQ_EXP_REMEASURE_DEFAULT 1
 #define PQ_EXP_REMEASURE_MAX 5
@@ -154,6 +161,9 @@ int pq_exp_runner_new(const pq_exp_grid *g, const pq_exp_chains *chains, pq_stor
 /* Measures and stores one cell. An error is the sweep's (store, link up, strict); the
  * cell's own failures are stored in its row and counted in *oc. */
 int pq_exp_runner_cell(pq_exp_runner *R, const pq_exp_cell *c, pq_exp_cell_outcome *oc, pq_diag *d) PQ_MUST_USE;
+/* Brings up cell c's link (taking down the one up) and self-checks it, as its first cell
+ * would (stored; up to PQ_EXP_CHECK_TRIES); *out names the check. The link stays up. */
+int pq_exp_runner_check_link(pq_exp_runner *R, const pq_exp_cell *c, pq_exp_prechecked *out, pq_diag *d) PQ_MUST_USE;
 /* Takes the link down and frees (NULL: nothing); an error taking the link down. */
 int pq_exp_runner_free(pq_exp_runner *R, pq_diag *d);
 

@@ -72,8 +72,9 @@ int64_t pq_link_config_rtt_ns(const pq_link_config *c);
 
 /* A fast link: one whose rate (either direction, PQ_LINK_FAST_BPS or more) keeps the
  * userspace forwarder busy while it is used at that rate; on this 2-vCPU VM a forwarder
- * carries 1.5 Gbit/s with a CPU of its own and little to spare. The runner gives such
- * links' self-checks turns (exp/runner.h) and the check pushes them briefly (net/check.h). */
+ * carries 1.5 Gbit/s with a CPU of its own and little to spare. A sweep of cells at once
+ * checks such links once, with the machine to itself (exp/jobs.h), and the check pushes
+ * them briefly (net/check.h). */
 #define PQ_LINK_FAST_BPS 100000000ULL
 int pq_link_config_fast(const pq_link_config *c);
 
