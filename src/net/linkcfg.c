@@ -40,11 +40,13 @@ void pq_link_config_init(pq_link_config *c)
 	}
 }
 
-static int check_prob(double v, const char *dir, const char *what, pq_diag *d)
+/* `what` is the caller's name for the input (pq_name_of), `part` which of its numbers
+ * ("" for the only one). */
+static int check_prob(double v, const char *dir, const char *what, const char *part, pq_diag *d)
 {
 	if (!(v >= 0 && v <= 1))
-		return pq_diag_set(d, PQ_ERANGE, "%s %s: %g%% is not a probability (accepted: 0%% to 100%%)",
-				   dir, what, v * 100);
+		return pq_diag_set(d, PQ_ERANGE, "%s %s%s%s: %g%% is not a probability (accepted: 0%% to 100%%)",
+				   dir, what, *part ? " " : "", part, v * 100);
 	return 0;
 }
 
@@ -60,18 +62,19 @@ static int validate_dir(const pq_dir_cfg *c, const char *dir, const pq_name *nam
 				   pq_fmt_duration(a, sizeof a, c->jitter_ns),
 				   pq_fmt_duration(b, sizeof b, PQ_LINK_MAX_DELAY_NS));
 	int rc;
-	if ((rc = check_prob(c->loss.p, dir, "loss", d)) || (rc = check_prob(c->loss.ge_p, dir, "burst-loss p", d)) ||
-	    (rc = check_prob(c->loss.ge_r, dir, "burst-loss r", d)) ||
-	    (rc = check_prob(c->loss.loss_bad, dir, "burst-loss loss in bad state", d)) ||
-	    (rc = check_prob(c->loss.loss_good, dir, "burst-loss loss in good state", d)))
+	const char *loss = pq_name_of(names, "loss"), *burst = pq_name_of(names, "burst_loss");
+	if ((rc = check_prob(c->loss.p, dir, loss, "", d)) || (rc = check_prob(c->loss.ge_p, dir, burst, "p", d)) ||
+	    (rc = check_prob(c->loss.ge_r, dir, burst, "r", d)) ||
+	    (rc = check_prob(c->loss.loss_bad, dir, burst, "loss in bad state", d)) ||
+	    (rc = check_prob(c->loss.loss_good, dir, burst, "loss in good state", d)))
 		return rc;
 	if (c->loss.ge_p > 0 && c->loss.ge_r <= 0)
-		return pq_diag_set(d, PQ_EINVAL, "%s burst-loss: r (bad -> good) must be above 0 when p is "
-				   "set, or the link stays bad for ever", dir);
+		return pq_diag_set(d, PQ_EINVAL, "%s %s: r (bad -> good) must be above 0 when p is "
+				   "set, or the link stays bad for ever", dir, burst);
 	if (c->loss.p > 0 && c->loss.ge_p > 0)
 		return pq_diag_set(d, PQ_EINVAL,
 				   "%s: choose either %s (Bernoulli) or %s (Gilbert-Elliott), not both",
-				   dir, pq_name_of(names, "loss"), pq_name_of(names, "burst_loss"));
+				   dir, loss, burst);
 	if (c->loss.unit != PQ_LOSS_UNIT_SEGMENT && c->loss.unit != PQ_LOSS_UNIT_BURST)
 		return pq_diag_set(d, PQ_EINVAL, "%s %s: %d is no unit of loss (accepted: %s)", dir,
 				   pq_name_of(names, "loss_unit"), c->loss.unit, PQ_LOSS_UNIT_CHOICES);

@@ -57,6 +57,14 @@ static void config_rejects_bad_values(void **state)
 	pq_link_config_init(&c);
 	c.dir[0].loss.p = 1.5;
 	expect_bad(&c, "150% is not a probability");
+	/* the loss model's inputs are named as the caller names them */
+	static const pq_name spec_names[] = {{"burst_loss", "loss-model"}, {NULL, NULL}};
+	pq_link_config_init(&c);
+	c.names = spec_names;
+	c.dir[1].loss.ge_p = 2;
+	expect_bad(&c, "downlink (server->client) loss-model p: 200% is not a probability");
+	c.dir[1].loss.ge_p = 0.01;
+	expect_bad(&c, "loss-model: r (bad -> good) must be above 0");
 	pq_link_config_init(&c);
 	c.mtu = 500;
 	expect_bad(&c, "mtu: 500");
