@@ -358,21 +358,34 @@ static cellrun *cell_new(const pq_exp_runner *R, const pq_exp_cell *c)
 	return r;
 }
 
-/* What put a measured cell over budget, in words. */
-int pq_exp_runner_check_link(pq_exp_runner *R, const pq_exp_cell *c, pq_exp_prechecked *out, pq_diag *d)
+/* Takes the link that is up down and brings up c's, self-checked (link_up). *no_link:
+ * the error (if any) came from bringing c's link up, so nothing of a cell was measured. */
+static int switch_link(pq_exp_runner *R, const pq_exp_cell *c, int *no_link, pq_diag *d)
 {
 	int rc = 0;
+	*no_link = 0;
 	if (R->lr.link && (rc = pq_link_down(R->lr.link, d)) < 0)
 		return rc;
 	R->lr.link = NULL;
 	R->cur_link = NULL;
-	if ((rc = link_up(R->g, c, R->st, R->o, &R->lr, R->sum, d)) < 0)
+	if ((rc = link_up(R->g, c, R->st, R->o, &R->lr, R->sum, d)) < 0) {
+		*no_link = 1;
 		return rc;
+	}
 	R->cur_link = c->link_key;
-	*out = (pq_exp_prechecked){.link_key = c->link_key, .check_id = R->lr.check_id, .ok = R->lr.check_ok};
 	return 0;
 }
 
+int pq_exp_runner_check_link(pq_exp_runner *R, const pq_exp_cell *c, pq_exp_prechecked *out, pq_diag *d)
+{
+	int no_link, rc = switch_link(R, c, &no_link, d);
+	if (rc == 0)
+		*out = (pq_exp_prechecked){.link_key = c->link_key, .check_id = R->lr.check_id, .ok = R->lr.check_ok};
+	return rc;
+}
+
+/* Measures cell c on its link (brought up when it is not the one up), again while it is
+ * over a budget (o->remeasure), and stores the last attempt. */
 int pq_exp_runner_cell(pq_exp_runner *R, const pq_exp_cell *c, pq_exp_cell_outcome *oc, pq_diag *d)
 {
 	const pq_exp_grid *g = R->g;
@@ -380,17 +393,9 @@ int pq_exp_runner_cell(pq_exp_runner *R, const pq_exp_cell *c, pq_exp_cell_outco
 	int rc = 0;
 	memset(oc, 0, sizeof *oc);
 	oc->cpu_share = oc->cpu_per_conn_s = -1;
-	if (!g->server[0] && (!R->cur_link || strcmp(R->cur_link, c->link_key) != 0)) {
-		if (R->lr.link && (rc = pq_link_down(R->lr.link, d)) < 0)
-			return rc;
-		R->lr.link = NULL;
-		R->cur_link = NULL;
-		if ((rc = link_up(g, c, R->st, o, &R->lr, R->sum, d)) < 0) {
-			oc->no_link = 1; /* nothing of the cell measured or stored */
-			return rc;
-		}
-		R->cur_link = c->link_key;
-	}
+	if (!g->server[0] && (!R->cur_link || strcmp(R->cur_link, c->link_key) != 0) &&
+	    (rc = switch_link(R, c, &oc->no_link, d)) < 0)
+		return rc; /* with no_link: nothing of the cell measured or stored */
 	cellrun *r = NULL;
 	/* A cell over the link's or the host's budget is measured again, up to o->remeasure
 	 * times; the last attempt is stored (marked if it is over too). */

@@ -113,6 +113,25 @@ static int64_t real_ns(void)
 	return (int64_t)ts.tv_sec * PQ_NS_PER_S + ts.tv_nsec;
 }
 
+/* From a message's control data: the receive socket's drop count (SO_RXQ_OVFL; -1 none)
+ * and the time the kernel took the datagram in (SO_TIMESTAMPNS, CLOCK_REALTIME; *at
+ * unchanged when none). */
+static int64_t rx_meta(struct msghdr *m, int64_t *at)
+{
+	int64_t drops = -1;
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(m); c; c = CMSG_NXTHDR(m, c))
+		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SO_RXQ_OVFL) {
+			uint32_t v;
+			memcpy(&v, CMSG_DATA(c), sizeof v);
+			drops = v;
+		} else if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS) {
+			struct timespec ts;
+			memcpy(&ts, CMSG_DATA(c), sizeof ts);
+			*at = (int64_t)ts.tv_sec * PQ_NS_PER_S + ts.tv_nsec;
+		}
+	return drops;
+}
+
 /* One probe from fd, with the kernel's receive time (*at; the time now when the kernel
  * gave none). 1 when one was read. */
 static int recv_probe(int fd, struct probe *p, int64_t *at)
@@ -123,12 +142,7 @@ static int recv_probe(int fd, struct probe *p, int64_t *at)
 	if (recvmsg(fd, &m, 0) != (ssize_t)sizeof *p)
 		return 0;
 	*at = real_ns();
-	for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c))
-		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS) {
-			struct timespec ts;
-			memcpy(&ts, CMSG_DATA(c), sizeof ts);
-			*at = (int64_t)ts.tv_sec * PQ_NS_PER_S + ts.tv_nsec;
-		}
+	(void)rx_meta(&m, at);
 	return 1;
 }
 
@@ -207,25 +221,6 @@ double pq_check_rate_from_arrivals(const int64_t *t, const uint64_t *bytes, size
 	return (double)sum * 8.0 / ((double)(t[i1] - t[i0]) / 1e9);
 }
 
-/* From a message's control data: the receive socket's drop count (SO_RXQ_OVFL; -1 none)
- * and the time the kernel took the datagram in (SO_TIMESTAMPNS, CLOCK_REALTIME; *at
- * unchanged when none). */
-static int64_t rx_meta(struct msghdr *m, int64_t *at)
-{
-	int64_t drops = -1;
-	for (struct cmsghdr *c = CMSG_FIRSTHDR(m); c; c = CMSG_NXTHDR(m, c))
-		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SO_RXQ_OVFL) {
-			uint32_t v;
-			memcpy(&v, CMSG_DATA(c), sizeof v);
-			drops = v;
-		} else if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS) {
-			struct timespec ts;
-			memcpy(&ts, CMSG_DATA(c), sizeof ts);
-			*at = (int64_t)ts.tv_sec * PQ_NS_PER_S + ts.tv_nsec;
-		}
-	return drops;
-}
-
 #define RATE_DRAIN_NS (3 * PQ_NS_PER_S)
 #define RATE_MAX_ARRIVALS (1u << 20)
 
@@ -234,14 +229,12 @@ static int64_t rx_meta(struct msghdr *m, int64_t *at)
  * backlog, absorbs the bursts), and measures the rate at which the link delivered IP
  * bytes (payload + 28) to `rx`: what the socket received and what it dropped for want of
  * a reader (a probe starved of a CPU; the kernel counts them, SO_RXQ_OVFL), each counted
- * with the packet that reported it, at the time the kernel took each in (SO_TIMESTAMPNS:
- * a receiver that reads late, beside other cells, read the times late and spread, which
- * read 1 Gbit/s as 3-18 % low in 11 of 15 checks while the forwarder kept its times), by
- * pq_check_rate_from_arrivals: the first and last
- * edge_ns of arrivals are left out, as a link with jitter spreads the push's ends by a
- * few standard deviations, which would read as a lower rate (-4 % at 10 ms). *offered:
- * what the sender handed to its socket over the push. Sleeping between bursts leaves the
- * CPU to the forwarder. */
+ * with the packet that reported it, at the time the kernel took each in (rx_meta: a
+ * receiver that reads late, beside other cells, would read the times late and spread), by
+ * pq_check_rate_from_arrivals: the first and last edge_ns of arrivals are left out, as a
+ * link with jitter spreads the push's ends by a few standard deviations, which would read
+ * as a lower rate (-4 % at 10 ms). *offered: what the sender handed to its socket over
+ * the push. Sleeping between bursts leaves the CPU to the forwarder. */
 static int measure_rate(struct socks *s, int dir, uint64_t rate_cfg, uint32_t mtu, int64_t edge_ns,
 			const pq_check_opts *o, double *rate, double *offered)
 {
