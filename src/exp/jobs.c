@@ -17,6 +17,7 @@
 #include "exp/cellcfg.h"
 #include "exp/jobs_int.h"
 #include "exp/point.h"
+#include "net/fwd.h"
 #include "net/linkcfg.h"
 
 enum { W_STARTING = -2, W_IDLE = -1 }; /* else the cell in flight */
@@ -467,6 +468,7 @@ int pq_exp_run_jobs(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store 
 		jobs = PQ_EXP_JOBS_MAX;
 	pq_exp_run_opts jo = *o;
 	pq_exp_prechecked *pre = NULL;
+	pq_fwd_spin_pool *pool = NULL;
 	disp D = {.g = g, .o = &jo, .d = d, .t0 = pq_clock_now(&pq_clock_mono), .pr = {.total = g->n},
 		  .cpu_budget = PQ_EXP_JOBS_CPU_BUDGET * (double)pq_proc_ncpu(), .cpu_per_conn_s = -1};
 	pq_exp_run_summary_init(sum);
@@ -503,6 +505,9 @@ int pq_exp_run_jobs(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store 
 	/* No SQLite connection crosses the fork (exp/store.h): the owner's is closed while
 	 * the workers write, its lock kept. */
 	pq_store_suspend(st);
+	/* The workers' forwarders share one spin budget (net/fwd.h); without the mapping each
+	 * keeps its own, as a link alone does. */
+	jo.spin_pool = pool = pq_fwd_spin_pool_new();
 	rc = start_workers(&D, jobs, chains, st);
 	pq_exp_jobs_caps_init(&D.caps, D.nw);
 	D.cap_shown = D.nw;
@@ -534,5 +539,6 @@ out:
 	free(D.cpu);
 	free(D.est_s);
 	free(pre);
+	pq_fwd_spin_pool_free(pool);
 	return rc;
 }

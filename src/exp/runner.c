@@ -270,6 +270,7 @@ static int link_up(const pq_exp_grid *g, const pq_exp_cell *c, pq_store *st, con
 	lo.pcap_path = NULL;
 	lo.log = o->log;
 	lo.fault_late_ns = o->fault_link_late_ns;
+	lo.spin_pool = o->spin_pool;
 	lo.caps = o->caps;
 	if ((rc = pq_link_up(&lc, &lo, &lr->link, d)) < 0)
 		return pq_diag_prefix(d, rc, "link (%s)", desc);

@@ -64,6 +64,9 @@ typedef struct pq_exp_run_opts {
 	/* The forwarder's tuning (comp_ns, early_ns, nice, rt_prio, batch_ns: the same
 	 * environment `pqtls link` reads, docs/link.md); NULL: pq_link_opts_init's. */
 	const struct pq_link_opts *link_tune;
+	/* The forwarders' shared spin budget (net/fwd.h), made by exp/jobs.c for its workers'
+	 * links; NULL: each link's own. */
+	struct pq_fwd_spin_pool *spin_pool;
 	/* The nice value each cell's client threads and server process run at (core/sched.h),
 	 * so that other work inside the machine delays the measured connections less;
 	 * PQ_SCHED_NICE_KEEP: as they are. The sweep's default: PQ_EXP_ENDPOINT_NICE. The

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sched.h>
 #include <stdio.h>
+#include <sys/mman.h>
 #include <sys/epoll.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -94,11 +95,34 @@ int64_t pq_fwd_spin_ns(int64_t early_ns)
 	return early_ns >= 0 && early_ns <= 10 * PQ_NS_PER_MS ? early_ns : PQ_FWD_DEFAULT_EARLY_NS;
 }
 
-void pq_fwd_spin_init(pq_fwd_spin *s, int rt)
+pq_fwd_spin_pool *pq_fwd_spin_pool_new(void)
+{
+	void *p = mmap(NULL, sizeof(pq_fwd_spin_pool), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	return p == MAP_FAILED ? NULL : p; /* zeroed by the kernel */
+}
+
+void pq_fwd_spin_pool_free(pq_fwd_spin_pool *p)
+{
+	if (p)
+		munmap(p, sizeof *p);
+}
+
+void pq_fwd_spin_init(pq_fwd_spin *s, int rt, pq_fwd_spin_pool *pool)
 {
 	s->window_start = INT64_MIN;
 	s->spent = 0;
 	s->budget = rt ? PQ_FWD_RT_SPIN_WINDOW_NS * PQ_FWD_RT_SPIN_SHARE / 100 : 0;
+	s->pool = rt ? pool : NULL;
+}
+
+/* May the forwarders together spin in the window of `now`? The first to see a new window
+ * resets it; a charge racing that reset may be lost, which only lets one more spin in. */
+static int pool_ok(pq_fwd_spin_pool *p, int64_t now)
+{
+	int64_t w = now / PQ_FWD_RT_SPIN_WINDOW_NS, seen = __atomic_load_n(&p->window, __ATOMIC_ACQUIRE);
+	if (seen != w && __atomic_compare_exchange_n(&p->window, &seen, w, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		__atomic_store_n(&p->spent, 0, __ATOMIC_RELEASE);
+	return __atomic_load_n(&p->spent, __ATOMIC_ACQUIRE) < PQ_FWD_RT_SPIN_WINDOW_NS * PQ_FWD_POOL_SPIN_SHARE / 100;
 }
 
 int pq_fwd_spin_ok(pq_fwd_spin *s, int64_t now)
@@ -109,13 +133,16 @@ int pq_fwd_spin_ok(pq_fwd_spin *s, int64_t now)
 		s->window_start = now;
 		s->spent = 0;
 	}
-	return s->spent < s->budget;
+	return s->spent < s->budget && (!s->pool || pool_ok(s->pool, now));
 }
 
 void pq_fwd_spin_charge(pq_fwd_spin *s, int64_t ns)
 {
-	if (ns > 0)
-		s->spent += ns;
+	if (ns <= 0)
+		return;
+	s->spent += ns;
+	if (s->pool)
+		__atomic_add_fetch(&s->pool->spent, ns, __ATOMIC_ACQ_REL);
 }
 
 static void *fwd_main(void *arg)
@@ -123,7 +150,7 @@ static void *fwd_main(void *arg)
 	pq_fwd *f = arg;
 	int stop = 0;
 	pq_fwd_spin spin;
-	pq_fwd_spin_init(&spin, f->rt_prio > 0);
+	pq_fwd_spin_init(&spin, f->rt_prio > 0, f->spin_pool);
 	__atomic_store_n(&f->tid, (int)gettid(), __ATOMIC_RELEASE);
 	/* No timer slack (the default lets the kernel defer a timed wake-up by 50 us; the
 	 * real-time class has none anyway). A higher CFS weight for when the real-time class
@@ -229,6 +256,7 @@ int pq_fwd_start(pq_fwd *f, const pq_link_config *cfg, const int64_t comp_ns[2],
 	f->rt_prio = rt_prio < 0 ? 0 : rt_prio > PQ_FWD_RT_PRIO_MAX ? PQ_FWD_RT_PRIO_MAX : rt_prio;
 	int64_t fault = tune ? tune->fault_late_ns : 0;
 	f->fault_late_ns = fault < 0 ? 0 : fault > PQ_FWD_FAULT_LATE_MAX_NS ? PQ_FWD_FAULT_LATE_MAX_NS : fault;
+	f->spin_pool = tune ? tune->spin_pool : NULL;
 	f->timer_fd = f->stop_fd = f->epoll_fd = -1;
 	/* Priority inheritance: a stats reader holding the lock cannot keep a real-time
 	 * forwarder waiting behind other work. */

@@ -53,19 +53,39 @@ typedef struct pq_fwd_tune {
 	int rt_prio;
 	int64_t batch_ns;
 	int64_t fault_late_ns;
+	struct pq_fwd_spin_pool *spin_pool; /* shared with the machine's other forwarders; NULL: none */
 } pq_fwd_tune;
 
 /* The busy-wait lead the thread uses for a requested early_ns (< 0 or above 10 ms: the
  * default). */
 int64_t pq_fwd_spin_ns(int64_t early_ns);
 
+/* The spin budget the machine's real-time forwarders share when several links are up at
+ * once (a sweep's workers, each forwarder in a process of its own: a shared mapping made
+ * before they fork): together at most PQ_FWD_POOL_SPIN_SHARE % of one CPU in each
+ * PQ_FWD_RT_SPIN_WINDOW_NS of the monotonic clock (windows aligned to it, so every process
+ * counts the same ones). Each forwarder's spin is taken from the endpoints of every cell
+ * in flight: twelve 1 Mbit/s links spinning 150 us before each release made those
+ * endpoints wait three times as often over their budget as no spin did (docs/link.md). */
+#define PQ_FWD_POOL_SPIN_SHARE 10 /* percent of one CPU, all forwarders together */
+typedef struct pq_fwd_spin_pool {
+	int64_t window; /* the window's index (monotonic ns / PQ_FWD_RT_SPIN_WINDOW_NS) */
+	int64_t spent;  /* ns spun in it, by every forwarder */
+} pq_fwd_spin_pool;
+/* A zeroed pool in a shared anonymous mapping (inherited by forked children); NULL when
+ * the mapping is refused. pq_fwd_spin_pool_free(NULL) does nothing. */
+pq_fwd_spin_pool *pq_fwd_spin_pool_new(void);
+void pq_fwd_spin_pool_free(pq_fwd_spin_pool *p);
+
 /* The spin budget: in the real-time class at most PQ_FWD_RT_SPIN_SHARE % of each
  * PQ_FWD_RT_SPIN_WINDOW_NS (a window starts at the first question after the last one
- * ended); in the normal class (rt 0) unlimited. Times are passed in. */
+ * ended), and within the shared pool's when there is one; in the normal class (rt 0)
+ * unlimited (it competes for the CPU as an equal). Times are passed in. */
 typedef struct pq_fwd_spin {
 	int64_t window_start, spent, budget; /* budget 0: unlimited */
+	pq_fwd_spin_pool *pool;              /* NULL: this forwarder's budget alone */
 } pq_fwd_spin;
-void pq_fwd_spin_init(pq_fwd_spin *s, int rt);
+void pq_fwd_spin_init(pq_fwd_spin *s, int rt, pq_fwd_spin_pool *pool);
 int pq_fwd_spin_ok(pq_fwd_spin *s, int64_t now); /* may it spin now? */
 void pq_fwd_spin_charge(pq_fwd_spin *s, int64_t ns);
 
@@ -84,6 +104,7 @@ typedef struct pq_fwd {
 	int running;
 	volatile int stop_req; /* set (atomically) by pq_fwd_stop: the spin loop may never reach epoll */
 	int64_t fault_late_ns; /* tests: every release this much late (pq_fwd_tune) */
+	pq_fwd_spin_pool *spin_pool; /* pq_fwd_tune's */
 	pthread_mutex_t mu;  /* guards path stats and `late` against pq_fwd_stats_get */
 	pq_late late;        /* release lateness: the link's life and the current window */
 	uint64_t win_hint;   /* releases in the largest window taken: room for the next one */

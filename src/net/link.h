@@ -53,6 +53,9 @@ typedef struct pq_link_opts {
 	/* Tests only: the forwarder holds every release back this long and accounts it as
 	 * lateness (0: never; at most 100 ms), so a link over its budget can be made. */
 	int64_t fault_late_ns;
+	/* The spin budget shared with the machine's other forwarders (net/fwd.h: several
+	 * links at once); NULL (pq_link_opts_init): this link's own budget alone. */
+	struct pq_fwd_spin_pool *spin_pool;
 	/* What this kernel offers (pq_link_kernel_caps), to check the configuration's kernel
 	 * TCP settings against; NULL: pq_link_up reads it (the qdiscs only when one is asked,
 	 * probed in the new server namespace). */

@@ -63,7 +63,8 @@ static int up(pq_link *l, const pq_link_opts *o, pq_diag *d)
 			    .nice = o ? o->nice : PQ_FWD_DEFAULT_NICE,
 			    .rt_prio = o ? o->rt_prio : PQ_FWD_DEFAULT_RT_PRIO,
 			    .batch_ns = o ? o->batch_ns : PQ_FWD_DEFAULT_BATCH_NS,
-			    .fault_late_ns = o ? o->fault_late_ns : 0};
+			    .fault_late_ns = o ? o->fault_late_ns : 0,
+			    .spin_pool = o ? o->spin_pool : NULL};
 	rc = pq_fwd_start(&u->fwd, &l->cfg, comp2, tun[0], tun[1], pcap, &tune, d);
 	if (!rc) {
 		u->fwd_on = 1;

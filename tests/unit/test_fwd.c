@@ -39,7 +39,7 @@ static void test_spin_budget(void **state)
 	(void)state;
 	const int64_t w = PQ_FWD_RT_SPIN_WINDOW_NS, budget = w * PQ_FWD_RT_SPIN_SHARE / 100;
 	pq_fwd_spin s;
-	pq_fwd_spin_init(&s, 1);
+	pq_fwd_spin_init(&s, 1, NULL);
 	int64_t t = 5 * PQ_NS_PER_S;
 	assert_true(pq_fwd_spin_ok(&s, t));
 	pq_fwd_spin_charge(&s, budget - 1);
@@ -54,9 +54,48 @@ static void test_spin_budget(void **state)
 	assert_false(pq_fwd_spin_ok(&s, t + w + 1));
 	assert_true(pq_fwd_spin_ok(&s, t + 5 * w)); /* after idle windows, a fresh one */
 
-	pq_fwd_spin_init(&s, 0);
+	pq_fwd_spin_init(&s, 0, NULL);
 	pq_fwd_spin_charge(&s, 100 * w);
 	assert_true(pq_fwd_spin_ok(&s, t));
+}
+
+/* The budget the machine's forwarders share: two forwarders' spin counts against one
+ * pool (in a forked child too: the mapping is shared), each still within its own budget;
+ * a new window of the clock starts it afresh; the normal class takes no part. */
+static void test_spin_pool(void **state)
+{
+	(void)state;
+	const int64_t w = PQ_FWD_RT_SPIN_WINDOW_NS, pool_budget = w * PQ_FWD_POOL_SPIN_SHARE / 100;
+	pq_fwd_spin_pool *p = pq_fwd_spin_pool_new();
+	assert_non_null(p);
+	pq_fwd_spin a, b, n;
+	pq_fwd_spin_init(&a, 1, p);
+	pq_fwd_spin_init(&b, 1, p);
+	pq_fwd_spin_init(&n, 0, p);
+	int64_t t = 7 * w; /* a window's start */
+	assert_true(pq_fwd_spin_ok(&a, t));
+	assert_true(pq_fwd_spin_ok(&b, t));
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) { /* another process's forwarder: half the pool */
+		pq_fwd_spin_charge(&b, pool_budget / 2);
+		_exit(0);
+	}
+	int status = 0;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	assert_int_equal(p->spent, pool_budget / 2);
+	pq_fwd_spin_charge(&a, pool_budget / 2 - 1);
+	assert_true(pq_fwd_spin_ok(&a, t + 10));
+	pq_fwd_spin_charge(&a, 1);
+	assert_true(a.spent < a.budget);          /* its own budget has room... */
+	assert_false(pq_fwd_spin_ok(&a, t + 20)); /* ...the machine's has none */
+	assert_false(pq_fwd_spin_ok(&b, t + 20));
+	assert_true(pq_fwd_spin_ok(&n, t + 20)); /* the normal class: no budget */
+	assert_true(pq_fwd_spin_ok(&b, t + w));  /* the clock's next window */
+	assert_int_equal(p->spent, 0);
+	pq_fwd_spin_pool_free(p);
+	pq_fwd_spin_pool_free(NULL);
 }
 
 /* Starts a forwarder with rt_prio between two socket pairs, sends one datagram client ->
@@ -221,6 +260,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_spin_lead),
 		cmocka_unit_test(test_spin_budget),
+		cmocka_unit_test(test_spin_pool),
 		cmocka_unit_test(test_forwards_in_the_class_asked),
 		cmocka_unit_test(test_lateness_is_against_the_schedule),
 		cmocka_unit_test(test_schedstat_wait),
