@@ -232,7 +232,7 @@ void pq_link_config_describe(const pq_link_config *c, char *buf, size_t n)
 	if (c->dir[0].loss.ge_p > 0 || c->dir[1].loss.ge_p > 0) {
 		snprintf(a, sizeof a, "p=%g%%,r=%g%%", c->dir[0].loss.ge_p * 100, c->dir[0].loss.ge_r * 100);
 		snprintf(b, sizeof b, "p=%g%%,r=%g%%", c->dir[1].loss.ge_p * 100, c->dir[1].loss.ge_r * 100);
-		describe_pair(buf, n, "burst-loss", a, b);
+		describe_pair(buf, n, "burst loss", a, b);
 	}
 	if (c->dir[0].rate_bps || c->dir[1].rate_bps)
 		describe_pair(buf, n, "rate",
