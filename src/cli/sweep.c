@@ -30,7 +30,7 @@
 struct sweep_opts {
 	const char *dim[PQ_DIM_COUNT]; /* --KEY for every spec key (exp/dim.h) */
 	const char *preset, *out, *shard, *cache, *fault_late, *jobs;
-	int presets, keys, schema, no_check, strict, dry_run, quiet, backend, awake;
+	int presets, keys, schema, no_check, strict, dry_run, quiet, backend, awake, fault_no_check_link;
 	long long endpoint_nice, remeasure, fault_no_link; /* PQ_OPT_INT fills a long long */
 };
 
@@ -82,6 +82,9 @@ static const pq_opt sweep_faults[] = {
 	{"fault-no-link-worker", 0, PQ_OPT_INT, O(fault_no_link), "K", NULL,
 	 "with --jobs, worker K (1, 2, ...) cannot bring up any link (as on a machine out of namespaces or descriptors)",
 	 NULL, 0, PQ_EXP_JOBS_MAX},
+	{"fault-no-link-precheck", 0, PQ_OPT_FLAG, O(fault_no_check_link), NULL, NULL,
+	 "with --jobs, the sweep's own check of a fast link, before the cells start, cannot bring the link up", NULL, 0,
+	 0},
 	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
 
@@ -345,6 +348,7 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 			      .log = log, .stop = &stop_flag, .test_server_fault_cell = -1,
 			      .fault_link_late_ns = fault_late, .caps = &caps, .endpoint_nice = (int)o->endpoint_nice,
 			      .remeasure = (int)o->remeasure, .test_no_link_worker = (int)o->fault_no_link,
+			      .test_no_link_precheck = o->fault_no_check_link,
 			      .link_tune = &tune};
 	if (!o->quiet && pq_cli_progress_enabled()) {
 		ro.progress = pq_sweep_progress;

@@ -438,15 +438,19 @@ static int precheck(disp *D, const pq_exp_chains *chains, pq_store *st, pq_exp_r
 			rc = pq_diag_set(D->d, PQ_ENOMEM, "out of memory");
 			break;
 		}
+		jo->test_no_link = jo->test_no_link_precheck;
 		if (!R && (rc = pq_exp_runner_new(g, chains, st, jo, NULL, sum, &R, D->d)) < 0)
 			break;
 		if (jo->log)
 			fprintf(jo->log, "jobs: checking a fast link with the machine to itself, before the cells start\n");
-		rc = pq_exp_runner_check_link(R, c, &pre[n], D->d);
+		if ((rc = pq_exp_runner_check_link(R, c, &pre[n], D->d)) < 0)
+			rc = pq_diag_prefix(D->d, rc, "the check of a fast link before the cells start (%s); nothing was "
+						      "measured", c->arm_where);
 		n += rc == 0;
 	}
 	pq_diag fd;
 	int frc = pq_exp_runner_free(R, rc < 0 ? &fd : D->d);
+	jo->test_no_link = 0; /* the workers' own (pq_exp_jobs_worker) */
 	if (rc == 0)
 		rc = frc;
 	if (rc < 0) {

@@ -261,7 +261,7 @@ static int link_up(const pq_exp_grid *g, const pq_exp_cell *c, pq_store *st, con
 	lc.backend = o->backend;
 	pq_link_config_describe(&lc, desc, sizeof desc);
 	if (o->test_no_link)
-		return pq_diag_set(d, PQ_EIO, "link (%s): the test's fault: no link in this worker", desc);
+		return pq_diag_set(d, PQ_EIO, "link (%s): the test's fault: no link in this process", desc);
 	pq_link_opts lo;
 	if (o->link_tune)
 		lo = *o->link_tune;

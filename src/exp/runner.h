@@ -50,6 +50,7 @@ typedef struct pq_exp_run_opts {
 	int64_t fault_link_late_ns;        /* tests: every link releases each packet this much late */
 	int test_no_link_worker;           /* tests: with jobs, this worker (1-based) brings up no link */
 	int test_no_link;                  /* tests: set in that worker: every link up fails */
+	int test_no_link_precheck;         /* tests: with jobs, the fast links' check before the cells brings up none */
 	enum pq_backend backend;
 	FILE *log;                         /* link and check lines; NULL = quiet */
 	void (*progress)(void *arg, const pq_exp_progress *p);

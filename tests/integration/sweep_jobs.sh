@@ -105,7 +105,7 @@ python3 "$TMP/same.py" "$TMP/m.db" "$TMP/j1.db" 12 || fail "the merged shards di
 "$PQTLS_FAULTS" sweep "$S" --no-check --jobs 3 --fault-no-link-worker 2 --out "$TMP/nl.db" >"$TMP/nl.out" 2>"$TMP/nl.err" ||
 	{ cat "$TMP/nl.err"; fail "a sweep with one worker short of links failed"; }
 has "$TMP/nl.err" "jobs: a worker could not bring up a link (link (rtt"
-has "$TMP/nl.err" "the test's fault: no link in this worker); measuring with 2"
+has "$TMP/nl.err" "the test's fault: no link in this process); measuring with 2"
 has "$TMP/nl.out" "12 cells measured, 0 already done, 0 failed"
 rc=0
 "$PQTLS_FAULTS" sweep "$S" --no-check --jobs 1 --shard 1/4 --fault-no-link-worker 1 --out "$TMP/nl1.db" >/dev/null 2>&1 || rc=$?
@@ -145,6 +145,21 @@ sed "s/1Gbit/1Mbit/" "$TMP/fast.spec" >"$TMP/slow.spec"
 ! grep -q "machine to itself" "$TMP/slow.err" || { cat "$TMP/slow.err"; fail "a 1 Mbit/s link was checked as a fast one"; }
 [ "$(q "$TMP/slow.db" "SELECT COUNT(DISTINCT link_check_id) FROM cell")" = 2 ] || fail "the 1 Mbit/s cells' workers did not check their own links"
 echo "ok: a 1 Gbit/s link checked once before the cells, both cells on that check; 1 Mbit/s links by each worker"
+
+# When that check cannot bring its link up (the test program's fault, as a machine out of
+# namespaces or descriptors), the sweep stops before any worker starts: a non-zero exit, a
+# message naming the check, the cell's arm and why, no cell stored, no namespace left.
+ns_before=$(ip netns list 2>/dev/null | grep -c '^pqtls-' || true)
+rc=0
+"$PQTLS_FAULTS" sweep "$TMP/fast.spec" --jobs 2 --fault-no-link-precheck --out "$TMP/fnl.db" >"$TMP/fnl.out" 2>"$TMP/fnl.err" || rc=$?
+[ "$rc" != 0 ] || { cat "$TMP/fnl.err"; fail "a sweep whose fast link could not be checked exited 0"; }
+has "$TMP/fnl.err" "the check of a fast link before the cells start ($TMP/fast.spec:8); nothing was measured"
+has "$TMP/fnl.err" "nothing was measured: link (rtt 40.0 ms, rate 1.00 Gbit/s"
+has "$TMP/fnl.err" "the test's fault: no link in this process"
+! grep -q "worker" "$TMP/fnl.err" || { cat "$TMP/fnl.err"; fail "workers started after the check failed"; }
+[ ! -e "$TMP/fnl.db" ] || [ "$(q "$TMP/fnl.db" "SELECT COUNT(*) FROM cell")" = 0 ] || fail "cells stored after the check failed"
+[ "$(ip netns list 2>/dev/null | grep -c '^pqtls-' || true)" = "$ns_before" ] || fail "the failed check left a namespace"
+echo "ok: a fast link that cannot be checked stops the sweep before the cells, naming the check"
 
 # SIGKILL to the process that dispatches (the sweep's measuring process) while workers
 # measure: every stored cell is whole, the workers end (after their cells) and leave no
