@@ -232,8 +232,9 @@ void pq_agg_notes(const pq_rdb *db, pq_agg *a)
 		 db->ncells, trials, a->n);
 	if (failed || empty)
 		snprintf(a->notes[a->nnotes++], n,
-			 "%zu cells did not complete (status other than ok); %zu grid points have no successful "
-			 "connection and show no times.", failed, empty);
+			 "%zu cell%s did not complete (status other than ok); %zu grid point%s no successful "
+			 "connection and show%s no times.", failed, failed == 1 ? "" : "s", empty,
+			 empty == 1 ? " has" : "s have", empty == 1 ? "s" : "");
 	if (db->note[0])
 		snprintf(a->notes[a->nnotes++], n, "%s", db->note);
 	char *t = a->notes[a->nnotes++];

@@ -67,6 +67,25 @@ static void browser_state(void **state)
 	done(&db, &a);
 }
 
+/* The note on cells that did not complete counts them in words that agree with the count. */
+static void incomplete(void **state)
+{
+	(void)state;
+	pq_rdb db;
+	pq_agg a;
+	agg_of(&one, 1, "UPDATE cell SET status = 'failures';", &db, &a);
+	int said = 0;
+	for (size_t i = 0; i < a.nnotes; i++)
+		said |= strcmp(a.notes[i], "1 cell did not complete (status other than ok); 0 grid points have no "
+					   "successful connection and show no times.") == 0;
+	assert_true(said);
+	done(&db, &a);
+	agg_of(&one, 1, "", &db, &a);
+	for (size_t i = 0; i < a.nnotes; i++)
+		assert_null(strstr(a.notes[i], "did not complete"));
+	done(&db, &a);
+}
+
 /* The staple is stored as its bytes: none without one, never "0 B". */
 static void ocsp(void **state)
 {
@@ -125,6 +144,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(browser_state),
 	    cmocka_unit_test(ocsp),
+	    cmocka_unit_test(incomplete),
 	    cmocka_unit_test(zero_words),
 	    cmocka_unit_test(sent_intermediates),
 	};
