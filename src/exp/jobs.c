@@ -424,6 +424,7 @@ static int precheck(disp *D, const pq_exp_chains *chains, pq_store *st, pq_exp_r
 	int rc = 0;
 	if (jo->no_check || g->server[0])
 		return 0;
+	jo->test_no_link = jo->test_no_link_precheck; /* the checks' own runner's; the workers set theirs */
 	for (size_t i = 0; i < D->ntodo && rc == 0; i++) {
 		const pq_exp_cell *c = &g->cells[D->todo[i]];
 		pq_link_config lc;
@@ -438,7 +439,6 @@ static int precheck(disp *D, const pq_exp_chains *chains, pq_store *st, pq_exp_r
 			rc = pq_diag_set(D->d, PQ_ENOMEM, "out of memory");
 			break;
 		}
-		jo->test_no_link = jo->test_no_link_precheck;
 		if (!R && (rc = pq_exp_runner_new(g, chains, st, jo, NULL, sum, &R, D->d)) < 0)
 			break;
 		if (jo->log)
@@ -450,7 +450,7 @@ static int precheck(disp *D, const pq_exp_chains *chains, pq_store *st, pq_exp_r
 	}
 	pq_diag fd;
 	int frc = pq_exp_runner_free(R, rc < 0 ? &fd : D->d);
-	jo->test_no_link = 0; /* the workers' own (pq_exp_jobs_worker) */
+	jo->test_no_link = 0;
 	if (rc == 0)
 		rc = frc;
 	if (rc < 0) {

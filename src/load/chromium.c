@@ -30,7 +30,7 @@
  * 4 navigations that takes 10 (docs/tls.md). Stopped, it counts as killed after its log
  * had the whole response (died): its connection is kept, as it was at the deadline. */
 #define EXIT_GRACE_NS (2 * PQ_NS_PER_S)
-#define DOM_END "</html>" /* what ends the DOM a cold browser dumps (--dump-dom) */
+#define DOM_END "</html>" /* what ends the DOM a cold browser dumps on its standard output */
 _Static_assert(sizeof DOM_END <= PQ_CHROMIUM_DOM_SEEN, "the bytes kept between reads hold all but one of DOM_END");
 
 static int on_path(const char *name, char *path, size_t n)
