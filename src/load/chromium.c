@@ -5,7 +5,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,15 +22,6 @@
 
 /* The largest NetLog read: a cold navigation's log is about 0.5 MB. */
 #define NETLOG_MAX (64u << 20)
-/* Once the page is in (its DOM dumped, or every URL loaded through the pipe), the browser
- * gets this long to exit before it is stopped. Chromium here sometimes hangs in its own
- * shutdown after the page (its log ends in failed D-Bus calls; about 1 navigation in 8 at
- * 70 ms): waited for until the deadline, each such browser added 50-120 s to a cell of
- * 4 navigations that takes 10 (docs/tls.md). Stopped, it counts as killed after its log
- * had the whole response (died): its connection is kept, as it was at the deadline. */
-#define EXIT_GRACE_NS (2 * PQ_NS_PER_S)
-#define DOM_END "</html>" /* what ends the DOM a cold browser dumps on its standard output */
-_Static_assert(sizeof DOM_END <= PQ_CHROMIUM_DOM_SEEN, "the bytes kept between reads hold all but one of DOM_END");
 
 static int on_path(const char *name, char *path, size_t n)
 {
@@ -258,48 +248,7 @@ static int drive(const pq_chromium_nav *nav, pid_t pid, int wfd, int rfd, int64_
 		return p->rc == PQ_ETIMEOUT;
 	}
 	int64_t left = c.deadline_ns - pq_clock_now(&pq_clock_mono);
-	if (left > EXIT_GRACE_NS)
-		left = EXIT_GRACE_NS;
 	return pq_child_wait(pid, status, left > 0 ? left : 0, NULL) ? 0 : 1;
-}
-
-int pq_chromium_dom_ended(char seen[PQ_CHROMIUM_DOM_SEEN], const char *buf, size_t len)
-{
-	const size_t m = sizeof DOM_END - 1;
-	char edge[2 * PQ_CHROMIUM_DOM_SEEN];
-	size_t keep = strnlen(seen, PQ_CHROMIUM_DOM_SEEN - 1), head = len < m ? len : m;
-	memcpy(edge, seen, keep);
-	memcpy(edge + keep, buf, head); /* an end split across two reads */
-	int found = memmem(edge, keep + head, DOM_END, m) != NULL || memmem(buf, len, DOM_END, m) != NULL;
-	const char *from = len >= m - 1 ? buf + len - (m - 1) : edge + (keep + len > m - 1 ? keep + len - (m - 1) : 0);
-	size_t n = len >= m - 1 ? m - 1 : (keep + len < m - 1 ? keep + len : m - 1);
-	memmove(seen, from, n);
-	seen[n] = '\0';
-	return found;
-}
-
-/* A cold browser waited for: 1 when it ended (status its wait status), 0 when it was still
- * running at t0 + timeout_ns or EXIT_GRACE_NS after its DOM's end came on out (read here,
- * non-blocking; -1: not watched). */
-static int wait_cold(pid_t pid, int out, int64_t t0, int64_t timeout_ns, int *status)
-{
-	int64_t deadline = t0 + timeout_ns;
-	char buf[4096], seen[PQ_CHROMIUM_DOM_SEEN] = "";
-	for (;;) {
-		if (waitpid(pid, status, WNOHANG) == pid)
-			return 1;
-		int64_t now = pq_clock_now(&pq_clock_mono);
-		if (now >= deadline)
-			return 0;
-		struct pollfd p = {.fd = out, .events = POLLIN};
-		if (poll(&p, out >= 0, 2) > 0) {
-			ssize_t k = read(out, buf, sizeof buf);
-			if (k > 0 && pq_chromium_dom_ended(seen, buf, (size_t)k) && now + EXIT_GRACE_NS < deadline)
-				deadline = now + EXIT_GRACE_NS;
-			if (k == 0 || (k < 0 && errno != EAGAIN && errno != EINTR))
-				out = -1; /* its end: the exit is waited for as before */
-		}
-	}
 }
 
 /* The browser run once: 0 ended, 1 killed at the deadline; status its wait status. p:
@@ -307,12 +256,11 @@ static int wait_cold(pid_t pid, int out, int64_t t0, int64_t timeout_ns, int *st
 static int run_browser(const pq_chromium_nav *nav, char *const argv[], const char *dir, const char *errlog,
 		       int *status, pq_chromium_pipe *p, pq_diag *d)
 {
-	int req[2] = {-1, -1}, rep[2] = {-1, -1}, out[2] = {-1, -1}, ended = 0;
+	int req[2] = {-1, -1}, rep[2] = {-1, -1}, ended = 0;
 	char **env = browser_env(dir);
 	if (!env)
 		return pq_diag_set(d, PQ_ENOMEM, "out of memory");
-	if ((p && (pipe2(req, O_CLOEXEC) < 0 || pipe2(rep, O_CLOEXEC) < 0)) ||
-	    (!p && pipe2(out, O_CLOEXEC | O_NONBLOCK) < 0)) {
+	if (p && (pipe2(req, O_CLOEXEC) < 0 || pipe2(rep, O_CLOEXEC) < 0)) {
 		ended = pq_diag_set(d, -errno, "client = chromium: a pipe: %s", strerror(errno));
 		goto out;
 	}
@@ -330,12 +278,6 @@ static int run_browser(const pq_chromium_nav *nav, char *const argv[], const cha
 		int null = open("/dev/null", O_RDWR), err = open(errlog, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 		if (null >= 0)
 			dup2(null, 0), dup2(null, 1);
-		if (out[1] >= 0) { /* the DOM it dumps, blocking as a terminal would be */
-			int fl = fcntl(out[1], F_GETFL);
-			if (fl >= 0)
-				fcntl(out[1], F_SETFL, fl & ~O_NONBLOCK);
-			dup2(out[1], 1);
-		}
 		if (err >= 0)
 			dup2(err, 2);
 		if (p)
@@ -349,9 +291,7 @@ static int run_browser(const pq_chromium_nav *nav, char *const argv[], const cha
 		req[0] = rep[1] = -1;
 		ended = !drive(nav, pid, req[1], rep[0], t0, status, p);
 	} else {
-		close(out[1]);
-		out[1] = -1;
-		ended = wait_cold(pid, out[0], t0, nav->timeout_ns, status);
+		ended = pq_child_wait(pid, status, nav->timeout_ns, NULL);
 	}
 	pq_child_stop_group(pid, 0); /* the renderer and the rest, killed with it or after it */
 	reap(dir);
@@ -362,8 +302,6 @@ out:
 			close(req[i]);
 		if (rep[i] >= 0)
 			close(rep[i]);
-		if (out[i] >= 0)
-			close(out[i]);
 	}
 	free(env);
 	return ended;

@@ -50,13 +50,6 @@ enum pq_browser_state { PQ_BROWSER_COLD, PQ_BROWSER_WARM, PQ_BROWSER_RESUMED };
 /* The host name of a warm browser's first origin. */
 #define PQ_CHROMIUM_WARM_HOST "warm.pqtls.invalid"
 
-/* Whether a cold browser's standard output, read piece by piece, has come to the end of
- * the DOM it dumps (then it is given a short grace to exit, not the whole deadline: see
- * chromium.c). `seen` (a string, "" before the first piece) keeps the last bytes of the
- * pieces before, so an end split across two reads is found; buf need not be a string. */
-#define PQ_CHROMIUM_DOM_SEEN 16
-int pq_chromium_dom_ended(char seen[PQ_CHROMIUM_DOM_SEEN], const char *buf, size_t len);
-
 
 int pq_chromium_find(char *path, size_t n, pq_diag *d) PQ_MUST_USE;
 /* "156.0.8078.114" from `EXE --version`; PQ_ECHILD when it does not say. */

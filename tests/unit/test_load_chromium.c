@@ -1,7 +1,6 @@
 /* load/chromium: the route's MSS a browser's ClientHello segments are counted in (bench
  * does not know the link): loopback's from its device MTU, IPv6's below IPv4's; an
- * address family with no route gives 0 (unknown), not a guess. And the end of the DOM a
- * cold browser dumps, found in its output read piece by piece. */
+ * address family with no route gives 0 (unknown), not a guess. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -45,39 +44,6 @@ static void loopback(void **state)
 		assert_true(m6 <= pq_wire_mss(mtu) && m6 > 1200);
 }
 
-/* Feeds s in pieces of `step` bytes; the piece (1-based) the end was found in, 0 none. */
-static int dom_at(const char *s, size_t step)
-{
-	char seen[PQ_CHROMIUM_DOM_SEEN] = "";
-	size_t len = strlen(s);
-	for (size_t at = 0, k = 1; at < len; at += step, k++)
-		if (pq_chromium_dom_ended(seen, s + at, len - at < step ? len - at : step))
-			return (int)k;
-	return 0;
-}
-
-static void dom_end(void **state)
-{
-	(void)state;
-	const char *dom = "<!DOCTYPE html>\n<html><head></head><body><p>pqtls</p>\n</body></html>\n";
-	assert_int_equal(dom_at(dom, 4096), 1);
-	/* every split, down to a byte a read: found in the piece that completes it, not before */
-	size_t end = (size_t)(strstr(dom, "</html>") - dom) + 7;
-	for (size_t step = 1; step < 20; step++)
-		assert_int_equal(dom_at(dom, step), (int)((end + step - 1) / step));
-	/* no end yet: a page cut short, an end tag of another element, an empty read */
-	assert_int_equal(dom_at("<html><body>half a page", 5), 0);
-	assert_int_equal(dom_at("</htm l></xhtml>", 3), 0);
-	char seen[PQ_CHROMIUM_DOM_SEEN] = "</ht";
-	assert_false(pq_chromium_dom_ended(seen, "", 0));
-	assert_string_equal(seen, "</ht");
-	assert_true(pq_chromium_dom_ended(seen, "ml>", 3));
-	/* a binary body's NULs do not stop the search */
-	const char bin[] = {'a', '\0', '<', '/', 'h', 't', 'm', 'l', '>'};
-	char s2[PQ_CHROMIUM_DOM_SEEN] = "";
-	assert_true(pq_chromium_dom_ended(s2, bin, sizeof bin));
-}
-
 static void no_route(void **state)
 {
 	(void)state;
@@ -87,7 +53,6 @@ static void no_route(void **state)
 
 int main(void)
 {
-	const struct CMUnitTest tests[] = {cmocka_unit_test(loopback), cmocka_unit_test(no_route),
-					   cmocka_unit_test(dom_end)};
+	const struct CMUnitTest tests[] = {cmocka_unit_test(loopback), cmocka_unit_test(no_route)};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
