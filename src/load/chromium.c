@@ -272,7 +272,12 @@ static int run_browser(const pq_chromium_nav *nav, char *const argv[], const cha
 		goto out;
 	}
 	if (pid == 0) {
-		setpgid(0, 0);
+		/* A session of its own, so a scheduling group of its own at nice 0 (with
+		 * autogroups, a new session is a new group), not the endpoints' group at -19:
+		 * in that group, the browser reaping its children spun in this kernel's /proc
+		 * cache for up to a minute (see docs/tls.md). Its group is its pid, as before. */
+		if (setsid() < 0)
+			_exit(126);
 		if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
 			_exit(126);
 		int null = open("/dev/null", O_RDWR), err = open(errlog, O_WRONLY | O_CREAT | O_TRUNC, 0600);
@@ -285,7 +290,6 @@ static int run_browser(const pq_chromium_nav *nav, char *const argv[], const cha
 		execve(argv[0], argv, env);
 		_exit(127);
 	}
-	setpgid(pid, pid);
 	if (p) {
 		close(req[0]), close(rep[1]);
 		req[0] = rep[1] = -1;
