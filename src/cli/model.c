@@ -317,7 +317,7 @@ static int model_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 	pq_model_in net;
 	pq_model_out m;
 	pq_model_quic q;
-	pq_model_base_net(b, mss, (size_t)o->iw, o->response ? pq_model_response_bytes(100, o->response) : 0, &net);
+	pq_model_base_net(b, mss, (size_t)o->iw, o->response ? pq_model_response_bytes(PQ_MODEL_HTTP_HEAD, o->response) : 0, &net);
 	net.early_data = o->early;
 	net.rwnd = (size_t)o->rwnd;
 	char cc[16], qdisc[32];

@@ -5,7 +5,8 @@
  * pq_sweep_progress is the runner's progress callback; arg is a pq_sweep_bar (the
  * estimate and the start), and it rewrites one line on stderr. pq_sweep_list_presets
  * prints the presets with their cells and estimated times (serial and at `jobs`) and
- * returns an exit code. pq_sweep_print_grid prints shard si/sn of grid g, one cell a line.
+ * returns an exit code. pq_sweep_print_grid prints shard si/sn of grid g, one cell a line:
+ * its index, key, estimated time alone ("12.3s") and point.
  * pq_sweep_own_session returns -1 when the sweep runs here (no session is wanted, or
  * fork failed), 0 in the child, which measures in a session of its own raised to `nice`,
  * and 1 in the parent once the child ended, with *code its exit code (a child killed by

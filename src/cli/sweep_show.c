@@ -22,9 +22,7 @@ void pq_sweep_progress(void *arg, const pq_exp_progress *p)
 	pq_sweep_bar *b = arg;
 	char eta[32];
 	double el = (double)p->elapsed_ns / 1e9;
-	size_t measured = p->done - p->skipped, left = p->total - p->done;
-	double rem = measured ? el / (double)measured * (double)left : b->est_s - el;
-	pq_sweep_fmt_eta(eta, sizeof eta, rem > 0 ? rem : 0);
+	pq_sweep_fmt_eta(eta, sizeof eta, pq_exp_progress_eta_s(p, b->est_s));
 	int width = 24, fill = p->total ? (int)((double)width * (double)p->done / (double)p->total) : width;
 	fprintf(stderr, "\r[%.*s%*s] %zu/%zu cells  %zu/%zu at once  %.1f conn/s  %llu failed  %zu marked  ETA %s  %-20.20s",
 		fill, "########################", width - fill, "", p->done, p->total, p->inflight, p->inflight_max,
@@ -67,6 +65,7 @@ void pq_sweep_print_grid(const pq_exp_grid *g, unsigned si, unsigned sn, unsigne
 		char text[2048];
 		if (pq_exp_point_text(&g->cells[i].p, 1, text, sizeof text) < 0)
 			text[0] = '\0';
-		printf("%5zu %s %s\n", g->cells[i].index, g->cells[i].key, text);
+		printf("%5zu %s %.2fs %s\n", g->cells[i].index, g->cells[i].key, pq_exp_cell_estimate_s(&g->cells[i].p),
+		       text);
 	}
 }

@@ -30,6 +30,7 @@ typedef struct wslot {
 	size_t cls;            /* its class (pq_exp_jobs_caps) */
 	int64_t scale_ns;      /* its link's time scale */
 	double share;          /* its CPU share as estimated when it started */
+	int64_t started_ns;    /* when the cell in flight was handed out */
 	const char *link_key;  /* of the last cell: its link is up there */
 	uint64_t ticks;        /* its own and its reaped children's CPU ticks, last read */
 	pq_exp_run_summary sum;
@@ -43,12 +44,14 @@ typedef struct disp {
 	size_t nw, inflight, peak;
 	size_t *todo, ntodo, next;
 	size_t *again, nagain; /* cells handed back unmeasured by a worker that could not bring a link up */
+	int64_t shown_ns;      /* when progress was last shown */
 	pq_exp_jobs_caps caps;
 	size_t cap_shown;      /* the cap of the class last dispatched, for the progress line */
 	double cpu_budget;     /* CPUs the cells in flight may use together */
 	struct { const char *link_key; double share; } *cpu; /* learnt per link */
 	double cpu_per_conn_s; /* the most CPU per connection a cell used, -1 none ended yet */
 	double *est_s;         /* per grid cell: its estimated time alone (pq_exp_cell_estimate_s) */
+	double *work_s;        /* per grid cell: its weight in the progress line's ETA (pq_exp_cell_work_s) */
 	size_t ncpu_known;
 	pq_exp_progress pr;
 	struct {
@@ -92,15 +95,27 @@ static int start_workers(disp *D, unsigned jobs, const pq_exp_chains *chains, pq
 	return D->nw ? 0 : pq_diag_set(D->d, -errno, "cannot start a worker process: %s", strerror(errno));
 }
 
+/* The progress so far; the ETA's weight of what is done counts the cells in flight by
+ * their time so far against their estimate (at most 90 % of it until they end): the
+ * long cells handed out first would otherwise count for nothing for minutes. */
 static void progress(disp *D, const char *arm)
 {
-	D->pr.elapsed_ns = pq_clock_now(&pq_clock_mono) - D->t0;
+	int64_t now = pq_clock_now(&pq_clock_mono);
+	D->shown_ns = now;
+	D->pr.elapsed_ns = now - D->t0;
 	D->pr.inflight = D->inflight;
 	D->pr.inflight_max = D->cap_shown;
 	if (arm)
 		D->pr.arm = arm;
+	pq_exp_progress pr = D->pr;
+	for (size_t i = 0; i < D->nw; i++)
+		if (D->w[i].busy >= 0) {
+			double est = D->est_s[D->w[i].busy], part = (double)(now - D->w[i].started_ns) / 1e9;
+			part = est > 0 ? part / est : 0.9;
+			pr.work_done += D->work_s[D->w[i].busy] * (part < 0.9 ? part : 0.9);
+		}
 	if (D->o->progress)
-		D->o->progress(D->o->progress_arg, &D->pr);
+		D->o->progress(D->o->progress_arg, &pr);
 }
 
 /* The idle worker for cell c: one whose link is c's, else any; -1 none. */
@@ -117,19 +132,6 @@ static int pick(const disp *D, const pq_exp_cell *c)
 			any = (int)i;
 	}
 	return any;
-}
-
-/* The time scale of the cell's link as it will be brought up (a profile's too); a remote
- * server's counts as alone (its path is not ours to share out), and so does a cell whose
- * client is a browser: a cold Chromium spends tens of ms of CPU on one navigation
- * (certificate verification alone took 48 ms here), and ten of them at once on two CPUs
- * put their own waits into every neighbour's times. */
-static int64_t cell_scale_ns(const pq_exp_grid *g, const pq_exp_cell *c)
-{
-	pq_link_config lc;
-	if (g->server[0] || c->p.browser || pq_exp_point_link(&c->p, g->seed, c->arm_where, &lc, NULL) < 0)
-		return 0;
-	return pq_exp_jobs_scale_ns(&lc);
 }
 
 /* The CPU share cell c is expected to use: what its link's cells used (a moving average),
@@ -171,7 +173,7 @@ static void dispatch(disp *D)
 	while (!D->stopping && pending(D)) {
 		size_t ci = D->nagain ? D->again[D->nagain - 1] : D->todo[D->next];
 		const pq_exp_cell *c = &D->g->cells[ci];
-		int64_t scale = cell_scale_ns(D->g, c);
+		int64_t scale = pq_exp_cell_scale_ns(D->g, c);
 		size_t n = 0, lim = pq_exp_jobs_limit(scale, D->caps.max), cap = pq_exp_jobs_caps_of(&D->caps, lim);
 		double used = 0, share = share_of(D, c);
 		for (size_t i = 0; i < D->nw; i++)
@@ -190,6 +192,7 @@ static void dispatch(disp *D)
 		if (send(w->fd, &cell, sizeof cell, MSG_NOSIGNAL) != (ssize_t)sizeof cell)
 			return; /* gone: its end is read from the socket */
 		w->busy = cell;
+		w->started_ns = pq_clock_now(&pq_clock_mono);
 		w->limit = cap < lim ? cap : lim;
 		w->cls = lim;
 		w->scale_ns = scale;
@@ -288,6 +291,7 @@ static void on_message(disp *D, wslot *w, const wmsg *m)
 		D->pr.conns += m->oc.conns;
 		D->pr.failures += m->oc.failures;
 		D->pr.marked += (size_t)m->oc.marked;
+		D->pr.work_done += D->work_s[m->cell];
 		learn_share(D, c->link_key, m->oc.cpu_share, m->oc.cpu_per_conn_s);
 		size_t before = pq_exp_jobs_caps_of(&D->caps, w->cls);
 		host_window(D);
@@ -374,6 +378,8 @@ static int loop(disp *D)
 		int k = poll(pf, (nfds_t)n, 250);
 		if (k < 0 && errno != EINTR)
 			return pq_diag_set(D->d, -errno, "jobs: poll: %s", strerror(errno));
+		if (k == 0 && pq_clock_now(&pq_clock_mono) - D->shown_ns >= PQ_NS_PER_S)
+			progress(D, NULL); /* the ETA moves while long cells run */
 		for (size_t i = 0; k > 0 && i < n; i++) {
 			if (!(pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
 				continue;
@@ -388,22 +394,32 @@ static int loop(disp *D)
 	}
 }
 
-/* Each cell's estimated time, then the cells to hand out in their order: longest links
- * first (pq_exp_jobs_order). */
-static int order_todo(disp *D)
+/* Each cell's estimated time and weight at `jobs` at once, then the cells to hand out in
+ * their order: longest links first, or grouped by class when that plays out sooner
+ * (pq_exp_jobs_order_played). */
+static int order_todo(disp *D, unsigned jobs)
 {
 	const pq_exp_grid *g = D->g;
 	int rc = 0;
 	const char **key = calloc(g->n ? g->n : 1, sizeof *key);
-	if (!key)
-		return pq_diag_set(D->d, PQ_ENOMEM, "out of memory");
+	size_t *lim = calloc(g->n ? g->n : 1, sizeof *lim);
+	if (!key || !lim) {
+		rc = pq_diag_set(D->d, PQ_ENOMEM, "out of memory");
+		goto out;
+	}
 	for (size_t i = 0; i < g->n; i++) {
 		key[i] = g->cells[i].link_key;
 		D->est_s[i] = pq_exp_cell_estimate_s(&g->cells[i].p);
+		D->work_s[i] = pq_exp_cell_work_s(g, &g->cells[i], jobs);
+		lim[i] = pq_exp_jobs_limit(pq_exp_cell_scale_ns(g, &g->cells[i]), jobs);
 	}
-	if ((rc = pq_exp_jobs_order(D->todo, D->ntodo, key, D->est_s)) < 0)
+	for (size_t i = 0; i < D->ntodo; i++)
+		D->pr.work_total += D->work_s[D->todo[i]];
+	if ((rc = pq_exp_jobs_order_played(D->todo, D->ntodo, key, D->est_s, lim, jobs, NULL)) < 0)
 		rc = pq_diag_set(D->d, rc, "out of memory");
+out:
 	free(key);
+	free(lim);
 	return rc;
 }
 
@@ -482,7 +498,8 @@ int pq_exp_run_jobs(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store 
 	D.w = calloc(jobs, sizeof *D.w);
 	D.cpu = calloc(g->n ? g->n : 1, sizeof *D.cpu);
 	D.est_s = calloc(g->n ? g->n : 1, sizeof *D.est_s);
-	if (!D.todo || !D.again || !D.w || !D.cpu || !D.est_s) {
+	D.work_s = calloc(g->n ? g->n : 1, sizeof *D.work_s);
+	if (!D.todo || !D.again || !D.w || !D.cpu || !D.est_s || !D.work_s) {
 		rc = pq_diag_set(d, PQ_ENOMEM, "out of memory");
 		goto out;
 	}
@@ -500,7 +517,7 @@ int pq_exp_run_jobs(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store 
 			D.todo[D.ntodo++] = i;
 		}
 	}
-	if ((rc = order_todo(&D)) < 0)
+	if ((rc = order_todo(&D, jobs)) < 0)
 		goto out;
 	if ((rc = precheck(&D, chains, st, &jo, sum, &pre)) < 0)
 		goto out;
@@ -542,6 +559,7 @@ out:
 	free(D.w);
 	free(D.cpu);
 	free(D.est_s);
+	free(D.work_s);
 	free(pre);
 	pq_fwd_spin_pool_free(pool);
 	return rc;

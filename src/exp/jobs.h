@@ -2,7 +2,8 @@
  * measuring process and N worker processes forked from it, each with a link of its own
  * (its own namespaces, forwarder, queues and loss sequence: no two cells share one) and
  * its own connection to the results database. The dispatcher hands out the grid's cells link by link, the
- * longest links first (pq_exp_jobs_order; within a link the run order of exp/grid.h: by
+ * longest links first, grouped by class when that plays out sooner
+ * (pq_exp_jobs_order_played; within a link the run order of exp/grid.h: by
  * trial, arms shuffled per trial), preferring a worker whose link is already the cell's,
  * so links are brought up once per worker. What is stored per cell does not depend on N:
  * a run of 8 at once merges with a shard measured one at a time, and resuming skips
@@ -125,6 +126,24 @@ int pq_exp_jobs_cpu_fits(double used, size_t inflight, double next, double budge
  * them in between. What is stored does not change: a cell is the same whenever it runs.
  * PQ_ENOMEM leaves todo as it was. */
 int pq_exp_jobs_order(size_t *todo, size_t n, const char *const *link_key, const double *est_s) PQ_MUST_USE;
+
+/* The dispatcher's run played with estimated times: cells in `order` (n grid cell
+ * indices), each taking est_s[c] and of class lim[c] (pq_exp_jobs_limit), up to `jobs` at
+ * once; a cell starts when the cells in flight let one of its class start beside them
+ * (pq_exp_jobs_may_start), else when the first of them ends. So the classes of a mixed
+ * grid drain one after another as they do when measured. Not played: the CPU budget, the
+ * back-off and cells measured again. Returns when the last cell ends; -1 out of memory. */
+double pq_exp_jobs_play(const size_t *order, size_t n, const double *est_s, const size_t *lim, unsigned jobs);
+
+/* pq_exp_jobs_order's order, or the same with the links grouped by class first (most
+ * cells at once first), whichever pq_exp_jobs_play ends sooner (a tie: the first). A
+ * class's limit holds every cell in flight beside one of its cells, so a grid whose
+ * longest links alternate between classes (the loss preset's 78.6 and 195.6 ms links) ran
+ * at the smaller limit throughout; grouped, each class runs at its own. *played (NULL:
+ * not wanted) is the chosen order's end, or -1. PQ_ENOMEM leaves todo in an order of
+ * its cells. */
+int pq_exp_jobs_order_played(size_t *todo, size_t n, const char *const *link_key, const double *est_s,
+			     const size_t *lim, unsigned jobs, double *played) PQ_MUST_USE;
 
 /* Measures the grid with up to `jobs` cells at once (1: pq_exp_run). st is the owner's
  * store; each worker attaches its own connection. Stops dispatching on o->stop (the cells

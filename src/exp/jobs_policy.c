@@ -169,17 +169,23 @@ int pq_exp_jobs_may_start(const size_t *limits, size_t inflight, size_t next_lim
 typedef struct link_run {
 	size_t at, n; /* where in todo, how many */
 	double longest;
+	size_t cls; /* the cells its time scale lets run at once (0: not grouped by it) */
 } link_run;
 
+/* Most cells at once first (when grouped by class), then the longest cell first, then
+ * run order. */
 static int cmp_run(const void *a, const void *b)
 {
 	const link_run *x = a, *y = b;
+	if (x->cls != y->cls)
+		return x->cls > y->cls ? -1 : 1;
 	if (x->longest != y->longest)
 		return x->longest > y->longest ? -1 : 1;
 	return x->at < y->at ? -1 : x->at > y->at;
 }
 
-int pq_exp_jobs_order(size_t *todo, size_t n, const char *const *link_key, const double *est_s)
+/* pq_exp_jobs_order, its links grouped by class first when lim is given. */
+static int order_runs(size_t *todo, size_t n, const char *const *link_key, const double *est_s, const size_t *lim)
 {
 	int rc = 0;
 	link_run *runs = calloc(n ? n : 1, sizeof *runs);
@@ -190,18 +196,24 @@ int pq_exp_jobs_order(size_t *todo, size_t n, const char *const *link_key, const
 	}
 	for (size_t i = 0; i < n; i++) {
 		if (!nruns || strcmp(link_key[todo[runs[nruns - 1].at]], link_key[todo[i]]) != 0)
-			runs[nruns++] = (link_run){.at = i, .longest = est_s[todo[i]]};
+			runs[nruns++] = (link_run){.at = i, .longest = est_s[todo[i]], .cls = lim ? lim[todo[i]] : 0};
 		link_run *r = &runs[nruns - 1];
 		r->n++;
 		if (est_s[todo[i]] > r->longest)
 			r->longest = est_s[todo[i]];
 	}
-	qsort(runs, nruns, sizeof *runs, cmp_run);
+	/* the scout: the quickest link's first cell (by time alone, whatever its class) */
+	size_t quick = 0;
+	for (size_t k = 1; k < nruns; k++)
+		if (runs[k].longest < runs[quick].longest ||
+		    (runs[k].longest == runs[quick].longest && runs[k].at > runs[quick].at))
+			quick = k;
 	size_t j = 0;
-	if (nruns > 1) { /* the scout: the quickest link's first cell */
-		out[j++] = todo[runs[nruns - 1].at++];
-		runs[nruns - 1].n--;
+	if (nruns > 1) {
+		out[j++] = todo[runs[quick].at++];
+		runs[quick].n--;
 	}
+	qsort(runs, nruns, sizeof *runs, cmp_run);
 	for (size_t k = 0; k < nruns; k++)
 		for (size_t i = 0; i < runs[k].n; i++)
 			out[j++] = todo[runs[k].at + i];
@@ -209,5 +221,61 @@ int pq_exp_jobs_order(size_t *todo, size_t n, const char *const *link_key, const
 out:
 	free(runs);
 	free(out);
+	return rc;
+}
+
+int pq_exp_jobs_order(size_t *todo, size_t n, const char *const *link_key, const double *est_s)
+{
+	return order_runs(todo, n, link_key, est_s, NULL);
+}
+
+double pq_exp_jobs_play(const size_t *order, size_t n, const double *est_s, const size_t *lim, unsigned jobs)
+{
+	size_t nf = 0, *fl_lim = calloc(jobs ? jobs : 1, sizeof *fl_lim);
+	double *fl_end = calloc(jobs ? jobs : 1, sizeof *fl_end), t = 0, end = -1;
+	if (!fl_lim || !fl_end)
+		goto out;
+	end = 0;
+	for (size_t k = 0; k < n; k++) {
+		size_t c = order[k], l = lim[c] < 1 ? 1 : lim[c];
+		while (nf && !pq_exp_jobs_may_start(fl_lim, nf, l, jobs ? jobs : 1)) {
+			size_t e = 0;
+			for (size_t i = 1; i < nf; i++)
+				if (fl_end[i] < fl_end[e])
+					e = i;
+			t = fl_end[e];
+			fl_end[e] = fl_end[--nf];
+			fl_lim[e] = fl_lim[nf];
+		}
+		fl_end[nf] = t + est_s[c];
+		fl_lim[nf] = l;
+		end = fl_end[nf] > end ? fl_end[nf] : end;
+		nf++;
+	}
+out:
+	free(fl_lim);
+	free(fl_end);
+	return end;
+}
+
+int pq_exp_jobs_order_played(size_t *todo, size_t n, const char *const *link_key, const double *est_s,
+			     const size_t *lim, unsigned jobs, double *played)
+{
+	int rc = 0;
+	size_t *by_cls = malloc((n ? n : 1) * sizeof *by_cls);
+	if (!by_cls)
+		return PQ_ENOMEM;
+	memcpy(by_cls, todo, n * sizeof *todo);
+	if ((rc = order_runs(todo, n, link_key, est_s, NULL)) == 0 &&
+	    (rc = order_runs(by_cls, n, link_key, est_s, lim)) == 0) {
+		double a = pq_exp_jobs_play(todo, n, est_s, lim, jobs), b = pq_exp_jobs_play(by_cls, n, est_s, lim, jobs);
+		if (a < 0 || b < 0)
+			rc = PQ_ENOMEM;
+		else if (b < a)
+			memcpy(todo, by_cls, n * sizeof *todo);
+		if (played)
+			*played = a < 0 || b < 0 ? -1 : b < a ? b : a;
+	}
+	free(by_cls);
 	return rc;
 }

@@ -3,12 +3,22 @@
  * take at a given concurrency. */
 #include "exp/runner.h"
 
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "core/wire.h"
 
 #include "exp/cellcfg.h"
 #include "exp/jobs.h"
 #include "load/chromium.h"
+#include "model/flight.h"
+#include "model/quic.h"
 #include "net/link.h"
+#include "pki/acct.h"
+#include "pki/alg.h"
+#include "pki/mtc.h"
 
 int pq_exp_check_browser(const pq_exp_grid *g, char *version, size_t n, pq_diag *d)
 {
@@ -59,26 +69,201 @@ static void cell_link(const pq_exp_point *p, pq_link_config *lc)
  * apart at 70 and 148 ms here, about 0.3 s of which was the network (docs/tls.md). */
 #define BROWSER_START_S 2.1
 
+/* The estimate's sizes: a certificate's DER beyond its subject's public key and its
+ * issuer's signature (names, validity, extensions), fitted to the chains pqtls made here:
+ * 399 - 65 - 72 bytes for an ECDSA P-256 leaf, 5,523 - 1,952 - 3,309 for ML-DSA-65; an
+ * MTC leaf's proof and names beyond its key, about; an SCT's bytes beyond its signature;
+ * an OCSP staple's beyond its issuer's signature; a ClientHello's on TCP beyond its key
+ * share (the server's share's size stands in for the client's: ML-KEM-768's 1,088-byte
+ * ciphertext for its 1,184-byte key). */
+#define EST_CERT_BASE 262
+#define EST_MTC_PROOF 800
+#define EST_SCT_BASE 50
+#define EST_OCSP_BASE 400
+#define EST_CLIENT_HELLO 300
+
+static size_t pub_b(const pq_alg *a) { return a ? a->pub_bytes : 0; }
+static size_t sig_b(const pq_alg *a) { return a ? a->sig_bytes : 0; }
+
+/* The DER sizes of the certificates the server sends, leaf first: the leaf and n
+ * intermediates (the leaf alone with trust anchor identifiers), each its subject's key
+ * and its issuer's signature; returns how many (at most max). */
+static size_t chain_der(const pq_alg *leaf, const pq_alg *inter, const pq_alg *root, int n, int tai, size_t *der,
+			size_t max)
+{
+	size_t k = 0;
+	der[k++] = EST_CERT_BASE + pub_b(leaf) + sig_b(n > 0 ? inter : root);
+	for (int i = 0; i < n && !tai && k < max; i++)
+		der[k++] = EST_CERT_BASE + pub_b(inter) + sig_b(i + 1 < n ? inter : root);
+	return k;
+}
+
+static size_t sum(const size_t *v, size_t n)
+{
+	size_t t = 0;
+	for (size_t i = 0; i < n; i++)
+		t += v[i];
+	return t;
+}
+
+static unsigned group_share(const pq_exp_point *p)
+{
+	const pq_acct_group *gr = pq_acct_group_find(p->group);
+	return gr ? gr->server_share : pq_acct_group_find("X25519")->server_share;
+}
+
+/* The server's first flight as it writes it (pki/acct.h), from estimated certificates:
+ * a full handshake's, or a resumed one's (no certificates). Fills w (at most
+ * PQ_ACCT_MAX_WRITES) and returns how many writes; their sum is the flight's bytes. */
+static size_t flight_writes(const pq_exp_point *p, int resumed, size_t *w)
+{
+	unsigned share = group_share(p);
+	if (resumed) {
+		w[0] = pq_acct_resumed_flight(share);
+		return 1;
+	}
+	enum { MAXC = 8 };
+	size_t der[MAXC], n = 1;
+	if (p->remote || !p->leaf)
+		der[0] = 4000; /* a remote server's chain: unknown, a few kB */
+	else if (p->mtc != PQ_MTC_NONE)
+		der[0] = EST_CERT_BASE + pub_b(p->leaf) + EST_MTC_PROOF;
+	else
+		n = chain_der(p->leaf, p->inter, p->root, p->intermediates, p->tai, der, MAXC);
+	size_t chain = sum(der, n);
+	der[0] += (size_t)p->scts * (sig_b(p->sct_alg ? p->sct_alg : pq_alg_find("ecdsa-p256")) + EST_SCT_BASE);
+	if (p->pad_like) {
+		size_t like[MAXC], m = chain_der(p->pad_like, p->pad_like, p->pad_like, p->intermediates, p->tai, like, MAXC);
+		if (sum(like, m) > sum(der, n))
+			der[0] += sum(like, m) - sum(der, n);
+	}
+	chain = sum(der, n);
+	if (p->pad_chain_to > chain) /* padded to the size asked */
+		der[0] += (size_t)p->pad_chain_to - chain;
+	pq_acct_in in = {.der = der,
+			 .n = n,
+			 .sig_bytes = p->leaf ? sig_b(p->leaf) : 256,
+			 .server_share = share,
+			 .wbuf = p->flight_one_write ? SIZE_MAX : 0,
+			 .staple = p->ocsp ? sig_b(p->intermediates > 0 ? p->inter : p->root) + EST_OCSP_BASE : 0};
+	pq_acct a;
+	if (pq_acct_flight(&in, &a, NULL) < 0) {
+		w[0] = sum(der, n) + 1000;
+		return 1;
+	}
+	memcpy(w, a.writes, a.n_writes * sizeof *w);
+	return a.n_writes;
+}
+
+static double flight_bytes(const pq_exp_point *p, int resumed)
+{
+	size_t w[PQ_ACCT_MAX_WRITES], n = flight_writes(p, resumed, w);
+	return (double)sum(w, n);
+}
+
+/* Whether the client's first key share is not the group the server takes (a
+ * HelloRetryRequest): the shares offered, else the first group offered, lack it. */
+static int est_hrr(const pq_exp_point *p)
+{
+	char first[64];
+	const char *shares = p->key_share[0] ? p->key_share : p->groups[0] ? p->groups : p->group;
+	if (!p->key_share[0]) {
+		size_t n = strcspn(shares, ":,");
+		snprintf(first, sizeof first, "%.*s", (int)n, shares);
+		shares = first;
+	}
+	return !strstr(shares, p->group);
+}
+
+/* One connection's round trips from its start to its end (the handshake, the first
+ * response byte or the last), by the flight models (model/flight.h; over QUIC
+ * model/quic.h) with the flight and response estimated; *resp_rounds: those of the
+ * response beyond its first byte. */
+static unsigned conn_rounds(const pq_exp_point *p, const pq_link_config *lc, int resumed, unsigned *resp_rounds)
+{
+	size_t w[PQ_ACCT_MAX_WRITES], nw = flight_writes(p, resumed, w), ch = EST_CLIENT_HELLO + group_share(p);
+	pq_model_in in = {.mss = pq_wire_mss(lc->mtu ? lc->mtu : PQ_WIRE_MTU_DEFAULT),
+			  .iw = p->initcwnd,
+			  .client_hello = ch,
+			  .server_writes = w,
+			  .n_server_writes = nw,
+			  .response = p->response_bytes > 0
+					      ? pq_model_response_bytes(PQ_MODEL_HTTP_HEAD, (size_t)p->response_bytes)
+					      : 0,
+			  .early_data = resumed && p->early_data,
+			  .hrr = est_hrr(p),
+			  .client_hello2 = ch};
+	pq_model_out out;
+	*resp_rounds = 0;
+	if (pq_model_predict(&in, &out, NULL) < 0)
+		return 3;
+	unsigned hs = out.handshake, ttfb = out.ttfb;
+	if (p->quic) { /* no TCP handshake; QUIC's own limits on the flight */
+		pq_model_quic q;
+		pq_model_quic_flight(ch, sum(w, nw), &q);
+		pq_model_quic_crypto(&q, 1, PQ_MODEL_QUIC_CRYPTO_BUF);
+		if (p->quic_retry)
+			pq_model_quic_retry(&q);
+		if (in.hrr)
+			pq_model_quic_hrr(&q, ch);
+		hs = 1 + q.extra_rtts + q.retry_rtts + q.hrr_rtts;
+		ttfb = hs + 1;
+	}
+	if (!p->path[0])
+		return hs;
+	if (in.response)
+		*resp_rounds = out.ttlb - out.ttfb;
+	return ttfb + *resp_rounds;
+}
+
+/* A lost packet early in a connection costs a retransmission timeout (1 s before the
+ * first RTT sample, 200 ms and more after), repeated ones back off: fitted to the loss
+ * preset here (78.6 and 195.6 ms, 0-20 %: a handshake's added time within 15 %). */
+static double loss_s(double loss, double rtt)
+{
+	return loss * (2.5 + 6 * rtt) * (1 + 3 * loss);
+}
+
+/* The rate TCP sustains with this loss (Mathis et al.: MSS / RTT x 1.22 / sqrt(p)),
+ * bits/s; a jitter of a tenth of the RTT or more reorders enough to act as loss of a
+ * tenth of its share of the RTT (fitted to aws-jittery here: 10 ms at 35 ms, a 1 MiB
+ * response at 2.2 Mbit/s). 0: no such bound. */
+static double lossy_rate(double loss, double rtt, double jitter, size_t mss)
+{
+	if (rtt <= 0)
+		return 0;
+	if (jitter * 10 >= rtt)
+		loss += 0.1 * jitter / rtt;
+	return loss > 0 ? (double)mss * 8 / rtt * 1.22 / sqrt(loss) : 0;
+}
+
+static double conn_s(const pq_exp_point *p, const pq_link_config *lc, int resumed)
+{
+	const pq_dir_cfg *down = &lc->dir[PQ_DIR_S2C];
+	double rtt = (double)pq_link_config_rtt_ns(lc) / 1e9;
+	double loss = p->gilbert ? p->loss : (lc->dir[PQ_DIR_C2S].loss.p + down->loss.p) / 2;
+	unsigned resp_rounds, rounds = conn_rounds(p, lc, resumed, &resp_rounds);
+	double per = rounds * rtt + 0.004; /* the round trips; crypto */
+	double resp = p->response_bytes > 0 ? (double)p->response_bytes : 0;
+	double rate = lossy_rate(loss, rtt, (double)down->jitter_ns / 1e9,
+				 pq_wire_mss(lc->mtu ? lc->mtu : PQ_WIRE_MTU_DEFAULT));
+	if (rate > 0 && resp * 8 / rate > resp_rounds * rtt)
+		per += resp * 8 / rate - resp_rounds * rtt;
+	if (down->rate_bps) /* the flight and the response through a slow link */
+		per += (flight_bytes(p, resumed) + resp) * 8 / (double)down->rate_bps;
+	return per + loss_s(loss, rtt);
+}
+
 static double cell_s(const pq_exp_point *p, const pq_link_config *lc)
 {
-	double rtt = (double)pq_link_config_rtt_ns(lc) / 1e9, loss = lc->dir[0].loss.p;
-	double per = 3 * rtt + 0.004; /* connect, handshake, request; crypto */
-	if (lc->dir[0].rate_bps && p->response_bytes > 0)
-		per += (double)p->response_bytes * 8 / (double)lc->dir[0].rate_bps;
-	/* the server's first flight through a slow link: ~20 kB for a post-quantum chain
-	 * (the chains are not built yet; at 8 kbit/s that alone is 20 s) */
-	if (lc->dir[0].rate_bps)
-		per += 20000.0 * 8 / (double)lc->dir[0].rate_bps;
-	if (p->response_bytes > 0)
-		per += rtt * 4; /* slow start over a large response */
-	if (p->gilbert)
-		loss = p->loss;
-	per *= 1 + 20 * loss; /* retransmission timeouts */
+	double full = conn_s(p, lc, 0), per = full;
+	if (p->resume > 0)
+		per = (1 - p->resume) * full + p->resume * conn_s(p, lc, 1);
 	if (p->browser) /* a warm or resuming browser navigates twice */
 		per = per * (p->browser_state == PQ_BROWSER_COLD ? 1 : 2) + BROWSER_START_S;
 	if (p->open_rate > 0) /* open loop: the schedule, then the last connection's own time */
-		return 0.05 + (double)p->connections / p->open_rate + per + (double)pq_exp_cfg_warmup(p) * per;
-	return 0.05 + (double)(p->connections + pq_exp_cfg_warmup(p)) * per / p->concurrency;
+		return 0.05 + (double)p->connections / p->open_rate + per + (double)pq_exp_cfg_warmup(p) * full;
+	return 0.05 + ((double)p->connections * per + (double)pq_exp_cfg_warmup(p) * full) / p->concurrency;
 }
 
 double pq_exp_cell_estimate_s(const pq_exp_point *p)
@@ -88,24 +273,63 @@ double pq_exp_cell_estimate_s(const pq_exp_point *p)
 	return cell_s(p, &lc);
 }
 
+int64_t pq_exp_cell_scale_ns(const pq_exp_grid *g, const pq_exp_cell *c)
+{
+	pq_link_config lc;
+	if (g->server[0] || c->p.browser || pq_exp_point_link(&c->p, g->seed, c->arm_where, &lc, NULL) < 0)
+		return 0;
+	return pq_exp_jobs_scale_ns(&lc);
+}
+
+/* Cell c's time alone and how many cells its class lets run at once (exp/jobs.h). */
+static double cell_est(const pq_exp_grid *g, const pq_exp_cell *c, unsigned jobs, size_t *lim)
+{
+	pq_link_config lc;
+	cell_link(&c->p, &lc);
+	*lim = pq_exp_jobs_limit(pq_exp_cell_scale_ns(g, c), jobs ? jobs : 1);
+	return cell_s(&c->p, &lc);
+}
+
+double pq_exp_cell_work_s(const pq_exp_grid *g, const pq_exp_cell *c, unsigned jobs)
+{
+	size_t lim;
+	double s = cell_est(g, c, jobs, &lim);
+	return s / (double)lim;
+}
+
 double pq_exp_estimate_s(const pq_exp_grid *g, unsigned jobs)
 {
-	double s = 0, links = 0, longest = 0;
-	const char *last = NULL;
-	for (size_t i = 0; i < g->n; i++) {
-		const pq_exp_point *p = &g->cells[i].p;
+	size_t n = g->n, *lim = calloc(n ? n : 1, sizeof *lim), *order = calloc(n ? n : 1, sizeof *order);
+	double s = 0, links = 0, longest = 0, played = -1, *est = calloc(n ? n : 1, sizeof *est);
+	const char **keys = calloc(n ? n : 1, sizeof *keys), *last = NULL;
+	jobs = jobs ? jobs : 1;
+	for (size_t i = 0; i < n; i++) {
 		if (!g->server[0] && (!last || strcmp(last, g->cells[i].link_key) != 0)) {
 			links += 3.0; /* link up, self-check, down */
 			last = g->cells[i].link_key;
 		}
-		pq_link_config lc;
-		cell_link(p, &lc);
-		double cell = cell_s(p, &lc);
+		size_t l;
+		double cell = cell_est(g, &g->cells[i], jobs, &l);
 		longest = cell > longest ? cell : longest;
-		/* at once with as many neighbours as its link's time scale allows (exp/jobs.h) */
-		s += cell / (double)pq_exp_jobs_limit(g->server[0] || p->browser ? 0 : pq_exp_jobs_scale_ns(&lc), jobs ? jobs : 1);
+		s += cell / (double)l;
+		if (est && lim && order && keys) {
+			est[i] = cell;
+			lim[i] = l;
+			order[i] = i;
+			keys[i] = g->cells[i].link_key;
+		}
 	}
-	/* each worker brings its links up (about once each), side by side; however many at
-	 * once, the sweep takes at least its longest cell */
+	/* at once: the dispatcher's order and run, played (exp/jobs.h) */
+	if (jobs > 1 && est && lim && order && keys &&
+	    pq_exp_jobs_order_played(order, n, keys, est, lim, jobs, &played) < 0)
+		played = -1;
+	free(est);
+	free(lim);
+	free(order);
+	free(keys);
+	if (played >= 0)
+		return played + links;
+	/* one at a time, or no memory to play it: the cells' times over their limits, at
+	 * least the longest cell */
 	return (s > longest ? s : longest) + links;
 }

@@ -454,6 +454,21 @@ int pq_exp_runner_cell(pq_exp_runner *R, const pq_exp_cell *c, pq_exp_cell_outco
 	return rc;
 }
 
+double pq_exp_progress_eta_s(const pq_exp_progress *p, double est_s)
+{
+	double el = (double)p->elapsed_ns / 1e9, rem;
+	size_t measured = p->done - p->skipped, left = p->total - p->done;
+	if (!left)
+		return 0;
+	if (p->work_done > 0 && p->work_total > p->work_done)
+		rem = el * (p->work_total - p->work_done) / p->work_done;
+	else if (measured)
+		rem = el / (double)measured * (double)left;
+	else
+		rem = est_s - el;
+	return rem > 0 ? rem : 0;
+}
+
 int pq_exp_run(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store *st, const pq_exp_run_opts *o,
 	       pq_exp_run_summary *sum, pq_diag *d)
 {
@@ -461,6 +476,8 @@ int pq_exp_run(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store *st, 
 	pq_exp_progress pr = {.total = g->n, .inflight_max = 1};
 	pq_exp_runner *R = NULL;
 	pq_exp_run_summary_init(sum);
+	for (size_t i = 0; i < g->n; i++)
+		pr.work_total += pq_exp_cell_work_s(g, &g->cells[i], 1);
 	int rc = pq_exp_runner_new(g, chains, st, o, &pr, sum, &R, d);
 	for (size_t i = 0; i < g->n && rc == 0; i++) {
 		const pq_exp_cell *c = &g->cells[i];
@@ -473,16 +490,19 @@ int pq_exp_run(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store *st, 
 			rc = done;
 			break;
 		}
+		double work = pq_exp_cell_work_s(g, c, 1);
 		if (done) {
 			sum->cells_skipped++;
 			pr.skipped++;
 			pr.done++;
+			pr.work_total -= work;
 			continue;
 		}
 		pq_exp_cell_outcome oc;
 		if ((rc = pq_exp_runner_cell(R, c, &oc, d)) < 0)
 			break;
 		pr.done++;
+		pr.work_done += work;
 		pr.conns += oc.conns;
 		pr.failures += oc.failures;
 		pr.marked += (size_t)oc.marked;

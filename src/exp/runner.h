@@ -42,7 +42,18 @@ typedef struct pq_exp_progress {
 	size_t inflight;     /* cells being measured now (1 for a serial sweep) */
 	size_t inflight_max; /* how many may be at once now (exp/jobs.h backs off when cells are marked) */
 	size_t marked;       /* cells measured so far over the link's or the host's budget */
+	/* The estimate's weight (pq_exp_cell_work_s, seconds) of the cells measured so far
+	 * (with cells at once, those in flight by their time so far, at most 90 % of their
+	 * estimate) and of all to measure (stored ones left out): a long cell counts as long,
+	 * so an ETA from them does not take the long cells measured first as the rate of the
+	 * rest. */
+	double work_done, work_total;
 } pq_exp_progress;
+
+/* Seconds left: the time so far over the estimate's weight of the cells measured, else
+ * over their count; before the first: est_s (the sweep's estimate) less the time so far;
+ * 0 when no cell is left. Never negative. */
+double pq_exp_progress_eta_s(const pq_exp_progress *p, double est_s);
 
 typedef struct pq_exp_run_opts {
 	int no_check;
@@ -179,5 +190,16 @@ double pq_exp_estimate_s(const pq_exp_grid *g, unsigned jobs);
  * transfers and losses); what pq_exp_estimate_s adds up, and what the cells-at-once
  * dispatcher orders its link groups by (exp/jobs.h, pq_exp_jobs_order). */
 double pq_exp_cell_estimate_s(const pq_exp_point *p);
+/* Cell c's share of the sweep's time at up to `jobs` at once: its estimate alone over the
+ * cells its class lets run together (exp/jobs.h; 1 for a browser's or a remote server's
+ * cells). The progress line's ETA weighs the cells measured by it (pq_exp_progress). */
+double pq_exp_cell_work_s(const pq_exp_grid *g, const pq_exp_cell *c, unsigned jobs);
+/* The time scale of cell c's link as it will be brought up (exp/jobs.h,
+ * pq_exp_jobs_scale_ns; a profile's too). A remote server's cell counts as 0 (alone: its
+ * path is not ours to share out), and so does a cell whose client is a browser: a cold
+ * Chromium spends tens of ms of CPU on one navigation (certificate verification alone
+ * took 48 ms here), and ten of them at once on two CPUs put their own waits into every
+ * neighbour's times. */
+int64_t pq_exp_cell_scale_ns(const pq_exp_grid *g, const pq_exp_cell *c);
 
 #endif

@@ -72,6 +72,10 @@ int pq_model_agrees(double predicted, double measured);
  * GSO (1 on). */
 pq_model_pace pq_model_pace_of(const char *cc, const char *qdisc, unsigned ss_ratio, int gso);
 
+/* The HTTP head pqtls serve writes before a body (status line, Content-Length,
+ * Content-Type, Connection): about 100 bytes; only TTLB uses it, at the byte. */
+#define PQ_MODEL_HTTP_HEAD 100
+
 /* Bytes on TCP of an HTTP response of `body` bytes with a `header`-byte head, in TLS
  * 1.3 records of at most 16,384 bytes (22 bytes each of framing and tag). */
 size_t pq_model_response_bytes(size_t header, size_t body);

@@ -16,9 +16,6 @@
 #include "tls/hello.h"
 
 #define MODEL_CACHE 32
-/* The HTTP head pqtls serve writes before a body (status line, Content-Length,
- * Content-Type, Connection): about 100 bytes; only TTLB uses it, at the byte. */
-#define HTTP_HEAD 100
 
 typedef struct model_cache {
 	char leaf[48], group[48], offer[160], server[64];
@@ -141,7 +138,7 @@ void pq_agg_predict(pq_agg_group *g, pq_agg_models *m)
 	size_t resp = c->response_bytes >= 0 ? (size_t)c->response_bytes : 0;
 	pq_model_base_net(b, pq_wire_mss(c->mtu),
 			  c->initcwnd > 0 ? (size_t)c->initcwnd : 0,
-			  pq_model_response_bytes(HTTP_HEAD, resp), &net);
+			  pq_model_response_bytes(PQ_MODEL_HTTP_HEAD, resp), &net);
 	net.early_data = c->early_data && c->resume_pct > 0;
 	net.server_pace = cell_pace(c);
 	if (g->browser && isfinite(g->br_ch_bytes)) /* its own ClientHello, as it sent it */

@@ -280,6 +280,54 @@ static void order(void **state)
 	assert_int_equal(pq_exp_jobs_order(t2, 0, k2, e2), 0);
 }
 
+/* The dispatcher's run, played: cells start in order while the classes in flight allow. */
+static void play(void **state)
+{
+	(void)state;
+	/* four cells of 10 s that may run 4 at once: 10 s; at 2 at once: 20 s */
+	const double e[] = {10, 10, 10, 10};
+	const size_t l4[] = {4, 4, 4, 4}, l2[] = {2, 2, 2, 2}, o[] = {0, 1, 2, 3};
+	assert_true(pq_exp_jobs_play(o, 4, e, l4, 4) == 10);
+	assert_true(pq_exp_jobs_play(o, 4, e, l2, 4) == 20);
+	assert_true(pq_exp_jobs_play(o, 4, e, l4, 1) == 40); /* one worker */
+	/* one cell of class 1 (alone) between them: the others wait for it, it for them */
+	const size_t mixed[] = {4, 4, 1, 4};
+	assert_true(pq_exp_jobs_play(o, 4, e, mixed, 4) == 30);
+	assert_true(pq_exp_jobs_play(o, 0, e, l4, 4) == 0);
+}
+
+/* Of longest-first and grouped by class, the order that plays out sooner. */
+static void order_played(void **state)
+{
+	(void)state;
+	/* links alternating between classes by their longest cells, as the loss preset's
+	 * 195.6 ms (24 at once) and 78.6 ms (15) links do: a (4 at once), b (2), c (4), d (2),
+	 * each of two cells, and a quick scout link q. Longest first, each b or d cell holds
+	 * the a and c cells beside it to two at once: 37 s; grouped, 28 s */
+	const char *key[] = {"a", "a", "b", "b", "c", "c", "d", "d", "q"};
+	const double est[] = {10, 10, 9.5, 9.5, 9, 9, 8.5, 8.5, 1};
+	const size_t lim[] = {4, 4, 2, 2, 4, 4, 2, 2, 4};
+	size_t lf[9], best[9];
+	for (size_t i = 0; i < 9; i++)
+		lf[i] = best[i] = i;
+	assert_int_equal(pq_exp_jobs_order(lf, 9, key, est), 0);
+	double t_lf = pq_exp_jobs_play(lf, 9, est, lim, 4), played = 0;
+	assert_true(t_lf == 37);
+	assert_int_equal(pq_exp_jobs_order_played(best, 9, key, est, lim, 4, &played), 0);
+	assert_true(played == 28);
+	assert_true(played == pq_exp_jobs_play(best, 9, est, lim, 4));
+	/* the scout first, then a and c (4 at once), then b and d, longest first in each */
+	const size_t want[] = {8, 0, 1, 4, 5, 2, 3, 6, 7};
+	assert_memory_equal(best, want, sizeof want);
+	/* one class: the two orders are one, longest first stays */
+	const size_t one[] = {4, 4, 4, 4, 4, 4, 4, 4, 4};
+	size_t t1[9];
+	for (size_t i = 0; i < 9; i++)
+		t1[i] = i;
+	assert_int_equal(pq_exp_jobs_order_played(t1, 9, key, est, one, 4, NULL), 0);
+	assert_memory_equal(t1, lf, sizeof lf);
+}
+
 /* The CPU share expected of a link none of whose cells has ended. */
 static void share_guess(void **state)
 {
@@ -303,7 +351,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(parse),    cmocka_unit_test(limit), cmocka_unit_test(scale), cmocka_unit_test(choose),
-		cmocka_unit_test(may_start), cmocka_unit_test(cpu_fits), cmocka_unit_test(ctl), cmocka_unit_test(ctl_others), cmocka_unit_test(caps), cmocka_unit_test(order), cmocka_unit_test(share_guess),
+		cmocka_unit_test(may_start), cmocka_unit_test(cpu_fits), cmocka_unit_test(ctl), cmocka_unit_test(ctl_others), cmocka_unit_test(caps), cmocka_unit_test(order), cmocka_unit_test(play), cmocka_unit_test(order_played), cmocka_unit_test(share_guess),
 		cmocka_unit_test(summary_add),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
