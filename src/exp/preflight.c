@@ -130,16 +130,14 @@ static size_t flight_writes(const pq_exp_point *p, int resumed, size_t *w)
 		der[0] = EST_CERT_BASE + pub_b(p->leaf) + EST_MTC_PROOF;
 	else
 		n = chain_der(p->leaf, p->inter, p->root, p->intermediates, p->tai, der, MAXC);
-	size_t chain = sum(der, n);
 	der[0] += (size_t)p->scts * (sig_b(p->sct_alg ? p->sct_alg : pq_alg_find("ecdsa-p256")) + EST_SCT_BASE);
-	if (p->pad_like) {
+	size_t chain = sum(der, n), want = p->pad_chain_to;
+	if (p->pad_like) { /* padded to another algorithm's natural chain */
 		size_t like[MAXC], m = chain_der(p->pad_like, p->pad_like, p->pad_like, p->intermediates, p->tai, like, MAXC);
-		if (sum(like, m) > sum(der, n))
-			der[0] += sum(like, m) - sum(der, n);
+		want = sum(like, m) > want ? sum(like, m) : want;
 	}
-	chain = sum(der, n);
-	if (p->pad_chain_to > chain) /* padded to the size asked */
-		der[0] += (size_t)p->pad_chain_to - chain;
+	if (want > chain) /* padded to the size asked */
+		der[0] += want - chain;
 	pq_acct_in in = {.der = der,
 			 .n = n,
 			 .sig_bytes = p->leaf ? sig_b(p->leaf) : 256,
