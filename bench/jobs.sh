@@ -11,6 +11,8 @@
 # at >= 95 % of grid points, in a fraction of the time.
 #   PQTLS=build/pqtls bash bench/jobs.sh          (GRID=quick ROUNDS=1 by default)
 #   GRID=ttfb-size: the ttfb-size preset scaled to 50 and 100 ms, 8-40 KiB in 4 KiB steps
+#   GRID=ttfb-200: its 200 ms cells, 8, 40 and 72 KiB (60 cells, 4.6 min serially): where
+#     the most cells run at once, the median shift is the concurrency's cost to the answer
 #   JOBS=N: the concurrent run's --jobs (default auto)
 set -euo pipefail
 P=$(readlink -f "${PQTLS:-build/pqtls}")
@@ -23,7 +25,8 @@ command -v python3 >/dev/null || { echo "jobs: needs python3; skipped"; exit 0; 
 case "$GRID" in
 quick) ARGS=(--preset quick --trials 2 --connections 8) ;;
 ttfb-size) ARGS=(--preset ttfb-size --profile paper-50,paper-100 --pad-chain-to "8KiB..40KiB step 4KiB" --trials 1 --connections 8) ;;
-*) echo "jobs: GRID is quick or ttfb-size" >&2; exit 2 ;;
+ttfb-200) ARGS=(--preset ttfb-size --rtt 200ms --pad-chain-to 8KiB,40KiB,72KiB --trials 1 --connections 5) ;;
+*) echo "jobs: GRID is quick, ttfb-size or ttfb-200" >&2; exit 2 ;;
 esac
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT

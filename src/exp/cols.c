@@ -185,6 +185,9 @@ static pq_colval v_nice(int n)
 	  v_nice(r->host_nice))                                                                                \
 	X(host_group_nice, "INTEGER", "", ANY, 4, "their session group's nice; NULL no grouping",              \
 	  v_nice(r->host_group_nice))                                                                          \
+	X(host_cells_at_once, "INTEGER", "", ANY, 4,                                                           \
+	  "cells measured at once when it was handed out, itself included (1: one at a time; --jobs); "     \
+	  "NULL unknown (before this column)", pq_cv_opt(r->host_cells_at_once))                               \
 	X(host_client_wait_p50_us, "REAL", "us", DUR, 4, "the client's wait for a CPU per connection, median", \
 	  pq_cv_optr(r->host_client_wait_p50_us))                                                                  \
 	X(host_client_wait_max_us, "REAL", "us", DUR, 4, "its largest", pq_cv_optr(r->host_client_wait_max_us))    \

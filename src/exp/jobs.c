@@ -188,10 +188,10 @@ static void dispatch(disp *D)
 		if (k < 0)
 			return;
 		wslot *w = &D->w[k];
-		long long cell = (long long)ci;
-		if (send(w->fd, &cell, sizeof cell, MSG_NOSIGNAL) != (ssize_t)sizeof cell)
+		wcell wc = {.cell = (long long)ci, .at_once = (int)D->inflight + 1};
+		if (send(w->fd, &wc, sizeof wc, MSG_NOSIGNAL) != (ssize_t)sizeof wc)
 			return; /* gone: its end is read from the socket */
-		w->busy = cell;
+		w->busy = wc.cell;
 		w->started_ns = pq_clock_now(&pq_clock_mono);
 		w->limit = cap < lim ? cap : lim;
 		w->cls = lim;
@@ -215,8 +215,8 @@ static void stop_idle(disp *D)
 	for (size_t i = 0; i < D->nw; i++) {
 		wslot *w = &D->w[i];
 		if (w->busy == W_IDLE && !w->stop_sent && !w->ended) {
-			long long cell = -1;
-			(void)send(w->fd, &cell, sizeof cell, MSG_NOSIGNAL);
+			wcell wc = {.cell = -1};
+			(void)send(w->fd, &wc, sizeof wc, MSG_NOSIGNAL);
 			w->stop_sent = 1;
 		}
 	}

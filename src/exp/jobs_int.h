@@ -27,6 +27,13 @@ typedef struct wmsg {
 	char err[640];
 } wmsg;
 
+/* Dispatcher -> worker: the cell to measure (negative: stop) and the cells in flight as
+ * it is handed out, itself included (pq_exp_runner_at_once). */
+typedef struct wcell {
+	long long cell;
+	int at_once;
+} wcell;
+
 void pq_exp_jobs_worker(int fd, pid_t parent, unsigned index, const pq_exp_grid *g,
 			const pq_exp_chains *chains, pq_store *owner, const pq_exp_run_opts *o);
 

@@ -43,12 +43,14 @@ void pq_exp_jobs_worker(int fd, pid_t parent, unsigned index, const pq_exp_grid 
 	if (rc == 0)
 		wsend(fd, &m);
 	while (rc == 0) {
-		long long cell = -1;
+		wcell wc = {.cell = -1};
 		ssize_t k;
-		while ((k = recv(fd, &cell, sizeof cell, 0)) < 0 && errno == EINTR)
+		while ((k = recv(fd, &wc, sizeof wc, 0)) < 0 && errno == EINTR)
 			;
-		if (k != (ssize_t)sizeof cell || cell < 0 || (size_t)cell >= g->n)
+		long long cell = wc.cell;
+		if (k != (ssize_t)sizeof wc || cell < 0 || (size_t)cell >= g->n)
 			break; /* stop, or the dispatcher is gone */
+		pq_exp_runner_at_once(R, wc.at_once);
 		m = (wmsg){.kind = MSG_DONE, .cell = cell};
 		if ((rc = pq_exp_runner_cell(R, &g->cells[cell], &m.oc, &d)) < 0) {
 			failed_cell = cell;

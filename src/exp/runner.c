@@ -315,6 +315,7 @@ struct pq_exp_runner {
 	pq_exp_run_summary *sum;
 	linkrun lr;
 	const char *cur_link;
+	int at_once; /* cells in flight as the next is handed out, itself included */
 };
 
 int pq_exp_runner_new(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store *st, const pq_exp_run_opts *o,
@@ -324,9 +325,14 @@ int pq_exp_runner_new(const pq_exp_grid *g, const pq_exp_chains *chains, pq_stor
 	if (!R)
 		return pq_diag_set(d, PQ_ENOMEM, "out of memory");
 	*R = (pq_exp_runner){.g = g, .chains = chains, .st = st, .o = o, .pr = pr, .sum = sum,
-			     .t0 = pq_clock_now(&pq_clock_mono)};
+			     .t0 = pq_clock_now(&pq_clock_mono), .at_once = 1};
 	*out = R;
 	return 0;
+}
+
+void pq_exp_runner_at_once(pq_exp_runner *R, int n)
+{
+	R->at_once = n < 1 ? 1 : n;
 }
 
 int pq_exp_runner_free(pq_exp_runner *R, pq_diag *d)
@@ -354,6 +360,7 @@ static cellrun *cell_new(const pq_exp_runner *R, const pq_exp_cell *c)
 	r->chain = R->g->server[0] ? NULL : pq_exp_chains_find(R->chains, &c->p);
 	pq_store_cell_row_init(&r->row);
 	pq_store_utc_now(r->row.started_at);
+	r->row.host_cells_at_once = R->at_once;
 	r->row.link_check_id = R->lr.check_id;
 	r->row.link_check_ok = R->lr.check_ok;
 	return r;

@@ -179,6 +179,10 @@ int pq_exp_runner_cell(pq_exp_runner *R, const pq_exp_cell *c, pq_exp_cell_outco
 /* Brings up cell c's link (taking down the one up) and self-checks it, as its first cell
  * would (stored; up to PQ_EXP_CHECK_TRIES); *out names the check. The link stays up. */
 int pq_exp_runner_check_link(pq_exp_runner *R, const pq_exp_cell *c, pq_exp_prechecked *out, pq_diag *d) PQ_MUST_USE;
+/* How many cells are in flight as the next is handed out, itself included (exp/jobs.c;
+ * 1 until set, a serial sweep's), stored with each cell it measures (host_cells_at_once):
+ * cells at once lengthen a TTFB a little (docs/sweep.md), so a reader can tell them apart. */
+void pq_exp_runner_at_once(pq_exp_runner *R, int n);
 /* Takes the link down and frees (NULL: nothing); an error taking the link down. */
 int pq_exp_runner_free(pq_exp_runner *R, pq_diag *d);
 

@@ -108,6 +108,7 @@ typedef struct pq_store_cell_row {
 	int64_t client_cpu_ns, server_link_cpu_ns; /* -1 unknown */
 	double host_steal_pct;      /* -1 unknown */
 	int host_runq_before, host_runq_after; /* -1 unknown */
+	int host_cells_at_once; /* cells in flight when it was handed out, itself included; -1 unknown */
 	double host_load1_before, host_load1_after;
 	/* the endpoints' nice as read back (PQ_SCHED_NICE_KEEP unknown), and their waits for
 	 * a CPU (core/sched.h): the client's per connection, the server's per connection, the

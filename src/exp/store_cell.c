@@ -20,6 +20,7 @@ void pq_store_cell_row_init(pq_store_cell_row *r)
 	r->client_cpu_ns = r->server_link_cpu_ns = -1;
 	r->host_steal_pct = -1;
 	r->host_runq_before = r->host_runq_after = -1;
+	r->host_cells_at_once = -1;
 	r->host_load1_before = r->host_load1_after = -1;
 	r->link_ok = r->host_ok = -1;
 	r->host_nice = r->host_group_nice = PQ_SCHED_NICE_KEEP;
