@@ -105,6 +105,8 @@ python3 "$TMP/same.py" "$TMP/m.db" "$TMP/j1.db" 12 || fail "the merged shards di
 aq() { python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])" "$1" "$2"; }
 [ "$(aq "$TMP/j1.db" "SELECT COUNT(*) FROM cell WHERE host_cells_at_once = 1")" = 12 ] || fail "a serial cell not stored as one at a time"
 [ "$(aq "$TMP/j4.db" "SELECT MAX(host_cells_at_once) FROM cell")" -le 4 ] || fail "a --jobs 4 cell stored as beside more than 4"
+[ "$(aq "$TMP/j4.db" "SELECT COUNT(*) FROM cell WHERE rtt_us = 5000 AND host_cells_at_once = 1")" = 4 ] ||
+	fail "a 5 ms cell of the --jobs 4 run not stored as alone"
 [ "$(aq "$TMP/j4.db" "SELECT MAX(host_cells_at_once) FROM cell WHERE rtt_us = 60000")" -gt 1 ] ||
 	fail "no 60 ms cell of the --jobs 4 run stored as measured beside another"
 [ "$(aq "$TMP/j4.db" "SELECT COUNT(*) FROM cell WHERE host_cells_at_once IS NULL")" = 0 ] || fail "a --jobs 4 cell without its count"
