@@ -102,15 +102,16 @@ python3 "$TMP/same.py" "$TMP/m.db" "$TMP/j1.db" 12 || fail "the merged shards di
 # a TTFB a little: docs/sweep.md): 1 serially; at --jobs 4, the 5 ms cells alone, the 60 ms
 # ones beside others (their time scale allows 4: 12 cells, so some start beside three),
 # never more than 4; the merged file keeps each shard's.
-aq() { python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])" "$1" "$2"; }
-[ "$(aq "$TMP/j1.db" "SELECT COUNT(*) FROM cell WHERE host_cells_at_once = 1")" = 12 ] || fail "a serial cell not stored as one at a time"
-[ "$(aq "$TMP/j4.db" "SELECT MAX(host_cells_at_once) FROM cell")" -le 4 ] || fail "a --jobs 4 cell stored as beside more than 4"
-[ "$(aq "$TMP/j4.db" "SELECT COUNT(*) FROM cell WHERE rtt_us = 5000 AND host_cells_at_once = 1")" = 4 ] ||
+# One value of a query on a results database.
+q() { python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])" "$1" "$2"; }
+[ "$(q "$TMP/j1.db" "SELECT COUNT(*) FROM cell WHERE host_cells_at_once = 1")" = 12 ] || fail "a serial cell not stored as one at a time"
+[ "$(q "$TMP/j4.db" "SELECT MAX(host_cells_at_once) FROM cell")" -le 4 ] || fail "a --jobs 4 cell stored as beside more than 4"
+[ "$(q "$TMP/j4.db" "SELECT COUNT(*) FROM cell WHERE rtt_us = 5000 AND host_cells_at_once = 1")" = 4 ] ||
 	fail "a 5 ms cell of the --jobs 4 run not stored as alone"
-[ "$(aq "$TMP/j4.db" "SELECT MAX(host_cells_at_once) FROM cell WHERE rtt_us = 60000")" -gt 1 ] ||
+[ "$(q "$TMP/j4.db" "SELECT MAX(host_cells_at_once) FROM cell WHERE rtt_us = 60000")" -gt 1 ] ||
 	fail "no 60 ms cell of the --jobs 4 run stored as measured beside another"
-[ "$(aq "$TMP/j4.db" "SELECT COUNT(*) FROM cell WHERE host_cells_at_once IS NULL")" = 0 ] || fail "a --jobs 4 cell without its count"
-[ "$(aq "$TMP/m.db" "SELECT COUNT(*) FROM cell WHERE host_cells_at_once IS NULL")" = 0 ] || fail "the merge lost a cell's count"
+[ "$(q "$TMP/j4.db" "SELECT COUNT(*) FROM cell WHERE host_cells_at_once IS NULL")" = 0 ] || fail "a --jobs 4 cell without its count"
+[ "$(q "$TMP/m.db" "SELECT COUNT(*) FROM cell WHERE host_cells_at_once IS NULL")" = 0 ] || fail "the merge lost a cell's count"
 echo "ok: each cell stores the cells at once it was handed out beside (1 serially, at most 4 at --jobs 4, kept by merge)"
 
 # A worker that cannot bring up a link (the test program's fault, as a machine out of
@@ -143,7 +144,6 @@ sig = ecdsa-p256
 [arm mldsa]
 sig = ml-dsa-44
 SPEC
-q() { python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])" "$1" "$2"; }
 "$P" sweep "$TMP/fast.spec" --jobs 2 --out "$TMP/fast.db" >"$TMP/fast.out" 2>"$TMP/fast.err" ||
 	{ cat "$TMP/fast.err"; fail "the fast-link sweep failed"; }
 n=$(grep -c "checking a fast link with the machine to itself" "$TMP/fast.err" || true)
