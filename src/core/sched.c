@@ -109,3 +109,56 @@ int pq_sched_set_nice(int want)
 	int now = getpriority(PRIO_PROCESS, 0);
 	return errno ? PQ_SCHED_NICE_KEEP : now;
 }
+
+int pq_sched_split_get(pq_sched_split *s)
+{
+	CPU_ZERO(&s->all);
+	if (sched_getaffinity(0, sizeof s->all, &s->all) < 0)
+		return -errno;
+	if (CPU_COUNT(&s->all) < 2)
+		return PQ_EUNSUPPORTED;
+	int first = 0;
+	while (!CPU_ISSET(first, &s->all))
+		first++;
+	CPU_ZERO(&s->server);
+	CPU_SET(first, &s->server);
+	s->client = s->all;
+	CPU_CLR(first, &s->client);
+	return 0;
+}
+
+int pq_sched_pin(int tid, const cpu_set_t *cpus, char *list, size_t n)
+{
+	int rc = sched_setaffinity(tid, sizeof *cpus, cpus) < 0 ? -errno : 0;
+	if (list && n) {
+		cpu_set_t now;
+		CPU_ZERO(&now);
+		list[0] = '\0';
+		if (sched_getaffinity(tid, sizeof now, &now) == 0)
+			pq_sched_cpulist(&now, list, n);
+	}
+	return rc;
+}
+
+void pq_sched_cpulist(const cpu_set_t *set, char *buf, size_t n)
+{
+	size_t len = 0;
+	if (!n)
+		return;
+	buf[0] = '\0';
+	for (int c = 0; c < CPU_SETSIZE; c++) {
+		if (!CPU_ISSET(c, set))
+			continue;
+		int last = c;
+		while (last + 1 < CPU_SETSIZE && CPU_ISSET(last + 1, set))
+			last++;
+		int w = last == c ? snprintf(buf + len, n - len, "%s%d", len ? "," : "", c)
+				  : snprintf(buf + len, n - len, "%s%d-%d", len ? "," : "", c, last);
+		if (w < 0 || (size_t)w >= n - len) {
+			buf[len] = '\0'; /* cut at the last whole range */
+			return;
+		}
+		len += (size_t)w;
+		c = last;
+	}
+}

@@ -11,6 +11,8 @@
 #ifndef PQ_CORE_SCHED_H
 #define PQ_CORE_SCHED_H
 
+#include <sched.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/err.h"
@@ -55,5 +57,26 @@ int pq_sched_group_nice(void);
 /* Sets it (a raise needs root) and returns it as read back (PQ_SCHED_NICE_KEEP: no
  * grouping). Every process of the session shares it while the session lasts. */
 int pq_sched_set_group_nice(int want);
+
+/* Two machines on one, for a cell whose client is heavy. A cold Chromium spends tens of
+ * ms of CPU on a navigation, in several processes that wake one another; sharing every
+ * CPU with it, the cell's server waited 6-12 ms for a CPU in a median connection (its
+ * budget at 1-148 ms RTT: 1-15 ms), and the browser's own certificate verification took
+ * 88-99 ms. With the server and the link's forwarder on one CPU and the browser on the
+ * others, as on two machines, the server waited under 1 ms and the verification took
+ * 53-70 ms (docs/tls.md, "A browser's cell on two machines"). `all` is the set the
+ * calling thread may use, `server` its first CPU, `client` the rest. */
+typedef struct pq_sched_split {
+	cpu_set_t all, server, client;
+} pq_sched_split;
+/* 0 and the split; PQ_EUNSUPPORTED when the thread may use fewer than two CPUs (nothing
+ * to split), -errno when the kernel does not say. */
+int pq_sched_split_get(pq_sched_split *s) PQ_MUST_USE;
+/* Runs thread `tid` (0: the calling one; threads and processes it starts afterwards
+ * inherit it) on `cpus`; 0 or -errno. With `list`, the set in force, read back, as a
+ * CPU list ("0", "1-3"; "" when it cannot be read). */
+int pq_sched_pin(int tid, const cpu_set_t *cpus, char *list, size_t n);
+/* A set as the kernel writes CPU lists: "0", "1-3", "0,2-3" ("" for none; cut to fit n). */
+void pq_sched_cpulist(const cpu_set_t *set, char *buf, size_t n);
 
 #endif

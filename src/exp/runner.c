@@ -22,13 +22,54 @@
 #include "exp/runner_int.h"
 #include "server/server.h"
 
+/* A browser's cell on a link of ours runs as on two machines: the server and the link's
+ * forwarder on one CPU, the browser on the others (core/sched.h, pq_sched_split, says
+ * what it changes). The forwarder is pinned here, the server and the browser as they
+ * start; the cell stores the CPUs as read back, or none when any of them could not be. */
+static void split_begin(cellrun *r)
+{
+	r->split_on = r->cfg.browser && r->link && pq_sched_split_get(&r->split) == 0 &&
+		      pq_link_pin(r->link, &r->split.server, r->row.host_server_cpus,
+				  sizeof r->row.host_server_cpus) == 0;
+	if (!r->split_on)
+		r->row.host_server_cpus[0] = '\0';
+}
+
+/* The forwarder back on every CPU, for the link's next cell. */
+static void split_end(cellrun *r)
+{
+	if (r->split_on && pq_link_pin(r->link, &r->split.all, NULL, 0) < 0)
+		r->row.host_server_cpus[0] = r->row.host_client_cpus[0] = '\0';
+	r->split_on = 0;
+}
+
+/* Not as asked: the rest of the cell runs, and is stored, as sharing every CPU. */
+static void split_drop(cellrun *r)
+{
+	split_end(r);
+	r->row.host_server_cpus[0] = r->row.host_client_cpus[0] = '\0';
+}
 
 /* The server in a process of its own, forked inside the server namespace: a crash of
  * the server is a failed cell, never the end of the sweep (exp/srvproc.h). */
 static int server_start_in_ns(void *arg)
 {
 	cellrun *r = arg;
-	return pq_exp_srv_start(&r->srv, &r->cfg.server, r->o->server_exe, &r->diag);
+	if (!r->split_on)
+		return pq_exp_srv_start(&r->srv, &r->cfg.server, r->o->server_exe, &r->diag);
+	/* forked from this thread, the server inherits its CPUs; read back from its process */
+	int pinned = pq_sched_pin(0, &r->split.server, NULL, 0) == 0;
+	int rc = pq_exp_srv_start(&r->srv, &r->cfg.server, r->o->server_exe, &r->diag);
+	if (pinned && pq_sched_pin(0, &r->split.all, NULL, 0) < 0 && rc == 0)
+		rc = pq_diag_set(&r->diag, PQ_ESTATE, "the sweep's thread could not take back its CPUs");
+	cpu_set_t got;
+	char list[sizeof r->row.host_server_cpus] = "";
+	CPU_ZERO(&got);
+	if (rc == 0 && sched_getaffinity(r->srv.pid, sizeof got, &got) == 0)
+		pq_sched_cpulist(&got, list, sizeof list);
+	if (strcmp(list, r->row.host_server_cpus) != 0)
+		split_drop(r);
+	return rc;
 }
 
 static void load_progress(void *arg, const pq_load_progress *p)
@@ -56,10 +97,19 @@ static int load_in_ns(void *arg)
 	cellrun *r = arg;
 	char exe[512];
 	unsigned mss = pq_wire_mss(r->c->p.mtu) ? (unsigned)pq_wire_mss(r->c->p.mtu) : PQ_WIRE_MSS_DEFAULT;
-	if (!r->cfg.browser)
+	if (!r->cfg.browser) {
 		r->load_rc = pq_load_run(&r->cfg.load, &r->res, &r->diag);
-	else if ((r->load_rc = pq_chromium_find(exe, sizeof exe, &r->diag)) == 0)
+		return 0;
+	}
+	/* every browser this cell starts is forked from this thread: on the client's CPUs */
+	int pinned = r->split_on && r->row.host_server_cpus[0] &&
+		     pq_sched_pin(0, &r->split.client, r->row.host_client_cpus, sizeof r->row.host_client_cpus) == 0;
+	if (!pinned)
+		split_drop(r);
+	if ((r->load_rc = pq_chromium_find(exe, sizeof exe, &r->diag)) == 0)
 		r->load_rc = pq_chromium_run(&r->cfg.load, exe, mss, r->cfg.browser_state, &r->res, &r->diag);
+	if (pinned && pq_sched_pin(0, &r->split.all, NULL, 0) < 0 && r->load_rc == 0)
+		r->load_rc = pq_diag_set(&r->diag, PQ_ESTATE, "the sweep's thread could not take back its CPUs");
 	return 0;
 }
 
@@ -124,6 +174,7 @@ static void measure(cellrun *r)
 			 pq_diag_msg(&r->diag));
 		goto done;
 	}
+	split_begin(r);
 	if (r->link) {
 		rc = pq_link_run_in(r->link, PQ_SIDE_SERVER, server_start_in_ns, r, &r->diag);
 		if (rc < 0) {
@@ -170,6 +221,7 @@ static void measure(cellrun *r)
 			 f, r->res.stopped_early ? "; the load stopped early: its first connections all failed" : "");
 	}
 done:
+	split_end(r);
 	if (window && pq_link_window_end(r->link, &r->row.link) == 0)
 		r->row.link_ok = pq_link_window_ok(&r->row.link, r->link_why, sizeof r->link_why);
 	pq_hostload_sample(&after);

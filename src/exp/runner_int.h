@@ -3,6 +3,7 @@
 #ifndef PQ_EXP_RUNNER_INT_H
 #define PQ_EXP_RUNNER_INT_H
 
+#include "core/sched.h"
 #include "exp/cellcfg.h"
 #include "exp/runner.h"
 #include "exp/srvproc.h"
@@ -30,6 +31,11 @@ typedef struct cellrun {
 	char ca[600];
 	char link_why[160]; /* what was over the link's budget in this cell */
 	double conn_p50_us;  /* the median connection's time to its first response's last byte; -1 none */
+	/* A browser's cell on a link of ours: the server and the link's forwarder on one CPU,
+	 * the browser on the others (core/sched.h, pq_sched_split); split_on when both the
+	 * link and the server were pinned. */
+	pq_sched_split split;
+	int split_on;
 } cellrun;
 
 /* "12 x timeout_handshake (timed out ...); 3 x reset": a cell's failed connections. */

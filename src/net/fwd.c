@@ -366,6 +366,20 @@ int64_t pq_fwd_wait_ns(const pq_fwd *f)
 	return tid && f->running ? pq_sched_tid_wait_ns(tid) : -1;
 }
 
+int pq_fwd_pin(pq_fwd *f, const cpu_set_t *cpus, char *list, size_t n)
+{
+	if (list && n)
+		list[0] = '\0';
+	if (!f->running)
+		return PQ_ESTATE;
+	int e = pthread_setaffinity_np(f->thread, sizeof *cpus, cpus);
+	cpu_set_t now;
+	CPU_ZERO(&now);
+	if (list && n && pthread_getaffinity_np(f->thread, sizeof now, &now) == 0)
+		pq_sched_cpulist(&now, list, n);
+	return -e;
+}
+
 void pq_fwd_dispose(pq_fwd *f)
 {
 	pq_late_dispose(&f->late);

@@ -15,6 +15,8 @@
 #define PQ_NET_FWD_H
 
 #include <pthread.h>
+#include <sched.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/err.h"
@@ -130,6 +132,11 @@ void pq_fwd_window_take(pq_fwd *f, pq_late_win *out, pq_path_stats dir[2]);
  * hypervisor took the whole vCPU away is not in it: a release late by more than this
  * waited for a vCPU that was not running. */
 int64_t pq_fwd_wait_ns(const pq_fwd *f);
+
+/* Runs the thread on `cpus` (core/sched.h, pq_sched_split) and writes the set in force,
+ * read back, as a CPU list into list (n bytes; "" unknown); 0, PQ_ESTATE when the thread
+ * is not running, or -errno. */
+int pq_fwd_pin(pq_fwd *f, const cpu_set_t *cpus, char *list, size_t n);
 
 /* Frees what pq_fwd_stop keeps for a last pq_fwd_stats_get. */
 void pq_fwd_dispose(pq_fwd *f);

@@ -289,6 +289,15 @@ int pq_link_run_in(pq_link *l, enum pq_side side, int (*fn)(void *arg), void *ar
 	return rc;
 }
 
+int pq_link_pin(pq_link *l, const cpu_set_t *cpus, char *list, size_t n)
+{
+	if (list && n)
+		list[0] = '\0';
+	if (!l->ops || !l->ops->pin)
+		return PQ_EUNSUPPORTED;
+	return l->stopped ? PQ_ESTATE : l->ops->pin(l, cpus, list, n);
+}
+
 int pq_link_stats_get(pq_link *l, pq_link_stats *out)
 {
 	if (l->stopped) {

@@ -17,6 +17,7 @@
 #ifndef PQ_NET_LINK_H
 #define PQ_NET_LINK_H
 
+#include <sched.h>
 #include <stdio.h>
 #include <sys/types.h>
 
@@ -141,6 +142,12 @@ int pq_link_window_end(pq_link *l, pq_link_window *out) PQ_MUST_USE;
  * known (no schedule kept, nothing released). */
 int pq_link_window_ok(const pq_link_window *w, char *why, size_t n);
 uint64_t pq_link_window_unplanned(const pq_link_window *w);
+
+/* Runs the thread that moves the link's packets (the userspace forwarder) on `cpus`
+ * (core/sched.h, pq_sched_split: a browser's cell puts it beside the server, apart from
+ * the client) and writes the set in force, read back, as a CPU list into list (n bytes);
+ * 0, PQ_EUNSUPPORTED when the kernel moves them (netem: list ""), PQ_ESTATE when stopped. */
+int pq_link_pin(pq_link *l, const cpu_set_t *cpus, char *list, size_t n);
 
 /* Stops the forwarder and finishes the pcap; pq_link_stats_get then returns the final
  * counts (the pcap holds exactly pkts_out of both directions). Programs inside keep

@@ -40,6 +40,9 @@ typedef struct pq_link_ops {
 	 * sort) into *counts (zeroed, backend set, by the caller). NULL when the backend keeps
 	 * no release schedule: then stats gives the counts. */
 	int (*window)(pq_link *l, pq_late_win *late, pq_link_stats *counts);
+	/* Runs the thread that moves the packets on `cpus` (link.h, pq_link_pin). NULL when
+	 * the kernel moves them (netem). */
+	int (*pin)(pq_link *l, const cpu_set_t *cpus, char *list, size_t n);
 	/* Stops moving packets; the last counts into *final (filled with stats first). */
 	int (*stop)(pq_link *l, pq_link_stats *final, pq_diag *d);
 	/* Frees l->be (after stop); the namespaces are link.c's. */

@@ -149,6 +149,12 @@ static int stop(pq_link *l, pq_link_stats *final, pq_diag *d)
 	return rc;
 }
 
+static int pin(pq_link *l, const cpu_set_t *cpus, char *list, size_t n)
+{
+	userspace *u = l->be;
+	return u && u->fwd_on ? pq_fwd_pin(&u->fwd, cpus, list, n) : PQ_ESTATE;
+}
+
 static void release(pq_link *l)
 {
 	userspace *u = l->be;
@@ -167,6 +173,7 @@ const pq_link_ops pq_link_userspace = {
 	.up = up,
 	.stats = stats,
 	.window = window,
+	.pin = pin,
 	.stop = stop,
 	.release = release,
 };

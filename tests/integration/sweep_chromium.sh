@@ -4,7 +4,8 @@
 # server, QUIC, resumption), each naming why; both clients measure one ML-DSA-65 chain,
 # the browser's connections carry its NetLog's times (network-only beside its own: the
 # certificate verification and the request's dispatch are columns) and negotiation, and
-# its network-only first byte is pqtls's client's within half a round trip (the goal is a
+# the browser's cell runs with its server and link on a CPU of their own; its
+# network-only first byte is pqtls's client's within half a round trip (the goal is a
 # quarter; half here because the NetLog's clock has 1 ms steps and this VM is shared);
 # a chain the browser refuses (an Ed25519 leaf: Chromium offers no Ed25519) is a failed
 # cell naming Chromium's error; a warm browser and a resuming one (driven through its
@@ -58,6 +59,15 @@ q() { sqlite3 "$DB" "$1"; }
 	{ q "SELECT * FROM conn_cell WHERE client = 'chromium'"; fail "the browser's connections"; }
 [ "$(q "SELECT COUNT(*) FROM conn_cell WHERE client = 'pqtls' AND error_kind = 'ok' AND browser_flight_us IS NULL
 	AND browser_conns IS NULL")" = 3 ] || fail "pqtls's connections carry the browser's columns"
+# The browser's cell runs as on two machines: its server and the link's forwarder on one
+# CPU, the browser on the others, as read back; pqtls's client cell shares every CPU.
+if [ "$(nproc)" -ge 2 ]; then
+	[ "$(q "SELECT COUNT(*) FROM cell WHERE client = 'chromium' AND host_server_cpus GLOB '[0-9]*'
+		AND host_client_cpus GLOB '[0-9]*' AND host_server_cpus <> host_client_cpus")" = 1 ] ||
+		{ q "SELECT client, host_server_cpus, host_client_cpus FROM cell"; fail "the browser's cell not split"; }
+fi
+[ "$(q "SELECT COUNT(*) FROM cell WHERE client = 'pqtls' AND host_server_cpus IS NULL AND host_client_cpus IS NULL")" = 1 ] ||
+	fail "pqtls's client cell stored as split"
 # network-only first byte: the server's first flight in, then one request round trip
 python3 - "$DB" <<'PY' || fail "the browser's network-only first byte against pqtls's client"
 import sqlite3, statistics, sys

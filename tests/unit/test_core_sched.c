@@ -1,9 +1,12 @@
 /* core/sched: the schedstat text, a thread's meter (its wait only grows, and a thread that
- * gives up its CPU to a busier one waits), and setting and reading back a nice value. */
+ * gives up its CPU to a busier one waits), setting and reading back a nice value, and a
+ * machine split in two (CPU lists, the split, a thread pinned and read back). */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <pthread.h>
 #include <sys/wait.h>
 #include <sys/resource.h>
@@ -125,6 +128,84 @@ static void group(void **state)
 	assert_int_equal(pq_sched_group_nice(), before); /* the caller's group as it was */
 }
 
+/* CPU lists as the kernel writes them, cut at a whole range. */
+static void cpulist(void **state)
+{
+	(void)state;
+	cpu_set_t s;
+	char buf[32];
+	CPU_ZERO(&s);
+	pq_sched_cpulist(&s, buf, sizeof buf);
+	assert_string_equal(buf, "");
+	CPU_SET(0, &s);
+	pq_sched_cpulist(&s, buf, sizeof buf);
+	assert_string_equal(buf, "0");
+	CPU_SET(2, &s);
+	CPU_SET(3, &s);
+	pq_sched_cpulist(&s, buf, sizeof buf);
+	assert_string_equal(buf, "0,2-3");
+	pq_sched_cpulist(&s, buf, 4); /* "0,2-3" does not fit: the whole ranges that do */
+	assert_string_equal(buf, "0");
+	CPU_CLR(0, &s);
+	CPU_SET(1, &s);
+	pq_sched_cpulist(&s, buf, sizeof buf);
+	assert_string_equal(buf, "1-3");
+}
+
+/* In a child: the split of what it may use, each half pinned and read back, an empty
+ * set refused, and one CPU left nothing to split. 0 all as expected, else the step. */
+static int split_child(void)
+{
+	pq_sched_split sp;
+	char list[64], want[64];
+	cpu_set_t none;
+	if (pq_sched_split_get(&sp) < 0)
+		return 1;
+	if (CPU_COUNT(&sp.server) != 1 || CPU_COUNT(&sp.client) != CPU_COUNT(&sp.all) - 1)
+		return 2;
+	cpu_set_t both;
+	CPU_AND(&both, &sp.server, &sp.client);
+	if (CPU_COUNT(&both) != 0)
+		return 3;
+	pq_sched_cpulist(&sp.client, want, sizeof want);
+	if (pq_sched_pin(0, &sp.client, list, sizeof list) != 0 || strcmp(list, want) != 0)
+		return 4;
+	CPU_ZERO(&none);
+	if (pq_sched_pin(0, &none, list, sizeof list) != -EINVAL || strcmp(list, want) != 0)
+		return 5; /* refused, and the set in force unchanged */
+	pq_sched_cpulist(&sp.server, want, sizeof want);
+	if (pq_sched_pin(0, &sp.server, list, sizeof list) != 0 || strcmp(list, want) != 0)
+		return 6;
+	if (pq_sched_split_get(&sp) != PQ_EUNSUPPORTED)
+		return 7; /* one CPU: nothing to split */
+	return 0;
+}
+
+static void split(void **state)
+{
+	(void)state;
+	cpu_set_t mine;
+	CPU_ZERO(&mine);
+	assert_int_equal(sched_getaffinity(0, sizeof mine, &mine), 0);
+	if (CPU_COUNT(&mine) < 2) {
+		pq_sched_split sp;
+		assert_int_equal(pq_sched_split_get(&sp), PQ_EUNSUPPORTED);
+		skip(); /* the rest needs two CPUs */
+	}
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(split_child());
+	int status = 0;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	cpu_set_t after;
+	CPU_ZERO(&after);
+	assert_int_equal(sched_getaffinity(0, sizeof after, &after), 0);
+	assert_true(CPU_EQUAL(&mine, &after)); /* the child's pins were its own */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -132,6 +213,8 @@ int main(void)
 		cmocka_unit_test(meter),
 		cmocka_unit_test(nice_value),
 		cmocka_unit_test(group),
+		cmocka_unit_test(cpulist),
+		cmocka_unit_test(split),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
