@@ -130,14 +130,21 @@ int pq_sched_split_get(pq_sched_split *s)
 int pq_sched_pin(int tid, const cpu_set_t *cpus, char *list, size_t n)
 {
 	int rc = sched_setaffinity(tid, sizeof *cpus, cpus) < 0 ? -errno : 0;
-	if (list && n) {
-		cpu_set_t now;
-		CPU_ZERO(&now);
-		list[0] = '\0';
-		if (sched_getaffinity(tid, sizeof now, &now) == 0)
-			pq_sched_cpulist(&now, list, n);
-	}
+	if (list && n)
+		(void)pq_sched_cpus_of(tid, list, n);
 	return rc;
+}
+
+int pq_sched_cpus_of(int tid, char *list, size_t n)
+{
+	cpu_set_t now;
+	CPU_ZERO(&now);
+	if (n)
+		list[0] = '\0';
+	if (sched_getaffinity(tid, sizeof now, &now) < 0)
+		return -errno;
+	pq_sched_cpulist(&now, list, n);
+	return 0;
 }
 
 void pq_sched_cpulist(const cpu_set_t *set, char *buf, size_t n)

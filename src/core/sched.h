@@ -76,6 +76,9 @@ int pq_sched_split_get(pq_sched_split *s) PQ_MUST_USE;
  * inherit it) on `cpus`; 0 or -errno. With `list`, the set in force, read back, as a
  * CPU list ("0", "1-3"; "" when it cannot be read). */
 int pq_sched_pin(int tid, const cpu_set_t *cpus, char *list, size_t n);
+/* The CPUs thread or process `tid` (0: the calling thread) may run on, read back as a CPU
+ * list into `list` ("" when it cannot be read); 0 or -errno. */
+int pq_sched_cpus_of(int tid, char *list, size_t n);
 /* A set as the kernel writes CPU lists: "0", "1-3", "0,2-3" ("" for none; cut to fit n). */
 void pq_sched_cpulist(const cpu_set_t *set, char *buf, size_t n);
 

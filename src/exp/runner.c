@@ -62,11 +62,9 @@ static int server_start_in_ns(void *arg)
 	int rc = pq_exp_srv_start(&r->srv, &r->cfg.server, r->o->server_exe, &r->diag);
 	if (pinned && pq_sched_pin(0, &r->split.all, NULL, 0) < 0 && rc == 0)
 		rc = pq_diag_set(&r->diag, PQ_ESTATE, "the sweep's thread could not take back its CPUs");
-	cpu_set_t got;
 	char list[sizeof r->row.host_server_cpus] = "";
-	CPU_ZERO(&got);
-	if (rc == 0 && sched_getaffinity(r->srv.pid, sizeof got, &got) == 0)
-		pq_sched_cpulist(&got, list, sizeof list);
+	if (rc == 0)
+		(void)pq_sched_cpus_of(r->srv.pid, list, sizeof list);
 	if (strcmp(list, r->row.host_server_cpus) != 0)
 		split_drop(r);
 	return rc;

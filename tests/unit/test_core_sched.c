@@ -2,6 +2,7 @@
  * gives up its CPU to a busier one waits), setting and reading back a nice value, and a
  * machine split in two (CPU lists, the split, a thread pinned and read back). */
 #include <errno.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -176,8 +177,10 @@ static int split_child(void)
 	pq_sched_cpulist(&sp.server, want, sizeof want);
 	if (pq_sched_pin(0, &sp.server, list, sizeof list) != 0 || strcmp(list, want) != 0)
 		return 6;
+	if (pq_sched_cpus_of(0, list, sizeof list) != 0 || strcmp(list, want) != 0)
+		return 7; /* read back without setting */
 	if (pq_sched_split_get(&sp) != PQ_EUNSUPPORTED)
-		return 7; /* one CPU: nothing to split */
+		return 8; /* one CPU: nothing to split */
 	return 0;
 }
 
@@ -206,6 +209,25 @@ static void split(void **state)
 	assert_true(CPU_EQUAL(&mine, &after)); /* the child's pins were its own */
 }
 
+/* The calling thread's set as a list; a thread that is not there: -ESRCH and "" (no
+ * kernel's pid_max reaches INT_MAX); a zero-length buffer is not written. */
+static void cpus_of(void **state)
+{
+	(void)state;
+	cpu_set_t mine;
+	char want[64], list[64] = "x";
+	CPU_ZERO(&mine);
+	assert_int_equal(sched_getaffinity(0, sizeof mine, &mine), 0);
+	pq_sched_cpulist(&mine, want, sizeof want);
+	assert_int_equal(pq_sched_cpus_of(0, list, sizeof list), 0);
+	assert_string_equal(list, want);
+	assert_int_equal(pq_sched_cpus_of(INT_MAX, list, sizeof list), -ESRCH);
+	assert_string_equal(list, "");
+	list[0] = 'x';
+	assert_int_equal(pq_sched_cpus_of(0, list, 0), 0);
+	assert_int_equal(list[0], 'x');
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -214,6 +236,7 @@ int main(void)
 		cmocka_unit_test(nice_value),
 		cmocka_unit_test(group),
 		cmocka_unit_test(cpulist),
+		cmocka_unit_test(cpus_of),
 		cmocka_unit_test(split),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
