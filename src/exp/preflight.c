@@ -271,10 +271,28 @@ double pq_exp_cell_estimate_s(const pq_exp_point *p)
 	return cell_s(p, &lc);
 }
 
+/* The CPU this machine spends moving a response's byte through a link of its own: the
+ * server's writes, the forwarder's copies and the client's reads. Measured on aws-fast
+ * (35 ms, 1 Gbit/s; 0 B to 1 MiB responses, 20 connections a cell; 2026-12-06): the
+ * cells' client plus server-and-link CPU grew from 197 to 863 ms, 33 ms a MiB a
+ * connection. */
+#define EST_CPU_S_PER_BYTE (0.033 / 1048576.0)
+
+/* The share of a connection's estimated time its response keeps the CPUs busy. */
+static double resp_cpu_share(const pq_exp_point *p, const pq_link_config *lc)
+{
+	if (p->response_bytes <= 0)
+		return 0;
+	double conn = conn_s(p, lc, 0);
+	return conn > 0 ? (double)p->response_bytes * EST_CPU_S_PER_BYTE / conn : 0;
+}
+
 int64_t pq_exp_cell_scale_ns(const pq_exp_grid *g, const pq_exp_cell *c)
 {
 	pq_link_config lc;
 	if (g->server[0] || c->p.browser || pq_exp_point_link(&c->p, g->seed, c->arm_where, &lc, NULL) < 0)
+		return 0;
+	if (resp_cpu_share(&c->p, &lc) >= PQ_EXP_JOBS_SOLO_CPU_SHARE)
 		return 0;
 	return pq_exp_jobs_scale_ns(&lc);
 }

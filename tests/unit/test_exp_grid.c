@@ -358,6 +358,30 @@ static void irrelevant_sct_alg_and_tai(void **state)
 
 /* client = pqtls, chromium: two cells per point on one link, pqtls's keyed as before the
  * dimension existed; what the browser cannot measure refused by name, with where. */
+/* A cell's time scale: its link's, but 0 (alone) for a response whose bytes keep the CPUs
+ * busy for a large share of the connection (1 MiB on a 1 Gbit/s link) and for a browser;
+ * the same response behind a 1 Mbit/s link waits for the wire and keeps its scale. */
+static void cell_scale(void **state)
+{
+	(void)state;
+	pq_exp_grid g;
+	expand("profile = aws-fast, aws-lowbw\nresponse = none, 102400, 1048576\nsig = ecdsa-p256\n", &g);
+	assert_int_equal(g.n, 6);
+	for (size_t i = 0; i < g.n; i++) {
+		const pq_exp_cell *c = &g.cells[i];
+		int64_t scale = pq_exp_cell_scale_ns(&g, c);
+		int fast = strcmp(c->p.profile, "aws-fast") == 0;
+		if (fast && c->p.response_bytes == 1048576)
+			assert_int_equal(scale, 0);
+		else
+			assert_true(scale >= 35 * 1000000LL);
+	}
+	pq_exp_grid_dispose(&g);
+	expand("client = chromium\nrtt = 50ms\nsig = ecdsa-p256\n", &g);
+	assert_int_equal(pq_exp_cell_scale_ns(&g, &g.cells[0]), 0);
+	pq_exp_grid_dispose(&g);
+}
+
 static void client(void **state)
 {
 	(void)state;
@@ -403,6 +427,7 @@ int main(void)
 		cmocka_unit_test(point_link_and_timeouts),
 		cmocka_unit_test(key_exchange),
 		cmocka_unit_test(presets_expand),
+		cmocka_unit_test(cell_scale),
 		cmocka_unit_test(client),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
