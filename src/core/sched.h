@@ -64,7 +64,8 @@ int pq_sched_set_group_nice(int want);
  * budget at 1-148 ms RTT: 1-15 ms), and the browser's own certificate verification took
  * 88-99 ms. With the server and the link's forwarder on one CPU and the browser on the
  * others, as on two machines, the server waited under 1 ms and the verification took
- * 53-70 ms (docs/tls.md, "A browser's cell on two machines"). `all` is the set the
+ * 53-70 ms (docs/tls.md, "A browser's cell on two machines"; under 10 ms RTT the
+ * forwarder goes beside the browser instead, src/exp/runner_int.h). `all` is the set the
  * calling thread may use, `server` its first CPU, `client` the rest. */
 typedef struct pq_sched_split {
 	cpu_set_t all, server, client;

@@ -189,10 +189,13 @@ static pq_colval v_nice(int n)
 	  "cells measured at once when it was handed out, itself included (1: one at a time; --jobs); "     \
 	  "NULL unknown (before this column)", pq_cv_opt(r->host_cells_at_once))                               \
 	X(host_server_cpus, "TEXT", "", ANY, 4,                                                               \
-	  "a browser's cell: the CPUs its server and the link's forwarder ran on, read back (a CPU list); "  \
-	  "NULL when they shared every CPU with the client", pq_cv_text(r->host_server_cpus))                \
+	  "a browser's cell: the CPUs its server ran on, read back (a CPU list); "                            \
+	  "NULL when it shared every CPU with the client", pq_cv_text(r->host_server_cpus))                  \
 	X(host_client_cpus, "TEXT", "", ANY, 4, "the CPUs its client ran on, read back; NULL: every CPU",     \
 	  pq_cv_text(r->host_client_cpus))                                                                  \
+	X(link_fwd_cpus, "TEXT", "", ANY, 4,                                                                  \
+	  "the CPUs its link's forwarder ran on, read back: the server's, or the client's under 10 ms RTT; " \
+	  "NULL: every CPU", pq_cv_text(r->link_fwd_cpus))                                                   \
 	X(host_client_wait_p50_us, "REAL", "us", DUR, 4, "the client's wait for a CPU per connection, median", \
 	  pq_cv_optr(r->host_client_wait_p50_us))                                                                  \
 	X(host_client_wait_max_us, "REAL", "us", DUR, 4, "its largest", pq_cv_optr(r->host_client_wait_max_us))    \

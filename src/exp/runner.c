@@ -22,24 +22,29 @@
 #include "exp/runner_int.h"
 #include "server/server.h"
 
-/* A browser's cell on a link of ours runs as on two machines: the server and the link's
- * forwarder on one CPU, the browser on the others (core/sched.h, pq_sched_split, says
- * what it changes). The forwarder is pinned here, the server and the browser as they
- * start; the cell stores the CPUs as read back, or none when any of them could not be. */
+/* A browser's cell on a link of ours runs as on two machines: the server on one CPU, the
+ * browser on the others (core/sched.h, pq_sched_split, says what it changes), and the
+ * link's forwarder beside the server, or beside the browser on a short link
+ * (PQ_EXP_SPLIT_FWD_CLIENT_RTT_NS). The forwarder is pinned here, the server and the
+ * browser as they start; the cell stores the CPUs as read back, or none when any of them
+ * could not be. */
 static void split_begin(cellrun *r)
 {
-	r->split_on = r->cfg.browser && r->link && pq_sched_split_get(&r->split) == 0 &&
-		      pq_link_pin(r->link, &r->split.server, r->row.host_server_cpus,
-				  sizeof r->row.host_server_cpus) == 0;
+	r->split_on = r->cfg.browser && r->link && pq_sched_split_get(&r->split) == 0;
+	if (r->split_on) {
+		int near = pq_link_config_rtt_ns(&r->lc) < PQ_EXP_SPLIT_FWD_CLIENT_RTT_NS;
+		r->split_on = pq_link_pin(r->link, near ? &r->split.client : &r->split.server, r->row.link_fwd_cpus,
+					  sizeof r->row.link_fwd_cpus) == 0;
+	}
 	if (!r->split_on)
-		r->row.host_server_cpus[0] = '\0';
+		r->row.link_fwd_cpus[0] = '\0';
 }
 
 /* The forwarder back on every CPU, for the link's next cell. */
 static void split_end(cellrun *r)
 {
 	if (r->split_on && pq_link_pin(r->link, &r->split.all, NULL, 0) < 0)
-		r->row.host_server_cpus[0] = r->row.host_client_cpus[0] = '\0';
+		r->row.host_server_cpus[0] = r->row.host_client_cpus[0] = r->row.link_fwd_cpus[0] = '\0';
 	r->split_on = 0;
 }
 
@@ -47,7 +52,7 @@ static void split_end(cellrun *r)
 static void split_drop(cellrun *r)
 {
 	split_end(r);
-	r->row.host_server_cpus[0] = r->row.host_client_cpus[0] = '\0';
+	r->row.host_server_cpus[0] = r->row.host_client_cpus[0] = r->row.link_fwd_cpus[0] = '\0';
 }
 
 /* The server in a process of its own, forked inside the server namespace: a crash of
@@ -62,10 +67,11 @@ static int server_start_in_ns(void *arg)
 	int rc = pq_exp_srv_start(&r->srv, &r->cfg.server, r->o->server_exe, &r->diag);
 	if (pinned && pq_sched_pin(0, &r->split.all, NULL, 0) < 0 && rc == 0)
 		rc = pq_diag_set(&r->diag, PQ_ESTATE, "the sweep's thread could not take back its CPUs");
-	char list[sizeof r->row.host_server_cpus] = "";
+	char want[sizeof r->row.host_server_cpus];
+	pq_sched_cpulist(&r->split.server, want, sizeof want);
 	if (rc == 0)
-		(void)pq_sched_cpus_of(r->srv.pid, list, sizeof list);
-	if (strcmp(list, r->row.host_server_cpus) != 0)
+		(void)pq_sched_cpus_of(r->srv.pid, r->row.host_server_cpus, sizeof r->row.host_server_cpus);
+	if (rc != 0 || strcmp(want, r->row.host_server_cpus) != 0)
 		split_drop(r);
 	return rc;
 }

@@ -31,12 +31,22 @@ typedef struct cellrun {
 	char ca[600];
 	char link_why[160]; /* what was over the link's budget in this cell */
 	double conn_p50_us;  /* the median connection's time to its first response's last byte; -1 none */
-	/* A browser's cell on a link of ours: the server and the link's forwarder on one CPU,
-	 * the browser on the others (core/sched.h, pq_sched_split); split_on when both the
-	 * link and the server were pinned. */
+	/* A browser's cell on a link of ours: the server on one CPU, the browser on the
+	 * others, the forwarder beside one of them (core/sched.h, pq_sched_split); split_on
+	 * when both the link and the server were pinned. */
 	pq_sched_split split;
 	int split_on;
 } cellrun;
+
+/* Below this RTT a browser's cell runs its link's forwarder beside the browser, not the
+ * server: on a short link the server and the forwarder are busy at the same moments (a
+ * flight written is a flight forwarded within the round trip), and the forwarder, in the
+ * real-time class, kept the server waiting 1.0-1.35 ms for a CPU in a median connection
+ * at 1 ms RTT (its budget 1 ms; 13 of 24 cells marked); beside the browser the server
+ * waited 0.01-0.33 ms and 5 of 24 were marked (docs/tls.md, "A browser's cell on two
+ * machines"). From 10 ms on the server's and the forwarder's bursts are a round trip
+ * apart, and the browser's own (its start, its verification) stay off the link. */
+#define PQ_EXP_SPLIT_FWD_CLIENT_RTT_NS 10000000LL
 
 /* "12 x timeout_handshake (timed out ...); 3 x reset": a cell's failed connections. */
 void pq_exp_row_failures(const pq_load_result *res, char *buf, size_t n);

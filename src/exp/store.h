@@ -112,7 +112,7 @@ typedef struct pq_store_cell_row {
 	/* A browser's cell: the CPUs the server and the link's forwarder ran on, and the
 	 * client's, as read back (CPU lists, core/sched.h pq_sched_split); "" when they shared
 	 * every CPU */
-	char host_server_cpus[64], host_client_cpus[64];
+	char host_server_cpus[64], host_client_cpus[64], link_fwd_cpus[64];
 	double host_load1_before, host_load1_after;
 	/* the endpoints' nice as read back (PQ_SCHED_NICE_KEEP unknown), and their waits for
 	 * a CPU (core/sched.h): the client's per connection, the server's per connection, the

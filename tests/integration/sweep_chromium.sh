@@ -59,15 +59,23 @@ q() { sqlite3 "$DB" "$1"; }
 	{ q "SELECT * FROM conn_cell WHERE client = 'chromium'"; fail "the browser's connections"; }
 [ "$(q "SELECT COUNT(*) FROM conn_cell WHERE client = 'pqtls' AND error_kind = 'ok' AND browser_flight_us IS NULL
 	AND browser_conns IS NULL")" = 3 ] || fail "pqtls's connections carry the browser's columns"
-# The browser's cell runs as on two machines: its server and the link's forwarder on one
-# CPU, the browser on the others, as read back; pqtls's client cell shares every CPU.
+# The browser's cell runs as on two machines: its server on one CPU, the browser on the
+# others, as read back, and at 50 ms the link's forwarder beside the server; under 10 ms
+# RTT beside the browser. pqtls's client cell shares every CPU.
 if [ "$(nproc)" -ge 2 ]; then
 	[ "$(q "SELECT COUNT(*) FROM cell WHERE client = 'chromium' AND host_server_cpus GLOB '[0-9]*'
-		AND host_client_cpus GLOB '[0-9]*' AND host_server_cpus <> host_client_cpus")" = 1 ] ||
-		{ q "SELECT client, host_server_cpus, host_client_cpus FROM cell"; fail "the browser's cell not split"; }
+		AND host_client_cpus GLOB '[0-9]*' AND host_server_cpus <> host_client_cpus
+		AND link_fwd_cpus = host_server_cpus")" = 1 ] ||
+		{ q "SELECT client, host_server_cpus, host_client_cpus, link_fwd_cpus FROM cell"; fail "the browser's cell not split"; }
+	"$P" sweep --client chromium --sig ecdsa-p256 --rtt 1ms --connections 1 --no-check -q --out "$TMP/near.db" \
+		>"$TMP/out" 2>"$TMP/err" || { cat "$TMP/err"; fail "the 1 ms sweep failed"; }
+	[ "$(sqlite3 "$TMP/near.db" "SELECT COUNT(*) FROM cell WHERE host_server_cpus GLOB '[0-9]*'
+		AND host_server_cpus <> host_client_cpus AND link_fwd_cpus = host_client_cpus")" = 1 ] ||
+		{ sqlite3 "$TMP/near.db" "SELECT host_server_cpus, host_client_cpus, link_fwd_cpus FROM cell"
+		  fail "at 1 ms the forwarder is not beside the browser"; }
 fi
-[ "$(q "SELECT COUNT(*) FROM cell WHERE client = 'pqtls' AND host_server_cpus IS NULL AND host_client_cpus IS NULL")" = 1 ] ||
-	fail "pqtls's client cell stored as split"
+[ "$(q "SELECT COUNT(*) FROM cell WHERE client = 'pqtls' AND host_server_cpus IS NULL AND host_client_cpus IS NULL
+	AND link_fwd_cpus IS NULL")" = 1 ] || fail "pqtls's client cell stored as split"
 # network-only first byte: the server's first flight in, then one request round trip
 python3 - "$DB" <<'PY' || fail "the browser's network-only first byte against pqtls's client"
 import sqlite3, statistics, sys
