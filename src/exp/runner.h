@@ -206,7 +206,7 @@ double pq_exp_cell_work_s(const pq_exp_grid *g, const pq_exp_cell *c, unsigned j
  * neighbour's times. A cell whose response's CPU (server, forwarder and client, about
  * 33 ms a MiB here) is PQ_EXP_JOBS_SOLO_CPU_SHARE of its connection's estimated time or
  * more counts as 0 too: on aws-fast (35 ms, 1 Gbit/s) the 512 KiB and 1 MiB cells, 3 to 4
- * at once, went over the host's budget 19 times in 24 (the client waited 3.9-4.4 ms for
+ * at once, went over the host's budget 19 times in 24 (the client waited 3.9-4.7 ms for
  * a CPU in a median connection), alone once. */
 int64_t pq_exp_cell_scale_ns(const pq_exp_grid *g, const pq_exp_cell *c);
 

@@ -109,9 +109,8 @@ typedef struct pq_store_cell_row {
 	double host_steal_pct;      /* -1 unknown */
 	int host_runq_before, host_runq_after; /* -1 unknown */
 	int host_cells_at_once; /* cells in flight when it was handed out, itself included; -1 unknown */
-	/* A browser's cell: the CPUs the server and the link's forwarder ran on, and the
-	 * client's, as read back (CPU lists, core/sched.h pq_sched_split); "" when they shared
-	 * every CPU */
+	/* A browser's cell: the CPUs the server, the client and the link's forwarder ran on,
+	 * as read back (CPU lists, core/sched.h pq_sched_split); "" when they shared every CPU */
 	char host_server_cpus[64], host_client_cpus[64], link_fwd_cpus[64];
 	double host_load1_before, host_load1_after;
 	/* the endpoints' nice as read back (PQ_SCHED_NICE_KEEP unknown), and their waits for

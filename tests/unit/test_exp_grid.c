@@ -356,8 +356,6 @@ static void irrelevant_sct_alg_and_tai(void **state)
 	pq_exp_grid_dispose(&plain);
 }
 
-/* client = pqtls, chromium: two cells per point on one link, pqtls's keyed as before the
- * dimension existed; what the browser cannot measure refused by name, with where. */
 /* A cell's time scale: its link's, but 0 (alone) for a response whose bytes keep the CPUs
  * busy for a large share of the connection (1 MiB on a 1 Gbit/s link) and for a browser;
  * the same response behind a 1 Mbit/s link waits for the wire and keeps its scale. */
@@ -382,6 +380,8 @@ static void cell_scale(void **state)
 	pq_exp_grid_dispose(&g);
 }
 
+/* client = pqtls, chromium: two cells per point on one link, pqtls's keyed as before the
+ * dimension existed; what the browser cannot measure refused by name, with where. */
 static void client(void **state)
 {
 	(void)state;
