@@ -10,6 +10,8 @@
 
 #define DEF_MSS PQ_WIRE_MSS_DEFAULT
 #define DEF_IW PQ_WIRE_IW_DEFAULT
+/* A full TLS 1.3 record on TCP: the most of a response the first byte waits for. */
+#define FIRST_RECORD (PQ_WIRE_TLS_RECORD_MAX + PQ_WIRE_TLS_RECORD_OVERHEAD)
 
 typedef struct why {
 	char *p;
@@ -92,10 +94,18 @@ static void explain(why *w, const pq_model_in *in, const pq_model_out *o, size_t
 		say(w, "first byte: the request went as 0-RTT data with the ClientHello; the "
 		       "answer follows the server's flight: %u round trips\n",
 		    o->ttfb);
-	else
+	else if (o->first_record_rounds <= 1)
 		say(w, "first byte: the client's Finished and request, then the response: %u "
 		       "round trips\n",
 		    o->ttfb);
+	else
+		say(w, "first byte: the client's Finished and request, then the response; but the client "
+		       "reads a byte only when the response's first TLS record (%s bytes) is all there, and "
+		       "%s it is %zu segments, more than the window of %zu the flight left: "
+		       "%u more round trip%s, %u in all\n",
+		    grp(b, sizeof b, o->first_record), in->tickets ? "with the tickets" : "so",
+		    o->first_record_segments, o->cwnd_after_flight, o->first_record_rounds - 1,
+		    o->first_record_rounds > 2 ? "s" : "", o->ttfb);
 	if (in->response)
 		say(w, "last byte: tickets and a %s-byte response are %zu segments; from a window "
 		       "of %zu segments they take %u round trip%s: %u in all\n",
@@ -143,18 +153,32 @@ int pq_model_predict(const pq_model_in *in, pq_model_out *out, pq_diag *d)
 	o.connect = 1;
 	o.handshake = o.connect + o.ch_rounds - 1 + o.hrr_rounds + o.flight_rounds;
 	o.ttfb = in->early_data ? o.handshake : o.handshake + 1;
+	/* The client reads the response's first byte when the response's first TLS record is
+	 * all there (OpenSSL checks a record's tag before it hands over any of it): the round
+	 * that carries that record's last segment, after the tickets. The same burst cut
+	 * short there, from the same window: its rounds are the first byte's. */
+	size_t first[2] = {in->tickets, in->response < FIRST_RECORD ? in->response : FIRST_RECORD};
+	pq_model_tcp at_first = server;
+	pq_model_burst fb = {0};
+	if (in->response && !in->early_data) /* 0-RTT: answered with the flight, as before */
+		pq_model_tcp_send(&at_first, in->tickets ? first : first + 1, in->tickets ? 2 : 1, &fb);
+	o.first_record = in->early_data ? 0 : first[1];
+	o.first_record_segments = fb.segments;
+	o.first_record_rounds = fb.rounds ? fb.rounds : 1;
 	size_t rest[2] = {in->tickets, in->response};
 	size_t nrest = in->tickets ? 2 : 1;
 	pq_model_tcp_send(&server, in->tickets ? rest : rest + 1, nrest, &b);
 	o.response_segments = b.segments;
 	o.response_rounds = b.rounds ? b.rounds : 1;
-	/* The first response round is the one that brings the first byte. */
-	o.ttlb = in->response ? o.ttfb + o.response_rounds - 1 : 0;
+	unsigned base_ttfb = o.ttfb;
+	o.ttfb += o.first_record_rounds - 1;
+	/* The first response round is the one that brings the first bytes. */
+	o.ttlb = in->response ? base_ttfb + o.response_rounds - 1 : 0;
 	/* The flight's pacing delays the client's Finished, so every later phase with it. */
 	double late = o.flight_last_tx - (o.flight_rounds ? o.flight_rounds - 1.0 : 0);
 	o.handshake_t = o.handshake + late;
-	o.ttfb_t = o.ttfb + late;
-	o.ttlb_t = o.ttlb ? o.ttfb_t + (b.rounds ? b.last_tx : 0) : 0;
+	o.ttfb_t = (double)base_ttfb + late + (o.first_record_rounds > 1 ? fb.last_tx : 0);
+	o.ttlb_t = o.ttlb ? (double)base_ttfb + late + (b.rounds ? b.last_tx : 0) : 0;
 	why w = {out->why, sizeof out->why, 0};
 	*out = o;
 	out->why[0] = '\0';

@@ -8,7 +8,10 @@
  *              round of the HRR and the second ClientHello's rounds before the flight
  *   ttfb       + 1: the client's Finished and request go out, tickets and the first
  *              response bytes come back (0-RTT: the request went with the ClientHello
- *              and is answered right after the server's flight)
+ *              and is answered right after the server's flight); + the rounds more
+ *              the response's first TLS record takes to arrive whole after the tickets
+ *              (a client reads none of a record before all of it is there): a 16 KiB
+ *              record does not fit the window a small flight left (it stays 10)
  *   ttlb       + the further rounds the response needs, from the window the flight left
  * TCP's side (per-write segments, slow start) is model/tcp.h, and when the server's flow
  * is paced (BBR; fq), model/pace.h times each window's segments: the *_t fields are the
@@ -57,6 +60,9 @@ typedef struct pq_model_out {
 	unsigned flight_rwnd_rounds; /* of flight_rounds, those the client's receive window adds */
 	size_t flight_bytes, flight_segments, flight_first_round;
 	size_t cwnd_after_flight, response_segments; /* segments */
+	size_t first_record;		/* bytes on TCP of the response's first record (0: no response) */
+	size_t first_record_segments;	/* it and the tickets before it, segments */
+	unsigned first_record_rounds;	/* the round trips they take from the flight's window */
 	double flight_last_tx;	/* round trips from the flight's first write to its last segment */
 	double handshake_t, ttfb_t, ttlb_t; /* the phases with pacing, in round trips (ttlb_t 0: none) */
 	char why[2048];

@@ -100,11 +100,37 @@ static void predict_phases(void **state)
 	assert_int_equal(in.response, 1048676 + 65 * 22);
 	assert_int_equal(pq_model_predict(&in, &o, NULL), 0);
 	assert_int_equal(o.handshake, 2);
-	assert_int_equal(o.ttfb, 3);
+	/* The first byte waits for the first record whole: 16,406 bytes = 12 segments, with
+	 * the tickets' 13, over the window of 10 the small flight left (measured on aws-fast,
+	 * 35 ms: ECDSA's first byte 3.1 round trips at 10 KiB, 4.1 from 50 KiB on). */
+	assert_int_equal(o.first_record, 16384 + 22);
+	assert_int_equal(o.first_record_segments, 1 + 12);
+	assert_int_equal(o.first_record_rounds, 2);
+	assert_int_equal(o.ttfb, 4);
+	assert_non_null(strstr(o.why, "first TLS record (16,406 bytes)"));
+	assert_non_null(strstr(o.why, "1 more round trip, 4 in all"));
 	assert_int_equal(o.cwnd_after_flight, 10);
 	assert_int_equal(o.response_segments, 1 + 726);
 	assert_int_equal(o.response_rounds, 7);
 	assert_int_equal(o.ttlb, 3 + 6);
+	/* 10 KiB is one record of 8 segments: with the tickets, 9 fit. */
+	in.response = pq_model_response_bytes(100, 10240);
+	assert_int_equal(pq_model_predict(&in, &o, NULL), 0);
+	assert_int_equal(o.first_record_rounds, 1);
+	assert_int_equal(o.ttfb, 3);
+	assert_int_equal(o.ttlb, 3);
+	assert_null(strstr(o.why, "first TLS record"));
+	/* ML-DSA-65's flight filled the window and opened it (10 -> 20): the same 1 MiB
+	 * response's first record fits, the first byte one round after the handshake. */
+	in.server_writes = mldsa65;
+	in.n_server_writes = 3;
+	in.response = pq_model_response_bytes(100, 1 << 20);
+	assert_int_equal(pq_model_predict(&in, &o, NULL), 0);
+	assert_int_equal(o.cwnd_after_flight, 20);
+	assert_int_equal(o.first_record_rounds, 1);
+	assert_int_equal(o.ttfb, 4);
+	in.server_writes = &ec;
+	in.n_server_writes = 1;
 	in.early_data = 1;
 	assert_int_equal(pq_model_predict(&in, &o, NULL), 0);
 	assert_int_equal(o.ttfb, 2);
