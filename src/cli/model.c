@@ -12,6 +12,7 @@
 #include "exp/spec.h"
 #include "core/wire.h"
 #include "model/base.h"
+#include "pki/alg.h"
 #include "net/ktcp.h"
 #include "model/cliff.h"
 #include "model/hello.h"
@@ -185,6 +186,17 @@ static int range_run(const struct model_opts *o, uint64_t lo, uint64_t hi, const
 	return PQ_EXIT_OK;
 }
 
+/* The DER bytes of a chain of b's certificates, each of the leaf's algorithm (the root
+ * signs the last), estimated from its key and its issuer's signature. */
+static size_t natural_chain(const pq_model_base *b, const char *sig)
+{
+	const pq_alg *a = pq_alg_find(sig);
+	size_t t = 0;
+	for (size_t i = 0; a && i < b->n; i++)
+		t += pq_alg_cert_der_estimate(a, a);
+	return t;
+}
+
 static void describe(const struct model_opts *o, const pq_model_base *b, size_t mss)
 {
 	char rtt[32] = "";
@@ -193,9 +205,13 @@ static void describe(const struct model_opts *o, const pq_model_base *b, size_t 
 	if (o->certs)
 		printf("%s: %s chain of %zu DER bytes, %zu certificate%s", o->certs, b->leaf_alg,
 		       b->chain_der, b->n, b->n > 1 ? "s" : "");
-	else
+	else if (o->range)
 		printf("%s leaf with %zu intermediate%s (the chain's size from --chain-bytes)",
 		       b->leaf_alg, b->n - 1, b->n == 2 ? "" : "s");
+	else
+		printf("%s leaf with %zu intermediate%s: about %zu DER bytes, each certificate estimated from "
+		       "its key and its issuer's signature (--certs DIR for a real chain's)",
+		       b->leaf_alg, b->n - 1, b->n == 2 ? "" : "s", b->chain_der);
 	printf("; %s, MSS %zu, initial window %lld%s%s%s\n", b->group, mss, o->iw,
 	       rtt[0] ? ", RTT " : "", rtt, o->one_write ? "; the flight in one write" : "");
 	if (o->groups)
@@ -318,6 +334,20 @@ static int model_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 	pq_model_out m;
 	pq_model_quic q;
 	pq_model_base_net(b, mss, (size_t)o->iw, o->response ? pq_model_response_bytes(PQ_MODEL_HTTP_HEAD, o->response) : 0, &net);
+	/* Without a chain or a range of sizes: the chain an algorithm's certificates make, each
+	 * estimated from its key and its issuer's signature (pki/alg.h), not the rule's base of
+	 * a byte a certificate. */
+	pq_acct at = b->rule;
+	size_t est = o->certs || o->range ? 0 : natural_chain(b, o->sig);
+	if (est && (rc = pq_model_at_size(&b->acct_in, est, &net, &at, &m, &d)) < 0) {
+		ex = pq_cli_fail(PATH, "%s", pq_diag_msg(&d));
+		goto out;
+	}
+	if (est) {
+		b->chain_der = est;
+		net.server_writes = at.writes;
+		net.n_server_writes = at.n_writes;
+	}
 	net.early_data = o->early;
 	net.rwnd = (size_t)o->rwnd;
 	char cc[16], qdisc[32];
@@ -344,7 +374,7 @@ static int model_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 			ex = pq_cli_fail(PATH, "%s", pq_diag_msg(&d));
 			goto done;
 		}
-		pq_model_base_quic(b, pq_model_quic_server_msgs(&b->rule), b->rule.server_hello, 0, &q);
+		pq_model_base_quic(b, pq_model_quic_server_msgs(&at), at.server_hello, 0, &q);
 		if (root) {
 			cJSON_AddItemToObject(root, "prediction",
 					      pq_modelcli_phases_json(&m, o->rtt));

@@ -69,20 +69,16 @@ static void cell_link(const pq_exp_point *p, pq_link_config *lc)
  * apart at 70 and 148 ms here, about 0.3 s of which was the network (docs/tls.md). */
 #define BROWSER_START_S 2.1
 
-/* The estimate's sizes: a certificate's DER beyond its subject's public key and its
- * issuer's signature (names, validity, extensions), fitted to the chains pqtls made here:
- * 399 - 65 - 72 bytes for an ECDSA P-256 leaf, 5,523 - 1,952 - 3,309 for ML-DSA-65; an
- * MTC leaf's proof and names beyond its key, about; an SCT's bytes beyond its signature;
- * an OCSP staple's beyond its issuer's signature; a ClientHello's on TCP beyond its key
+/* The estimate's sizes (a certificate's: pq_alg_cert_der_estimate, pki/alg.h): an MTC
+ * leaf's proof and names beyond its key, about; an SCT's bytes beyond its signature; an
+ * OCSP staple's beyond its issuer's signature; a ClientHello's on TCP beyond its key
  * share (the server's share's size stands in for the client's: ML-KEM-768's 1,088-byte
  * ciphertext for its 1,184-byte key). */
-#define EST_CERT_BASE 262
 #define EST_MTC_PROOF 800
 #define EST_SCT_BASE 50
 #define EST_OCSP_BASE 400
 #define EST_CLIENT_HELLO 300
 
-static size_t pub_b(const pq_alg *a) { return a ? a->pub_bytes : 0; }
 static size_t sig_b(const pq_alg *a) { return a ? a->sig_bytes : 0; }
 
 /* The DER sizes of the certificates the server sends, leaf first: the leaf and n
@@ -92,9 +88,9 @@ static size_t chain_der(const pq_alg *leaf, const pq_alg *inter, const pq_alg *r
 			size_t max)
 {
 	size_t k = 0;
-	der[k++] = EST_CERT_BASE + pub_b(leaf) + sig_b(n > 0 ? inter : root);
+	der[k++] = pq_alg_cert_der_estimate(leaf, n > 0 ? inter : root);
 	for (int i = 0; i < n && !tai && k < max; i++)
-		der[k++] = EST_CERT_BASE + pub_b(inter) + sig_b(i + 1 < n ? inter : root);
+		der[k++] = pq_alg_cert_der_estimate(inter, i + 1 < n ? inter : root);
 	return k;
 }
 
@@ -127,7 +123,7 @@ static size_t flight_writes(const pq_exp_point *p, int resumed, size_t *w)
 	if (p->remote || !p->leaf)
 		der[0] = 4000; /* a remote server's chain: unknown, a few kB */
 	else if (p->mtc != PQ_MTC_NONE)
-		der[0] = EST_CERT_BASE + pub_b(p->leaf) + EST_MTC_PROOF;
+		der[0] = pq_alg_cert_der_estimate(p->leaf, NULL) + EST_MTC_PROOF;
 	else
 		n = chain_der(p->leaf, p->inter, p->root, p->intermediates, p->tai, der, MAXC);
 	der[0] += (size_t)p->scts * (sig_b(p->sct_alg ? p->sct_alg : pq_alg_find("ecdsa-p256")) + EST_SCT_BASE);

@@ -223,3 +223,8 @@ void pq_alg_describe_key(EVP_PKEY *k, char *name, size_t name_len, unsigned *pub
 	const char *t = EVP_PKEY_get0_type_name(k);
 	snprintf(name, name_len, "%s", t ? t : "unknown");
 }
+
+size_t pq_alg_cert_der_estimate(const pq_alg *subject, const pq_alg *issuer)
+{
+	return PQ_ALG_CERT_DER_BASE + (subject ? subject->pub_bytes : 0) + (issuer ? issuer->sig_bytes : 0);
+}

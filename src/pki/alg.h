@@ -49,6 +49,15 @@ typedef struct pq_alg {
 	const char *source;		       /* where pub_bytes and sig_bytes come from */
 } pq_alg;
 
+/* A certificate's DER bytes beyond its subject's public key and its issuer's signature
+ * (names, validity, extensions), fitted to the chains pqtls certs made here: 399 - 65 - 72
+ * bytes for an ECDSA P-256 leaf, 5,523 - 1,952 - 3,309 for ML-DSA-65. */
+#define PQ_ALG_CERT_DER_BASE 262
+
+/* A certificate's estimated DER bytes: its subject's public key (NULL: none) and its
+ * issuer's signature (NULL: none) plus PQ_ALG_CERT_DER_BASE. */
+size_t pq_alg_cert_der_estimate(const pq_alg *subject, const pq_alg *issuer);
+
 /* 1 when `a` is a size emulation of a scheme OpenSSL lacks (no real signature of it). */
 int pq_alg_is_size_emu(const pq_alg *a);
 

@@ -87,6 +87,19 @@ static void sources_and_emulations(void **state)
 }
 
 /* Keys for every fast family, and their description matches the table. */
+/* A certificate's estimate: its key, its issuer's signature and the fixed part; either
+ * side may be missing (an MTC leaf has no issuer's signature). */
+static void cert_der_estimate(void **state)
+{
+	(void)state;
+	const pq_alg *ec = pq_alg_find("ecdsa-p256"), *ml = pq_alg_find("ml-dsa-65");
+	assert_int_equal(pq_alg_cert_der_estimate(ec, ec), PQ_ALG_CERT_DER_BASE + 65 + 71);
+	assert_int_equal(pq_alg_cert_der_estimate(ml, ml), PQ_ALG_CERT_DER_BASE + 1952 + 3309);
+	assert_int_equal(pq_alg_cert_der_estimate(ec, ml), PQ_ALG_CERT_DER_BASE + 65 + 3309);
+	assert_int_equal(pq_alg_cert_der_estimate(ml, NULL), PQ_ALG_CERT_DER_BASE + 1952);
+	assert_int_equal(pq_alg_cert_der_estimate(NULL, NULL), PQ_ALG_CERT_DER_BASE);
+}
+
 static void keygen_and_describe(void **state)
 {
 	(void)state;
@@ -140,6 +153,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(lookup),
 	    cmocka_unit_test(sources_and_emulations),
+	    cmocka_unit_test(cert_der_estimate),
 	    cmocka_unit_test(keygen_and_describe),
 	    cmocka_unit_test(describe_other_keys),
 	};
