@@ -205,8 +205,8 @@ static unsigned conn_rounds(const pq_exp_point *p, const pq_link_config *lc, int
 	}
 	if (!p->path[0])
 		return hs;
-	if (in.response)
-		*resp_rounds = out.ttlb - out.ttfb;
+	if (in.response) /* QUIC has no TLS record for its first byte to wait for */
+		*resp_rounds = out.ttlb - out.ttfb + (p->quic ? out.first_record_rounds - 1 : 0);
 	return ttfb + *resp_rounds;
 }
 
