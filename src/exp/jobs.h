@@ -29,10 +29,11 @@
 #define PQ_EXP_JOBS_PER_CPU 12  /* auto: cells at once per CPU, at RTTs where the CPUs mostly wait */
 #define PQ_EXP_JOBS_SOLO_RTT_NS 10000000LL /* below 10 ms RTT a cell runs alone */
 #define PQ_EXP_JOBS_RTT_PER_JOB_NS 5000000LL /* above it, one neighbour per 5 ms of RTT */
-/* A cell whose response keeps the CPUs busy for this share of a connection's time or more
- * runs alone, as a 0 ms cell does: a link faster than the machine forwards (1 Gbit/s here)
- * moves a large response in bursts that need the server, the forwarder and the client at
- * the same moment, so neighbours' bursts meet (pq_exp_cell_scale_ns). */
+/* A cell whose responses keep a CPU busy for this share of its time or more (a response's
+ * CPU over its connection's time, times the connections it keeps in flight) runs alone, as
+ * a 0 ms cell does: a link faster than the machine forwards (1 Gbit/s here) moves a large
+ * response in bursts that need the server, the forwarder and the client at the same
+ * moment, so neighbours' bursts meet (pq_exp_cell_scale_ns). */
 #define PQ_EXP_JOBS_SOLO_CPU_SHARE 0.05
 #define PQ_EXP_JOBS_AUTO 0
 

@@ -274,13 +274,23 @@ double pq_exp_cell_estimate_s(const pq_exp_point *p)
  * connection. */
 #define EST_CPU_S_PER_BYTE (0.033 / 1048576.0)
 
-/* The share of a connection's estimated time its response keeps the CPUs busy. */
+/* The connections a cell keeps in flight: its closed loop's concurrency, or its open
+ * loop's arrivals over a connection's time (Little's law); at least one. */
+static double in_flight(const pq_exp_point *p, double conn)
+{
+	double n = p->open_rate > 0 ? p->open_rate * conn : (double)p->concurrency;
+	return n > 1 ? n : 1;
+}
+
+/* The share of a CPU a cell's responses keep busy while it runs: a response's CPU over
+ * its connection's estimated time, times the connections in flight (blog-payload's open
+ * loop, 5 a second, keeps about 4 of its 1 MiB transfers going at once). */
 static double resp_cpu_share(const pq_exp_point *p, const pq_link_config *lc)
 {
 	if (p->response_bytes <= 0)
 		return 0;
 	double conn = conn_s(p, lc, 0);
-	return conn > 0 ? (double)p->response_bytes * EST_CPU_S_PER_BYTE / conn : 0;
+	return conn > 0 ? (double)p->response_bytes * EST_CPU_S_PER_BYTE * in_flight(p, conn) / conn : 0;
 }
 
 int64_t pq_exp_cell_scale_ns(const pq_exp_grid *g, const pq_exp_cell *c)

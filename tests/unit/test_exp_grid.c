@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <cmocka.h>
 #include <stdlib.h>
 #include <string.h>
@@ -378,6 +379,16 @@ static void cell_scale(void **state)
 	expand("client = chromium\nrtt = 50ms\nsig = ecdsa-p256\n", &g);
 	assert_int_equal(pq_exp_cell_scale_ns(&g, &g.cells[0]), 0);
 	pq_exp_grid_dispose(&g);
+	/* 1 MiB at 200 ms is under 2 % of a connection's time, one at a time; four at once
+	 * (closed loop) or five a second (open loop, about 9 in flight) keep a CPU busy. */
+	static const char *const busy[][2] = {{"", "200"}, {"concurrency = 4\n", "0"}, {"open-loop-rate = 5\n", "0"}};
+	for (size_t i = 0; i < sizeof busy / sizeof busy[0]; i++) {
+		char spec[160];
+		snprintf(spec, sizeof spec, "rtt = 200ms\nresponse = 1048576\nsig = ecdsa-p256\n%s", busy[i][0]);
+		expand(spec, &g);
+		assert_int_equal(pq_exp_cell_scale_ns(&g, &g.cells[0]) / 1000000, atoi(busy[i][1]));
+		pq_exp_grid_dispose(&g);
+	}
 }
 
 /* client = pqtls, chromium: two cells per point on one link, pqtls's keyed as before the
