@@ -191,9 +191,10 @@ static int range_run(const struct model_opts *o, uint64_t lo, uint64_t hi, const
 static size_t natural_chain(const pq_model_base *b, const char *sig)
 {
 	const pq_alg *a = pq_alg_find(sig);
-	size_t t = 0;
-	for (size_t i = 0; a && i < b->n; i++)
-		t += pq_alg_cert_der_estimate(a, a);
+	size_t der[PQ_MODEL_BASE_CERTS], t = 0;
+	size_t k = a ? pq_alg_chain_der_estimate(a, a, a, (int)b->n - 1, 0, der, PQ_MODEL_BASE_CERTS) : 0;
+	for (size_t i = 0; i < k; i++)
+		t += der[i];
 	return t;
 }
 

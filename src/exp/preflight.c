@@ -81,19 +81,6 @@ static void cell_link(const pq_exp_point *p, pq_link_config *lc)
 
 static size_t sig_b(const pq_alg *a) { return a ? a->sig_bytes : 0; }
 
-/* The DER sizes of the certificates the server sends, leaf first: the leaf and n
- * intermediates (the leaf alone with trust anchor identifiers), each its subject's key
- * and its issuer's signature; returns how many (at most max). */
-static size_t chain_der(const pq_alg *leaf, const pq_alg *inter, const pq_alg *root, int n, int tai, size_t *der,
-			size_t max)
-{
-	size_t k = 0;
-	der[k++] = pq_alg_cert_der_estimate(leaf, n > 0 ? inter : root);
-	for (int i = 0; i < n && !tai && k < max; i++)
-		der[k++] = pq_alg_cert_der_estimate(inter, i + 1 < n ? inter : root);
-	return k;
-}
-
 static size_t sum(const size_t *v, size_t n)
 {
 	size_t t = 0;
@@ -125,11 +112,12 @@ static size_t flight_writes(const pq_exp_point *p, int resumed, size_t *w)
 	else if (p->mtc != PQ_MTC_NONE)
 		der[0] = pq_alg_cert_der_estimate(p->leaf, NULL) + EST_MTC_PROOF;
 	else
-		n = chain_der(p->leaf, p->inter, p->root, p->intermediates, p->tai, der, MAXC);
+		n = pq_alg_chain_der_estimate(p->leaf, p->inter, p->root, p->intermediates, p->tai, der, MAXC);
 	der[0] += (size_t)p->scts * (sig_b(p->sct_alg ? p->sct_alg : pq_alg_find("ecdsa-p256")) + EST_SCT_BASE);
 	size_t chain = sum(der, n), want = p->pad_chain_to;
 	if (p->pad_like) { /* padded to another algorithm's natural chain */
-		size_t like[MAXC], m = chain_der(p->pad_like, p->pad_like, p->pad_like, p->intermediates, p->tai, like, MAXC);
+		size_t like[MAXC], m = pq_alg_chain_der_estimate(p->pad_like, p->pad_like, p->pad_like, p->intermediates, p->tai, like,
+						       MAXC);
 		want = sum(like, m) > want ? sum(like, m) : want;
 	}
 	if (want > chain) /* padded to the size asked */

@@ -228,3 +228,13 @@ size_t pq_alg_cert_der_estimate(const pq_alg *subject, const pq_alg *issuer)
 {
 	return PQ_ALG_CERT_DER_BASE + (subject ? subject->pub_bytes : 0) + (issuer ? issuer->sig_bytes : 0);
 }
+
+size_t pq_alg_chain_der_estimate(const pq_alg *leaf, const pq_alg *inter, const pq_alg *root, int n, int tai,
+				 size_t *der, size_t max)
+{
+	size_t k = 0;
+	der[k++] = pq_alg_cert_der_estimate(leaf, n > 0 ? inter : root);
+	for (int i = 0; i < n && !tai && k < max; i++)
+		der[k++] = pq_alg_cert_der_estimate(inter, i + 1 < n ? inter : root);
+	return k;
+}

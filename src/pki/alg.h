@@ -58,6 +58,13 @@ typedef struct pq_alg {
  * issuer's signature (NULL: none) plus PQ_ALG_CERT_DER_BASE. */
 size_t pq_alg_cert_der_estimate(const pq_alg *subject, const pq_alg *issuer);
 
+/* The estimated DER sizes of the certificates a server sends, leaf first: the leaf and n
+ * intermediates (the leaf alone with trust anchor identifiers, tai), each its subject's key
+ * and its issuer's signature (the root signs the last intermediate, or the leaf without
+ * one). Fills der (max >= 1) and returns how many. */
+size_t pq_alg_chain_der_estimate(const pq_alg *leaf, const pq_alg *inter, const pq_alg *root, int n, int tai,
+				 size_t *der, size_t max);
+
 /* 1 when `a` is a size emulation of a scheme OpenSSL lacks (no real signature of it). */
 int pq_alg_is_size_emu(const pq_alg *a);
 

@@ -98,6 +98,17 @@ static void cert_der_estimate(void **state)
 	assert_int_equal(pq_alg_cert_der_estimate(ec, ml), PQ_ALG_CERT_DER_BASE + 65 + 3309);
 	assert_int_equal(pq_alg_cert_der_estimate(ml, NULL), PQ_ALG_CERT_DER_BASE + 1952);
 	assert_int_equal(pq_alg_cert_der_estimate(NULL, NULL), PQ_ALG_CERT_DER_BASE);
+	/* A chain: the leaf signed by the intermediate, the last intermediate by the root; the
+	 * leaf alone under trust anchor identifiers, or when only one fits. */
+	size_t der[4];
+	assert_int_equal(pq_alg_chain_der_estimate(ec, ml, ec, 2, 0, der, 4), 3);
+	assert_int_equal(der[0], pq_alg_cert_der_estimate(ec, ml));
+	assert_int_equal(der[1], pq_alg_cert_der_estimate(ml, ml));
+	assert_int_equal(der[2], pq_alg_cert_der_estimate(ml, ec));
+	assert_int_equal(pq_alg_chain_der_estimate(ec, ml, ec, 0, 0, der, 4), 1);
+	assert_int_equal(der[0], pq_alg_cert_der_estimate(ec, ec));
+	assert_int_equal(pq_alg_chain_der_estimate(ec, ml, ec, 2, 1, der, 4), 1);
+	assert_int_equal(pq_alg_chain_der_estimate(ec, ml, ec, 2, 0, der, 1), 1);
 }
 
 static void keygen_and_describe(void **state)
