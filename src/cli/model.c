@@ -14,6 +14,7 @@
 #include "model/base.h"
 #include "pki/alg.h"
 #include "net/ktcp.h"
+#include "net/linkcfg.h"
 #include "model/cliff.h"
 #include "model/hello.h"
 #include "model/quic.h"
@@ -30,7 +31,7 @@ struct model_opts {
 	const char *certs, *sig, *group, *range, *groups, *key_share, *server_groups;
 	int cc, qdisc;
 	long long intermediates, iw;
-	uint64_t mss, response, step, rwnd;
+	uint64_t mss, response, step, rwnd, rate, rate_c2s;
 	int64_t rtt;
 	int one_write, early, json, client_hellos;
 	double loss, burst;
@@ -74,6 +75,11 @@ static const pq_opt model_opts_table[] = {
      NULL, 0, 0},
     {"rtt", 0, PQ_OPT_DURATION, O(rtt), "DURATION", "0",
      "round-trip time, to print times beside round trips (0: round trips only)", NULL, 0, 0},
+    {"rate", 0, PQ_OPT_RATE, O(rate), "RATE", "0",
+     "the link's rate, server to client (and back unless --rate-c2s): each packet's time on the wire "
+     "(model/rate.h); needs --rtt; 0: no limit",
+     NULL, 0, 0},
+    {"rate-c2s", 0, PQ_OPT_RATE, O(rate_c2s), "RATE", NULL, "the link's rate client to server (default: as --rate; 0: no limit)", NULL, 0, 0},
     {"initcwnd", 0, PQ_OPT_INT, O(iw), "N", PQ_WIRE_IW_DEFAULT_STR, "initial congestion window, segments", NULL, 1,
      1000},
     {"rwnd", 0, PQ_OPT_SIZE, O(rwnd), "BYTES", "0",
@@ -292,6 +298,20 @@ static int model_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 					(unsigned long long)o->rwnd, (unsigned long long)o->mss, (unsigned long long)o->mss);
 		goto out;
 	}
+	int c2s_given = pq_cli_given(cmd, args, "rate-c2s");
+	if ((o->rate || (c2s_given && o->rate_c2s)) && o->rtt <= 0) {
+		ex = pq_cli_usage_error(PATH, "--rate: a packet's time on the wire is a share of a round trip only "
+					      "with the RTT; give --rtt too (e.g. --rtt 35ms --rate 1Mbit)");
+		goto out;
+	}
+	for (int k = 0; k < 2; k++) {
+		uint64_t r = k ? o->rate_c2s : o->rate;
+		if (r && (r < PQ_LINK_MIN_RATE_BPS || r > PQ_LINK_MAX_RATE_BPS)) {
+			ex = pq_cli_usage_error(PATH, "--%s: %llu bit/s is not a link's rate; give 0 (no limit) or 8kbit..100Gbit",
+						k ? "rate-c2s" : "rate", (unsigned long long)r);
+			goto out;
+		}
+	}
 	if (o->step == 0) {
 		ex = pq_cli_usage_error(PATH, "--step: 0 bytes would never reach the range's end; give at least 1 byte "
 					      "(e.g. 2KiB)");
@@ -351,6 +371,9 @@ static int model_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 	}
 	net.early_data = o->early;
 	net.rwnd = (size_t)o->rwnd;
+	net.down_bps = o->rate;
+	net.up_bps = c2s_given ? o->rate_c2s : o->rate;
+	net.rtt_s = (double)o->rtt / 1e9;
 	char cc[16], qdisc[32];
 	net.server_pace = pq_model_pace_of(choice_name(MODEL_CC, o->cc, cc, sizeof cc),
 					   choice_name(PQ_KTCP_QDISCS, o->qdisc, qdisc, sizeof qdisc), 200, 1);

@@ -21,14 +21,21 @@ void pq_modelcli_print_phases(const pq_model_out *o, int64_t rtt)
 	const char *names[] = {"connect", "handshake", "first byte", "last byte"};
 	unsigned v[] = {o->connect, o->handshake, o->ttfb, o->ttlb};
 	double paced[] = {o->connect, o->handshake_t, o->ttfb_t, o->ttlb_t};
+	double wire[] = {0, o->wire_handshake, o->wire_ttfb, o->wire_ttlb};
 	for (int i = 0; i < 4; i++) {
 		char t[32];
 		if (i == 3 && !v[i])
 			continue;
 		fmt_time(t, sizeof t, v[i], rtt);
 		printf("  %-11s %2u RTT  %s", names[i], v[i], t);
-		if (paced[i] - v[i] > 0.005)
-			printf("  (paced: %.2f RTT)", paced[i]);
+		if (paced[i] - v[i] > 0.005) {
+			int paced_too = paced[i] - wire[i] - v[i] > 0.005;
+			printf("  (%s: %.2f RTT", wire[i] > 0.005 ? paced_too ? "paced, on the link's wire" : "on the link's wire" : "paced",
+			       paced[i]);
+			if (rtt > 0 && wire[i] > 0.005)
+				printf(", %s", pq_fmt_duration(t, sizeof t, (int64_t)(paced[i] * (double)rtt)));
+			printf(")");
+		}
 		printf("\n");
 	}
 	printf("why:\n");
@@ -81,6 +88,14 @@ cJSON *pq_modelcli_phases_json(const pq_model_out *o, int64_t rtt)
 	cJSON_AddNumberToObject(j, "ttfb_paced_rtts", o->ttfb_t);
 	if (o->ttlb)
 		cJSON_AddNumberToObject(j, "ttlb_rtts", o->ttlb);
+	if (o->ttlb)
+		cJSON_AddNumberToObject(j, "ttlb_paced_rtts", o->ttlb_t);
+	if (o->wire_handshake > 0 || o->wire_ttfb > 0) { /* of the paced ones, the link's rate's */
+		cJSON_AddNumberToObject(j, "handshake_wire_rtts", o->wire_handshake);
+		cJSON_AddNumberToObject(j, "ttfb_wire_rtts", o->wire_ttfb);
+		if (o->ttlb)
+			cJSON_AddNumberToObject(j, "ttlb_wire_rtts", o->wire_ttlb);
+	}
 	if (rtt > 0) {
 		cJSON_AddNumberToObject(j, "handshake_ms", o->handshake * (double)rtt / 1e6);
 		cJSON_AddNumberToObject(j, "ttfb_ms", o->ttfb * (double)rtt / 1e6);

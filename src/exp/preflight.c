@@ -137,12 +137,6 @@ static size_t flight_writes(const pq_exp_point *p, int resumed, size_t *w)
 	return a.n_writes;
 }
 
-static double flight_bytes(const pq_exp_point *p, int resumed)
-{
-	size_t w[PQ_ACCT_MAX_WRITES], n = flight_writes(p, resumed, w);
-	return (double)sum(w, n);
-}
-
 /* Whether the client's first key share is not the group the server takes (a
  * HelloRetryRequest): the shares offered, else the first group offered, lack it. */
 static int est_hrr(const pq_exp_point *p)
@@ -160,8 +154,10 @@ static int est_hrr(const pq_exp_point *p)
 /* One connection's round trips from its start to its end (the handshake, the first
  * response byte or the last), by the flight models (model/flight.h; over QUIC
  * model/quic.h) with the flight and response estimated; *resp_rounds: those of the
- * response beyond its first byte. */
-static unsigned conn_rounds(const pq_exp_point *p, const pq_link_config *lc, int resumed, unsigned *resp_rounds)
+ * response beyond its first byte; *wire_s: the seconds the link's rate adds to them
+ * (model/rate.h: each packet's time on the wire). */
+static unsigned conn_rounds(const pq_exp_point *p, const pq_link_config *lc, int resumed, unsigned *resp_rounds,
+			    double *wire_s)
 {
 	size_t w[PQ_ACCT_MAX_WRITES], nw = flight_writes(p, resumed, w), ch = EST_CLIENT_HELLO + group_share(p);
 	pq_model_in in = {.mss = pq_wire_mss(lc->mtu ? lc->mtu : PQ_WIRE_MTU_DEFAULT),
@@ -174,9 +170,15 @@ static unsigned conn_rounds(const pq_exp_point *p, const pq_link_config *lc, int
 					      : 0,
 			  .early_data = resumed && p->early_data,
 			  .hrr = est_hrr(p),
-			  .client_hello2 = ch};
+			  .client_hello2 = ch,
+			  .down_bps = lc->dir[PQ_DIR_S2C].rate_bps,
+			  .up_bps = lc->dir[PQ_DIR_C2S].rate_bps,
+			  .rtt_s = (double)pq_link_config_rtt_ns(lc) / 1e9};
 	pq_model_out out;
 	*resp_rounds = 0;
+	*wire_s = 0;
+	if (!(in.rtt_s > 0))
+		in.down_bps = in.up_bps = 0;
 	if (pq_model_predict(&in, &out, NULL) < 0)
 		return 3;
 	unsigned hs = out.handshake, ttfb = out.ttfb;
@@ -191,10 +193,13 @@ static unsigned conn_rounds(const pq_exp_point *p, const pq_link_config *lc, int
 		hs = 1 + q.extra_rtts + q.retry_rtts + q.hrr_rtts;
 		ttfb = hs + 1;
 	}
-	if (!p->path[0])
+	if (!p->path[0]) {
+		*wire_s = out.wire_handshake * in.rtt_s;
 		return hs;
+	}
 	if (in.response) /* QUIC has no TLS record for its first byte to wait for */
 		*resp_rounds = out.ttlb - out.ttfb + (p->quic ? out.first_record_rounds - 1 : 0);
+	*wire_s = (in.response ? out.wire_ttlb : out.wire_ttfb) * in.rtt_s;
 	return ttfb + *resp_rounds;
 }
 
@@ -224,15 +229,14 @@ static double conn_s(const pq_exp_point *p, const pq_link_config *lc, int resume
 	const pq_dir_cfg *down = &lc->dir[PQ_DIR_S2C];
 	double rtt = (double)pq_link_config_rtt_ns(lc) / 1e9;
 	double loss = p->gilbert ? p->loss : (lc->dir[PQ_DIR_C2S].loss.p + down->loss.p) / 2;
-	unsigned resp_rounds, rounds = conn_rounds(p, lc, resumed, &resp_rounds);
-	double per = rounds * rtt + 0.004; /* the round trips; crypto */
+	double wire;
+	unsigned resp_rounds, rounds = conn_rounds(p, lc, resumed, &resp_rounds, &wire);
+	double per = rounds * rtt + 0.004 + wire; /* the round trips; crypto; a slow link's wire */
 	double resp = p->response_bytes > 0 ? (double)p->response_bytes : 0;
 	double rate = lossy_rate(loss, rtt, (double)down->jitter_ns / 1e9,
 				 pq_wire_mss(lc->mtu ? lc->mtu : PQ_WIRE_MTU_DEFAULT));
 	if (rate > 0 && resp * 8 / rate > resp_rounds * rtt)
 		per += resp * 8 / rate - resp_rounds * rtt;
-	if (down->rate_bps) /* the flight and the response through a slow link */
-		per += (flight_bytes(p, resumed) + resp) * 8 / (double)down->rate_bps;
 	return per + loss_s(loss, rtt);
 }
 
@@ -255,13 +259,6 @@ double pq_exp_cell_estimate_s(const pq_exp_point *p)
 	return cell_s(p, &lc);
 }
 
-/* The CPU this machine spends moving a response's byte through a link of its own: the
- * server's writes, the forwarder's copies and the client's reads. Measured on aws-fast
- * (35 ms, 1 Gbit/s; 0 B to 1 MiB responses, 20 connections a cell; 2026-12-06): the
- * cells' client plus server-and-link CPU grew from 197 to 863 ms, 33 ms a MiB a
- * connection. */
-#define EST_CPU_S_PER_BYTE (0.033 / 1048576.0)
-
 /* The connections a cell keeps in flight: its closed loop's concurrency, or its open
  * loop's arrivals over a connection's time (Little's law); at least one. */
 static double in_flight(const pq_exp_point *p, double conn)
@@ -278,7 +275,7 @@ static double resp_cpu_share(const pq_exp_point *p, const pq_link_config *lc)
 	if (p->response_bytes <= 0)
 		return 0;
 	double conn = conn_s(p, lc, 0);
-	return conn > 0 ? (double)p->response_bytes * EST_CPU_S_PER_BYTE * in_flight(p, conn) / conn : 0;
+	return conn > 0 ? (double)p->response_bytes * PQ_EXP_CPU_S_PER_BYTE * in_flight(p, conn) / conn : 0;
 }
 
 int64_t pq_exp_cell_scale_ns(const pq_exp_grid *g, const pq_exp_cell *c)

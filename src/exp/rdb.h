@@ -103,7 +103,7 @@ typedef struct pq_rdb_cell {
 	int intermediates, initcwnd, mtu, early_data, trial;
 	int one_write;
 	int quic, quic_retry; /* transport = quic, quic-retry */
-	double resume_pct, loss_pct, jitter_us, rate_bps;
+	double resume_pct, loss_pct, jitter_us, rate_bps, c2s_rate_bps; /* rates: 0 unlimited */
 	long long conns_recorded; /* conns_ok + conns_failed as the cell recorded them */
 	size_t c0, nc;            /* its connections: conns[c0 .. c0 + nc - 1] */
 	pq_rdb_fidelity fid;

@@ -331,6 +331,8 @@ static void legacy_fields(sqlite3_stmt *st, pq_rdb_cell *c)
 	c->loss_pct = dim_real(c, PQ_D_LOSS);
 	c->jitter_us = dim_real(c, PQ_D_JITTER);
 	c->rate_bps = dim_real(c, PQ_D_RATE);
+	/* NULL in a database from before the column: the rate both ways */
+	c->c2s_rate_bps = c->dim[PQ_D_RATE_C2S].kind == PQ_DV_NULL ? c->rate_bps : dim_real(c, PQ_D_RATE_C2S);
 }
 
 static int load_cells(sqlite3 *db, const char *path, pq_rdb *out, pq_diag *d)

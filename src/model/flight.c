@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/units.h"
 #include "core/wire.h"
+#include "model/rate.h"
 #include "model/tcp.h"
 
 #define DEF_MSS PQ_WIRE_MSS_DEFAULT
@@ -113,6 +115,41 @@ static void explain(why *w, const pq_model_in *in, const pq_model_out *o, size_t
 		    o->response_rounds, o->response_rounds > 1 ? "s" : "", o->ttlb);
 }
 
+/* The round trips the link's rate adds to each phase: the same packets timed with the
+ * rate and without it (model/rate.h), the difference over the RTT. */
+static int wire_rounds(const pq_model_in *in, size_t mss, size_t iw, size_t first_record, pq_model_out *o,
+		       pq_diag *d)
+{
+	pq_model_rate_in r = {.rtt_s = in->rtt_s, .down_bps = in->down_bps, .up_bps = in->up_bps, .mss = mss,
+			      .iw = iw, .client_hello = in->client_hello, .hrr = in->hrr, .hrr_bytes = in->hrr_bytes,
+			      .client_hello2 = in->client_hello2, .server_writes = in->server_writes,
+			      .n_server_writes = in->n_server_writes, .tickets = in->tickets,
+			      .response = in->response, .first_record = first_record, .early_data = in->early_data};
+	pq_model_rate_times with, without;
+	int rc = pq_model_rate_times_of(&r, &with, d);
+	r.down_bps = r.up_bps = 0;
+	if (rc == 0)
+		rc = pq_model_rate_times_of(&r, &without, d);
+	if (rc < 0)
+		return rc;
+	o->wire_handshake = (with.handshake - without.handshake) / in->rtt_s;
+	o->wire_ttfb = (with.ttfb - without.ttfb) / in->rtt_s;
+	o->wire_ttlb = in->response ? (with.ttlb - without.ttlb) / in->rtt_s : 0;
+	return 0;
+}
+
+static void explain_wire(why *w, const pq_model_in *in, const pq_model_out *o)
+{
+	char a[32], b[32];
+	say(w, "the link's rate (%s down", in->down_bps ? pq_fmt_rate(a, sizeof a, in->down_bps) : "no limit");
+	say(w, ", %s up) adds each packet's time on the wire: %+.2f round trips to the handshake, %+.2f to the "
+	       "first byte",
+	    in->up_bps ? pq_fmt_rate(b, sizeof b, in->up_bps) : "no limit", o->wire_handshake, o->wire_ttfb);
+	if (in->response)
+		say(w, ", %+.2f to the last", o->wire_ttlb);
+	say(w, "\n");
+}
+
 int pq_model_predict(const pq_model_in *in, pq_model_out *out, pq_diag *d)
 {
 	size_t mss = in->mss ? in->mss : DEF_MSS, iw = in->iw ? in->iw : DEF_IW;
@@ -126,6 +163,9 @@ int pq_model_predict(const pq_model_in *in, pq_model_out *out, pq_diag *d)
 						 "ClientHello's bytes");
 	if (mss < 64 || mss > 65535)
 		return pq_diag_set(d, PQ_EINVAL, "flight model: an MSS of %zu bytes (accepted: 64 to 65535)", mss);
+	int rated = in->down_bps || in->up_bps;
+	if (rated && !(in->rtt_s > 0))
+		return pq_diag_set(d, PQ_EINVAL, "flight model: a link's rate needs the RTT (got %g s)", in->rtt_s);
 	pq_model_out o = {0};
 	pq_model_burst b;
 	pq_model_tcp client = {.mss = mss, .cwnd = iw},
@@ -179,6 +219,14 @@ int pq_model_predict(const pq_model_in *in, pq_model_out *out, pq_diag *d)
 	o.handshake_t = o.handshake + late;
 	o.ttfb_t = (double)base_ttfb + late + (o.first_record_rounds > 1 ? fb.last_tx : 0);
 	o.ttlb_t = o.ttlb ? (double)base_ttfb + late + (b.rounds ? b.last_tx : 0) : 0;
+	if (rated) {
+		int rc = wire_rounds(in, mss, iw, in->response < FIRST_RECORD ? in->response : FIRST_RECORD, &o, d);
+		if (rc < 0)
+			return rc;
+		o.handshake_t += o.wire_handshake;
+		o.ttfb_t += o.wire_ttfb;
+		o.ttlb_t += o.ttlb ? o.wire_ttlb : 0;
+	}
 	why w = {out->why, sizeof out->why, 0};
 	*out = o;
 	out->why[0] = '\0';
@@ -188,13 +236,20 @@ int pq_model_predict(const pq_model_in *in, pq_model_out *out, pq_diag *d)
 			"%.2f round trips after its round begins, so the handshake ends at %.2f and the "
 			"first byte at %.2f round trips\n",
 		    in->server_pace.kind == PQ_MODEL_PACE_BBR ? "BBR paces" : "fq paces", PQ_MODEL_PACE_UNPACED_SEGS,
-		    late, out->handshake_t, out->ttfb_t);
+		    late, out->handshake_t - out->wire_handshake, out->ttfb_t - out->wire_ttfb);
+	if (rated)
+		explain_wire(&w, in, out);
 	return 0;
 }
 
 int pq_model_agrees(double predicted, double measured)
 {
-	return isfinite(measured) && fabs(measured - predicted) <= PQ_MODEL_AGREE_RTT;
+	return pq_model_agrees_wire(predicted, measured, 0);
+}
+
+int pq_model_agrees_wire(double predicted, double measured, double wire)
+{
+	return isfinite(measured) && fabs(measured - predicted) <= PQ_MODEL_AGREE_RTT + PQ_MODEL_AGREE_WIRE_SHARE * fabs(wire);
 }
 
 pq_model_pace pq_model_pace_of(const char *cc, const char *qdisc, unsigned ss_ratio, int gso)

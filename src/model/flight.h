@@ -16,6 +16,8 @@
  * TCP's side (per-write segments, slow start) is model/tcp.h, and when the server's flow
  * is paced (BBR; fq), model/pace.h times each window's segments: the *_t fields are the
  * same phases in fractional round trips, later than the whole ones by the pacing. The
+ * link's rate, when given (down_bps, up_bps and the RTT), adds each packet's time on the
+ * wire (model/rate.h) to the *_t fields. The
  * model has no loss, no delayed-ACK timer and no CPU time; the client's receive window
  * limits the server's rounds when in->rwnd is given (model/tcp.h);
  * pq_model_predict's explanation says so where a prediction leans on it.
@@ -26,6 +28,7 @@
 #define PQ_MODEL_FLIGHT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/err.h"
 #include "model/pace.h"
@@ -51,6 +54,8 @@ typedef struct pq_model_in {
 	pq_model_pace server_pace; /* how the server's kernel paces (kind, ratio, skb size); zero: not */
 	size_t rwnd;	 /* the client's initial receive window as the server sees it, bytes (model/tcp.h);
 			  * 0: not limited */
+	uint64_t down_bps, up_bps; /* the link's rate server to client and back; 0: not limited */
+	double rtt_s;		   /* the path's RTT, seconds: needed only with a rate */
 } pq_model_in;
 
 typedef struct pq_model_out {
@@ -64,14 +69,25 @@ typedef struct pq_model_out {
 	size_t first_record_segments;	/* it and the tickets before it, segments */
 	unsigned first_record_rounds;	/* the round trips they take from the flight's window */
 	double flight_last_tx;	/* round trips from the flight's first write to its last segment */
-	double handshake_t, ttfb_t, ttlb_t; /* the phases with pacing, in round trips (ttlb_t 0: none) */
+	double handshake_t, ttfb_t, ttlb_t; /* the phases with pacing and the link's rate, in round
+					     * trips (ttlb_t 0: none) */
+	double wire_handshake, wire_ttfb, wire_ttlb; /* of those, the round trips the link's rate adds
+						      * (model/rate.h); 0 without a rate */
 	char why[2048];
 } pq_model_out;
 
 int pq_model_predict(const pq_model_in *in, pq_model_out *out, pq_diag *d) PQ_MUST_USE;
 
+/* Of the round trips a link's rate adds (the wire_* fields), the share a measurement may
+ * differ by beside PQ_MODEL_AGREE_RTT: the min RTT they are counted in differs by 1-2 %
+ * between cells of a slow link (36.5-37.5 ms at 35 ms and 1 Mbit/s), so a 240-round
+ * transfer agrees to within a few round trips, not a quarter of one. */
+#define PQ_MODEL_AGREE_WIRE_SHARE 0.02
+
 /* Does a measured phase (round trips: median over min RTT) agree with the prediction? */
 int pq_model_agrees(double predicted, double measured);
+/* The same, for a phase of which `wire` round trips are the link's rate's. */
+int pq_model_agrees_wire(double predicted, double measured, double wire);
 
 /* The pacing a server's kernel applies, from what the kernel reported: its congestion
  * control ("bbr", "cubic"), root qdisc ("fq" paces every flow), slow-start ratio (%) and

@@ -6,10 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/units.h"
 #include "core/wire.h"
+#include "exp/runner.h"
 #include "model/base.h"
 #include "model/cliff.h"
 #include "model/quic.h"
+#include "net/linkcfg.h"
 #include "pki/acct.h"
 #include "pki/ocsp.h"
 #include "report/agg.h"
@@ -147,6 +150,14 @@ void pq_agg_predict(pq_agg_group *g, pq_agg_models *m)
 	/* The client's receive window as read back on the link; a database without it: none. */
 	const pq_dimval *rw = &c->dim[PQ_D_RWND];
 	net.rwnd = rw->kind == PQ_DV_INT && rw->i > 0 ? (size_t)rw->i : 0;
+	/* The link's rate: each packet's time on the wire (model/rate.h), in round trips of
+	 * the measurement's unit, the connections' min RTT (on a 1 Mbit/s link 37 ms where the
+	 * link's is 35: a small packet's own time on the wire and the forwarder's). */
+	net.down_bps = c->rate_bps > 0 ? (uint64_t)c->rate_bps : 0;
+	net.up_bps = c->c2s_rate_bps > 0 ? (uint64_t)c->c2s_rate_bps : 0;
+	net.rtt_s = g->min_rtt_ms > 0 ? g->min_rtt_ms / 1e3 : (double)c->rtt_us / 1e6;
+	if (!(net.rtt_s > 0))
+		net.down_bps = net.up_bps = 0;
 	pq_acct a;
 	if (c->quic) {
 		predict_quic(g, b);
@@ -210,20 +221,47 @@ static double fastest(const pq_agg_group *g, int p)
 	return g->n[p] && g->min_rtt_ms > 0 ? m / g->min_rtt_ms : NAN;
 }
 
+/* A cell of a jittery or rate-limited link, a fraction of a round trip over the model,
+ * which has each packet's time on the wire (model/rate.h) but neither the jitter nor the
+ * CPU time of moving the bytes: on a fast link, that CPU time is as much the transfer's
+ * pace as the link is. */
+static void rate_why(pq_agg_group *g, double excess)
+{
+	const pq_rdb_cell *c = g->cell;
+	double rtt_ms = g->min_rtt_ms > 0 ? g->min_rtt_ms : (double)c->rtt_us / 1e3;
+	double cpu_ms = c->response_bytes > 0 ? (double)c->response_bytes * PQ_EXP_CPU_S_PER_BYTE * 1e3 : 0;
+	char rate[32], size[32];
+	if (c->rate_bps >= (double)PQ_LINK_FAST_BPS && cpu_ms >= 1)
+		snprintf(g->agree_why, sizeof g->agree_why,
+			 "%.2f RTT later than the model: at %s this machine's CPUs pace the transfer as much as the link: "
+			 "moving %s costs them about %.0f ms (%.2f RTT) here, which the model does not have",
+			 excess, pq_fmt_rate(rate, sizeof rate, (uint64_t)c->rate_bps),
+			 pq_fmt_size(size, sizeof size, (uint64_t)c->response_bytes), cpu_ms, rtt_ms > 0 ? cpu_ms / rtt_ms : 0);
+	else if (c->jitter_us > 0)
+		snprintf(g->agree_why, sizeof g->agree_why,
+			 "%.2f RTT later than the model: the link's jitter (%.2f ms), which the model does not have", excess,
+			 c->jitter_us / 1e3);
+	else
+		snprintf(g->agree_why, sizeof g->agree_why,
+			 "%.2f RTT from the model, which times each packet on the link's wire but not the endpoints' CPU",
+			 excess);
+}
+
 /* Measured round trips against the prediction (paced, fractional), and the reason when
  * they differ. */
 void pq_agg_judge(pq_agg_group *g)
 {
 	const double pred[PQ_AGG_PHASES] = {g->model.handshake_t, g->model.ttfb_t, g->model.ttlb_t};
+	const double wire[PQ_AGG_PHASES] = {g->model.wire_handshake, g->model.wire_ttfb, g->model.wire_ttlb};
 	int noise = 1; /* every phase's fastest connection agrees */
 	g->agrees = 1;
 	for (int p = 0; p < PQ_AGG_PHASES; p++) {
 		g->rounds[p] = g->n[p] && g->min_rtt_ms > 0 ? g->desc[p].median / g->min_rtt_ms : NAN;
 		if (!g->has_model || !isfinite(g->rounds[p]) || (p == PQ_AGG_TTLB && !pred[p]))
 			continue;
-		if (!pq_model_agrees(pred[p], g->rounds[p]))
+		if (!pq_model_agrees_wire(pred[p], g->rounds[p], wire[p]))
 			g->agrees = 0;
-		noise &= pq_model_agrees(pred[p], fastest(g, p));
+		noise &= pq_model_agrees_wire(pred[p], fastest(g, p), wire[p]);
 	}
 	if (g->agrees || !g->has_model)
 		return;
@@ -248,7 +286,7 @@ void pq_agg_judge(pq_agg_group *g)
 	}
 	const char *tag = c->loss_pct > 0 || g->retrans ? "loss"
 			  : c->rtt_us > 0 && c->rtt_us < 10000 ? "CPU time ~ RTT"
-			  : c->jitter_us > 0 || c->rate_bps > 0 ? "jitter/rate"
+			  : (c->jitter_us > 0 || c->rate_bps > 0) && excess < 1 ? "jitter/rate"
 			  : waited ? "host CPU"
 			  : noise && excess > 0	    ? "host noise"
 			  : unknown_cc && g->model.flight_rounds > 1 && excess > 0 && excess < 1.2 ? "paced windows?"
@@ -265,8 +303,8 @@ void pq_agg_judge(pq_agg_group *g)
 		snprintf(g->agree_why, sizeof g->agree_why,
 			 "at %.1f ms RTT the handshake's CPU time is a large share of a round trip",
 			 (double)c->rtt_us / 1e3);
-	else if (c->jitter_us > 0 || c->rate_bps > 0)
-		snprintf(g->agree_why, sizeof g->agree_why, "jitter or a rate limit adds time the model does not have");
+	else if ((c->jitter_us > 0 || c->rate_bps > 0) && excess < 1)
+		rate_why(g, excess);
 	else if (waited)
 		snprintf(g->agree_why, sizeof g->agree_why,
 			 "host CPU: the client and the server waited %.1f ms (%.2f RTT) for a CPU in the median connection, "
