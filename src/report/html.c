@@ -23,7 +23,7 @@ static const char *CSS =
     "th,td{border:1px solid #ccc;padding:3px 6px;text-align:right;vertical-align:top}"
     "th{background:#f2f2f2;cursor:pointer}td.l,th.l{text-align:left}"
     "td.na{color:#666;font-style:italic}td.bad{background:#fde8e8}"
-    "td.l,th.l{overflow-wrap:anywhere}table.key td:first-child{min-width:7em}table.pivot td,td.d{white-space:nowrap}table.arms{font-size:.9em}"
+    "td.l,th.l{overflow-wrap:anywhere}table.key td:first-child{min-width:7em}table.pivot td,td.d,th.d{white-space:nowrap}table.arms{font-size:.9em}"
     "@media (max-width:600px){body{font-size:14px}th,td{padding:2px 4px}table{font-size:13px}}"
     ".hosts{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,1400px),1fr));gap:16px}"
     "figure.chart{margin:1em 0;max-width:760px}figure.chart>svg{width:100%;height:auto;display:block}ul.legend svg{flex:none}"

@@ -17,10 +17,10 @@ void pq_html_agreement(pq_html_page *p)
 	size_t n = 0, nb = 0, total = 0, agree = 0;
 	pq_out *o = p->o;
 	pq_out_printf(o, "<h2 id=\"agreement\">The flight model against the measurement</h2>"
-			 "<div class=\"scroll\"><table class=\"sort\"><thead><tr><th class=\"l\">host</th>"
-			 "<th class=\"l\">arm</th><th>RTT ms</th><th>chain B</th><th>response B</th>"
+			 "<div class=\"scroll\"><table class=\"sort\"><thead><tr><th class=\"l d\">host</th>"
+			 "<th class=\"l d\">arm</th><th class=\"l d\">link</th><th>RTT ms</th><th>chain B</th><th>response B</th>"
 			 "<th>handshake predicted / measured</th><th>TTFB predicted / measured</th>"
-			 "<th class=\"l\">agrees</th></tr></thead><tbody>");
+			 "<th>TTLB predicted / measured</th><th class=\"l\">agrees</th></tr></thead><tbody>");
 	for (size_t i = 0; i < a->n; i++) {
 		const pq_agg_group *g = &a->g[i];
 		const pq_verdict_model v = pq_verdict_model_of(g);
@@ -34,10 +34,14 @@ void pq_html_agreement(pq_html_page *p)
 			X[*k] = v.predicted + 0.04 * (double)(g->arm % 5) - 0.08; /* spread equal points */
 			Y[(*k)++] = v.measured;
 		}
-		pq_out_printf(o, "<tr><td class=\"l\">");
+		pq_out_printf(o, "<tr><td class=\"l d\">"); /* d: on one line */
 		pq_out_text(o, a->hosts[g->host]);
-		pq_out_printf(o, "</td><td class=\"l\">");
+		pq_out_printf(o, "</td><td class=\"l d\">");
 		pq_out_text(o, a->arms[g->arm]);
+		/* the link's profile: two links of one RTT (the AWS study's four at 35 ms) apart */
+		const pq_dimval *prof = &g->cell->dim[PQ_D_PROFILE];
+		pq_out_printf(o, "</td><td class=\"l d\">");
+		pq_out_text(o, prof->kind == PQ_DV_TEXT && prof->s[0] ? prof->s : pq_dims[PQ_D_PROFILE].def);
 		pq_agg_response_show(g->cell, resp, sizeof resp);
 		pq_out_printf(o, "</td><td>%g</td><td>%lld</td><td%s>%s</td><td>%.2f / %.2f</td>",
 			      (double)g->cell->rtt_us / 1e3, g->cell->chain_der_bytes, g->cell->response_bytes < 0 ? " class=\"na\"" : "",
@@ -46,14 +50,19 @@ void pq_html_agreement(pq_html_page *p)
 			pq_out_printf(o, "<td>%.2f / %.2f</td>", v.predicted, v.measured);
 		else
 			pq_out_printf(o, "<td class=\"na\">no response asked</td>");
+		if (g->model.ttlb_t > 0 && isfinite(g->rounds[PQ_AGG_TTLB]))
+			pq_out_printf(o, "<td>%.2f / %.2f</td>", g->model.ttlb_t, g->rounds[PQ_AGG_TTLB]);
+		else
+			pq_out_printf(o, "<td class=\"na\">%s</td>", v.phase == PQ_AGG_TTFB ? "no last byte" : "no response asked");
 		pq_out_printf(o, "<td class=\"l%s\">", v.agrees ? "" : " bad");
 		pq_out_text(o, v.agrees ? "yes" : g->agree_why);
 		pq_out_printf(o, "</td></tr>");
 	}
 	pq_out_printf(o, "</tbody></table></div><p>%zu of %zu cells agree (measured median over min RTT within "
-			 "%.2f RTT of the prediction, paced where the server's congestion control paces, in every "
-			 "phase); each other cell names its reason.</p>",
-		      agree, total, PQ_MODEL_AGREE_RTT);
+			 "%.2f RTT of the prediction, paced where the server's congestion control paces and with "
+			 "each packet's time on a rate-limited link's wire, in every phase; where the rate adds "
+			 "round trips, %g %% of them more); each other cell names its reason.</p>",
+		      agree, total, PQ_MODEL_AGREE_RTT, PQ_MODEL_AGREE_WIRE_SHARE * 100);
 	if (!total)
 		return;
 	pq_svg_series s[2] = {{"agrees", px, py, n, NULL, NULL, PQ_SVG_POINTS, 2},

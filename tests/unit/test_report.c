@@ -632,6 +632,10 @@ static void none_as_words(void **state)
 	assert_non_null(strstr(h, "<td class=\"na\">/ (a short page)</td>"));
 	assert_non_null(strstr(h, "<td>1024</td>"));
 	assert_non_null(strstr(h, "<td class=\"na\">not measured</td>")); /* fidelity: no link accounting */
+	/* the model table: the link by its profile (none here, said as the word), the last byte
+	 * beside the first */
+	assert_non_null(strstr(h, "<td class=\"l d\">none</td>"));
+	assert_non_null(strstr(h, "<th>TTLB predicted / measured</th>"));
 	assert_null(strstr(t, " - "));
 	assert_null(strstr(t, "/-"));
 	assert_non_null(strstr(t, "/none vs "));
