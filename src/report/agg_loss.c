@@ -69,11 +69,15 @@ static void loss_group(pq_agg_group *g, const double *delay, size_t nd)
 }
 
 /* The groups of g's family: same host, arm, RTT and unit of loss, every other dimension
- * but the loss the same (the first group's response). */
+ * but the loss the same (the first group's response; the link's rate and jitter, which
+ * cost round trips of their own: the AWS study's 1 Mbit/s and jittery links at 0 % loss
+ * are not its lossy link's loss-free point). */
 static int same_family(const pq_agg_group *a, const pq_agg_group *b)
 {
-	return a->host == b->host && a->arm == b->arm && a->rtt == b->rtt && unit_of(a->cell) == unit_of(b->cell) &&
-	       a->cell->response_bytes == b->cell->response_bytes && a->has_loss_in && b->has_loss_in;
+	const pq_rdb_cell *x = a->cell, *y = b->cell;
+	return a->host == b->host && a->arm == b->arm && a->rtt == b->rtt && unit_of(x) == unit_of(y) &&
+	       x->response_bytes == y->response_bytes && x->rate_bps == y->rate_bps &&
+	       x->c2s_rate_bps == y->c2s_rate_bps && x->jitter_us == y->jitter_us && a->has_loss_in && b->has_loss_in;
 }
 
 static void family_step(const pq_agg *a, size_t i0, pq_agg_lossstep *s)

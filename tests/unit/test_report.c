@@ -608,6 +608,30 @@ static void fidelity_per_cell(void **state)
 	unlink(path);
 }
 
+/* A loss family is the cells that differ by their loss alone: a loss-free cell of a
+ * jittery link (the AWS study's aws-jittery beside aws-lossy, all at 35 ms) is not the
+ * lossy link's loss-free point, and its slower handshake is not a step "from 0 % loss"
+ * (which the ttlb page said until the family asked the link's rate and jitter too). */
+static void loss_family_is_one_link(void **state)
+{
+	(void)state;
+	const fx_cell c[] = {
+	    {"ecdsa-p256", "ecdsa-p256", "X25519", 50000, -1, 1000, 1500, 1, 0, 0, 150, 0},
+	    {"ecdsa-p256", "ecdsa-p256", "X25519", 50000, -1, 1000, 1500, 1, 0, 10000, 300, 0},
+	    {"ecdsa-p256", "ecdsa-p256", "X25519", 50000, -1, 1000, 1500, 1, 0, 0, 152, 0},
+	};
+	pq_rdb db;
+	pq_agg a;
+	agg_of(c, 3, "UPDATE cell SET loss_pct = 3 WHERE cell_id = 3", &db, &a);
+	assert_true(a.nlosssteps >= 1);
+	for (size_t i = 0; i < a.nlosssteps; i++) {
+		assert_true(a.losssteps[i].measured_pct != 0);
+		assert_ptr_equal(a.losssteps[i].first->cell, &db.cells[0]); /* the loss-free point of its own link */
+	}
+	pq_agg_free(&a);
+	pq_rdb_close(&db);
+}
+
 /* A value that means "none" prints as a word, never as the stored -1 or NaN: the model
  * table's response of a handshake-only cell and of '/', the key tables' TTFB of a cell
  * that asked no response, the fidelity table's values nobody measured. */
@@ -651,7 +675,7 @@ int main(void)
 	    cmocka_unit_test(ticks), cmocka_unit_test(out_escapes_and_saves), cmocka_unit_test(chart), cmocka_unit_test(mark_labels),
 	    cmocka_unit_test(names_escaped), cmocka_unit_test(boot_reps_words), cmocka_unit_test(studies_rows), cmocka_unit_test(aws_fast_tail), cmocka_unit_test(figure5_zero_rtt), cmocka_unit_test(size_lines_by_family),
 	    cmocka_unit_test(baseline_by_distance), cmocka_unit_test(no_step_at_cpu_bound_rtt),
-	    cmocka_unit_test(fidelity_per_cell), cmocka_unit_test(none_as_words),
+	    cmocka_unit_test(fidelity_per_cell), cmocka_unit_test(none_as_words), cmocka_unit_test(loss_family_is_one_link),
 	    cmocka_unit_test(verdict_counts_round_trips),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
