@@ -36,17 +36,22 @@ static size_t count_segs(const size_t *w, size_t n, size_t mss)
 
 /* Writes w[0..n-1], all issued at t0, by a sender of window *cwnd over fw, its ACKs
  * coming back over bw: each write cut into segments of at most mss; a segment leaves
- * when fewer than cwnd are unacknowledged. */
+ * when fewer than cwnd are unacknowledged. Slow start as model/tcp.h counts it, round by
+ * round: the segments sent when the burst starts are its first round, those an ACK of
+ * round r lets go are round r + 1, and each ACK of round r grows the window by one while
+ * the window the round's ACKs found was under twice the round's segments (the flow was
+ * window-limited). */
 static int burst(size_t *cwnd, size_t mss, lane *fw, lane *bw, double t0, const size_t *w, size_t n, shot *s)
 {
-	size_t total = count_segs(w, n, mss), sent = 0, acked = 0, most = 0, wi = 0, off = 0, bytes = 0;
+	size_t total = count_segs(w, n, mss), sent = 0, acked = 0, wi = 0, off = 0, bytes = 0;
 	if (!total)
 		return PQ_EINVAL;
 	double *ack = malloc(total * sizeof *ack), t = t0;
-	if (!ack)
-		return PQ_ENOMEM;
+	size_t *round = malloc(total * sizeof *round), *in_round = calloc(total + 2, sizeof *in_round);
+	int rc = ack && round && in_round ? 0 : PQ_ENOMEM;
+	size_t now = 1, cur = 0, found = 0; /* the round new segments join; the round being ACKed */
 	s->at[0] = s->at[1] = 0;
-	for (;;) {
+	while (rc == 0) {
 		while (sent < total && sent - acked < *cwnd) {
 			while (w[wi] == off) /* an empty write, or one all sent */
 				wi++, off = 0;
@@ -57,18 +62,24 @@ static int burst(size_t *cwnd, size_t mss, lane *fw, lane *bw, double t0, const 
 				if (s->mark[k] && !s->at[k] && bytes >= s->mark[k])
 					s->at[k] = a;
 			s->last = a;
+			round[sent] = now;
+			in_round[now]++;
 			ack[sent++] = cross(bw, a, 0);
 		}
-		if (sent - acked > most)
-			most = sent - acked;
 		if (acked == sent)
 			break;
-		t = ack[acked++]; /* in order: both lanes are FIFO */
-		if (*cwnd < 2 * most)
+		t = ack[acked]; /* in order: both lanes are FIFO */
+		size_t r = round[acked++];
+		if (r != cur)
+			cur = r, found = *cwnd;
+		if (found < 2 * in_round[r])
 			(*cwnd)++;
+		now = r + 1;
 	}
 	free(ack);
-	return 0;
+	free(round);
+	free(in_round);
+	return rc;
 }
 
 int pq_model_rate_times_of(const pq_model_rate_in *in, pq_model_rate_times *out, pq_diag *d)

@@ -60,10 +60,42 @@ static void fast_tail(pq_agg_study *s, const double *kib, const double *pct, con
 		    rmin, small, kmin);
 }
 
+/* The slowdown the flight model predicts for q over b (their last bytes, each in its
+ * cell's min RTT as measured), when it agrees with both: NAN otherwise. */
+static double model_slowdown(const pq_agg_group *b, const pq_agg_group *q)
+{
+	if (!b->has_model || !q->has_model || !b->agrees || !q->agrees || !(b->model.ttlb_t > 0) ||
+	    !(q->model.ttlb_t > 0) || !(b->min_rtt_ms > 0) || !(q->min_rtt_ms > 0))
+		return NAN;
+	return (q->model.ttlb_t * q->min_rtt_ms / (b->model.ttlb_t * b->min_rtt_ms) - 1) * 100;
+}
+
+/* aws-lowbw, where the slowdown stays over the study's figures: what the flight model,
+ * which times each packet on the link's wire, predicts at the worst size from 50 KiB and
+ * at 200 KiB, where it agrees with both arms. */
+static void lowbw_model(pq_agg_study *s, const double *kib, const double *pct, const double *mpct, size_t n,
+			double worst50)
+{
+	double at = NAN, m200 = NAN, k = NAN;
+	for (size_t i = 0; i < n; i++) {
+		if (kib[i] >= 50 && pct[i] == worst50)
+			at = mpct[i], k = kib[i];
+		if (kib[i] == 200)
+			m200 = mpct[i];
+	}
+	if (!isfinite(at))
+		return;
+	cat(s->verdict, sizeof s->verdict, " (the flight model, which times each packet on the link's wire, predicts %+.1f %% "
+	    "at %g KiB", at, k);
+	if (isfinite(m200) && k != 200)
+		cat(s->verdict, sizeof s->verdict, " and %+.1f %% at 200 KiB", m200);
+	cat(s->verdict, sizeof s->verdict, ")");
+}
+
 static void aws_row(rows *rs, const pq_study *st, size_t p)
 {
 	const pq_agg *a = rs->a;
-	double kib[PQ_AGG_SLOW_PTS], pct[PQ_AGG_SLOW_PTS], brounds[PQ_AGG_SLOW_PTS];
+	double kib[PQ_AGG_SLOW_PTS], pct[PQ_AGG_SLOW_PTS], brounds[PQ_AGG_SLOW_PTS], mpct[PQ_AGG_SLOW_PTS];
 	int record[PQ_AGG_SLOW_PTS]; /* the model has the classical first byte wait for its first record */
 	size_t n = 0;
 	pq_agg_study *s = NULL;
@@ -84,6 +116,7 @@ static void aws_row(rows *rs, const pq_study *st, size_t p)
 		pct[n] = (r.ratio - 1) * 100;
 		brounds[n] = b->rounds[PQ_AGG_TTFB];
 		record[n] = b->has_model && b->model.first_record_rounds > 1;
+		mpct[n] = model_slowdown(b, q);
 		cat(s->ours, sizeof s->ours, "%s%g KiB %+.1f %% [%+.1f, %+.1f]", n ? "; " : "TTLB slowdown: ", kib[n], pct[n],
 		    (r.ratio_lo - 1) * 100, (r.ratio_hi - 1) * 100);
 		n++;
@@ -120,8 +153,11 @@ static void aws_row(rows *rs, const pq_study *st, size_t p)
 		else if (s->agrees)
 			snprintf(s->verdict, sizeof s->verdict, "agrees: at most %+.1f %% from 50 KiB (the study: under 15 %%)", worst50);
 		else
+		{
 			snprintf(s->verdict, sizeof s->verdict, "differs: up to %+.1f %% from 50 KiB (the study: under 15 %%): at "
 				 "1 Mbit/s the chain's extra bytes are transmission time, not only round trips", worst50);
+			lowbw_model(s, kib, pct, mpct, n, worst50);
+		}
 		if (isfinite(at200))
 			cat(s->verdict, sizeof s->verdict, "; %+.1f %% at 200 KiB (the study: under 10 %%)", at200);
 		if (!isfinite(worst50))
