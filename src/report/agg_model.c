@@ -284,7 +284,10 @@ void pq_agg_judge(pq_agg_group *g)
 		judge_quic(g, pred, excess, worst);
 		return;
 	}
-	const char *tag = c->loss_pct > 0 || g->retrans ? "loss"
+	/* retransmits with no loss configured behind a jitter: reordering, not loss */
+	int reordered = !(c->loss_pct > 0) && g->retrans && c->jitter_us > 0;
+	const char *tag = reordered ? "jitter reorders"
+			  : c->loss_pct > 0 || g->retrans ? "loss"
 			  : c->rtt_us > 0 && c->rtt_us < 10000 ? "CPU time ~ RTT"
 			  : (c->jitter_us > 0 || c->rate_bps > 0) && excess < 1 ? "jitter/rate"
 			  : waited ? "host CPU"
@@ -297,7 +300,12 @@ void pq_agg_judge(pq_agg_group *g)
 		return;
 	}
 	snprintf(g->agree_tag, sizeof g->agree_tag, "%s", tag);
-	if (c->loss_pct > 0 || g->retrans)
+	if (reordered)
+		snprintf(g->agree_why, sizeof g->agree_why,
+			 "jitter reorders: a jitter of %.1f ms a direction reorders the packets, and %zu segments were "
+			 "retransmitted with no loss configured; the model has neither",
+			 c->jitter_us / 1e3, g->retrans);
+	else if (c->loss_pct > 0 || g->retrans)
 		snprintf(g->agree_why, sizeof g->agree_why, "loss: %zu retransmitted segments", g->retrans);
 	else if (c->rtt_us > 0 && c->rtt_us < 10000)
 		snprintf(g->agree_why, sizeof g->agree_why,

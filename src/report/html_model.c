@@ -58,7 +58,7 @@ void pq_html_agreement(pq_html_page *p)
 		pq_out_text(o, v.agrees ? "yes" : g->agree_why);
 		pq_out_printf(o, "</td></tr>");
 	}
-	pq_out_printf(o, "</tbody></table></div><p>%zu of %zu cells agree (measured median over min RTT within "
+	pq_out_printf(o, "</tbody></table></div><p>%zu of %zu cells agree (measured median over min RTT, or the link's RTT behind a jitter, within "
 			 "%.2f RTT of the prediction, paced where the server's congestion control paces and with "
 			 "each packet's time on a rate-limited link's wire, in every phase; where the rate adds "
 			 "round trips, %g %% of them more); each other cell names its reason.</p>",

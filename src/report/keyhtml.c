@@ -261,7 +261,7 @@ void pq_keyhtml_section(pq_out *o, const pq_agg *a)
 			 "statistics). Differences against the first arm are bootstrap intervals "
 			 "(" PQ_AGG_BOOT_REPS_WORDS " resamples, seed %llu); an interval that spans 0 reads \"no measurable "
 			 "difference\". Model: round trips the flight model predicts, and the measured "
-			 "median over tcp_info's min RTT. Click a header of the long table to sort it.</p>",
+			 "median over tcp_info's min RTT (over the link's RTT behind a jitter, whose min is its luckiest sample, and for QUIC). Click a header of the long table to sort it.</p>",
 		      (unsigned long long)a->seed);
 	for (size_t i = 0; i < a->nnotes; i++) {
 		pq_out_printf(o, "<p class=\"note\">");

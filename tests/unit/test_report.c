@@ -372,6 +372,40 @@ static void aws_lowbw_model(void **state)
 	}
 }
 
+/* Behind an emulated jitter the measurement counts round trips of the link's RTT, not
+ * tcp_info's min RTT (the luckiest sample: 17 ms at 35 ms with 10 ms of jitter, which
+ * made every handshake 4 round trips); retransmits there with no loss configured are
+ * the jitter's reordering, and said so. */
+static void jitter_counts_the_link_rtt(void **state)
+{
+	(void)state;
+	fx_cell c[] = {
+	    {"ecdsa-p256 X25519", "ecdsa-p256", "X25519", 35000, 1024, 751, 1500, 1, 0, 10000, 105, 105, "aws-jittery", NULL},
+	};
+	pq_rdb db;
+	pq_agg a;
+	agg_of(c, 1, NULL, &db, &a);
+	assert_true(a.n == 1 && a.g[0].has_model);
+	char sql[512], late[1024];
+	const pq_model_out *m = &a.g[0].model;
+	snprintf(sql, sizeof sql, "UPDATE conn SET min_rtt_us = 17000, handshake_us = %.0f, ttfb_us = %.0f, ttlb_us = %.0f",
+		 m->handshake_t * 35000, m->ttfb_t * 35000, m->ttlb_t * 35000);
+	snprintf(late, sizeof late, "%s; UPDATE conn SET ttfb_us = ttfb_us + 35000, ttlb_us = ttlb_us + 35000, "
+		 "retrans_segs = 3", sql);
+	pq_agg_free(&a);
+	pq_rdb_close(&db);
+	agg_of(c, 1, sql, &db, &a);
+	assert_true(a.g[0].min_rtt_ms == 35.0);
+	assert_true(a.g[0].agrees);
+	pq_agg_free(&a);
+	pq_rdb_close(&db);
+	agg_of(c, 1, late, &db, &a);
+	assert_false(a.g[0].agrees);
+	assert_non_null(strstr(a.g[0].agree_why, "jitter reorders: a jitter of 10.0 ms"));
+	pq_agg_free(&a);
+	pq_rdb_close(&db);
+}
+
 /* Figure 5 from a made-up size sweep with no step: at a WAN RTT the row differs (the
  * paper saw steps), at 0 ms it cannot be judged, since a round trip there costs nothing,
  * nor at 1 ms, where the handshake's CPU time is more than half a round trip. */
@@ -726,7 +760,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(ticks), cmocka_unit_test(out_escapes_and_saves), cmocka_unit_test(chart), cmocka_unit_test(mark_labels),
-	    cmocka_unit_test(names_escaped), cmocka_unit_test(boot_reps_words), cmocka_unit_test(studies_rows), cmocka_unit_test(aws_fast_tail), cmocka_unit_test(aws_lowbw_model), cmocka_unit_test(figure5_zero_rtt), cmocka_unit_test(size_lines_by_family),
+	    cmocka_unit_test(names_escaped), cmocka_unit_test(boot_reps_words), cmocka_unit_test(studies_rows), cmocka_unit_test(aws_fast_tail), cmocka_unit_test(aws_lowbw_model), cmocka_unit_test(jitter_counts_the_link_rtt), cmocka_unit_test(figure5_zero_rtt), cmocka_unit_test(size_lines_by_family),
 	    cmocka_unit_test(baseline_by_distance), cmocka_unit_test(no_step_at_cpu_bound_rtt),
 	    cmocka_unit_test(fidelity_per_cell), cmocka_unit_test(none_as_words), cmocka_unit_test(loss_family_is_one_link),
 	    cmocka_unit_test(verdict_counts_round_trips),
