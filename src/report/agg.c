@@ -158,11 +158,13 @@ static int fill_group(pq_agg_group *g, const pq_rdb *db, size_t first, size_t la
 	}
 	g->min_rtt_ms = pq_stats_median(mr, nmr);
 	/* QUIC has no tcp_info: the link's RTT is the path's. Nor is tcp_info's min RTT the
-	 * path's behind an emulated jitter: each direction's delay is the RTT's half plus a
-	 * symmetric draw (net/stage_jitter.c), so the RTT set is the mean and the min is its
-	 * luckiest sample (aws-jittery, 35 ms and 10 ms of jitter: 17 ms, which counted every
-	 * handshake as 4 round trips; aws-fast's 0.4 ms: 34.5 ms). */
-	if ((g->cell->quic || g->cell->jitter_us > 0) && g->cell->rtt_us > 0)
+	 * path's behind an emulated jitter of PQ_AGG_JITTER_SHARE of the RTT or more: each direction's
+	 * delay is the RTT's half plus a symmetric draw (net/stage_jitter.c), so the RTT set is
+	 * the mean and the min is its luckiest sample (aws-jittery, 35 ms and 10 ms of jitter:
+	 * 17 ms, which counted every handshake as 4 round trips). A smaller jitter moves the
+	 * min less than what it holds of the path (aws-fast's 0.4 ms: 34.5 ms; aws-lowbw's
+	 * 37 ms, a small packet's own time on its 1 Mbit/s wire included). */
+	if ((g->cell->quic || g->cell->jitter_us >= PQ_AGG_JITTER_SHARE * (double)g->cell->rtt_us) && g->cell->rtt_us > 0)
 		g->min_rtt_ms = (double)g->cell->rtt_us / 1e3;
 	free(mr);
 	return 0;

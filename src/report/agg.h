@@ -32,6 +32,10 @@
  * the clients side by side, two runs side by side), and the same number as the pages
  * say it in words (test_report checks that the two agree). */
 #define PQ_AGG_BOOT_REPS 1000
+/* A link's jitter (each direction's standard deviation) of this share of its RTT or more:
+ * a cell's round trips are counted in the link's RTT, not tcp_info's min RTT, which is
+ * then the luckiest sample (report/agg.c). */
+#define PQ_AGG_JITTER_SHARE 0.05
 #define PQ_AGG_BOOT_REPS_WORDS "1,000"
 
 enum pq_agg_phase { PQ_AGG_HS, PQ_AGG_TTFB, PQ_AGG_TTLB, PQ_AGG_PHASES };

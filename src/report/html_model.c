@@ -58,11 +58,11 @@ void pq_html_agreement(pq_html_page *p)
 		pq_out_text(o, v.agrees ? "yes" : g->agree_why);
 		pq_out_printf(o, "</td></tr>");
 	}
-	pq_out_printf(o, "</tbody></table></div><p>%zu of %zu cells agree (measured median over min RTT, or the link's RTT behind a jitter, within "
+	pq_out_printf(o, "</tbody></table></div><p>%zu of %zu cells agree (measured median over min RTT, or the link's RTT behind a jitter of %g %% of it or more, within "
 			 "%.2f RTT of the prediction, paced where the server's congestion control paces and with "
 			 "each packet's time on a rate-limited link's wire, in every phase; where the rate adds "
 			 "round trips, %g %% of them more); each other cell names its reason.</p>",
-		      agree, total, PQ_MODEL_AGREE_RTT, PQ_MODEL_AGREE_WIRE_SHARE * 100);
+		      agree, total, PQ_AGG_JITTER_SHARE * 100, PQ_MODEL_AGREE_RTT, PQ_MODEL_AGREE_WIRE_SHARE * 100);
 	if (!total)
 		return;
 	pq_svg_series s[2] = {{"agrees", px, py, n, NULL, NULL, PQ_SVG_POINTS, 2},

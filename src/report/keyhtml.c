@@ -261,8 +261,8 @@ void pq_keyhtml_section(pq_out *o, const pq_agg *a)
 			 "statistics). Differences against the first arm are bootstrap intervals "
 			 "(" PQ_AGG_BOOT_REPS_WORDS " resamples, seed %llu); an interval that spans 0 reads \"no measurable "
 			 "difference\". Model: round trips the flight model predicts, and the measured "
-			 "median over tcp_info's min RTT (over the link's RTT behind a jitter, whose min is its luckiest sample, and for QUIC). Click a header of the long table to sort it.</p>",
-		      (unsigned long long)a->seed);
+			 "median over tcp_info's min RTT (over the link's RTT behind a jitter of %g %% of it or more, whose min is its luckiest sample, and for QUIC). Click a header of the long table to sort it.</p>",
+		      (unsigned long long)a->seed, PQ_AGG_JITTER_SHARE * 100);
 	for (size_t i = 0; i < a->nnotes; i++) {
 		pq_out_printf(o, "<p class=\"note\">");
 		pq_out_text(o, a->notes[i]);
