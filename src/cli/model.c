@@ -304,13 +304,9 @@ static int model_run(const pq_cmd *cmd, void *optsp, pq_cli_args *args)
 					      "with the RTT; give --rtt too (e.g. --rtt 35ms --rate 1Mbit)");
 		goto out;
 	}
-	for (int k = 0; k < 2; k++) {
-		uint64_t r = k ? o->rate_c2s : o->rate;
-		if (r && (r < PQ_LINK_MIN_RATE_BPS || r > PQ_LINK_MAX_RATE_BPS)) {
-			ex = pq_cli_usage_error(PATH, "--%s: %llu bit/s is not a link's rate; give 0 (no limit) or 8kbit..100Gbit",
-						k ? "rate-c2s" : "rate", (unsigned long long)r);
-			goto out;
-		}
+	if (pq_link_rate_check(o->rate, "--rate", &d) < 0 || pq_link_rate_check(o->rate_c2s, "--rate-c2s", &d) < 0) {
+		ex = pq_cli_usage_error(PATH, "%s", pq_diag_msg(&d));
+		goto out;
 	}
 	if (o->step == 0) {
 		ex = pq_cli_usage_error(PATH, "--step: 0 bytes would never reach the range's end; give at least 1 byte "

@@ -50,6 +50,19 @@ static int check_prob(double v, const char *dir, const char *what, const char *p
 	return 0;
 }
 
+int pq_link_rate_check(uint64_t bps, const char *what, pq_diag *d)
+{
+	char a[32];
+	if (bps > PQ_LINK_MAX_RATE_BPS)
+		return pq_diag_set(d, PQ_ERANGE, "%s: %s is above the accepted 100 Gbit/s", what, pq_fmt_rate(a, sizeof a, bps));
+	if (bps && bps < PQ_LINK_MIN_RATE_BPS)
+		return pq_diag_set(d, PQ_ERANGE,
+				   "%s: %s is below the accepted 8 kbit/s (a 1500-byte packet would take over 1.5 s; "
+				   "0 = unlimited)",
+				   what, pq_fmt_rate(a, sizeof a, bps));
+	return 0;
+}
+
 static int validate_dir(const pq_dir_cfg *c, const char *dir, const pq_name *names, pq_diag *d)
 {
 	char a[32], b[32];
@@ -78,14 +91,10 @@ static int validate_dir(const pq_dir_cfg *c, const char *dir, const pq_name *nam
 	if (c->loss.unit != PQ_LOSS_UNIT_SEGMENT && c->loss.unit != PQ_LOSS_UNIT_BURST)
 		return pq_diag_set(d, PQ_EINVAL, "%s %s: %d is no unit of loss (accepted: %s)", dir,
 				   pq_name_of(names, "loss_unit"), c->loss.unit, PQ_LOSS_UNIT_CHOICES);
-	if (c->rate_bps > PQ_LINK_MAX_RATE_BPS)
-		return pq_diag_set(d, PQ_ERANGE, "%s rate: %s is above the accepted 100 Gbit/s", dir,
-				   pq_fmt_rate(a, sizeof a, c->rate_bps));
-	if (c->rate_bps && c->rate_bps < PQ_LINK_MIN_RATE_BPS)
-		return pq_diag_set(d, PQ_ERANGE,
-				   "%s rate: %s is below the accepted 8 kbit/s (a 1500-byte packet would take over 1.5 s; "
-				   "0 = unlimited)",
-				   dir, pq_fmt_rate(a, sizeof a, c->rate_bps));
+	char rate[96];
+	snprintf(rate, sizeof rate, "%s rate", dir);
+	if ((rc = pq_link_rate_check(c->rate_bps, rate, d)) < 0)
+		return rc;
 	if ((c->queue_bytes || c->queue_pkts) && !c->rate_bps)
 		return pq_diag_set(d, PQ_EINVAL,
 				   "%s queue: a queue limit needs a rate (%s), since without one "

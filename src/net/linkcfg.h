@@ -64,6 +64,10 @@ typedef struct pq_link_config {
 /* Zero delay, no loss, unlimited rate, MTU 1500, auto backend, seed 1. */
 void pq_link_config_init(pq_link_config *c);
 
+/* A rate (bit/s; 0 = unlimited) within PQ_LINK_MIN_RATE_BPS..PQ_LINK_MAX_RATE_BPS, or
+ * PQ_ERANGE naming `what` (the caller's name for it), the value and the accepted range. */
+int pq_link_rate_check(uint64_t bps, const char *what, pq_diag *d) PQ_MUST_USE;
+
 /* Checks every field; on error names the field, the value and the accepted range. */
 int pq_link_config_validate(const pq_link_config *c, pq_diag *d) PQ_MUST_USE;
 

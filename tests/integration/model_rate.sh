@@ -23,6 +23,9 @@ done
 # the option's bad input: a rate without the RTT it is a share of
 if $P model --rate 1Mbit >"$TMP/bad.out" 2>&1; then fail "model --rate without --rtt was accepted"; fi
 has "$TMP/bad.out" "give --rtt too"
+# and a rate no link takes, said as the link's own check says it (net/linkcfg.h)
+if $P model --rtt 35ms --rate 1bit >"$TMP/bad.out" 2>&1; then fail "model --rate 1bit was accepted"; fi
+has "$TMP/bad.out" "--rate: 1 bit/s is below the accepted 8 kbit/s"
 
 cat >"$TMP/srv.sh" <<EOS
 exec "$P" serve --certs "$TMP/c" --listen 0.0.0.0:8471 --groups X25519

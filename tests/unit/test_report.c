@@ -319,6 +319,18 @@ static void aws_fast_tail(void **state)
 	free(h);
 }
 
+/* Appends to sql the statement that makes cell k's connections measure as group g's
+ * model says, each phase its predicted round trips of rtt_us, the handshake hs_late_us
+ * later and the first and last byte late_us later. */
+static void as_modelled(const pq_agg_group *g, size_t k, double rtt_us, double hs_late_us, double late_us, char *sql,
+			size_t n)
+{
+	size_t o = strlen(sql);
+	snprintf(sql + o, n - o, "UPDATE conn SET handshake_us = %.0f, ttfb_us = %.0f, ttlb_us = %.0f WHERE cell_id = %zu;",
+		 g->model.handshake_t * rtt_us + hs_late_us, g->model.ttfb_t * rtt_us + late_us,
+		 g->model.ttlb_t * rtt_us + late_us, k);
+}
+
 /* aws-lowbw (35 ms, 1 Mbit/s): where the slowdown stays over the study's figures, the
  * verdict says what the flight model, which times each packet on the link's wire,
  * predicts, when it agrees with both arms (a PQ chain of 18,000 bytes puts this made-up
@@ -344,12 +356,10 @@ static void aws_lowbw_model(void **state)
 	for (size_t i = 0; i < a.n; i++) { /* each cell measured as its model says */
 		const pq_agg_group *g = &a.g[i];
 		assert_true(g->has_model && g->model.wire_ttlb > 10);
-		size_t k = (size_t)(g->cell - db.cells) + 1, o = strlen(sql), ol = strlen(late);
-		snprintf(sql + o, sizeof sql - o, "UPDATE conn SET handshake_us = %.0f, ttfb_us = %.0f, ttlb_us = %.0f WHERE cell_id = %zu;",
-			 g->model.handshake_t * 35000, g->model.ttfb_t * 35000, g->model.ttlb_t * 35000, k);
+		size_t k = (size_t)(g->cell - db.cells) + 1;
 		double extra = strcmp(g->cell->leaf, "ecdsa-p256") == 0 ? 35000 : 0;
-		snprintf(late + ol, sizeof late - ol, "UPDATE conn SET handshake_us = %.0f, ttfb_us = %.0f, ttlb_us = %.0f WHERE cell_id = %zu;",
-			 g->model.handshake_t * 35000 + extra, g->model.ttfb_t * 35000 + extra, g->model.ttlb_t * 35000 + extra, k);
+		as_modelled(g, k, 35000, 0, 0, sql, sizeof sql);
+		as_modelled(g, k, 35000, extra, extra, late, sizeof late);
 	}
 	pq_agg_free(&a);
 	pq_rdb_close(&db);
@@ -386,12 +396,11 @@ static void jitter_counts_the_link_rtt(void **state)
 	pq_agg a;
 	agg_of(c, 1, NULL, &db, &a);
 	assert_true(a.n == 1 && a.g[0].has_model);
-	char sql[512], late[1024];
-	const pq_model_out *m = &a.g[0].model;
-	snprintf(sql, sizeof sql, "UPDATE conn SET min_rtt_us = 17000, handshake_us = %.0f, ttfb_us = %.0f, ttlb_us = %.0f",
-		 m->handshake_t * 35000, m->ttfb_t * 35000, m->ttlb_t * 35000);
-	snprintf(late, sizeof late, "%s; UPDATE conn SET ttfb_us = ttfb_us + 35000, ttlb_us = ttlb_us + 35000, "
-		 "retrans_segs = 3", sql);
+	char sql[512], late[512];
+	snprintf(sql, sizeof sql, "UPDATE conn SET min_rtt_us = 17000;");
+	snprintf(late, sizeof late, "UPDATE conn SET min_rtt_us = 17000, retrans_segs = 3;");
+	as_modelled(&a.g[0], 1, 35000, 0, 0, sql, sizeof sql);
+	as_modelled(&a.g[0], 1, 35000, 0, 35000, late, sizeof late);
 	pq_agg_free(&a);
 	pq_rdb_close(&db);
 	agg_of(c, 1, sql, &db, &a);
