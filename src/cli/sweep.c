@@ -12,6 +12,7 @@
 #include "cli/sweep_int.h"
 #include "core/awake.h"
 #include "core/clock.h"
+#include "core/cpus.h"
 #include "core/proc.h"
 #include "core/sched.h"
 #include "core/units.h"
@@ -65,7 +66,8 @@ static const pq_opt sweep_fixed[] = {
 	 NULL, PQ_SCHED_NICE_MIN, PQ_SCHED_NICE_MAX},
 	{"keep-awake", 0, PQ_OPT_CHOICE, O(awake), NULL, "on",
 	 "while measuring, a busy thread per CPU that takes only cycles nobody else wants (SCHED_IDLE, in a session of "
-	 "its own at nice 19), so that no vCPU halts and wakes late under a link's forwarder (bench/awake.sh measures it)",
+	 "its own at nice 19), so that no vCPU halts and wakes late under a link's forwarder (bench/awake.sh measures it); "
+	 "never under a cgroup CPU quota, which its cycles would spend",
 	 "on|off", 0, 0},
 	{"remeasure", 0, PQ_OPT_INT, O(remeasure), "N", NULL /* PQ_EXP_REMEASURE_DEFAULT, below */,
 	 "measure a cell over the link's or the host's budget again, up to N times (0..5); only its last attempt is "
@@ -237,7 +239,9 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 	char out[512], cmdline[4096];
 	int rc = PQ_EXIT_FAIL, lrc;
 	unsigned jobs_asked = PQ_EXP_JOBS_AUTO, jobs = 1;
-	char jobs_why[200];
+	char jobs_why[400];
+	pq_cpus cpus;
+	pq_cpus_get(&cpus);
 
 	if (o->jobs && pq_exp_jobs_parse(o->jobs, "--jobs", &jobs_asked, &d) < 0)
 		return pq_cli_usage_error(path_name, "%s", pq_diag_msg(&d));
@@ -278,7 +282,13 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 	size_t whole = g.n;
 	pq_exp_grid_shard(&g, si, sn);
 	pq_exp_grid_order(&g);
-	jobs = pq_exp_jobs_choose(&g, jobs_asked, "--jobs", pq_proc_ncpu(), g.n, jobs_why, sizeof jobs_why);
+	jobs = pq_exp_jobs_choose(&g, jobs_asked, "--jobs", cpus.usable, g.n, jobs_why, sizeof jobs_why);
+	if (cpus.usable < cpus.online) { /* say why the machine's CPUs are not all counted */
+		size_t len = strlen(jobs_why);
+		char ct[200];
+		pq_cpus_text(&cpus, ct, sizeof ct);
+		snprintf(jobs_why + len, sizeof jobs_why - len, "; this process may use %s", ct);
+	}
 	if (o->dry_run) {
 		pq_sweep_print_grid(&g, si, sn, jobs, jobs_why);
 		rc = PQ_EXIT_OK;
@@ -364,10 +374,20 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 	ro.server_exe = access("/proc/self/exe", X_OK) == 0 ? "/proc/self/exe" : NULL;
 	pq_awake awake = {0};
 	pq_diag ad;
-	if (o->awake == 0 && !g.server[0] && pq_awake_start(&awake, 0, &ad) < 0 && log)
+	/* Under a cgroup CPU quota the spinners' cycles count against it: they spent a
+	 * quota of 1.5 CPUs in 286 of 289 periods, and every cell waited out the throttling
+	 * (docs/sweep.md, "A share of a machine"). */
+	if (o->awake == 0 && !g.server[0] && cpus.quota > 0) {
+		if (log)
+			fprintf(log, "pqtls sweep: keep-awake off: a cgroup CPU quota of %.2f CPUs is in force (%s), and "
+				     "the spinners' cycles would count against it\n", cpus.quota, cpus.quota_dir);
+	} else if (o->awake == 0 && !g.server[0] && pq_awake_start(&awake, 0, &ad) < 0 && log) {
 		fprintf(log, "pqtls sweep: %s; measuring without it\n", pq_diag_msg(&ad));
+	}
+	long long throttled0 = pq_cpus_throttled_ns(&cpus);
 	lrc = pq_exp_run_jobs(&g, &chains, st, &ro, jobs, &sum, &d);
 	pq_awake_stop(&awake);
+	long long throttled1 = pq_cpus_throttled_ns(&cpus);
 	if (ro.progress)
 		fprintf(stderr, "\n");
 	char status[600];
@@ -396,6 +416,10 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 	       (unsigned long long)sum.conn_failures,
 	       sum.interrupted ? "interrupted (run the same command to resume)" : "complete");
 	printf("%s\n", noise);
+	if (throttled0 >= 0 && throttled1 >= throttled0)
+		printf("cgroup: its CPU quota of %.2f CPUs throttled the sweep's processes for %.2f s in all (%s/cpu.stat); "
+		       "a throttled cell stalls for the rest of a period, which the cells' budgets judge\n",
+		       cpus.quota, (double)(throttled1 - throttled0) / 1e9, cpus.quota_dir);
 	rc = sum.interrupted ? 128 + SIGINT : PQ_EXIT_OK;
 out:
 	pq_store_close(st);

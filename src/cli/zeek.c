@@ -8,6 +8,7 @@
 
 #include "cli/commands.h"
 #include "core/buf.h"
+#include "core/proc.h"
 #include "core/wfile.h"
 #include "zeek/certs.h"
 #include "zeek/partial.h"
@@ -51,7 +52,7 @@ struct zeek_opts {
 	 "CDN ASNs replacing the built-in list (docs/zeek.md gives its sources)", NULL, 0, 0},            \
 	{"cloud-asns", 0, PQ_OPT_STR, O(cloud_asns), "LIST|@FILE", NULL,                                 \
 	 "cloud ASNs replacing the built-in list", NULL, 0, 0},                                          \
-	{"threads", 't', PQ_OPT_INT, O(threads), "N", "0", "threads (0: one per core)", NULL, 0, 1024},   \
+	{"threads", 't', PQ_OPT_INT, O(threads), "N", "0", "threads (0: one per CPU this process may use)", NULL, 0, 1024},   \
 	{"chunk", 0, PQ_OPT_SIZE, O(chunk), NULL, "64MiB",                                               \
 	 "piece of an uncompressed log each thread takes at a time", NULL, 0, 0}
 
@@ -82,7 +83,7 @@ static const pq_opt certs_table[] = {
 	{"group", 0, PQ_OPT_STR, O(group), "GROUP", "X25519MLKEM768",
 	 "key-exchange group of the first flight the chains are weighed in", NULL, 0, 0},
 	{"json", 0, PQ_OPT_FLAG, O(json), NULL, NULL, "print one JSON object", NULL, 0, 0},
-	{"threads", 't', PQ_OPT_INT, O(threads), "N", "0", "threads (0: one per core)", NULL, 0, 1024},
+	{"threads", 't', PQ_OPT_INT, O(threads), "N", "0", "threads (0: one per CPU this process may use)", NULL, 0, 1024},
 	{"chunk", 0, PQ_OPT_SIZE, O(chunk), NULL, "64MiB",
 	 "piece of an uncompressed log each thread takes at a time", NULL, 0, 0},
 	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
@@ -172,8 +173,7 @@ static int collect(const struct zeek_opts *o, const pq_cli_args *args, pq_zeek_c
 	for (int i = 0; !rc && i < args->argc; i++)
 		rc = pq_zeek_files_add(&files, args->argv[i], d);
 	if (!rc) {
-		long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-		pq_zeek_run_cfg cfg = {o->threads ? (int)o->threads : (int)(ncpu > 0 ? ncpu : 1),
+		pq_zeek_run_cfg cfg = {o->threads ? (int)o->threads : (int)pq_proc_ncpu(),
 				       (size_t)(o->chunk ? o->chunk : 1), c};
 		rc = pq_zeek_run(&files, &cfg, agg, d);
 	}
@@ -223,8 +223,7 @@ static int certs_run(const pq_cmd *cmd, void *opts, pq_cli_args *args)
 	for (int i = 0; !rc && i < args->argc; i++)
 		rc = pq_zeek_files_add(&files, args->argv[i], &d);
 	if (!rc) {
-		long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-		pq_zeek_run_cfg cfg = {o->threads ? (int)o->threads : (int)(ncpu > 0 ? ncpu : 1),
+		pq_zeek_run_cfg cfg = {o->threads ? (int)o->threads : (int)pq_proc_ncpu(),
 				       (size_t)(o->chunk ? o->chunk : 1), NULL, 1};
 		rc = pq_zeek_run(&files, &cfg, &agg, &d);
 	}

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/cpus.h"
 
 uint64_t pq_proc_raise_fdlimit(uint64_t need)
 {
@@ -42,8 +43,9 @@ void pq_proc_read_text(const char *path, char *buf, size_t n)
 
 unsigned pq_proc_ncpu(void)
 {
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-	return n > 0 ? (unsigned)n : 1;
+	pq_cpus c;
+	pq_cpus_get(&c);
+	return c.usable;
 }
 
 int pq_proc_parse_busy(const char *stat, uint64_t *ticks)

@@ -18,7 +18,8 @@ uint64_t pq_proc_raise_fdlimit(uint64_t need);
 /* A small text file (/proc, /sys) into buf, NUL-terminated; "" when it cannot be read. */
 void pq_proc_read_text(const char *path, char *buf, size_t n);
 int64_t pq_proc_cpu_ns(int who);
-/* The CPUs online, at least 1. */
+/* The CPUs this process may use (core/cpus.h: online, affinity mask, cgroup quota), at
+ * least 1. */
 unsigned pq_proc_ncpu(void);
 /* Clock ticks of work on the whole machine, from the text of /proc/stat: user + system +
  * irq + softirq of its "cpu " line (not idle, iowait or steal, nor nice, where work at a

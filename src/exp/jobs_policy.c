@@ -67,7 +67,7 @@ unsigned pq_exp_jobs_choose(const pq_exp_grid *g, unsigned asked, const char *wh
 		j = PQ_EXP_JOBS_PER_CPU * ncpu;
 		if (j > PQ_EXP_JOBS_MAX)
 			j = PQ_EXP_JOBS_MAX;
-		snprintf(why, n, "auto: %u per CPU on %u CPUs; fewer at small RTTs", PQ_EXP_JOBS_PER_CPU, ncpu);
+		snprintf(why, n, "auto: %u per CPU on %u CPU%s; fewer at small RTTs", PQ_EXP_JOBS_PER_CPU, ncpu, ncpu == 1 ? "" : "s");
 	} else {
 		snprintf(why, n, "%s %u", what, asked);
 	}

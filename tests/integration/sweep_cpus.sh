@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# A sweep on a share of a machine (core/cpus.h): --jobs auto counts the CPUs this process
+# may use, not the machine's: under an affinity mask of one CPU (taskset, a Slurm or
+# container cpuset) auto is 12 cells at once and the first line says why; inside a cgroup
+# with a CPU quota of 1.5 CPUs (Kubernetes' limits.cpu, systemd's CPUQuota) the same, the
+# keep-awake spinners are not started (their cycles would count against the quota; the
+# log says so) and the sweep's last lines say how long the quota throttled it. The
+# cgroup half needs a cgroup file system with the cpu controller that root may write
+# (v1's cpu hierarchy or v2's with cpu in its subtree) and skips with the reason without.
+source "$(dirname "$0")/link_lib.bash"
+command -v taskset >/dev/null || fail "needs taskset (util-linux; scripts/deps.sh installs it)"
+N=$(nproc --all)
+[ "$N" -ge 2 ] || { echo "skip: one CPU online: nothing to restrict"; exit 77; }
+
+cat >"$TMP/g.spec" <<'SPEC'
+name = cpus-test
+rtt = 50ms, 100ms
+trials = 20
+connections = 2
+sig = ecdsa-p256
+SPEC
+S=$TMP/g.spec # 40 cells: more than 12 and than 12 per CPU on 2 CPUs
+
+# The whole machine: 12 per CPU online (up to 64, and the cells), no note.
+want=$((12 * N))
+[ "$want" -le 40 ] || want=40
+"$P" sweep "$S" --dry-run >"$TMP/all.out"
+has "$TMP/all.out" "with up to $want at once (auto: 12 per CPU on $N CPUs"
+if grep -q "this process may use" "$TMP/all.out"; then fail "a note on the CPUs without a restriction"; fi
+
+# One CPU of the affinity mask: 12 at once, and why.
+taskset -c 0 "$P" sweep "$S" --dry-run >"$TMP/one.out"
+has "$TMP/one.out" "with up to 12 at once (auto: 12 per CPU on 1 CPU;"
+has "$TMP/one.out" "this process may use 1 CPU of $N online (the affinity mask allows 1)"
+
+# A cgroup with a CPU quota of 1.5 CPUs.
+CG=""
+if [ -w /sys/fs/cgroup/cpu ] && [ -e /sys/fs/cgroup/cpu/cpu.cfs_quota_us ]; then
+	CG=/sys/fs/cgroup/cpu/pqtls-test-$$
+	mkdir "$CG"
+	echo 100000 >"$CG/cpu.cfs_period_us"
+	echo 150000 >"$CG/cpu.cfs_quota_us"
+elif [ -e /sys/fs/cgroup/cgroup.subtree_control ] && grep -qw cpu /sys/fs/cgroup/cgroup.subtree_control; then
+	CG=/sys/fs/cgroup/pqtls-test-$$
+	mkdir "$CG"
+	echo "150000 100000" >"$CG/cpu.max"
+else
+	echo "skip (the cgroup half): no writable cgroup with the cpu controller here; the affinity half passed"
+	exit 0
+fi
+cleanup() {
+	rmdir "$CG" 2>/dev/null || true
+	cleanup_tmp
+}
+trap cleanup EXIT
+inside() { bash -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$CG" "$@"; }
+
+inside "$P" sweep "$S" --dry-run >"$TMP/cg.out"
+has "$TMP/cg.out" "with up to 12 at once (auto: 12 per CPU on 1 CPU;"
+has "$TMP/cg.out" "a cgroup CPU quota of 1.50 CPUs; whole CPUs, at least 1)"
+
+# Measured inside it: no spinners, and the throttling counted.
+inside "$P" sweep --sig ecdsa-p256 --rtt 10ms --connections 2 --no-check --out "$TMP/cg.db" \
+	>"$TMP/run.out" 2>"$TMP/run.err" || { cat "$TMP/run.err"; fail "the sweep inside the cgroup failed"; }
+has "$TMP/run.err" "keep-awake off: a cgroup CPU quota of 1.50 CPUs is in force ($CG)"
+has "$TMP/run.out" "cgroup: its CPU quota of 1.50 CPUs throttled the sweep's processes for "
+has "$TMP/run.out" "1 cells measured, 0 already done, 0 failed"
+# and outside it the spinners run as before (the log says nothing of them)
+"$P" sweep --sig ecdsa-p256 --rtt 10ms --connections 2 --no-check --out "$TMP/all.db" >"$TMP/run2.out" 2>"$TMP/run2.err"
+if grep -q "keep-awake off" "$TMP/run2.err"; then fail "keep-awake off outside the cgroup"; fi
+if grep -q "^cgroup:" "$TMP/run2.out"; then fail "a quota's line outside the cgroup"; fi
+echo "ok: auto counts the CPUs this process may use (affinity mask, cgroup quota)"
