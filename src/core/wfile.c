@@ -13,11 +13,17 @@
 #define WHAT(w) (w) ? (w) : "", (w) ? ": " : ""
 
 /* Why a stream's earlier write failed when errno no longer says (other calls came
- * between): its file system being full is the one reason worth naming; else EIO. */
+ * between): a pipe or socket's reader gone (EPIPE: `| head`, `| true`; pipefs always
+ * reads as full, which said "No space left on device" here), else its file system
+ * full, the one reason worth naming; else EIO. */
 static int lost_errno(FILE *f)
 {
+	struct stat st;
 	struct statvfs v;
-	return fstatvfs(fileno(f), &v) == 0 && v.f_bavail == 0 ? ENOSPC : EIO;
+	int fd = fileno(f);
+	if (fstat(fd, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
+		return EPIPE;
+	return fstatvfs(fd, &v) == 0 && v.f_bavail == 0 ? ENOSPC : EIO;
 }
 
 static int fail(pq_diag *d, const char *what, const char *verb, const char *path, int e)

@@ -6,6 +6,7 @@
  * own nodes (mknod: root only; without root those cases are skipped with that reason),
  * never /dev's. */
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -125,6 +126,35 @@ static void fifo_gets_the_bytes(void **state)
 	unlink(p);
 }
 
+/* Standard output into a pipe whose reader is gone (`pqtls ... | true`): the write that
+ * failed was an earlier one, so the check at exit finds no errno; a pipe always reads
+ * as a full file system, and it said "No space left on device" and exit 1. */
+static void stdout_reader_gone_is_epipe(void **state)
+{
+	(void)state;
+	pq_diag d;
+	int fds[2], saved = dup(1);
+	assert_true(saved >= 0);
+	assert_int_equal(pipe(fds), 0);
+	void (*old)(int) = signal(SIGPIPE, SIG_IGN);
+	fflush(stdout);
+	assert_int_equal(dup2(fds[1], 1), 1);
+	close(fds[1]);
+	close(fds[0]); /* the reader is gone */
+	for (int i = 0; i < 20000; i++) /* past stdio's buffer: a write fails on the way */
+		fputs("a line nobody reads\n", stdout);
+	fflush(stdout);
+	errno = 0;
+	int rc = pq_wfile_stdout_check(NULL, &d);
+	clearerr(stdout);
+	dup2(saved, 1);
+	close(saved);
+	signal(SIGPIPE, old);
+	assert_int_equal(rc, -EPIPE);
+	assert_non_null(strstr(d.msg, "standard output"));
+	assert_null(strstr(d.msg, strerror(ENOSPC)));
+}
+
 static void symlink_stays_a_link(void **state)
 {
 	(void)state;
@@ -216,6 +246,7 @@ int main(void)
 	const struct CMUnitTest any[] = {
 		cmocka_unit_test(regular_whole_or_not_at_all),
 		cmocka_unit_test(fifo_gets_the_bytes),
+		cmocka_unit_test(stdout_reader_gone_is_epipe),
 		cmocka_unit_test(symlink_stays_a_link),
 		cmocka_unit_test(symlink_to_nothing_refused),
 		cmocka_unit_test(planted_tmp_not_followed),
