@@ -67,7 +67,7 @@ static const pq_opt sweep_fixed[] = {
 	{"keep-awake", 0, PQ_OPT_CHOICE, O(awake), NULL, "on",
 	 "while measuring, a busy thread per CPU that takes only cycles nobody else wants (SCHED_IDLE, in a session of "
 	 "its own at nice 19), so that no vCPU halts and wakes late under a link's forwarder (bench/awake.sh measures it); "
-	 "never under a cgroup CPU quota, which its cycles would spend",
+	 "never under a cgroup CPU quota below the CPUs it may run on, which its cycles would spend",
 	 "on|off", 0, 0},
 	{"remeasure", 0, PQ_OPT_INT, O(remeasure), "N", NULL /* PQ_EXP_REMEASURE_DEFAULT, below */,
 	 "measure a cell over the link's or the host's budget again, up to N times (0..5); only its last attempt is "
@@ -374,10 +374,10 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 	ro.server_exe = access("/proc/self/exe", X_OK) == 0 ? "/proc/self/exe" : NULL;
 	pq_awake awake = {0};
 	pq_diag ad;
-	/* Under a cgroup CPU quota the spinners' cycles count against it: they spent a
-	 * quota of 1.5 CPUs in 286 of 289 periods, and every cell waited out the throttling
-	 * (docs/sweep.md, "A share of a machine"). */
-	if (o->awake == 0 && !g.server[0] && cpus.quota > 0) {
+	/* Under a cgroup CPU quota below the CPUs it may run on, the spinners' cycles count
+	 * against it: they spent a quota of 1.5 CPUs in 286 of 289 periods, and every cell
+	 * waited out the throttling (docs/sweep.md, "A share of a machine"). */
+	if (o->awake == 0 && !g.server[0] && cpus.quota > 0 && cpus.quota < (double)cpus.allowed) {
 		if (log)
 			fprintf(log, "pqtls sweep: keep-awake off: a cgroup CPU quota of %.2f CPUs is in force (%s), and "
 				     "the spinners' cycles would count against it\n", cpus.quota, cpus.quota_dir);

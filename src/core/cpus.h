@@ -5,7 +5,9 @@
  * its cells at once, its CPU budget and its keep-awake threads by them: with 2 CPUs of a
  * 64-CPU host it would otherwise measure 64 cells at once on 2 CPUs. A quota is rounded
  * down to whole CPUs (1.5 CPUs: 1), at least 1: a quota throttles whatever runs past it
- * for the rest of its period (100 ms by default), a stall no link budget survives. */
+ * for the rest of its period (100 ms by default), a stall no link budget survives; the
+ * sweep then starts no keep-awake threads, whose cycles would count against it, unless
+ * the quota covers every CPU it may run on. */
 #ifndef PQ_CORE_CPUS_H
 #define PQ_CORE_CPUS_H
 

@@ -65,6 +65,13 @@ inside "$P" sweep --sig ecdsa-p256 --rtt 10ms --connections 2 --no-check --out "
 has "$TMP/run.err" "keep-awake off: a cgroup CPU quota of 1.50 CPUs is in force ($CG)"
 has "$TMP/run.out" "cgroup: its CPU quota of 1.50 CPUs throttled the sweep's processes for "
 has "$TMP/run.out" "1 cells measured, 0 already done, 0 failed"
+# A quota that covers every CPU: counted as no restriction, and the spinners run (they
+# cannot push the sweep past it); the throttling line still reports it.
+if [ -e "$CG/cpu.cfs_quota_us" ]; then echo $((N * 100000)) >"$CG/cpu.cfs_quota_us"; else echo "$((N * 100000)) 100000" >"$CG/cpu.max"; fi
+inside "$P" sweep --sig ecdsa-p256 --rtt 10ms --connections 2 --no-check --out "$TMP/cg2.db" \
+	>"$TMP/run3.out" 2>"$TMP/run3.err" || { cat "$TMP/run3.err"; fail "the sweep inside the wide cgroup failed"; }
+if grep -q "keep-awake off" "$TMP/run3.err"; then fail "keep-awake off under a quota of every CPU"; fi
+has "$TMP/run3.out" "cgroup: its CPU quota of $N.00 CPUs throttled"
 # and outside it the spinners run as before (the log says nothing of them)
 "$P" sweep --sig ecdsa-p256 --rtt 10ms --connections 2 --no-check --out "$TMP/all.db" >"$TMP/run2.out" 2>"$TMP/run2.err"
 if grep -q "keep-awake off" "$TMP/run2.err"; then fail "keep-awake off outside the cgroup"; fi
