@@ -381,7 +381,7 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 		if (log)
 			fprintf(log, "pqtls sweep: keep-awake off: a cgroup CPU quota of %.2f CPUs is in force (%s), and "
 				     "the spinners' cycles would count against it\n", cpus.quota, cpus.quota_dir);
-	} else if (o->awake == 0 && !g.server[0] && pq_awake_start(&awake, 0, &ad) < 0 && log) {
+	} else if (o->awake == 0 && !g.server[0] && pq_awake_start(&awake, cpus.usable, &ad) < 0 && log) {
 		fprintf(log, "pqtls sweep: %s; measuring without it\n", pq_diag_msg(&ad));
 	}
 	long long throttled0 = pq_cpus_throttled_ns(&cpus);

@@ -108,6 +108,12 @@ static int has(const char *list, size_t n, const char *name)
 	return 0;
 }
 
+/* Whether the quota is what holds the count under the affinity mask's. */
+static int by_quota(const pq_cpus *c)
+{
+	return c->quota > 0 && (unsigned)c->quota < c->allowed;
+}
+
 void pq_cpus_from(pq_cpus *c, unsigned online, unsigned allowed, const char *cgroup_text, const char *cgroup_root)
 {
 	memset(c, 0, sizeof *c);
@@ -119,26 +125,19 @@ void pq_cpus_from(pq_cpus *c, unsigned online, unsigned allowed, const char *cgr
 		/* ID:CONTROLLERS:PATH */
 		const char *a = memchr(l, ':', len), *b = a ? memchr(a + 1, ':', len - (size_t)(a + 1 - l)) : NULL;
 		if (a && b && b + 1 < l + len && b[1] == '/') {
-			char path[256], base[PQ_CPUS_DIR - 256], ctl[128];
+			char path[256], base[PQ_CPUS_DIR - 256];
 			snprintf(path, sizeof path, "%.*s", (int)(l + len - b - 1), b + 1);
-			size_t cl = (size_t)(b - a - 1);
+			int cl = (int)(b - a - 1);
 			if (cl == 0) { /* v2 */
 				walk(c, cgroup_root, path, 0);
-			} else if (has(a + 1, cl, "cpu") && cl < sizeof ctl) {
-				snprintf(ctl, sizeof ctl, "%.*s", (int)cl, a + 1);
-				snprintf(base, sizeof base, "%s/%s", cgroup_root, ctl);
+			} else if (has(a + 1, (size_t)cl, "cpu")) { /* v1: mounted under its controllers' names */
+				snprintf(base, sizeof base, "%s/%.*s", cgroup_root, cl, a + 1);
 				walk(c, base, path, 1);
-				if (strcmp(ctl, "cpu") != 0) {
-					snprintf(base, sizeof base, "%s/cpu", cgroup_root);
-					walk(c, base, path, 1);
-				}
 			}
 		}
 		l = nl ? nl + 1 : l + len;
 	}
-	c->usable = c->allowed;
-	if (c->quota > 0 && (unsigned)c->quota < c->usable)
-		c->usable = (unsigned)c->quota;
+	c->usable = by_quota(c) ? (unsigned)c->quota : c->allowed;
 	if (c->usable < 1)
 		c->usable = 1;
 }
@@ -173,8 +172,8 @@ void pq_cpus_text(const pq_cpus *c, char *buf, size_t n)
 	len += snprintf(buf + len, n - (size_t)len, " of %u online (", c->online);
 	if (c->allowed < c->online && (size_t)len < n)
 		len += snprintf(buf + len, n - (size_t)len, "the affinity mask allows %u%s", c->allowed,
-				c->quota > 0 && (unsigned)c->quota < c->allowed ? "; " : "");
-	if (c->quota > 0 && (unsigned)c->quota < c->allowed && (size_t)len < n)
+				by_quota(c) ? "; " : "");
+	if (by_quota(c) && (size_t)len < n)
 		len += snprintf(buf + len, n - (size_t)len, "a cgroup CPU quota of %.2f CPUs; whole CPUs, at least 1", c->quota);
 	if ((size_t)len < n)
 		snprintf(buf + len, n - (size_t)len, ")");

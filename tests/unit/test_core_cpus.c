@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "core/cpus.h"
+#include "testdir.h"
 
 static void parse_max(void **state)
 {
@@ -56,13 +57,12 @@ static void throttled(void **state)
 	assert_int_equal(pq_cpus_parse_throttled(NULL, 1, &ns), PQ_EPARSE);
 }
 
-static char root[256];
-
+/* dir/rel with the directories on its way made (testdir.h's dir). */
 static void put(const char *rel, const char *text)
 {
 	char path[512];
-	snprintf(path, sizeof path, "%s/%s", root, rel);
-	for (char *s = path + strlen(root) + 1; (s = strchr(s, '/')); s++) {
+	snprintf(path, sizeof path, "%s/%s", dir, rel);
+	for (char *s = path + strlen(dir) + 1; (s = strchr(s, '/')); s++) {
 		*s = '\0';
 		mkdir(path, 0755);
 		*s = '/';
@@ -71,21 +71,6 @@ static void put(const char *rel, const char *text)
 	assert_non_null(f);
 	fputs(text, f);
 	fclose(f);
-}
-
-static int setup(void **state)
-{
-	(void)state;
-	snprintf(root, sizeof root, "/tmp/pq_cpus_test.XXXXXX");
-	return mkdtemp(root) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	char cmd[300];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
-	return system(cmd) == 0 ? 0 : -1;
 }
 
 static void tree_v2(void **state)
@@ -97,7 +82,7 @@ static void tree_v2(void **state)
 	put("kube/pod1/cpu.max", "150000 100000\n");
 	put("cpu.max", "max 100000\n");
 	put("kube/pod1/cpu.stat", "usage_usec 5\nthrottled_usec 2500\n");
-	pq_cpus_from(&c, 64, 64, "0::/kube/pod1/ctr\n", root);
+	pq_cpus_from(&c, 64, 64, "0::/kube/pod1/ctr\n", dir);
 	assert_int_equal(c.online, 64);
 	assert_int_equal(c.allowed, 64);
 	assert_true(c.quota > 1.49 && c.quota < 1.51);
@@ -112,29 +97,29 @@ static void tree_v2(void **state)
 	/* a smaller quota deeper down wins; the affinity mask below the quota wins over both */
 	put("kube/pod1/ctr/cpu.max", "400000 100000\n");
 	put("kube/cpu.max", "800000 100000\n");
-	pq_cpus_from(&c, 64, 64, "0::/kube/pod1/ctr\n", root);
+	pq_cpus_from(&c, 64, 64, "0::/kube/pod1/ctr\n", dir);
 	assert_int_equal(c.usable, 1);
 	put("kube/pod1/cpu.max", "max 100000\n");
-	pq_cpus_from(&c, 64, 64, "0::/kube/pod1/ctr/\n", root);
+	pq_cpus_from(&c, 64, 64, "0::/kube/pod1/ctr/\n", dir);
 	assert_int_equal(c.usable, 4);
-	pq_cpus_from(&c, 64, 2, "0::/kube/pod1/ctr\n", root);
+	pq_cpus_from(&c, 64, 2, "0::/kube/pod1/ctr\n", dir);
 	assert_int_equal(c.usable, 2);
 	pq_cpus_text(&c, t, sizeof t);
 	assert_string_equal(t, "2 CPUs of 64 online (the affinity mask allows 2)");
 	/* a quota under one CPU still leaves one */
 	put("kube/pod1/ctr/cpu.max", "20000 100000\n");
-	pq_cpus_from(&c, 2, 2, "0::/kube/pod1/ctr\n", root);
+	pq_cpus_from(&c, 2, 2, "0::/kube/pod1/ctr\n", dir);
 	assert_int_equal(c.usable, 1);
 	/* unreadable or missing files and a path that is not there: no quota */
 	put("kube/pod1/ctr/cpu.max", "garbage\n");
 	put("kube/cpu.max", "max 100000\n");
-	pq_cpus_from(&c, 8, 8, "0::/kube/pod1/ctr\n", root);
+	pq_cpus_from(&c, 8, 8, "0::/kube/pod1/ctr\n", dir);
 	assert_true(c.quota == 0);
 	assert_int_equal(c.usable, 8);
 	assert_int_equal(pq_cpus_throttled_ns(&c), -1);
 	pq_cpus_text(&c, t, sizeof t);
 	assert_string_equal(t, "8 CPUs");
-	pq_cpus_from(&c, 8, 8, "0::/nowhere/at/all\n", root);
+	pq_cpus_from(&c, 8, 8, "0::/nowhere/at/all\n", dir);
 	assert_int_equal(c.usable, 8);
 }
 
@@ -148,23 +133,23 @@ static void tree_v1(void **state)
 	put("cpu,cpuacct/cpu.cfs_quota_us", "-1\n");
 	put("cpu,cpuacct/cpu.cfs_period_us", "100000\n");
 	const char *text = "12:memory:/job\n4:cpu,cpuacct:/job\n0::/job\n";
-	pq_cpus_from(&c, 16, 16, text, root);
+	pq_cpus_from(&c, 16, 16, text, dir);
 	assert_true(c.quota > 2.49 && c.quota < 2.51);
 	assert_int_equal(c.usable, 2);
 	assert_int_equal(c.quota_v1, 1);
 	assert_int_equal(pq_cpus_throttled_ns(&c), 777);
 	/* a controller list that only starts with "cpu" is not it */
-	pq_cpus_from(&c, 16, 16, "4:cpuset:/job\n", root);
+	pq_cpus_from(&c, 16, 16, "4:cpuset:/job\n", dir);
 	assert_true(c.quota == 0);
 	/* v1's cpu alone, as this machine mounts it */
 	put("cpu/other/cpu.cfs_quota_us", "100000\n");
 	put("cpu/other/cpu.cfs_period_us", "100000\n");
-	pq_cpus_from(&c, 2, 2, "1:cpu:/other\n", root);
+	pq_cpus_from(&c, 2, 2, "1:cpu:/other\n", dir);
 	assert_int_equal(c.usable, 1);
 	/* lines that are not ID:CONTROLLERS:PATH are skipped */
-	pq_cpus_from(&c, 2, 2, "junk\n::\n3:cpu:relative\n", root);
+	pq_cpus_from(&c, 2, 2, "junk\n::\n3:cpu:relative\n", dir);
 	assert_int_equal(c.usable, 2);
-	pq_cpus_from(&c, 0, 0, NULL, root);
+	pq_cpus_from(&c, 0, 0, NULL, dir);
 	assert_int_equal(c.online, 1);
 	assert_int_equal(c.usable, 1);
 }
@@ -187,8 +172,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(parse_max),
 		cmocka_unit_test(throttled),
-		cmocka_unit_test_setup_teardown(tree_v2, setup, teardown),
-		cmocka_unit_test_setup_teardown(tree_v1, setup, teardown),
+		cmocka_unit_test_setup_teardown(tree_v2, testdir_setup, testdir_teardown),
+		cmocka_unit_test_setup_teardown(tree_v1, testdir_setup, testdir_teardown),
 		cmocka_unit_test(live),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
