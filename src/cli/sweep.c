@@ -342,7 +342,8 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 	pq_store_run run = {.spec_name = spec.name, .grid_hash = g.hash, .spec_text = spec.text,
 			    .command_line = cmdline, .remote = g.server, .chromium_version = browser,
 			    .link_backend = g.server[0] ? "none" : pq_backend_name((enum pq_backend)o->backend),
-			    .seed = g.seed, .shard_index = si, .shard_count = sn, .cells_planned = g.n};
+			    .seed = g.seed, .shard_index = si, .shard_count = sn, .cells_planned = g.n,
+			    .cpus = &cpus};
 	if ((lrc = pq_store_run_begin(st, &run, &d)) < 0) {
 		rc = pq_cli_fail(path_name, "%s", pq_diag_msg(&d));
 		goto out;
@@ -360,7 +361,7 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 			      .fault_link_late_ns = fault_late, .caps = &caps, .endpoint_nice = (int)o->endpoint_nice,
 			      .remeasure = (int)o->remeasure, .test_no_link_worker = (int)o->fault_no_link,
 			      .test_no_link_precheck = o->fault_no_check_link,
-			      .link_tune = &tune};
+			      .link_tune = &tune, .cpus = &cpus};
 	if (!o->quiet && pq_cli_progress_enabled()) {
 		ro.progress = pq_sweep_progress;
 		ro.progress_arg = &b;
@@ -417,9 +418,10 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 	       sum.interrupted ? "interrupted (run the same command to resume)" : "complete");
 	printf("%s\n", noise);
 	if (throttled0 >= 0 && throttled1 >= throttled0)
-		printf("cgroup: its CPU quota of %.2f CPUs throttled the sweep's processes for %.2f s in all (%s/cpu.stat); "
-		       "a throttled cell stalls for the rest of a period, which the cells' budgets judge\n",
-		       cpus.quota, (double)(throttled1 - throttled0) / 1e9, cpus.quota_dir);
+		printf("cgroup: its CPU quota of %.2f CPUs throttled the sweep's processes for %.2f s in all (%s/cpu.stat), "
+		       "during %zu of its cells (cell.host_throttled_us); a throttled cell stalls for the rest of a period, "
+		       "which the cells' budgets judge\n",
+		       cpus.quota, (double)(throttled1 - throttled0) / 1e9, cpus.quota_dir, sum.cells_throttled);
 	rc = sum.interrupted ? 128 + SIGINT : PQ_EXIT_OK;
 out:
 	pq_store_close(st);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/cpus.h"
 #include "core/sched.h"
 #include "exp/dim.h"
 #include "exp/store.h"
@@ -40,6 +41,14 @@ static const pq_col meta_cols[] = {
 	X(kernel, "TEXT NOT NULL", "", ANY, 3, "uname: system, release, machine", pq_cv_str(k->kernel))        \
 	X(cpu_model, "TEXT NOT NULL", "", ANY, 3, "/proc/cpuinfo's model name", pq_cv_str(k->cpu))             \
 	X(cpu_count, "INTEGER NOT NULL", "", ANY, 3, "CPUs online", pq_cv_int(k->ncpu))                        \
+	X(cpus_usable, "INTEGER", "", ANY, 4,                                                                  \
+	  "CPUs the run could use: the least of those online, its affinity mask and its cgroup's CPU quota "  \
+	  "rounded down, at least 1 (docs/sweep.md); NULL unknown",                                          \
+	  k->r->cpus ? pq_cv_int(k->r->cpus->usable) : pq_cv_null())                                         \
+	X(cpu_quota, "REAL", "", ANY, 4,                                                                       \
+	  "its cgroup's CPU quota in CPUs (v2 cpu.max, v1 cpu.cfs_quota_us over cpu.cfs_period_us, the least " \
+	  "along its path); NULL: none or unknown",                                                           \
+	  k->r->cpus && k->r->cpus->quota > 0 ? pq_cv_real(k->r->cpus->quota) : pq_cv_null())                \
 	X(host_name, "TEXT NOT NULL", "", ANY, 3, "gethostname", pq_cv_str(k->host))                           \
 	X(link_backend, "TEXT NOT NULL", "", ANY, 3, "userspace, netem or none",                               \
 	  pq_cv_str(k->r->link_backend ? k->r->link_backend : "none"))                                         \
@@ -177,6 +186,10 @@ static pq_colval v_nice(int n)
 	X(server_link_cpu_us, "INTEGER", "us", ANY, 3, "the server's and the link's CPU time",                 \
 	  r->server_link_cpu_ns < 0 ? pq_cv_null() : pq_cv_int(r->server_link_cpu_ns / 1000))                            \
 	X(host_steal_pct, "REAL", "pct", PCT, 3, "the host's steal during the cell", pq_cv_optr(r->host_steal_pct)) \
+	X(host_throttled_us, "REAL", "us", DUR, 4,                                                             \
+	  "how long its cgroup's CPU quota throttled the cgroup while the cell ran (cpu.stat: every process "  \
+	  "in it, the cells beside it too; the endpoints' waits and the link's lateness count what it did to " \
+	  "this cell); NULL: no quota (run.cpu_quota)", pq_cv_optr(r->host_throttled_us))                     \
 	X(host_runq_before, "INTEGER", "", ANY, 3, "the run queue before", pq_cv_opt(r->host_runq_before))         \
 	X(host_runq_after, "INTEGER", "", ANY, 3, "the run queue after", pq_cv_opt(r->host_runq_after))            \
 	X(host_load1_before, "REAL", "", ANY, 3, "the 1-minute load before", pq_cv_optr(r->host_load1_before))     \

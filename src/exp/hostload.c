@@ -11,6 +11,7 @@ int pq_hostload_parse(const char *stat, const char *loadavg, pq_hostload *h)
 	memset(h, 0, sizeof *h);
 	h->runq = -1;
 	h->load1 = -1;
+	h->throttled_ns = -1;
 	int found = 0;
 	if (stat) {
 		found |= pq_steal_parse(stat, &h->steal) == 0;
@@ -57,7 +58,7 @@ int pq_hostload_verdict(double steal_pct, double wait_us, pq_hostload_span s)
 	return steal_pct <= PQ_HOSTLOAD_STEAL_BUDGET_PCT;
 }
 
-void pq_hostload_sample(pq_hostload *h)
+void pq_hostload_sample(pq_hostload *h, const pq_cpus *cpus)
 {
 	char stat[16384];
 	char la[128];
@@ -67,4 +68,12 @@ void pq_hostload_sample(pq_hostload *h)
 		h->runq = -1;
 		h->load1 = -1;
 	}
+	h->throttled_ns = cpus ? pq_cpus_throttled_ns(cpus) : -1;
+}
+
+double pq_hostload_throttled_us(const pq_hostload *before, const pq_hostload *after)
+{
+	if (before->throttled_ns < 0 || after->throttled_ns < before->throttled_ns)
+		return -1;
+	return (double)(after->throttled_ns - before->throttled_ns) / 1e3;
 }

@@ -4,6 +4,7 @@
 #ifndef PQ_EXP_HOSTLOAD_H
 #define PQ_EXP_HOSTLOAD_H
 
+#include "core/cpus.h"
 #include "core/err.h"
 #include "net/steal.h"
 
@@ -52,12 +53,16 @@ typedef struct pq_hostload {
 	pq_steal_sample steal;
 	int runq;      /* -1 unknown */
 	double load1;  /* -1 unknown */
+	long long throttled_ns; /* the cgroup CPU quota's throttling so far (core/cpus.h); -1 none or unknown */
 } pq_hostload;
 
 /* From the texts of /proc/stat and /proc/loadavg; fields it cannot find stay unknown.
  * PQ_EPARSE when neither text gives anything. */
 int pq_hostload_parse(const char *stat, const char *loadavg, pq_hostload *h) PQ_MUST_USE;
-/* Reads both files now (unknown fields when a file is missing). */
-void pq_hostload_sample(pq_hostload *h);
+/* Reads both files now (unknown fields when a file is missing), and the throttling of
+ * cpus's quota (NULL or no quota: none). */
+void pq_hostload_sample(pq_hostload *h, const pq_cpus *cpus);
+/* The throttling between two samples, us; -1 when either has none. */
+double pq_hostload_throttled_us(const pq_hostload *before, const pq_hostload *after);
 
 #endif

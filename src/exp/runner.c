@@ -165,7 +165,7 @@ static void measure(cellrun *r)
 	int have_st = 0;
 	pq_diag_clear(&r->diag);
 	pq_exp_row_chain(r);
-	pq_hostload_sample(&before);
+	pq_hostload_sample(&before, r->o->cpus);
 	int64_t t0 = pq_clock_now(&pq_clock_mono);
 	int64_t self0 = pq_proc_cpu_ns(RUSAGE_SELF), thr0 = pq_proc_cpu_ns(RUSAGE_THREAD);
 	/* The link's own accounting covers the cell: from before its server starts to after it
@@ -228,7 +228,8 @@ done:
 	split_end(r);
 	if (window && pq_link_window_end(r->link, &r->row.link) == 0)
 		r->row.link_ok = pq_link_window_ok(&r->row.link, r->link_why, sizeof r->link_why);
-	pq_hostload_sample(&after);
+	pq_hostload_sample(&after, r->o->cpus);
+	r->row.host_throttled_us = pq_hostload_throttled_us(&before, &after);
 	r->row.wall_ns = pq_clock_now(&pq_clock_mono) - t0;
 	r->row.host_steal_pct = before.steal.total ? 100 * pq_steal_fraction(&before.steal, &after.steal) : -1;
 	pq_exp_row_endpoints(r, have_st ? &st : NULL);

@@ -97,6 +97,9 @@ typedef struct pq_exp_run_opts {
 	 * cells against that check instead of checking again. NULL/0: none. */
 	const struct pq_exp_prechecked *prechecked;
 	size_t nprechecked;
+	/* The CPUs the sweep may use (core/cpus.h): under a cgroup CPU quota each cell stores
+	 * how long the quota throttled the cgroup while it ran. NULL: not read. */
+	const struct pq_cpus *cpus;
 } pq_exp_run_opts;
 
 /* A link's stored self-check and its verdict, by the link's key. */
@@ -128,6 +131,7 @@ typedef struct pq_exp_run_summary {
 	size_t inflight_peak;               /* the most cells measured at once (0: one at a time) */
 	double steal_pct_sum, steal_pct_max; /* over the cells with a steal reading */
 	size_t cells_steal_known, cells_steal_over;
+	size_t cells_throttled;             /* cells during which a cgroup CPU quota throttled (core/cpus.h) */
 	double wait_max_us;                 /* the largest endpoints' median wait of a cell; -1 none */
 	int nice;                           /* the endpoints' nice as read back (the largest); PQ_SCHED_NICE_KEEP unknown */
 	int group_nice;                     /* their session group's (core/sched.h), the largest; PQ_SCHED_NICE_KEEP none */

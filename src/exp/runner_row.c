@@ -143,6 +143,7 @@ int pq_exp_row_fidelity(const pq_exp_run_opts *o, const cellrun *r, pq_exp_run_s
 		if (w->host_steal_pct > sum->steal_pct_max)
 			sum->steal_pct_max = w->host_steal_pct;
 	}
+	sum->cells_throttled += w->host_throttled_us > 0;
 	double ew = endpoint_wait_us(w);
 	if (ew >= 0) {
 		sum->wait_max_us = ew > sum->wait_max_us ? ew : sum->wait_max_us;

@@ -44,6 +44,7 @@ void pq_exp_run_summary_add(pq_exp_run_summary *s, const pq_exp_run_summary *w)
 	s->inflight_peak = w->inflight_peak > s->inflight_peak ? w->inflight_peak : s->inflight_peak;
 	s->steal_pct_sum += w->steal_pct_sum, s->steal_pct_max = maxd(s->steal_pct_max, w->steal_pct_max);
 	s->cells_steal_known += w->cells_steal_known, s->cells_steal_over += w->cells_steal_over;
+	s->cells_throttled += w->cells_throttled;
 	s->wait_max_us = maxd(s->wait_max_us, w->wait_max_us);
 	s->nice = max_nice(s->nice, w->nice);
 	s->group_nice = max_nice(s->group_nice, w->group_nice);

@@ -51,6 +51,7 @@ typedef struct pq_store_run {
 	uint64_t seed;
 	unsigned shard_index, shard_count;
 	size_t cells_planned;
+	const struct pq_cpus *cpus; /* the CPUs it may use (core/cpus.h); NULL: not read */
 } pq_store_run;
 
 /* The run row as the column table's getters read it (exp/cols.c): the caller's, and the
@@ -107,6 +108,7 @@ typedef struct pq_store_cell_row {
 	char server_error_detail[256];
 	int64_t client_cpu_ns, server_link_cpu_ns; /* -1 unknown */
 	double host_steal_pct;      /* -1 unknown */
+	double host_throttled_us;   /* the cgroup CPU quota's throttling during the cell; -1 no quota */
 	int host_runq_before, host_runq_after; /* -1 unknown */
 	int host_cells_at_once; /* cells in flight when it was handed out, itself included; -1 unknown */
 	/* A browser's cell: the CPUs the server, the client and the link's forwarder ran on,

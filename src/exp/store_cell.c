@@ -18,7 +18,7 @@ void pq_store_cell_row_init(pq_store_cell_row *r)
 	r->status = "ok";
 	r->server_handshakes = r->server_errors = -1;
 	r->client_cpu_ns = r->server_link_cpu_ns = -1;
-	r->host_steal_pct = -1;
+	r->host_steal_pct = r->host_throttled_us = -1;
 	r->host_runq_before = r->host_runq_after = -1;
 	r->host_cells_at_once = -1;
 	r->host_load1_before = r->host_load1_after = -1;

@@ -4,11 +4,14 @@
 # container cpuset) auto is 12 cells at once and the first line says why; inside a cgroup
 # with a CPU quota of 1.5 CPUs (Kubernetes' limits.cpu, systemd's CPUQuota) the same, the
 # keep-awake spinners are not started (their cycles would count against the quota; the
-# log says so) and the sweep's last lines say how long the quota throttled it. The
+# log says so) and the sweep's last lines say how long the quota throttled it, during how
+# many cells; the run row stores the CPUs it could use and the quota, each cell its
+# throttling (NULL without a quota). The
 # cgroup half needs a cgroup file system with the cpu controller that root may write
 # (v1's cpu hierarchy or v2's with cpu in its subtree) and skips with the reason without.
 source "$(dirname "$0")/link_lib.bash"
 command -v taskset >/dev/null || fail "needs taskset (util-linux; scripts/deps.sh installs it)"
+command -v sqlite3 >/dev/null || fail "needs the sqlite3 tool (scripts/deps.sh installs it for the tests)"
 N=$(nproc --all)
 [ "$N" -ge 2 ] || { echo "skip: one CPU online: nothing to restrict"; exit 77; }
 
@@ -65,6 +68,13 @@ inside "$P" sweep --sig ecdsa-p256 --rtt 10ms --connections 2 --no-check --out "
 has "$TMP/run.err" "keep-awake off: a cgroup CPU quota of 1.50 CPUs is in force ($CG)"
 has "$TMP/run.out" "cgroup: its CPU quota of 1.50 CPUs throttled the sweep's processes for "
 has "$TMP/run.out" "1 cells measured, 0 already done, 0 failed"
+grep -Eq "s in all \($CG/cpu.stat\), during [01] of its cells \(cell.host_throttled_us\)" "$TMP/run.out" ||
+	fail "the throttling line does not say during how many of its 1 cell: $(grep '^cgroup:' "$TMP/run.out")"
+# stored: what the run could use, the quota, and the cell's throttling (0 or more, known)
+[ "$(sqlite3 "$TMP/cg.db" "SELECT cpus_usable || ' ' || cpu_quota || ' ' || cpu_count FROM run")" = "1 1.5 $N" ] ||
+	fail "the run row does not store 1 usable CPU, the quota of 1.5 and $N online: $(sqlite3 "$TMP/cg.db" "SELECT cpus_usable, cpu_quota, cpu_count FROM run")"
+[ "$(sqlite3 "$TMP/cg.db" "SELECT count(*) FROM cell WHERE host_throttled_us >= 0")" = 1 ] ||
+	fail "the cell does not store its throttling under a quota"
 # A quota that covers every CPU: counted as no restriction, and the spinners run (they
 # cannot push the sweep past it); the throttling line still reports it.
 if [ -e "$CG/cpu.cfs_quota_us" ]; then echo $((N * 100000)) >"$CG/cpu.cfs_quota_us"; else echo "$((N * 100000)) 100000" >"$CG/cpu.max"; fi
@@ -76,4 +86,8 @@ has "$TMP/run3.out" "cgroup: its CPU quota of $N.00 CPUs throttled"
 "$P" sweep --sig ecdsa-p256 --rtt 10ms --connections 2 --no-check --out "$TMP/all.db" >"$TMP/run2.out" 2>"$TMP/run2.err"
 if grep -q "keep-awake off" "$TMP/run2.err"; then fail "keep-awake off outside the cgroup"; fi
 if grep -q "^cgroup:" "$TMP/run2.out"; then fail "a quota's line outside the cgroup"; fi
+[ "$(sqlite3 "$TMP/all.db" "SELECT cpus_usable || ' ' || coalesce(cpu_quota, 'none') FROM run")" = "$N none" ] ||
+	fail "outside the cgroup the run row should store $N usable CPUs and no quota"
+[ "$(sqlite3 "$TMP/all.db" "SELECT count(*) FROM cell WHERE host_throttled_us IS NULL")" = 1 ] ||
+	fail "a cell without a quota stores a throttling"
 echo "ok: auto counts the CPUs this process may use (affinity mask, cgroup quota)"

@@ -1,5 +1,6 @@
 /* exp/hostload: the host's verdict on a cell from the hypervisor's steal and the
- * endpoints' own waits for a CPU, against budgets that scale with the RTT. */
+ * endpoints' own waits for a CPU, against budgets that scale with the RTT; a cgroup CPU
+ * quota's throttling between two samples. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -7,7 +8,11 @@
 #include <math.h>
 #include <cmocka.h>
 
+#include <stdio.h>
+#include <string.h>
+
 #include "exp/hostload.h"
+#include "testdir.h"
 
 /* A span of RTT r and median connection time n, us. */
 static pq_hostload_span span(double r, double n)
@@ -72,12 +77,50 @@ static void verdict(void **state)
 	assert_int_equal(pq_hostload_wait_over(NAN, span(35000, 8.9e6)), 0);
 }
 
+/* The throttling of a quota's cgroup between two samples, from its cpu.stat (v2's
+ * microseconds); none without a quota, and none when the counter went back. */
+static void throttled(void **state)
+{
+	(void)state;
+	pq_cpus c;
+	memset(&c, 0, sizeof c);
+	c.online = c.allowed = c.usable = 2;
+	c.quota = 1.5;
+	snprintf(c.quota_dir, sizeof c.quota_dir, "%s", dir);
+	pq_hostload a, b;
+	testdir_write("cpu.stat", "usage_usec 900\nthrottled_usec 2500\n");
+	pq_hostload_sample(&a, &c);
+	assert_true(a.throttled_ns == 2500000);
+	testdir_write("cpu.stat", "usage_usec 990\nthrottled_usec 4000\n");
+	pq_hostload_sample(&b, &c);
+	assert_true(pq_hostload_throttled_us(&a, &b) == 1500);
+	assert_true(pq_hostload_throttled_us(&b, &a) == -1); /* went back: not a reading */
+	/* v1 counts nanoseconds */
+	c.quota_v1 = 1;
+	testdir_write("cpu.stat", "nr_periods 4\nnr_throttled 1\nthrottled_time 777\n");
+	pq_hostload_sample(&b, &c);
+	assert_true(b.throttled_ns == 777);
+	/* no quota, no cpus, or a cpu.stat without the counter: none */
+	c.quota_v1 = 0;
+	testdir_write("cpu.stat", "usage_usec 5\n");
+	pq_hostload_sample(&b, &c);
+	assert_true(b.throttled_ns == -1);
+	assert_true(pq_hostload_throttled_us(&a, &b) == -1);
+	pq_hostload_sample(&b, NULL);
+	assert_true(b.throttled_ns == -1 && b.runq >= 1);
+	c.quota = 0;
+	c.quota_dir[0] = '\0';
+	pq_hostload_sample(&b, &c);
+	assert_true(b.throttled_ns == -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(budget),
 		cmocka_unit_test(endpoint_wait),
 		cmocka_unit_test(verdict),
+		cmocka_unit_test(throttled),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, testdir_setup, testdir_teardown);
 }

@@ -262,8 +262,9 @@ static void hostload_parse(void **state)
 	assert_int_equal(h.steal.steal, 2);
 	assert_int_equal(pq_hostload_parse("nothing", "", &h), PQ_EPARSE);
 	assert_int_equal(h.runq, -1);
-	pq_hostload_sample(&h);
+	pq_hostload_sample(&h, NULL);
 	assert_true(h.runq >= 1); /* this process is running */
+	assert_true(h.throttled_ns == -1);
 }
 
 int main(void)
