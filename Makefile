@@ -35,9 +35,11 @@ run: build
 	@$(BUILD)/pqtls report $(QUICK_OUT)/results.db -o $(QUICK_OUT)/report.html --csv $(QUICK_OUT)/csv
 
 test-fast: build
-	@cd $(BUILD) && ctest --output-on-failure -j 1
+	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
-# Every test again on an ASan+UBSan build. Child processes (servers, forwarders) report
+# The tests on an ASan+UBSan build: every one but the longest measuring ones (label
+# plain_only, CMakeLists.txt says why), those that neither measure nor time themselves
+# $(JOBS) at once (the others alone: RUN_SERIAL). Child processes (servers, forwarders) report
 # into log files rather than a terminal nobody reads; any report fails the target.
 test-asan: deps openssl
 	@cmake -S . -B $(BUILD_ASAN) -DPQTLS_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug \
@@ -46,20 +48,23 @@ test-asan: deps openssl
 	@rm -rf $(BUILD_ASAN)/sanitizer-logs && mkdir -p $(BUILD_ASAN)/sanitizer-logs
 	@cd $(BUILD_ASAN) && ASAN_OPTIONS=detect_leaks=1:log_path=$(CURDIR)/$(BUILD_ASAN)/sanitizer-logs/asan \
 		UBSAN_OPTIONS=print_stacktrace=1:log_path=$(CURDIR)/$(BUILD_ASAN)/sanitizer-logs/ubsan \
-		ctest --output-on-failure | tee ctest.out; exit $${PIPESTATUS[0]}
+		ctest --output-on-failure -j $(JOBS) -LE plain_only | tee ctest.out; exit $${PIPESTATUS[0]}
 	@bash scripts/check-skips.sh $(BUILD_ASAN)/ctest.out $(BUILD_ASAN)/Testing/Temporary/LastTest.log
 	@if [ -n "$$(ls -A $(BUILD_ASAN)/sanitizer-logs)" ]; then \
 		echo "sanitizer reports:"; head -n 40 $(BUILD_ASAN)/sanitizer-logs/*; exit 1; fi
 	@echo "sanitizers: no reports"
 
-# Every test under ASan+UBSan, then a short run of each fuzz target (skipped, with the
-# reason, without clang and libFuzzer), then the normal build (whose ctest summary closes the run).
-# A test skipped for anything but the documented reasons (no root, no ../shared) fails
-# the run: scripts/check-skips.sh reads what ctest printed.
+# The tests under ASan+UBSan, then a short run of each fuzz target (skipped, with the
+# reason, without clang and libFuzzer), then on the normal build the unit tests and every
+# test that measures across emulated links (labels unit, links: what those judge is the
+# real build's timing), whose ctest summary closes the run. Every test runs at least once;
+# `make test-fast` runs them all on the normal build. A test skipped for anything but the
+# documented reasons (no root, no ../shared) fails the run: scripts/check-skips.sh reads
+# what ctest printed.
 test: build
 	@$(MAKE) --no-print-directory test-asan
 	@bash scripts/fuzz.sh short
-	@cd $(BUILD) && ctest --output-on-failure -j 1 | tee ctest.out; exit $${PIPESTATUS[0]}
+	@cd $(BUILD) && ctest --output-on-failure -j 1 -L 'unit|links' | tee ctest.out; exit $${PIPESTATUS[0]}
 	@bash scripts/check-skips.sh $(BUILD)/ctest.out $(BUILD)/Testing/Temporary/LastTest.log
 
 # Each libFuzzer target for FUZZ_SECONDS (default 300), one after another.

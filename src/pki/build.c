@@ -190,11 +190,25 @@ static int fit_issuer_for_both(struct built *b, const pq_chain_spec *s, pq_diag 
 	return fit(b, issuer, want - others, what, d);
 }
 
+/* dir/name into path (PQ_BUILD_PATH bytes); a directory too long for it is refused
+ * rather than written somewhere else. */
+#define PQ_BUILD_PATH 4200
+static int file_path(char *path, const char *dir, const char *name, pq_diag *d)
+{
+	int n = snprintf(path, PQ_BUILD_PATH, "%s/%s", dir, name);
+	if (n < 0 || n >= PQ_BUILD_PATH)
+		return pq_diag_set(d, PQ_ETOOBIG, "%s/%s: the path is longer than %d bytes", dir, name,
+				   PQ_BUILD_PATH - 1);
+	return 0;
+}
+
 static int write_pem(const char *dir, const char *name, struct built *b, int from, int to, int key,
 		     pq_diag *d)
 {
-	char path[4200];
-	snprintf(path, sizeof path, "%s/%s", dir, name);
+	char path[PQ_BUILD_PATH];
+	int prc = file_path(path, dir, name, d);
+	if (prc < 0)
+		return prc;
 	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, key ? 0600 : 0644);
 	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!f) {
@@ -249,8 +263,11 @@ static int write_ocsp(struct built *b, const pq_chain_spec *s, const char *dir, 
 			      b->alg[issuer]->emu_sig_extra, now, &der, &len, d);
 	if (rc)
 		return rc;
-	char path[4200];
-	snprintf(path, sizeof path, "%s/" PQ_CHAIN_FILE_OCSP, dir);
+	char path[PQ_BUILD_PATH];
+	if ((rc = file_path(path, dir, PQ_CHAIN_FILE_OCSP, d)) < 0) {
+		OPENSSL_free(der);
+		return rc;
+	}
 	FILE *f = fopen(path, "wb");
 	int bad = !f || fwrite(der, 1, len, f) != len;
 	if (f && fclose(f) != 0)
@@ -264,8 +281,10 @@ static int write_sigpad(const pq_chain_info *info, const pq_chain_spec *s, const
 {
 	if (!info->cv_carry)
 		return 0;
-	char path[4200];
-	snprintf(path, sizeof path, "%s/" PQ_CHAIN_FILE_SIGPAD, dir);
+	char path[PQ_BUILD_PATH];
+	int rc = file_path(path, dir, PQ_CHAIN_FILE_SIGPAD, d);
+	if (rc < 0)
+		return rc;
 	FILE *f = fopen(path, "w");
 	if (!f)
 		return pq_diag_set(d, -errno, "cannot write %s: %s", path, strerror(errno));
@@ -295,7 +314,7 @@ int pq_chain_make(const pq_chain_spec *s, const char *outdir, int force, pq_chai
 {
 	struct built b = {0};
 	pq_chain_info local;
-	char tmp[4200] = "";
+	char tmp[PQ_BUILD_PATH] = "";
 	if (!info)
 		info = &local;
 	*info = (pq_chain_info){0};
