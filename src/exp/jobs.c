@@ -12,6 +12,7 @@
 
 #include "core/child.h"
 #include "core/clock.h"
+#include "core/cpus.h"
 #include "core/proc.h"
 #include "core/wire.h"
 #include "exp/cellcfg.h"
@@ -490,7 +491,8 @@ int pq_exp_run_jobs(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store 
 	pq_exp_prechecked *pre = NULL;
 	pq_fwd_spin_pool *pool = NULL;
 	disp D = {.g = g, .o = &jo, .d = d, .t0 = pq_clock_now(&pq_clock_mono), .pr = {.total = g->n},
-		  .cpu_budget = PQ_EXP_JOBS_CPU_BUDGET * (double)pq_proc_ncpu(), .cpu_per_conn_s = -1};
+		  .cpu_budget = PQ_EXP_JOBS_CPU_BUDGET * (double)(o->cpus ? o->cpus->usable : pq_proc_ncpu()),
+		  .cpu_per_conn_s = -1};
 	pq_exp_run_summary_init(sum);
 	int rc = 0;
 	D.todo = calloc(g->n ? g->n : 1, sizeof *D.todo);

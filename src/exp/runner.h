@@ -97,8 +97,9 @@ typedef struct pq_exp_run_opts {
 	 * cells against that check instead of checking again. NULL/0: none. */
 	const struct pq_exp_prechecked *prechecked;
 	size_t nprechecked;
-	/* The CPUs the sweep may use (core/cpus.h): under a cgroup CPU quota each cell stores
-	 * how long the quota throttled the cgroup while it ran. NULL: not read. */
+	/* The CPUs the sweep may use (core/cpus.h), counted once: the dispatcher's CPU budget
+	 * is a share of them, and under a cgroup CPU quota each cell stores how long the quota
+	 * throttled the cgroup while it ran. NULL: read again where needed, no throttling. */
 	const struct pq_cpus *cpus;
 } pq_exp_run_opts;
 
