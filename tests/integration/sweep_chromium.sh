@@ -148,7 +148,7 @@ sleep 1
 "$P" sweep --client chromium --rtt 50ms --connections 50 --no-check -q --out "$TMP/k.db" >/dev/null 2>&1 &
 sweep=$!
 for _ in $(seq 100); do pgrep -f 'pqtls-chromium-.*/profile' >/dev/null && break; sleep 0.1; done
-left=$(pgrep -af 'pqtls-chromium-.*/profile' | grep -o '/tmp/pqtls-chromium-[A-Za-z0-9]*' | sort -u)
+left=$(pgrep -af 'pqtls-chromium-.*/profile' | grep -oE '/(dev/shm|tmp)/pqtls-chromium-[A-Za-z0-9]*' | sort -u)
 m=$(sweep_measurer "$sweep")
 kill -KILL "$m" "$sweep" 2>/dev/null || true
 wait "$sweep" 2>/dev/null || true
