@@ -66,9 +66,10 @@ static void cell_link(const pq_exp_point *p, pq_link_config *lc)
 }
 
 /* A cold Chromium's own start and exit, per navigation: in the full browser preset here
- * (2026-12-06, each browser on the CPUs its server and link leave it, docs/tls.md) a
- * cell's time beyond its navigations' own was 3.2-3.4 s a navigation at 1-148 ms. */
-#define BROWSER_START_S 3.3
+ * (2026-12-06, each browser on the CPUs its server and link leave it, its profile on a
+ * tmpfs; docs/tls.md) a cell's time beyond its navigations' own was 2.3-2.6 s a
+ * navigation at 1-148 ms. */
+#define BROWSER_START_S 2.5
 
 /* The estimate's sizes (a certificate's: pq_alg_cert_der_estimate, pki/alg.h): an MTC
  * leaf's proof and names beyond its key, about; an SCT's bytes beyond its signature; an
