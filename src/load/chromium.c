@@ -363,23 +363,30 @@ static void pipe_failed(pq_load_record *r, const pq_chromium_pipe *p)
 	snprintf(r->err_detail, sizeof r->err_detail, "%.95s", p->why); /* it names the URL */
 }
 
-/* The navigation's own directory (profile, NetLog, stderr) in the first of these that
- * takes one: a tmpfs, where the fresh profile's two hundred files are written and removed
- * without a journal (on this VM's ext4 /tmp their removal took 0.2-0.5 s a navigation,
- * against 2-3 ms on /dev/shm; the browser's start no slower), else /tmp. */
+/* Where a navigation's directory goes, in order: a tmpfs, where the fresh profile's two
+ * hundred files are written and removed without a journal (on this VM's ext4 /tmp their
+ * removal took 0.2-0.5 s a navigation, against 2-3 ms on /dev/shm; the browser's start
+ * no slower), else /tmp. */
 static const char *const nav_parents[] = {"/dev/shm", "/tmp"};
 
-static int nav_dir(char *dir, size_t n, pq_diag *d)
+int pq_chromium_nav_dir(char *dir, size_t n, const char *const *parents, size_t np, pq_diag *d)
 {
-	int e = ENOENT;
-	for (size_t i = 0; i < sizeof nav_parents / sizeof nav_parents[0]; i++) {
-		snprintf(dir, n, "%s/pqtls-chromium-XXXXXX", nav_parents[i]);
-		if (mkdtemp(dir))
+	int rc = pq_diag_set(d, PQ_EINVAL, "client = chromium: no directory to make a profile in");
+	char tried[200] = "";
+	for (size_t i = 0; i < np; i++) {
+		if ((size_t)snprintf(dir, n, "%s/pqtls-chromium-XXXXXX", parents[i]) >= n) {
+			rc = pq_diag_set(d, PQ_ERANGE, "client = chromium: a profile directory in %s: the path is longer than %zu bytes",
+					 parents[i], n - 1);
+		} else if (mkdtemp(dir)) {
 			return 0;
-		e = errno;
+		} else {
+			size_t k = strlen(tried);
+			snprintf(tried + k, sizeof tried - k, "%s%s", k ? " or " : "", parents[i]);
+			rc = pq_diag_set(d, -errno, "client = chromium: a profile directory in %s: %s", tried, strerror(errno));
+		}
 	}
-	return pq_diag_set(d, -e, "client = chromium: a profile directory in %s or %s: %s", nav_parents[0],
-			   nav_parents[1], strerror(e));
+	dir[0] = '\0';
+	return rc;
 }
 
 int pq_chromium_navigate(const pq_chromium_nav *nav, pq_load_record *r, pq_diag *d)
@@ -389,7 +396,7 @@ int pq_chromium_navigate(const pq_chromium_nav *nav, pq_load_record *r, pq_diag 
 	size_t len = 0;
 	int status = 0, rc;
 	pq_chromium_pipe pipe = {0};
-	if ((rc = nav_dir(dir, sizeof dir, d)) < 0)
+	if ((rc = pq_chromium_nav_dir(dir, sizeof dir, nav_parents, sizeof nav_parents / sizeof nav_parents[0], d)) < 0)
 		return rc;
 	snprintf(prof, sizeof prof, "%s/profile", dir);
 	snprintf(log, sizeof log, "%s/netlog.json", dir);

@@ -1,6 +1,8 @@
 /* load/chromium: the route's MSS a browser's ClientHello segments are counted in (bench
  * does not know the link): loopback's from its device MTU, IPv6's below IPv4's; an
- * address family with no route gives 0 (unknown), not a guess. */
+ * address family with no route gives 0 (unknown), not a guess. A navigation's directory:
+ * the first parent that takes one, a refusal naming every parent tried, a path too long
+ * for its buffer refused, not cut. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,7 +16,10 @@
 #include <sys/un.h>
 #include <cmocka.h>
 
+#include <unistd.h>
+
 #include "core/wire.h"
+#include "pki/dir.h"
 #include "load/chromium.h"
 
 static long lo_mtu(void)
@@ -51,8 +56,36 @@ static void no_route(void **state)
 	assert_int_equal(pq_chromium_route_mss((const struct sockaddr *)&u, sizeof u), 0);
 }
 
+static void nav_dir(void **state)
+{
+	(void)state;
+	char base[] = "/tmp/pqtls-test-navdir-XXXXXX", dir[80];
+	assert_non_null(mkdtemp(base));
+	pq_diag d = {0};
+	/* the first parent that takes one */
+	const char *const two[] = {"/nonexistent-pqtls/a", base};
+	assert_int_equal(pq_chromium_nav_dir(dir, sizeof dir, two, 2, &d), 0);
+	assert_int_equal(strncmp(dir, base, strlen(base)), 0);
+	assert_non_null(strstr(dir, "/pqtls-chromium-"));
+	assert_int_equal(access(dir, W_OK), 0);
+	pq_pki_dir_remove(dir);
+	/* none: every parent named, with why */
+	const char *const none[] = {"/nonexistent-pqtls/a", "/nonexistent-pqtls/b"};
+	assert_true(pq_chromium_nav_dir(dir, sizeof dir, none, 2, &d) < 0);
+	assert_string_equal(dir, "");
+	assert_non_null(strstr(pq_diag_msg(&d), "/nonexistent-pqtls/a or /nonexistent-pqtls/b"));
+	assert_non_null(strstr(pq_diag_msg(&d), "No such file"));
+	/* a parent too long for the buffer: refused, not cut */
+	char small[24];
+	const char *const one[] = {base};
+	assert_int_equal(pq_chromium_nav_dir(small, sizeof small, one, 1, &d), PQ_ERANGE);
+	assert_non_null(strstr(pq_diag_msg(&d), "longer than 23 bytes"));
+	assert_int_equal(pq_chromium_nav_dir(dir, sizeof dir, NULL, 0, &d), PQ_EINVAL);
+	pq_pki_dir_remove(base);
+}
+
 int main(void)
 {
-	const struct CMUnitTest tests[] = {cmocka_unit_test(loopback), cmocka_unit_test(no_route)};
+	const struct CMUnitTest tests[] = {cmocka_unit_test(loopback), cmocka_unit_test(no_route), cmocka_unit_test(nav_dir)};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
