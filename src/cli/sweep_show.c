@@ -34,6 +34,9 @@ void pq_sweep_progress(void *arg, const pq_exp_progress *p)
 int pq_sweep_list_presets(unsigned jobs)
 {
 	printf("%-20s %6s %8s %8s  %s\n", "preset", "cells", "serial", "--jobs", "what");
+	size_t all_n = 0;
+	double all_s = 0, all_j = 0;
+	int all_known = 1;
 	for (const pq_exp_preset *p = pq_exp_presets; p->name; p++) {
 		pq_exp_spec s;
 		pq_exp_grid g;
@@ -44,13 +47,24 @@ int pq_sweep_list_presets(unsigned jobs)
 		if (pq_exp_spec_parse(&s, p->name, p->text, &d) == 0 && pq_exp_grid_expand(&s, &g, &d) == 0) {
 			n = g.n;
 			pq_exp_grid_order(&g);
-			pq_sweep_fmt_eta(t, sizeof t, pq_exp_estimate_s(&g, 1));
-			pq_sweep_fmt_eta(tj, sizeof tj, pq_exp_estimate_s(&g, pq_exp_jobs_choose(&g, jobs, "--jobs", pq_proc_ncpu(), g.n, why, sizeof why)));
+			double es = pq_exp_estimate_s(&g, 1);
+			double ej = pq_exp_estimate_s(&g, pq_exp_jobs_choose(&g, jobs, "--jobs", pq_proc_ncpu(), g.n, why, sizeof why));
+			pq_sweep_fmt_eta(t, sizeof t, es);
+			pq_sweep_fmt_eta(tj, sizeof tj, ej);
+			all_n += n, all_s += es, all_j += ej;
 			pq_exp_grid_dispose(&g);
+		} else {
+			all_known = 0;
 		}
 		pq_exp_spec_dispose(&s);
 		printf("%-20s %6zu %8s %8s  %s\n", p->name, n, t, tj, p->summary);
 	}
+	char t[32] = "?", tj[32] = "?";
+	if (all_known) {
+		pq_sweep_fmt_eta(t, sizeof t, all_s);
+		pq_sweep_fmt_eta(tj, sizeof tj, all_j);
+	}
+	printf("%-20s %6zu %8s %8s  %s\n", "(all)", all_n, t, tj, "every preset, one after another (bench/presets.sh runs them)");
 	printf("(time: estimated here from the RTTs, sizes and rates, one cell at a time and at the --jobs given, "
 	       "default auto; --trials and --connections scale a preset down)\n");
 	return PQ_EXIT_OK;

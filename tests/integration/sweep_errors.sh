@@ -150,6 +150,9 @@ done
 for p in quick blog-certsize blog-payload ttfb-size ttfb-intermediates ttfb-rtt mtc-cdn ttlb loss; do
 	grep -q "^$p " "$T/o" || { cat "$T/o"; fail "--presets lacks $p"; }
 done
+# the (all) row counts every preset's cells, and gives a time for every preset together
+sum=$(awk '$1 != "preset" && $1 != "(all)" && $1 !~ /^\(time/ {n += $2} END {print n}' "$T/o")
+grep -qE "^\(all\) +$sum +[0-9]+h[0-9]+m +[0-9]+h?[0-9]+m" "$T/o" || { cat "$T/o"; fail "--presets: the (all) row is not the $sum cells of the presets, with times"; }
 "$P" sweep --preset quick --dry-run >"$T/o"
 head -1 "$T/o" | grep -q "^54 cells (shard 1/1)" || { head -3 "$T/o"; fail "quick is not 54 cells"; }
 # Shards split the grid exactly: 3 shards together are the whole grid, each cell once.
