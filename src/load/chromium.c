@@ -373,6 +373,8 @@ int pq_chromium_nav_dir(char *dir, size_t n, const char *const *parents, size_t 
 {
 	int rc = pq_diag_set(d, PQ_EINVAL, "client = chromium: no directory to make a profile in");
 	char tried[200] = "";
+	if (!n)
+		return rc;
 	for (size_t i = 0; i < np; i++) {
 		if ((size_t)snprintf(dir, n, "%s/pqtls-chromium-XXXXXX", parents[i]) >= n) {
 			rc = pq_diag_set(d, PQ_ERANGE, "client = chromium: a profile directory in %s: the path is longer than %zu bytes",

@@ -81,6 +81,7 @@ static void nav_dir(void **state)
 	assert_int_equal(pq_chromium_nav_dir(small, sizeof small, one, 1, &d), PQ_ERANGE);
 	assert_non_null(strstr(pq_diag_msg(&d), "longer than 23 bytes"));
 	assert_int_equal(pq_chromium_nav_dir(dir, sizeof dir, NULL, 0, &d), PQ_EINVAL);
+	assert_int_equal(pq_chromium_nav_dir(dir, 0, one, 1, &d), PQ_EINVAL); /* no room at all: nothing written */
 	pq_pki_dir_remove(base);
 }
 
