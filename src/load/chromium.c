@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -366,8 +367,19 @@ static void pipe_failed(pq_load_record *r, const pq_chromium_pipe *p)
 /* Where a navigation's directory goes, in order: a tmpfs, where the fresh profile's two
  * hundred files are written and removed without a journal (on this VM's ext4 /tmp their
  * removal took 0.2-0.5 s a navigation, against 2-3 ms on /dev/shm; the browser's start
- * no slower), else /tmp. */
-static const char *const nav_parents[] = {"/dev/shm", "/tmp"};
+ * no slower), when it has room for a profile and its NetLog (a few MB) beside the
+ * browser's own shared memory (a container's /dev/shm may be 64 MB); else /tmp. */
+#define SHM_MIN_FREE (256ull << 20)
+
+static size_t nav_parents(const char **p)
+{
+	struct statvfs v;
+	size_t n = 0;
+	if (statvfs("/dev/shm", &v) == 0 && (uint64_t)v.f_bavail * v.f_frsize >= SHM_MIN_FREE)
+		p[n++] = "/dev/shm";
+	p[n++] = "/tmp";
+	return n;
+}
 
 int pq_chromium_nav_dir(char *dir, size_t n, const char *const *parents, size_t np, pq_diag *d)
 {
@@ -398,7 +410,8 @@ int pq_chromium_navigate(const pq_chromium_nav *nav, pq_load_record *r, pq_diag 
 	size_t len = 0;
 	int status = 0, rc;
 	pq_chromium_pipe pipe = {0};
-	if ((rc = pq_chromium_nav_dir(dir, sizeof dir, nav_parents, sizeof nav_parents / sizeof nav_parents[0], d)) < 0)
+	const char *parents[2];
+	if ((rc = pq_chromium_nav_dir(dir, sizeof dir, parents, nav_parents(parents), d)) < 0)
 		return rc;
 	snprintf(prof, sizeof prof, "%s/profile", dir);
 	snprintf(log, sizeof log, "%s/netlog.json", dir);

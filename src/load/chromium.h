@@ -56,8 +56,8 @@ int pq_chromium_find(char *path, size_t n, pq_diag *d) PQ_MUST_USE;
 int pq_chromium_version(const char *exe, char *buf, size_t n, pq_diag *d) PQ_MUST_USE;
 int pq_chromium_navigate(const pq_chromium_nav *nav, pq_load_record *r, pq_diag *d) PQ_MUST_USE;
 /* A navigation's own directory (profile, NetLog, stderr), PARENT/pqtls-chromium-XXXXXX in
- * the first of the np parents that takes one (pq_chromium_navigate's: /dev/shm, then
- * /tmp). 0 with dir made; else a negative error naming every parent tried and why, dir
+ * the first of the np parents that takes one (pq_chromium_navigate's: /dev/shm when it
+ * has 256 MiB free, then /tmp). 0 with dir made; else a negative error naming every parent tried and why, dir
  * empty (PQ_ERANGE: a parent's path does not fit n). */
 int pq_chromium_nav_dir(char *dir, size_t n, const char *const *parents, size_t np, pq_diag *d) PQ_MUST_USE;
 
