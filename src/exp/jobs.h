@@ -35,6 +35,12 @@
  * response in bursts that need the server, the forwarder and the client at the same
  * moment, so neighbours' bursts meet (pq_exp_cell_scale_ns). */
 #define PQ_EXP_JOBS_SOLO_CPU_SHARE 0.05
+/* A lossy link's round trip as its connections see it on average: its RTT plus their
+ * expected retransmission stalls (the estimate's, pq_exp_cell_estimate_s) spread over
+ * the four round trips of a handshake, while the CPUs wait on the kernel's timers
+ * (pq_exp_cell_scale_ns). aws-lossy (35 ms, 3 % each way): 57 ms, 11 cells at once
+ * instead of 7. A link under PQ_EXP_JOBS_SOLO_RTT_NS stays alone, lossy or not. */
+#define PQ_EXP_JOBS_STALL_ROUNDS 4
 #define PQ_EXP_JOBS_AUTO 0
 
 /* "auto" (PQ_EXP_JOBS_AUTO) or a count 1..PQ_EXP_JOBS_MAX; `what` names the option. */

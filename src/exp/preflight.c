@@ -208,6 +208,12 @@ static unsigned conn_rounds(const pq_exp_point *p, const pq_link_config *lc, int
 /* A lost packet early in a connection costs a retransmission timeout (1 s before the
  * first RTT sample, 200 ms and more after), repeated ones back off: fitted to the loss
  * preset here (78.6 and 195.6 ms, 0-20 %: a handshake's added time within 15 %). */
+/* The loss a connection of p sees on average: a Gilbert link's mean, else both ways'. */
+static double point_loss(const pq_exp_point *p, const pq_link_config *lc)
+{
+	return p->gilbert ? p->loss : (lc->dir[PQ_DIR_C2S].loss.p + lc->dir[PQ_DIR_S2C].loss.p) / 2;
+}
+
 static double loss_s(double loss, double rtt)
 {
 	return loss * (2.5 + 6 * rtt) * (1 + 3 * loss);
@@ -230,7 +236,7 @@ static double conn_s(const pq_exp_point *p, const pq_link_config *lc, int resume
 {
 	const pq_dir_cfg *down = &lc->dir[PQ_DIR_S2C];
 	double rtt = (double)pq_link_config_rtt_ns(lc) / 1e9;
-	double loss = p->gilbert ? p->loss : (lc->dir[PQ_DIR_C2S].loss.p + down->loss.p) / 2;
+	double loss = point_loss(p, lc);
 	double wire;
 	unsigned resp_rounds, rounds = conn_rounds(p, lc, resumed, &resp_rounds, &wire);
 	double per = rounds * rtt + 0.004 + wire; /* the round trips; crypto; a slow link's wire */
@@ -287,7 +293,11 @@ int64_t pq_exp_cell_scale_ns(const pq_exp_grid *g, const pq_exp_cell *c)
 		return 0;
 	if (resp_cpu_share(&c->p, &lc) >= PQ_EXP_JOBS_SOLO_CPU_SHARE)
 		return 0;
-	return pq_exp_jobs_scale_ns(&lc);
+	int64_t scale = pq_exp_jobs_scale_ns(&lc);
+	if (scale < PQ_EXP_JOBS_SOLO_RTT_NS) /* alone by its round trip, lossy or not */
+		return scale;
+	double rtt = (double)pq_link_config_rtt_ns(&lc) / 1e9;
+	return scale + (int64_t)(loss_s(point_loss(&c->p, &lc), rtt) / PQ_EXP_JOBS_STALL_ROUNDS * 1e9);
 }
 
 /* Cell c's time alone and how many cells its class lets run at once (exp/jobs.h). */

@@ -212,7 +212,8 @@ double pq_exp_cell_work_s(const pq_exp_grid *g, const pq_exp_cell *c, unsigned j
  * 33 ms a MiB here) is PQ_EXP_JOBS_SOLO_CPU_SHARE of its connection's estimated time or
  * more counts as 0 too: on aws-fast (35 ms, 1 Gbit/s) the 512 KiB and 1 MiB cells, 3 to 4
  * at once, went over the host's budget 19 times in 24 (the client waited 3.9-4.7 ms for
- * a CPU in a median connection), alone once. */
+ * a CPU in a median connection), alone once. A lossy link's scale from 10 ms on grows by
+ * its connections' expected stalls (PQ_EXP_JOBS_STALL_ROUNDS). */
 int64_t pq_exp_cell_scale_ns(const pq_exp_grid *g, const pq_exp_cell *c);
 
 /* The CPU this machine spends moving a response's byte through a link of its own: the

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/clock.h"
+#include "exp/jobs.h"
 #include "exp/grid.h"
 #include "exp/preset.h"
 #include "exp/runner.h"
@@ -380,13 +381,27 @@ static void cell_scale(void **state)
 	assert_int_equal(pq_exp_cell_scale_ns(&g, &g.cells[0]), 0);
 	pq_exp_grid_dispose(&g);
 	/* 1 MiB at 200 ms is under 2 % of a connection's time, one at a time; four at once
-	 * (closed loop) or five a second (open loop, about 9 in flight) keep a CPU busy. */
-	static const char *const busy[][2] = {{"", "200"}, {"concurrency = 4\n", "0"}, {"open-loop-rate = 5\n", "0"}};
-	for (size_t i = 0; i < sizeof busy / sizeof busy[0]; i++) {
+	 * (closed loop) or five a second (open loop, about 9 in flight) keep a CPU busy. A
+	 * lossy link's scale grows by its connections' expected stalls over four round trips
+	 * (aws-lossy: 35 ms + 3 % x (2.5 s + 0.21 s) x 1.09 / 4 = 57 ms, 11 at once); a 1 ms
+	 * link stays alone whatever its loss. Milliseconds, within the estimate's rounding. */
+	static const char *const scales[][2] = {
+		{"rtt = 200ms\nresponse = 1048576\n", "200"},
+		{"rtt = 200ms\nresponse = 1048576\nconcurrency = 4\n", "0"},
+		{"rtt = 200ms\nresponse = 1048576\nopen-loop-rate = 5\n", "0"},
+		{"profile = aws-lossy\n", "57"},
+		{"rtt = 1ms\nloss = 20%\n", "1"},
+		{"rtt = 50ms\n", "50"},
+		{"rtt = 50ms\nloss = 20%\n", "274"},
+	};
+	for (size_t i = 0; i < sizeof scales / sizeof scales[0]; i++) {
 		char spec[160];
-		snprintf(spec, sizeof spec, "rtt = 200ms\nresponse = 1048576\nsig = ecdsa-p256\n%s", busy[i][0]);
+		snprintf(spec, sizeof spec, "%ssig = ecdsa-p256\n", scales[i][0]);
 		expand(spec, &g);
-		assert_int_equal(pq_exp_cell_scale_ns(&g, &g.cells[0]) / 1000000, atoi(busy[i][1]));
+		long long ms = pq_exp_cell_scale_ns(&g, &g.cells[0]) / 1000000, want = atoi(scales[i][1]);
+		assert_true(ms >= want - 1 && ms <= want);
+		if (want == 57)
+			assert_int_equal(pq_exp_jobs_limit(pq_exp_cell_scale_ns(&g, &g.cells[0]), 24), 11);
 		pq_exp_grid_dispose(&g);
 	}
 }
