@@ -32,7 +32,12 @@ echo "ok: initcwnd 10, 22, 46 set, read back and stored"
 # The grid points a busy machine disturbed by less than a fifth of the 50 ms round trip
 # (the endpoints' median waits for a CPU and the link's release lateness p99, as stored
 # per cell): the half-round-trip bound below cannot be crossed by the machine there.
-q "SELECT arm || '|' || chain_der_bytes FROM cell WHERE status = 'ok' AND
+# With each, the CPU a connection of the cell spent (client, server and forwarder, as
+# stored): a handshake cannot wait on the wire for less than the model says, but its own
+# CPU adds to it, a few ms on the normal build and tens under ASan (a 64 KiB chain there
+# took 0.55 round trips more in a calm cell).
+q "SELECT arm || '|' || chain_der_bytes || '|' || ((COALESCE(client_cpu_us, 0) + COALESCE(server_link_cpu_us, 0)) / connections)
+	FROM cell WHERE status = 'ok' AND
 	COALESCE(host_client_wait_p50_us, 0) + COALESCE(host_server_wait_p50_us, 0) + COALESCE(link_late_p99_us, 1e9) < 10000" \
 	>"$TMP/calm"
 python3 - "$TMP/csv/agreement.csv" "$TMP/calm" <<'PY' || fail "the round trips per window and chain"
@@ -40,8 +45,11 @@ import csv, sys
 want = {10: (2, 3, 3, 4), 22: (2, 2, 3, 3), 46: (2, 2, 2, 3)}
 sizes = (8192, 24576, 40960, 65536)
 rows = {(r["arm"], int(r["chain_der_bytes"])): r for r in csv.DictReader(open(sys.argv[1]))}
-calm = {tuple(l.strip().rsplit("|", 1)) for l in open(sys.argv[2]) if l.strip()}
-calm = {(a, int(b)) for a, b in calm}
+calm = {}
+for l in open(sys.argv[2]):
+    if l.strip():
+        a, b, cpu = l.strip().rsplit("|", 2)
+        calm[(a, int(b))] = float(cpu) / 50000  # the connection's CPU in round trips of 50 ms
 judged = 0
 for iw, rtts in want.items():
     for size, n in zip(sizes, rtts):
@@ -50,8 +58,9 @@ for iw, rtts in want.items():
         if ("initcwnd %d" % iw, size) not in calm or r["meas_handshake_rtts"] == "nan":
             continue  # disturbed by the machine even after measuring it again
         judged += 1
-        # measured: within half a round trip (the handshake's CPU time adds a few ms here)
-        assert abs(float(r["meas_handshake_rtts"]) - n) < 0.5, (iw, size, r)
+        # measured: within half a round trip of the model, plus at most the connection's own CPU
+        d = float(r["meas_handshake_rtts"]) - n
+        assert -0.5 < d < 0.5 + calm[("initcwnd %d" % iw, size)], (iw, size, r, calm[("initcwnd %d" % iw, size)])
 # Most must be judged, or the test would prove nothing.
 assert judged >= 6, "only %d of 12 grid points calm enough to judge" % judged
 print("judged %d of 12 grid points" % judged)
