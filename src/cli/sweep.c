@@ -47,8 +47,8 @@ static const pq_opt sweep_fixed[] = {
 	 "results database, default out/NAME/results.db (re-running the same command resumes it)", NULL, 0, 0},
 	{"shard", 0, PQ_OPT_STR, O(shard), "I/N", NULL, "run only shard I of N of the grid's cells (default: all)", NULL, 0, 0},
 	{"jobs", 'j', PQ_OPT_STR, O(jobs), "N", "auto",
-	 "measure up to N cells at once, each on a link of its own (1..64; auto: 12 per CPU, one at a time for a "
-	 "remote server); a cell under 10 ms RTT, a browser's, or one whose response keeps the CPUs busy (a "
+	 "measure up to N cells at once, each on a link of its own (1..64; auto: 12 per CPU, up to twice as many "
+	 "for cells whose connections wait out lost packets, one at a time for a remote server); a cell under 10 ms RTT, a browser's, or one whose response keeps the CPUs busy (a "
 	 "large response on a fast link, or many at once) runs alone, and fewer run at once while cells go over their "
 	 "budgets; what is stored does not depend on N", NULL, 0, 0},
 	{"no-check", 0, PQ_OPT_FLAG, O(no_check), NULL, NULL,
@@ -238,7 +238,7 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 	unsigned si = 1, sn = 1;
 	char out[512], cmdline[4096];
 	int rc = PQ_EXIT_FAIL, lrc;
-	unsigned jobs_asked = PQ_EXP_JOBS_AUTO, jobs = 1;
+	unsigned jobs_asked = PQ_EXP_JOBS_AUTO, jobs = 1, jobs_base = 1;
 	char jobs_why[400];
 	pq_cpus cpus;
 	pq_cpus_get(&cpus);
@@ -282,7 +282,7 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 	size_t whole = g.n;
 	pq_exp_grid_shard(&g, si, sn);
 	pq_exp_grid_order(&g);
-	jobs = pq_exp_jobs_choose(&g, jobs_asked, "--jobs", cpus.usable, g.n, jobs_why, sizeof jobs_why);
+	jobs = pq_exp_jobs_choose(&g, jobs_asked, "--jobs", cpus.usable, g.n, &jobs_base, jobs_why, sizeof jobs_why);
 	if (cpus.usable < cpus.online) { /* say why the machine's CPUs are not all counted */
 		size_t len = strlen(jobs_why);
 		char ct[200];
@@ -290,7 +290,7 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 		snprintf(jobs_why + len, sizeof jobs_why - len, "; this process may use %s", ct);
 	}
 	if (o->dry_run) {
-		pq_sweep_print_grid(&g, si, sn, jobs, jobs_why);
+		pq_sweep_print_grid(&g, si, sn, jobs, jobs_base, jobs_why);
 		rc = PQ_EXIT_OK;
 		goto out;
 	}
@@ -348,7 +348,7 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 		rc = pq_cli_fail(path_name, "%s", pq_diag_msg(&d));
 		goto out;
 	}
-	pq_sweep_bar b = {.est_s = pq_exp_estimate_s(&g, jobs), .t0 = pq_clock_now(&pq_clock_mono)};
+	pq_sweep_bar b = {.est_s = pq_exp_estimate_s(&g, jobs, jobs_base), .t0 = pq_clock_now(&pq_clock_mono)};
 	char t[32];
 	pq_sweep_fmt_eta(t, sizeof t, b.est_s);
 	if (!o->quiet)
@@ -386,7 +386,7 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 		fprintf(log, "pqtls sweep: %s; measuring without it\n", pq_diag_msg(&ad));
 	}
 	long long throttled0 = pq_cpus_throttled_ns(&cpus);
-	lrc = pq_exp_run_jobs(&g, &chains, st, &ro, jobs, &sum, &d);
+	lrc = pq_exp_run_jobs(&g, &chains, st, &ro, jobs, jobs_base, &sum, &d);
 	pq_awake_stop(&awake);
 	long long throttled1 = pq_cpus_throttled_ns(&cpus);
 	if (ro.progress)

@@ -29,7 +29,7 @@ typedef struct pq_sweep_bar {
 void pq_sweep_fmt_eta(char *buf, size_t n, double s);
 void pq_sweep_progress(void *arg, const pq_exp_progress *p);
 int pq_sweep_list_presets(unsigned jobs);
-void pq_sweep_print_grid(const pq_exp_grid *g, unsigned si, unsigned sn, unsigned jobs, const char *why);
+void pq_sweep_print_grid(const pq_exp_grid *g, unsigned si, unsigned sn, unsigned jobs, unsigned base, const char *why);
 int pq_sweep_own_session(int nice, const char *out, int *code);
 
 #endif

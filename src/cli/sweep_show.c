@@ -47,8 +47,8 @@ int pq_sweep_list_presets(unsigned jobs)
 		if (pq_exp_spec_parse(&s, p->name, p->text, &d) == 0 && pq_exp_grid_expand(&s, &g, &d) == 0) {
 			n = g.n;
 			pq_exp_grid_order(&g);
-			double es = pq_exp_estimate_s(&g, 1);
-			double ej = pq_exp_estimate_s(&g, pq_exp_jobs_choose(&g, jobs, "--jobs", pq_proc_ncpu(), g.n, why, sizeof why));
+			unsigned base, j = pq_exp_jobs_choose(&g, jobs, "--jobs", pq_proc_ncpu(), g.n, &base, why, sizeof why);
+			double es = pq_exp_estimate_s(&g, 1, 1), ej = pq_exp_estimate_s(&g, j, base);
 			pq_sweep_fmt_eta(t, sizeof t, es);
 			pq_sweep_fmt_eta(tj, sizeof tj, ej);
 			all_n += n, all_s += es, all_j += ej;
@@ -70,10 +70,10 @@ int pq_sweep_list_presets(unsigned jobs)
 	return PQ_EXIT_OK;
 }
 
-void pq_sweep_print_grid(const pq_exp_grid *g, unsigned si, unsigned sn, unsigned jobs, const char *why)
+void pq_sweep_print_grid(const pq_exp_grid *g, unsigned si, unsigned sn, unsigned jobs, unsigned base, const char *why)
 {
 	char t[32];
-	pq_sweep_fmt_eta(t, sizeof t, pq_exp_estimate_s(g, jobs));
+	pq_sweep_fmt_eta(t, sizeof t, pq_exp_estimate_s(g, jobs, base));
 	printf("%zu cells (shard %u/%u), about %s here with up to %u at once (%s)\n", g->n, si, sn, t, jobs, why);
 	for (size_t i = 0; i < g->n; i++) {
 		char text[2048];

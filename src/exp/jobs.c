@@ -49,6 +49,7 @@ typedef struct disp {
 	pq_exp_jobs_caps caps;
 	size_t cap_shown;      /* the cap of the class last dispatched, for the progress line */
 	double cpu_budget;     /* CPUs the cells in flight may use together */
+	unsigned base;         /* cells at once for a cell that does not stall (pq_exp_jobs_choose) */
 	struct { const char *link_key; double share; } *cpu; /* learnt per link */
 	double cpu_per_conn_s; /* the most CPU per connection a cell used, -1 none ended yet */
 	double *est_s;         /* per grid cell: its estimated time alone (pq_exp_cell_estimate_s) */
@@ -175,7 +176,8 @@ static void dispatch(disp *D)
 		size_t ci = D->nagain ? D->again[D->nagain - 1] : D->todo[D->next];
 		const pq_exp_cell *c = &D->g->cells[ci];
 		int64_t scale = pq_exp_cell_scale_ns(D->g, c);
-		size_t n = 0, lim = pq_exp_jobs_limit(scale, D->caps.max), cap = pq_exp_jobs_caps_of(&D->caps, lim);
+		size_t n = 0, lim = pq_exp_cell_limit(D->g, c, (unsigned)D->caps.max, D->base),
+		       cap = pq_exp_jobs_caps_of(&D->caps, lim);
 		double used = 0, share = share_of(D, c);
 		for (size_t i = 0; i < D->nw; i++)
 			if (D->w[i].busy >= 0) {
@@ -411,8 +413,8 @@ static int order_todo(disp *D, unsigned jobs)
 	for (size_t i = 0; i < g->n; i++) {
 		key[i] = g->cells[i].link_key;
 		D->est_s[i] = pq_exp_cell_estimate_s(&g->cells[i].p);
-		D->work_s[i] = pq_exp_cell_work_s(g, &g->cells[i], jobs);
-		lim[i] = pq_exp_jobs_limit(pq_exp_cell_scale_ns(g, &g->cells[i]), jobs);
+		D->work_s[i] = pq_exp_cell_work_s(g, &g->cells[i], jobs, D->base);
+		lim[i] = pq_exp_cell_limit(g, &g->cells[i], jobs, D->base);
 	}
 	for (size_t i = 0; i < D->ntodo; i++)
 		D->pr.work_total += D->work_s[D->todo[i]];
@@ -481,7 +483,7 @@ static int precheck(disp *D, const pq_exp_chains *chains, pq_store *st, pq_exp_r
 }
 
 int pq_exp_run_jobs(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store *st, const pq_exp_run_opts *o,
-		    unsigned jobs, pq_exp_run_summary *sum, pq_diag *d)
+		    unsigned jobs, unsigned base, pq_exp_run_summary *sum, pq_diag *d)
 {
 	if (jobs <= 1)
 		return pq_exp_run(g, chains, st, o, sum, d);
@@ -491,6 +493,7 @@ int pq_exp_run_jobs(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store 
 	pq_exp_prechecked *pre = NULL;
 	pq_fwd_spin_pool *pool = NULL;
 	disp D = {.g = g, .o = &jo, .d = d, .t0 = pq_clock_now(&pq_clock_mono), .pr = {.total = g->n},
+		  .base = base && base < jobs ? base : jobs,
 		  .cpu_budget = PQ_EXP_JOBS_CPU_BUDGET * (double)(o->cpus ? o->cpus->usable : pq_proc_ncpu()),
 		  .cpu_per_conn_s = -1};
 	pq_exp_run_summary_init(sum);

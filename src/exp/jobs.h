@@ -41,6 +41,14 @@
  * (pq_exp_cell_scale_ns). aws-lossy (35 ms, 3 % each way): 57 ms, 11 cells at once
  * instead of 7. A link under PQ_EXP_JOBS_SOLO_RTT_NS stays alone, lossy or not. */
 #define PQ_EXP_JOBS_STALL_ROUNDS 4
+/* A cell whose connections stall keeps the CPUs busy for a smaller share of its time than
+ * one whose scale is its link's alone, so auto's count (PQ_EXP_JOBS_PER_CPU per CPU)
+ * grows for it by the same factor, its scale over its link's, up to this many times
+ * (pq_exp_cell_limit): the loss preset's 20 % links take 48 at once instead of 24. Its
+ * cells' waits left room (the endpoints' median wait at most 1.7 ms a connection in the
+ * full run at 24 at once, against budgets of 7.9 and 19.6 ms). A count given (--jobs N)
+ * is the most at once for every cell. */
+#define PQ_EXP_JOBS_STALL_MAX 2
 #define PQ_EXP_JOBS_AUTO 0
 
 /* "auto" (PQ_EXP_JOBS_AUTO) or a count 1..PQ_EXP_JOBS_MAX; `what` names the option. */
@@ -58,10 +66,12 @@ int64_t pq_exp_jobs_scale_ns(const struct pq_link_config *lc);
 
 /* The concurrency for `asked` (PQ_EXP_JOBS_AUTO or a count) on this grid and machine, with
  * the reason in why: a remote server is measured one cell at a time unless asked
- * otherwise; auto is PQ_EXP_JOBS_PER_CPU per CPU; never more than the cells to measure.
- * `what` is the caller's name for the count's input, used in why. */
+ * otherwise; auto is PQ_EXP_JOBS_PER_CPU per CPU, in *base, and as many as the grid's
+ * stalling cells take beyond it (pq_exp_cell_limit) in the count returned; a count asked
+ * for is both; never more than the cells to measure. `what` is the caller's name for the
+ * count's input, used in why. */
 unsigned pq_exp_jobs_choose(const pq_exp_grid *g, unsigned asked, const char *what, unsigned ncpu, size_t ncells,
-			    char *why, size_t n);
+			    unsigned *base, char *why, size_t n);
 
 /* A cap on cells at once: lowered by one when a cell comes back marked
  * (at most once per `cap` cells finished, so one noisy moment counts once) while the
@@ -157,10 +167,11 @@ double pq_exp_jobs_play(const size_t *order, size_t n, const double *est_s, cons
 int pq_exp_jobs_order_played(size_t *todo, size_t n, const char *const *link_key, const double *est_s,
 			     const size_t *lim, unsigned jobs, double *played) PQ_MUST_USE;
 
-/* Measures the grid with up to `jobs` cells at once (1: pq_exp_run). st is the owner's
+/* Measures the grid with up to `jobs` cells at once, `base` for a cell that does not stall
+ * (pq_exp_jobs_choose; 1: pq_exp_run). st is the owner's
  * store; each worker attaches its own connection. Stops dispatching on o->stop (the cells
  * in flight finish) or on a worker's error (returned, the others' cells kept). */
 int pq_exp_run_jobs(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store *st, const pq_exp_run_opts *o,
-		    unsigned jobs, pq_exp_run_summary *sum, pq_diag *d) PQ_MUST_USE;
+		    unsigned jobs, unsigned base, pq_exp_run_summary *sum, pq_diag *d) PQ_MUST_USE;
 
 #endif

@@ -53,23 +53,32 @@ int64_t pq_exp_jobs_scale_ns(const pq_link_config *lc)
 }
 
 unsigned pq_exp_jobs_choose(const pq_exp_grid *g, unsigned asked, const char *what, unsigned ncpu, size_t ncells,
-			    char *why, size_t n)
+			    unsigned *base, char *why, size_t n)
 {
 	unsigned j = asked;
 	if (ncpu < 1)
 		ncpu = 1;
+	*base = 1;
 	if (asked == PQ_EXP_JOBS_AUTO && g->server[0]) {
 		snprintf(why, n, "one cell at a time: the server is remote, its path and host are shared by every cell "
 				 "(%s N measures N at once anyway)", what);
 		return 1;
 	}
 	if (asked == PQ_EXP_JOBS_AUTO) {
-		j = PQ_EXP_JOBS_PER_CPU * ncpu;
-		if (j > PQ_EXP_JOBS_MAX)
-			j = PQ_EXP_JOBS_MAX;
+		unsigned b = PQ_EXP_JOBS_PER_CPU * ncpu > PQ_EXP_JOBS_MAX ? PQ_EXP_JOBS_MAX : PQ_EXP_JOBS_PER_CPU * ncpu;
+		j = b;
+		for (size_t i = 0; i < g->n; i++) { /* the stalling cells' own counts beyond it */
+			size_t l = pq_exp_cell_limit(g, &g->cells[i], PQ_EXP_JOBS_MAX, b);
+			j = l > j ? (unsigned)l : j;
+		}
+		*base = b;
 		snprintf(why, n, "auto: %u per CPU on %u CPU%s; fewer at small RTTs", PQ_EXP_JOBS_PER_CPU, ncpu, ncpu == 1 ? "" : "s");
+		size_t len = strlen(why);
+		if (j > b && len < n)
+			snprintf(why + len, n - len, ", up to %u for cells that wait out lost packets", j);
 	} else {
 		snprintf(why, n, "%s %u", what, asked);
+		*base = j;
 	}
 	if (ncells < j) {
 		j = ncells ? (unsigned)ncells : 1;
@@ -77,6 +86,7 @@ unsigned pq_exp_jobs_choose(const pq_exp_grid *g, unsigned asked, const char *wh
 		if (len < n)
 			snprintf(why + len, n - len, "; %zu cell%s to measure", ncells, ncells == 1 ? "" : "s");
 	}
+	*base = *base < j ? *base : j;
 	return j;
 }
 

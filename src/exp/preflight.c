@@ -286,37 +286,59 @@ static double resp_cpu_share(const pq_exp_point *p, const pq_link_config *lc)
 	return conn > 0 ? (double)p->response_bytes * PQ_EXP_CPU_S_PER_BYTE * in_flight(p, conn) / conn : 0;
 }
 
-int64_t pq_exp_cell_scale_ns(const pq_exp_grid *g, const pq_exp_cell *c)
+/* Cell c's time scale (pq_exp_cell_scale_ns) and in *link_ns its link's alone, before its
+ * connections' stalls. */
+static int64_t cell_scales(const pq_exp_grid *g, const pq_exp_cell *c, int64_t *link_ns)
 {
 	pq_link_config lc;
+	*link_ns = 0;
 	if (g->server[0] || c->p.browser || pq_exp_point_link(&c->p, g->seed, c->arm_where, &lc, NULL) < 0)
 		return 0;
 	if (resp_cpu_share(&c->p, &lc) >= PQ_EXP_JOBS_SOLO_CPU_SHARE)
 		return 0;
 	int64_t scale = pq_exp_jobs_scale_ns(&lc);
+	*link_ns = scale;
 	if (scale < PQ_EXP_JOBS_SOLO_RTT_NS) /* alone by its round trip, lossy or not */
 		return scale;
 	double rtt = (double)pq_link_config_rtt_ns(&lc) / 1e9;
 	return scale + (int64_t)(loss_s(point_loss(&c->p, &lc), rtt) / PQ_EXP_JOBS_STALL_ROUNDS * 1e9);
 }
 
+int64_t pq_exp_cell_scale_ns(const pq_exp_grid *g, const pq_exp_cell *c)
+{
+	int64_t link;
+	return cell_scales(g, c, &link);
+}
+
+size_t pq_exp_cell_limit(const pq_exp_grid *g, const pq_exp_cell *c, unsigned jobs, unsigned base)
+{
+	int64_t link, scale = cell_scales(g, c, &link);
+	size_t max = jobs ? jobs : 1, cap = base && base < max ? base : max;
+	if (cap < max && link > 0 && scale > link) { /* stalls: the cap grows by as much */
+		double k = (double)cap * (double)scale / (double)link, top = (double)cap * PQ_EXP_JOBS_STALL_MAX;
+		k = k < top ? k : top;
+		cap = k >= (double)max ? max : (size_t)k;
+	}
+	return pq_exp_jobs_limit(scale, cap);
+}
+
 /* Cell c's time alone and how many cells its class lets run at once (exp/jobs.h). */
-static double cell_est(const pq_exp_grid *g, const pq_exp_cell *c, unsigned jobs, size_t *lim)
+static double cell_est(const pq_exp_grid *g, const pq_exp_cell *c, unsigned jobs, unsigned base, size_t *lim)
 {
 	pq_link_config lc;
 	cell_link(&c->p, &lc);
-	*lim = pq_exp_jobs_limit(pq_exp_cell_scale_ns(g, c), jobs ? jobs : 1);
+	*lim = pq_exp_cell_limit(g, c, jobs, base);
 	return cell_s(&c->p, &lc);
 }
 
-double pq_exp_cell_work_s(const pq_exp_grid *g, const pq_exp_cell *c, unsigned jobs)
+double pq_exp_cell_work_s(const pq_exp_grid *g, const pq_exp_cell *c, unsigned jobs, unsigned base)
 {
 	size_t lim;
-	double s = cell_est(g, c, jobs, &lim);
+	double s = cell_est(g, c, jobs, base, &lim);
 	return s / (double)lim;
 }
 
-double pq_exp_estimate_s(const pq_exp_grid *g, unsigned jobs)
+double pq_exp_estimate_s(const pq_exp_grid *g, unsigned jobs, unsigned base)
 {
 	size_t n = g->n, *lim = calloc(n ? n : 1, sizeof *lim), *order = calloc(n ? n : 1, sizeof *order);
 	double s = 0, links = 0, longest = 0, played = -1, *est = calloc(n ? n : 1, sizeof *est);
@@ -328,7 +350,7 @@ double pq_exp_estimate_s(const pq_exp_grid *g, unsigned jobs)
 			last = g->cells[i].link_key;
 		}
 		size_t l;
-		double cell = cell_est(g, &g->cells[i], jobs, &l);
+		double cell = cell_est(g, &g->cells[i], jobs, base, &l);
 		longest = cell > longest ? cell : longest;
 		s += cell / (double)l;
 		if (est && lim && order && keys) {

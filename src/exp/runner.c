@@ -541,7 +541,7 @@ int pq_exp_run(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store *st, 
 	pq_exp_runner *R = NULL;
 	pq_exp_run_summary_init(sum);
 	for (size_t i = 0; i < g->n; i++)
-		pr.work_total += pq_exp_cell_work_s(g, &g->cells[i], 1);
+		pr.work_total += pq_exp_cell_work_s(g, &g->cells[i], 1, 1);
 	int rc = pq_exp_runner_new(g, chains, st, o, &pr, sum, &R, d);
 	for (size_t i = 0; i < g->n && rc == 0; i++) {
 		const pq_exp_cell *c = &g->cells[i];
@@ -554,7 +554,7 @@ int pq_exp_run(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store *st, 
 			rc = done;
 			break;
 		}
-		double work = pq_exp_cell_work_s(g, c, 1);
+		double work = pq_exp_cell_work_s(g, c, 1, 1);
 		if (done) {
 			sum->cells_skipped++;
 			pr.skipped++;

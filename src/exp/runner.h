@@ -192,9 +192,10 @@ void pq_exp_runner_at_once(pq_exp_runner *R, int n);
 int pq_exp_runner_free(pq_exp_runner *R, pq_diag *d);
 
 /* Estimated seconds the grid takes here (links, checks, handshakes and transfers) with up
- * to `jobs` cells at once (exp/jobs.h: each cell with as many as its RTT allows); for the
+ * to `jobs` cells at once, `base` for a cell whose connections do not stall (exp/jobs.h,
+ * pq_exp_jobs_choose; each cell with as many as pq_exp_cell_limit allows); for the
  * sweep's lists of presets and of cells and its progress line before the first cell ends. */
-double pq_exp_estimate_s(const pq_exp_grid *g, unsigned jobs);
+double pq_exp_estimate_s(const pq_exp_grid *g, unsigned jobs, unsigned base);
 /* Estimated seconds one cell of point p takes alone (its connections, their round trips,
  * transfers and losses); what pq_exp_estimate_s adds up, and what the cells-at-once
  * dispatcher orders its link groups by (exp/jobs.h, pq_exp_jobs_order). */
@@ -202,7 +203,7 @@ double pq_exp_cell_estimate_s(const pq_exp_point *p);
 /* Cell c's share of the sweep's time at up to `jobs` at once: its estimate alone over the
  * cells its class lets run together (exp/jobs.h; 1 for a browser's or a remote server's
  * cells). The progress line's ETA weighs the cells measured by it (pq_exp_progress). */
-double pq_exp_cell_work_s(const pq_exp_grid *g, const pq_exp_cell *c, unsigned jobs);
+double pq_exp_cell_work_s(const pq_exp_grid *g, const pq_exp_cell *c, unsigned jobs, unsigned base);
 /* The time scale of cell c's link as it will be brought up (exp/jobs.h,
  * pq_exp_jobs_scale_ns; a profile's too). A remote server's cell counts as 0 (alone: its
  * path is not ours to share out), and so does a cell whose client is a browser: a cold
@@ -215,6 +216,11 @@ double pq_exp_cell_work_s(const pq_exp_grid *g, const pq_exp_cell *c, unsigned j
  * a CPU in a median connection), alone once. A lossy link's scale from 10 ms on grows by
  * its connections' expected stalls (PQ_EXP_JOBS_STALL_ROUNDS). */
 int64_t pq_exp_cell_scale_ns(const pq_exp_grid *g, const pq_exp_cell *c);
+/* How many cells may be in flight while c is, itself included (exp/jobs.h): one per
+ * PQ_EXP_JOBS_RTT_PER_JOB_NS of its time scale, at most `base` (auto's per-CPU count, or
+ * the count asked for), for a cell whose connections stall more by as many times as
+ * their stalls lengthen its scale (PQ_EXP_JOBS_STALL_MAX times at most), never over `jobs`. */
+size_t pq_exp_cell_limit(const pq_exp_grid *g, const pq_exp_cell *c, unsigned jobs, unsigned base);
 
 /* The CPU this machine spends moving a response's byte through a link of its own: the
  * server's writes, the forwarder's copies and the client's reads. Measured on aws-fast

@@ -247,7 +247,7 @@ static void presets_expand(void **state)
 		expand(p->text, &g);
 		assert_true(g.n > 0);
 		pq_exp_grid_order(&g);
-		assert_true(pq_exp_estimate_s(&g, 1) > 0);
+		assert_true(pq_exp_estimate_s(&g, 1, 1) > 0);
 		/* every chain a preset asks for is one the factory accepts (no keys made here) */
 		for (size_t i = 0; i < g.n; i++) {
 			pq_chain_spec cs;
@@ -404,6 +404,37 @@ static void cell_scale(void **state)
 			assert_int_equal(pq_exp_jobs_limit(pq_exp_cell_scale_ns(&g, &g.cells[0]), 24), 11);
 		pq_exp_grid_dispose(&g);
 	}
+	/* A cell whose connections stall takes more at once than auto's per-CPU count (base) by
+	 * as many times as its stalls lengthen its scale, twice at most (195.6 ms at 20 %: 490
+	 * ms, 2.5 times; at 5 %: 248 ms, 1.27 times, 30); never more than jobs; a count asked
+	 * for (base = jobs) holds every cell, and a lossless 200 ms cell stays at base. */
+	static const struct {
+		const char *spec;
+		unsigned jobs, base;
+		size_t want;
+	} lims[] = {
+		{"rtt = 195.6ms\nloss = 20%\n", 64, 24, 48}, {"rtt = 195.6ms\nloss = 20%\n", 40, 24, 40},
+		{"rtt = 195.6ms\nloss = 20%\n", 24, 24, 24}, {"rtt = 195.6ms\nloss = 5%\n", 64, 24, 30},
+		{"rtt = 200ms\n", 64, 24, 24},		     {"profile = aws-lossy\n", 64, 24, 11},
+		{"rtt = 1ms\nloss = 20%\n", 64, 24, 1},
+	};
+	for (size_t i = 0; i < sizeof lims / sizeof lims[0]; i++) {
+		char spec[160];
+		snprintf(spec, sizeof spec, "%ssig = ecdsa-p256\n", lims[i].spec);
+		expand(spec, &g);
+		assert_int_equal(pq_exp_cell_limit(&g, &g.cells[0], lims[i].jobs, lims[i].base), lims[i].want);
+		pq_exp_grid_dispose(&g);
+	}
+	/* auto on two CPUs: 24 for a cell that does not stall, as many as the stalling ones take */
+	char why[200];
+	unsigned base = 0;
+	expand("rtt = 195.6ms\nloss = 0%, 20%\nsig = ecdsa-p256\n", &g);
+	assert_int_equal(pq_exp_jobs_choose(&g, PQ_EXP_JOBS_AUTO, "--jobs", 2, 100, &base, why, sizeof why), 48);
+	assert_int_equal(base, 24);
+	assert_non_null(strstr(why, "up to 48 for cells that wait out lost packets"));
+	assert_int_equal(pq_exp_jobs_choose(&g, 30, "--jobs", 2, 100, &base, why, sizeof why), 30);
+	assert_int_equal(base, 30);
+	pq_exp_grid_dispose(&g);
 }
 
 /* client = pqtls, chromium: two cells per point on one link, pqtls's keyed as before the

@@ -86,19 +86,28 @@ static void choose(void **state)
 	pq_exp_grid g;
 	memset(&g, 0, sizeof g);
 	char why[200];
-	assert_int_equal(pq_exp_jobs_choose(&g, PQ_EXP_JOBS_AUTO, "--jobs", 2, 100, why, sizeof why), 2 * PQ_EXP_JOBS_PER_CPU);
+	unsigned base = 99;
+	assert_int_equal(pq_exp_jobs_choose(&g, PQ_EXP_JOBS_AUTO, "--jobs", 2, 100, &base, why, sizeof why),
+			 2 * PQ_EXP_JOBS_PER_CPU);
+	assert_int_equal(base, 2 * PQ_EXP_JOBS_PER_CPU);
 	assert_non_null(strstr(why, "auto"));
-	assert_int_equal(pq_exp_jobs_choose(&g, PQ_EXP_JOBS_AUTO, "--jobs", 64, 1000, why, sizeof why), PQ_EXP_JOBS_MAX);
-	assert_int_equal(pq_exp_jobs_choose(&g, 8, "--jobs", 2, 100, why, sizeof why), 8);
+	assert_null(strstr(why, "lost packets")); /* no cell stalls */
+	assert_int_equal(pq_exp_jobs_choose(&g, PQ_EXP_JOBS_AUTO, "--jobs", 64, 1000, &base, why, sizeof why),
+			 PQ_EXP_JOBS_MAX);
+	assert_int_equal(base, PQ_EXP_JOBS_MAX);
+	assert_int_equal(pq_exp_jobs_choose(&g, 8, "--jobs", 2, 100, &base, why, sizeof why), 8);
+	assert_int_equal(base, 8); /* a count asked for is every cell's */
 	/* never more than the cells */
-	assert_int_equal(pq_exp_jobs_choose(&g, 8, "--jobs", 2, 3, why, sizeof why), 3);
+	assert_int_equal(pq_exp_jobs_choose(&g, 8, "--jobs", 2, 3, &base, why, sizeof why), 3);
+	assert_int_equal(base, 3);
 	assert_non_null(strstr(why, "3 cells to measure"));
-	assert_int_equal(pq_exp_jobs_choose(&g, 8, "--jobs", 2, 0, why, sizeof why), 1);
+	assert_int_equal(pq_exp_jobs_choose(&g, 8, "--jobs", 2, 0, &base, why, sizeof why), 1);
 	/* a remote server: one at a time unless asked, with the reason */
 	strcpy(g.server, "example.test:443");
-	assert_int_equal(pq_exp_jobs_choose(&g, PQ_EXP_JOBS_AUTO, "--jobs", 2, 100, why, sizeof why), 1);
+	assert_int_equal(pq_exp_jobs_choose(&g, PQ_EXP_JOBS_AUTO, "--jobs", 2, 100, &base, why, sizeof why), 1);
+	assert_int_equal(base, 1);
 	assert_non_null(strstr(why, "remote"));
-	assert_int_equal(pq_exp_jobs_choose(&g, 4, "--jobs", 2, 100, why, sizeof why), 4);
+	assert_int_equal(pq_exp_jobs_choose(&g, 4, "--jobs", 2, 100, &base, why, sizeof why), 4);
 }
 
 static void may_start(void **state)

@@ -67,21 +67,21 @@ static void estimate(void **state)
 	ts_grid("rtt = 50ms\n", &g1);
 	ts_grid("rtt = 50ms\nsig = ecdsa-p256,ml-dsa-44,ml-dsa-65,ml-dsa-87\n", &g4);
 	ts_grid("rtt = 50ms\nresume = 100%\nconcurrency = 4\n", &r);
-	double one = pq_exp_estimate_s(&g1, 1), four = pq_exp_estimate_s(&g4, 1), four_at_once = pq_exp_estimate_s(&g4, 4);
+	double one = pq_exp_estimate_s(&g1, 1, 1), four = pq_exp_estimate_s(&g4, 1, 1), four_at_once = pq_exp_estimate_s(&g4, 4, 4);
 	assert_true(one > 0);
 	assert_true(four > one);
 	assert_true(four_at_once < four);
 	/* resumption with no warm-up given warms up with the concurrency (4 full handshakes
 	 * first); more warm-ups take longer */
-	assert_true(pq_exp_estimate_s(&r, 1) > 0);
+	assert_true(pq_exp_estimate_s(&r, 1, 1) > 0);
 	pq_exp_grid c4, w8;
 	ts_grid("rtt = 50ms\nconcurrency = 4\n", &c4);
 	ts_grid("rtt = 50ms\nresume = 100%\nconcurrency = 4\nwarmup = 8\n", &w8);
-	assert_true(pq_exp_estimate_s(&w8, 1) > pq_exp_estimate_s(&r, 1));
+	assert_true(pq_exp_estimate_s(&w8, 1, 1) > pq_exp_estimate_s(&r, 1, 1));
 	/* a resumed handshake sends no certificates: the default ML-DSA-65 chain (about 16 kB
 	 * with its CertificateVerify) needs a second round of the initial window, a resumed
 	 * flight does not, so 20 resumed connections beat 20 full ones despite the warm-ups */
-	assert_true(pq_exp_estimate_s(&r, 1) < pq_exp_estimate_s(&c4, 1));
+	assert_true(pq_exp_estimate_s(&r, 1, 1) < pq_exp_estimate_s(&c4, 1, 1));
 	pq_exp_grid_dispose(&w8);
 	/* however many at once, a sweep takes at least its longest cell (and its link) */
 	pq_exp_grid l;
@@ -90,8 +90,8 @@ static void estimate(void **state)
 	for (size_t i = 1; i < l.n; i++)
 		longest = pq_exp_cell_estimate_s(&l.cells[i].p) > longest ? pq_exp_cell_estimate_s(&l.cells[i].p) : longest;
 	assert_true(longest > 200 * 0.6); /* 200 handshakes of three round trips, and then some */
-	assert_true(pq_exp_estimate_s(&l, 24) >= longest);
-	assert_true(pq_exp_estimate_s(&l, 24) < pq_exp_estimate_s(&l, 1));
+	assert_true(pq_exp_estimate_s(&l, 24, 24) >= longest);
+	assert_true(pq_exp_estimate_s(&l, 24, 24) < pq_exp_estimate_s(&l, 1, 1));
 	/* a browser starts for each navigation (about 2.5 s here), a warm one navigates twice;
 	 * browser cells run alone, so at once or not they add up */
 	pq_exp_grid b;
@@ -185,9 +185,9 @@ static void estimate_plays_classes(void **state)
 	ts_grid("rtt = 10ms\npad-chain-to = 4KiB..40KiB step 4KiB\n", &a);
 	ts_grid("rtt = 200ms\npad-chain-to = 4KiB..40KiB step 4KiB\n", &b);
 	ts_grid("rtt = 10ms, 200ms\npad-chain-to = 4KiB..40KiB step 4KiB\n", &both);
-	double ea = pq_exp_estimate_s(&a, 24), eb = pq_exp_estimate_s(&b, 24), e = pq_exp_estimate_s(&both, 24);
+	double ea = pq_exp_estimate_s(&a, 24, 24), eb = pq_exp_estimate_s(&b, 24, 24), e = pq_exp_estimate_s(&both, 24, 24);
 	assert_true(e > 0.9 * (ea + eb));
-	assert_true(e < pq_exp_estimate_s(&both, 1));
+	assert_true(e < pq_exp_estimate_s(&both, 1, 1));
 	/* the 200 ms cells: ten of about 6 s, all at once: about one cell's time */
 	double cell = pq_exp_cell_estimate_s(&b.cells[0].p);
 	assert_true(eb < 2.5 * cell + 3 + 1);
