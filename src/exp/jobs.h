@@ -45,7 +45,7 @@
  * one whose scale is its link's alone, so auto's count (PQ_EXP_JOBS_PER_CPU per CPU)
  * grows for it by the same factor, its scale over its link's, up to this many times
  * (pq_exp_cell_limit): the loss preset's 20 % links take 48 at once instead of 24. Its
- * cells' waits left room (the endpoints' median wait at most 1.7 ms a connection in the
+ * cells' waits left room (the endpoints' median wait at most 2.1 ms a connection in the
  * full run at 24 at once, against budgets of 7.9 and 19.6 ms). A count given (--jobs N)
  * is the most at once for every cell. */
 #define PQ_EXP_JOBS_STALL_MAX 2
