@@ -48,9 +48,10 @@ static const pq_opt sweep_fixed[] = {
 	{"shard", 0, PQ_OPT_STR, O(shard), "I/N", NULL, "run only shard I of N of the grid's cells (default: all)", NULL, 0, 0},
 	{"jobs", 'j', PQ_OPT_STR, O(jobs), "N", "auto",
 	 "measure up to N cells at once, each on a link of its own (1..64; auto: 12 per CPU, up to twice as many "
-	 "for cells whose connections wait out lost packets, one at a time for a remote server); a cell under 10 ms RTT, a browser's, or one whose response keeps the CPUs busy (a "
-	 "large response on a fast link, or many at once) runs alone, and fewer run at once while cells go over their "
-	 "budgets; what is stored does not depend on N", NULL, 0, 0},
+	 "for cells whose connections wait out lost packets, one at a time for a remote server); a cell under "
+	 "10 ms RTT, a browser's, or one whose response keeps the CPUs busy (a large response on a fast link, or "
+	 "many at once) runs alone, and fewer run at once while cells go over their budgets; what is stored does "
+	 "not depend on N", NULL, 0, 0},
 	{"no-check", 0, PQ_OPT_FLAG, O(no_check), NULL, NULL,
 	 "skip the links' self-checks (each cell's link and host fidelity is still measured and stored)", NULL, 0, 0},
 	{"strict", 0, PQ_OPT_FLAG, O(strict), NULL, NULL,

@@ -175,8 +175,8 @@ static void dispatch(disp *D)
 	while (!D->stopping && pending(D)) {
 		size_t ci = D->nagain ? D->again[D->nagain - 1] : D->todo[D->next];
 		const pq_exp_cell *c = &D->g->cells[ci];
-		int64_t scale = pq_exp_cell_scale_ns(D->g, c);
-		size_t n = 0, lim = pq_exp_cell_limit(D->g, c, (unsigned)D->caps.max, D->base),
+		int64_t scale;
+		size_t n = 0, lim = pq_exp_cell_limit(D->g, c, (unsigned)D->caps.max, D->base, &scale),
 		       cap = pq_exp_jobs_caps_of(&D->caps, lim);
 		double used = 0, share = share_of(D, c);
 		for (size_t i = 0; i < D->nw; i++)
@@ -414,7 +414,7 @@ static int order_todo(disp *D, unsigned jobs)
 		key[i] = g->cells[i].link_key;
 		D->est_s[i] = pq_exp_cell_estimate_s(&g->cells[i].p);
 		D->work_s[i] = pq_exp_cell_work_s(g, &g->cells[i], jobs, D->base);
-		lim[i] = pq_exp_cell_limit(g, &g->cells[i], jobs, D->base);
+		lim[i] = pq_exp_cell_limit(g, &g->cells[i], jobs, D->base, NULL);
 	}
 	for (size_t i = 0; i < D->ntodo; i++)
 		D->pr.work_total += D->work_s[D->todo[i]];
@@ -493,7 +493,7 @@ int pq_exp_run_jobs(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store 
 	pq_exp_prechecked *pre = NULL;
 	pq_fwd_spin_pool *pool = NULL;
 	disp D = {.g = g, .o = &jo, .d = d, .t0 = pq_clock_now(&pq_clock_mono), .pr = {.total = g->n},
-		  .base = base && base < jobs ? base : jobs,
+		  .base = base,
 		  .cpu_budget = PQ_EXP_JOBS_CPU_BUDGET * (double)(o->cpus ? o->cpus->usable : pq_proc_ncpu()),
 		  .cpu_per_conn_s = -1};
 	pq_exp_run_summary_init(sum);

@@ -68,7 +68,7 @@ unsigned pq_exp_jobs_choose(const pq_exp_grid *g, unsigned asked, const char *wh
 		unsigned b = PQ_EXP_JOBS_PER_CPU * ncpu > PQ_EXP_JOBS_MAX ? PQ_EXP_JOBS_MAX : PQ_EXP_JOBS_PER_CPU * ncpu;
 		j = b;
 		for (size_t i = 0; i < g->n; i++) { /* the stalling cells' own counts beyond it */
-			size_t l = pq_exp_cell_limit(g, &g->cells[i], PQ_EXP_JOBS_MAX, b);
+			size_t l = pq_exp_cell_limit(g, &g->cells[i], PQ_EXP_JOBS_MAX, b, NULL);
 			j = l > j ? (unsigned)l : j;
 		}
 		*base = b;

@@ -205,15 +205,15 @@ static unsigned conn_rounds(const pq_exp_point *p, const pq_link_config *lc, int
 	return ttfb + *resp_rounds;
 }
 
-/* A lost packet early in a connection costs a retransmission timeout (1 s before the
- * first RTT sample, 200 ms and more after), repeated ones back off: fitted to the loss
- * preset here (78.6 and 195.6 ms, 0-20 %: a handshake's added time within 15 %). */
 /* The loss a connection of p sees on average: a Gilbert link's mean, else both ways'. */
 static double point_loss(const pq_exp_point *p, const pq_link_config *lc)
 {
 	return p->gilbert ? p->loss : (lc->dir[PQ_DIR_C2S].loss.p + lc->dir[PQ_DIR_S2C].loss.p) / 2;
 }
 
+/* A lost packet early in a connection costs a retransmission timeout (1 s before the
+ * first RTT sample, 200 ms and more after), repeated ones back off: fitted to the loss
+ * preset here (78.6 and 195.6 ms, 0-20 %: a handshake's added time within 15 %). */
 static double loss_s(double loss, double rtt)
 {
 	return loss * (2.5 + 6 * rtt) * (1 + 3 * loss);
@@ -310,9 +310,11 @@ int64_t pq_exp_cell_scale_ns(const pq_exp_grid *g, const pq_exp_cell *c)
 	return cell_scales(g, c, &link);
 }
 
-size_t pq_exp_cell_limit(const pq_exp_grid *g, const pq_exp_cell *c, unsigned jobs, unsigned base)
+size_t pq_exp_cell_limit(const pq_exp_grid *g, const pq_exp_cell *c, unsigned jobs, unsigned base, int64_t *scale_ns)
 {
 	int64_t link, scale = cell_scales(g, c, &link);
+	if (scale_ns)
+		*scale_ns = scale;
 	size_t max = jobs ? jobs : 1, cap = base && base < max ? base : max;
 	if (cap < max && link > 0 && scale > link) { /* stalls: the cap grows by as much */
 		double k = (double)cap * (double)scale / (double)link, top = (double)cap * PQ_EXP_JOBS_STALL_MAX;
@@ -327,7 +329,7 @@ static double cell_est(const pq_exp_grid *g, const pq_exp_cell *c, unsigned jobs
 {
 	pq_link_config lc;
 	cell_link(&c->p, &lc);
-	*lim = pq_exp_cell_limit(g, c, jobs, base);
+	*lim = pq_exp_cell_limit(g, c, jobs, base, NULL);
 	return cell_s(&c->p, &lc);
 }
 

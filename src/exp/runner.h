@@ -219,8 +219,9 @@ int64_t pq_exp_cell_scale_ns(const pq_exp_grid *g, const pq_exp_cell *c);
 /* How many cells may be in flight while c is, itself included (exp/jobs.h): one per
  * PQ_EXP_JOBS_RTT_PER_JOB_NS of its time scale, at most `base` (auto's per-CPU count, or
  * the count asked for), for a cell whose connections stall more by as many times as
- * their stalls lengthen its scale (PQ_EXP_JOBS_STALL_MAX times at most), never over `jobs`. */
-size_t pq_exp_cell_limit(const pq_exp_grid *g, const pq_exp_cell *c, unsigned jobs, unsigned base);
+ * their stalls lengthen its scale (PQ_EXP_JOBS_STALL_MAX times at most), never over `jobs`;
+ * its time scale in *scale_ns unless NULL. */
+size_t pq_exp_cell_limit(const pq_exp_grid *g, const pq_exp_cell *c, unsigned jobs, unsigned base, int64_t *scale_ns);
 
 /* The CPU this machine spends moving a response's byte through a link of its own: the
  * server's writes, the forwarder's copies and the client's reads. Measured on aws-fast

@@ -422,7 +422,7 @@ static void cell_scale(void **state)
 		char spec[160];
 		snprintf(spec, sizeof spec, "%ssig = ecdsa-p256\n", lims[i].spec);
 		expand(spec, &g);
-		assert_int_equal(pq_exp_cell_limit(&g, &g.cells[0], lims[i].jobs, lims[i].base), lims[i].want);
+		assert_int_equal(pq_exp_cell_limit(&g, &g.cells[0], lims[i].jobs, lims[i].base, NULL), lims[i].want);
 		pq_exp_grid_dispose(&g);
 	}
 	/* auto on two CPUs: 24 for a cell that does not stall, as many as the stalling ones take */
