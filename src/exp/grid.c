@@ -140,8 +140,12 @@ static int expand_arm(const pq_exp_spec *s, size_t a, pq_exp_grid *g, pq_diag *d
 	const pq_exp_section *arm = s->narms ? s->arm[a] : NULL;
 	const pq_exp_list *l[PQ_DIM_COUNT];
 	size_t idx[PQ_DIM_COUNT] = {0};
-	for (int k = 0; k < PQ_DIM_COUNT; k++)
+	int by_arm[PQ_DIM_COUNT] = {0}; /* set by some arm: not part of the grid point across arms */
+	for (int k = 0; k < PQ_DIM_COUNT; k++) {
 		l[k] = (pq_dims[k].flags & PQ_DIM_GLOBAL) ? NULL : eff(s, arm, k);
+		for (size_t b = 0; b < s->narms; b++)
+			by_arm[k] |= s->arm[b]->key[k].given;
+	}
 	for (;;) {
 		pq_exp_point base;
 		pq_exp_point_init(&base);
@@ -174,6 +178,14 @@ static int expand_arm(const pq_exp_spec *s, size_t a, pq_exp_grid *g, pq_diag *d
 			rc = check_browser(&base, arm ? arm->where : s->source, d);
 		if (rc < 0)
 			return rc;
+		pq_exp_point across;
+		pq_exp_point_init(&across);
+		across.burst = 3;
+		for (int k = 0; k < PQ_DIM_COUNT; k++)
+			if (l[k] && !by_arm[k])
+				pq_dim_apply((enum pq_dim_id)k, &l[k]->v[idx[k]], &across);
+		across.remote = base.remote;
+		across.arm[0] = '\0';
 		for (int t = 1; t <= g->trials; t++) {
 			pq_exp_cell *c = &g->cells[g->n];
 			memset(c, 0, sizeof *c);
@@ -184,7 +196,7 @@ static int expand_arm(const pq_exp_spec *s, size_t a, pq_exp_grid *g, pq_diag *d
 			c->pad_where = l[PQ_D_PAD] ? l[PQ_D_PAD]->where : NULL;
 			c->arm_where = arm ? arm->where : s->source;
 			if (pq_exp_point_cell_key(&c->p, c->key) < 0 || pq_exp_point_link_key(&c->p, c->link_key) < 0 ||
-			    pq_exp_point_key(&c->p, c->point_key) < 0)
+			    pq_exp_point_key(&c->p, c->point_key) < 0 || pq_exp_point_key(&across, c->across_key) < 0)
 				return pq_diag_set(d, PQ_ETOOBIG, "%s: parameters too long", c->arm_where);
 		}
 	next:;

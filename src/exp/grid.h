@@ -21,6 +21,8 @@ typedef struct pq_exp_cell {
 	pq_exp_point p;
 	char key[PQ_EXP_KEY_HEX], link_key[PQ_EXP_KEY_HEX];
 	char point_key[PQ_EXP_KEY_HEX]; /* the parameters without the trial */
+	char across_key[PQ_EXP_KEY_HEX]; /* the grid point across arms: without the trial and
+					  * every dimension any [arm] section sets */
 	size_t index;         /* in the canonical order, 0-based */
 	size_t group;         /* (link, trial) group in the canonical order */
 	size_t arm;           /* section index (0 when the spec has no arms) */

@@ -51,7 +51,8 @@ typedef struct disp {
 	double cpu_budget;     /* CPUs the cells in flight may use together */
 	unsigned base;         /* cells at once for a cell that does not stall (pq_exp_jobs_choose) */
 	struct { const char *link_key; double share; } *cpu; /* learnt per link */
-	double cpu_per_conn_s; /* the most CPU per connection a cell used, -1 none ended yet */
+	pq_exp_jobs_conn_cpu *conn_cpu; /* CPU per connection by response size, learnt */
+	size_t nconn_cpu;
 	double *est_s;         /* per grid cell: its estimated time alone (pq_exp_cell_estimate_s) */
 	double *work_s;        /* per grid cell: its weight in the progress line's ETA (pq_exp_cell_work_s) */
 	size_t ncpu_known;
@@ -137,21 +138,22 @@ static int pick(const disp *D, const pq_exp_cell *c)
 }
 
 /* The CPU share cell c is expected to use: what its link's cells used (a moving average),
- * else a guess from the most CPU per connection any cell used and c's estimated time
- * (pq_exp_jobs_share_guess). */
+ * else a guess from the most CPU per connection of the cells that moved no more than c
+ * (pq_exp_jobs_conn_cpu_for) and c's estimated time (pq_exp_jobs_share_guess). */
 static double share_of(const disp *D, const pq_exp_cell *c)
 {
 	for (size_t i = 0; i < D->ncpu_known; i++)
 		if (strcmp(D->cpu[i].link_key, c->link_key) == 0)
 			return D->cpu[i].share;
-	return pq_exp_jobs_share_guess(D->cpu_per_conn_s, c->p.connections + pq_exp_cfg_warmup(&c->p),
+	double per_conn = pq_exp_jobs_conn_cpu_for(D->conn_cpu, D->nconn_cpu, c->p.response_bytes);
+	return pq_exp_jobs_share_guess(per_conn, c->p.connections + pq_exp_cfg_warmup(&c->p),
 				       D->est_s[c - D->g->cells], D->cpu_budget);
 }
 
-static void learn_share(disp *D, const char *link_key, double share, double per_conn_s)
+static void learn_share(disp *D, const pq_exp_cell *c, double share, double per_conn_s)
 {
-	if (per_conn_s > D->cpu_per_conn_s)
-		D->cpu_per_conn_s = per_conn_s;
+	const char *link_key = c->link_key;
+	pq_exp_jobs_conn_cpu_learn(D->conn_cpu, &D->nconn_cpu, D->g->n, c->p.response_bytes, per_conn_s);
 	if (share < 0)
 		return;
 	for (size_t i = 0; i < D->ncpu_known; i++)
@@ -295,7 +297,7 @@ static void on_message(disp *D, wslot *w, const wmsg *m)
 		D->pr.failures += m->oc.failures;
 		D->pr.marked += (size_t)m->oc.marked;
 		D->pr.work_done += D->work_s[m->cell];
-		learn_share(D, c->link_key, m->oc.cpu_share, m->oc.cpu_per_conn_s);
+		learn_share(D, c, m->oc.cpu_share, m->oc.cpu_per_conn_s);
 		size_t before = pq_exp_jobs_caps_of(&D->caps, w->cls);
 		host_window(D);
 		int ch = pq_exp_jobs_caps_done(&D->caps, w->cls, m->oc.marked, D->host.ours);
@@ -398,31 +400,40 @@ static int loop(disp *D)
 }
 
 /* Each cell's estimated time and weight at `jobs` at once, then the cells to hand out in
- * their order: longest links first, or grouped by class when that plays out sooner
- * (pq_exp_jobs_order_played). */
+ * their order: each trial's cells by class where its grid points allow
+ * (pq_exp_jobs_order_classes), then longest links first, or grouped by class when that
+ * plays out sooner (pq_exp_jobs_order_played). */
 static int order_todo(disp *D, unsigned jobs)
 {
 	const pq_exp_grid *g = D->g;
 	int rc = 0;
-	const char **key = calloc(g->n ? g->n : 1, sizeof *key);
-	size_t *lim = calloc(g->n ? g->n : 1, sizeof *lim);
-	if (!key || !lim) {
+	const char **key = calloc(g->n ? g->n : 1, sizeof *key), **point = calloc(g->n ? g->n : 1, sizeof *point);
+	size_t *lim = calloc(g->n ? g->n : 1, sizeof *lim), *group = calloc(g->n ? g->n : 1, sizeof *group);
+	if (!key || !lim || !point || !group) {
 		rc = pq_diag_set(D->d, PQ_ENOMEM, "out of memory");
 		goto out;
 	}
 	for (size_t i = 0; i < g->n; i++) {
 		key[i] = g->cells[i].link_key;
+		point[i] = g->cells[i].across_key;
+		group[i] = g->cells[i].group;
 		D->est_s[i] = pq_exp_cell_estimate_s(&g->cells[i].p);
 		D->work_s[i] = pq_exp_cell_work_s(g, &g->cells[i], jobs, D->base);
 		lim[i] = pq_exp_cell_limit(g, &g->cells[i], jobs, D->base, NULL);
 	}
 	for (size_t i = 0; i < D->ntodo; i++)
 		D->pr.work_total += D->work_s[D->todo[i]];
-	if ((rc = pq_exp_jobs_order_played(D->todo, D->ntodo, key, D->est_s, lim, jobs, NULL)) < 0)
+	if ((rc = pq_exp_jobs_order_classes(D->todo, D->ntodo, group, point, lim)) >= 0)
+		rc = pq_exp_jobs_order_played(D->todo, D->ntodo, key, D->est_s, lim, jobs, NULL);
+	if (rc < 0)
 		rc = pq_diag_set(D->d, rc, "out of memory");
+	else
+		rc = 0;
 out:
 	free(key);
+	free(point);
 	free(lim);
+	free(group);
 	return rc;
 }
 
@@ -494,17 +505,17 @@ int pq_exp_run_jobs(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store 
 	pq_fwd_spin_pool *pool = NULL;
 	disp D = {.g = g, .o = &jo, .d = d, .t0 = pq_clock_now(&pq_clock_mono), .pr = {.total = g->n},
 		  .base = base,
-		  .cpu_budget = PQ_EXP_JOBS_CPU_BUDGET * (double)(o->cpus ? o->cpus->usable : pq_proc_ncpu()),
-		  .cpu_per_conn_s = -1};
+		  .cpu_budget = PQ_EXP_JOBS_CPU_BUDGET * (double)(o->cpus ? o->cpus->usable : pq_proc_ncpu())};
 	pq_exp_run_summary_init(sum);
 	int rc = 0;
 	D.todo = calloc(g->n ? g->n : 1, sizeof *D.todo);
 	D.again = calloc(jobs, sizeof *D.again);
 	D.w = calloc(jobs, sizeof *D.w);
 	D.cpu = calloc(g->n ? g->n : 1, sizeof *D.cpu);
+	D.conn_cpu = calloc(g->n ? g->n : 1, sizeof *D.conn_cpu);
 	D.est_s = calloc(g->n ? g->n : 1, sizeof *D.est_s);
 	D.work_s = calloc(g->n ? g->n : 1, sizeof *D.work_s);
-	if (!D.todo || !D.again || !D.w || !D.cpu || !D.est_s || !D.work_s) {
+	if (!D.todo || !D.again || !D.w || !D.cpu || !D.conn_cpu || !D.est_s || !D.work_s) {
 		rc = pq_diag_set(d, PQ_ENOMEM, "out of memory");
 		goto out;
 	}
@@ -563,6 +574,7 @@ out:
 	free(D.again);
 	free(D.w);
 	free(D.cpu);
+	free(D.conn_cpu);
 	free(D.est_s);
 	free(D.work_s);
 	free(pre);

@@ -123,15 +123,36 @@ int pq_exp_jobs_may_start(const size_t *limits, size_t inflight, size_t next_lim
  * sanitizer); it starts another only while the sum stays within this, so the endpoints
  * do not wait for each other. */
 #define PQ_EXP_JOBS_CPU_BUDGET 0.5
-/* The CPU share to expect of a cell of a link none of whose cells has ended: the most CPU
- * per connection any cell used (seconds; negative: none has ended yet) times its conns,
- * over its estimated time alone (pq_exp_cell_estimate_s, at least 50 ms). CPU per
+/* The CPU share to expect of a cell of a link none of whose cells has ended: the CPU per
+ * connection to expect of it (seconds, pq_exp_jobs_conn_cpu_for: the most a cell moving
+ * no more used; negative: none has ended yet) times its conns, over its estimated time
+ * alone (pq_exp_cell_estimate_s, at least 50 ms). CPU per
  * connection varies less across links than the share does (a 0 ms cell's share is its
  * whole time, a 200 ms one's a hundredth of it, for the same handshake), and the estimate
  * counts the round trips, so a quick cell measured first tells how many slow ones fit.
  * Before any cell has ended: half the budget (two cells at once), which keeps a sanitizer
  * build's first cells, many times the CPU, from starting a dozen at once. */
 double pq_exp_jobs_share_guess(double cpu_per_conn_s, size_t conns, double est_s, double budget);
+/* CPU per connection learnt from the cells that ended, by the bytes of their response
+ * (a handshake only: 0). A connection's CPU grows with what it moves and how long it
+ * takes (ttlb's 1 MiB responses at 1 Mbit/s: 0.25 s a connection, the forwarder
+ * releasing and the client waking for each segment; its handshakes 13-15 ms), so the
+ * most of all, asked for a lossy link's first cell of a few KiB, guessed it at most of a
+ * CPU: each link's first cells then waited until the machine was empty (2.5 min of a full
+ * ttlb run after the 1 Mbit/s link's last megabytes). */
+typedef struct pq_exp_jobs_conn_cpu {
+	long long resp;    /* response bytes, 0 for none */
+	double per_conn_s; /* the most CPU per connection a cell of that response used */
+} pq_exp_jobs_conn_cpu;
+/* Records a cell's CPU per connection (negative: unknown, ignored) in seen[0..*n), at
+ * most cap entries (one per response size; a size beyond cap counts with the largest
+ * below it). */
+void pq_exp_jobs_conn_cpu_learn(pq_exp_jobs_conn_cpu *seen, size_t *n, size_t cap, long long resp,
+				double per_conn_s);
+/* The CPU per connection to expect of a cell moving `resp` bytes: the most any ended
+ * cell used whose response was no larger; none such, the most of any; none ended, -1
+ * (pq_exp_jobs_share_guess's "none yet"). */
+double pq_exp_jobs_conn_cpu_for(const pq_exp_jobs_conn_cpu *seen, size_t n, long long resp);
 /* May a cell whose CPU share is `next` start beside cells whose shares add up to `used`
  * (inflight of them), within `budget` CPUs? One cell alone always may. */
 int pq_exp_jobs_cpu_fits(double used, size_t inflight, double next, double budget);
@@ -148,6 +169,20 @@ int pq_exp_jobs_cpu_fits(double used, size_t inflight, double next, double budge
  * them in between. What is stored does not change: a cell is the same whenever it runs.
  * PQ_ENOMEM leaves todo as it was. */
 int pq_exp_jobs_order(size_t *todo, size_t n, const char *const *link_key, const double *est_s) PQ_MUST_USE;
+
+/* Within each (link, trial) group of todo (n grid cell indices in run order, a group's
+ * cells consecutive; group and point indexed by cell), the cells that may run most at once
+ * first and the fewer after them, each kind in its run order: a cell of a smaller class
+ * (one that runs alone: ttlb's 512 KiB and 1 MiB responses at 1 Gbit/s) makes the
+ * dispatcher wait for every cell in flight to end, and shuffled among the others it did
+ * so eight times a trial. Only where every grid point across arms (point: the cells'
+ * across_key, exp/grid.h) has one class in the group, so a point's arms stay together in
+ * one kind, shuffled as the trial shuffled them, and measured beside the same kind of
+ * neighbours; a group whose arms differ in class (a browser's cell beside pqtls's client)
+ * keeps its order. lim[c] is a cell's class (the most at once beside it). Returns how
+ * many groups were regrouped, or PQ_ENOMEM (todo as it was). */
+int pq_exp_jobs_order_classes(size_t *todo, size_t n, const size_t *group, const char *const *point,
+			      const size_t *lim) PQ_MUST_USE;
 
 /* The dispatcher's run played with estimated times: cells in `order` (n grid cell
  * indices), each taking est_s[c] and of class lim[c] (pq_exp_jobs_limit), up to `jobs` at

@@ -5,6 +5,7 @@
 #include "exp/jobs.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,6 +168,46 @@ double pq_exp_jobs_share_guess(double cpu_per_conn_s, size_t conns, double est_s
 	return cpu_per_conn_s * (double)conns / (est_s > 0.05 ? est_s : 0.05);
 }
 
+void pq_exp_jobs_conn_cpu_learn(pq_exp_jobs_conn_cpu *seen, size_t *n, size_t cap, long long resp,
+				double per_conn_s)
+{
+	if (per_conn_s < 0 || cap == 0)
+		return;
+	resp = resp > 0 ? resp : 0;
+	size_t at = *n, below = SIZE_MAX;
+	for (size_t i = 0; i < *n; i++) {
+		if (seen[i].resp == resp)
+			at = i;
+		if (seen[i].resp < resp && (below == SIZE_MAX || seen[i].resp > seen[below].resp))
+			below = i;
+	}
+	if (at == *n) {
+		if (*n == cap) {
+			if (below == SIZE_MAX) /* smaller than all: the smallest entry holds it */
+				for (size_t i = below = 0; i < *n; i++)
+					below = seen[i].resp < seen[below].resp ? i : below;
+			at = below;
+		} else {
+			seen[(*n)++] = (pq_exp_jobs_conn_cpu){.resp = resp, .per_conn_s = per_conn_s};
+			return;
+		}
+	}
+	if (per_conn_s > seen[at].per_conn_s)
+		seen[at].per_conn_s = per_conn_s;
+}
+
+double pq_exp_jobs_conn_cpu_for(const pq_exp_jobs_conn_cpu *seen, size_t n, long long resp)
+{
+	double within = -1, any = -1;
+	resp = resp > 0 ? resp : 0;
+	for (size_t i = 0; i < n; i++) {
+		any = seen[i].per_conn_s > any ? seen[i].per_conn_s : any;
+		if (seen[i].resp <= resp && seen[i].per_conn_s > within)
+			within = seen[i].per_conn_s;
+	}
+	return within >= 0 ? within : any;
+}
+
 int pq_exp_jobs_may_start(const size_t *limits, size_t inflight, size_t next_limit, size_t cap)
 {
 	size_t m = cap < next_limit ? cap : next_limit;
@@ -232,6 +273,73 @@ out:
 	free(runs);
 	free(out);
 	return rc;
+}
+
+typedef struct point_cls {
+	const char *point_key;
+	size_t lim;
+} point_cls;
+
+static int cmp_point(const void *a, const void *b)
+{
+	const point_cls *x = a, *y = b;
+	int c = strcmp(x->point_key, y->point_key);
+	return c ? c : (x->lim > y->lim) - (x->lim < y->lim);
+}
+
+/* Does every grid point of todo[s..e) have one class? by: room for e - s entries. */
+static int points_share_class(const size_t *todo, size_t s, size_t e, const char *const *point,
+			      const size_t *lim, point_cls *by)
+{
+	for (size_t i = s; i < e; i++)
+		by[i - s] = (point_cls){.point_key = point[todo[i]], .lim = lim[todo[i]]};
+	qsort(by, e - s, sizeof *by, cmp_point);
+	for (size_t i = 1; i < e - s; i++)
+		if (strcmp(by[i].point_key, by[i - 1].point_key) == 0 && by[i].lim != by[i - 1].lim)
+			return 0;
+	return 1;
+}
+
+int pq_exp_jobs_order_classes(size_t *todo, size_t n, const size_t *group, const char *const *point,
+			      const size_t *lim)
+{
+	int moved = 0;
+	point_cls *by = malloc((n ? n : 1) * sizeof *by);
+	size_t *out = malloc((n ? n : 1) * sizeof *out);
+	if (!by || !out) {
+		moved = PQ_ENOMEM;
+		goto out;
+	}
+	for (size_t s = 0, e; s < n; s = e) {
+		size_t most = 0, least = SIZE_MAX;
+		for (e = s; e < n && group[todo[e]] == group[todo[s]]; e++) {
+			most = lim[todo[e]] > most ? lim[todo[e]] : most;
+			least = lim[todo[e]] < least ? lim[todo[e]] : least;
+		}
+		if (most == least || !points_share_class(todo, s, e, point, lim, by))
+			continue;
+		/* each class present, the largest first, a stable pass over the group each */
+		size_t j = 0, cls = most;
+		for (;;) {
+			size_t next = least;
+			for (size_t i = s; i < e; i++) {
+				size_t l = lim[todo[i]];
+				if (l == cls)
+					out[j++] = todo[i];
+				else if (l < cls && l > next)
+					next = l;
+			}
+			if (cls == least)
+				break;
+			cls = next;
+		}
+		memcpy(todo + s, out, (e - s) * sizeof *todo);
+		moved++;
+	}
+out:
+	free(by);
+	free(out);
+	return moved;
 }
 
 int pq_exp_jobs_order(size_t *todo, size_t n, const char *const *link_key, const double *est_s)

@@ -344,7 +344,9 @@ double pq_exp_estimate_s(const pq_exp_grid *g, unsigned jobs, unsigned base)
 {
 	size_t n = g->n, *lim = calloc(n ? n : 1, sizeof *lim), *order = calloc(n ? n : 1, sizeof *order);
 	double s = 0, links = 0, longest = 0, played = -1, *est = calloc(n ? n : 1, sizeof *est);
-	const char **keys = calloc(n ? n : 1, sizeof *keys), *last = NULL;
+	const char **keys = calloc(n ? n : 1, sizeof *keys), **points = calloc(n ? n : 1, sizeof *points), *last = NULL;
+	size_t *group = calloc(n ? n : 1, sizeof *group);
+	int ok = est && lim && order && keys && points && group;
 	jobs = jobs ? jobs : 1;
 	for (size_t i = 0; i < n; i++) {
 		if (!g->server[0] && (!last || strcmp(last, g->cells[i].link_key) != 0)) {
@@ -355,21 +357,26 @@ double pq_exp_estimate_s(const pq_exp_grid *g, unsigned jobs, unsigned base)
 		double cell = cell_est(g, &g->cells[i], jobs, base, &l);
 		longest = cell > longest ? cell : longest;
 		s += cell / (double)l;
-		if (est && lim && order && keys) {
+		if (ok) {
 			est[i] = cell;
 			lim[i] = l;
 			order[i] = i;
 			keys[i] = g->cells[i].link_key;
+			points[i] = g->cells[i].across_key;
+			group[i] = g->cells[i].group;
 		}
 	}
 	/* at once: the dispatcher's order and run, played (exp/jobs.h) */
-	if (jobs > 1 && est && lim && order && keys &&
-	    pq_exp_jobs_order_played(order, n, keys, est, lim, jobs, &played) < 0)
+	if (jobs > 1 && ok &&
+	    (pq_exp_jobs_order_classes(order, n, group, points, lim) < 0 ||
+	     pq_exp_jobs_order_played(order, n, keys, est, lim, jobs, &played) < 0))
 		played = -1;
 	free(est);
 	free(lim);
 	free(order);
 	free(keys);
+	free(points);
+	free(group);
 	if (played >= 0)
 		return played + links;
 	/* one at a time, or no memory to play it: the cells' times over their limits, at

@@ -48,6 +48,14 @@ static void counts_and_keys(void **state)
 	assert_string_equal(g.cells[0].point_key, g.cells[1].point_key);
 	assert_string_not_equal(g.cells[0].key, g.cells[1].key);
 	assert_string_equal(g.cells[0].p.arm, "a");
+	/* the grid point across arms: what no arm sets (the RTT) and not the trial; arm a's
+	 * cell at 10 ms and both of arm b's (its groups are an arm's key) share it */
+	assert_string_equal(g.cells[0].across_key, g.cells[1].across_key);
+	assert_string_equal(g.cells[0].across_key, g.cells[6].across_key);
+	assert_string_equal(g.cells[0].across_key, g.cells[12].across_key);
+	assert_string_not_equal(g.cells[0].across_key, g.cells[3].across_key);
+	assert_string_equal(g.cells[3].across_key, g.cells[15].across_key);
+	assert_string_not_equal(g.cells[0].point_key, g.cells[6].point_key);
 	expand(spec2, &h);
 	assert_string_equal(g.hash, h.hash);
 	for (size_t i = 0; i < g.n; i++)

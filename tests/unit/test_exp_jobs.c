@@ -337,6 +337,56 @@ static void order_played(void **state)
 	assert_memory_equal(t1, lf, sizeof lf);
 }
 
+/* Each trial's cells by class where every grid point keeps one class. */
+static void order_classes(void **state)
+{
+	(void)state;
+	/* ttlb's aws-fast in small: trial 0 (cells 0-5) and trial 1 (6-11), points p (3 at
+	 * once) and q (alone), two arms each, shuffled among each other per trial */
+	const size_t group[] = {0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1};
+	const char *point[] = {"q", "p", "q", "p", "r", "r", "p", "q", "r", "q", "r", "p"};
+	const size_t lim[] = {1, 3, 1, 3, 3, 3, 3, 1, 3, 1, 3, 3};
+	size_t todo[12];
+	for (size_t i = 0; i < 12; i++)
+		todo[i] = i;
+	/* a dispatcher that waits for the cells in flight before each q: 4 times, then 2 */
+	const double est[] = {1, 2, 1, 2, 2, 2, 2, 1, 2, 1, 2, 2};
+	double before = pq_exp_jobs_play(todo, 12, est, lim, 3);
+	assert_int_equal(pq_exp_jobs_order_classes(todo, 12, group, point, lim), 2);
+	const size_t want[] = {1, 3, 4, 5, 0, 2, 6, 8, 10, 11, 7, 9};
+	assert_memory_equal(todo, want, sizeof want);
+	assert_true(pq_exp_jobs_play(todo, 12, est, lim, 3) < before);
+	/* three classes in one trial: largest first, each in its run order */
+	const size_t g1[] = {5, 5, 5, 5, 5};
+	const char *pt[] = {"a", "b", "c", "a", "b"};
+	const size_t l3[] = {1, 4, 2, 1, 4};
+	size_t t3[] = {0, 1, 2, 3, 4};
+	assert_int_equal(pq_exp_jobs_order_classes(t3, 5, g1, pt, l3), 1);
+	const size_t w3[] = {1, 4, 2, 0, 3};
+	assert_memory_equal(t3, w3, sizeof w3);
+	/* a point whose arms differ in class (a browser beside pqtls's client): that trial
+	 * keeps its order, the other is regrouped */
+	const char *mixed[] = {"q", "p", "q", "p", "r", "r", "p", "q", "r", "q", "r", "p"};
+	size_t lm[12];
+	memcpy(lm, lim, sizeof lm);
+	lm[0] = 3; /* one arm of q in trial 0 may run at 3 */
+	size_t t4[12];
+	for (size_t i = 0; i < 12; i++)
+		t4[i] = i;
+	assert_int_equal(pq_exp_jobs_order_classes(t4, 12, group, mixed, lm), 1);
+	const size_t w4[] = {0, 1, 2, 3, 4, 5, 6, 8, 10, 11, 7, 9};
+	assert_memory_equal(t4, w4, sizeof w4);
+	/* one class, nothing to do; no cells at all */
+	const size_t same[] = {3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3};
+	size_t t5[12];
+	for (size_t i = 0; i < 12; i++)
+		t5[i] = i;
+	assert_int_equal(pq_exp_jobs_order_classes(t5, 12, group, point, same), 0);
+	for (size_t i = 0; i < 12; i++)
+		assert_int_equal(t5[i], i);
+	assert_int_equal(pq_exp_jobs_order_classes(t5, 0, group, point, same), 0);
+}
+
 /* The CPU share expected of a link none of whose cells has ended. */
 static void share_guess(void **state)
 {
@@ -356,11 +406,55 @@ static void share_guess(void **state)
 	assert_true(pq_exp_jobs_share_guess(0.001, 10, 0, 1.0) == 0.001 * 10 / 0.05);
 }
 
+/* CPU per connection by response size: a small cell is not guessed by a megabyte's. */
+static void conn_cpu(void **state)
+{
+	(void)state;
+	pq_exp_jobs_conn_cpu seen[3] = {{0}};
+	size_t n = 0;
+	/* none ended: -1, so the guess is half the budget */
+	assert_true(pq_exp_jobs_conn_cpu_for(seen, n, 0) == -1);
+	pq_exp_jobs_conn_cpu_learn(seen, &n, 3, 1048576, -1); /* unknown: ignored */
+	assert_int_equal(n, 0);
+	/* full ttlb: a 1 MiB response at 1 Mbit/s, 0.25 s a connection; its handshakes
+	 * (no response: -1 reads as 0) 13 and 15 ms */
+	pq_exp_jobs_conn_cpu_learn(seen, &n, 3, 1048576, 0.25);
+	pq_exp_jobs_conn_cpu_learn(seen, &n, 3, -1, 0.013);
+	pq_exp_jobs_conn_cpu_learn(seen, &n, 3, 0, 0.015);
+	assert_int_equal(n, 2);
+	/* a lossy link's first cell of 10 KiB: the handshakes', not the megabyte's */
+	assert_true(pq_exp_jobs_conn_cpu_for(seen, n, 10240) == 0.015);
+	assert_true(pq_exp_jobs_conn_cpu_for(seen, n, -1) == 0.015);
+	assert_true(pq_exp_jobs_conn_cpu_for(seen, n, 1048576) == 0.25);
+	assert_true(pq_exp_jobs_conn_cpu_for(seen, n, 4194304) == 0.25);
+	/* 20 connections of a 4 s cell: 7.5 % of a CPU, where the megabyte's 0.25 s said 1.25
+	 * and waited for an empty machine */
+	double g = pq_exp_jobs_share_guess(pq_exp_jobs_conn_cpu_for(seen, n, 10240), 20, 4, 1.0);
+	assert_true(g > 0.0749 && g < 0.0751);
+	assert_true(pq_exp_jobs_cpu_fits(0.3, 10, g, 1.0));
+	assert_false(pq_exp_jobs_cpu_fits(0.3, 10, pq_exp_jobs_share_guess(0.25, 20, 4, 1.0), 1.0));
+	/* smaller than anything ended: the most of any (a cautious guess) */
+	pq_exp_jobs_conn_cpu one[1] = {{0}};
+	size_t n1 = 0;
+	pq_exp_jobs_conn_cpu_learn(one, &n1, 1, 102400, 0.04);
+	assert_true(pq_exp_jobs_conn_cpu_for(one, n1, 1024) == 0.04);
+	/* full: a new size counts with the largest below it, or the smallest entry */
+	pq_exp_jobs_conn_cpu_learn(seen, &n, 3, 512000, 0.1);
+	assert_int_equal(n, 3);
+	pq_exp_jobs_conn_cpu_learn(seen, &n, 3, 600000, 0.2); /* into 512000's */
+	assert_int_equal(n, 3);
+	assert_true(pq_exp_jobs_conn_cpu_for(seen, n, 512000) == 0.2);
+	pq_exp_jobs_conn_cpu_learn(one, &n1, 1, 1024, 0.5); /* below all: into the smallest */
+	assert_true(pq_exp_jobs_conn_cpu_for(one, n1, 102400) == 0.5);
+	pq_exp_jobs_conn_cpu_learn(one, &n1, 0, 1024, 0.9); /* no room at all: nothing */
+	assert_int_equal(n1, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(parse),    cmocka_unit_test(limit), cmocka_unit_test(scale), cmocka_unit_test(choose),
-		cmocka_unit_test(may_start), cmocka_unit_test(cpu_fits), cmocka_unit_test(ctl), cmocka_unit_test(ctl_others), cmocka_unit_test(caps), cmocka_unit_test(order), cmocka_unit_test(play), cmocka_unit_test(order_played), cmocka_unit_test(share_guess),
+		cmocka_unit_test(may_start), cmocka_unit_test(cpu_fits), cmocka_unit_test(ctl), cmocka_unit_test(ctl_others), cmocka_unit_test(caps), cmocka_unit_test(order), cmocka_unit_test(play), cmocka_unit_test(order_played), cmocka_unit_test(order_classes), cmocka_unit_test(share_guess), cmocka_unit_test(conn_cpu),
 		cmocka_unit_test(summary_add),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
