@@ -406,35 +406,12 @@ static int loop(disp *D)
 static int order_todo(disp *D, unsigned jobs)
 {
 	const pq_exp_grid *g = D->g;
-	int rc = 0;
-	const char **key = calloc(g->n ? g->n : 1, sizeof *key), **point = calloc(g->n ? g->n : 1, sizeof *point);
-	size_t *lim = calloc(g->n ? g->n : 1, sizeof *lim), *group = calloc(g->n ? g->n : 1, sizeof *group);
-	if (!key || !lim || !point || !group) {
-		rc = pq_diag_set(D->d, PQ_ENOMEM, "out of memory");
-		goto out;
-	}
-	for (size_t i = 0; i < g->n; i++) {
-		key[i] = g->cells[i].link_key;
-		point[i] = g->cells[i].across_key;
-		group[i] = g->cells[i].group;
-		D->est_s[i] = pq_exp_cell_estimate_s(&g->cells[i].p);
+	for (size_t i = 0; i < g->n; i++)
 		D->work_s[i] = pq_exp_cell_work_s(g, &g->cells[i], jobs, D->base);
-		lim[i] = pq_exp_cell_limit(g, &g->cells[i], jobs, D->base, NULL);
-	}
 	for (size_t i = 0; i < D->ntodo; i++)
 		D->pr.work_total += D->work_s[D->todo[i]];
-	if ((rc = pq_exp_jobs_order_classes(D->todo, D->ntodo, group, point, lim)) >= 0)
-		rc = pq_exp_jobs_order_played(D->todo, D->ntodo, key, D->est_s, lim, jobs, NULL);
-	if (rc < 0)
-		rc = pq_diag_set(D->d, rc, "out of memory");
-	else
-		rc = 0;
-out:
-	free(key);
-	free(point);
-	free(lim);
-	free(group);
-	return rc;
+	int rc = pq_exp_order_cells(g, D->todo, D->ntodo, jobs, D->base, D->est_s, NULL);
+	return rc < 0 ? pq_diag_set(D->d, rc, "out of memory") : 0;
 }
 
 /* Each fast link (pq_link_config_fast) of the cells to measure, self-checked once, here,

@@ -340,13 +340,40 @@ double pq_exp_cell_work_s(const pq_exp_grid *g, const pq_exp_cell *c, unsigned j
 	return s / (double)lim;
 }
 
+int pq_exp_order_cells(const pq_exp_grid *g, size_t *todo, size_t n, unsigned jobs, unsigned base, double *est_s,
+		       double *played)
+{
+	size_t m = g->n ? g->n : 1, *lim = calloc(m, sizeof *lim), *group = calloc(m, sizeof *group);
+	const char **keys = calloc(m, sizeof *keys), **points = calloc(m, sizeof *points);
+	double *est = est_s ? est_s : calloc(m, sizeof *est);
+	int rc = PQ_ENOMEM;
+	if (played)
+		*played = -1;
+	if (!lim || !group || !keys || !points || !est)
+		goto out;
+	for (size_t i = 0; i < g->n; i++) {
+		est[i] = cell_est(g, &g->cells[i], jobs, base, &lim[i]);
+		keys[i] = g->cells[i].link_key;
+		points[i] = g->cells[i].across_key;
+		group[i] = g->cells[i].group;
+	}
+	if ((rc = pq_exp_jobs_order_classes(todo, n, group, points, lim)) >= 0)
+		rc = pq_exp_jobs_order_played(todo, n, keys, est, lim, jobs ? jobs : 1, played);
+out:
+	free(lim);
+	free(group);
+	free(keys);
+	free(points);
+	if (est != est_s)
+		free(est);
+	return rc < 0 ? rc : 0;
+}
+
 double pq_exp_estimate_s(const pq_exp_grid *g, unsigned jobs, unsigned base)
 {
-	size_t n = g->n, *lim = calloc(n ? n : 1, sizeof *lim), *order = calloc(n ? n : 1, sizeof *order);
-	double s = 0, links = 0, longest = 0, played = -1, *est = calloc(n ? n : 1, sizeof *est);
-	const char **keys = calloc(n ? n : 1, sizeof *keys), **points = calloc(n ? n : 1, sizeof *points), *last = NULL;
-	size_t *group = calloc(n ? n : 1, sizeof *group);
-	int ok = est && lim && order && keys && points && group;
+	size_t n = g->n, *order = calloc(n ? n : 1, sizeof *order);
+	double s = 0, links = 0, longest = 0, played = -1;
+	const char *last = NULL;
 	jobs = jobs ? jobs : 1;
 	for (size_t i = 0; i < n; i++) {
 		if (!g->server[0] && (!last || strcmp(last, g->cells[i].link_key) != 0)) {
@@ -357,26 +384,13 @@ double pq_exp_estimate_s(const pq_exp_grid *g, unsigned jobs, unsigned base)
 		double cell = cell_est(g, &g->cells[i], jobs, base, &l);
 		longest = cell > longest ? cell : longest;
 		s += cell / (double)l;
-		if (ok) {
-			est[i] = cell;
-			lim[i] = l;
+		if (order)
 			order[i] = i;
-			keys[i] = g->cells[i].link_key;
-			points[i] = g->cells[i].across_key;
-			group[i] = g->cells[i].group;
-		}
 	}
-	/* at once: the dispatcher's order and run, played (exp/jobs.h) */
-	if (jobs > 1 && ok &&
-	    (pq_exp_jobs_order_classes(order, n, group, points, lim) < 0 ||
-	     pq_exp_jobs_order_played(order, n, keys, est, lim, jobs, &played) < 0))
+	/* at once: the dispatcher's order and run, played */
+	if (jobs > 1 && order && pq_exp_order_cells(g, order, n, jobs, base, NULL, &played) < 0)
 		played = -1;
-	free(est);
-	free(lim);
 	free(order);
-	free(keys);
-	free(points);
-	free(group);
 	if (played >= 0)
 		return played + links;
 	/* one at a time, or no memory to play it: the cells' times over their limits, at

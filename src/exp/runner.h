@@ -196,6 +196,15 @@ int pq_exp_runner_free(pq_exp_runner *R, pq_diag *d);
  * pq_exp_jobs_choose; each cell with as many as pq_exp_cell_limit allows); for the
  * sweep's lists of presets and of cells and its progress line before the first cell ends. */
 double pq_exp_estimate_s(const pq_exp_grid *g, unsigned jobs, unsigned base);
+/* The dispatcher's order of todo[0..n) (indices of g's cells) at up to `jobs` at once,
+ * `base` as for pq_exp_estimate_s: a trial's cells by class, then the links' order that
+ * plays soonest (exp/jobs.h, pq_exp_jobs_order_classes and pq_exp_jobs_order_played). The
+ * sweep's dispatcher orders its cells by it and the estimate plays the same order. Each
+ * cell's time alone into est_s[0..g->n) unless NULL; the played run's seconds into
+ * *played unless NULL (-1 on failure). 0, or PQ_ENOMEM (todo then in some order of its
+ * cells). */
+int pq_exp_order_cells(const pq_exp_grid *g, size_t *todo, size_t n, unsigned jobs, unsigned base, double *est_s,
+		       double *played);
 /* Estimated seconds one cell of point p takes alone (its connections, their round trips,
  * transfers and losses); what pq_exp_estimate_s adds up, and what the cells-at-once
  * dispatcher orders its link groups by (exp/jobs.h, pq_exp_jobs_order). */
