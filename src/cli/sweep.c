@@ -47,7 +47,7 @@ static const pq_opt sweep_fixed[] = {
 	 "results database, default out/NAME/results.db (re-running the same command resumes it)", NULL, 0, 0},
 	{"shard", 0, PQ_OPT_STR, O(shard), "I/N", NULL, "run only shard I of N of the grid's cells (default: all)", NULL, 0, 0},
 	{"jobs", 'j', PQ_OPT_STR, O(jobs), "N", "auto",
-	 "measure up to N cells at once, each on a link of its own (1..64; auto: 12 per CPU, up to twice as many "
+	 "measure up to N cells at once, each on a link of its own (1..64; auto: " PQ_STR(PQ_EXP_JOBS_PER_CPU) " per CPU, up to twice as many "
 	 "for cells whose connections wait out lost packets, one at a time for a remote server); a cell under "
 	 "10 ms RTT, a browser's, or one whose response keeps the CPUs busy (a large response on a fast link, or "
 	 "many at once) runs alone, and fewer run at once while cells go over their budgets; what is stored does "

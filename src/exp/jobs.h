@@ -26,7 +26,13 @@
 #include "exp/runner.h"
 
 #define PQ_EXP_JOBS_MAX 64      /* a count of cells at once is 1..64 */
-#define PQ_EXP_JOBS_PER_CPU 12  /* auto: cells at once per CPU, at RTTs where the CPUs mostly wait */
+/* auto: cells at once per CPU, at RTTs where the CPUs mostly wait. It reaches cells whose
+ * time scale is over PQ_EXP_JOBS_RTT_PER_JOB_NS times it (120 ms at 12, 200 ms at 20):
+ * ttfb-size's 200 ms cells at 40 against 24 at once (2026-12-07, docs/sweep.md) took
+ * 103 s against 145 s, none marked, the endpoints' median waits 3.3-3.7 ms against
+ * 2.3-2.6 ms (their budget 20 ms), the medians within two runs' drift; in full runs its
+ * 200 ms cells 206 s against 348 s. It was 12 until then. */
+#define PQ_EXP_JOBS_PER_CPU 20
 #define PQ_EXP_JOBS_SOLO_RTT_NS 10000000LL /* below 10 ms RTT a cell runs alone */
 #define PQ_EXP_JOBS_RTT_PER_JOB_NS 5000000LL /* above it, one neighbour per 5 ms of RTT */
 /* A cell whose responses keep a CPU busy for this share of its time or more (a response's
@@ -44,10 +50,10 @@
 /* A cell whose connections stall keeps the CPUs busy for a smaller share of its time than
  * one whose scale is its link's alone, so auto's count (PQ_EXP_JOBS_PER_CPU per CPU)
  * grows for it by the same factor, its scale over its link's, up to this many times
- * (pq_exp_cell_limit): the loss preset's 20 % links take 48 at once instead of 24. Its
- * cells' waits left room (the endpoints' median wait at most 2.1 ms a connection in the
- * full run at 24 at once, against budgets of 7.9 and 19.6 ms). A count given (--jobs N)
- * is the most at once for every cell. */
+ * (pq_exp_cell_limit), never over PQ_EXP_JOBS_MAX: the loss preset's 20 % links take 64
+ * at once instead of 40. Its cells' waits left room (the endpoints' median wait at most
+ * 2.1 ms a connection in the full run at 24 at once, 2.5 ms at up to 47, against budgets
+ * of 7.9 and 19.6 ms). A count given (--jobs N) is the most at once for every cell. */
 #define PQ_EXP_JOBS_STALL_MAX 2
 #define PQ_EXP_JOBS_AUTO 0
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A sweep on a share of a machine (core/cpus.h): --jobs auto counts the CPUs this process
 # may use, not the machine's: under an affinity mask of one CPU (taskset, a Slurm or
-# container cpuset) auto is 12 cells at once and the first line says why; inside a cgroup
+# container cpuset) auto is one CPU's count (PQ_EXP_JOBS_PER_CPU, read from --help) at once and the first line says why; inside a cgroup
 # with a CPU quota of 1.5 CPUs (Kubernetes' limits.cpu, systemd's CPUQuota) the same, the
 # keep-awake spinners are not started (their cycles would count against the quota; the
 # log says so) and the sweep's last lines say how long the quota throttled it, during how
@@ -18,22 +18,25 @@ N=$(nproc --all)
 cat >"$TMP/g.spec" <<'SPEC'
 name = cpus-test
 rtt = 50ms, 100ms
-trials = 20
+trials = 35
 connections = 2
 sig = ecdsa-p256
 SPEC
-S=$TMP/g.spec # 40 cells: more than 12 and than 12 per CPU on 2 CPUs
+S=$TMP/g.spec # 70 cells: more than one CPU's count, and than two CPUs' (40 here)
+PER=$("$P" sweep --help | sed -n 's/.*auto: \([0-9][0-9]*\) per CPU.*/\1/p' | head -n 1)
+[ -n "$PER" ] && [ "$PER" -ge 2 ] && [ "$PER" -lt 35 ] || fail "sweep --help does not say auto's count per CPU (2..34): '$PER'"
 
-# The whole machine: 12 per CPU online (up to 64, and the cells), no note.
-want=$((12 * N))
-[ "$want" -le 40 ] || want=40
+# The whole machine: PER per CPU online (up to 64, and the cells), no note.
+want=$((PER * N))
+[ "$want" -le 64 ] || want=64
+[ "$want" -le 70 ] || want=70
 "$P" sweep "$S" --dry-run >"$TMP/all.out"
-has "$TMP/all.out" "with up to $want at once (auto: 12 per CPU on $N CPUs"
+has "$TMP/all.out" "with up to $want at once (auto: $PER per CPU on $N CPUs"
 if grep -q "this process may use" "$TMP/all.out"; then fail "a note on the CPUs without a restriction"; fi
 
-# One CPU of the affinity mask: 12 at once, and why.
+# One CPU of the affinity mask: one CPU's count at once, and why.
 taskset -c 0 "$P" sweep "$S" --dry-run >"$TMP/one.out"
-has "$TMP/one.out" "with up to 12 at once (auto: 12 per CPU on 1 CPU;"
+has "$TMP/one.out" "with up to $PER at once (auto: $PER per CPU on 1 CPU;"
 has "$TMP/one.out" "this process may use 1 CPU of $N online (the affinity mask allows 1)"
 
 # A cgroup with a CPU quota of 1.5 CPUs.
@@ -59,7 +62,7 @@ trap cleanup EXIT
 inside() { bash -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$CG" "$@"; }
 
 inside "$P" sweep "$S" --dry-run >"$TMP/cg.out"
-has "$TMP/cg.out" "with up to 12 at once (auto: 12 per CPU on 1 CPU;"
+has "$TMP/cg.out" "with up to $PER at once (auto: $PER per CPU on 1 CPU;"
 has "$TMP/cg.out" "a cgroup CPU quota of 1.50 CPUs; whole CPUs, at least 1)"
 
 # Measured inside it: no spinners, and the throttling counted.
