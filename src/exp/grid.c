@@ -135,6 +135,18 @@ static int check_burst_loss(const pq_exp_point *p, const pq_exp_list *loss, cons
 			   where, p->loss * 100, b, most * 100, most * 100);
 }
 
+/* The point of the lists' current values (l[k]->v[idx[k]]), every dimension but those
+ * skip marks (NULL: none) at its default; remote as the grid says. */
+static void point_at(const pq_exp_list *const *l, const size_t *idx, const int *skip, int remote, pq_exp_point *p)
+{
+	pq_exp_point_init(p);
+	p->burst = 3;
+	for (int k = 0; k < PQ_DIM_COUNT; k++)
+		if (l[k] && !(skip && skip[k]))
+			pq_dim_apply((enum pq_dim_id)k, &l[k]->v[idx[k]], p);
+	p->remote = remote;
+}
+
 static int expand_arm(const pq_exp_spec *s, size_t a, pq_exp_grid *g, pq_diag *d)
 {
 	const pq_exp_section *arm = s->narms ? s->arm[a] : NULL;
@@ -148,12 +160,7 @@ static int expand_arm(const pq_exp_spec *s, size_t a, pq_exp_grid *g, pq_diag *d
 	}
 	for (;;) {
 		pq_exp_point base;
-		pq_exp_point_init(&base);
-		base.burst = 3;
-		for (int k = 0; k < PQ_DIM_COUNT; k++)
-			if (l[k])
-				pq_dim_apply((enum pq_dim_id)k, &l[k]->v[idx[k]], &base);
-		base.remote = g->server[0] != 0;
+		point_at(l, idx, NULL, g->server[0] != 0, &base);
 		/* A value the others make irrelevant (sct-alg with scts = 0): its first value
 		 * stands for all, so the grid does not measure one chain twice. */
 		int drop = pq_dim_drop_irrelevant(&base);
@@ -178,13 +185,8 @@ static int expand_arm(const pq_exp_spec *s, size_t a, pq_exp_grid *g, pq_diag *d
 			rc = check_browser(&base, arm ? arm->where : s->source, d);
 		if (rc < 0)
 			return rc;
-		pq_exp_point across;
-		pq_exp_point_init(&across);
-		across.burst = 3;
-		for (int k = 0; k < PQ_DIM_COUNT; k++)
-			if (l[k] && !by_arm[k])
-				pq_dim_apply((enum pq_dim_id)k, &l[k]->v[idx[k]], &across);
-		across.remote = base.remote;
+		pq_exp_point across; /* the point without what any arm sets, nor the arm's name */
+		point_at(l, idx, by_arm, base.remote, &across);
 		across.arm[0] = '\0';
 		for (int t = 1; t <= g->trials; t++) {
 			pq_exp_cell *c = &g->cells[g->n];
