@@ -371,29 +371,33 @@ out:
 
 double pq_exp_estimate_s(const pq_exp_grid *g, unsigned jobs, unsigned base)
 {
-	size_t n = g->n, *order = calloc(n ? n : 1, sizeof *order);
+	size_t n = g->n;
 	double s = 0, links = 0, longest = 0, played = -1;
 	const char *last = NULL;
 	jobs = jobs ? jobs : 1;
-	for (size_t i = 0; i < n; i++) {
-		if (!g->server[0] && (!last || strcmp(last, g->cells[i].link_key) != 0)) {
+	for (size_t i = 0; i < n && !g->server[0]; i++)
+		if (!last || strcmp(last, g->cells[i].link_key) != 0) {
 			links += 3.0; /* link up, self-check, down */
 			last = g->cells[i].link_key;
 		}
+	/* at once: the dispatcher's order and run, played */
+	if (jobs > 1) {
+		size_t *order = calloc(n ? n : 1, sizeof *order);
+		for (size_t i = 0; order && i < n; i++)
+			order[i] = i;
+		if (order && pq_exp_order_cells(g, order, n, jobs, base, NULL, &played) < 0)
+			played = -1;
+		free(order);
+		if (played >= 0)
+			return played + links;
+	}
+	/* one at a time, or no memory to play it: the cells' times over their limits, at
+	 * least the longest cell */
+	for (size_t i = 0; i < n; i++) {
 		size_t l;
 		double cell = cell_est(g, &g->cells[i], jobs, base, &l);
 		longest = cell > longest ? cell : longest;
 		s += cell / (double)l;
-		if (order)
-			order[i] = i;
 	}
-	/* at once: the dispatcher's order and run, played */
-	if (jobs > 1 && order && pq_exp_order_cells(g, order, n, jobs, base, NULL, &played) < 0)
-		played = -1;
-	free(order);
-	if (played >= 0)
-		return played + links;
-	/* one at a time, or no memory to play it: the cells' times over their limits, at
-	 * least the longest cell */
 	return (s > longest ? s : longest) + links;
 }
