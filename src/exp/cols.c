@@ -202,8 +202,8 @@ static pq_colval v_nice(int n)
 	  "cells measured at once when it was handed out, itself included (1: one at a time; --jobs); "     \
 	  "NULL unknown (before this column)", pq_cv_opt(r->host_cells_at_once))                               \
 	X(host_server_cpus, "TEXT", "", ANY, 4,                                                               \
-	  "a browser's cell: the CPUs its server ran on, read back (a CPU list); "                            \
-	  "NULL when it shared every CPU with the client", pq_cv_text(r->host_server_cpus))                  \
+	  "a browser's cell, or pqtls's client's under 10 ms RTT: the CPUs its server ran on, read back "     \
+	  "(a CPU list); NULL when it shared every CPU with the client", pq_cv_text(r->host_server_cpus))    \
 	X(host_client_cpus, "TEXT", "", ANY, 4, "the CPUs its client ran on, read back; NULL: every CPU",     \
 	  pq_cv_text(r->host_client_cpus))                                                                  \
 	X(link_fwd_cpus, "TEXT", "", ANY, 4,                                                                  \

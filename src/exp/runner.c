@@ -25,12 +25,25 @@
 /* A browser's cell on a link of ours runs as on two machines: the server on one CPU, the
  * browser on the others (core/sched.h, pq_sched_split, says what it changes), and the
  * link's forwarder beside the server, or beside the browser on a short link
- * (PQ_EXP_SPLIT_FWD_CLIENT_RTT_NS). The forwarder is pinned here, the server and the
- * browser as they start; the cell stores the CPUs as read back, or none when any of them
- * could not be. */
+ * (PQ_EXP_SPLIT_FWD_CLIENT_RTT_NS). So does a cell of pqtls's own client that runs alone
+ * because its RTT is under PQ_EXP_JOBS_SOLO_RTT_NS (exp/jobs.h): there a handshake's
+ * client, server and forwarder are busy at once on two CPUs, and the one that waits for a
+ * CPU changes from connection to connection. Split, the server waited for none, the client
+ * (beside the forwarder) 0.60-0.75 ms a median connection, and 77 of 2,072 0 ms cells went
+ * over the host's budget of 1 ms, against 415 of 2,072 sharing every CPU in runs alternated
+ * with them (docs/sweep.md, "Measured here"); the client beside the server and the
+ * forwarder alone: 186 of 888. The forwarder is pinned here, the server and the client as
+ * they start; the cell stores the CPUs as read back, or none when any of them could not be. */
+static int split_wanted(const cellrun *r)
+{
+	if (r->cfg.browser)
+		return 1;
+	return r->row.host_cells_at_once <= 1 && pq_link_config_rtt_ns(&r->lc) < PQ_EXP_JOBS_SOLO_RTT_NS;
+}
+
 static void split_begin(cellrun *r)
 {
-	r->split_on = r->cfg.browser && r->link && pq_sched_split_get(&r->split) == 0;
+	r->split_on = r->link && split_wanted(r) && pq_sched_split_get(&r->split) == 0;
 	if (r->split_on) {
 		int near = pq_link_config_rtt_ns(&r->lc) < PQ_EXP_SPLIT_FWD_CLIENT_RTT_NS;
 		r->split_on = pq_link_pin(r->link, near ? &r->split.client : &r->split.server, r->row.link_fwd_cpus,
@@ -101,16 +114,15 @@ static int load_in_ns(void *arg)
 	cellrun *r = arg;
 	char exe[512];
 	unsigned mss = pq_wire_mss(r->c->p.mtu) ? (unsigned)pq_wire_mss(r->c->p.mtu) : PQ_WIRE_MSS_DEFAULT;
-	if (!r->cfg.browser) {
-		r->load_rc = pq_load_run(&r->cfg.load, &r->res, &r->diag);
-		return 0;
-	}
-	/* every browser this cell starts is forked from this thread: on the client's CPUs */
+	/* the client on the client's CPUs: pqtls's loop runs in this thread, and every browser
+	 * the cell starts is forked from it */
 	int pinned = r->split_on && r->row.host_server_cpus[0] &&
 		     pq_sched_pin(0, &r->split.client, r->row.host_client_cpus, sizeof r->row.host_client_cpus) == 0;
 	if (!pinned)
 		split_drop(r);
-	if ((r->load_rc = pq_chromium_find(exe, sizeof exe, &r->diag)) == 0)
+	if (!r->cfg.browser)
+		r->load_rc = pq_load_run(&r->cfg.load, &r->res, &r->diag);
+	else if ((r->load_rc = pq_chromium_find(exe, sizeof exe, &r->diag)) == 0)
 		r->load_rc = pq_chromium_run(&r->cfg.load, exe, mss, r->cfg.browser_state, &r->res, &r->diag);
 	if (pinned && pq_sched_pin(0, &r->split.all, NULL, 0) < 0 && r->load_rc == 0)
 		r->load_rc = pq_diag_set(&r->diag, PQ_ESTATE, "the sweep's thread could not take back its CPUs");

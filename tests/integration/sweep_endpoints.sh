@@ -44,6 +44,24 @@ if [ -r /proc/thread-self/schedstat ]; then
 	[ "$(q "$DB" "SELECT COUNT(*) FROM conn WHERE client_wait_us > end_us + 1")" = 0 ] || fail "a wait longer than its connection"
 fi
 [ "$(q "$DB" "SELECT host_ok IS NOT NULL FROM cell")" = 1 ] || fail "no host verdict"
+# At 20 ms pqtls's client shares every CPU; a cell under 10 ms RTT, which runs alone, runs
+# as on two machines: its server on a CPU of its own, the client and the link's forwarder
+# on the others, as read back (serially and with cells at once alike).
+[ "$(q "$DB" "SELECT COUNT(*) FROM cell WHERE host_server_cpus IS NULL AND host_client_cpus IS NULL
+	AND link_fwd_cpus IS NULL")" = 1 ] || fail "the 20 ms cell stored as split"
+if [ "$(nproc)" -ge 2 ]; then
+	for j in 1 auto; do
+		"$P" sweep --rtt 1ms,50ms --sig ecdsa-p256,ml-dsa-44 --connections 2 --no-check -q --jobs $j \
+			--out "$TMP/split$j.db" 2>"$TMP/err" || { cat "$TMP/err"; fail "the 1 ms sweep failed (--jobs $j)"; }
+		[ "$(q "$TMP/split$j.db" "SELECT COUNT(*) FROM cell WHERE rtt_us = 1000 AND host_server_cpus GLOB '[0-9]*'
+			AND host_client_cpus GLOB '[0-9]*' AND host_server_cpus <> host_client_cpus
+			AND link_fwd_cpus = host_client_cpus AND host_cells_at_once = 1")" = 2 ] ||
+			{ q "$TMP/split$j.db" "SELECT rtt_us, host_cells_at_once, host_server_cpus, host_client_cpus, link_fwd_cpus FROM cell"
+			  fail "a 1 ms cell of pqtls's client not split (--jobs $j)"; }
+		[ "$(q "$TMP/split$j.db" "SELECT COUNT(*) FROM cell WHERE rtt_us = 50000 AND host_server_cpus IS NULL
+			AND host_client_cpus IS NULL AND link_fwd_cpus IS NULL")" = 2 ] || fail "a 50 ms cell stored as split (--jobs $j)"
+	done
+fi
 
 # asked for the machine's default: stored as such
 "$P" sweep --rtt 20ms --sig ecdsa-p256 --connections 2 --no-check -q --endpoint-nice 0 --out "$TMP/z.db" 2>"$TMP/err" ||
