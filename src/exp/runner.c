@@ -26,7 +26,8 @@
  * browser on the others (core/sched.h, pq_sched_split, says what it changes), and the
  * link's forwarder beside the server, or beside the browser on a short link
  * (PQ_EXP_SPLIT_FWD_CLIENT_RTT_NS). So does a cell of pqtls's own client that runs alone
- * because its RTT is under PQ_EXP_JOBS_SOLO_RTT_NS (exp/jobs.h): there a handshake's
+ * because its link's time scale (pq_exp_jobs_scale_ns, the dispatcher's own reason) is
+ * under PQ_EXP_JOBS_SOLO_RTT_NS (exp/jobs.h): there a handshake's
  * client, server and forwarder are busy at once on two CPUs, and the one that waits for a
  * CPU changes from connection to connection. Split, the server waited for none, the client
  * (beside the forwarder) 0.60-0.75 ms a median connection, and 77 of 2,072 0 ms cells went
@@ -38,7 +39,7 @@ static int split_wanted(const cellrun *r)
 {
 	if (r->cfg.browser)
 		return 1;
-	return r->row.host_cells_at_once <= 1 && pq_link_config_rtt_ns(&r->lc) < PQ_EXP_JOBS_SOLO_RTT_NS;
+	return r->row.host_cells_at_once <= 1 && pq_exp_jobs_scale_ns(&r->lc) < PQ_EXP_JOBS_SOLO_RTT_NS;
 }
 
 static void split_begin(cellrun *r)
