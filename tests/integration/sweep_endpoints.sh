@@ -46,7 +46,8 @@ fi
 [ "$(q "$DB" "SELECT host_ok IS NOT NULL FROM cell")" = 1 ] || fail "no host verdict"
 # At 20 ms pqtls's client shares every CPU; a cell under 10 ms RTT, which runs alone, runs
 # as on two machines: its server on a CPU of its own, the client and the link's forwarder
-# on the others, as read back (serially and with cells at once alike).
+# on the others, as read back (serially and with cells at once alike); on one CPU, or on a
+# link slow enough to run beside others, it shares as before.
 [ "$(q "$DB" "SELECT COUNT(*) FROM cell WHERE host_server_cpus IS NULL AND host_client_cpus IS NULL
 	AND link_fwd_cpus IS NULL")" = 1 ] || fail "the 20 ms cell stored as split"
 if [ "$(nproc)" -ge 2 ]; then
@@ -60,6 +61,20 @@ if [ "$(nproc)" -ge 2 ]; then
 			  fail "a 1 ms cell of pqtls's client not split (--jobs $j)"; }
 		[ "$(q "$TMP/split$j.db" "SELECT COUNT(*) FROM cell WHERE rtt_us = 50000 AND host_server_cpus IS NULL
 			AND host_client_cpus IS NULL AND link_fwd_cpus IS NULL")" = 2 ] || fail "a 50 ms cell stored as split (--jobs $j)"
+	done
+	# held to one CPU (an affinity mask) there is nothing to split: the cell is measured
+	# and stored as sharing every CPU it may use; so is a 1 ms link slow enough (1 Mbit/s)
+	# that its cells run beside others
+	command -v taskset >/dev/null || fail "needs taskset (util-linux; scripts/deps.sh installs it)"
+	taskset -c 0 "$P" sweep --rtt 1ms --sig ecdsa-p256 --connections 2 --no-check -q --out "$TMP/one.db" 2>"$TMP/err" ||
+		{ cat "$TMP/err"; fail "the 1 ms sweep on one CPU failed"; }
+	"$P" sweep --rtt 1ms --rate 1Mbit --sig ecdsa-p256 --connections 2 --no-check -q --out "$TMP/slow.db" 2>"$TMP/err" ||
+		{ cat "$TMP/err"; fail "the 1 ms, 1 Mbit/s sweep failed"; }
+	for d in one slow; do
+		[ "$(q "$TMP/$d.db" "SELECT COUNT(*) FROM cell WHERE status = 'ok' AND host_server_cpus IS NULL
+			AND host_client_cpus IS NULL AND link_fwd_cpus IS NULL")" = 1 ] ||
+			{ q "$TMP/$d.db" "SELECT status, host_server_cpus, host_client_cpus, link_fwd_cpus FROM cell"
+			  fail "the $d 1 ms cell stored as split, or not measured"; }
 	done
 fi
 
