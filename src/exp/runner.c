@@ -33,8 +33,11 @@
  * (beside the forwarder) 0.60-0.75 ms a median connection, and 77 of 2,072 0 ms cells went
  * over the host's budget of 1 ms, against 415 of 2,072 sharing every CPU in runs alternated
  * with them (docs/sweep.md, "Measured here"); the client beside the server and the
- * forwarder alone: 186 of 888. The forwarder is pinned here, the server and the client as
- * they start; the cell stores the CPUs as read back, or none when any of them could not be. */
+ * forwarder alone: 186 of 888. A cell alone for its response's CPU is not split: a
+ * transfer keeps the forwarder busy from end to end, and the endpoint beside it waited
+ * 12-79 ms a median connection (blog-payload). The forwarder is pinned here, the server
+ * and the client as they start; the cell stores the CPUs as read back, or none when any of
+ * them could not be. */
 static int split_wanted(const cellrun *r)
 {
 	if (r->cfg.browser)
