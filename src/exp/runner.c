@@ -27,17 +27,12 @@
  * link's forwarder beside the server, or beside the browser on a short link
  * (PQ_EXP_SPLIT_FWD_CLIENT_RTT_NS). So does a cell of pqtls's own client that runs alone
  * because its link's time scale (pq_exp_jobs_scale_ns, the dispatcher's own reason) is
- * under PQ_EXP_JOBS_SOLO_RTT_NS (exp/jobs.h): there a handshake's
- * client, server and forwarder are busy at once on two CPUs, and the one that waits for a
- * CPU changes from connection to connection. Split, the server waited for none, the client
- * (beside the forwarder) 0.60-0.75 ms a median connection, and 77 of 2,072 0 ms cells went
- * over the host's budget of 1 ms, against 415 of 2,072 sharing every CPU in runs alternated
- * with them (docs/sweep.md, "Measured here"); the client beside the server and the
- * forwarder alone: 186 of 888. A cell alone for its response's CPU is not split: a
- * transfer keeps the forwarder busy from end to end, and the endpoint beside it waited
- * 12-79 ms a median connection (blog-payload). The forwarder is pinned here, the server
- * and the client as they start; the cell stores the CPUs as read back, or none when any of
- * them could not be. */
+ * under PQ_EXP_JOBS_SOLO_RTT_NS (exp/jobs.h): there a handshake's client, server and
+ * forwarder are busy at once on two CPUs, and split, far fewer cells went over the host's
+ * budget. A cell alone for its response's CPU is not split: a transfer keeps the forwarder
+ * busy from end to end, and the endpoint beside it waits (both measured in docs/sweep.md,
+ * "Measured here"). The forwarder is pinned here, the server and the client as they
+ * start; the cell stores the CPUs as read back, or none when any of them could not be. */
 static int split_wanted(const cellrun *r)
 {
 	if (r->cfg.browser)
