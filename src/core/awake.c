@@ -28,7 +28,7 @@ static void spinners(pid_t parent, unsigned n)
 	struct sched_param sp = {.sched_priority = 0};
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
 		_exit(0);
-	(void)prctl(PR_SET_NAME, "pqtls-awake", 0, 0, 0); /* not a `pqtls` to pgrep -x */
+	(void)pq_sched_name_thread(PQ_SCHED_NAME_AWAKE); /* not a `pqtls` to pgrep -x */
 	(void)setsid();
 	(void)pq_sched_set_group_nice(PQ_SCHED_NICE_MAX);
 	/* nice 19 for each thread too (the threads below inherit it): SCHED_IDLE ignores it,

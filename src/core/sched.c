@@ -3,6 +3,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -98,6 +100,14 @@ int pq_sched_set_group_nice(int want)
 		close(fd);
 	}
 	return pq_sched_group_nice();
+}
+
+int pq_sched_name_thread(const char *name)
+{
+	size_t n = name ? strlen(name) : 0;
+	if (n == 0 || n > 15) /* the kernel's TASK_COMM_LEN, 16 with its NUL */
+		return PQ_EINVAL;
+	return prctl(PR_SET_NAME, name, 0, 0, 0) < 0 ? -errno : 0;
 }
 
 int pq_sched_set_nice(int want)

@@ -36,6 +36,19 @@ int64_t pq_sched_delta(int64_t a, int64_t b);
 /* The wait of thread `tid` of this process, ns; -1 unknown (tid 0 included). */
 int64_t pq_sched_tid_wait_ns(int tid);
 
+/* The names of the threads a measurement runs, as the kernel shows them
+ * (/proc/PID/task/TID/comm, `top -H`, `perf sched timehist`), so that a trace of the
+ * machine tells a link's forwarder from a cell's server and from the keep-awake spinners
+ * (bench/waits.sh lays the endpoints' waits for a CPU over them). A process's first
+ * thread keeps its `pqtls` (a worker's is the cell's client), so `pgrep -x pqtls` still
+ * finds every process of a sweep and nothing else. */
+#define PQ_SCHED_NAME_FWD "pqtls-fwd"
+#define PQ_SCHED_NAME_SERVER "pqtls-srv"
+#define PQ_SCHED_NAME_AWAKE "pqtls-awake"
+/* Names the calling thread: 0, PQ_EINVAL for a name the kernel would cut (over 15 bytes)
+ * or an empty one, -errno when it refuses. */
+int pq_sched_name_thread(const char *name);
+
 /* Endpoints' nice values: PQ_SCHED_NICE_KEEP leaves the thread's as it is. */
 #define PQ_SCHED_NICE_KEEP 100
 #define PQ_SCHED_NICE_MIN (-20)

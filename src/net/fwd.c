@@ -152,6 +152,7 @@ static void *fwd_main(void *arg)
 	pq_fwd_spin spin;
 	pq_fwd_spin_init(&spin, f->rt_prio > 0, f->spin_pool);
 	__atomic_store_n(&f->tid, (int)gettid(), __ATOMIC_RELEASE);
+	(void)pq_sched_name_thread(PQ_SCHED_NAME_FWD); /* a name only: failing costs nothing */
 	/* No timer slack (the default lets the kernel defer a timed wake-up by 50 us; the
 	 * real-time class has none anyway). A higher CFS weight for when the real-time class
 	 * is refused or not asked; failing (no CAP_SYS_NICE) only costs accuracy. */

@@ -421,6 +421,7 @@ void *pq_qworker_main(void *arg)
 	pq_worker *w = arg;
 	pq_server *srv = w->srv;
 	qloop *l = calloc(1, sizeof *l);
+	(void)pq_sched_name_thread(PQ_SCHED_NAME_SERVER); /* a name only: failing costs nothing */
 	struct epoll_event evs[16];
 	if (!l)
 		return NULL;

@@ -1,12 +1,14 @@
 /* core/sched: the schedstat text, a thread's meter (its wait only grows, and a thread that
  * gives up its CPU to a busier one waits), setting and reading back a nice value, and a
- * machine split in two (CPU lists, the split, a thread pinned and read back). */
+ * machine split in two (CPU lists, the split, a thread pinned and read back), and a
+ * thread's name (set, read back from /proc; too long or empty refused, the name kept). */
 #include <errno.h>
 #include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <pthread.h>
 #include <sys/wait.h>
@@ -228,6 +230,49 @@ static void cpus_of(void **state)
 	assert_int_equal(list[0], 'x');
 }
 
+static void *read_own_comm(void *arg)
+{
+	char *out = arg, path[64];
+	snprintf(path, sizeof path, "/proc/self/task/%d/comm", (int)gettid());
+	int rc = pq_sched_name_thread(PQ_SCHED_NAME_FWD);
+	FILE *f = fopen(path, "r");
+	out[0] = '\0';
+	if (rc == 0 && f && fgets(out, 32, f))
+		out[strcspn(out, "\n")] = '\0';
+	if (f)
+		fclose(f);
+	/* Refused names change nothing. */
+	if (pq_sched_name_thread("a-name-of-16-byt") != PQ_EINVAL || pq_sched_name_thread("") != PQ_EINVAL ||
+	    pq_sched_name_thread(NULL) != PQ_EINVAL)
+		out[0] = '?';
+	f = fopen(path, "r");
+	char again[32] = "";
+	if (f && fgets(again, sizeof again, f) && strcmp(again, PQ_SCHED_NAME_FWD "\n") != 0)
+		out[0] = '!';
+	if (f)
+		fclose(f);
+	return NULL;
+}
+
+static void thread_name(void **state)
+{
+	(void)state;
+	/* Named in a thread of its own: the test process's first thread keeps its name. */
+	char got[32] = "", mine[32] = "";
+	pthread_t t;
+	assert_int_equal(pthread_create(&t, NULL, read_own_comm, got), 0);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	assert_string_equal(got, PQ_SCHED_NAME_FWD);
+	FILE *f = fopen("/proc/self/comm", "r");
+	assert_non_null(f);
+	assert_non_null(fgets(mine, sizeof mine, f));
+	fclose(f);
+	assert_string_not_equal(mine, PQ_SCHED_NAME_FWD "\n");
+	/* Every name the project gives fits the kernel's 15 bytes. */
+	assert_true(strlen(PQ_SCHED_NAME_FWD) <= 15 && strlen(PQ_SCHED_NAME_SERVER) <= 15 &&
+		    strlen(PQ_SCHED_NAME_AWAKE) <= 15);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -238,6 +283,7 @@ int main(void)
 		cmocka_unit_test(cpulist),
 		cmocka_unit_test(cpus_of),
 		cmocka_unit_test(split),
+		cmocka_unit_test(thread_name),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
