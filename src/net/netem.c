@@ -1,5 +1,6 @@
 #include "net/netem.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -108,7 +109,7 @@ void pq_netem_veth_cmd(pq_netem_cmd *c, const char *ns_c, const char *ns_s, cons
 		add(c, "%s", w[i]);
 }
 
-int pq_netem_available(const char *ns, pq_diag *d)
+static int probe(const char *ns, pq_diag *d)
 {
 	char *add_argv[] = {"tc", "-n", (char *)ns, "qdisc", "add", "dev", "lo", "root", "netem", "delay", "0ms", NULL};
 	char *del_argv[] = {"tc", "-n", (char *)ns, "qdisc", "del", "dev", "lo", "root", NULL};
@@ -118,6 +119,24 @@ int pq_netem_available(const char *ns, pq_diag *d)
 	if (pq_sh_run(del_argv, NULL, NULL, &ignore)) { /* the namespace goes away anyway */
 	}
 	return 1;
+}
+
+static pthread_mutex_t known_mu = PTHREAD_MUTEX_INITIALIZER;
+static int known = -1; /* -1: not probed yet in this process */
+static pq_diag known_why;
+
+int pq_netem_available(const char *ns, pq_diag *d)
+{
+	pthread_mutex_lock(&known_mu);
+	if (known < 0) {
+		pq_diag_clear(&known_why);
+		known = probe(ns, &known_why);
+	}
+	int yes = known;
+	if (!yes)
+		pq_diag_set(d, known_why.code ? known_why.code : PQ_ECHILD, "%s", known_why.msg);
+	pthread_mutex_unlock(&known_mu);
+	return yes;
 }
 
 int pq_netem_parse_stats(const char *text, uint64_t *bytes, uint64_t *pkts, uint64_t *dropped)

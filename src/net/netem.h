@@ -32,7 +32,10 @@ int pq_netem_qdisc_cmd(pq_netem_cmd *c, const char *ns, const char *dev, const p
 void pq_netem_veth_cmd(pq_netem_cmd *c, const char *ns_c, const char *ns_s, const char *dev);
 
 /* Is sch_netem usable? Tries a netem qdisc on `lo` inside namespace `ns` (one of ours)
- * and removes it. 1 yes, 0 no (why in *d). */
+ * and removes it, once per process: the answer is the kernel's, so later calls give the
+ * first one's (and its why) without starting `tc` again, which a sweep otherwise did for
+ * every cell (a process start is about 10 ms of CPU here, beside cells being measured:
+ * bench/waits.sh). 1 yes, 0 no (why in *d). */
 int pq_netem_available(const char *ns, pq_diag *d);
 
 /* "Sent B bytes P pkt (dropped D" of `tc -s qdisc show` output, for the stats line. */

@@ -353,6 +353,30 @@ static void fast_links(void **state)
 	assert_true(pq_link_config_fast(&c));
 }
 
+/* Whether netem is usable is asked once per process: a second question, in a namespace
+ * that does not exist either and with no `tc` on the PATH, gets the first answer and its
+ * why, and starts nothing. */
+static void netem_probe_once(void **state)
+{
+	(void)state;
+	pq_diag d1, d2;
+	pq_diag_clear(&d1);
+	pq_diag_clear(&d2);
+	assert_int_equal(pq_netem_available("pqtls-test-no-such-ns-1", &d1), 0);
+	assert_true(d1.msg[0] != '\0');
+	const char *old = getenv("PATH");
+	char *saved = old ? strdup(old) : NULL;
+	assert_int_equal(setenv("PATH", "/nonexistent", 1), 0);
+	assert_int_equal(pq_netem_available("pqtls-test-no-such-ns-2", &d2), 0);
+	if (saved) {
+		assert_int_equal(setenv("PATH", saved, 1), 0);
+		free(saved);
+	}
+	assert_string_equal(d2.msg, d1.msg);
+	assert_null(strstr(d2.msg, "no-such-ns-2"));
+	assert_int_equal(d2.code, d1.code);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -364,6 +388,7 @@ int main(void)
 		cmocka_unit_test(lateness_budget),
 		cmocka_unit_test(queue_and_burst_parsing),
 		cmocka_unit_test(fast_links),
+		cmocka_unit_test(netem_probe_once),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
