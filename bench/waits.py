@@ -12,6 +12,7 @@ import collections
 import re
 import sqlite3
 import sys
+import urllib.parse
 
 # Thread names as pqtls gives them (src/core/sched.h); a process's first thread stays
 # `pqtls`: a worker's (the process that also holds a `pqtls-fwd` thread) is the cell's
@@ -47,7 +48,11 @@ def kind(name):
 
 def read(path):
     raw, workers = [], set()
-    for line in open(path, errors="replace"):
+    try:
+        lines = open(path, errors="replace").readlines()
+    except OSError as e:
+        sys.exit("waits: cannot read the trace %s: %s" % (path, e.strerror))
+    for line in lines:
         m = LINE.match(line)
         if not m:
             continue
@@ -65,6 +70,18 @@ def read(path):
             k = "sweep"
         runs.append((s, e, cpu, k, delay))
     return runs
+
+
+def read_db(path):
+    """The sweep's cells, connections and stored waits; read-only (a missing file is not made)."""
+    try:
+        db = sqlite3.connect("file:%s?mode=ro" % urllib.parse.quote(path), uri=True)
+        cells, conns = db.execute("select count(*), sum(connections) from cell").fetchone()
+        row = db.execute("select avg(host_client_wait_p50_us), avg(host_server_wait_p50_us),"
+                         " avg(host_cells_at_once) from cell").fetchone()
+    except sqlite3.Error as e:
+        sys.exit("waits: %s is not a pqtls results database (%s); give the sweep's -o file" % (path, e))
+    return cells, conns, {"pqtls": row[0], "pqtls-srv": row[1], "at_once": row[2]}
 
 
 def main():
@@ -103,11 +120,7 @@ def main():
     conns = cells = None
     stored = {}
     if len(sys.argv) == 3:
-        db = sqlite3.connect(sys.argv[2])
-        cells, conns = db.execute("select count(*), sum(connections) from cell").fetchone()
-        row = db.execute("select avg(host_client_wait_p50_us), avg(host_server_wait_p50_us),"
-                         " avg(host_cells_at_once) from cell").fetchone()
-        stored = {"pqtls": row[0], "pqtls-srv": row[1], "at_once": row[2]}
+        cells, conns, stored = read_db(sys.argv[2])
     print("trace: %.1f s, %d CPUs%s" % (span, len(by_cpu), "" if cells is None else
           "; %d cells, %d connections, %.1f cells at once on average" % (cells, conns, stored["at_once"] or 0)))
     print("\nCPU time by kind (share of one CPU over the trace):")

@@ -12,6 +12,12 @@ P=$(readlink -f "$PQTLS")
 if command -v python3 >/dev/null; then
 	expect_fail 1 "no scheduling events in /dev/null" python3 "$WPY" /dev/null
 	expect_fail 1 "usage: waits.py TIMEHIST" python3 "$WPY"
+	expect_fail 1 "cannot read the trace $T/none.txt" python3 "$WPY" "$T/none.txt"
+	echo "  1.000001 [0000]  pqtls[7]  0.000  0.010  0.100" >"$T/one.txt"
+	expect_fail 1 "$T/none.db is not a pqtls results database" python3 "$WPY" "$T/one.txt" "$T/none.db"
+	[ ! -e "$T/none.db" ] || fail "a missing database was created"
+	printf 'not sqlite' >"$T/bad.db"
+	expect_fail 1 "$T/bad.db is not a pqtls results database" python3 "$WPY" "$T/one.txt" "$T/bad.db"
 fi
 if [ "$(id -u)" != 0 ]; then echo "skip: the rest needs root (links)"; exit 77; fi
 if ! command -v perf >/dev/null; then
@@ -24,6 +30,8 @@ fi
 PQTLS=/nonexistent expect_fail 2 "'/nonexistent' is not an executable" bash "$W"
 PQTLS=$P expect_fail 2 "give no -o/--out" bash "$W" --rtt 10ms -o "$T/x.db"
 [ ! -e "$T/x.db" ] || fail "a refused run wrote its database"
+PQTLS=$P expect_fail 1 "the sweep (or perf) failed" bash "$W" --rtt 10ms --jobs 0
+grep -q "'0' is not a number of cells at once" "$T/err" || { cat "$T/err"; fail "the sweep's own message was not shown"; }
 
 PQTLS=$P OUT="$T/w" bash "$W" --sig ecdsa-p256 --rtt 10ms --connections 4 --no-check >"$T/w.out"
 grep -q "^trace: .* 1 cells, 4 connections" "$T/w.out" || { cat "$T/w.out"; fail "no trace line with the cell and its connections"; }
