@@ -420,8 +420,8 @@ void *pq_qworker_main(void *arg)
 {
 	pq_worker *w = arg;
 	pq_server *srv = w->srv;
-	qloop *l = calloc(1, sizeof *l);
 	(void)pq_sched_name_thread(PQ_SCHED_NAME_SERVER); /* a name only: failing costs nothing */
+	qloop *l = calloc(1, sizeof *l);
 	struct epoll_event evs[16];
 	if (!l)
 		return NULL;

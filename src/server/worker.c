@@ -442,8 +442,8 @@ static void give_back(loop *l)
 void *pq_worker_main(void *arg)
 {
 	pq_worker *w = arg;
-	loop *l = calloc(1, sizeof *l);
 	(void)pq_sched_name_thread(PQ_SCHED_NAME_SERVER); /* a name only: failing costs nothing */
+	loop *l = calloc(1, sizeof *l);
 	struct epoll_event evs[128];
 	if (!l)
 		return NULL;
