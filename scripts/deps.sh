@@ -20,6 +20,7 @@ pkgs=(build-essential cmake pkg-config
       dpkg-dev          # apt-get source (OpenSSL 3.5 source package)
       clang libclang-rt-14-dev  # libFuzzer targets in fuzz/ (make fuzz, short runs in make test)
       chromium fonts-dejavu-core  # tests: the report opened in a headless browser (a font for its text)
+      linux-perf        # tests: bench/waits.sh traces a sweep's scheduling (perf sched)
       ca-certificates
       python3)          # tests only: several integration tests read JSON with it
 
