@@ -67,14 +67,14 @@ static void split_drop(cellrun *r)
 	r->row.host_server_cpus[0] = r->row.host_client_cpus[0] = r->row.link_fwd_cpus[0] = '\0';
 }
 
-/* The server in a process of its own, forked inside the server namespace: a crash of
+/* The server in a process of its own, started inside the server namespace: a crash of
  * the server is a failed cell, never the end of the sweep (exp/srvproc.h). */
 static int server_start_in_ns(void *arg)
 {
 	cellrun *r = arg;
 	if (!r->split_on)
 		return pq_exp_srv_start(&r->srv, &r->cfg.server, r->o->server_exe, &r->diag);
-	/* forked from this thread, the server inherits its CPUs; read back from its process */
+	/* started from this thread, the server inherits its CPUs; read back from its process */
 	int pinned = pq_sched_pin(0, &r->split.server, NULL, 0) == 0;
 	int rc = pq_exp_srv_start(&r->srv, &r->cfg.server, r->o->server_exe, &r->diag);
 	if (pinned && pq_sched_pin(0, &r->split.all, NULL, 0) < 0 && rc == 0)

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -14,6 +15,8 @@
 #include "core/child.h"
 #include "core/clock.h"
 #include "core/proc.h"
+
+extern char **environ;
 
 /* How long a server may take to start or to stop and report: far beyond either (a few
  * milliseconds), short enough that a wedged child does not hold the sweep. */
@@ -192,11 +195,45 @@ void pq_exp_srv_exec_main(int ctl, int res)
 	child(&w.cfg, ctl, res);
 }
 
+/* The exec'd server's pipes, at fixed numbers: nothing else of ours above stderr. */
+#define CHILD_CTL_FD 3
+#define CHILD_RES_FD 4
+#define CHILD_STR(n) #n
+#define CHILD_ARG(n) CHILD_STR(n)
+
+/* Starts exe as a cell's server with ctl and res on CHILD_CTL_FD and CHILD_RES_FD: 0 or
+ * the errno value. Spawned, not forked: posix_spawn's child shares this process's memory
+ * until it execs, so nothing of it is copied. The process a server is started from is a
+ * sweep's worker, whose link forwarder and client run as its threads; a fork write-
+ * protected every page they use, and each then took a fault on its next write to each
+ * page (docs/sweep.md, "What a cell costs besides its connections"). The child is the
+ * calling thread's: its namespace and CPUs, as a fork's was. */
+static int spawn_server(const char *exe, char *const argv[], int ctl, int res, pid_t *pid)
+{
+	posix_spawn_file_actions_t fa;
+	int e = posix_spawn_file_actions_init(&fa);
+	if (e)
+		return e;
+	/* copies above both targets first, so that neither dup2 overwrites the other's source */
+	int c = fcntl(ctl, F_DUPFD_CLOEXEC, CHILD_RES_FD + 1), r = c < 0 ? -1 : fcntl(res, F_DUPFD_CLOEXEC, CHILD_RES_FD + 1);
+	if (c < 0 || r < 0)
+		e = errno;
+	if (!e && !(e = posix_spawn_file_actions_adddup2(&fa, c, CHILD_CTL_FD)) &&
+	    !(e = posix_spawn_file_actions_adddup2(&fa, r, CHILD_RES_FD)) &&
+	    !(e = posix_spawn_file_actions_addclosefrom_np(&fa, CHILD_RES_FD + 1)))
+		e = posix_spawn(pid, exe, &fa, NULL, argv, environ);
+	if (c >= 0)
+		close(c);
+	if (r >= 0)
+		close(r);
+	posix_spawn_file_actions_destroy(&fa);
+	return e;
+}
+
 int pq_exp_srv_start(pq_exp_srv *s, const pq_server_config *cfg, const char *exe, pq_diag *d)
 {
 	int ctl[2], res[2];
 	static wire_cfg w; /* one cell's server at a time per process */
-	char a1[16], a2[16];
 	memset(s, 0, sizeof *s);
 	if (exe && wire_pack(cfg, &w, d) < 0)
 		return PQ_ETOOBIG;
@@ -209,35 +246,29 @@ int pq_exp_srv_start(pq_exp_srv *s, const pq_server_config *cfg, const char *exe
 		close(ctl[1]);
 		return pq_diag_set(d, -e, "server process: pipe: %s", strerror(e));
 	}
-	/* The descriptors' numbers for the exec'd child, written before the fork: between
-	 * fork and exec only async-signal-safe calls (a thread of ours may hold a lock the
-	 * child's malloc would wait for forever, as ASan's allocator did). */
-	snprintf(a1, sizeof a1, "%d", ctl[0]);
-	snprintf(a2, sizeof a2, "%d", res[1]);
-	char *argv[] = {"pqtls", (char *)PQ_EXP_SRV_EXEC_ARG, a1, a2, NULL};
-	pid_t pid = fork();
-	if (pid == 0) {
+	pid_t pid = -1;
+	int e = 0;
+	if (exe) {
+		char *argv[] = {"pqtls", (char *)PQ_EXP_SRV_EXEC_ARG, CHILD_ARG(CHILD_CTL_FD), CHILD_ARG(CHILD_RES_FD), NULL};
+		e = spawn_server(exe, argv, ctl[0], res[1], &pid);
+	} else if ((pid = fork()) == 0) {
+		/* the unit tests' in-process server: the child serves from this image */
 		close(ctl[1]);
 		close(res[0]);
 		close_inherited(ctl[0], res[1]);
-		if (exe) {
-			fcntl(ctl[0], F_SETFD, 0);
-			fcntl(res[1], F_SETFD, 0);
-			execv(exe, argv);
-			_exit(127);
-		}
 		child(cfg, ctl[0], res[1]);
+	} else if (pid < 0) {
+		e = errno;
 	}
 	close(ctl[0]);
 	close(res[1]);
 	s->ctl = ctl[1];
 	s->res = res[0];
-	if (pid < 0) {
-		int e = errno;
+	if (e) {
 		close(s->ctl);
 		close(s->res);
 		s->ctl = s->res = -1;
-		return pq_diag_set(d, -e, "server process: fork: %s", strerror(e));
+		return pq_diag_set(d, -e, "server process: cannot start %s: %s", exe ? exe : "(fork)", strerror(e));
 	}
 	s->pid = pid;
 	if (exe && write_all(s->ctl, &w, sizeof w) < 0) {

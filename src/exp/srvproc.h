@@ -1,8 +1,9 @@
 /* A cell's server in a child process of its own, so that a crash of the server (a real
  * SIGSEGV or abort in OpenSSL or our code) ends that process only: the sweep records a
- * failed cell with the reason and goes on. pq_exp_srv_start forks in the calling
- * thread's network namespace (call it inside the link's server side) and, given the
- * pqtls binary, execs it at once; the child makes and starts a pq_server (as `pqtls
+ * failed cell with the reason and goes on. pq_exp_srv_start starts it in the calling
+ * thread's network namespace and on its CPUs (call it inside the link's server side):
+ * given the pqtls binary, spawned from it (posix_spawn: nothing of this process copied),
+ * else forked (the unit tests); the child makes and starts a pq_server (as `pqtls
  * serve` would) and reports its port or why it could not start; pq_exp_srv_finish asks
  * it to stop, reads its statistics and reaps it.
  *
@@ -30,14 +31,14 @@ typedef struct pq_exp_srv {
 enum pq_exp_srv_fault { PQ_EXP_SRV_FAULT_NONE, PQ_EXP_SRV_FAULT_ABORT, PQ_EXP_SRV_FAULT_SEGV };
 
 /* 0 with s->port set once the server listens; else its own reason in *d. With `exe` (the
- * pqtls binary; NULL: fork only, as the unit tests do) the child execs it at once with
+ * pqtls binary; NULL: fork only, as the unit tests do) the child is that binary, run with
  * PQ_EXP_SRV_EXEC_ARG and the pipes' numbers, and reads its configuration from the control
- * pipe: nothing of the forking process (its threads' locks, its allocator) lives on in the
- * server. */
+ * pipe: nothing of the starting process (its threads' locks, its allocator) lives on in the
+ * server. A binary that cannot be started: -errno, "server process: cannot start EXE: why". */
 int pq_exp_srv_start(pq_exp_srv *s, const pq_server_config *cfg, const char *exe, pq_diag *d) PQ_MUST_USE;
 /* The first argument that makes the pqtls binary a cell's server (main.c); not a command. */
 #define PQ_EXP_SRV_EXEC_ARG "__cell-server"
-/* The exec'd server: reads its configuration from ctl, then serves as the forked child
+/* The spawned server: reads its configuration from ctl, then serves as the forked child
  * does. Never returns. */
 void pq_exp_srv_exec_main(int ctl, int res) __attribute__((noreturn));
 /* Tests: the server process aborts or dereferences NULL now (async: it dies soon). */

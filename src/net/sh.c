@@ -4,10 +4,13 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+extern char **environ;
 
 void pq_sh_join(char *const argv[], char *buf, size_t n)
 {
@@ -54,6 +57,34 @@ static void pump(int in_fd, const char *input, int out_fd, pq_buf *out)
 		close(in_fd);
 }
 
+/* Starts argv (on PATH) with `in` as its stdin and `out` as its stdout and stderr: 0, or
+ * the errno value. Spawned, not forked: posix_spawn's child shares this process's memory
+ * until it execs, so nothing is copied. A fork copied the page tables of a sweep's worker,
+ * whose link forwarder and client threads then took a write fault on each page they
+ * touched again (docs/sweep.md, "What a cell costs besides its connections"). */
+static int spawn(char *const argv[], int in, int out, pid_t *pid)
+{
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t at;
+	sigset_t dfl;
+	sigemptyset(&dfl);
+	sigaddset(&dfl, SIGPIPE); /* ignored here (a closed reader is an error we report), not in the tool */
+	int e = posix_spawn_file_actions_init(&fa);
+	if (e)
+		return e;
+	if ((e = posix_spawnattr_init(&at))) {
+		posix_spawn_file_actions_destroy(&fa);
+		return e;
+	}
+	if (!(e = posix_spawn_file_actions_adddup2(&fa, in, 0)) && !(e = posix_spawn_file_actions_adddup2(&fa, out, 1)) &&
+	    !(e = posix_spawn_file_actions_adddup2(&fa, out, 2)) && !(e = posix_spawnattr_setsigdefault(&at, &dfl)) &&
+	    !(e = posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGDEF)))
+		e = posix_spawnp(pid, argv[0], &fa, &at, argv, environ);
+	posix_spawnattr_destroy(&at);
+	posix_spawn_file_actions_destroy(&fa);
+	return e;
+}
+
 int pq_sh_run(char *const argv[], const char *input, pq_buf *out, pq_diag *d)
 {
 	int inp[2] = {-1, -1}, outp[2] = {-1, -1}, rc = 0, status = 0;
@@ -63,19 +94,11 @@ int pq_sh_run(char *const argv[], const char *input, pq_buf *out, pq_diag *d)
 		rc = pq_diag_set(d, -errno, "cannot create a pipe for %s: %s", argv[0], strerror(errno));
 		goto out;
 	}
-	pid_t pid = fork();
-	if (pid < 0) {
-		rc = pq_diag_set(d, -errno, "cannot start %s: %s", argv[0], strerror(errno));
+	pid_t pid = -1;
+	int e = spawn(argv, inp[0], outp[1], &pid);
+	if (e) {
+		rc = pq_diag_set(d, PQ_ECHILD, "cannot run %s: %s", argv[0], strerror(e));
 		goto out;
-	}
-	if (pid == 0) {
-		dup2(inp[0], 0);
-		dup2(outp[1], 1);
-		dup2(outp[1], 2);
-		signal(SIGPIPE, SIG_DFL);
-		execvp(argv[0], argv);
-		dprintf(2, "cannot run %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
 	}
 	close(inp[0]);
 	close(outp[1]);

@@ -7,8 +7,10 @@
 #include "core/err.h"
 
 /* Runs argv (argv[0] looked up in PATH) with `input` (may be NULL) on its stdin and
- * stdout+stderr captured into `out` (may be NULL). Returns 0 when it exited 0;
- * otherwise PQ_ECHILD with a message quoting the command line and its output. */
+ * stdout+stderr captured into `out` (may be NULL), spawned (posix_spawn: nothing of the
+ * calling process copied) with SIGPIPE at its default. Returns 0 when it exited 0;
+ * otherwise PQ_ECHILD with a message quoting the command line and its output, or, when it
+ * could not be started, "cannot run TOOL: why". */
 int pq_sh_run(char *const argv[], const char *input, pq_buf *out, pq_diag *d) PQ_MUST_USE;
 
 /* The command line as one string, for messages and tests ("ip -n x link set ..."). */

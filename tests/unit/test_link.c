@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -281,8 +282,19 @@ static void sh_failure_quotes_command(void **state)
 	assert_int_equal(pq_sh_run(bad, NULL, NULL, &d), PQ_ECHILD);
 	assert_non_null(strstr(pq_diag_msg(&d), "'sh -c echo nope >&2; exit 3'"));
 	assert_non_null(strstr(pq_diag_msg(&d), "nope"));
+	/* a tool that cannot be started is named with the reason, before anything ran */
 	char *missing[] = {"/nonexistent/tool", NULL};
 	assert_int_equal(pq_sh_run(missing, NULL, NULL, &d), PQ_ECHILD);
+	assert_string_equal(pq_diag_msg(&d), "cannot run /nonexistent/tool: No such file or directory");
+	char *unknown[] = {"pqtls-no-such-tool", NULL};
+	assert_int_equal(pq_sh_run(unknown, NULL, NULL, &d), PQ_ECHILD);
+	assert_non_null(strstr(pq_diag_msg(&d), "cannot run pqtls-no-such-tool"));
+	/* pqtls ignores SIGPIPE (main.c); the tool gets the default back, as from a shell: a
+	 * shell that inherited it ignored could not take it back, and would live on here */
+	void (*was)(int) = signal(SIGPIPE, SIG_IGN);
+	char *pipe_kill[] = {"sh", "-c", "kill -PIPE $$; exit 0", NULL};
+	assert_int_equal(pq_sh_run(pipe_kill, NULL, NULL, &d), PQ_ECHILD);
+	signal(SIGPIPE, was);
 }
 
 /* One RTT split: the halves add up to the RTT, the odd nanosecond going client->server. */
