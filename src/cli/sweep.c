@@ -48,7 +48,8 @@ static const pq_opt sweep_fixed[] = {
 	{"shard", 0, PQ_OPT_STR, O(shard), "I/N", NULL, "run only shard I of N of the grid's cells (default: all)", NULL, 0, 0},
 	{"jobs", 'j', PQ_OPT_STR, O(jobs), "N", "auto",
 	 "measure up to N cells at once, each on a link of its own (1..64; auto: " PQ_STR(PQ_EXP_JOBS_PER_CPU) " per CPU, up to twice as many "
-	 "for cells whose connections wait out lost packets, one at a time for a remote server); a cell under "
+	 "for cells whose connections wait out lost packets, more for those waiting on a slow or jittery link, "
+	 "one at a time for a remote server); a cell under "
 	 "10 ms RTT, a browser's, or one whose response keeps the CPUs busy (a large response on a fast link, or "
 	 "many at once) runs alone, and fewer run at once while cells go over their budgets; what is stored does "
 	 "not depend on N", NULL, 0, 0},
@@ -71,8 +72,9 @@ static const pq_opt sweep_fixed[] = {
 	 "never under a cgroup CPU quota below the CPUs it may run on, which its cycles would spend",
 	 "on|off", 0, 0},
 	{"remeasure", 0, PQ_OPT_INT, O(remeasure), "N", NULL /* PQ_EXP_REMEASURE_DEFAULT, below */,
-	 "measure a cell over the link's or the host's budget again, up to N times (0..5); only its last attempt is "
-	 "stored, the sweep's last line counts the attempts thrown away", NULL, 0, PQ_EXP_REMEASURE_MAX},
+	 "measure a cell over the link's or the host's budget again, up to N times (0..5), but not one over the "
+	 "host's budget alone that runs alone for its own response's CPU (its waits are its own); only its last "
+	 "attempt is stored, the sweep's last line counts the attempts thrown away", NULL, 0, PQ_EXP_REMEASURE_MAX},
 	{NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
 

@@ -58,6 +58,13 @@ int pq_hostload_verdict(double steal_pct, double wait_us, pq_hostload_span s)
 	return steal_pct <= PQ_HOSTLOAD_STEAL_BUDGET_PCT;
 }
 
+int pq_hostload_worth_again(int link_ok, int host_ok, double steal_pct, int own_cpu)
+{
+	if (link_ok != 0 && host_ok != 0)
+		return 0;
+	return link_ok == 0 || !own_cpu || steal_pct > PQ_HOSTLOAD_STEAL_BUDGET_PCT;
+}
+
 void pq_hostload_sample(pq_hostload *h, const pq_cpus *cpus)
 {
 	char stat[16384];

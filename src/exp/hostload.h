@@ -48,6 +48,14 @@ int pq_hostload_wait_over(double wait_us, pq_hostload_span s);
  * no reading; then the waits alone cannot clear it). wait_us: the client's median
  * connection's wait plus the server's, -1 unknown (then steal alone decides). */
 int pq_hostload_verdict(double steal_pct, double wait_us, pq_hostload_span s);
+/* Whether a cell over a budget is worth measuring again (pqtls sweep --remeasure): 1
+ * unless it went over the host's budget alone, by its endpoints' waits for a CPU (steal
+ * within its budget or unknown), while it ran alone for its own response's CPU (own_cpu:
+ * exp/runner.h, pq_exp_cell_cpu_bound). Nothing ran beside such a cell, so its waits are
+ * its own transfer's, and another attempt costs its time again for the same mark
+ * (blog-payload: 1 of 5 such marks cleared). link_ok, host_ok: its verdicts, 1 within,
+ * 0 over, -1 unknown; 0 for a cell within both. */
+int pq_hostload_worth_again(int link_ok, int host_ok, double steal_pct, int own_cpu);
 
 typedef struct pq_hostload {
 	pq_steal_sample steal;

@@ -47,6 +47,15 @@
  * (pq_exp_cell_scale_ns). aws-lossy (35 ms, 3 % each way): 57 ms, 11 cells at once
  * instead of 7. A link under PQ_EXP_JOBS_SOLO_RTT_NS stays alone, lossy or not. */
 #define PQ_EXP_JOBS_STALL_ROUNDS 4
+/* A jittery link's reordering holds a transfer to the rate TCP keeps through it; a cell
+ * whose connections wait on that rate for this many round trips or more waits as on a
+ * slow link's wire (pq_exp_cell_scale_ns). From there its host budget, a hundredth of its
+ * connection (exp/hostload.h), is three times a tenth of its round trip or more, and the
+ * waits more neighbours add stay within it: ttlb's aws-jittery 512 KiB and 1 MiB cells,
+ * 10 at once instead of 7, waited 11.9 and 22.6 ms for a CPU in a median connection
+ * against budgets of about 17 and 38 ms; its 50-200 KiB cells (budgets 3.5-7.5 ms) went
+ * over 7 times in 36 (docs/sweep.md, "Measured here"). */
+#define PQ_EXP_JOBS_REORDER_MIN_RTTS 30
 /* A cell whose connections stall keeps the CPUs busy for a smaller share of its time than
  * one whose scale is its link's alone, so auto's count (PQ_EXP_JOBS_PER_CPU per CPU)
  * grows for it by the same factor, its scale over its link's, up to this many times
@@ -69,6 +78,11 @@ size_t pq_exp_jobs_limit(int64_t scale_ns, size_t cap);
  * initial window of full-size packets (at 1 Mbit/s and MTU 1500, 120 ms: a cell there
  * waits for the wire, not for a CPU). A link of 0 ns RTT and no rate limit is 0. */
 int64_t pq_exp_jobs_scale_ns(const struct pq_link_config *lc);
+/* The time one initial window of full-size packets (MTU mtu, 0: the default) takes at
+ * rate_bps, ns: what pq_exp_jobs_scale_ns adds for a slow link, and the estimate for a
+ * transfer held to the rate a jittery link's reordering lets TCP keep (exp/runner.h,
+ * pq_exp_cell_scale_ns). */
+int64_t pq_exp_jobs_iw_wire_ns(double rate_bps, unsigned mtu);
 
 /* The concurrency for `asked` (PQ_EXP_JOBS_AUTO or a count) on this grid and machine, with
  * the reason in why: a remote server is measured one cell at a time unless asked
@@ -176,17 +190,20 @@ int pq_exp_jobs_cpu_fits(double used, size_t inflight, double next, double budge
  * PQ_ENOMEM leaves todo as it was. */
 int pq_exp_jobs_order(size_t *todo, size_t n, const char *const *link_key, const double *est_s) PQ_MUST_USE;
 
-/* Within each (link, trial) group of todo (n grid cell indices in run order, a group's
- * cells consecutive; group and point indexed by cell), the cells that may run most at once
- * first and the fewer after them, each kind in its run order: a cell of a smaller class
- * (one that runs alone: ttlb's 512 KiB and 1 MiB responses at 1 Gbit/s) makes the
- * dispatcher wait for every cell in flight to end, and shuffled among the others it did
- * so eight times a trial. Only where every grid point across arms (point: the cells'
- * across_key, exp/grid.h) has one class in the group, so a point's arms stay together in
- * one kind, shuffled as the trial shuffled them, and measured beside the same kind of
- * neighbours; a group whose arms differ in class (a browser's cell beside pqtls's client)
- * keeps its order. lim[c] is a cell's class (the most at once beside it). Returns how
- * many groups were regrouped, or PQ_ENOMEM (todo as it was). */
+/* Within each group of todo (n grid cell indices in run order, a group's cells
+ * consecutive; group and point indexed by cell; the sweep's groups are links, every trial
+ * of one), the cells that may run most at once first and the
+ * fewer after them, each kind in its run order (trial by trial, as the trials shuffled
+ * them): a cell of a smaller class (one that runs alone: ttlb's 512 KiB and 1 MiB
+ * responses at 1 Gbit/s) makes the dispatcher wait for every cell in flight to end, and
+ * shuffled among the others it did so eight times a trial; grouped by trial, once a trial,
+ * and a larger class (aws-jittery's longest responses, 17 at once beside the rest's 7)
+ * ran no more at once than the smaller one beside it. Only where every grid point across
+ * arms (point: the cells' across_key, exp/grid.h) has one class in the group, so a point's
+ * arms stay together in one kind, shuffled as the trial shuffled them, and measured beside
+ * the same kind of neighbours; a group whose arms differ in class (a browser's cell beside
+ * pqtls's client) keeps its order. lim[c] is a cell's class (the most at once beside it).
+ * Returns how many groups were regrouped, or PQ_ENOMEM (todo as it was). */
 int pq_exp_jobs_order_classes(size_t *todo, size_t n, const size_t *group, const char *const *point,
 			      const size_t *lim) PQ_MUST_USE;
 

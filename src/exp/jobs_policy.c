@@ -39,18 +39,19 @@ size_t pq_exp_jobs_limit(int64_t scale_ns, size_t cap)
 	return k < 1 ? 1 : (uint64_t)k > cap ? cap : (size_t)k;
 }
 
+int64_t pq_exp_jobs_iw_wire_ns(double rate_bps, unsigned mtu)
+{
+	double bits = 8.0 * PQ_WIRE_IW_DEFAULT * (mtu ? mtu : PQ_WIRE_MTU_DEFAULT);
+	return rate_bps > 0 ? (int64_t)(bits / rate_bps * 1e9) : 0;
+}
+
 int64_t pq_exp_jobs_scale_ns(const pq_link_config *lc)
 {
 	uint64_t slowest = 0;
 	for (int i = 0; i < 2; i++)
 		if (lc->dir[i].rate_bps && (!slowest || lc->dir[i].rate_bps < slowest))
 			slowest = lc->dir[i].rate_bps;
-	int64_t wire = 0;
-	if (slowest) {
-		double bits = 8.0 * PQ_WIRE_IW_DEFAULT * (lc->mtu ? lc->mtu : PQ_WIRE_MTU_DEFAULT);
-		wire = (int64_t)(bits / (double)slowest * 1e9);
-	}
-	return pq_link_config_rtt_ns(lc) + wire;
+	return pq_link_config_rtt_ns(lc) + pq_exp_jobs_iw_wire_ns((double)slowest, lc->mtu);
 }
 
 unsigned pq_exp_jobs_choose(const pq_exp_grid *g, unsigned asked, const char *what, unsigned ncpu, size_t ncells,

@@ -286,22 +286,46 @@ static double resp_cpu_share(const pq_exp_point *p, const pq_link_config *lc)
 	return conn > 0 ? (double)p->response_bytes * PQ_EXP_CPU_S_PER_BYTE * in_flight(p, conn) / conn : 0;
 }
 
+/* A jittery link's reordering holds a transfer to the rate TCP keeps through it
+ * (lossy_rate). A cell whose response waits on that rate for PQ_EXP_JOBS_REORDER_MIN_RTTS
+ * round trips or more waits for it as on a slow link's wire, and its time scale grows the
+ * same way (pq_exp_jobs_scale_ns): by an initial window's time at that rate (aws-jittery,
+ * 10 ms at 35 ms: 2.4 Mbit/s, 50 ms more, for its 512 KiB and 1 MiB responses). 0 for any
+ * other cell. */
+static int64_t reorder_wire_ns(const pq_exp_point *p, const pq_link_config *lc)
+{
+	double rtt = (double)pq_link_config_rtt_ns(lc) / 1e9, jitter = (double)lc->dir[PQ_DIR_S2C].jitter_ns / 1e9;
+	if (p->response_bytes <= 0 || rtt <= 0 || jitter * 10 < rtt)
+		return 0;
+	double rate = lossy_rate(point_loss(p, lc), rtt, jitter, pq_wire_mss(lc->mtu ? lc->mtu : PQ_WIRE_MTU_DEFAULT));
+	if (rate <= 0 || (double)p->response_bytes * 8 / rate < PQ_EXP_JOBS_REORDER_MIN_RTTS * rtt)
+		return 0;
+	return pq_exp_jobs_iw_wire_ns(rate, lc->mtu);
+}
+
+int pq_exp_cell_cpu_bound(const pq_exp_grid *g, const pq_exp_cell *c)
+{
+	pq_link_config lc;
+	return !g->server[0] && !c->p.browser && pq_exp_point_link(&c->p, g->seed, c->arm_where, &lc, NULL) == 0 &&
+	       resp_cpu_share(&c->p, &lc) >= PQ_EXP_JOBS_SOLO_CPU_SHARE;
+}
+
 /* Cell c's time scale (pq_exp_cell_scale_ns) and in *link_ns its link's alone, before its
  * connections' stalls. */
 static int64_t cell_scales(const pq_exp_grid *g, const pq_exp_cell *c, int64_t *link_ns)
 {
 	pq_link_config lc;
 	*link_ns = 0;
-	if (g->server[0] || c->p.browser || pq_exp_point_link(&c->p, g->seed, c->arm_where, &lc, NULL) < 0)
-		return 0;
-	if (resp_cpu_share(&c->p, &lc) >= PQ_EXP_JOBS_SOLO_CPU_SHARE)
+	if (g->server[0] || c->p.browser || pq_exp_cell_cpu_bound(g, c) ||
+	    pq_exp_point_link(&c->p, g->seed, c->arm_where, &lc, NULL) < 0)
 		return 0;
 	int64_t scale = pq_exp_jobs_scale_ns(&lc);
 	*link_ns = scale;
 	if (scale < PQ_EXP_JOBS_SOLO_RTT_NS) /* alone by its round trip, lossy or not */
 		return scale;
 	double rtt = (double)pq_link_config_rtt_ns(&lc) / 1e9;
-	return scale + (int64_t)(loss_s(point_loss(&c->p, &lc), rtt) / PQ_EXP_JOBS_STALL_ROUNDS * 1e9);
+	return scale + (int64_t)(loss_s(point_loss(&c->p, &lc), rtt) / PQ_EXP_JOBS_STALL_ROUNDS * 1e9) +
+	       reorder_wire_ns(&c->p, &lc);
 }
 
 int64_t pq_exp_cell_scale_ns(const pq_exp_grid *g, const pq_exp_cell *c)
@@ -355,8 +379,10 @@ int pq_exp_order_cells(const pq_exp_grid *g, size_t *todo, size_t n, unsigned jo
 		est[i] = cell_est(g, &g->cells[i], jobs, base, &lim[i]);
 		keys[i] = g->cells[i].link_key;
 		points[i] = g->cells[i].across_key;
-		group[i] = g->cells[i].group;
 	}
+	/* a group is a link's run of cells in todo, every trial of it */
+	for (size_t k = 0; k < n; k++)
+		group[todo[k]] = k && strcmp(keys[todo[k]], keys[todo[k - 1]]) == 0 ? group[todo[k - 1]] : k;
 	if ((rc = pq_exp_jobs_order_classes(todo, n, group, points, lim)) >= 0)
 		rc = pq_exp_jobs_order_played(todo, n, keys, est, lim, jobs ? jobs : 1, played);
 out:

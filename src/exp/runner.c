@@ -473,8 +473,10 @@ int pq_exp_runner_cell(pq_exp_runner *R, const pq_exp_cell *c, pq_exp_cell_outco
 	    (rc = switch_link(R, c, &oc->no_link, d)) < 0)
 		return rc; /* with no_link: nothing of the cell measured or stored */
 	cellrun *r = NULL;
+	int own_cpu = pq_exp_cell_cpu_bound(g, c);
 	/* A cell over the link's or the host's budget is measured again, up to o->remeasure
-	 * times; the last attempt is stored (marked if it is over too). */
+	 * times, unless its mark is its own transfer's waits (pq_hostload_worth_again); the
+	 * last attempt is stored (marked if it is over too). */
 	for (int attempt = 0;; attempt++) {
 		if (!(r = cell_new(R, c)))
 			return pq_diag_set(d, PQ_ENOMEM, "out of memory");
@@ -487,6 +489,14 @@ int pq_exp_runner_cell(pq_exp_runner *R, const pq_exp_cell *c, pq_exp_cell_outco
 			break;
 		char why[320];
 		pq_exp_row_over_why(r, why, sizeof why);
+		if (!pq_hostload_worth_again(r->row.link_ok, r->row.host_ok, r->row.host_steal_pct, own_cpu)) {
+			if (o->log)
+				fprintf(o->log, "cell %zu (%s, trial %d): over budget (%s); not measured again: it runs alone "
+					"for its response's CPU, so these waits are its own transfer's\n",
+					c->index, c->p.arm, c->p.trial, why);
+			R->sum->cells_own_wait++;
+			break;
+		}
 		if (o->log)
 			fprintf(o->log, "cell %zu (%s, trial %d): over budget (%s); measuring it again (%d of %d)\n", c->index,
 				c->p.arm, c->p.trial, why, attempt + 1, o->remeasure);

@@ -129,6 +129,7 @@ typedef struct pq_exp_run_summary {
 	size_t cells_host_known, cells_host_over; /* cells with a host verdict, over its budget */
 	size_t cells_wait_over;             /* of those, over the endpoints' wait budget */
 	size_t cells_remeasured;            /* attempts thrown away because they were over a budget */
+	size_t cells_own_wait;              /* over the host's budget by their own transfer's waits, not measured again */
 	size_t inflight_peak;               /* the most cells measured at once (0: one at a time) */
 	double steal_pct_sum, steal_pct_max; /* over the cells with a steal reading */
 	size_t cells_steal_known, cells_steal_over;
@@ -197,7 +198,7 @@ int pq_exp_runner_free(pq_exp_runner *R, pq_diag *d);
  * sweep's lists of presets and of cells and its progress line before the first cell ends. */
 double pq_exp_estimate_s(const pq_exp_grid *g, unsigned jobs, unsigned base);
 /* The dispatcher's order of todo[0..n) (indices of g's cells) at up to `jobs` at once,
- * `base` as for pq_exp_estimate_s: a trial's cells by class, then the links' order that
+ * `base` as for pq_exp_estimate_s: a link's cells by class, then the links' order that
  * plays soonest (exp/jobs.h, pq_exp_jobs_order_classes and pq_exp_jobs_order_played). The
  * sweep's dispatcher orders its cells by it and the estimate plays the same order. Each
  * cell's time alone into est_s[0..g->n) unless NULL; the played run's seconds into
@@ -225,6 +226,10 @@ double pq_exp_cell_work_s(const pq_exp_grid *g, const pq_exp_cell *c, unsigned j
  * a CPU in a median connection), alone once. A lossy link's scale from 10 ms on grows by
  * its connections' expected stalls (PQ_EXP_JOBS_STALL_ROUNDS). */
 int64_t pq_exp_cell_scale_ns(const pq_exp_grid *g, const pq_exp_cell *c);
+/* Whether cell c runs alone for its own response's CPU (PQ_EXP_JOBS_SOLO_CPU_SHARE, above):
+ * then its endpoints' waits for a CPU are its own transfer's, which measuring it again
+ * does not take away (pq_exp_runner_cell). */
+int pq_exp_cell_cpu_bound(const pq_exp_grid *g, const pq_exp_cell *c);
 /* How many cells may be in flight while c is, itself included (exp/jobs.h): one per
  * PQ_EXP_JOBS_RTT_PER_JOB_NS of its time scale, at most `base` (auto's per-CPU count, or
  * the count asked for), for a cell whose connections stall more by as many times as

@@ -40,7 +40,7 @@ void pq_exp_run_summary_add(pq_exp_run_summary *s, const pq_exp_run_summary *w)
 	s->cells_link_known += w->cells_link_known, s->cells_link_over += w->cells_link_over;
 	s->cells_host_known += w->cells_host_known, s->cells_host_over += w->cells_host_over;
 	s->cells_wait_over += w->cells_wait_over;
-	s->cells_remeasured += w->cells_remeasured;
+	s->cells_remeasured += w->cells_remeasured, s->cells_own_wait += w->cells_own_wait;
 	s->inflight_peak = w->inflight_peak > s->inflight_peak ? w->inflight_peak : s->inflight_peak;
 	s->steal_pct_sum += w->steal_pct_sum, s->steal_pct_max = maxd(s->steal_pct_max, w->steal_pct_max);
 	s->cells_steal_known += w->cells_steal_known, s->cells_steal_over += w->cells_steal_over;
@@ -89,6 +89,11 @@ void pq_exp_run_noise(const pq_exp_run_summary *s, char *buf, size_t n)
 	if (s->cells_remeasured && len < n)
 		len += (size_t)snprintf(buf + len, n - len, "; %zu cell%s measured again after going over a budget",
 					s->cells_remeasured, s->cells_remeasured == 1 ? "" : "s");
+	if (s->cells_own_wait && len < n)
+		len += (size_t)snprintf(buf + len, n - len,
+					"; not measured again: %zu cell%s over the host budget alone, by %s own response's CPU",
+					s->cells_own_wait, s->cells_own_wait == 1 ? "" : "s",
+					s->cells_own_wait == 1 ? "its" : "their");
 	if (s->cells_host_known && len < n)
 		snprintf(buf + len, n - len,
 			 "; %zu of %zu cells over the host budget (steal > %.0f %%: %zu; the endpoints' median wait > %.0f %% of "

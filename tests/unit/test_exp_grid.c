@@ -366,6 +366,29 @@ static void irrelevant_sct_alg_and_tai(void **state)
 	pq_exp_grid_dispose(&plain);
 }
 
+/* The dispatcher's order on one link whose cells differ in class (aws-jittery: its 1 MiB
+ * responses 17 at once, its 10 KiB ones 7): every trial's larger class first, then every
+ * trial's smaller one, each trial by trial, so the larger class runs beside its own kind
+ * and not held to 7 by a smaller cell of its trial. */
+static void order_by_link(void **state)
+{
+	(void)state;
+	pq_exp_grid g;
+	expand("profile = aws-jittery\nresponse = 10240, 1048576\nsig = ecdsa-p256, ml-dsa-65\ntrials = 3\n", &g);
+	assert_int_equal(g.n, 12);
+	pq_exp_grid_order(&g); /* as the sweep does: link by link, trial by trial */
+	size_t order[12];
+	for (size_t i = 0; i < g.n; i++)
+		order[i] = i;
+	assert_int_equal(pq_exp_order_cells(&g, order, g.n, 40, 40, NULL, NULL), 0);
+	for (size_t k = 0; k < g.n; k++) {
+		const pq_exp_cell *c = &g.cells[order[k]];
+		assert_int_equal(c->p.response_bytes, k < 6 ? 1048576 : 10240);
+		assert_int_equal(c->p.trial, (int)(k % 6) / 2 + 1);
+	}
+	pq_exp_grid_dispose(&g);
+}
+
 /* A cell's time scale: its link's, but 0 (alone) for a response whose bytes keep the CPUs
  * busy for a large share of the connection (1 MiB on a 1 Gbit/s link) and for a browser;
  * the same response behind a 1 Mbit/s link waits for the wire and keeps its scale. */
@@ -379,14 +402,19 @@ static void cell_scale(void **state)
 		const pq_exp_cell *c = &g.cells[i];
 		int64_t scale = pq_exp_cell_scale_ns(&g, c);
 		int fast = strcmp(c->p.profile, "aws-fast") == 0;
-		if (fast && c->p.response_bytes == 1048576)
+		int own = fast && c->p.response_bytes == 1048576;
+		if (own)
 			assert_int_equal(scale, 0);
 		else
 			assert_true(scale >= 35 * 1000000LL);
+		/* alone for its own response's CPU: the one whose waits are its own */
+		assert_int_equal(pq_exp_cell_cpu_bound(&g, c), own);
 	}
 	pq_exp_grid_dispose(&g);
+	/* a browser's cell runs alone too, but not for its response */
 	expand("client = chromium\nrtt = 50ms\nsig = ecdsa-p256\n", &g);
 	assert_int_equal(pq_exp_cell_scale_ns(&g, &g.cells[0]), 0);
+	assert_int_equal(pq_exp_cell_cpu_bound(&g, &g.cells[0]), 0);
 	pq_exp_grid_dispose(&g);
 	/* 1 MiB at 200 ms is under 2 % of a connection's time, one at a time; four at once
 	 * (closed loop) or five a second (open loop, about 9 in flight) keep a CPU busy. A
@@ -398,6 +426,10 @@ static void cell_scale(void **state)
 		{"rtt = 200ms\nresponse = 1048576\nconcurrency = 4\n", "0"},
 		{"rtt = 200ms\nresponse = 1048576\nopen-loop-rate = 5\n", "0"},
 		{"profile = aws-lossy\n", "57"},
+		/* aws-jittery's reordering holds a 1 MiB response to about 2.4 Mbit/s, 3.5 s: an
+		 * initial window's 50 ms more; 200 KiB waits on it for under 30 round trips */
+		{"profile = aws-jittery\nresponse = 1048576\n", "85"},
+		{"profile = aws-jittery\nresponse = 204800\n", "35"},
 		{"rtt = 1ms\nloss = 20%\n", "1"},
 		{"rtt = 50ms\n", "50"},
 		{"rtt = 50ms\nloss = 20%\n", "274"},
@@ -496,6 +528,7 @@ int main(void)
 		cmocka_unit_test(key_exchange),
 		cmocka_unit_test(presets_expand),
 		cmocka_unit_test(cell_scale),
+		cmocka_unit_test(order_by_link),
 		cmocka_unit_test(client),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -77,6 +77,24 @@ static void verdict(void **state)
 	assert_int_equal(pq_hostload_wait_over(NAN, span(35000, 8.9e6)), 0);
 }
 
+/* Measured again: a cell over a budget, unless its mark is its own transfer's waits for a
+ * CPU (over the host's budget alone, steal within, and alone for its response's CPU). */
+static void worth_again(void **state)
+{
+	(void)state;
+	assert_int_equal(pq_hostload_worth_again(1, 1, 2.0, 0), 0);   /* within both */
+	assert_int_equal(pq_hostload_worth_again(-1, 1, 2.0, 1), 0);  /* unknown link, host within */
+	assert_int_equal(pq_hostload_worth_again(0, 1, 2.0, 0), 1);   /* the link over */
+	assert_int_equal(pq_hostload_worth_again(0, 1, 2.0, 1), 1);   /* the link over, whoever's CPU */
+	assert_int_equal(pq_hostload_worth_again(1, 0, 2.0, 0), 1);   /* the host over, neighbours possible */
+	assert_int_equal(pq_hostload_worth_again(1, 0, 2.0, 1), 0);   /* its own waits */
+	assert_int_equal(pq_hostload_worth_again(-1, 0, -1, 1), 0);   /* steal unknown: the waits marked it */
+	assert_int_equal(pq_hostload_worth_again(0, 0, 2.0, 1), 1);   /* the link over too */
+	/* steal over its budget is the hypervisor's, which another attempt may escape */
+	assert_int_equal(pq_hostload_worth_again(1, 0, PQ_HOSTLOAD_STEAL_BUDGET_PCT + 0.1, 1), 1);
+	assert_int_equal(pq_hostload_worth_again(1, 0, PQ_HOSTLOAD_STEAL_BUDGET_PCT, 1), 0);
+}
+
 /* The throttling of a quota's cgroup between two samples, from its cpu.stat (v2's
  * microseconds); none without a quota, and none when the counter went back. */
 static void throttled(void **state)
@@ -120,6 +138,7 @@ int main(void)
 		cmocka_unit_test(budget),
 		cmocka_unit_test(endpoint_wait),
 		cmocka_unit_test(verdict),
+		cmocka_unit_test(worth_again),
 		cmocka_unit_test(throttled),
 	};
 	return cmocka_run_group_tests(tests, testdir_setup, testdir_teardown);

@@ -38,6 +38,7 @@ static void add_sums_and_extremes(void **state)
 	a.steal_pct_sum = 3.0, a.cells_steal_known = 3, a.inflight_peak = 4, a.nice = 5, a.late_p99_max_ns = 2e5;
 	b.cells_run = 2, b.conns = 20, b.cells_link_known = 2, b.steal_pct_max = 7.5, b.steal_pct_sum = 9.0;
 	b.cells_steal_known = 2, b.inflight_peak = 2, b.runq_max = 6, b.interrupted = 1;
+	a.cells_own_wait = 1, b.cells_own_wait = 2;
 	pq_exp_run_summary_add(&a, &b);
 	assert_int_equal(a.cells_run, 5);
 	assert_int_equal(a.conns, 50);
@@ -49,11 +50,13 @@ static void add_sums_and_extremes(void **state)
 	assert_int_equal(a.nice, 5);            /* an unknown one never wins */
 	assert_true(a.late_p99_max_ns == 2e5);  /* b had none */
 	assert_int_equal(a.interrupted, 1);
+	assert_int_equal(a.cells_own_wait, 3);
 	char buf[512];
 	pq_exp_run_noise(&a, buf, sizeof buf);
 	assert_non_null(strstr(buf, "up to 4 cells measured at once"));
 	assert_non_null(strstr(buf, "steal 2.4 % on average, 7.5 % at most"));
 	assert_non_null(strstr(buf, "1 of 5 cells over the link budget (release lateness p99 at most 0.20 ms)"));
+	assert_non_null(strstr(buf, "not measured again: 3 cells over the host budget alone, by their own response's CPU"));
 	/* a short buffer is cut, never overrun */
 	char small[16];
 	pq_exp_run_noise(&a, small, sizeof small);
