@@ -7,7 +7,10 @@
 # order. A loopback pqtls serve stands in for the server (a remote sweep: no link, no
 # root). Several
 # rounds, each on a new file, because the old code lost data only when the two
-# creations interleaved (most rounds did).
+# creations interleaved (most rounds did). The winner's 2 cells of 25 connections each
+# keep it writing for a second or so: with 2 connections a cell it could finish before a
+# descheduled loser (an ASan build on a busy 2-vCPU VM, CI 2026-12-07) reached the file,
+# which then found every cell stored and ended 0 as well, without any race to judge.
 source "$(dirname "$0")/lib/loopback_serve.bash"
 source "$(dirname "$0")/lib/sweep.bash"
 
@@ -20,7 +23,7 @@ for round in 1 2 3 4 5 6; do
 	exec 3<>"$gate" # held open read-write: the racers' opens never block
 	for who in a b; do
 		( exec 4<"$gate" 3>&-; : >"$gate.$who"; read -r -n 1 _ <&4
-		  exec "$P" sweep --server "$addr" --ca "$T/chain/root.pem" --trials 2 --connections 2 -q \
+		  exec "$P" sweep --server "$addr" --ca "$T/chain/root.pem" --trials 2 --connections 25 -q \
 			--out "$db" >"$T/$who$round.out" 2>"$T/$who$round.err" 4<&- ) &
 		eval "pid_$who=\$!"
 	done
