@@ -303,11 +303,17 @@ static int64_t reorder_wire_ns(const pq_exp_point *p, const pq_link_config *lc)
 	return pq_exp_jobs_iw_wire_ns(rate, lc->mtu);
 }
 
+/* Whether a cell of p on link lc runs alone for its own response's CPU. */
+static int cpu_bound(const pq_exp_point *p, const pq_link_config *lc)
+{
+	return resp_cpu_share(p, lc) >= PQ_EXP_JOBS_SOLO_CPU_SHARE;
+}
+
 int pq_exp_cell_cpu_bound(const pq_exp_grid *g, const pq_exp_cell *c)
 {
 	pq_link_config lc;
 	return !g->server[0] && !c->p.browser && pq_exp_point_link(&c->p, g->seed, c->arm_where, &lc, NULL) == 0 &&
-	       resp_cpu_share(&c->p, &lc) >= PQ_EXP_JOBS_SOLO_CPU_SHARE;
+	       cpu_bound(&c->p, &lc);
 }
 
 /* Cell c's time scale (pq_exp_cell_scale_ns) and in *link_ns its link's alone, before its
@@ -316,8 +322,8 @@ static int64_t cell_scales(const pq_exp_grid *g, const pq_exp_cell *c, int64_t *
 {
 	pq_link_config lc;
 	*link_ns = 0;
-	if (g->server[0] || c->p.browser || pq_exp_cell_cpu_bound(g, c) ||
-	    pq_exp_point_link(&c->p, g->seed, c->arm_where, &lc, NULL) < 0)
+	if (g->server[0] || c->p.browser || pq_exp_point_link(&c->p, g->seed, c->arm_where, &lc, NULL) < 0 ||
+	    cpu_bound(&c->p, &lc))
 		return 0;
 	int64_t scale = pq_exp_jobs_scale_ns(&lc);
 	*link_ns = scale;
