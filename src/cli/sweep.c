@@ -16,6 +16,7 @@
 #include "core/proc.h"
 #include "core/sched.h"
 #include "core/units.h"
+#include "exp/admit.h"
 #include "exp/chains.h"
 #include "exp/colsql.h"
 #include "exp/dim.h"
@@ -51,7 +52,8 @@ static const pq_opt sweep_fixed[] = {
 	 "for cells whose connections wait out lost packets, more for those waiting on a slow or jittery link, "
 	 "one at a time for a remote server); a cell under "
 	 "10 ms RTT, a browser's, or one whose response keeps the CPUs busy (a large response on a fast link, or "
-	 "many at once) runs alone, and fewer run at once while cells go over their budgets; what is stored does "
+	 "many at once) runs alone, and fewer run at once while cells go over their budgets; other sweeps' cells "
+	 "on the same CPUs count as this one's ($PQTLS_RUN_DIR, default " PQ_EXP_ADMIT_DIR "); what is stored does "
 	 "not depend on N", NULL, 0, 0},
 	{"no-check", 0, PQ_OPT_FLAG, O(no_check), NULL, NULL,
 	 "skip the links' self-checks (each cell's link and host fidelity is still measured and stored)", NULL, 0, 0},

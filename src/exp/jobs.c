@@ -15,6 +15,7 @@
 #include "core/cpus.h"
 #include "core/proc.h"
 #include "core/wire.h"
+#include "exp/admit.h"
 #include "exp/cellcfg.h"
 #include "exp/jobs_int.h"
 #include "exp/point.h"
@@ -57,6 +58,9 @@ typedef struct disp {
 	double *work_s;        /* per grid cell: its weight in the progress line's ETA (pq_exp_cell_work_s) */
 	size_t ncpu_known;
 	pq_exp_progress pr;
+	pq_exp_admit *admit;   /* the machine's cells in flight, every sweep's (NULL: this sweep's alone) */
+	char admit_path[300];
+	int admit_said;        /* the log said a cell waits for other sweeps' */
 	struct {
 		int64_t at;     /* when last read, 0 never */
 		uint64_t busy;  /* the machine's busy ticks then */
@@ -165,10 +169,79 @@ static void learn_share(disp *D, const pq_exp_cell *c, double share, double per_
 	D->cpu[D->ncpu_known++].share = share;
 }
 
+/* The cells in flight with the CPU shares learnt since they started: a cell handed out
+ * before any of its kind had ended carries a guess (half the budget) that would hold the
+ * cells after it for its whole time, minutes for a lossy link's. The machine's table is
+ * told too (exp/admit.h), so that other sweeps see the same. */
+static void reshare(disp *D)
+{
+	for (size_t i = 0; i < D->nw; i++) {
+		wslot *w = &D->w[i];
+		if (w->busy < 0)
+			continue;
+		double share = share_of(D, &D->g->cells[w->busy]);
+		if (share == w->share)
+			continue;
+		w->share = share;
+		if (D->admit && pq_exp_admit_share(D->admit, (int)i, share) < 0) {
+			pq_exp_admit_close(D->admit);
+			D->admit = NULL;
+		}
+	}
+}
+
 /* Cells still to hand out: handed back ones, then the rest of the run order. */
 static int pending(const disp *D)
 {
 	return D->nagain || D->next < D->ntodo;
+}
+
+/* A log line starts on a line of its own when the progress bar is drawn. */
+static const char *bar_nl(const disp *D)
+{
+	return D->o->progress ? "\n" : "";
+}
+
+/* Whether the machine's other sweeps let cell (limit, share, est_s alone) start on worker k beside
+ * this sweep's n cells in flight (exp/admit.h); without the table, yes. */
+static int admitted(disp *D, const size_t *limits, size_t n, double used, size_t limit, double share, int k,
+		    double est_s)
+{
+	if (!D->admit)
+		return 1;
+	pq_exp_admit_load mine = {.n = n, .min_limit = SIZE_MAX, .used = used};
+	for (size_t i = 0; i < n; i++)
+		if (limits[i] < mine.min_limit)
+			mine.min_limit = limits[i];
+	pq_exp_admit_cell c = {.limit = limit, .share = share, .tag = k, .est_ns = (int64_t)(est_s * 1e9)};
+	int rc = pq_exp_admit_take(D->admit, &mine, &c, D->cpu_budget, pq_clock_now(&pq_clock_mono));
+	if (rc < 0) {
+		if (D->o->log)
+			fprintf(D->o->log, "%sjobs: %s: %s; this sweep no longer sees other sweeps' cells\n", bar_nl(D),
+				D->admit_path, pq_strerror(rc));
+		pq_exp_admit_close(D->admit);
+		D->admit = NULL;
+		return 1;
+	}
+	if (rc == 0 && !D->admit_said && D->o->log) {
+		pq_exp_admit_load o = {0};
+		if (pq_exp_admit_others(D->admit, &o) == 0)
+			fprintf(D->o->log,
+				"%sjobs: another sweep on this machine has %zu cell%s in flight or waiting: the next cell "
+				"waits for room beside them, as beside this sweep's own (%s)\n",
+				bar_nl(D), o.n, o.n == 1 ? "" : "s", D->admit_path);
+		D->admit_said = 1;
+	}
+	return rc == 1;
+}
+
+/* Worker w's cell ended (or went back): the machine's table forgets it. */
+static void admit_done(disp *D, const wslot *w)
+{
+	if (D->admit && pq_exp_admit_done(D->admit, (int)(w - D->w)) < 0) {
+		pq_exp_admit_close(D->admit);
+		D->admit = NULL;
+	}
 }
 
 static void dispatch(disp *D)
@@ -190,7 +263,7 @@ static void dispatch(disp *D)
 				pq_exp_jobs_cpu_fits(used, n, share, D->cpu_budget)
 			? pick(D, c)
 			: -1;
-		if (k < 0)
+		if (k < 0 || !admitted(D, limits, n, used, cap < lim ? cap : lim, share, k, D->est_s[ci]))
 			return;
 		wslot *w = &D->w[k];
 		wcell wc = {.cell = (long long)ci, .at_once = (int)D->inflight + 1};
@@ -265,12 +338,6 @@ static void host_window(disp *D)
 	D->host.busy = busy;
 }
 
-/* A log line starts on a line of its own when the progress bar is drawn. */
-static const char *bar_nl(const disp *D)
-{
-	return D->o->progress ? "\n" : "";
-}
-
 /* Workers other than w still running. */
 static size_t others(const disp *D, const wslot *w)
 {
@@ -288,6 +355,7 @@ static void on_message(disp *D, wslot *w, const wmsg *m)
 		break;
 	case MSG_DONE: {
 		const pq_exp_cell *c = &D->g->cells[m->cell];
+		admit_done(D, w);
 		w->busy = W_IDLE;
 		w->sum = m->sum;
 		w->have_sum = 1;
@@ -298,6 +366,7 @@ static void on_message(disp *D, wslot *w, const wmsg *m)
 		D->pr.marked += (size_t)m->oc.marked;
 		D->pr.work_done += D->work_s[m->cell];
 		learn_share(D, c, m->oc.cpu_share, m->oc.cpu_per_conn_s);
+		reshare(D);
 		size_t before = pq_exp_jobs_caps_of(&D->caps, w->cls);
 		host_window(D);
 		int ch = pq_exp_jobs_caps_done(&D->caps, w->cls, m->oc.marked, D->host.ours);
@@ -320,6 +389,7 @@ static void on_message(disp *D, wslot *w, const wmsg *m)
 			/* A machine out of namespaces, TUN devices or descriptors for one more link:
 			 * the others go on, the cell goes back to them. */
 			D->again[D->nagain++] = (size_t)m->cell;
+			admit_done(D, w);
 			w->busy = W_IDLE;
 			w->stop_sent = 1; /* it ends by itself */
 			D->inflight--;
@@ -352,6 +422,7 @@ static void on_end(disp *D, wslot *w)
 	char why[160], msg[512];
 	pq_child_describe_status(status, why, sizeof why);
 	if (w->busy >= 0) {
+		admit_done(D, w);
 		snprintf(msg, sizeof msg, "a worker process %s while it measured cell %lld (%s); that cell is not stored "
 			 "(the same command measures it)", why, w->busy, D->g->cells[w->busy].p.arm);
 		D->inflight--;
@@ -522,6 +593,11 @@ int pq_exp_run_jobs(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store 
 	/* The workers' forwarders share one spin budget (net/fwd.h); without the mapping each
 	 * keeps its own, as a link alone does. */
 	jo.spin_pool = pool = pq_fwd_spin_pool_new();
+	/* The machine's other sweeps: without their table (no /run, a read-only file system)
+	 * this sweep decides alone, as each did before the table, and says so. */
+	pq_diag ad;
+	if (pq_exp_admit_open(&D.admit, NULL, D.admit_path, sizeof D.admit_path, &ad) < 0 && o->log)
+		fprintf(o->log, "jobs: other sweeps' cells on this machine are not seen (%s)\n", pq_diag_msg(&ad));
 	rc = start_workers(&D, jobs, chains, st);
 	pq_exp_jobs_caps_init(&D.caps, D.nw);
 	D.cap_shown = D.nw;
@@ -556,5 +632,6 @@ out:
 	free(D.work_s);
 	free(pre);
 	pq_fwd_spin_pool_free(pool);
+	pq_exp_admit_close(D.admit);
 	return rc;
 }
