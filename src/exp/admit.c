@@ -1,8 +1,8 @@
 #include "exp/admit.h"
 
 #include <errno.h>
-#include <sched.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -83,13 +83,23 @@ static int load(pq_exp_admit *a)
 	ssize_t r = pread(a->fd, a->s, sizeof a->s, HDR);
 	if (r != (ssize_t)sizeof a->s)
 		return r < 0 ? -errno : PQ_EIO;
-	for (size_t i = 0; i < PQ_EXP_ADMIT_SLOTS; i++)
-		if (a->s[i].pid && a->s[i].pid != a->pid && !alive(a->s[i].pid)) {
+	int32_t seen = 0; /* a sweep's slots come in runs: its pid asked once a run */
+	int live = 1;
+	for (size_t i = 0; i < PQ_EXP_ADMIT_SLOTS; i++) {
+		int32_t pid = a->s[i].pid;
+		if (!pid || pid == a->pid)
+			continue;
+		if (pid != seen) {
+			seen = pid;
+			live = alive(pid);
+		}
+		if (!live) {
 			memset(&a->s[i], 0, sizeof(slot));
 			int rc = put(a, i);
 			if (rc < 0)
 				return rc;
 		}
+	}
 	return 0;
 }
 

@@ -593,12 +593,14 @@ int pq_exp_run_jobs(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store 
 	/* The workers' forwarders share one spin budget (net/fwd.h); without the mapping each
 	 * keeps its own, as a link alone does. */
 	jo.spin_pool = pool = pq_fwd_spin_pool_new();
-	/* The machine's other sweeps: without their table (no /run, a read-only file system)
-	 * this sweep decides alone, as each did before the table, and says so. */
-	pq_diag ad;
-	if (pq_exp_admit_open(&D.admit, NULL, D.admit_path, sizeof D.admit_path, &ad) < 0 && o->log)
-		fprintf(o->log, "jobs: other sweeps' cells on this machine are not seen (%s)\n", pq_diag_msg(&ad));
 	rc = start_workers(&D, jobs, chains, st);
+	/* The machine's other sweeps: without their table (no /run, a read-only file system)
+	 * this sweep decides alone, as each did before the table, and says so. Opened after
+	 * the workers are forked, so that none holds its descriptor (and with it the table's
+	 * lock, were this process killed inside it). */
+	pq_diag ad;
+	if (rc == 0 && pq_exp_admit_open(&D.admit, NULL, D.admit_path, sizeof D.admit_path, &ad) < 0 && o->log)
+		fprintf(o->log, "jobs: other sweeps' cells on this machine are not seen (%s)\n", pq_diag_msg(&ad));
 	pq_exp_jobs_caps_init(&D.caps, D.nw);
 	D.cap_shown = D.nw;
 	D.host.ours = 1;
