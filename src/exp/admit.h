@@ -1,5 +1,6 @@
-/* The machine's cells in flight across sweeps: every `pqtls sweep` measuring cells at once
- * on this machine (exp/jobs.h) records each cell it starts in one small shared table, and
+/* The machine's cells in flight across sweeps: every `pqtls sweep` on this machine, at
+ * --jobs N (exp/jobs.h) or one cell at a time (exp/runner.h pq_exp_run), records each cell
+ * it starts in one small shared table, and
  * starts a cell only when the cells of every sweep in flight let it, as they would if one
  * sweep measured them all: each in-flight cell's class limit holds for the others, and the
  * CPU shares add up within the budget. Two sweeps on one machine (two presets, two shards of

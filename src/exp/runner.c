@@ -4,10 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 
 #include "core/clock.h"
+#include "core/cpus.h"
 #include "core/units.h"
 #include "core/wire.h"
+#include "exp/admit.h"
 #include "exp/hostload.h"
 #include "exp/jobs.h"
 #include "load/chromium.h"
@@ -554,6 +557,35 @@ double pq_exp_progress_eta_s(const pq_exp_progress *p, double est_s)
 	return rem > 0 ? rem : 0;
 }
 
+/* One cell at a time, but beside the machine's other sweeps (exp/admit.h): cell c waits
+ * for room among their cells in flight as a cell of a sweep at --jobs does, with the class
+ * limit auto would give it and the CPU share guessed for a cell none of whose kind has
+ * ended (half the budget). 1: measure it; 0: stopped while waiting; negative: the table
+ * failed (the caller goes on alone). */
+static int admit_wait(pq_exp_admit *a, const pq_exp_grid *g, const pq_exp_cell *c, const pq_exp_run_opts *o,
+		      int *said)
+{
+	unsigned ncpu = o->cpus ? o->cpus->usable : pq_proc_ncpu();
+	double budget = PQ_EXP_JOBS_CPU_BUDGET * (double)ncpu;
+	pq_exp_admit_load mine = {.min_limit = SIZE_MAX};
+	pq_exp_admit_cell ac = {.limit = pq_exp_cell_limit(g, c, PQ_EXP_JOBS_MAX, PQ_EXP_JOBS_PER_CPU * ncpu, NULL),
+				.share = budget / 2,
+				.est_ns = (int64_t)(pq_exp_cell_estimate_s(&c->p) * 1e9)};
+	for (;;) {
+		int rc = pq_exp_admit_take(a, &mine, &ac, budget, pq_clock_now(&pq_clock_mono));
+		if (rc != 0)
+			return rc;
+		if (!*said && o->log)
+			fprintf(o->log, "jobs: another sweep on this machine has cells in flight: the next cell waits for room "
+				"beside them, as beside this sweep's own\n");
+		*said = 1;
+		if (o->stop && *o->stop)
+			return 0;
+		struct timespec ts = {.tv_nsec = 250 * 1000000L};
+		nanosleep(&ts, NULL);
+	}
+}
+
 int pq_exp_run(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store *st, const pq_exp_run_opts *o,
 	       pq_exp_run_summary *sum, pq_diag *d)
 {
@@ -563,7 +595,12 @@ int pq_exp_run(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store *st, 
 	pq_exp_run_summary_init(sum);
 	for (size_t i = 0; i < g->n; i++)
 		pr.work_total += pq_exp_cell_work_s(g, &g->cells[i], 1, 1);
-	int rc = pq_exp_runner_new(g, chains, st, o, &pr, sum, &R, d);
+	int rc = pq_exp_runner_new(g, chains, st, o, &pr, sum, &R, d), said = 0;
+	char apath[300];
+	pq_diag ad;
+	pq_exp_admit *adm = NULL;
+	if (rc == 0 && pq_exp_admit_open(&adm, NULL, apath, sizeof apath, &ad) < 0 && o->log)
+		fprintf(o->log, "jobs: other sweeps' cells on this machine are not seen (%s)\n", pq_diag_msg(&ad));
 	for (size_t i = 0; i < g->n && rc == 0; i++) {
 		const pq_exp_cell *c = &g->cells[i];
 		if (o->stop && *o->stop) {
@@ -583,8 +620,22 @@ int pq_exp_run(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store *st, 
 			pr.work_total -= work;
 			continue;
 		}
+		int room = adm ? admit_wait(adm, g, c, o, &said) : 1;
+		if (room == 0) {
+			sum->interrupted = 1;
+			break;
+		}
+		if (room < 0) {
+			pq_exp_admit_close(adm);
+			adm = NULL;
+		}
 		pq_exp_cell_outcome oc;
-		if ((rc = pq_exp_runner_cell(R, c, &oc, d)) < 0)
+		rc = pq_exp_runner_cell(R, c, &oc, d);
+		if (adm && pq_exp_admit_done(adm, 0) < 0) {
+			pq_exp_admit_close(adm);
+			adm = NULL;
+		}
+		if (rc < 0)
 			break;
 		pr.done++;
 		pr.work_done += work;
@@ -593,6 +644,7 @@ int pq_exp_run(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store *st, 
 		pr.marked += (size_t)oc.marked;
 		report(o, &pr, t0, c->p.arm);
 	}
+	pq_exp_admit_close(adm);
 	pq_diag dd;
 	int drc = pq_exp_runner_free(R, &dd);
 	if (rc == 0 && drc < 0)

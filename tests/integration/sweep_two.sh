@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Two sweeps at once on one machine share its cells in flight (exp/admit.h): both grids'
-# cells are at 1 ms RTT, a class that runs alone, so at no moment may the machine's table
+# Two sweeps at once on one machine share its cells in flight (exp/admit.h), one of them
+# at --jobs auto and one a cell at a time (--jobs 1): both grids' cells are at 1 ms RTT, a class that runs alone, so at no moment may the machine's table
 # hold more than one cell in flight, whichever sweep it belongs to. A watcher reads the
 # table under its lock every few milliseconds while both run (two sweeps deciding alone,
 # as before the table, would overlap for most of the run and be seen); both sweeps store
@@ -13,12 +13,13 @@ command -v python3 >/dev/null || fail "needs python3 (scripts/deps.sh installs i
 export PQTLS_RUN_DIR=$TMP/run
 TABLE=$PQTLS_RUN_DIR/cells-0-$(( $(nproc) - 1 )) # the table of every CPU (exp/admit.h)
 
-# watch: until the file STOP exists, the most cells in flight at one moment, and the most
-# sweeps holding a slot (a cell or a claim) at one moment.
+# watch: until the file STOP exists, the most cells in flight at one moment, the most
+# sweeps holding a slot (a cell or a claim) at one moment, and how many sweeps' cells it saw.
 cat >"$TMP/watch.py" <<'PY'
 import fcntl, os, struct, sys, time
 table, stop = sys.argv[1], sys.argv[2]
 most_cells = most_sweeps = 0
+ever = set()
 while not os.path.exists(stop):
     try:
         with open(table, "rb") as f:
@@ -33,9 +34,11 @@ while not os.path.exists(stop):
         if pid:
             sweeps.add(pid)
             cells += tag >= 0
+            if tag >= 0:
+                ever.add(pid)
     most_cells, most_sweeps = max(most_cells, cells), max(most_sweeps, len(sweeps))
     time.sleep(0.003)
-print(most_cells, most_sweeps)
+print(most_cells, most_sweeps, len(ever))
 PY
 python3 "$TMP/watch.py" "$TABLE" "$TMP/stop" >"$TMP/watch.out" &
 watcher=$!
@@ -43,7 +46,7 @@ watcher=$!
 grid=(--rtt 1ms --sig ecdsa-p256,ml-dsa-44 --trials 4 --connections 3 --no-check)
 "$P" sweep "${grid[@]}" --seed 1 --out "$TMP/a.db" >"$TMP/a.out" 2>&1 &
 a=$!
-"$P" sweep "${grid[@]}" --seed 2 --out "$TMP/b.db" >"$TMP/b.out" 2>&1 &
+"$P" sweep "${grid[@]}" --seed 2 --jobs 1 --out "$TMP/b.db" >"$TMP/b.out" 2>&1 &
 b=$!
 rca=0 rcb=0
 wait "$a" || rca=$?
@@ -53,7 +56,8 @@ wait "$watcher"
 [ "$rca$rcb" = 00 ] || { cat "$TMP/a.out" "$TMP/b.out"; fail "the sweeps ended $rca and $rcb"; }
 has "$TMP/a.out" "8 cells measured"
 has "$TMP/b.out" "8 cells measured"
-read -r cells sweeps <"$TMP/watch.out"
+read -r cells sweeps ever <"$TMP/watch.out"
+[ "$ever" -ge 2 ] || fail "cells of $ever sweep(s) seen in the table; both sweeps' should be, the one at --jobs 1 too"
 [ "$cells" -eq 1 ] || fail "$cells cells in flight at one moment; cells at 1 ms run alone on the machine, whose sweep they are"
 cat "$TMP/a.out" "$TMP/b.out" >"$TMP/both.out"
 has "$TMP/both.out" "another sweep on this machine has"
