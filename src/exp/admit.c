@@ -34,6 +34,7 @@ typedef struct slot {
 
 struct pq_exp_admit {
 	int fd;
+	char path[300];
 	int32_t pid;
 	int64_t blocked_ns; /* since when the next cell is kept out by other sweeps' (0: it is not) */
 	slot s[PQ_EXP_ADMIT_SLOTS];
@@ -265,8 +266,24 @@ out:
 		free(a);
 		return rc;
 	}
+	snprintf(a->path, sizeof a->path, "%s", path);
 	*out = a;
 	return 0;
+}
+
+pq_exp_admit *pq_exp_admit_join(FILE *log)
+{
+	pq_exp_admit *a = NULL;
+	char path[300];
+	pq_diag d;
+	if (pq_exp_admit_open(&a, NULL, path, sizeof path, &d) < 0 && log)
+		fprintf(log, "jobs: other sweeps' cells on this machine are not seen (%s)\n", pq_diag_msg(&d));
+	return a;
+}
+
+const char *pq_exp_admit_path(const pq_exp_admit *a)
+{
+	return a->path;
 }
 
 void pq_exp_admit_close(pq_exp_admit *a)

@@ -41,6 +41,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "core/err.h"
 
@@ -77,6 +78,11 @@ typedef struct pq_exp_admit_cell {
  * PQ_EXP_ADMIT_DIR); *path (n bytes) names the file, for messages. Fails with a message naming the
  * file when it cannot be created or read. */
 int pq_exp_admit_open(pq_exp_admit **out, const char *dir, char *path, size_t n, pq_diag *d) PQ_MUST_USE;
+/* The table of this process's CPUs in the default directory, for a sweep: NULL when it
+ * cannot be opened, having said why on log (unless NULL); the sweep then decides alone. */
+pq_exp_admit *pq_exp_admit_join(FILE *log);
+/* The table's file, for messages. */
+const char *pq_exp_admit_path(const pq_exp_admit *a);
 /* Drops this process's cells and claim; NULL is fine. */
 void pq_exp_admit_close(pq_exp_admit *a);
 

@@ -59,7 +59,6 @@ typedef struct disp {
 	size_t ncpu_known;
 	pq_exp_progress pr;
 	pq_exp_admit *admit;   /* the machine's cells in flight, every sweep's (NULL: this sweep's alone) */
-	char admit_path[300];
 	int admit_said;        /* the log said a cell waits for other sweeps' */
 	struct {
 		int64_t at;     /* when last read, 0 never */
@@ -218,7 +217,7 @@ static int admitted(disp *D, const size_t *limits, size_t n, double used, size_t
 	if (rc < 0) {
 		if (D->o->log)
 			fprintf(D->o->log, "%sjobs: %s: %s; this sweep no longer sees other sweeps' cells\n", bar_nl(D),
-				D->admit_path, pq_strerror(rc));
+				pq_exp_admit_path(D->admit), pq_strerror(rc));
 		pq_exp_admit_close(D->admit);
 		D->admit = NULL;
 		return 1;
@@ -229,7 +228,7 @@ static int admitted(disp *D, const size_t *limits, size_t n, double used, size_t
 			fprintf(D->o->log,
 				"%sjobs: another sweep on this machine has %zu cell%s in flight or waiting: the next cell "
 				"waits for room beside them, as beside this sweep's own (%s)\n",
-				bar_nl(D), o.n, o.n == 1 ? "" : "s", D->admit_path);
+				bar_nl(D), o.n, o.n == 1 ? "" : "s", pq_exp_admit_path(D->admit));
 		D->admit_said = 1;
 	}
 	return rc == 1;
@@ -598,9 +597,8 @@ int pq_exp_run_jobs(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store 
 	 * this sweep decides alone, as each did before the table, and says so. Opened after
 	 * the workers are forked, so that none holds its descriptor (and with it the table's
 	 * lock, were this process killed inside it). */
-	pq_diag ad;
-	if (rc == 0 && pq_exp_admit_open(&D.admit, NULL, D.admit_path, sizeof D.admit_path, &ad) < 0 && o->log)
-		fprintf(o->log, "jobs: other sweeps' cells on this machine are not seen (%s)\n", pq_diag_msg(&ad));
+	if (rc == 0)
+		D.admit = pq_exp_admit_join(o->log);
 	pq_exp_jobs_caps_init(&D.caps, D.nw);
 	D.cap_shown = D.nw;
 	D.host.ours = 1;

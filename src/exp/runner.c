@@ -596,11 +596,7 @@ int pq_exp_run(const pq_exp_grid *g, const pq_exp_chains *chains, pq_store *st, 
 	for (size_t i = 0; i < g->n; i++)
 		pr.work_total += pq_exp_cell_work_s(g, &g->cells[i], 1, 1);
 	int rc = pq_exp_runner_new(g, chains, st, o, &pr, sum, &R, d), said = 0;
-	char apath[300];
-	pq_diag ad;
-	pq_exp_admit *adm = NULL;
-	if (rc == 0 && pq_exp_admit_open(&adm, NULL, apath, sizeof apath, &ad) < 0 && o->log)
-		fprintf(o->log, "jobs: other sweeps' cells on this machine are not seen (%s)\n", pq_diag_msg(&ad));
+	pq_exp_admit *adm = rc == 0 ? pq_exp_admit_join(o->log) : NULL;
 	for (size_t i = 0; i < g->n && rc == 0; i++) {
 		const pq_exp_cell *c = &g->cells[i];
 		if (o->stop && *o->stop) {
