@@ -7,7 +7,8 @@
 # every cell; one of them says its next cell waited for the other's (the one that got the
 # machine first may keep it for all its cells: the other claims room only after
 # PQ_EXP_ADMIT_PATIENCE_NS, 30 s, longer than this run, unit-tested in test_exp_admit); a killed sweep's
-# slots are dropped by the next reader, and the table holds nothing once both have ended.
+# slots are dropped by the next reader, and the table holds nothing once both have ended;
+# without a table (its directory cannot be made) a sweep says so and measures alone.
 source "$(dirname "$0")/link_lib.bash"
 command -v python3 >/dev/null || fail "needs python3 (scripts/deps.sh installs it)"
 export PQTLS_RUN_DIR=$TMP/run
@@ -93,4 +94,11 @@ if grep -q "another sweep on this machine" "$TMP/c.out"; then
 	cat "$TMP/c.out"
 	fail "a killed sweep's slots held the next sweep back"
 fi
+# A table that cannot be made (its directory under a plain file): the sweep says so,
+# naming it, and measures alone; nothing is lost.
+: >"$TMP/plain"
+PQTLS_RUN_DIR=$TMP/plain/run "$P" sweep "${grid[@]}" --trials 1 --out "$TMP/d.db" >"$TMP/d.out" 2>&1 ||
+	{ cat "$TMP/d.out"; fail "a sweep without a table of the machine's cells did not measure"; }
+has "$TMP/d.out" "jobs: other sweeps' cells on this machine are not seen ($TMP/plain/run: cannot create the directory"
+has "$TMP/d.out" "2 cells measured"
 echo "ok: two sweeps' cells at 1 ms never in flight together (one at most; up to $sweeps sweeps held slots at once); a killed sweep's slots dropped"
