@@ -28,7 +28,7 @@ else
 	trap 'rm -rf "$T" "$EST"' EXIT
 fi
 "$P" sweep --presets >"$EST"
-ALL=$(awk 'NR > 1 && $2 ~ /^[0-9]+$/ {print $1}' "$EST")
+ALL=$(awk 'NR > 1 && $2 ~ /^[0-9]+$/ && $1 !~ /^\(/ {print $1}' "$EST")
 if [ -n "${LANES:-}" ]; then PRESETS=$(echo "$LANES" | tr '|' ' '); fi
 PRESETS=${PRESETS:-$ALL}
 for p in $PRESETS; do
