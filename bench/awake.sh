@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The links' release lateness with the CPUs kept awake (`pqtls sweep --keep-awake on`, the
-# default: src/core/awake.c) and without, in the same run: one small grid of cheap
-# classical arms at 70 and 148 ms (where the CPUs sleep most), measured alternately with
-# and without ROUNDS times, one cell at a time (JOBS=1, default) or at once (JOBS=auto), no
+# The links' release lateness with the CPUs kept awake each way (`pqtls sweep --keep-awake
+# poll`, the default where the machine has it, and `spin`: src/core/awake.c) and without,
+# in the same run: one small grid of cheap classical arms at 70 and 148 ms (where the CPUs
+# sleep most), measured alternately in each of MODES (default "poll spin off") ROUNDS times, one cell at a time (JOBS=1, default) or at once (JOBS=auto), no
 # cell measured again (--remeasure 0) so every attempt counts. Per run: the cells whose
 # release lateness p99 went over the link's 1 ms budget and over 0.5 ms, the mean p50 and
 # p99, the host's steal (a busy vCPU may be taken away more often than an idle one), the
@@ -18,6 +18,8 @@ set -euo pipefail
 P=$(readlink -f "${PQTLS:-build/pqtls}")
 ROUNDS=${ROUNDS:-2}
 JOBS=${JOBS:-1}
+MODES=${MODES:-poll spin off}
+for m in $MODES; do case "$m" in on | off | poll | spin) ;; *) echo "awake: MODES takes on, off, poll and spin, not '$m'" >&2; exit 2 ;; esac; done
 case "$ROUNDS" in *[!0-9]* | "") echo "awake: ROUNDS is a count" >&2; exit 2 ;; esac
 if [ "$(id -u)" != 0 ]; then echo "awake: needs root (links); skipped"; exit 0; fi
 T=$(mktemp -d)
@@ -27,11 +29,11 @@ read -r -a ARGS <<<"$GRID"
 ARGS+=(--no-check -q --remeasure 0 --jobs "$JOBS")
 echo "awake: $ROUNDS rounds, --jobs $JOBS, $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
 for r in $(seq 1 "$ROUNDS"); do
-	for mode in on off; do
+	for mode in $MODES; do
 		t0=$(date +%s.%N)
 		"$P" sweep "${ARGS[@]}" --keep-awake $mode --out "$T/$mode$r.db" >/dev/null 2>&1
 		t1=$(date +%s.%N)
-		sqlite3 "$T/$mode$r.db" "SELECT 'round $r, keep-awake $mode: ' || COUNT(*) || ' cells, p99 > 1 ms: ' ||
+		sqlite3 "$T/$mode$r.db" "SELECT 'round $r, --keep-awake $mode: ' || COUNT(*) || ' cells, p99 > 1 ms: ' ||
 			SUM(link_late_p99_us > 1000) || ', p99 > 0.5 ms: ' || SUM(link_late_p99_us > 500) ||
 			', mean p50 ' || printf('%.0f', AVG(link_late_p50_us)) || ' us, mean p99 ' ||
 			printf('%.0f', AVG(link_late_p99_us)) || ' us; endpoints wait ' ||

@@ -69,10 +69,12 @@ static const pq_opt sweep_fixed[] = {
 	 "machine delays the measured connections less; stored per cell (host_nice) beside their waits for a CPU",
 	 NULL, PQ_SCHED_NICE_MIN, PQ_SCHED_NICE_MAX},
 	{"keep-awake", 0, PQ_OPT_CHOICE, O(awake), NULL, "on",
-	 "while measuring, a busy thread per CPU that takes only cycles nobody else wants (SCHED_IDLE, in a session of "
-	 "its own at nice 19), so that no vCPU halts and wakes late under a link's forwarder (bench/awake.sh measures it); "
-	 "never under a cgroup CPU quota below the CPUs it may run on, which its cycles would spend",
-	 "on|off", 0, 0},
+	 "keep the CPUs from halting while measuring, so that no vCPU wakes late under a link's forwarder "
+	 "(bench/awake.sh measures it): poll holds a CPU latency request of 0 us (/dev/cpu_dma_latency), so idle CPUs "
+	 "poll in the kernel's idle loop (needs root and a cpuidle driver with a POLL state); spin runs a busy thread "
+	 "per CPU that takes only cycles nobody else wants (SCHED_IDLE, nice 19), never under a cgroup CPU quota below "
+	 "the CPUs it may run on; on polls where it can, else spins (stored as run.keep_awake)",
+	 "on|off|poll|spin", 0, 0},
 	{"remeasure", 0, PQ_OPT_INT, O(remeasure), "N", NULL /* PQ_EXP_REMEASURE_DEFAULT, below */,
 	 "measure a cell over the link's or the host's budget again, up to N times (0..5), but not one over the "
 	 "host's budget alone that runs alone for its own response's CPU (its waits are its own); only its last "
@@ -232,6 +234,46 @@ static int usage_or_fail(int rc, const pq_diag *d)
 	return pq_cli_fail(path_name, "%s", pq_diag_msg(d));
 }
 
+/* --keep-awake's choices, in the option's order. */
+enum { AWAKE_ON, AWAKE_OFF, AWAKE_POLL, AWAKE_SPIN };
+
+/* The CPUs kept from halting as `how` asks (core/awake.h); *name is what ran, for the run
+ * row: "poll", "spin" or "off". Only a poll asked for by name that cannot be held fails
+ * (before anything is written); `on` falls back to the spinners and says why. */
+static int keep_awake(int how, const pq_cpus *cpus, FILE *log, pq_awake *a, const char **name, pq_diag *d)
+{
+	pq_diag pd;
+	*name = "off";
+	if (how == AWAKE_OFF)
+		return 0;
+	if (how != AWAKE_SPIN && pq_awake_poll_start(a, NULL, &pd) == 0) {
+		*name = "poll";
+		return 0;
+	}
+	if (how == AWAKE_POLL)
+		return pq_diag_set(d, pd.code, "--keep-awake poll: %s (--keep-awake spin keeps the CPUs awake with busy "
+					       "threads instead)", pq_diag_msg(&pd));
+	if (how == AWAKE_ON && log)
+		fprintf(log, "pqtls sweep: keep-awake: the CPUs' polling idle is not available (%s); spinners instead\n",
+			pq_diag_msg(&pd));
+	/* Under a cgroup CPU quota below the CPUs it may run on, the spinners' cycles count
+	 * against it: they spent a quota of 1.5 CPUs in 286 of 289 periods, and every cell
+	 * waited out the throttling (docs/sweep.md, "A share of a machine"). */
+	if (cpus->quota > 0 && cpus->quota < (double)cpus->allowed) {
+		if (log)
+			fprintf(log, "pqtls sweep: keep-awake off: a cgroup CPU quota of %.2f CPUs is in force (%s), and "
+				     "the spinners' cycles would count against it\n", cpus->quota, cpus->quota_dir);
+		return 0;
+	}
+	if (pq_awake_start(a, cpus->usable, &pd) < 0) {
+		if (log)
+			fprintf(log, "pqtls sweep: %s; measuring without it\n", pq_diag_msg(&pd));
+		return 0;
+	}
+	*name = "spin";
+	return 0;
+}
+
 static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 {
 	struct sweep_opts *o = optsp;
@@ -247,6 +289,9 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 	char jobs_why[400];
 	pq_cpus cpus;
 	pq_cpus_get(&cpus);
+	pq_awake awake;
+	pq_awake_init(&awake);
+	const char *awake_how = "off";
 
 	if (o->jobs && pq_exp_jobs_parse(o->jobs, "--jobs", &jobs_asked, &d) < 0)
 		return pq_cli_usage_error(path_name, "%s", pq_diag_msg(&d));
@@ -339,6 +384,10 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 		rc = usage_or_fail(lrc, &d);
 		goto out;
 	}
+	if (!g.server[0] && (lrc = keep_awake(o->awake, &cpus, log, &awake, &awake_how, &d)) < 0) {
+		rc = pq_cli_fail(path_name, "%s", pq_diag_msg(&d));
+		goto out;
+	}
 	if ((lrc = pq_store_open(out, spec.name, g.hash, &st, &d)) < 0) {
 		rc = pq_cli_fail(path_name, "%s", pq_diag_msg(&d));
 		goto out;
@@ -348,7 +397,7 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 			    .command_line = cmdline, .remote = g.server, .chromium_version = browser,
 			    .link_backend = g.server[0] ? "none" : pq_backend_name((enum pq_backend)o->backend),
 			    .seed = g.seed, .shard_index = si, .shard_count = sn, .cells_planned = g.n,
-			    .cpus = &cpus};
+			    .cpus = &cpus, .keep_awake = g.server[0] ? NULL : awake_how};
 	if ((lrc = pq_store_run_begin(st, &run, &d)) < 0) {
 		rc = pq_cli_fail(path_name, "%s", pq_diag_msg(&d));
 		goto out;
@@ -378,18 +427,6 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 	 * speak this one's configuration. They name themselves `pqtls` for ps and pgrep
 	 * (exp/srvproc.c). Without /proc they are forked only. */
 	ro.server_exe = access("/proc/self/exe", X_OK) == 0 ? "/proc/self/exe" : NULL;
-	pq_awake awake = {0};
-	pq_diag ad;
-	/* Under a cgroup CPU quota below the CPUs it may run on, the spinners' cycles count
-	 * against it: they spent a quota of 1.5 CPUs in 286 of 289 periods, and every cell
-	 * waited out the throttling (docs/sweep.md, "A share of a machine"). */
-	if (o->awake == 0 && !g.server[0] && cpus.quota > 0 && cpus.quota < (double)cpus.allowed) {
-		if (log)
-			fprintf(log, "pqtls sweep: keep-awake off: a cgroup CPU quota of %.2f CPUs is in force (%s), and "
-				     "the spinners' cycles would count against it\n", cpus.quota, cpus.quota_dir);
-	} else if (o->awake == 0 && !g.server[0] && pq_awake_start(&awake, cpus.usable, &ad) < 0 && log) {
-		fprintf(log, "pqtls sweep: %s; measuring without it\n", pq_diag_msg(&ad));
-	}
 	long long throttled0 = pq_cpus_throttled_ns(&cpus);
 	lrc = pq_exp_run_jobs(&g, &chains, st, &ro, jobs, jobs_base, &sum, &d);
 	pq_awake_stop(&awake);
@@ -429,6 +466,7 @@ static int sweep_run(const pq_cmd *cmd, void *optsp, pq_cli_args *a)
 		       cpus.quota, (double)(throttled1 - throttled0) / 1e9, cpus.quota_dir, sum.cells_throttled);
 	rc = sum.interrupted ? 128 + SIGINT : PQ_EXIT_OK;
 out:
+	pq_awake_stop(&awake);
 	pq_store_close(st);
 	pq_exp_chains_dispose(&chains);
 	pq_exp_grid_dispose(&g);

@@ -49,6 +49,11 @@ static const pq_col meta_cols[] = {
 	  "its cgroup's CPU quota in CPUs (v2 cpu.max, v1 cpu.cfs_quota_us over cpu.cfs_period_us, the least " \
 	  "along its path); NULL: none or unknown",                                                           \
 	  k->r->cpus && k->r->cpus->quota > 0 ? pq_cv_real(k->r->cpus->quota) : pq_cv_null())                \
+	X(keep_awake, "TEXT", "", ANY, 4,                                                                      \
+	  "how the CPUs were kept from halting while measuring (sweep --keep-awake): poll (a CPU latency "      \
+	  "request of 0 us held, idle CPUs polling), spin (SCHED_IDLE busy threads) or off; NULL: not recorded " \
+	  "(a remote server's sweep, or before 2026-12-08)",                                                    \
+	  pq_cv_text(k->r->keep_awake))                                                                         \
 	X(host_name, "TEXT NOT NULL", "", ANY, 3, "gethostname", pq_cv_str(k->host))                           \
 	X(link_backend, "TEXT NOT NULL", "", ANY, 3, "userspace, netem or none",                               \
 	  pq_cv_str(k->r->link_backend ? k->r->link_backend : "none"))                                         \

@@ -52,6 +52,7 @@ typedef struct pq_store_run {
 	unsigned shard_index, shard_count;
 	size_t cells_planned;
 	const struct pq_cpus *cpus; /* the CPUs it may use (core/cpus.h); NULL: not read */
+	const char *keep_awake;     /* how its CPUs were kept from halting (core/awake.h); NULL: not said */
 } pq_store_run;
 
 /* The run row as the column table's getters read it (exp/cols.c): the caller's, and the

@@ -4,7 +4,8 @@
 # container cpuset) auto is one CPU's count (PQ_EXP_JOBS_PER_CPU, read from --help) at once and the first line says why; inside a cgroup
 # with a CPU quota of 1.5 CPUs (Kubernetes' limits.cpu, systemd's CPUQuota) the same, the
 # keep-awake spinners are not started (their cycles would count against the quota; the
-# log says so) and the sweep's last lines say how long the quota throttled it, during how
+# log says so; the default polling idle, charged to no cgroup, still is, and the run row
+# says which ran) and the sweep's last lines say how long the quota throttled it, during how
 # many cells; the run row stores the CPUs it could use and the quota, each cell its
 # throttling (NULL without a quota). The
 # cgroup half needs a cgroup file system with the cpu controller that root may write
@@ -64,10 +65,30 @@ inside "$P" sweep "$S" --dry-run >"$TMP/cg.out"
 has "$TMP/cg.out" "with up to $PER at once (auto: $PER per CPU on 1 CPU;"
 has "$TMP/cg.out" "a cgroup CPU quota of 1.50 CPUs; whole CPUs, at least 1)"
 
-# Measured inside it: no spinners, and the throttling counted.
+# How the CPUs are kept awake by default: the kernel's polling idle where the cpuidle
+# driver has one (its time is idle, charged to no cgroup), else the spinners.
+AWAKE=spin
+if [ "$(cat /sys/devices/system/cpu/cpuidle/current_driver 2>/dev/null || echo none)" != none ] &&
+	[ "$(cat /sys/devices/system/cpu/cpu0/cpuidle/state0/name 2>/dev/null)" = POLL ]; then AWAKE=poll; fi
+awake_is() { # db, what run.keep_awake should be
+	[ "$(sqlite3 "$1" "SELECT keep_awake FROM run")" = "$2" ] ||
+		fail "$1: run.keep_awake is '$(sqlite3 "$1" "SELECT keep_awake FROM run")', not '$2'"
+}
+
+# Measured inside it: no spinners (polling, which the quota does not charge, where the
+# machine has it), and the throttling counted.
 inside "$P" sweep --sig ecdsa-p256 --rtt 10ms --connections 2 --no-check --out "$TMP/cg.db" \
 	>"$TMP/run.out" 2>"$TMP/run.err" || { cat "$TMP/run.err"; fail "the sweep inside the cgroup failed"; }
-has "$TMP/run.err" "keep-awake off: a cgroup CPU quota of 1.50 CPUs is in force ($CG)"
+if [ "$AWAKE" = poll ]; then
+	awake_is "$TMP/cg.db" poll
+else
+	has "$TMP/run.err" "keep-awake off: a cgroup CPU quota of 1.50 CPUs is in force ($CG)"
+	awake_is "$TMP/cg.db" off
+fi
+inside "$P" sweep --sig ecdsa-p256 --rtt 10ms --connections 2 --no-check --keep-awake spin --out "$TMP/cgs.db" \
+	>"$TMP/runs.out" 2>"$TMP/runs.err" || { cat "$TMP/runs.err"; fail "the spinning sweep inside the cgroup failed"; }
+has "$TMP/runs.err" "keep-awake off: a cgroup CPU quota of 1.50 CPUs is in force ($CG)"
+awake_is "$TMP/cgs.db" off
 has "$TMP/run.out" "cgroup: its CPU quota of 1.50 CPUs throttled the sweep's processes for "
 has "$TMP/run.out" "1 cells measured, 0 already done, 0 failed"
 grep -Eq "s in all \($CG/cpu.stat\), during [01] of its cells \(cell.host_throttled_us\)" "$TMP/run.out" ||
@@ -77,16 +98,18 @@ grep -Eq "s in all \($CG/cpu.stat\), during [01] of its cells \(cell.host_thrott
 	fail "the run row does not store 1 usable CPU, the quota of 1.5 and $N online: $(sqlite3 "$TMP/cg.db" "SELECT cpus_usable, cpu_quota, cpu_count FROM run")"
 [ "$(sqlite3 "$TMP/cg.db" "SELECT count(*) FROM cell WHERE host_throttled_us >= 0")" = 1 ] ||
 	fail "the cell does not store its throttling under a quota"
-# A quota that covers every CPU: counted as no restriction, and the spinners run (they
+# A quota that covers every CPU: counted as no restriction, and the spinners may run (they
 # cannot push the sweep past it); the throttling line still reports it.
 if [ -e "$CG/cpu.cfs_quota_us" ]; then echo $((N * 100000)) >"$CG/cpu.cfs_quota_us"; else echo "$((N * 100000)) 100000" >"$CG/cpu.max"; fi
 inside "$P" sweep --sig ecdsa-p256 --rtt 10ms --connections 2 --no-check --out "$TMP/cg2.db" \
 	>"$TMP/run3.out" 2>"$TMP/run3.err" || { cat "$TMP/run3.err"; fail "the sweep inside the wide cgroup failed"; }
 if grep -q "keep-awake off" "$TMP/run3.err"; then fail "keep-awake off under a quota of every CPU"; fi
+awake_is "$TMP/cg2.db" "$AWAKE"
 has "$TMP/run3.out" "cgroup: its CPU quota of $N.00 CPUs throttled"
 # and outside it the spinners run as before (the log says nothing of them)
 "$P" sweep --sig ecdsa-p256 --rtt 10ms --connections 2 --no-check --out "$TMP/all.db" >"$TMP/run2.out" 2>"$TMP/run2.err"
 if grep -q "keep-awake off" "$TMP/run2.err"; then fail "keep-awake off outside the cgroup"; fi
+awake_is "$TMP/all.db" "$AWAKE"
 if grep -q "^cgroup:" "$TMP/run2.out"; then fail "a quota's line outside the cgroup"; fi
 [ "$(sqlite3 "$TMP/all.db" "SELECT cpus_usable || ' ' || coalesce(cpu_quota, 'none') FROM run")" = "$N none" ] ||
 	fail "outside the cgroup the run row should store $N usable CPUs and no quota"

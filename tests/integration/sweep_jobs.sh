@@ -31,7 +31,7 @@ for bad in 0 -1 65 abc 2x ""; do
 done
 # --remeasure and --keep-awake, the options beside it, the same way
 for bad in "--remeasure 9:--remeasure: 9 is out of range; use 0 to 5" "--remeasure x:--remeasure" \
-	"--keep-awake maybe:--keep-awake"; do
+	"--keep-awake maybe:--keep-awake: 'maybe' is not one of on|off|poll|spin"; do
 	rc=0
 	# shellcheck disable=SC2086
 	"$P" sweep "$S" --no-check ${bad%%:*} --out "$TMP/bad.db" >"$TMP/bad.out" 2>"$TMP/bad.err" || rc=$?
