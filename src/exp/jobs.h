@@ -27,14 +27,21 @@
 
 #define PQ_EXP_JOBS_MAX 64      /* a count of cells at once is 1..64 */
 /* auto: cells at once per CPU, at RTTs where the CPUs mostly wait. It reaches cells whose
- * time scale is over PQ_EXP_JOBS_RTT_PER_JOB_NS times it (120 ms at 12, 200 ms at 20):
+ * time scale is over PQ_EXP_JOBS_RTT_PER_JOB_NS times it (160 ms at 20 on two CPUs):
  * ttfb-size's 200 ms cells at 40 against 24 at once (2026-12-07, docs/sweep.md) took
  * 103 s against 145 s, none marked, the endpoints' median waits 3.3-3.7 ms against
  * 2.3-2.6 ms (their budget 20 ms), the medians within two runs' drift; in full runs its
  * 200 ms cells 206 s against 348 s. It was 12 until then. */
 #define PQ_EXP_JOBS_PER_CPU 20
 #define PQ_EXP_JOBS_SOLO_RTT_NS 10000000LL /* below 10 ms RTT a cell runs alone */
-#define PQ_EXP_JOBS_RTT_PER_JOB_NS 5000000LL /* above it, one neighbour per 5 ms of RTT */
+/* Above it, one neighbour per 4 ms of the time scale: 2 at 10 ms, 12 at 50 ms, 25 at 100.
+ * It was 5 ms until the CPUs were kept awake by polling instead of spinners (core/awake.h,
+ * 2026-12-08), which halved the endpoints' waits for a CPU: ttfb-size's 50 and 100 ms
+ * cells at 4 ms with polling against 5 ms with spinners, alternated, x1.20, none marked
+ * in either beyond one a run, the endpoints' median waits lower still; 3.3 ms (3 at 10 ms)
+ * marked 8 and 14 of 152 cells at 10 ms against 1 and 1 (docs/sweep.md, "Measured
+ * here"). With spinners (--keep-awake spin) 2.5 ms had doubled the cells marked. */
+#define PQ_EXP_JOBS_RTT_PER_JOB_NS 4000000LL
 /* A cell whose responses keep a CPU busy for this share of its time or more (a response's
  * CPU over its connection's time, times the connections it keeps in flight) runs alone, as
  * a 0 ms cell does: a link faster than the machine forwards (1 Gbit/s here) moves a large
@@ -44,8 +51,8 @@
 /* A lossy link's round trip as its connections see it on average: its RTT plus their
  * expected retransmission stalls (the estimate's, pq_exp_cell_estimate_s) spread over
  * the four round trips of a handshake, while the CPUs wait on the kernel's timers
- * (pq_exp_cell_scale_ns). aws-lossy (35 ms, 3 % each way): 57 ms, 11 cells at once
- * instead of 7. A link under PQ_EXP_JOBS_SOLO_RTT_NS stays alone, lossy or not. */
+ * (pq_exp_cell_scale_ns). aws-lossy (35 ms, 3 % each way): 57 ms, 14 cells at once
+ * instead of 8. A link under PQ_EXP_JOBS_SOLO_RTT_NS stays alone, lossy or not. */
 #define PQ_EXP_JOBS_STALL_ROUNDS 4
 /* A jittery link's reordering holds a transfer to the rate TCP keeps through it; a cell
  * whose connections wait on that rate for this many round trips or more waits as on a
@@ -108,7 +115,7 @@ void pq_exp_jobs_ctl_init(pq_exp_jobs_ctl *c, size_t max);
 int pq_exp_jobs_ctl_done(pq_exp_jobs_ctl *c, int marked, int ours);
 
 /* The dispatcher's caps, one controller per class of cells: a class is the limit its time
- * scale gives (pq_exp_jobs_limit: 1 alone, 2 at 10 ms, 10 at 50 ms ...), and its cap starts
+ * scale gives (pq_exp_jobs_limit: 1 alone, 2 at 10 ms, 12 at 50 ms ...), and its cap starts
  * there. A marked cell lowers only its own class's cap: a cell that ran alone (class 1)
  * lowers nothing, and marks of 10 ms cells, where two at once was already too many, do not
  * hold 200 ms cells, which wait for the wire, to fewer. `max` is the sweep's concurrency

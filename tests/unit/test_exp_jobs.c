@@ -44,10 +44,12 @@ static void limit(void **state)
 	assert_int_equal(pq_exp_jobs_limit(0, 12), 1);
 	assert_int_equal(pq_exp_jobs_limit(1 * MS, 12), 1);
 	assert_int_equal(pq_exp_jobs_limit(10 * MS - 1, 12), 1);
-	/* then one neighbour per 5 ms, up to the cap */
+	/* then one neighbour per 4 ms (PQ_EXP_JOBS_RTT_PER_JOB_NS), up to the cap */
 	assert_int_equal(pq_exp_jobs_limit(10 * MS, 12), 2);
-	assert_int_equal(pq_exp_jobs_limit(20 * MS, 12), 4);
-	assert_int_equal(pq_exp_jobs_limit(50 * MS, 12), 10);
+	assert_int_equal(pq_exp_jobs_limit(20 * MS, 12), 5);
+	assert_int_equal(pq_exp_jobs_limit(50 * MS, 12), 12);
+	assert_int_equal(pq_exp_jobs_limit(50 * MS, 40), 12);
+	assert_int_equal(pq_exp_jobs_limit(100 * MS, 40), 25);
 	assert_int_equal(pq_exp_jobs_limit(148 * MS, 12), 12);
 	assert_int_equal(pq_exp_jobs_limit(148 * MS, 1), 1);
 	assert_int_equal(pq_exp_jobs_limit(148 * MS, 0), 1);
@@ -73,7 +75,7 @@ static void scale(void **state)
 	assert_int_equal(pq_exp_jobs_scale_ns(&lc), 35 * MS + 1440 * MS);
 	lc.dir[0].rate_bps = lc.dir[1].rate_bps = 1000000000ull; /* 1 Gbit/s: the RTT's rule */
 	lc.mtu = 0;
-	assert_int_equal(pq_exp_jobs_limit(pq_exp_jobs_scale_ns(&lc), 24), 7);
+	assert_int_equal(pq_exp_jobs_limit(pq_exp_jobs_scale_ns(&lc), 24), 8);
 	/* a 6 ms link stays alone at any rate that adds under 4 ms */
 	pq_link_config_set_rtt(&lc, 6 * MS);
 	lc.dir[0].rate_bps = lc.dir[1].rate_bps = 100000000ull;
