@@ -56,31 +56,29 @@ void pq_awake_init(pq_awake *a)
 	a->qos_fd = -1;
 }
 
-/* dir/name's first line into buf without its newline; 0, or -errno. */
-static int read_line(const char *dir, const char *name, char *buf, size_t n)
+/* dir/name's first line into buf without its newline; "" when it cannot be read. */
+static void read_line(const char *dir, const char *name, char *buf, size_t n)
 {
 	char path[600];
 	snprintf(path, sizeof path, "%s/%s", dir, name);
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	int rc = fgets(buf, (int)n, f) ? 0 : -EIO;
-	fclose(f);
+	pq_proc_read_text(path, buf, n);
 	buf[strcspn(buf, "\n")] = '\0';
-	return rc;
 }
 
 /* 0 when the active cpuidle driver's first state is the polling loop and not disabled. */
 static int polls(const char *cpu, pq_diag *d)
 {
 	char drv[64] = "", name[64] = "", off[16] = "";
-	if (read_line(cpu, "cpuidle/current_driver", drv, sizeof drv) < 0 || !drv[0] || !strcmp(drv, "none"))
+	read_line(cpu, "cpuidle/current_driver", drv, sizeof drv);
+	read_line(cpu, "cpu0/cpuidle/state0/name", name, sizeof name);
+	read_line(cpu, "cpu0/cpuidle/state0/disable", off, sizeof off);
+	if (!drv[0] || !strcmp(drv, "none"))
 		return pq_diag_set(d, PQ_EUNSUPPORTED, "no cpuidle driver is active (%s/cpuidle/current_driver)", cpu);
-	if (read_line(cpu, "cpu0/cpuidle/state0/name", name, sizeof name) < 0 || strcmp(name, "POLL") != 0)
+	if (strcmp(name, "POLL") != 0)
 		return pq_diag_set(d, PQ_EUNSUPPORTED,
 				   "the cpuidle driver %s has no polling idle state (its first state is \"%s\", not POLL)",
 				   drv, name[0] ? name : "unreadable");
-	if (read_line(cpu, "cpu0/cpuidle/state0/disable", off, sizeof off) == 0 && strcmp(off, "0") != 0)
+	if (off[0] && strcmp(off, "0") != 0)
 		return pq_diag_set(d, PQ_EUNSUPPORTED, "the polling idle state of %s is disabled (%s/cpu0/cpuidle/state0/disable)",
 				   drv, cpu);
 	return 0;
